@@ -1,0 +1,252 @@
+// Package output is opsbench's k6 output extension. It aggregates samples in
+// process into per-second, per-request-name, per-status-class latency
+// histograms and writes one NDJSON line per aggregate, so k6 never serialises
+// individual requests (k6's own JSON output costs ~12% of its throughput).
+package output
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.k6.io/k6/metrics"
+	"go.k6.io/k6/output"
+)
+
+// Alpha is the histogram's relative accuracy: any value is reported within
+// Alpha of its true value. The TypeScript reader (packages/core) uses the same
+// constant, announced in the "meta" line so stored data stays self-describing.
+const (
+	Alpha         = 0.005
+	FormatVersion = 1
+	minValueMs    = 0.001 // values below 1 microsecond share one bucket
+	// A second is written once no sample for it can still arrive: k6 hands
+	// samples over in batches, at most a few hundred milliseconds late.
+	settleSeconds = 2
+)
+
+var gamma = (1 + Alpha) / (1 - Alpha)
+var lnGamma = math.Log(gamma)
+
+func init() {
+	output.RegisterExtension("opsbench", New)
+}
+
+type httpKey struct {
+	second int64
+	name   string
+	class  string
+}
+
+type httpCell struct {
+	count, failures int64
+	sum, min, max   float64
+	buckets         map[int32]int64
+}
+
+type loadCell struct {
+	vus, vusMax                   float64
+	sent, received                float64
+	iterations, droppedIterations float64
+}
+
+// Output implements output.Output.
+type Output struct {
+	output.SampleBuffer
+	params  output.Params
+	closer  io.Closer
+	w       *bufio.Writer
+	flusher *output.PeriodicFlusher
+
+	mu   sync.Mutex
+	http map[httpKey]*httpCell
+	load map[int64]*loadCell
+}
+
+// New opens the destination: "fd:N" (a pipe the parent process gave k6) or a file path.
+func New(p output.Params) (output.Output, error) {
+	dest := strings.TrimSpace(p.ConfigArgument)
+	if dest == "" {
+		return nil, fmt.Errorf("opsbench output needs a destination: --out opsbench=FILE or --out opsbench=fd:N")
+	}
+	var f *os.File
+	if strings.HasPrefix(dest, "fd:") {
+		n, err := strconv.Atoi(strings.TrimPrefix(dest, "fd:"))
+		if err != nil || n < 3 {
+			return nil, fmt.Errorf("opsbench output: bad file descriptor %q", dest)
+		}
+		f = os.NewFile(uintptr(n), "opsbench-output")
+	} else {
+		var err error
+		if f, err = os.Create(dest); err != nil {
+			return nil, fmt.Errorf("opsbench output: %w", err)
+		}
+	}
+	return &Output{
+		params: p, closer: f, w: bufio.NewWriterSize(f, 64*1024),
+		http: map[httpKey]*httpCell{}, load: map[int64]*loadCell{},
+	}, nil
+}
+
+func (o *Output) Description() string { return "opsbench (per-second histograms)" }
+
+func (o *Output) Start() error {
+	o.writeLine(map[string]any{"t": "meta", "version": FormatVersion, "alpha": Alpha, "minValueMs": minValueMs})
+	_ = o.w.Flush()
+	f, err := output.NewPeriodicFlusher(time.Second, func() { o.flush(false) })
+	if err != nil {
+		return err
+	}
+	o.flusher = f
+	return nil
+}
+
+func (o *Output) Stop() error {
+	o.flusher.Stop()
+	o.flush(true)
+	o.writeLine(map[string]any{"t": "end"})
+	if err := o.w.Flush(); err != nil {
+		return err
+	}
+	return o.closer.Close()
+}
+
+func statusClass(tags *metrics.TagSet) string {
+	status, _ := tags.Get("status")
+	if status == "" || status == "0" {
+		if code, _ := tags.Get("error_code"); code == "1050" {
+			return "timeout"
+		}
+		return "error"
+	}
+	return status[:1] + "xx"
+}
+
+func (o *Output) aggregate(containers []metrics.SampleContainer) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, c := range containers {
+		for _, s := range c.GetSamples() {
+			sec := s.Time.Unix()
+			switch s.Metric.Name {
+			case "http_req_duration":
+				name, _ := s.Tags.Get("name")
+				k := httpKey{sec, name, statusClass(s.Tags)}
+				cell := o.http[k]
+				if cell == nil {
+					cell = &httpCell{min: math.Inf(1), max: math.Inf(-1), buckets: map[int32]int64{}}
+					o.http[k] = cell
+				}
+				v := s.Value
+				cell.count++
+				if expected, _ := s.Tags.Get("expected_response"); expected == "false" {
+					cell.failures++
+				}
+				cell.sum += v
+				cell.min = math.Min(cell.min, v)
+				cell.max = math.Max(cell.max, v)
+				cell.buckets[bucketIndex(v)]++
+			case "vus", "vus_max", "data_sent", "data_received", "iterations", "dropped_iterations":
+				l := o.load[sec]
+				if l == nil {
+					l = &loadCell{}
+					o.load[sec] = l
+				}
+				switch s.Metric.Name {
+				case "vus":
+					l.vus = math.Max(l.vus, s.Value)
+				case "vus_max":
+					l.vusMax = math.Max(l.vusMax, s.Value)
+				case "data_sent":
+					l.sent += s.Value
+				case "data_received":
+					l.received += s.Value
+				case "iterations":
+					l.iterations += s.Value
+				case "dropped_iterations":
+					l.droppedIterations += s.Value
+				}
+			}
+		}
+	}
+}
+
+func bucketIndex(v float64) int32 {
+	if v < minValueMs {
+		v = minValueMs
+	}
+	return int32(math.Ceil(math.Log(v) / lnGamma))
+}
+
+func (o *Output) flush(all bool) {
+	o.aggregate(o.GetBufferedSamples())
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	cutoff := time.Now().Unix() - settleSeconds
+	keys := make([]httpKey, 0, len(o.http))
+	for k := range o.http {
+		if all || k.second <= cutoff {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].second != keys[j].second {
+			return keys[i].second < keys[j].second
+		}
+		if keys[i].name != keys[j].name {
+			return keys[i].name < keys[j].name
+		}
+		return keys[i].class < keys[j].class
+	})
+	for _, k := range keys {
+		c := o.http[k]
+		idx := make([]int32, 0, len(c.buckets))
+		for i := range c.buckets {
+			idx = append(idx, i)
+		}
+		sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
+		pairs := make([][2]int64, len(idx))
+		for n, i := range idx {
+			pairs[n] = [2]int64{int64(i), c.buckets[i]}
+		}
+		o.writeLine(map[string]any{
+			"t": "http", "s": k.second, "name": k.name, "class": k.class,
+			"n": c.count, "fail": c.failures, "sum": c.sum, "min": c.min, "max": c.max, "b": pairs,
+		})
+		delete(o.http, k)
+	}
+	secs := make([]int64, 0, len(o.load))
+	for s := range o.load {
+		if all || s <= cutoff {
+			secs = append(secs, s)
+		}
+	}
+	sort.Slice(secs, func(i, j int) bool { return secs[i] < secs[j] })
+	for _, s := range secs {
+		l := o.load[s]
+		o.writeLine(map[string]any{
+			"t": "load", "s": s, "vus": l.vus, "vusMax": l.vusMax, "sent": l.sent, "received": l.received,
+			"iterations": l.iterations, "dropped": l.droppedIterations,
+		})
+		delete(o.load, s)
+	}
+	_ = o.w.Flush()
+}
+
+func (o *Output) writeLine(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		o.params.Logger.WithError(err).Error("opsbench output: encode")
+		return
+	}
+	_, _ = o.w.Write(b)
+	_ = o.w.WriteByte('\n')
+}
