@@ -9,7 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureK6 } from "./build-k6.mjs";
+import { ensureK6 } from "../apps/worker/k6-build/build.mjs";
 import { localServices } from "./local-services.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

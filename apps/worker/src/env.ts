@@ -1,0 +1,29 @@
+// The worker's only reader of process.env, validated at boot.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+// @ts-expect-error plain ESM helper without types, shared with the setup script
+import { k6BuildInfo } from "../k6-build/build.mjs";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+const schema = z.object({
+  DATABASE_URL: z.string().url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
+  REDIS_URL: z.string().url().default("redis://127.0.0.1:56379/0"),
+  /** Path to the k6 binary built with the opsbench output (see k6-build/build.mjs). */
+  OPSBENCH_K6: z.string().default(() => (k6BuildInfo() as { binary: string }).binary),
+  OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),
+  OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type WorkerEnv = z.infer<typeof schema>;
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`worker: bad environment\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

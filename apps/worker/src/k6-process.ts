@@ -1,0 +1,85 @@
+// Runs the pinned k6 as a child process and streams the opsbench output's
+// per-second aggregates from file descriptor 3 (a pipe: nothing touches disk).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import type { Readable } from "node:stream";
+import { k6OutputLine, type K6OutputLine } from "@opsbench/core";
+
+/** k6's exit code when thresholds failed: a result, not a crash. */
+export const K6_THRESHOLDS_FAILED = 99;
+
+export function k6Version(binary: string): string {
+  const r = spawnSync(binary, ["version"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`cannot run k6 at ${binary}: ${r.stderr || r.error?.message}`);
+  return /v\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim();
+}
+
+export interface K6Result {
+  exitCode: number;
+  /** k6's own end-of-test summary (--summary-export), if it wrote one. */
+  summary: unknown | null;
+  outputTail: string;
+  malformedLines: number;
+}
+
+export async function runK6(opts: {
+  binary: string;
+  workDir: string;
+  script: string;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  onLine: (line: K6OutputLine) => void;
+}): Promise<K6Result> {
+  mkdirSync(opts.workDir, { recursive: true });
+  const scriptPath = path.join(opts.workDir, "script.js");
+  const summaryPath = path.join(opts.workDir, "k6-summary.json");
+  writeFileSync(scriptPath, opts.script);
+  rmSync(summaryPath, { force: true });
+
+  const child = spawn(
+    opts.binary,
+    ["run", "--no-color", "--quiet", "--out", "opsbench=fd:3", "--summary-export", summaryPath, scriptPath],
+    { cwd: opts.workDir, env: { ...process.env, ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
+  );
+  let tail = "";
+  const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-6000));
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+
+  // First abort: SIGINT, which k6 treats as a graceful stop. A second, later: SIGKILL.
+  const onAbort = () => {
+    child.kill("SIGINT");
+    setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 30_000).unref();
+  };
+  opts.signal.addEventListener("abort", onAbort, { once: true });
+
+  let malformed = 0;
+  const lines = readline.createInterface({ input: child.stdio[3] as Readable, crlfDelay: Infinity });
+  const reading = (async () => {
+    for await (const raw of lines) {
+      if (!raw) continue;
+      let parsed;
+      try {
+        parsed = k6OutputLine.safeParse(JSON.parse(raw));
+      } catch {
+        parsed = null;
+      }
+      if (parsed?.success) opts.onLine(parsed.data);
+      else malformed++;
+    }
+  })();
+
+  const exitCode = await new Promise<number>((resolve) => {
+    child.once("error", (err) => {
+      keep(Buffer.from(String(err)));
+      resolve(-1);
+    });
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : -1)));
+  });
+  await reading;
+  opts.signal.removeEventListener("abort", onAbort);
+  const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, "utf8")) : null;
+  return { exitCode, summary, outputTail: tail.trim().split("\n").slice(-15).join("\n"), malformedLines: malformed };
+}

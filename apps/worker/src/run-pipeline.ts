@@ -1,0 +1,255 @@
+// run.execute(runId): claim, provision, baseline, load, collect, analyze, and
+// teardown (always). Each finished step is recorded on the run, so a delivery
+// of the same job later never deploys twice and can clean up what was made.
+import path from "node:path";
+import { rmSync } from "node:fs";
+import { ZodError } from "zod";
+import { compileK6Script, summarize, workloadSpec, type K6HttpLine, type K6LoadLine, type StepNameValue } from "@opsbench/core";
+import { loadResultCells, runStore, type Db, type RunStore } from "@opsbench/db";
+import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
+import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
+import { K6_THRESHOLDS_FAILED, runK6 } from "./k6-process";
+import type { Logger } from "./logger";
+
+export interface PipelineDeps {
+  db: Db;
+  redis: Publisher;
+  log: Logger;
+  k6: { binary: string; version: string };
+  benchappsDir: string;
+  workDir: string;
+}
+
+/** An expected failure: its message is shown to the user as the run's error. */
+export class RunFailure extends Error {}
+
+const IN_FLIGHT = ["PROVISIONING", "RUNNING", "ANALYZING"];
+
+export async function executeRun(runId: string, deps: PipelineDeps, signal: AbortSignal): Promise<void> {
+  const store = runStore(deps.db, runId);
+  const log = deps.log.child({ runId });
+  const publish = (kind: "status" | "step" | "results" | "event", status?: string) =>
+    publishRunUpdate(deps.redis, { runId, kind, ...(status ? { status } : {}) }).catch((err) => log.warn({ err }, "publish failed"));
+
+  if (!(await store.claim())) {
+    const run = await store.get();
+    if (IN_FLIGHT.includes(run.status)) {
+      // Delivered again after a worker died mid-run: load cannot resume, so clean up and say so.
+      log.warn({ status: run.status }, "run was interrupted; tearing down what it made");
+      await teardown(run.targetSpec as unknown as TargetSnapshot, store, deps, runId, signal, log).catch(() => {});
+      await store.setStatus("FAILED", { error: "interrupted: the worker stopped while this run was in progress", finishedAt: new Date() });
+      await publish("status", "FAILED");
+    } else {
+      log.info({ status: run.status }, "run already claimed or finished; skipping");
+    }
+    return;
+  }
+  await store.update({ k6Version: deps.k6.version });
+  await publish("status", "PROVISIONING");
+  const run = await store.get();
+  const target = run.targetSpec as unknown as TargetSnapshot;
+  let failure: string | null = null;
+
+  try {
+    const provider = providerFor(target.kind);
+    const spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
+    const workload = parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec");
+    const ctx = providerContext(runId, store, deps, signal, log);
+
+    const dep = await step(store, "PROVISION", publish, async () => {
+      const d = await provider.deploy(spec, ctx);
+      return { result: d, detail: d };
+    });
+
+    await step(store, "BASELINE", publish, async () => {
+      await provider.reset(dep, ctx);
+      return { result: undefined, detail: { replicasReady: true } };
+    });
+
+    await store.setStatus("RUNNING");
+    await publish("status", "RUNNING");
+    const k6 = await step(store, "LOAD", publish, async () => {
+      await store.clearResults();
+      const observing = new AbortController();
+      const observer = observeInto(provider.observe(dep, { signal: observing.signal }, ctx), store, log);
+      const writer = new BatchWriter(store, () => publish("results"), log);
+      await store.update({ loadStartedAt: new Date() });
+      try {
+        const result = await runK6({
+          binary: deps.k6.binary,
+          workDir: path.join(deps.workDir, runId),
+          script: compileK6Script(workload),
+          env: { OPSBENCH_BASE_URL: dep.endpoint },
+          signal,
+          onLine: (line) => writer.add(line),
+        });
+        await store.update({ loadFinishedAt: new Date(), k6ExitCode: result.exitCode, thresholdsOk: result.exitCode !== K6_THRESHOLDS_FAILED });
+        await writer.close();
+        if (result.malformedLines) await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
+        if (signal.aborted) throw new RunFailure("aborted during load");
+        if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
+          throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
+        }
+        return { result, detail: { exitCode: result.exitCode, rows: writer.rows } };
+      } finally {
+        observing.abort();
+        await observer;
+        await writer.close();
+      }
+    });
+
+    await step(store, "COLLECT", publish, async () => ({ result: undefined, detail: { note: "local targets have no cloud metrics to collect" } }), "SKIPPED");
+
+    await store.setStatus("ANALYZING");
+    await publish("status", "ANALYZING");
+    await step(store, "ANALYZE", publish, async () => {
+      const cells = await loadResultCells(deps.db, runId);
+      const k6Duration = (k6.summary as { state?: { testRunDurationMs?: number } } | null)?.state?.testRunDurationMs;
+      const fresh = await store.get();
+      const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
+      const summary = summarize(cells, windowSeconds);
+      await store.saveSummary(summary, k6.summary);
+      if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
+      return { result: undefined, detail: { requests: summary.requests } };
+    });
+  } catch (err) {
+    failure = describe(err);
+    if (!(err instanceof RunFailure || err instanceof ProviderError || err instanceof ZodError)) log.error({ err }, "run failed unexpectedly");
+    else log.warn({ error: failure }, "run failed");
+  } finally {
+    const teardownError = await teardown(target, store, deps, runId, signal, log).then(
+      () => null,
+      (err) => describe(err),
+    );
+    if (teardownError) failure = failure ? `${failure}; teardown: ${teardownError}` : `teardown: ${teardownError}`;
+    rmSync(path.join(deps.workDir, runId), { recursive: true, force: true });
+    const status = signal.aborted ? "ABORTED" : failure ? "FAILED" : "SUCCEEDED";
+    await store.setStatus(status, { finishedAt: new Date(), error: failure });
+    await publish("status", status);
+    log.info({ status, error: failure }, "run finished");
+  }
+}
+
+interface TargetSnapshot {
+  kind: string;
+  spec: unknown;
+}
+
+function parseOrFail<T>(fn: () => T, what: string): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ZodError) {
+      const issues = err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      throw new RunFailure(`invalid ${what}: ${issues}`);
+    }
+    throw err;
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function step<T>(
+  store: RunStore,
+  name: StepNameValue,
+  publish: (kind: "step") => Promise<unknown>,
+  fn: () => Promise<{ result: T; detail: unknown }>,
+  okStatus: "SUCCEEDED" | "SKIPPED" = "SUCCEEDED",
+): Promise<T> {
+  await store.startStep(name);
+  await publish("step");
+  try {
+    const { result, detail } = await fn();
+    await store.finishStep(name, { status: okStatus, detail });
+    return result;
+  } catch (err) {
+    await store.finishStep(name, { status: "FAILED", error: describe(err) });
+    throw err;
+  } finally {
+    await publish("step");
+  }
+}
+
+function providerContext(runId: string, store: RunStore, deps: PipelineDeps, signal: AbortSignal, log: Logger): ProviderContext {
+  return {
+    runId,
+    signal,
+    benchappsDir: deps.benchappsDir,
+    log: (msg, data) => log.info({ ...data }, msg),
+    saveState: (state) => store.stepDetail("PROVISION", { state }).then(() => undefined),
+  };
+}
+
+/** Tears down whatever PROVISION recorded (its full deployment, or the partial state saved on the way). */
+async function teardown(target: TargetSnapshot, store: RunStore, deps: PipelineDeps, runId: string, signal: AbortSignal, log: Logger) {
+  const provision = await store.step("PROVISION");
+  const detail = provision?.detail as { state?: unknown } | null | undefined;
+  if (!detail?.state) return;
+  await store.startStep("TEARDOWN");
+  try {
+    const provider = providerFor(target.kind);
+    await provider.teardown({ state: detail.state } as Deployment, providerContext(runId, store, deps, signal, log));
+    await store.finishStep("TEARDOWN", { status: "SUCCEEDED" });
+  } catch (err) {
+    await store.finishStep("TEARDOWN", { status: "FAILED", error: describe(err) });
+    throw err;
+  }
+}
+
+async function observeInto(points: AsyncIterable<{ ts: Date; replicas: number; cpuPercent: number | null; detail?: unknown }>, store: RunStore, log: Logger) {
+  try {
+    for await (const p of points) await store.appendInfra([p]);
+  } catch (err) {
+    log.warn({ err }, "observe failed");
+  }
+}
+
+/** Buffers output lines and writes them in order, about once a second. */
+class BatchWriter {
+  private http: K6HttpLine[] = [];
+  private load: K6LoadLine[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout;
+  private error: unknown = null;
+  rows = 0;
+
+  constructor(
+    private store: RunStore,
+    private onFlushed: () => unknown,
+    private log: Logger,
+  ) {
+    this.timer = setInterval(() => this.flush(), 1000);
+  }
+
+  add(line: { t: string }) {
+    if (line.t === "http") this.http.push(line as K6HttpLine);
+    else if (line.t === "load") this.load.push(line as K6LoadLine);
+    if (this.http.length >= 500) this.flush();
+  }
+
+  private flush() {
+    const http = this.http.splice(0);
+    const load = this.load.splice(0);
+    if (!http.length && !load.length) return;
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.store.appendResults(http);
+        await this.store.appendLoad(load);
+        this.rows += http.length;
+        this.onFlushed();
+      } catch (err) {
+        this.error = err;
+        this.log.error({ err }, "writing results failed");
+      }
+    });
+  }
+
+  async close() {
+    clearInterval(this.timer);
+    this.flush();
+    await this.chain;
+    if (this.error) throw new RunFailure(`results could not be stored: ${describe(this.error)}`);
+  }
+}

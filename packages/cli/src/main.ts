@@ -1,0 +1,170 @@
+// opsbench: the command line. Exit codes: 0 ok, 1 run failed, 2 bad input,
+// 99 the run finished but its k6 thresholds failed.
+import { parseArgs } from "node:util";
+import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
+import { createRunQueue, enqueueOrFail, startRun, type RunQueue } from "@opsbench/jobs";
+import { DEMO_TARGET, DEMO_WORKLOAD } from "./demo-fixtures";
+import { loadEnv, type CliEnv } from "./env";
+import { ensureWorker, startWeb, type Managed } from "./processes";
+import { exitCodeFor, formatSummary, runSummaryJson, waitForRun } from "./wait-for-run";
+
+const USAGE = `usage:
+  opsbench demo [--no-serve]                                  set up a demo study on local targets and open it
+  opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
+  opsbench runs show RUN_ID [--json]                          print a run's summary`;
+
+class UsageError extends Error {}
+
+const say = (m: string) => process.stderr.write(`${m}\n`);
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "demo":
+      return demo(rest);
+    case "run":
+      return run(rest);
+    case "runs":
+      if (rest[0] === "show") return runsShow(rest.slice(1));
+      throw new UsageError(`unknown command "runs ${rest[0] ?? ""}"`);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      console.log(USAGE);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** Runs parseArgs, turning its complaints into usage errors (exit 2). */
+function parsing<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+interface Session {
+  env: CliEnv;
+  db: Db;
+  queue: RunQueue;
+  scope: ReturnType<typeof workspaceScope>;
+  children: Managed[];
+  close(): Promise<void>;
+}
+
+async function openSession(): Promise<Session> {
+  const env = loadEnv();
+  const db = createDb(env.DATABASE_URL, { max: 3 });
+  const queue = createRunQueue(env.REDIS_URL);
+  const scope = workspaceScope(db, await defaultWorkspaceId(db));
+  const children: Managed[] = [];
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.all(children.map((c) => c.stop()));
+    await queue.close();
+    await db.$disconnect();
+  };
+  return { env, db, queue, scope, children, close };
+}
+
+async function run(args: string[]): Promise<number> {
+  const { values } = parsing(() =>
+    parseArgs({ args, strict: true, options: { target: { type: "string" }, workload: { type: "string" }, json: { type: "boolean", default: false } } }),
+  );
+  if (!values.target || !values.workload) throw new UsageError("run needs --target NAME and --workload NAME");
+  const s = await openSession();
+  try {
+    // Names are checked before anything is started or written.
+    await s.scope.targets.byName(values.target).catch((err) => rethrowKnown(err, () => s.scope.targets.list()));
+    await s.scope.workloads.byName(values.workload).catch((err) => rethrowKnown(err, () => s.scope.workloads.list()));
+    const worker = await ensureWorker(s.env, s.queue, say);
+    if (worker) s.children.push(worker);
+    const created = await startRun(s.scope, s.queue, { targetName: values.target, workloadName: values.workload });
+    const view = await waitForRun(s.db, created.id, say);
+    if (values.json) console.log(JSON.stringify(runSummaryJson(view)));
+    else console.log(formatSummary(view));
+    return exitCodeFor(view);
+  } finally {
+    await s.close();
+  }
+}
+
+async function rethrowKnown(err: unknown, list: () => Promise<Array<{ name: string }>>): Promise<never> {
+  if (err instanceof NotFoundError) {
+    const known = (await list()).map((x) => x.name);
+    throw new UsageError(`unknown ${err.entity} "${err.key}" (known: ${known.length ? known.join(", ") : "none yet"})`);
+  }
+  throw err;
+}
+
+async function runsShow(args: string[]): Promise<number> {
+  const { values, positionals } = parsing(() => parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } }));
+  if (positionals.length !== 1) throw new UsageError("runs show needs one RUN_ID");
+  const s = await openSession();
+  try {
+    const view = await s.scope.runs.view(positionals[0]!).catch((err) => {
+      if (err instanceof NotFoundError) throw new UsageError(`no run with id "${positionals[0]}"`);
+      throw err;
+    });
+    console.log(values.json ? JSON.stringify(runSummaryJson(view), null, 2) : formatSummary(view));
+    return 0;
+  } finally {
+    await s.close();
+  }
+}
+
+async function demo(args: string[]): Promise<number> {
+  const { values } = parsing(() => parseArgs({ args, strict: true, options: { "no-serve": { type: "boolean", default: false } } }));
+  const s = await openSession();
+  const stopOnSignal = () => {
+    say("\nstopping...");
+    void s.close().then(() => process.exit(130));
+  };
+  process.once("SIGINT", stopOnSignal);
+  process.once("SIGTERM", stopOnSignal);
+  try {
+    const web = await startWeb(s.env, say);
+    if (web.managed) s.children.push(web.managed);
+    const worker = await ensureWorker(s.env, s.queue, say);
+    if (worker) s.children.push(worker);
+
+    const target = await s.scope.targets.put(DEMO_TARGET);
+    const workload = await s.scope.workloads.put(DEMO_WORKLOAD);
+    const { study, runs } = await s.scope.studies.createSingleCell({ name: "demo", targetId: target.id, workloadId: workload.id });
+    for (const r of runs) await enqueueOrFail(s.scope, s.queue, r.id);
+    say(`demo study ${study.id}: ${DEMO_TARGET.name} (2 local replicas of Taewa) x ${DEMO_WORKLOAD.name} (ramping VUs, about 1 minute)`);
+    for (const r of runs) say(`run page: ${web.url}/runs/${r.id}`);
+
+    let code = 0;
+    for (const r of runs) {
+      const view = await waitForRun(s.db, r.id, say);
+      console.log(formatSummary(view));
+      if (view.status !== "SUCCEEDED") code = 1;
+    }
+    say(`\nlook at: ${web.url}/runs/${runs[0]!.id}   (all runs: ${web.url}/)`);
+    if (values["no-serve"]) return code;
+    say("serving; press Ctrl-C to stop");
+    await new Promise(() => {});
+    return code;
+  } finally {
+    await s.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof UsageError) {
+      say(`opsbench: ${err.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    say(`opsbench: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,122 @@
+// The long-lived processes the CLI may start for the user: the worker, and the
+// web app (built first when its sources changed since the last build).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { RunQueue } from "@opsbench/jobs";
+import { childEnv, repoRoot, type CliEnv } from "./env";
+
+export interface Managed {
+  name: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function manage(name: string, child: ChildProcess): Managed {
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    name,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        child.kill("SIGTERM");
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          /* gone */
+        }
+      }, 60_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Starts a worker unless one is already consuming the run queue. */
+export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string) => void): Promise<Managed | null> {
+  const workers = await queue.getWorkers();
+  if (workers.length > 0) return null;
+  const logFile = path.join(repoRoot, ".data/logs/worker.log");
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  log(`starting a worker (log: ${path.relative(process.cwd(), logFile)})`);
+  const out = openSync(logFile, "a");
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+    cwd: repoRoot,
+    env: childEnv(env),
+    stdio: ["ignore", out, out],
+    detached: true,
+  });
+  closeSync(out);
+  const until = Date.now() + 30_000;
+  while ((await queue.getWorkers()).length === 0) {
+    if (child.exitCode !== null) throw new Error(`the worker exited at start-up (code ${child.exitCode})`);
+    if (Date.now() > until) throw new Error("the worker did not connect to the queue within 30 s");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return manage("worker", child);
+}
+
+const webDir = path.join(repoRoot, "apps/web");
+
+function webSourceHash(): string {
+  const h = createHash("sha256");
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (["node_modules", ".next", ".turbo", "generated"].includes(name)) continue;
+      const p = path.join(dir, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else h.update(p).update(readFileSync(p));
+    }
+  };
+  walk(webDir);
+  for (const pkg of ["core", "db", "jobs", "providers"]) walk(path.join(repoRoot, "packages", pkg, "src"));
+  return h.digest("hex");
+}
+
+export function ensureWebBuild(log: (m: string) => void): void {
+  const stamp = path.join(webDir, ".next/opsbench-source-hash");
+  const want = webSourceHash();
+  if (existsSync(path.join(webDir, ".next/BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
+  log("building the web app (about a minute)...");
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: webDir, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (r.status !== 0) throw new Error(`building the web app failed (exit ${r.status})`);
+  writeFileSync(stamp, want);
+}
+
+export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{ url: string; managed: Managed | null }> {
+  const url = `http://127.0.0.1:${env.OPSBENCH_WEB_PORT}`;
+  if (await answers(`${url}/api/v1/runs`)) {
+    log(`web app already running at ${url}`);
+    return { url, managed: null };
+  }
+  ensureWebBuild(log);
+  const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
+    cwd: webDir,
+    env: childEnv(env),
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const until = Date.now() + 60_000;
+  while (!(await answers(`${url}/api/v1/runs`))) {
+    if (child.exitCode !== null) throw new Error(`the web app exited at start-up (code ${child.exitCode}); is port ${env.OPSBENCH_WEB_PORT} taken?`);
+    if (Date.now() > until) throw new Error(`the web app did not answer at ${url} within 60 s`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return { url, managed: manage("web", child) };
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

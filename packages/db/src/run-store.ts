@@ -1,0 +1,86 @@
+// The worker's writes to a run: the conditional claim, step records, and bulk
+// inserts of the per-second aggregates. The Run row is the truth; the queue only delivers.
+import type { K6HttpLine, K6LoadLine, RunSummary, StepNameValue } from "@opsbench/core";
+import type { Db } from "./client";
+import { Prisma } from "./generated/prisma/client";
+import type { RunStatus } from "./generated/prisma/enums";
+
+export function runStore(db: Db, runId: string) {
+  return {
+    get: () => db.run.findUniqueOrThrow({ where: { id: runId }, include: { steps: true } }),
+
+    /** QUEUED -> PROVISIONING, only if no other worker got there first. */
+    claim: async () => {
+      const r = await db.run.updateMany({ where: { id: runId, status: "QUEUED" }, data: { status: "PROVISIONING", startedAt: new Date() } });
+      return r.count === 1;
+    },
+
+    setStatus: (status: RunStatus, data: Partial<Prisma.RunUpdateManyMutationInput> = {}) =>
+      db.run.update({ where: { id: runId }, data: { status, ...data } }),
+
+    update: (data: Prisma.RunUpdateManyMutationInput) => db.run.update({ where: { id: runId }, data }),
+
+    step: (name: StepNameValue) => db.runStep.findUnique({ where: { runId_name: { runId, name } } }),
+
+    startStep: (name: StepNameValue) =>
+      db.runStep.upsert({
+        where: { runId_name: { runId, name } },
+        create: { runId, name, status: "RUNNING" },
+        update: { status: "RUNNING", startedAt: new Date(), finishedAt: null, error: null },
+      }),
+
+    finishStep: (name: StepNameValue, outcome: { status: "SUCCEEDED" | "FAILED" | "SKIPPED"; detail?: unknown; error?: string }) =>
+      db.runStep.update({
+        where: { runId_name: { runId, name } },
+        data: {
+          status: outcome.status, finishedAt: new Date(), error: outcome.error ?? null,
+          ...(outcome.detail === undefined ? {} : { detail: outcome.detail as Prisma.InputJsonValue }),
+        },
+      }),
+
+    /** Records what a step has made so far (e.g. pids), before it finishes. */
+    stepDetail: (name: StepNameValue, detail: unknown) =>
+      db.runStep.update({ where: { runId_name: { runId, name } }, data: { detail: detail as Prisma.InputJsonValue } }),
+
+    event: (level: "info" | "warn" | "error", message: string, data?: unknown) =>
+      db.runEvent.create({ data: { runId, level, message, ...(data === undefined ? {} : { data: data as Prisma.InputJsonValue }) } }),
+
+    appendResults: (lines: K6HttpLine[]) =>
+      lines.length === 0
+        ? Promise.resolve({ count: 0 })
+        : db.resultSecond.createMany({
+            data: lines.map((l) => ({
+              runId, ts: new Date(l.s * 1000), name: l.name, class: l.class, requests: l.n, failures: l.fail,
+              sumMs: l.sum, minMs: l.min, maxMs: l.max, histogram: l.b as Prisma.InputJsonValue,
+            })),
+          }),
+
+    appendLoad: (lines: K6LoadLine[]) =>
+      lines.length === 0
+        ? Promise.resolve({ count: 0 })
+        : db.loadSecond.createMany({
+            data: lines.map((l) => ({
+              runId, ts: new Date(l.s * 1000), vus: Math.round(l.vus), vusMax: Math.round(l.vusMax), bytesSent: l.sent,
+              bytesReceived: l.received, iterations: Math.round(l.iterations), droppedIterations: Math.round(l.dropped),
+            })),
+          }),
+
+    appendInfra: (points: Array<{ ts: Date; replicas: number; cpuPercent?: number | null; detail?: unknown }>) =>
+      points.length === 0
+        ? Promise.resolve({ count: 0 })
+        : db.infraPoint.createMany({
+            data: points.map((p) => ({
+              runId, ts: p.ts, replicas: p.replicas, cpuPercent: p.cpuPercent ?? null,
+              ...(p.detail === undefined ? {} : { detail: p.detail as Prisma.InputJsonValue }),
+            })),
+          }),
+
+    /** Results of an earlier, interrupted attempt are dropped before load starts again. */
+    clearResults: () =>
+      db.$transaction([db.resultSecond.deleteMany({ where: { runId } }), db.loadSecond.deleteMany({ where: { runId } }), db.infraPoint.deleteMany({ where: { runId } })]),
+
+    saveSummary: (summary: RunSummary, k6Summary: unknown) =>
+      db.run.update({ where: { id: runId }, data: { summary: summary as unknown as Prisma.InputJsonValue, k6Summary: (k6Summary ?? Prisma.DbNull) as Prisma.InputJsonValue } }),
+  };
+}
+export type RunStore = ReturnType<typeof runStore>;

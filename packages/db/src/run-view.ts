@@ -1,0 +1,79 @@
+import { bucketize, summarize, type Buckets, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
+import type { Db } from "./client";
+
+export interface RunView {
+  id: string;
+  status: string;
+  studyId: string | null;
+  repetition: number;
+  target: { name: string; kind: string };
+  workload: { name: string };
+  createdAt: string;
+  startedAt: string | null;
+  loadStartedAt: string | null;
+  loadFinishedAt: string | null;
+  finishedAt: string | null;
+  k6Version: string | null;
+  k6ExitCode: number | null;
+  thresholdsOk: boolean | null;
+  error: string | null;
+  steps: Array<{ name: string; status: string; startedAt: string; finishedAt: string | null; durationMs: number | null; error: string | null }>;
+  /** Null until load has produced data. Live while the run is going. */
+  summary: RunSummary | null;
+  series: { bucketSeconds: number; points: TimeBucket[] };
+  events: Array<{ ts: string; level: string; message: string }>;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export async function loadResultCells(db: Db, runId: string, window?: { from: Date; to: Date }): Promise<ResultCell[]> {
+  const rows = await db.resultSecond.findMany({
+    where: { runId, ...(window ? { ts: { gte: window.from, lt: window.to } } : {}) },
+    orderBy: { ts: "asc" },
+  });
+  return rows.map((r) => ({
+    ts: r.ts, name: r.name, class: r.class, count: r.requests, failures: r.failures,
+    sum: r.sumMs, min: r.minMs, max: r.maxMs, buckets: r.histogram as unknown as Buckets,
+  }));
+}
+
+/** The run as its page and the CLI show it. Callers check workspace access first (workspace-scope.ts). */
+export async function loadRunView(db: Db, runId: string): Promise<RunView> {
+  const run = await db.run.findUniqueOrThrow({
+    where: { id: runId },
+    include: {
+      target: { select: { name: true, kind: true } },
+      workload: { select: { name: true } },
+      steps: { orderBy: { startedAt: "asc" } },
+      events: { orderBy: { ts: "asc" }, take: 200 },
+    },
+  });
+  const cells = await loadResultCells(db, runId);
+  const start = run.loadStartedAt ?? cells[0]?.ts ?? null;
+  const end = run.loadFinishedAt ?? (cells.length ? new Date(cells[cells.length - 1]!.ts.getTime() + 1000) : null);
+  const live = start && end && cells.length ? summarize(cells, (end.getTime() - start.getTime()) / 1000) : null;
+  return {
+    id: run.id,
+    status: run.status,
+    studyId: run.studyId,
+    repetition: run.repetition,
+    target: run.target,
+    workload: run.workload,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: iso(run.startedAt),
+    loadStartedAt: iso(run.loadStartedAt),
+    loadFinishedAt: iso(run.loadFinishedAt),
+    finishedAt: iso(run.finishedAt),
+    k6Version: run.k6Version,
+    k6ExitCode: run.k6ExitCode,
+    thresholdsOk: run.thresholdsOk,
+    error: run.error,
+    steps: run.steps.map((s) => ({
+      name: s.name, status: s.status, startedAt: s.startedAt.toISOString(), finishedAt: iso(s.finishedAt),
+      durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null, error: s.error,
+    })),
+    summary: (run.summary as unknown as RunSummary | null) ?? live,
+    series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
+    events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
+  };
+}

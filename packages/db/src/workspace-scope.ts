@@ -1,0 +1,126 @@
+// Every row belongs to a workspace. This file is the one place that scopes reads
+// and writes to a workspace: callers get a scope and never pass workspaceId
+// into a query themselves. Teams arrive later; until then there is "default".
+import type { TargetInput, WorkloadInput } from "@opsbench/core";
+import type { Db } from "./client";
+import { Prisma } from "./generated/prisma/client";
+import { loadRunView } from "./run-view";
+
+export const DEFAULT_WORKSPACE_SLUG = "default";
+
+export async function defaultWorkspaceId(db: Db): Promise<string> {
+  const ws = await db.workspace.upsert({
+    where: { slug: DEFAULT_WORKSPACE_SLUG },
+    create: { slug: DEFAULT_WORKSPACE_SLUG, name: "Default workspace" },
+    update: {},
+  });
+  return ws.id;
+}
+
+export class NotFoundError extends Error {
+  constructor(
+    readonly entity: "target" | "workload" | "run" | "study",
+    readonly key: string,
+  ) {
+    super(`${entity} "${key}" not found`);
+  }
+}
+
+export function workspaceScope(db: Db, workspaceId: string) {
+  return {
+    workspaceId,
+    targets: {
+      list: () => db.target.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
+      byName: async (name: string) => {
+        const t = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
+        if (!t) throw new NotFoundError("target", name);
+        return t;
+      },
+      /** Creates the target, or replaces the spec of the one with that name. */
+      put: (input: TargetInput) =>
+        db.target.upsert({
+          where: { workspaceId_name: { workspaceId, name: input.name } },
+          create: { workspaceId, name: input.name, kind: input.kind, spec: input.spec as Prisma.InputJsonValue },
+          update: { kind: input.kind, spec: input.spec as Prisma.InputJsonValue },
+        }),
+    },
+    workloads: {
+      list: () => db.workload.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
+      byName: async (name: string) => {
+        const w = await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
+        if (!w) throw new NotFoundError("workload", name);
+        return w;
+      },
+      put: (input: WorkloadInput) =>
+        db.workload.upsert({
+          where: { workspaceId_name: { workspaceId, name: input.name } },
+          create: { workspaceId, name: input.name, kind: input.spec.kind, spec: input.spec as Prisma.InputJsonValue },
+          update: { kind: input.spec.kind, spec: input.spec as Prisma.InputJsonValue },
+        }),
+    },
+    studies: {
+      /** A study of one target x one workload x `repetitions` runs, created in one transaction. */
+      createSingleCell: (args: { name: string; targetId: string; workloadId: string; repetitions?: number }) =>
+        db.$transaction(async (tx) => {
+          const [target, workload] = await Promise.all([
+            tx.target.findFirstOrThrow({ where: { id: args.targetId, workspaceId } }),
+            tx.workload.findFirstOrThrow({ where: { id: args.workloadId, workspaceId } }),
+          ]);
+          const repetitions = args.repetitions ?? 1;
+          const study = await tx.study.create({ data: { workspaceId, name: args.name, repetitions } });
+          const runs = [];
+          for (let repetition = 1; repetition <= repetitions; repetition++) {
+            runs.push(
+              await tx.run.create({
+                data: {
+                  workspaceId, studyId: study.id, targetId: target.id, workloadId: workload.id, repetition,
+                  targetSpec: { kind: target.kind, spec: target.spec } as Prisma.InputJsonValue,
+                  workloadSpec: workload.spec as Prisma.InputJsonValue,
+                },
+              }),
+            );
+          }
+          return { study, runs };
+        }),
+      get: async (id: string) => {
+        const s = await db.study.findFirst({ where: { id, workspaceId }, include: { runs: { orderBy: { repetition: "asc" } } } });
+        if (!s) throw new NotFoundError("study", id);
+        return s;
+      },
+    },
+    runs: {
+      create: async (args: { targetName: string; workloadName: string }) => {
+        const target = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name: args.targetName } } });
+        if (!target) throw new NotFoundError("target", args.targetName);
+        const workload = await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: args.workloadName } } });
+        if (!workload) throw new NotFoundError("workload", args.workloadName);
+        return db.run.create({
+          data: {
+            workspaceId, targetId: target.id, workloadId: workload.id,
+            targetSpec: { kind: target.kind, spec: target.spec } as Prisma.InputJsonValue,
+            workloadSpec: workload.spec as Prisma.InputJsonValue,
+          },
+        });
+      },
+      list: (take = 50) =>
+        db.run.findMany({
+          where: { workspaceId },
+          orderBy: { createdAt: "desc" },
+          take,
+          include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
+        }),
+      view: async (id: string) => {
+        if (!isUuid(id)) throw new NotFoundError("run", id);
+        const run = await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } });
+        if (!run) throw new NotFoundError("run", id);
+        return loadRunView(db, id);
+      },
+      /** Marks a run that never reached a worker as failed (e.g. the queue was down). */
+      failBeforeStart: (id: string, error: string) =>
+        db.run.updateMany({ where: { id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
+    },
+  };
+}
+export type WorkspaceScope = ReturnType<typeof workspaceScope>;
+
+export const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

@@ -1,0 +1,3 @@
+export * from "./queues";
+export * from "./run-updates";
+export * from "./start-run";

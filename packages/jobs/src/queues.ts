@@ -1,0 +1,45 @@
+// Queue contracts: names, payload schemas, default options and typed enqueue
+// helpers. The web app and the CLI produce; the worker consumes; both parse.
+import { Queue, type ConnectionOptions } from "bullmq";
+import { z } from "zod";
+
+export const RUN_QUEUE = "run-execute";
+
+export const runJobPayload = z.object({ runId: z.uuid() }).strict();
+export type RunJobPayload = z.infer<typeof runJobPayload>;
+
+/** Redis connection options for BullMQ from a redis:// URL. */
+export function redisConnection(redisUrl: string): ConnectionOptions {
+  const u = new URL(redisUrl);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    db: Number(u.pathname.slice(1) || 0),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    // BullMQ workers block on Redis; they must not give up on a slow reply.
+    maxRetriesPerRequest: null,
+  };
+}
+
+export function createRunQueue(redisUrl: string, prefix = "opsbench") {
+  const queue = new Queue<RunJobPayload>(RUN_QUEUE, {
+    connection: redisConnection(redisUrl),
+    prefix,
+    defaultJobOptions: {
+      // A load test is not repeated behind the user's back: one attempt; the
+      // Run row records the outcome. Finished jobs are kept briefly for inspection.
+      attempts: 1,
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  });
+  queue.on("error", (err) => console.error(`run queue: ${err.message}`));
+  return queue;
+}
+export type RunQueue = ReturnType<typeof createRunQueue>;
+
+/** Enqueues a run; jobId = runId, so enqueuing twice delivers once. */
+export async function enqueueRun(queue: RunQueue, payload: RunJobPayload) {
+  const data = runJobPayload.parse(payload);
+  return queue.add("execute", data, { jobId: data.runId });
+}

@@ -1,0 +1,49 @@
+// One interface for every kind of target (ARCHITECTURE.md). A deployment's
+// `state` is plain JSON: the worker stores it with the PROVISION step, so a
+// later attempt (or another worker) can tear down what this one made.
+import type { ZodType } from "zod";
+
+export interface ProviderContext {
+  runId: string;
+  signal: AbortSignal;
+  log: (msg: string, data?: Record<string, unknown>) => void;
+  /** Folder holding the benchapps (benchapps/ at the repo root). */
+  benchappsDir: string;
+  /** Persists partial state while deploy() is still working, so a crash leaves a trail to clean up. */
+  saveState: (state: unknown) => Promise<void>;
+}
+
+export interface Deployment<State = unknown> {
+  /** Base URL the load goes to. */
+  endpoint: string;
+  state: State;
+}
+
+export interface InfraPoint {
+  ts: Date;
+  replicas: number;
+  cpuPercent: number | null;
+  detail?: Record<string, unknown>;
+}
+
+export interface ObserveWindow {
+  signal: AbortSignal;
+  intervalMs?: number;
+}
+
+export interface Provider<Spec = unknown, State = unknown> {
+  kind: string;
+  spec: ZodType<Spec>;
+  deploy(spec: Spec, ctx: ProviderContext): Promise<Deployment<State>>;
+  reset(dep: Deployment<State>, ctx: ProviderContext): Promise<void>;
+  observe(dep: Deployment<State>, window: ObserveWindow, ctx: ProviderContext): AsyncIterable<InfraPoint>;
+  teardown(dep: Deployment<State> | { state: Partial<State> }, ctx: ProviderContext): Promise<void>;
+}
+
+/** An expected failure of a provider, with a message meant for the user. */
+export class ProviderError extends Error {
+  constructor(message: string, readonly detail?: Record<string, unknown>) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
