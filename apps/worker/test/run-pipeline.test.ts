@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRun } from "@opsbench/jobs";
+import { enqueueRun } from "@opsbench/jobs";
+import { isAlive, openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+beforeAll(async () => {
+  stack = await openTestStack();
+});
+afterAll(() => stack.close());
+
+const pidsOf = (detail: unknown): number[] => {
+  const state = (detail as { state?: { lb?: { pid: number }; replicas?: Array<{ pid: number }> } } | null)?.state;
+  return [...(state?.lb ? [state.lb.pid] : []), ...(state?.replicas ?? []).map((r) => r.pid)];
+};
+
+describe("run pipeline (real worker, real k6, local-service)", () => {
+  it("runs a benchmark end to end: counts equal k6's own, percentiles within 1%, everything torn down", async () => {
+    await stack.scope.targets.put(taewaTarget("pipeline-taewa"));
+    await stack.scope.workloads.put(shortRamp("pipeline-ramp"));
+    const run = await startRun(stack.scope, stack.queue, { targetName: "pipeline-taewa", workloadName: "pipeline-ramp" });
+    const view = await waitForFinal(stack.db, run.id);
+    expect(view.error).toBeNull();
+    expect(view.status).toBe("SUCCEEDED");
+    expect(view.k6Version).toMatch(/^v1\.8\.1/);
+    expect(view.k6ExitCode).toBe(0);
+    expect(view.steps.map((s) => [s.name, s.status])).toEqual([
+      ["PROVISION", "SUCCEEDED"],
+      ["BASELINE", "SUCCEEDED"],
+      ["LOAD", "SUCCEEDED"],
+      ["COLLECT", "SKIPPED"],
+      ["ANALYZE", "SUCCEEDED"],
+      ["TEARDOWN", "SUCCEEDED"],
+    ]);
+
+    const row = await stack.db.run.findUniqueOrThrow({ where: { id: run.id }, include: { steps: true } });
+    const k6 = row.k6Summary as { metrics: Record<string, Record<string, number>> };
+    const s = view.summary!;
+    expect(s.requests).toBeGreaterThan(100);
+    expect(s.requests).toBe(k6.metrics.http_reqs!.count);
+    expect(s.failures).toBe(0);
+    expect(s.goodput).toBe(100);
+    const d = k6.metrics.http_req_duration!;
+    const pairs: Array<[number, number]> = [
+      [s.latencyMs.p50, d.med!], [s.latencyMs.p90, d["p(90)"]!], [s.latencyMs.p95, d["p(95)"]!], [s.latencyMs.p99, d["p(99)"]!], [s.latencyMs.avg, d.avg!],
+    ];
+    for (const [ours, theirs] of pairs) expect(Math.abs(ours - theirs) / theirs).toBeLessThanOrEqual(0.01);
+    expect(s.latencyMs.min).toBeCloseTo(d.min!, 3);
+    expect(s.latencyMs.max).toBeCloseTo(d.max!, 3);
+    expect(view.series.points.length).toBeGreaterThanOrEqual(1);
+    expect(view.series.points.reduce((a, p) => a + p.requests, 0)).toBe(s.requests);
+
+    const infra = await stack.db.infraPoint.findMany({ where: { runId: run.id } });
+    expect(infra.length).toBeGreaterThan(2);
+    expect(infra.every((p) => p.replicas === 2)).toBe(true);
+    const pids = pidsOf(row.steps.find((x) => x.name === "PROVISION")!.detail);
+    expect(pids).toHaveLength(3);
+    expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  it("fails a run whose benchapp cannot start, with the reason, and leaves no process behind", async () => {
+    await stack.scope.targets.put(taewaTarget("pipeline-broken", { replicas: 3, env: { HOST: "256.0.0.1" } }));
+    await stack.scope.workloads.put(shortRamp("pipeline-ramp"));
+    const run = await startRun(stack.scope, stack.queue, { targetName: "pipeline-broken", workloadName: "pipeline-ramp" });
+    const view = await waitForFinal(stack.db, run.id);
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toMatch(/benchapp exited during start-up.*ENOTFOUND 256\.0\.0\.1/);
+    expect(view.steps.find((s) => s.name === "PROVISION")?.status).toBe("FAILED");
+    expect(view.steps.find((s) => s.name === "LOAD")).toBeUndefined();
+    expect(view.steps.find((s) => s.name === "TEARDOWN")?.status).toBe("SUCCEEDED");
+    const row = await stack.db.run.findUniqueOrThrow({ where: { id: run.id }, include: { steps: true } });
+    const pids = pidsOf(row.steps.find((x) => x.name === "PROVISION")!.detail);
+    expect(pids.length).toBeGreaterThanOrEqual(1);
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(await stack.db.resultSecond.count({ where: { runId: run.id } })).toBe(0);
+  });
+
+  it("validates the target spec again in the worker: a bad spec in the row fails the run without deploying", async () => {
+    const target = await stack.scope.targets.put(taewaTarget("pipeline-valid"));
+    const workload = await stack.scope.workloads.put(shortRamp("pipeline-ramp"));
+    const run = await stack.db.run.create({
+      data: {
+        workspaceId: stack.scope.workspaceId, targetId: target.id, workloadId: workload.id,
+        targetSpec: { kind: "local-service", spec: { app: "cpu-loop/node-http", replicas: 0 } },
+        workloadSpec: workload.spec as object,
+      },
+    });
+    await enqueueRun(stack.queue, { runId: run.id });
+    const view = await waitForFinal(stack.db, run.id);
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toMatch(/invalid target spec: replicas/);
+    expect(view.steps.find((s) => s.name === "PROVISION")?.status).toBe("FAILED");
+  });
+
+  it("delivers a job once: enqueuing the same run twice runs it once", async () => {
+    await stack.scope.targets.put(taewaTarget("pipeline-taewa"));
+    await stack.scope.workloads.put(shortRamp("pipeline-tiny", { holdSeconds: 1, vus: 1 }));
+    const run = await startRun(stack.scope, stack.queue, { targetName: "pipeline-taewa", workloadName: "pipeline-tiny" });
+    await enqueueRun(stack.queue, { runId: run.id });
+    const view = await waitForFinal(stack.db, run.id);
+    expect(view.status).toBe("SUCCEEDED");
+    expect(await stack.db.runStep.count({ where: { runId: run.id, name: "PROVISION" } })).toBe(1);
+    const counts = await stack.queue.getJobCounts("completed", "failed", "waiting", "active");
+    expect(counts.waiting + counts.active).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
+
+const bin = path.resolve(import.meta.dirname, "../bin/opsbench.js");
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+
+function opsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl") },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  stack = await openTestStack();
+  await stack.scope.targets.put(taewaTarget("cli-taewa"));
+  await stack.scope.workloads.put(shortRamp("cli-ramp", { holdSeconds: 3 }));
+  await stack.scope.workloads.put(shortRamp("cli-strict", { holdSeconds: 1, thresholds: { http_req_duration: ["p(95)<0.0001"] } }));
+});
+afterAll(() => stack.close());
+
+describe("opsbench CLI", () => {
+  it("refuses an unknown target or workload with exit 2, names it, and writes nothing", async () => {
+    const before = await stack.db.run.count();
+    const t = await opsbench("run", "--target", "nope", "--workload", "cli-ramp");
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('unknown target "nope"');
+    expect(t.stderr).toContain("cli-taewa");
+    const w = await opsbench("run", "--target", "cli-taewa", "--workload", "nope");
+    expect(w.code).toBe(2);
+    expect(w.stderr).toContain('unknown workload "nope"');
+    expect(await stack.db.run.count()).toBe(before);
+  });
+
+  it("refuses bad usage with exit 2", async () => {
+    expect((await opsbench("run", "--target", "cli-taewa")).code).toBe(2);
+    expect((await opsbench("run", "--bogus")).code).toBe(2);
+    expect((await opsbench("frobnicate")).code).toBe(2);
+    const show = await opsbench("runs", "show", "00000000-0000-0000-0000-000000000000", "--json");
+    expect(show.code).toBe(2);
+    expect(show.stderr).toContain("no run with id");
+  });
+
+  it("runs and waits (exit 0), and `runs show --json` prints the same summary", async () => {
+    const r = await opsbench("run", "--target", "cli-taewa", "--workload", "cli-ramp", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(Object.keys(summary)).toEqual(expect.arrayContaining(["id", "status", "requests", "failures", "goodput", "rps", "latencyMs"]));
+    expect(summary.status).toBe("SUCCEEDED");
+    expect(summary.requests).toBeGreaterThan(0);
+    expect(Object.keys(summary.latencyMs).sort()).toEqual(["avg", "max", "min", "p50", "p90", "p95", "p99"]);
+    const show = await opsbench("runs", "show", summary.id, "--json");
+    expect(show.code).toBe(0);
+    expect(JSON.parse(show.stdout)).toEqual(summary);
+  });
+
+  it("exits 99 when the run finished but its thresholds failed", async () => {
+    const r = await opsbench("run", "--target", "cli-taewa", "--workload", "cli-strict", "--json");
+    expect(r.code, r.stderr).toBe(99);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.status).toBe("SUCCEEDED");
+    expect(summary.k6ExitCode).toBe(99);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { bucketize, summarize, type ResultCell } from "../src/latency-summary";
+import { bucketIndex } from "../src/histogram";
+
+const cell = (second: number, cls: string, values: number[], failures = 0): ResultCell => {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(bucketIndex(v), (counts.get(bucketIndex(v)) ?? 0) + 1);
+  return {
+    ts: new Date(1_700_000_000_000 + second * 1000),
+    name: "r",
+    class: cls,
+    count: values.length,
+    failures,
+    sum: values.reduce((a, b) => a + b, 0),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    buckets: [...counts.entries()].sort((a, b) => a[0] - b[0]),
+  };
+};
+
+describe("run summary", () => {
+  it("counts requests, failures and goodput (% 2xx) across cells", () => {
+    const s = summarize([cell(0, "2xx", [1, 2, 3]), cell(1, "5xx", [10], 1), cell(1, "2xx", [4, 5, 6])], 2);
+    expect(s.requests).toBe(7);
+    expect(s.failures).toBe(1);
+    expect(s.goodput).toBeCloseTo((600 / 7) * 1, 3);
+    expect(s.rps).toBe(3.5);
+    expect(s.latencyMs.min).toBe(1);
+    expect(s.latencyMs.max).toBe(10);
+    expect(s.latencyMs.avg).toBeCloseTo(31 / 7, 3);
+    expect(s.byClass).toEqual({ "2xx": 6, "5xx": 1 });
+  });
+
+  it("buckets into 10 s windows from the load start, with empty windows kept", () => {
+    const start = new Date(1_700_000_000_000);
+    const points = bucketize([cell(0, "2xx", [1]), cell(9, "2xx", [2, 2]), cell(25, "5xx", [3], 1)], start, 10);
+    expect(points.map((p) => [p.offsetSeconds, p.requests])).toEqual([
+      [0, 3],
+      [10, 0],
+      [20, 1],
+    ]);
+    expect(points[1]!.p95Ms).toBeNull();
+    expect(points[0]!.goodput).toBe(100);
+    expect(points[2]!.goodput).toBe(0);
+  });
+});

@@ -1,0 +1,29 @@
+// Runs the whole suite (unit and integration, against real Postgres, Redis, k6
+// and Chromium) and ends with one plain line: "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const report = path.join(root, ".data/test-report.json");
+mkdirSync(path.dirname(report), { recursive: true });
+rmSync(report, { force: true });
+
+const r = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});
+
+let passed = 0;
+let failed = 0;
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, "utf8"));
+  passed = json.numPassedTests ?? 0;
+  failed = (json.numFailedTests ?? 0) + (json.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
+} else {
+  failed = 1; // the runner itself failed before reporting
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(r.status === 0 && failed === 0 ? 0 : 1);

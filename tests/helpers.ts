@@ -1,0 +1,55 @@
+// Shared by the integration tests: real database, real queue, real worker.
+import { inject } from "vitest";
+import type { TargetInput, WorkloadInput } from "@opsbench/core";
+import { createDb, defaultWorkspaceId, loadRunView, workspaceScope, type Db, type RunView } from "@opsbench/db";
+import { createRunQueue } from "@opsbench/jobs";
+
+export async function openTestStack() {
+  const db = createDb(inject("databaseUrl"), { max: 3 });
+  const queue = createRunQueue(inject("redisUrl"));
+  const scope = workspaceScope(db, await defaultWorkspaceId(db));
+  return { db, queue, scope, close: async () => (await queue.close(), await db.$disconnect()) };
+}
+
+export async function waitForFinal(db: Db, runId: string, timeoutMs = 150_000): Promise<RunView> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const view = await loadRunView(db, runId);
+    if (["SUCCEEDED", "FAILED", "ABORTED"].includes(view.status)) return view;
+    if (Date.now() > until) throw new Error(`run ${runId} still ${view.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Two local replicas of Taewa. */
+export const taewaTarget = (name: string, extra: Partial<Extract<TargetInput, { kind: "local-service" }>["spec"]> = {}): TargetInput => ({
+  name,
+  kind: "local-service",
+  spec: { app: "cpu-loop/node-http", replicas: 2, env: {}, startTimeoutMs: 10_000, ...extra },
+});
+
+/** A short ramping-VU load: up to `vus` over 2 s, held for `holdSeconds`. */
+export const shortRamp = (name: string, opts: { vus?: number; holdSeconds?: number; thresholds?: Record<string, string[]>; path?: string } = {}): WorkloadInput => ({
+  name,
+  spec: {
+    kind: "ramping-vus",
+    startVUs: 0,
+    stages: [
+      { duration: "2s", target: opts.vus ?? 5 },
+      { duration: `${opts.holdSeconds ?? 6}s`, target: opts.vus ?? 5 },
+    ],
+    gracefulRampDown: "2s",
+    requestTimeout: "10s",
+    requests: [{ name: "taewa", method: "GET", path: opts.path ?? "/?n=2000", headers: {} }],
+    thresholds: opts.thresholds ?? {},
+  },
+});

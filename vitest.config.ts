@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"],
+    globalSetup: ["tests/global-setup.ts"],
+    // Integration tests share one worker and one machine: a load test running
+    // beside another would measure it. Files run one at a time.
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+  },
+});
