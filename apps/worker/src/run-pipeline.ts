@@ -4,7 +4,7 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { compileK6Script, summarize, workloadSpec, type K6HttpLine, type K6LoadLine, type StepNameValue } from "@opsbench/core";
+import { compileK6Script, summarize, workloadSpec, type K6HttpLine, type K6LoadLine, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
 import { loadResultCells, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
@@ -52,11 +52,13 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
 
   try {
     const provider = providerFor(target.kind);
-    const spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
-    const workload = parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec");
     const ctx = providerContext(runId, store, deps, signal, log);
+    let workload!: WorkloadSpec;
 
     const dep = await step(store, "PROVISION", publish, async () => {
+      // Validated at the API, and again here: the row may come from anywhere.
+      const spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
+      workload = parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec");
       const d = await provider.deploy(spec, ctx);
       return { result: d, detail: d };
     });

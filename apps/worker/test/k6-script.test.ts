@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileK6Script, workloadSpec } from "@opsbench/core";
+import { compileK6Script, durationSeconds, workloadSpec } from "@opsbench/core";
 import { loadEnv } from "../src/env";
 
 const k6 = loadEnv({}).OPSBENCH_K6;
@@ -31,7 +31,10 @@ describe("k6 script compiler, checked by the real k6", () => {
     });
     const options = inspect(compileK6Script(spec));
     expect(options.scenarios.main.executor).toBe("ramping-vus");
-    expect(options.scenarios.main.stages).toEqual(spec.stages);
+    // k6 normalises durations ("1m" -> "1m0s"); compare them in seconds.
+    const seconds = (stages: Array<{ duration: string; target: number }>) => stages.map((s) => [durationSeconds(s.duration), s.target]);
+    expect(seconds(options.scenarios.main.stages)).toEqual(seconds(spec.stages));
+    expect(seconds(options.scenarios.main.stages)).toEqual([[60, 10], [780, 100], [30, 0]]);
     expect(options.thresholds.http_req_duration).toEqual(["p(95)<500"]);
     expect(options.summaryTrendStats).toContain("p(99)");
   });

@@ -23,15 +23,17 @@ describe("migrations", () => {
     expect(actual).toEqual(expected);
   });
 
-  it("the comparison notices a drift (a column made NOT NULL, an index dropped)", async () => {
+  it("the comparison notices a drift (a column added, nullability changed, an index dropped)", async () => {
     await client.query("BEGIN");
     try {
-      await client.query(`ALTER TABLE runs ALTER COLUMN error SET NOT NULL`);
+      await client.query(`ALTER TABLE runs ADD COLUMN surprise integer`);
+      await client.query(`ALTER TABLE workspaces ALTER COLUMN name DROP NOT NULL`);
       await client.query(`DROP INDEX runs_status_idx`);
       const actual = await shapeFromDatabase(client);
       const expected = await shapeFromSchema();
-      expect(actual.columns["runs.error"]).toBe("text not null");
-      expect(expected.columns["runs.error"]).toBe("text null");
+      expect(actual.columns["runs.surprise"]).toBe("int4 null");
+      expect(actual.columns["workspaces.name"]).toBe("text null");
+      expect(expected.columns["workspaces.name"]).toBe("text not null");
       expect(actual.indexes["runs_status_idx"]).toBeUndefined();
       expect(actual).not.toEqual(expected);
     } finally {

@@ -62,7 +62,7 @@ export async function shapeFromSchema(schemaPath = path.resolve(import.meta.dirn
 export async function shapeFromDatabase(client: pg.Client | pg.PoolClient): Promise<Shape> {
   const shape: Shape = { enums: {}, columns: {}, indexes: {}, foreignKeys: {} };
   const enums = await client.query(
-    `SELECT t.typname, array_agg(e.enumlabel ORDER BY e.enumsortorder) AS labels
+    `SELECT t.typname, array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels
        FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace
       WHERE n.nspname = 'public' GROUP BY t.typname`,
   );
@@ -77,7 +77,7 @@ export async function shapeFromDatabase(client: pg.Client | pg.PoolClient): Prom
   }
   const idx = await client.query(
     `SELECT i.relname AS name, t.relname AS table, ix.indisunique AS unique,
-            array_agg(a.attname ORDER BY k.ord) AS cols
+            array_agg(a.attname::text ORDER BY k.ord) AS cols
        FROM pg_index ix
        JOIN pg_class i ON i.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
        JOIN pg_namespace n ON n.oid = t.relnamespace
@@ -89,8 +89,8 @@ export async function shapeFromDatabase(client: pg.Client | pg.PoolClient): Prom
   for (const r of idx.rows) shape.indexes[r.name] = `${r.unique ? "unique " : ""}${r.table}(${r.cols.join(",")})`;
   const fks = await client.query(
     `SELECT c.conname, t.relname AS table, f.relname AS ftable, c.confdeltype,
-            (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n) AS cols,
-            (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(c.confkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n) AS fcols
+            (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n) AS cols,
+            (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(c.confkey) WITH ORDINALITY k(n, ord) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n) AS fcols
        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class f ON f.oid = c.confrelid
        JOIN pg_namespace n ON n.oid = t.relnamespace
       WHERE c.contype = 'f' AND n.nspname = 'public'`,

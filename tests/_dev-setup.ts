@@ -1,0 +1,50 @@
+// Starts the real stack the integration tests run against: a freshly migrated
+// test database, a flushed Redis db, a worker, and the built web app.
+import type { TestProject } from "vitest/node";
+import pg from "pg";
+import { Redis } from "ioredis";
+import { applyMigrations, defaultMigrationsDir } from "@opsbench/db";
+import { createRunQueue } from "@opsbench/jobs";
+import { ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
+import { testStack } from "./stack-env";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    redisUrl: string;
+    webUrl: string;
+  }
+}
+
+const log = (m: string) => process.stderr.write(`[test stack] ${m}\n`);
+
+export async function setup(project: TestProject) {
+  const client = new pg.Client({ connectionString: testStack.databaseUrl });
+  await client.connect();
+  await client.query("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
+  await client.end();
+  await applyMigrations(testStack.databaseUrl, defaultMigrationsDir());
+
+  const redis = new Redis(testStack.redisUrl);
+  await redis.flushdb();
+  await redis.quit();
+
+  const env = { DATABASE_URL: testStack.databaseUrl, REDIS_URL: testStack.redisUrl, OPSBENCH_WEB_PORT: testStack.webPort };
+  const queue = createRunQueue(testStack.redisUrl);
+  const children: Managed[] = [];
+  try {
+    const worker = await ensureWorker(env, queue, log);
+    if (worker) children.push(worker);
+    const web = { url: "http://127.0.0.1:3211", managed: null };
+    if (web.managed) children.push(web.managed);
+    project.provide("webUrl", web.url);
+  } finally {
+    await queue.close();
+  }
+  project.provide("databaseUrl", testStack.databaseUrl);
+  project.provide("redisUrl", testStack.redisUrl);
+
+  return async () => {
+    await Promise.all(children.map((c) => c.stop()));
+  };
+}
