@@ -19,7 +19,7 @@ export function k6BuildInfo() {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(go|mod|sum)$/.test(e.name)) hash.update(e.name).update(readFileSync(p));
+      else if (/\.(go|mod|sum)$/.test(e.name) && !e.name.endsWith("_test.go")) hash.update(e.name).update(readFileSync(p));
     }
   };
   walk(src);
@@ -41,6 +41,11 @@ export function ensureK6({ log = console.log } = {}) {
     throw new Error(`go build of k6 failed (exit ${r.status})`);
   }
   renameSync(tmp, binary);
+  // Older builds are of no further use.
+  const tools = path.dirname(path.dirname(binary));
+  for (const dir of readdirSync(tools)) {
+    if (dir.startsWith("k6-") && path.join(tools, dir) !== path.dirname(binary)) rmSync(path.join(tools, dir), { recursive: true, force: true });
+  }
   return { version, binary, built: true };
 }
 

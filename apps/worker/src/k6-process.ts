@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from "node
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
-import { k6OutputLine, type K6OutputLine } from "@opsbench/core";
+import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine } from "@opsbench/core";
 
 /** k6's exit code when thresholds failed: a result, not a crash. */
 export const K6_THRESHOLDS_FAILED = 99;
@@ -56,6 +56,7 @@ export async function runK6(opts: {
   opts.signal.addEventListener("abort", onAbort, { once: true });
 
   let malformed = 0;
+  let formatError: string | null = null;
   const lines = readline.createInterface({ input: child.stdio[3] as Readable, crlfDelay: Infinity });
   const reading = (async () => {
     for await (const raw of lines) {
@@ -66,8 +67,12 @@ export async function runK6(opts: {
       } catch {
         parsed = null;
       }
-      if (parsed?.success) opts.onLine(parsed.data);
-      else malformed++;
+      if (!parsed?.success) malformed++;
+      else if (parsed.data.t === "meta" && parsed.data.alpha !== HISTOGRAM_ALPHA) {
+        // Buckets of another accuracy would be read wrongly: refuse the whole output.
+        formatError = `k6 output writes histograms with alpha ${parsed.data.alpha}, opsbench reads ${HISTOGRAM_ALPHA}; rebuild k6 (npm run k6:build)`;
+        child.kill("SIGINT");
+      } else if (!formatError) opts.onLine(parsed.data);
     }
   })();
 
@@ -81,5 +86,6 @@ export async function runK6(opts: {
   await reading;
   opts.signal.removeEventListener("abort", onAbort);
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, "utf8")) : null;
+  if (formatError) throw new Error(formatError);
   return { exitCode, summary, outputTail: tail.trim().split("\n").slice(-15).join("\n"), malformedLines: malformed };
 }

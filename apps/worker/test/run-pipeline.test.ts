@@ -48,6 +48,7 @@ describe("run pipeline (real worker, real k6, local-service)", () => {
     expect(s.latencyMs.min).toBeCloseTo(d.min!, 3);
     expect(s.latencyMs.max).toBeCloseTo(d.max!, 3);
     expect(view.series.points.length).toBeGreaterThanOrEqual(1);
+    expect(view.series.points[0]!.offsetSeconds).toBe(0); // no bucket before the load started
     expect(view.series.points.reduce((a, p) => a + p.requests, 0)).toBe(s.requests);
 
     const infra = await stack.db.infraPoint.findMany({ where: { runId: run.id } });

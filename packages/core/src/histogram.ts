@@ -4,7 +4,7 @@
 // Merging is adding counts, so windows, runs and repetitions merge exactly.
 // The k6 output extension (apps/worker/k6-build/output) writes the same buckets.
 
-export const HISTOGRAM_ALPHA = 0.005;
+export const HISTOGRAM_ALPHA = 0.008;
 export const HISTOGRAM_MIN_VALUE_MS = 0.001;
 
 const gammaFor = (alpha: number) => (1 + alpha) / (1 - alpha);

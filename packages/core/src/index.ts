@@ -1,4 +1,5 @@
 export * from "./histogram";
+export * from "./histogram-encoding";
 export * from "./latency-summary";
 export * from "./target-spec";
 export * from "./workload-spec";

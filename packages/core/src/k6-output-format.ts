@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // Lines written by opsbench's k6 output extension (apps/worker/k6-build/output).
-export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.literal(1), alpha: z.number(), minValueMs: z.number() });
+export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.literal(2), alpha: z.number(), minValueMs: z.number() });
 export const k6HttpLine = z.object({
   t: z.literal("http"),
   s: z.number().int(),
@@ -12,7 +12,8 @@ export const k6HttpLine = z.object({
   sum: z.number(),
   min: z.number(),
   max: z.number(),
-  b: z.array(z.tuple([z.number().int(), z.number().int()])),
+  /** Buckets, encoded as in histogram-encoding.ts, in base64. */
+  b: z.string(),
 });
 export const k6LoadLine = z.object({
   t: z.literal("load"),

@@ -51,7 +51,7 @@ export function runStore(db: Db, runId: string) {
         : db.resultSecond.createMany({
             data: lines.map((l) => ({
               runId, ts: new Date(l.s * 1000), name: l.name, class: l.class, requests: l.n, failures: l.fail,
-              sumMs: l.sum, minMs: l.min, maxMs: l.max, histogram: l.b as Prisma.InputJsonValue,
+              sumMs: l.sum, minMs: l.min, maxMs: l.max, buckets: Buffer.from(l.b, "base64"),
             })),
           }),
 

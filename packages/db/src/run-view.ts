@@ -1,4 +1,4 @@
-import { bucketize, summarize, type Buckets, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
+import { bucketize, decodeBuckets, summarize, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
 import type { Db } from "./client";
 
 export interface RunView {
@@ -33,7 +33,7 @@ export async function loadResultCells(db: Db, runId: string, window?: { from: Da
   });
   return rows.map((r) => ({
     ts: r.ts, name: r.name, class: r.class, count: r.requests, failures: r.failures,
-    sum: r.sumMs, min: r.minMs, max: r.maxMs, buckets: r.histogram as unknown as Buckets,
+    sum: r.sumMs, min: r.minMs, max: r.maxMs, buckets: decodeBuckets(r.buckets),
   }));
 }
 
@@ -49,7 +49,9 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     },
   });
   const cells = await loadResultCells(db, runId);
-  const start = run.loadStartedAt ?? cells[0]?.ts ?? null;
+  // Cells are whole seconds; align the buckets to the second the load started in.
+  const loadStart = run.loadStartedAt ?? cells[0]?.ts ?? null;
+  const start = loadStart ? new Date(Math.floor(loadStart.getTime() / 1000) * 1000) : null;
   const end = run.loadFinishedAt ?? (cells.length ? new Date(cells[cells.length - 1]!.ts.getTime() + 1000) : null);
   const live = start && end && cells.length ? summarize(cells, (end.getTime() - start.getTime()) / 1000) : null;
   return {

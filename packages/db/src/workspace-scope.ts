@@ -109,9 +109,13 @@ export function workspaceScope(db: Db, workspaceId: string) {
           take,
           include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
         }),
+      /** Throws NotFoundError unless the run exists in this workspace. */
+      assertExists: async (id: string) => {
+        const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
+        if (!run) throw new NotFoundError("run", id);
+      },
       view: async (id: string) => {
-        if (!isUuid(id)) throw new NotFoundError("run", id);
-        const run = await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } });
+        const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
         if (!run) throw new NotFoundError("run", id);
         return loadRunView(db, id);
       },

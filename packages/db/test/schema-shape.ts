@@ -12,7 +12,7 @@ export interface Shape {
   foreignKeys: Record<string, string>; // name -> "table(cols) -> table(cols) on delete X"
 }
 
-const SCALAR_TYPES: Record<string, string> = { Int: "int4", BigInt: "int8", Float: "float8", Boolean: "bool", Json: "jsonb", String: "text", Decimal: "numeric" };
+const SCALAR_TYPES: Record<string, string> = { Int: "int4", BigInt: "int8", Float: "float8", Boolean: "bool", Json: "jsonb", Bytes: "bytea", String: "text", Decimal: "numeric" };
 
 export async function shapeFromSchema(schemaPath = path.resolve(import.meta.dirname, "../../../prisma/schema.prisma")): Promise<Shape> {
   const dmmf = await internals.getDMMF({ datamodel: readFileSync(schemaPath, "utf8") });

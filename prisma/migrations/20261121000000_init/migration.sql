@@ -113,7 +113,7 @@ CREATE TABLE "result_seconds" (
     "sum_ms" DOUBLE PRECISION NOT NULL,
     "min_ms" DOUBLE PRECISION NOT NULL,
     "max_ms" DOUBLE PRECISION NOT NULL,
-    "histogram" JSONB NOT NULL,
+    "buckets" BYTEA NOT NULL,
 
     CONSTRAINT "result_seconds_pkey" PRIMARY KEY ("id")
 );

@@ -6,6 +6,8 @@ package output
 
 import (
 	"bufio"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,8 +27,8 @@ import (
 // Alpha of its true value. The TypeScript reader (packages/core) uses the same
 // constant, announced in the "meta" line so stored data stays self-describing.
 const (
-	Alpha         = 0.005
-	FormatVersion = 1
+	Alpha         = 0.008
+	FormatVersion = 2
 	minValueMs    = 0.001 // values below 1 microsecond share one bucket
 	// A second is written once no sample for it can still arrive: k6 hands
 	// samples over in batches, at most a few hundred milliseconds late.
@@ -179,6 +181,25 @@ func (o *Output) aggregate(containers []metrics.SampleContainer) {
 	}
 }
 
+// encodeBuckets writes sorted sparse buckets compactly (about 2 bytes a bucket):
+// zigzag varint of the first index, then for each bucket the count and the gap to
+// the next index, all unsigned varints. packages/core/src/histogram-encoding.ts reads it.
+func encodeBuckets(sorted []int32, counts map[int32]int64) []byte {
+	out := make([]byte, 0, len(sorted)*2+4)
+	if len(sorted) == 0 {
+		return out
+	}
+	first := int64(sorted[0])
+	out = binary.AppendUvarint(out, uint64((first<<1)^(first>>63)))
+	for n, i := range sorted {
+		if n > 0 {
+			out = binary.AppendUvarint(out, uint64(i-sorted[n-1]))
+		}
+		out = binary.AppendUvarint(out, uint64(counts[i]))
+	}
+	return out
+}
+
 func bucketIndex(v float64) int32 {
 	if v < minValueMs {
 		v = minValueMs
@@ -213,13 +234,10 @@ func (o *Output) flush(all bool) {
 			idx = append(idx, i)
 		}
 		sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
-		pairs := make([][2]int64, len(idx))
-		for n, i := range idx {
-			pairs[n] = [2]int64{int64(i), c.buckets[i]}
-		}
 		o.writeLine(map[string]any{
 			"t": "http", "s": k.second, "name": k.name, "class": k.class,
-			"n": c.count, "fail": c.failures, "sum": c.sum, "min": c.min, "max": c.max, "b": pairs,
+			"n": c.count, "fail": c.failures, "sum": c.sum, "min": c.min, "max": c.max,
+			"b": base64.StdEncoding.EncodeToString(encodeBuckets(idx, c.buckets)),
 		})
 		delete(o.http, k)
 	}

@@ -1,0 +1,29 @@
+import { NotFoundError } from "@opsbench/db";
+import { startRun } from "@opsbench/jobs";
+import { NextResponse } from "next/server";
+import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
+import { startRunInput } from "@/lib/api/run-input";
+import { toRunListItem } from "@/lib/api/run-list-item";
+import { getRunQueue } from "@/lib/server/queue";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.runs.list()).map(toRunListItem)));
+
+/** Creates a run of an existing target and workload (by name) and enqueues it. */
+export const POST = apiRoute(async ({ request, scope }) => {
+  const input = parseInput(startRunInput, await readJson(request));
+  try {
+    const run = await startRun(scope, getRunQueue(), { targetName: input.target, workloadName: input.workload });
+    return NextResponse.json({ id: run.id, status: run.status }, { status: 201 });
+  } catch (err) {
+    // A name that does not exist is bad input, not a missing resource at this URL.
+    if (err instanceof NotFoundError && (err.entity === "target" || err.entity === "workload")) {
+      throw new ApiError("invalid_input", `${err.entity} "${err.key}" does not exist`, [
+        { path: err.entity, message: `no ${err.entity} named "${err.key}"` },
+      ]);
+    }
+    throw err;
+  }
+});

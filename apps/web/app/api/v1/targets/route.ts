@@ -1,0 +1,15 @@
+import { targetInput } from "@opsbench/core";
+import { NextResponse } from "next/server";
+import { toSpecItem } from "@/lib/api/dto";
+import { apiRoute, parseInput, readJson } from "@/lib/api/errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.targets.list()).map(toSpecItem)));
+
+/** Creates a target, or replaces the spec of the target with that name. */
+export const POST = apiRoute(async ({ request, scope }) => {
+  const input = parseInput(targetInput, await readJson(request));
+  return NextResponse.json(toSpecItem(await scope.targets.put(input)), { status: 201 });
+});

@@ -1,0 +1,29 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "opsbench", template: "%s · opsbench" },
+  description: "Benchmark deployments with k6",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans">
+        <nav className="border-b border-zinc-200 bg-white">
+          <div className="mx-auto flex h-11 max-w-7xl items-center gap-6 px-4">
+            <Link href="/" className="font-mono text-sm font-semibold tracking-tight">
+              opsbench
+            </Link>
+            <Link href="/" className="text-xs text-zinc-600 hover:text-zinc-900">
+              Runs
+            </Link>
+          </div>
+        </nav>
+        <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
+      </body>
+    </html>
+  );
+}

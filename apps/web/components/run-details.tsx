@@ -1,0 +1,144 @@
+import { STEP_NAMES } from "@opsbench/core";
+import type { RunView } from "@opsbench/db";
+import type { ReactNode } from "react";
+import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
+import { RunCharts } from "./run-charts";
+import { StatusBadge } from "./status-badge";
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-[11px] uppercase tracking-wide text-zinc-500">{label}</dt>
+      <dd className="truncate font-mono text-xs text-zinc-800">{children}</dd>
+    </div>
+  );
+}
+
+function Stat({ label, value, unit, testId, tone }: { label: string; value: string; unit?: string; testId: string; tone?: "bad" }) {
+  return (
+    <div className="rounded-md border border-zinc-200 bg-white px-3 py-2">
+      <div className="text-[11px] uppercase tracking-wide text-zinc-500">{label}</div>
+      <div className="mt-0.5 flex items-baseline gap-1">
+        <span data-testid={testId} className={`font-mono text-xl font-semibold tabular-nums ${tone === "bad" ? "text-red-600" : "text-zinc-900"}`}>
+          {value}
+        </span>
+        {unit && value !== NO_VALUE && <span className="text-xs text-zinc-500">{unit}</span>}
+      </div>
+    </div>
+  );
+}
+
+function Steps({ steps }: { steps: RunView["steps"] }) {
+  const order = (name: string) => (STEP_NAMES as readonly string[]).indexOf(name);
+  const sorted = [...steps].sort((a, b) => order(a.name) - order(b.name));
+  return (
+    <section className="rounded-md border border-zinc-200 bg-white">
+      <h2 className="border-b border-zinc-200 px-3 py-2 text-xs font-medium text-zinc-600">Steps</h2>
+      {sorted.length === 0 ? (
+        <p className="px-3 py-2 text-xs text-zinc-400">No step has started yet.</p>
+      ) : (
+        <ol className="divide-y divide-zinc-100">
+          {sorted.map((s) => (
+            <li key={s.name} data-testid={`step-${s.name}`} className="flex items-center gap-3 px-3 py-1.5 text-xs">
+              <span className="w-24 font-mono font-medium text-zinc-800">{s.name}</span>
+              <StatusBadge status={s.status} />
+              <span className="ml-auto font-mono tabular-nums text-zinc-600">
+                {s.durationMs === null ? (s.status === "RUNNING" ? "running…" : NO_VALUE) : fmtDuration(s.durationMs)}
+              </span>
+              {s.error && <span className="basis-full truncate text-red-600" title={s.error}>{s.error}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Events({ events }: { events: RunView["events"] }) {
+  if (events.length === 0) return null;
+  const color: Record<string, string> = { error: "text-red-600", warn: "text-amber-700", info: "text-zinc-500" };
+  return (
+    <section className="rounded-md border border-zinc-200 bg-white">
+      <h2 className="border-b border-zinc-200 px-3 py-2 text-xs font-medium text-zinc-600">Events</h2>
+      <ol className="max-h-64 overflow-auto px-3 py-1.5 font-mono text-[11px] leading-5">
+        {events.map((e, i) => (
+          <li key={i} className="flex gap-3">
+            <span className="shrink-0 text-zinc-400">{fmtTime(e.ts)}</span>
+            <span className={`w-10 shrink-0 ${color[e.level] ?? "text-zinc-500"}`}>{e.level}</span>
+            <span className="min-w-0 break-words text-zinc-800">{e.message}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The whole run page body, rendered from a RunView. */
+export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: ReactNode }) {
+  const s = run.summary;
+  const l = s?.latencyMs;
+  return (
+    <div className="space-y-4">
+      <header className="rounded-md border border-zinc-200 bg-white p-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-base font-semibold">
+            <span data-testid="run-target">{run.target.name}</span>
+            <span className="mx-1.5 text-zinc-400">×</span>
+            <span data-testid="run-workload">{run.workload.name}</span>
+          </h1>
+          <StatusBadge status={run.status} testId="run-status" />
+          {liveLabel}
+        </div>
+        <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">
+          <Field label="Run"><span title={run.id}>{run.id.slice(0, 8)}</span></Field>
+          <Field label="Target kind">{run.target.kind}</Field>
+          <Field label="k6 version"><span data-testid="run-k6-version">{run.k6Version ?? NO_VALUE}</span></Field>
+          <Field label="k6 exit code"><span data-testid="run-k6-exit-code">{run.k6ExitCode ?? NO_VALUE}</span></Field>
+          <Field label="Thresholds">{run.thresholdsOk === null ? NO_VALUE : run.thresholdsOk ? "passed" : "failed"}</Field>
+          <Field label="Created (UTC)">{fmtTime(run.createdAt)}</Field>
+          <Field label="Load window">{s ? `${s.durationSeconds.toFixed(0)} s` : NO_VALUE}</Field>
+          <Field label="Started (UTC)">{fmtTime(run.startedAt)}</Field>
+          <Field label="Finished (UTC)">{fmtTime(run.finishedAt)}</Field>
+        </dl>
+        {run.error && (
+          <pre data-testid="run-error" className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800">
+            {run.error}
+          </pre>
+        )}
+      </header>
+
+      <Steps steps={run.steps} />
+
+      <section className="space-y-2">
+        <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+          <Stat label="Requests" value={fmtCount(s?.requests)} testId="summary-requests" />
+          <Stat label="Failed requests" value={fmtCount(s?.failures)} testId="summary-failures" tone={s && s.failures > 0 ? "bad" : undefined} />
+          <Stat label="Goodput" value={fmtPercent(s?.goodput)} unit="%" testId="summary-goodput" />
+          <Stat label="Mean throughput" value={fmtRps(s?.rps)} unit="req/s" testId="summary-rps" />
+        </div>
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7">
+          <Stat label="Latency avg" value={fmtMs(l?.avg)} unit="ms" testId="latency-avg" />
+          <Stat label="min" value={fmtMs(l?.min)} unit="ms" testId="latency-min" />
+          <Stat label="median (p50)" value={fmtMs(l?.p50)} unit="ms" testId="latency-p50" />
+          <Stat label="p90" value={fmtMs(l?.p90)} unit="ms" testId="latency-p90" />
+          <Stat label="p95" value={fmtMs(l?.p95)} unit="ms" testId="latency-p95" />
+          <Stat label="p99" value={fmtMs(l?.p99)} unit="ms" testId="latency-p99" />
+          <Stat label="max" value={fmtMs(l?.max)} unit="ms" testId="latency-max" />
+        </div>
+        {s && Object.keys(s.byClass).length > 0 && (
+          <p className="font-mono text-[11px] text-zinc-500">
+            by status class:{" "}
+            {Object.entries(s.byClass)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, v]) => `${k} ${v}`)
+              .join(" · ")}
+          </p>
+        )}
+      </section>
+
+      <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} />
+
+      <Events events={run.events} />
+    </div>
+  );
+}

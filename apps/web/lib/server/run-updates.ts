@@ -1,0 +1,51 @@
+// One shared Redis subscriber connection for all server-sent-event streams,
+// fanned out to listeners per run channel. A channel is subscribed while it has
+// at least one listener.
+import { runChannel } from "@opsbench/jobs";
+import Redis from "ioredis";
+import { env } from "@/lib/env";
+import { singleton } from "./singletons";
+
+type Listener = (message: string) => void;
+
+function createFanOut() {
+  const redis = new Redis(env.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: null });
+  redis.on("error", (err) => console.error(`run updates subscriber: ${err.message}`));
+  const listeners = new Map<string, Set<Listener>>();
+  redis.on("message", (channel: string, message: string) => {
+    for (const l of listeners.get(channel) ?? []) {
+      try {
+        l(message);
+      } catch (err) {
+        console.error(`run updates listener: ${(err as Error).message}`);
+      }
+    }
+  });
+
+  return {
+    /** Calls `listener` with each raw message published for the run; returns the unsubscribe function. */
+    async subscribe(runId: string, listener: Listener): Promise<() => void> {
+      const channel = runChannel(runId);
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await redis.subscribe(channel);
+      }
+      set.add(listener);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        const current = listeners.get(channel);
+        current?.delete(listener);
+        if (current && current.size === 0) {
+          listeners.delete(channel);
+          redis.unsubscribe(channel).catch(() => {});
+        }
+      };
+    },
+  };
+}
+
+export const getRunUpdates = () => singleton("run-updates", createFanOut);
