@@ -74,8 +74,8 @@ export default async function HomePage() {
                 {runs.map((r) => (
                   <tr key={r.id} data-testid="run-row" data-run-id={r.id} className="hover:bg-zinc-50">
                     <td className={td}><StatusBadge status={r.status} /></td>
-                    <td className={`${td} font-mono`}>{r.target.name}</td>
-                    <td className={`${td} font-mono`}>{r.workload.name}</td>
+                    <td className={`${td} font-mono`}>{r.target?.name ?? r.name ?? "imported"}</td>
+                    <td className={`${td} font-mono`}>{r.workload?.name ?? (r.source === "k6-import" ? "k6 import" : "—")}</td>
                     <td className={`${td} font-mono text-zinc-600`}>{fmtTime(r.createdAt)}</td>
                     <td className={`${td} text-right font-mono tabular-nums`}>{fmtCount(r.summary?.requests)}</td>
                     <td className={`${td} text-right font-mono tabular-nums`}>{fmtMs(r.summary?.latencyMs.p95)}</td>

@@ -82,16 +82,22 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
       <header className="rounded-md border border-zinc-200 bg-white p-3">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-base font-semibold">
-            <span data-testid="run-target">{run.target.name}</span>
-            <span className="mx-1.5 text-zinc-400">×</span>
-            <span data-testid="run-workload">{run.workload.name}</span>
+            {run.target ? (
+              <>
+                <span data-testid="run-target">{run.target.name}</span>
+                <span className="mx-1.5 text-zinc-400">×</span>
+                <span data-testid="run-workload">{run.workload?.name ?? NO_VALUE}</span>
+              </>
+            ) : (
+              <span data-testid="run-target">{run.name ?? "imported run"}</span>
+            )}
           </h1>
           <StatusBadge status={run.status} testId="run-status" />
           {liveLabel}
         </div>
         <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">
           <Field label="Run"><span title={run.id}>{run.id.slice(0, 8)}</span></Field>
-          <Field label="Target kind">{run.target.kind}</Field>
+          <Field label="Target kind">{run.target?.kind ?? (run.source === "k6-import" ? "imported k6 results" : NO_VALUE)}</Field>
           <Field label="k6 version"><span data-testid="run-k6-version">{run.k6Version ?? NO_VALUE}</span></Field>
           <Field label="k6 exit code"><span data-testid="run-k6-exit-code">{run.k6ExitCode ?? NO_VALUE}</span></Field>
           <Field label="Thresholds">{run.thresholdsOk === null ? NO_VALUE : run.thresholdsOk ? "passed" : "failed"}</Field>

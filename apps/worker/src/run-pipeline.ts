@@ -4,7 +4,7 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { compileK6Script, summarize, workloadSpec, type K6HttpLine, type K6LoadLine, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
+import { compileK6Script, loadTotals, summarize, thresholdOutcomes, workloadSpec, type K6HttpLine, type K6LoadLine, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
 import { loadResultCells, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
@@ -47,7 +47,13 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
   await store.update({ k6Version: deps.k6.version });
   await publish("status", "PROVISIONING");
   const run = await store.get();
-  const target = run.targetSpec as unknown as TargetSnapshot;
+  const target = run.targetSpec as unknown as TargetSnapshot | null;
+  if (!target) {
+    // Imported runs have no target; they are never queued, but a stray job must not crash.
+    await store.setStatus("FAILED", { error: "this run has no target to deploy", finishedAt: new Date() });
+    await publish("status", "FAILED");
+    return;
+  }
   let failure: string | null = null;
 
   try {
@@ -109,8 +115,10 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       const k6Duration = (k6.summary as { state?: { testRunDurationMs?: number } } | null)?.state?.testRunDurationMs;
       const fresh = await store.get();
       const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
-      const summary = summarize(cells, windowSeconds);
+      const load = await deps.db.loadSecond.findMany({ where: { runId } });
+      const summary = { ...summarize(cells, windowSeconds), load: loadTotals(load), thresholds: thresholdOutcomes(k6.summary) };
       await store.saveSummary(summary, k6.summary);
+      if (summary.load.droppedIterations > 0) await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
       if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
       return { result: undefined, detail: { requests: summary.requests } };
     });

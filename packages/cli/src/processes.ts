@@ -68,7 +68,8 @@ function webSourceHash(): string {
   const h = createHash("sha256");
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
-      if (["node_modules", ".next", ".turbo", "generated"].includes(name)) continue;
+      // Build outputs, and files the build itself rewrites, are not sources.
+      if (["node_modules", ".next", ".turbo", "generated", "test", "next-env.d.ts"].includes(name) || name.endsWith(".tsbuildinfo")) continue;
       const p = path.join(dir, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);

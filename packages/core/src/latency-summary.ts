@@ -1,4 +1,5 @@
 import { emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
+import { maxThroughput, type MaxThroughput } from "./throughput";
 
 /** One stored aggregate: a second x request name x status class. */
 export interface ResultCell extends HistogramPart {
@@ -20,18 +21,43 @@ export interface LatencyMs {
 
 export interface RunSummary {
   requests: number;
+  /** Requests k6 counted as failed (expected_response=false). */
   failures: number;
   /** Share of responses with a 2xx status, in percent (the IoT study's goodput). */
   goodput: number;
+  /** Share of requests not failed, in percent (study 001's success ratio). */
+  successRatio: number;
   /** Mean completed requests per second over the load window. */
   rps: number;
   durationSeconds: number;
   latencyMs: LatencyMs;
+  /** Requests by status class: "2xx".."5xx", "timeout", "error" (connection and other errors). */
   byClass: Record<string, number>;
+  /** Highest 10 s moving average of completed req/s (study 004). */
+  maxThroughput?: MaxThroughput | null;
+  /** What the load generator did, from k6's per-second metrics. */
+  load?: LoadTotals;
+  /** k6 thresholds and whether each held. */
+  thresholds?: ThresholdOutcome[];
+}
+
+export interface LoadTotals {
+  maxVUs: number;
+  iterations: number;
+  droppedIterations: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+export interface ThresholdOutcome {
+  metric: string;
+  expression: string;
+  ok: boolean;
 }
 
 /** Summarises merged cells; `durationSeconds` is the load window's length. */
 export function summarize(cells: Iterable<ResultCell>, durationSeconds: number): RunSummary {
+  cells = [...cells];
   const h = emptyHistogram();
   let failures = 0;
   let ok = 0;
@@ -48,6 +74,7 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
     requests,
     failures,
     goodput: requests === 0 ? 0 : round((100 * ok) / requests),
+    successRatio: requests === 0 ? 0 : round((100 * (requests - failures)) / requests),
     rps: durationSeconds > 0 ? round(requests / durationSeconds) : 0,
     durationSeconds: round(durationSeconds),
     latencyMs: {
@@ -60,7 +87,29 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
       max: requests ? round(h.max) : 0,
     },
     byClass,
+    maxThroughput: maxThroughput((cells as ResultCell[]).map((c) => ({ ts: c.ts, requests: c.count }))),
   };
+}
+
+/** Totals of k6's per-second load metrics. */
+export function loadTotals(seconds: Iterable<{ vus: number; iterations: number; droppedIterations: number; bytesSent: number; bytesReceived: number }>): LoadTotals {
+  const t: LoadTotals = { maxVUs: 0, iterations: 0, droppedIterations: 0, bytesSent: 0, bytesReceived: 0 };
+  for (const s of seconds) {
+    t.maxVUs = Math.max(t.maxVUs, s.vus);
+    t.iterations += s.iterations;
+    t.droppedIterations += s.droppedIterations;
+    t.bytesSent += s.bytesSent;
+    t.bytesReceived += s.bytesReceived;
+  }
+  return t;
+}
+
+/** Threshold outcomes from k6's --summary-export (there, `true` means the threshold was crossed). */
+export function thresholdOutcomes(k6Summary: unknown): ThresholdOutcome[] {
+  const metrics = (k6Summary as { metrics?: Record<string, { thresholds?: Record<string, boolean> }> } | null)?.metrics ?? {};
+  return Object.entries(metrics).flatMap(([metric, m]) =>
+    Object.entries(m.thresholds ?? {}).map(([expression, crossed]) => ({ metric, expression, ok: !crossed })),
+  );
 }
 
 export interface TimeBucket {

@@ -29,6 +29,8 @@ describe("run summary", () => {
     expect(s.latencyMs.max).toBe(10);
     expect(s.latencyMs.avg).toBeCloseTo(31 / 7, 3);
     expect(s.byClass).toEqual({ "2xx": 6, "5xx": 1 });
+    expect(s.successRatio).toBeCloseTo((600 / 7) * 1, 3);
+    expect(s.maxThroughput).toEqual({ rps: 3.5, windowStartOffset: 0, windowSeconds: 2 });
   });
 
   it("buckets into 10 s windows from the load start, with empty windows kept", () => {

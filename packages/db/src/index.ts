@@ -2,4 +2,4 @@ export { createDb, type Db } from "./client";
 export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, NotFoundError, isUuid, type WorkspaceScope } from "./workspace-scope";
 export { runStore, type RunStore } from "./run-store";
-export { loadRunView, loadResultCells, type RunView } from "./run-view";
+export { loadRunView, loadResultCells, loadWindowSummary, type RunView } from "./run-view";

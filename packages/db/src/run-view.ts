@@ -6,8 +6,11 @@ export interface RunView {
   status: string;
   studyId: string | null;
   repetition: number;
-  target: { name: string; kind: string };
-  workload: { name: string };
+  /** Null for runs imported from k6 result files. */
+  target: { name: string; kind: string } | null;
+  workload: { name: string } | null;
+  source: string;
+  name: string | null;
   createdAt: string;
   startedAt: string | null;
   loadStartedAt: string | null;
@@ -61,6 +64,8 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     repetition: run.repetition,
     target: run.target,
     workload: run.workload,
+    source: run.source,
+    name: run.name,
     createdAt: run.createdAt.toISOString(),
     startedAt: iso(run.startedAt),
     loadStartedAt: iso(run.loadStartedAt),
@@ -78,4 +83,17 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
   };
+}
+
+/**
+ * The summary of any window of a run, e.g. "p95 during the spike, minutes 14-16":
+ * merged from the per-second histograms of [fromSeconds, toSeconds) after the load started.
+ */
+export async function loadWindowSummary(db: Db, runId: string, fromSeconds: number, toSeconds: number) {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { loadStartedAt: true } });
+  const first = run.loadStartedAt ?? (await db.resultSecond.findFirst({ where: { runId }, orderBy: { ts: "asc" }, select: { ts: true } }))?.ts;
+  if (!first) return null;
+  const start = Math.floor(first.getTime() / 1000) * 1000;
+  const cells = await loadResultCells(db, runId, { from: new Date(start + fromSeconds * 1000), to: new Date(start + toSeconds * 1000) });
+  return { fromSeconds, toSeconds, ...summarize(cells, toSeconds - fromSeconds) };
 }

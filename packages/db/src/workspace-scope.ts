@@ -4,7 +4,7 @@
 import type { TargetInput, WorkloadInput } from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
-import { loadRunView } from "./run-view";
+import { loadRunView, loadWindowSummary } from "./run-view";
 
 export const DEFAULT_WORKSPACE_SLUG = "default";
 
@@ -27,6 +27,11 @@ export class NotFoundError extends Error {
 }
 
 export function workspaceScope(db: Db, workspaceId: string) {
+  /** Throws NotFoundError unless the run exists in this workspace. */
+  const assertRunInWorkspace = async (id: string) => {
+    const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
+    if (!run) throw new NotFoundError("run", id);
+  };
   return {
     workspaceId,
     targets: {
@@ -109,15 +114,15 @@ export function workspaceScope(db: Db, workspaceId: string) {
           take,
           include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
         }),
-      /** Throws NotFoundError unless the run exists in this workspace. */
-      assertExists: async (id: string) => {
-        const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
-        if (!run) throw new NotFoundError("run", id);
-      },
+      assertExists: assertRunInWorkspace,
       view: async (id: string) => {
-        const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
-        if (!run) throw new NotFoundError("run", id);
+        await assertRunInWorkspace(id);
         return loadRunView(db, id);
+      },
+      /** Summary of seconds [from, to) after the load started. */
+      windowSummary: async (id: string, fromSeconds: number, toSeconds: number) => {
+        await assertRunInWorkspace(id);
+        return loadWindowSummary(db, id, fromSeconds, toSeconds);
       },
       /** Marks a run that never reached a worker as failed (e.g. the queue was down). */
       failBeforeStart: (id: string, error: string) =>

@@ -8,8 +8,11 @@ export interface RunListItem {
   status: string;
   studyId: string | null;
   repetition: number;
-  target: { name: string; kind: string };
-  workload: { name: string };
+  /** Null for runs imported from k6 result files. */
+  target: { name: string; kind: string } | null;
+  workload: { name: string } | null;
+  name: string | null;
+  source: string;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -28,6 +31,8 @@ export function toRunListItem(r: RunRow): RunListItem {
     repetition: r.repetition,
     target: r.target,
     workload: r.workload,
+    name: r.name,
+    source: r.source,
     createdAt: r.createdAt.toISOString(),
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
