@@ -31,6 +31,10 @@ export async function runK6(opts: {
   env: Record<string, string>;
   signal: AbortSignal;
   onLine: (line: K6OutputLine) => void;
+  /** False runs k6 bare, without opsbench's output (benchmarks compare the two). */
+  opsbenchOutput?: boolean;
+  /** More k6 arguments, e.g. another --out for benchmarks. */
+  extraArgs?: string[];
 }): Promise<K6Result> {
   mkdirSync(opts.workDir, { recursive: true });
   const scriptPath = path.join(opts.workDir, "script.js");
@@ -40,7 +44,12 @@ export async function runK6(opts: {
 
   const child = spawn(
     opts.binary,
-    ["run", "--no-color", "--quiet", "--out", "opsbench=fd:3", "--summary-export", summaryPath, scriptPath],
+    [
+      "run", "--no-color", "--quiet",
+      ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
+      ...(opts.extraArgs ?? []),
+      "--summary-export", summaryPath, scriptPath,
+    ],
     { cwd: opts.workDir, env: { ...process.env, ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
   );
   let tail = "";

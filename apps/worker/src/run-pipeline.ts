@@ -4,11 +4,12 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { compileK6Script, loadTotals, summarize, thresholdOutcomes, workloadSpec, type K6HttpLine, type K6LoadLine, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
+import { compileK6Script, loadTotals, summarize, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
 import { loadResultCells, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED, runK6 } from "./k6-process";
+import { ResultWriter } from "./result-writer";
 import type { Logger } from "./logger";
 
 export interface PipelineDeps {
@@ -80,7 +81,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       await store.clearResults();
       const observing = new AbortController();
       const observer = observeInto(provider.observe(dep, { signal: observing.signal }, ctx), store, log);
-      const writer = new BatchWriter(store, () => publish("results"), log);
+      const writer = new ResultWriter(store, () => publish("results"), log);
       await store.update({ loadStartedAt: new Date() });
       try {
         const result = await runK6({
@@ -213,53 +214,5 @@ async function observeInto(points: AsyncIterable<{ ts: Date; replicas: number; c
     for await (const p of points) await store.appendInfra([p]);
   } catch (err) {
     log.warn({ err }, "observe failed");
-  }
-}
-
-/** Buffers output lines and writes them in order, about once a second. */
-class BatchWriter {
-  private http: K6HttpLine[] = [];
-  private load: K6LoadLine[] = [];
-  private chain: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout;
-  private error: unknown = null;
-  rows = 0;
-
-  constructor(
-    private store: RunStore,
-    private onFlushed: () => unknown,
-    private log: Logger,
-  ) {
-    this.timer = setInterval(() => this.flush(), 1000);
-  }
-
-  add(line: { t: string }) {
-    if (line.t === "http") this.http.push(line as K6HttpLine);
-    else if (line.t === "load") this.load.push(line as K6LoadLine);
-    if (this.http.length >= 500) this.flush();
-  }
-
-  private flush() {
-    const http = this.http.splice(0);
-    const load = this.load.splice(0);
-    if (!http.length && !load.length) return;
-    this.chain = this.chain.then(async () => {
-      try {
-        await this.store.appendResults(http);
-        await this.store.appendLoad(load);
-        this.rows += http.length;
-        this.onFlushed();
-      } catch (err) {
-        this.error = err;
-        this.log.error({ err }, "writing results failed");
-      }
-    });
-  }
-
-  async close() {
-    clearInterval(this.timer);
-    this.flush();
-    await this.chain;
-    if (this.error) throw new RunFailure(`results could not be stored: ${describe(this.error)}`);
   }
 }

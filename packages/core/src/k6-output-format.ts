@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // Lines written by opsbench's k6 output extension (apps/worker/k6-build/output).
-export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.literal(2), alpha: z.number(), minValueMs: z.number() });
+export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.literal(3), alpha: z.number(), minValueMs: z.number() });
 export const k6HttpLine = z.object({
   t: z.literal("http"),
   s: z.number().int(),

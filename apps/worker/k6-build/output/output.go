@@ -28,7 +28,7 @@ import (
 // constant, announced in the "meta" line so stored data stays self-describing.
 const (
 	Alpha         = 0.008
-	FormatVersion = 2
+	FormatVersion = 3
 	minValueMs    = 0.001 // values below 1 microsecond share one bucket
 	// A second is written once no sample for it can still arrive: k6 hands
 	// samples over in batches, at most a few hundred milliseconds late.
@@ -60,9 +60,10 @@ type loadCell struct {
 	iterations, droppedIterations float64
 }
 
-// Output implements output.Output.
+// Output implements output.Output. Samples are aggregated as they arrive (no
+// buffer of sample containers to grow and collect), under a mutex shared with
+// the once-a-second flush.
 type Output struct {
-	output.SampleBuffer
 	params  output.Params
 	closer  io.Closer
 	w       *bufio.Writer
@@ -132,7 +133,8 @@ func statusClass(tags *metrics.TagSet) string {
 	return status[:1] + "xx"
 }
 
-func (o *Output) aggregate(containers []metrics.SampleContainer) {
+// AddMetricSamples is called by k6 with every batch of samples; it only updates counters.
+func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, c := range containers {
@@ -181,23 +183,29 @@ func (o *Output) aggregate(containers []metrics.SampleContainer) {
 	}
 }
 
-// encodeBuckets writes sorted sparse buckets compactly (about 2 bytes a bucket):
-// zigzag varint of the first index, then for each bucket the count and the gap to
-// the next index, all unsigned varints. packages/core/src/histogram-encoding.ts reads it.
+// encodeBuckets writes sorted sparse buckets compactly, as HdrHistogram does:
+// signed (zigzag) varints, first the lowest index, then for each bucket its count,
+// with a run of k empty buckets written as -k. Dense buckets cost a byte or two,
+// isolated ones two. packages/core/src/histogram-encoding.ts reads it.
 func encodeBuckets(sorted []int32, counts map[int32]int64) []byte {
 	out := make([]byte, 0, len(sorted)*2+4)
 	if len(sorted) == 0 {
 		return out
 	}
-	first := int64(sorted[0])
-	out = binary.AppendUvarint(out, uint64((first<<1)^(first>>63)))
+	out = appendZigzag(out, int64(sorted[0]))
 	for n, i := range sorted {
 		if n > 0 {
-			out = binary.AppendUvarint(out, uint64(i-sorted[n-1]))
+			if empty := int64(i-sorted[n-1]) - 1; empty > 0 {
+				out = appendZigzag(out, -empty)
+			}
 		}
-		out = binary.AppendUvarint(out, uint64(counts[i]))
+		out = appendZigzag(out, counts[i])
 	}
 	return out
+}
+
+func appendZigzag(out []byte, v int64) []byte {
+	return binary.AppendUvarint(out, uint64((v<<1)^(v>>63)))
 }
 
 func bucketIndex(v float64) int32 {
@@ -208,7 +216,6 @@ func bucketIndex(v float64) int32 {
 }
 
 func (o *Output) flush(all bool) {
-	o.aggregate(o.GetBufferedSamples())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	cutoff := time.Now().Unix() - settleSeconds

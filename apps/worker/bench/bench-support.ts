@@ -1,0 +1,54 @@
+// Shared by the benchmarks: a fast local target (study 001's Go echo server),
+// a scratch run to store results in, and small statistics helpers.
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { createDb, defaultWorkspaceId, type Db } from "@opsbench/db";
+import { freePort, spawnGroup, stopGroup } from "@opsbench/providers";
+import { loadEnv } from "../src/env";
+
+export const env = loadEnv();
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+export async function startEchoServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const binary = path.join(os.tmpdir(), "opsbench-echo-go");
+  const build = spawnSync("go", ["build", "-o", binary, "."], { cwd: path.join(repoRoot, "benchapps/echo/go"), encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`building benchapps/echo/go failed: ${build.stderr}`);
+  const port = await freePort();
+  const proc = spawnGroup(binary, [], { cwd: repoRoot, env: { PORT: String(port), HOST: "127.0.0.1" } });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, stop: () => stopGroup(proc.pid) };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stopGroup(proc.pid);
+  throw new Error(`echo server did not start: ${proc.tail()}`);
+}
+
+/** A run row to hold a benchmark's results; deleted (with its rows) by `drop`. */
+export async function scratchRun(db: Db, name: string) {
+  const workspaceId = await defaultWorkspaceId(db);
+  const run = await db.run.create({ data: { workspaceId, source: "bench", name, status: "RUNNING" } });
+  return { id: run.id, drop: () => db.run.delete({ where: { id: run.id } }) };
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export function args(defaults: Record<string, number>): Record<string, number> {
+  const out = { ...defaults };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i]!.replace(/^--/, "");
+    if (!(key in out) || argv[i + 1] === undefined || Number.isNaN(Number(argv[i + 1]))) {
+      throw new Error(`unknown or bad option ${argv[i]}; options: ${Object.keys(defaults).map((k) => `--${k} N`).join(" ")}`);
+    }
+    out[key] = Number(argv[++i]);
+  }
+  return out;
+}
+
+export { createDb };

@@ -1,0 +1,53 @@
+// Streams the k6 output's per-second aggregates into Postgres: buffered, and
+// written in order about once a second (or every 500 lines).
+import type { K6HttpLine, K6LoadLine } from "@opsbench/core";
+import type { RunStore } from "@opsbench/db";
+import type { Logger } from "./logger";
+
+/** Buffers output lines and writes them in order, about once a second. */
+export class ResultWriter {
+  private http: K6HttpLine[] = [];
+  private load: K6LoadLine[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout;
+  private error: unknown = null;
+  rows = 0;
+
+  constructor(
+    private store: RunStore,
+    private onFlushed: () => unknown,
+    private log: Logger,
+  ) {
+    this.timer = setInterval(() => this.flush(), 1000);
+  }
+
+  add(line: { t: string }) {
+    if (line.t === "http") this.http.push(line as K6HttpLine);
+    else if (line.t === "load") this.load.push(line as K6LoadLine);
+    if (this.http.length >= 500) this.flush();
+  }
+
+  private flush() {
+    const http = this.http.splice(0);
+    const load = this.load.splice(0);
+    if (!http.length && !load.length) return;
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.store.appendResults(http);
+        await this.store.appendLoad(load);
+        this.rows += http.length;
+        this.onFlushed();
+      } catch (err) {
+        this.error = err;
+        this.log.error({ err }, "writing results failed");
+      }
+    });
+  }
+
+  async close() {
+    clearInterval(this.timer);
+    this.flush();
+    await this.chain;
+    if (this.error) throw new Error(`results could not be stored: ${(this.error as Error).message ?? String(this.error)}`);
+  }
+}
