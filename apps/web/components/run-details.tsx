@@ -28,6 +28,37 @@ function Stat({ label, value, unit, testId, tone }: { label: string; value: stri
   );
 }
 
+const fmtBytes = (b: number) => (b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GiB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+
+/** Derived figures the studies used, and what the load generator did. */
+function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
+  return (
+    <dl className="flex flex-wrap gap-x-8 gap-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2">
+      <Field label="Success ratio"><span data-testid="summary-success-ratio">{fmtPercent(s.successRatio)}</span> %</Field>
+      {s.maxThroughput && (
+        <Field label={`Max throughput (${s.maxThroughput.windowSeconds} s avg)`}>
+          <span data-testid="summary-max-throughput">{fmtRps(s.maxThroughput.rps)}</span> req/s at {s.maxThroughput.windowStartOffset} s
+        </Field>
+      )}
+      {s.load && (
+        <>
+          <Field label="Max VUs">{s.load.maxVUs}</Field>
+          <Field label="Iterations">{fmtCount(s.load.iterations)}</Field>
+          <Field label="Dropped iterations">
+            <span className={s.load.droppedIterations > 0 ? "text-red-600" : undefined}>{fmtCount(s.load.droppedIterations)}</span>
+          </Field>
+          <Field label="Data sent / received">{fmtBytes(s.load.bytesSent)} / {fmtBytes(s.load.bytesReceived)}</Field>
+        </>
+      )}
+      {s.thresholds?.map((t) => (
+        <Field key={`${t.metric}:${t.expression}`} label={`Threshold ${t.metric}`}>
+          <span className={t.ok ? "text-emerald-700" : "text-red-600"}>{t.expression} {t.ok ? "held" : "crossed"}</span>
+        </Field>
+      ))}
+    </dl>
+  );
+}
+
 function Steps({ steps }: { steps: RunView["steps"] }) {
   const order = (name: string) => (STEP_NAMES as readonly string[]).indexOf(name);
   const sorted = [...steps].sort((a, b) => order(a.name) - order(b.name));
@@ -140,6 +171,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
               .join(" · ")}
           </p>
         )}
+        {s && <MoreFigures s={s} />}
       </section>
 
       <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} />

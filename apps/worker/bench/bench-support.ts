@@ -10,12 +10,19 @@ import { loadEnv } from "../src/env";
 export const env = loadEnv();
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
+/**
+ * On a machine with 2+ cores, k6 gets core 0 and the target core 1, so the two
+ * do not take turns on the same core and k6 itself is what limits throughput.
+ */
+export const pinning = os.cpus().length >= 2 && spawnSync("taskset", ["-c", "0", "true"]).status === 0 ? { k6: "0", target: "1" } : null;
+
 export async function startEchoServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const binary = path.join(os.tmpdir(), "opsbench-echo-go");
   const build = spawnSync("go", ["build", "-o", binary, "."], { cwd: path.join(repoRoot, "benchapps/echo/go"), encoding: "utf8" });
   if (build.status !== 0) throw new Error(`building benchapps/echo/go failed: ${build.stderr}`);
   const port = await freePort();
-  const proc = spawnGroup(binary, [], { cwd: repoRoot, env: { PORT: String(port), HOST: "127.0.0.1" } });
+  const [cmd, ...cmdArgs] = pinning ? ["taskset", "-c", pinning.target, binary] : [binary];
+  const proc = spawnGroup(cmd!, cmdArgs, { cwd: repoRoot, env: { PORT: String(port), HOST: "127.0.0.1" } });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, stop: () => stopGroup(proc.pid) };

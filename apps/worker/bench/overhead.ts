@@ -14,7 +14,7 @@ import { runStore } from "@opsbench/db";
 import { runK6 } from "../src/k6-process";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
-import { args, createDb, env, median, scratchRun, startEchoServer } from "./bench-support";
+import { args, createDb, env, median, pinning, scratchRun, startEchoServer } from "./bench-support";
 
 const opt = args({ pairs: 5, seconds: 10, vus: 20, storageSeconds: 60 });
 const db = createDb(env.DATABASE_URL);
@@ -47,6 +47,7 @@ async function trial(variant: Variant, url: string, runId: string, seconds = opt
     onLine: (line) => writer.add(line),
     opsbenchOutput: variant === "opsbench",
     extraArgs: variant === "k6-json" ? ["--out", `json=${path.join(workDir, "k6.json")}`] : [],
+    ...(pinning ? { cpuList: pinning.k6 } : {}),
   });
   await writer.close();
   if (result.exitCode !== 0) throw new Error(`k6 (${variant}) exited ${result.exitCode}: ${result.outputTail}`);
@@ -73,7 +74,7 @@ async function main() {
   const echo = await startEchoServer();
   const scratch = await scratchRun(db, "bench:overhead");
   try {
-    console.log(`bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.vus} VUs, ${opt.seconds} s a trial, ${opt.pairs} rounds, target ${echo.url} (Go echo)`);
+    console.log(`bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.vus} VUs, ${opt.seconds} s a trial, ${opt.pairs} rounds, target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`);
     await trial("bare", echo.url, scratch.id, 3); // warm-up, not counted
     const ratios: number[] = [];
     const jsonRatios: number[] = [];

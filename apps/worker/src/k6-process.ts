@@ -35,6 +35,8 @@ export async function runK6(opts: {
   opsbenchOutput?: boolean;
   /** More k6 arguments, e.g. another --out for benchmarks. */
   extraArgs?: string[];
+  /** CPUs to pin k6 to (taskset syntax, e.g. "0"), keeping the load generator off the target's cores. */
+  cpuList?: string;
 }): Promise<K6Result> {
   mkdirSync(opts.workDir, { recursive: true });
   const scriptPath = path.join(opts.workDir, "script.js");
@@ -42,9 +44,11 @@ export async function runK6(opts: {
   writeFileSync(scriptPath, opts.script);
   rmSync(summaryPath, { force: true });
 
+  const command = opts.cpuList ? ["taskset", "-c", opts.cpuList, opts.binary] : [opts.binary];
   const child = spawn(
-    opts.binary,
+    command[0]!,
     [
+      ...command.slice(1),
       "run", "--no-color", "--quiet",
       ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
       ...(opts.extraArgs ?? []),

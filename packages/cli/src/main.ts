@@ -5,13 +5,15 @@ import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } 
 import { createRunQueue, enqueueOrFail, startRun, type RunQueue } from "@opsbench/jobs";
 import { DEMO_TARGET, DEMO_WORKLOAD } from "./demo-fixtures";
 import { loadEnv, type CliEnv } from "./env";
+import { importK6Command } from "./import-k6";
 import { ensureWorker, startWeb, type Managed } from "./processes";
 import { exitCodeFor, formatSummary, runSummaryJson, waitForRun } from "./wait-for-run";
 
 const USAGE = `usage:
   opsbench demo [--no-serve]                                  set up a demo study on local targets and open it
   opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
-  opsbench runs show RUN_ID [--json]                          print a run's summary`;
+  opsbench runs show RUN_ID [--json]                          print a run's summary
+  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run`;
 
 class UsageError extends Error {}
 
@@ -27,6 +29,9 @@ async function main(argv: string[]): Promise<number> {
     case "runs":
       if (rest[0] === "show") return runsShow(rest.slice(1));
       throw new UsageError(`unknown command "runs ${rest[0] ?? ""}"`);
+    case "import":
+      if (rest[0] === "k6") return importK6Command(rest.slice(1), { say, usageError: (m) => new UsageError(m) });
+      throw new UsageError(`unknown command "import ${rest[0] ?? ""}" (known: import k6)`);
     case undefined:
     case "help":
     case "--help":

@@ -7,3 +7,4 @@ export * from "./workload-spec";
 export * from "./k6-script";
 export * from "./k6-output-format";
 export * from "./run-status";
+export * from "./k6-import";

@@ -31,7 +31,7 @@ export interface RunSummary {
   rps: number;
   durationSeconds: number;
   latencyMs: LatencyMs;
-  /** Requests by status class: "2xx".."5xx", "timeout", "error" (connection and other errors). */
+  /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
   byClass: Record<string, number>;
   /** Highest 10 s moving average of completed req/s (study 004). */
   maxThroughput?: MaxThroughput | null;

@@ -122,15 +122,24 @@ func (o *Output) Stop() error {
 	return o.closer.Close()
 }
 
+// statusClass names a response's outcome: "2xx".."5xx", or for requests without
+// a response, from k6's error codes: "timeout" (1050), "connection" (DNS and TCP,
+// 1100-1299) or "error" (anything else, e.g. TLS).
 func statusClass(tags *metrics.TagSet) string {
 	status, _ := tags.Get("status")
-	if status == "" || status == "0" {
-		if code, _ := tags.Get("error_code"); code == "1050" {
-			return "timeout"
-		}
+	if status != "" && status != "0" {
+		return status[:1] + "xx"
+	}
+	code, _ := tags.Get("error_code")
+	n, _ := strconv.Atoi(code)
+	switch {
+	case n == 1050:
+		return "timeout"
+	case n >= 1100 && n < 1300:
+		return "connection"
+	default:
 		return "error"
 	}
-	return status[:1] + "xx"
 }
 
 // AddMetricSamples is called by k6 with every batch of samples; it only updates counters.

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"go.k6.io/k6/metrics"
 )
 
 // The same vectors packages/core's decoder is tested against.
@@ -42,6 +44,22 @@ func TestBucketIndexKeepsValuesWithinAlpha(t *testing.T) {
 		reported := 2 * math.Pow(gamma, float64(i)) / (gamma + 1)
 		if math.Abs(reported-v)/v > Alpha+1e-12 {
 			t.Errorf("value %v reported as %v", v, reported)
+		}
+	}
+}
+
+func TestStatusClass(t *testing.T) {
+	cases := map[string][2]string{
+		"2xx":        {"200", ""},
+		"5xx":        {"503", ""},
+		"timeout":    {"0", "1050"},
+		"connection": {"0", "1212"},
+		"error":      {"", "1300"},
+	}
+	for want, c := range cases {
+		tags := metrics.NewRegistry().RootTagSet().With("status", c[0]).With("error_code", c[1])
+		if got := statusClass(tags); got != want {
+			t.Errorf("status %q error_code %q: got %q, want %q", c[0], c[1], got, want)
 		}
 	}
 }

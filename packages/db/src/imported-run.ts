@@ -1,0 +1,68 @@
+// A run brought in from a result file written by plain k6 elsewhere (source "k6-import"):
+// no target, no workload, no steps; its per-second rows merge with native runs'.
+// Everything is written in one transaction, after the file has been read in full,
+// so a failure part-way leaves no run behind.
+import { encodeBuckets, summarize, type K6LoadSecond, type ResultCell } from "@opsbench/core";
+import type { Db } from "./client";
+import type { Prisma } from "./generated/prisma/client";
+
+export const K6_IMPORT_SOURCE = "k6-import";
+
+export interface ImportedRunInput {
+  /** The run's label: --name, or the file's base name. */
+  name: string;
+  /** Times of the first and last sample in the file: the load window. */
+  loadStartedAt: Date;
+  loadFinishedAt: Date;
+  cells: ResultCell[];
+  load: K6LoadSecond[];
+  events: Array<{ level: "info" | "warn" | "error"; message: string; data?: unknown }>;
+}
+
+const CHUNK = 5000;
+
+export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
+  const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
+  const summary = summarize(input.cells, durationSeconds);
+  return db.$transaction(
+    async (tx) => {
+      const run = await tx.run.create({
+        data: {
+          workspaceId, source: K6_IMPORT_SOURCE, name: input.name, status: "SUCCEEDED",
+          startedAt: input.loadStartedAt, loadStartedAt: input.loadStartedAt,
+          loadFinishedAt: input.loadFinishedAt, finishedAt: input.loadFinishedAt,
+          summary: summary as unknown as Prisma.InputJsonValue,
+        },
+        select: { id: true },
+      });
+      const runId = run.id;
+      for (let i = 0; i < input.cells.length; i += CHUNK) {
+        await tx.resultSecond.createMany({
+          data: input.cells.slice(i, i + CHUNK).map((c) => ({
+            runId, ts: c.ts, name: c.name, class: c.class, requests: c.count, failures: c.failures,
+            sumMs: c.sum, minMs: c.min, maxMs: c.max, buckets: Buffer.from(encodeBuckets(c.buckets)),
+          })),
+        });
+      }
+      for (let i = 0; i < input.load.length; i += CHUNK) {
+        await tx.loadSecond.createMany({
+          data: input.load.slice(i, i + CHUNK).map((l) => ({
+            runId, ts: l.ts, vus: Math.round(l.vus), vusMax: Math.round(l.vusMax), bytesSent: l.sent,
+            bytesReceived: l.received, iterations: Math.round(l.iterations), droppedIterations: Math.round(l.dropped),
+          })),
+        });
+      }
+      if (input.events.length) {
+        await tx.runEvent.createMany({
+          data: input.events.map((e) => ({
+            runId, level: e.level, message: e.message,
+            ...(e.data === undefined ? {} : { data: e.data as Prisma.InputJsonValue }),
+          })),
+        });
+      }
+      return { id: runId };
+    },
+    // Prisma's default of 5 s is short for the rows of a long run.
+    { maxWait: 10_000, timeout: 10 * 60_000 },
+  );
+}
