@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadWindowSummary } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
 import { enqueueRun } from "@opsbench/jobs";
 import { isAlive, openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
@@ -50,6 +51,20 @@ describe("run pipeline (real worker, real k6, local-service)", () => {
     expect(view.series.points.length).toBeGreaterThanOrEqual(1);
     expect(view.series.points[0]!.offsetSeconds).toBe(0); // no bucket before the load started
     expect(view.series.points.reduce((a, p) => a + p.requests, 0)).toBe(s.requests);
+
+    // Any window is merged from the stored seconds: two halves add up to the whole.
+    const end = Math.ceil(s.durationSeconds) + 2;
+    const firstHalf = (await loadWindowSummary(stack.db, run.id, 0, 4))!;
+    const secondHalf = (await loadWindowSummary(stack.db, run.id, 4, end))!;
+    expect(firstHalf.requests).toBeGreaterThan(0);
+    expect(firstHalf.requests + secondHalf.requests).toBe(s.requests);
+    expect((await loadWindowSummary(stack.db, run.id, 0, 10))!.requests).toBe(view.series.points[0]!.requests);
+    // The best 10 s window cannot hold more requests than the run, and it holds most of this short one.
+    const best = s.maxThroughput!;
+    expect(best.rps * best.windowSeconds).toBeLessThanOrEqual(s.requests + 1);
+    expect(best.rps * best.windowSeconds).toBeGreaterThan(s.requests * 0.8);
+    expect(s.load!.iterations).toBe(s.requests);
+    expect(s.successRatio).toBe(100);
 
     const infra = await stack.db.infraPoint.findMany({ where: { runId: run.id } });
     expect(infra.length).toBeGreaterThan(2);

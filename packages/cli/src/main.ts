@@ -12,7 +12,7 @@ import { exitCodeFor, formatSummary, runSummaryJson, waitForRun } from "./wait-f
 const USAGE = `usage:
   opsbench demo [--no-serve]                                  set up a demo study on local targets and open it
   opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
-  opsbench runs show RUN_ID [--json]                          print a run's summary
+  opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
   opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run`;
 
 class UsageError extends Error {}
@@ -109,8 +109,11 @@ async function rethrowKnown(err: unknown, list: () => Promise<Array<{ name: stri
 }
 
 async function runsShow(args: string[]): Promise<number> {
-  const { values, positionals } = parsing(() => parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } }));
+  const { values, positionals } = parsing(() =>
+    parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false }, from: { type: "string" }, to: { type: "string" } } }),
+  );
   if (positionals.length !== 1) throw new UsageError("runs show needs one RUN_ID");
+  if (values.from !== undefined || values.to !== undefined) return runsShowWindow(positionals[0]!, values.from, values.to, values.json);
   const s = await openSession();
   try {
     const view = await s.scope.runs.view(positionals[0]!).catch((err) => {
@@ -118,6 +121,27 @@ async function runsShow(args: string[]): Promise<number> {
       throw err;
     });
     console.log(values.json ? JSON.stringify(runSummaryJson(view), null, 2) : formatSummary(view));
+    return 0;
+  } finally {
+    await s.close();
+  }
+}
+
+/** `runs show ID --from S --to S`: the summary of seconds [S, S) after the load started. */
+async function runsShowWindow(id: string, fromText: string | undefined, toText: string | undefined, json: boolean): Promise<number> {
+  const from = Number(fromText ?? 0);
+  const to = Number(toText);
+  if (!Number.isFinite(from) || from < 0) throw new UsageError(`--from must be a number of seconds >= 0, not "${fromText}"`);
+  if (!Number.isFinite(to) || to <= from) throw new UsageError(`--to must be a number of seconds after --from, not "${toText ?? ""}"`);
+  const s = await openSession();
+  try {
+    const w = await s.scope.runs.windowSummary(id, from, to).catch((err) => {
+      if (err instanceof NotFoundError) throw new UsageError(`no run with id "${id}"`);
+      throw err;
+    });
+    if (!w) throw new UsageError(`run ${id} has no results`);
+    if (json) console.log(JSON.stringify({ id, fromSeconds: w.fromSeconds, toSeconds: w.toSeconds, requests: w.requests, failures: w.failures, goodput: w.goodput, rps: w.rps, latencyMs: w.latencyMs }, null, 2));
+    else console.log(`run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`);
     return 0;
   } finally {
     await s.close();

@@ -60,6 +60,13 @@ describe("opsbench CLI", () => {
     const show = await opsbench("runs", "show", summary.id, "--json");
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout)).toEqual(summary);
+    const first = JSON.parse((await opsbench("runs", "show", summary.id, "--from", "0", "--to", "3", "--json")).stdout);
+    const rest = JSON.parse((await opsbench("runs", "show", summary.id, "--from", "3", "--to", "100", "--json")).stdout);
+    expect(first.requests).toBeGreaterThan(0);
+    expect(first.requests + rest.requests).toBe(summary.requests);
+    const bad = await opsbench("runs", "show", summary.id, "--from", "5", "--to", "2");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--to must be");
   });
 
   it("exits 99 when the run finished but its thresholds failed", async () => {
