@@ -35,9 +35,14 @@ export async function setup(project: TestProject) {
   try {
     const worker = await ensureWorker(env, queue, log);
     if (worker) children.push(worker);
-    const web = await startWeb(env, log);
-    if (web.managed) children.push(web.managed);
-    project.provide("webUrl", web.url);
+    // TEST_SKIP_WEB=1 skips building and starting the web app, for quick runs of tests that do not use it.
+    if (process.env.TEST_SKIP_WEB === "1") {
+      project.provide("webUrl", "");
+    } else {
+      const web = await startWeb(env, log);
+      if (web.managed) children.push(web.managed);
+      project.provide("webUrl", web.url);
+    }
   } finally {
     await queue.close();
   }
