@@ -2,7 +2,7 @@
 // (apps/worker/k6-build) into .tools/, keyed by the k6 version and a hash of the
 // extension's sources; an existing build of the same key is reused.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,10 +41,11 @@ export function ensureK6({ log = console.log } = {}) {
     throw new Error(`go build of k6 failed (exit ${r.status})`);
   }
   renameSync(tmp, binary);
-  // Older builds are of no further use.
+  // Builds older than a day are of no further use (newer ones may still be in use by a running worker).
   const tools = path.dirname(path.dirname(binary));
   for (const dir of readdirSync(tools)) {
-    if (dir.startsWith("k6-") && path.join(tools, dir) !== path.dirname(binary)) rmSync(path.join(tools, dir), { recursive: true, force: true });
+    const p = path.join(tools, dir);
+    if (dir.startsWith("k6-") && p !== path.dirname(binary) && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000) rmSync(p, { recursive: true, force: true });
   }
   return { version, binary, built: true };
 }
