@@ -8,3 +8,5 @@ export * from "./k6-script";
 export * from "./k6-output-format";
 export * from "./run-status";
 export * from "./k6-import";
+export * from "./seeded-random";
+export * from "./compare";
