@@ -1,4 +1,4 @@
-import { emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
+import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
 import { maxThroughput, type MaxThroughput } from "./throughput";
 
 /** One stored aggregate: a second x request name x status class. */
@@ -116,7 +116,9 @@ export interface TimeBucket {
   /** Seconds from the start of the load window to the bucket's start. */
   offsetSeconds: number;
   requests: number;
+  p50Ms: number | null;
   p95Ms: number | null;
+  p99Ms: number | null;
   goodput: number | null;
 }
 
@@ -138,9 +140,27 @@ export function bucketize(cells: Iterable<ResultCell>, start: Date, bucketSecond
     out.push({
       offsetSeconds: k * bucketSeconds,
       requests: s.requests,
+      p50Ms: s.requests ? s.latencyMs.p50 : null,
       p95Ms: s.requests ? s.latencyMs.p95 : null,
+      p99Ms: s.requests ? s.latencyMs.p99 : null,
       goodput: s.requests ? s.goodput : null,
     });
   }
+  return out;
+}
+
+/** The cumulative distribution of latencies, at most `maxPoints` points: [latency ms, share of requests <= it]. */
+export function latencyCdf(cells: Iterable<ResultCell>, maxPoints = 200): Array<{ ms: number; cumulative: number }> {
+  const h = emptyHistogram();
+  for (const c of cells) mergeInto(h, c);
+  if (h.count === 0) return [];
+  const sorted = [...h.buckets.entries()].sort((a, b) => a[0] - b[0]);
+  const step = Math.max(1, Math.ceil(sorted.length / maxPoints));
+  const out: Array<{ ms: number; cumulative: number }> = [];
+  let seen = 0;
+  sorted.forEach(([i, c], n) => {
+    seen += c;
+    if (n % step === 0 || n === sorted.length - 1) out.push({ ms: Math.min(h.max, Math.max(h.min, bucketValue(i, h.alpha))), cumulative: seen / h.count });
+  });
   return out;
 }

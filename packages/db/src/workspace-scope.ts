@@ -4,7 +4,9 @@
 import type { TargetInput, WorkloadInput } from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
+import { loadComparison, type ComparisonGroupInput } from "./comparison";
 import { loadRunView, loadWindowSummary } from "./run-view";
+import { createShareLink, type ShareKind, type ShareSubject } from "./share-links";
 
 export const DEFAULT_WORKSPACE_SLUG = "default";
 
@@ -19,7 +21,7 @@ export async function defaultWorkspaceId(db: Db): Promise<string> {
 
 export class NotFoundError extends Error {
   constructor(
-    readonly entity: "target" | "workload" | "run" | "study",
+    readonly entity: "target" | "workload" | "run" | "study" | "share",
     readonly key: string,
   ) {
     super(`${entity} "${key}" not found`);
@@ -31,6 +33,13 @@ export function workspaceScope(db: Db, workspaceId: string) {
   const assertRunInWorkspace = async (id: string) => {
     const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
     if (!run) throw new NotFoundError("run", id);
+  };
+  const assertRunsInWorkspace = async (ids: string[]) => {
+    const bad = ids.find((id) => !isUuid(id));
+    if (bad !== undefined) throw new NotFoundError("run", bad);
+    const found = await db.run.findMany({ where: { id: { in: ids }, workspaceId }, select: { id: true } });
+    const missing = ids.find((id) => !found.some((f) => f.id === id));
+    if (missing) throw new NotFoundError("run", missing);
   };
   return {
     workspaceId,
@@ -127,6 +136,27 @@ export function workspaceScope(db: Db, workspaceId: string) {
       /** Marks a run that never reached a worker as failed (e.g. the queue was down). */
       failBeforeStart: (id: string, error: string) =>
         db.run.updateMany({ where: { id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
+    },
+    /** Runs or study cells side by side (each group: the runs of one cell, or one run). */
+    compare: async (groups: ComparisonGroupInput[]) => {
+      await assertRunsInWorkspace(groups.flatMap((g) => g.runIds));
+      return loadComparison(db, groups);
+    },
+    shares: {
+      /** Creates a link; everything it names must belong to this workspace. */
+      create: async (input: { kind: ShareKind; subject: ShareSubject; title?: string }) => {
+        const ids = [...(input.subject.runIds ?? []), ...(input.subject.groups ?? []).flatMap((g) => g.runIds)];
+        await assertRunsInWorkspace(ids);
+        if (input.subject.studyId && !(await db.study.findFirst({ where: { id: input.subject.studyId, workspaceId }, select: { id: true } }))) {
+          throw new NotFoundError("study", input.subject.studyId);
+        }
+        return createShareLink(db, workspaceId, input);
+      },
+      list: () => db.shareLink.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, select: { id: true, kind: true, title: true, subject: true, createdAt: true, revokedAt: true } }),
+      revoke: async (id: string) => {
+        const r = isUuid(id) ? await db.shareLink.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } }) : { count: 0 };
+        if (r.count === 0) throw new NotFoundError("share", id);
+      },
     },
   };
 }

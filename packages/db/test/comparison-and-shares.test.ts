@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrapDifference } from "@opsbench/core";
+import { resolveShareLink, workspaceScope } from "../src";
+import { startRun } from "@opsbench/jobs";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+const runsOf: Record<string, string[]> = { light: [], heavy: [] };
+
+beforeAll(async () => {
+  stack = await openTestStack();
+  await stack.scope.targets.put(taewaTarget("cmp-taewa", { replicas: 1 }));
+  await stack.scope.workloads.put(shortRamp("cmp-light", { holdSeconds: 3, vus: 2, path: "/?n=100" }));
+  await stack.scope.workloads.put(shortRamp("cmp-heavy", { holdSeconds: 3, vus: 2, path: "/?n=400000" }));
+  for (const rep of [1, 2]) {
+    for (const w of ["light", "heavy"]) {
+      const run = await startRun(stack.scope, stack.queue, { targetName: "cmp-taewa", workloadName: `cmp-${w}` });
+      expect((await waitForFinal(stack.db, run.id)).status, `repetition ${rep}`).toBe("SUCCEEDED");
+      runsOf[w]!.push(run.id);
+    }
+  }
+});
+afterAll(() => stack?.close());
+
+describe("comparison", () => {
+  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match an independent bootstrap", async () => {
+    const view = await stack.scope.compare([
+      { label: "light", runIds: runsOf.light! },
+      { label: "heavy", runIds: runsOf.heavy! },
+    ]);
+    const [light, heavy] = view.groups;
+    for (const g of [light!, heavy!]) {
+      expect(g.merged!.requests).toBe(g.runs.reduce((s, r) => s + r.summary!.requests, 0));
+      expect(g.series[0]!.offsetSeconds).toBe(0);
+      expect(g.series.reduce((s, b) => s + b.requests, 0)).toBe(g.merged!.requests);
+      expect(g.distribution.at(-1)!.cumulative).toBeCloseTo(1, 10);
+      expect(g.infra.length).toBeGreaterThan(0);
+    }
+    const p95 = view.verdicts.find((v) => v.metric === "p95")!;
+    expect(p95.basis).toBe("repetitions");
+    const again = bootstrapDifference(
+      light!.runs.map((r) => r.summary!.latencyMs.p95),
+      heavy!.runs.map((r) => r.summary!.latencyMs.p95),
+      { seed: p95.seed, resamples: p95.resamples },
+    );
+    expect([p95.low, p95.high, p95.difference]).toEqual([again.low, again.high, again.difference]);
+    // 4000x more work per request is slower beyond doubt.
+    expect(heavy!.merged!.latencyMs.p95).toBeGreaterThan(light!.merged!.latencyMs.p95);
+    expect(p95.significant).toBe(true);
+    expect(p95.text).toMatch(/^light is better on p95/);
+  });
+
+  it("uses time windows when a group has a single run, and says so", async () => {
+    const view = await stack.scope.compare([{ runIds: [runsOf.light![0]!] }, { runIds: [runsOf.heavy![0]!] }]);
+    expect(view.verdicts.every((v) => v.basis === "time-windows")).toBe(true);
+    expect(view.verdicts[0]!.text).toContain("time windows of single runs");
+  });
+
+  it("refuses runs of another workspace", async () => {
+    const other = await stack.db.workspace.create({ data: { slug: `other-${Date.now()}`, name: "Other" } });
+    const otherScope = workspaceScope(stack.db, other.id);
+    await expect(otherScope.compare([{ runIds: [runsOf.light![0]!] }])).rejects.toThrow(/not found/);
+    await expect(otherScope.shares.create({ kind: "run", subject: { runIds: [runsOf.light![0]!] } })).rejects.toThrow(/not found/);
+  });
+});
+
+describe("share links", () => {
+  it("are unguessable, resolve to exactly their subject, and stop working when revoked", async () => {
+    const a = await stack.scope.shares.create({ kind: "comparison", subject: { groups: [{ runIds: runsOf.light! }, { runIds: runsOf.heavy! }] } });
+    const b = await stack.scope.shares.create({ kind: "run", subject: { runIds: [runsOf.light![0]!] } });
+    expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.token).not.toBe(b.token);
+    const stored = await stack.db.shareLink.findUniqueOrThrow({ where: { id: a.id } });
+    expect(JSON.stringify(stored)).not.toContain(a.token); // only the hash is kept
+    const resolved = await resolveShareLink(stack.db, a.token);
+    expect(resolved?.kind).toBe("comparison");
+    expect(resolved?.subject.groups?.flatMap((g) => g.runIds).sort()).toEqual([...runsOf.light!, ...runsOf.heavy!].sort());
+    expect(await resolveShareLink(stack.db, a.token.slice(0, -1) + (a.token.endsWith("A") ? "B" : "A"))).toBeNull();
+    expect(await resolveShareLink(stack.db, "not a token")).toBeNull();
+    await stack.scope.shares.revoke(a.id);
+    expect(await resolveShareLink(stack.db, a.token)).toBeNull();
+    await expect(stack.scope.shares.revoke(a.id)).rejects.toThrow(/not found/);
+    expect(await resolveShareLink(stack.db, b.token)).not.toBeNull();
+  });
+});
