@@ -2,10 +2,12 @@
 // per-second aggregates from file descriptor 3 (a pipe: nothing touches disk).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
 import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine } from "@opsbench/core";
+import { CLOCK_TICKS_PER_SECOND, cpuTicks } from "@opsbench/providers";
 
 /** k6's exit code when thresholds failed: a result, not a crash. */
 export const K6_THRESHOLDS_FAILED = 99;
@@ -18,6 +20,8 @@ export function k6Version(binary: string): string {
 
 export interface K6Result {
   exitCode: number;
+  /** k6's own CPU use over the run, as a share of the machine's cores (100 = all of them). */
+  cpuPercentOfMachine: number | null;
   /** k6's own end-of-test summary (--summary-export), if it wrote one. */
   summary: unknown | null;
   outputTail: string;
@@ -68,6 +72,14 @@ export async function runK6(opts: {
   };
   opts.signal.addEventListener("abort", onAbort, { once: true });
 
+  // Sample k6's CPU time while it runs (its /proc entry is gone once it exits).
+  const startedAt = Date.now();
+  let lastTicks: number | null = null;
+  const cpuSampler = setInterval(() => {
+    const t = child.pid ? cpuTicks(child.pid) : null;
+    if (t !== null) lastTicks = t;
+  }, 500);
+
   let malformed = 0;
   let formatError: string | null = null;
   const lines = readline.createInterface({ input: child.stdio[3] as Readable, crlfDelay: Infinity });
@@ -97,8 +109,11 @@ export async function runK6(opts: {
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : -1)));
   });
   await reading;
+  clearInterval(cpuSampler);
   opts.signal.removeEventListener("abort", onAbort);
+  const seconds = (Date.now() - startedAt) / 1000;
+  const cpuPercentOfMachine = lastTicks !== null && seconds > 0 ? Math.round((10_000 * lastTicks) / CLOCK_TICKS_PER_SECOND / seconds / os.cpus().length) / 100 : null;
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, "utf8")) : null;
   if (formatError) throw new Error(formatError);
-  return { exitCode, summary, outputTail: tail.trim().split("\n").slice(-15).join("\n"), malformedLines: malformed };
+  return { exitCode, cpuPercentOfMachine, summary, outputTail: tail.trim().split("\n").slice(-15).join("\n"), malformedLines: malformed };
 }

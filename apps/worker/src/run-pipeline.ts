@@ -117,7 +117,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       const fresh = await store.get();
       const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
       const load = await deps.db.loadSecond.findMany({ where: { runId } });
-      const summary = { ...summarize(cells, windowSeconds), load: loadTotals(load), thresholds: thresholdOutcomes(k6.summary) };
+      const summary = { ...summarize(cells, windowSeconds), load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine }, thresholds: thresholdOutcomes(k6.summary) };
       await store.saveSummary(summary, k6.summary);
       if (summary.load.droppedIterations > 0) await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
       if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");

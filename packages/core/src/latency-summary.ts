@@ -42,6 +42,8 @@ export interface RunSummary {
 }
 
 export interface LoadTotals {
+  /** k6's own CPU use over the load, as a share of the machine's cores (over 80: the load generator may be the bottleneck). */
+  generatorCpuPercent?: number | null;
   maxVUs: number;
   iterations: number;
   droppedIterations: number;

@@ -3,7 +3,7 @@ import { localService } from "./local-service";
 
 export * from "./provider";
 export { localService, type LocalServiceState } from "./local-service";
-export { freePort, spawnGroup, stopGroup } from "./local-service/processes";
+export { CLOCK_TICKS_PER_SECOND, cpuTicks, freePort, spawnGroup, stopGroup } from "./local-service/processes";
 
 /** Every provider, by kind. Adding a kind = one folder here and one line below. */
 const providers: Record<string, Provider<any, any>> = {
