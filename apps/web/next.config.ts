@@ -13,6 +13,8 @@ const nextConfig: NextConfig = {
   turbopack: { root: repoRoot },
   outputFileTracingRoot: repoRoot,
   poweredByHeader: false,
+  // Developers building side by side (e.g. two checks at once) can keep their builds apart.
+  ...(process.env.OPSBENCH_NEXT_DIST_DIR ? { distDir: process.env.OPSBENCH_NEXT_DIST_DIR } : {}),
 };
 
 export default nextConfig;
