@@ -1,6 +1,7 @@
 // One-command set-up for a fresh machine: npm dependencies, the Prisma client, the
 // pinned k6, Postgres and Redis on loopback (from the distribution's packages when
-// missing), and the database schema. Safe to run again: it reuses what is there.
+// missing), the benchapps that need a build, and the database schema. Safe to run
+// again: it reuses what is there.
 //   node scripts/setup.mjs [--for demo|test]
 import { spawnSync, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureK6 } from "../apps/worker/k6-build/build.mjs";
 import { localServices } from "./local-services.mjs";
+import { buildBenchapps } from "../benchapps/build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const purpose = process.argv.includes("--for") ? process.argv[process.argv.indexOf("--for") + 1] : "demo";
@@ -64,10 +66,17 @@ function ensurePrismaClient() {
   writeFileSync(stamp, want);
 }
 
+// 4. Benchapps with a build step (Go binaries, the Flask app's virtualenv with its
+// PyPI requirements) into .tools/benchapps; each rebuilt only when missing or changed.
+function ensureBenchappBuilds() {
+  buildBenchapps({ log });
+}
+
 async function main() {
   ensureSystemPackages();
   ensureNpm();
   ensurePrismaClient();
+  ensureBenchappBuilds();
   const k6 = ensureK6({ log });
   log(`k6 ${k6.version}: ${path.relative(root, k6.binary)}`);
   const env = await localServices.start({ log });

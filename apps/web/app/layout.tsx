@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { AppChrome } from "@/components/share-chrome";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,16 +13,21 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
-        <nav className="border-b border-zinc-200 bg-white">
-          <div className="mx-auto flex h-11 max-w-7xl items-center gap-6 px-4">
-            <Link href="/" className="font-mono text-sm font-semibold tracking-tight">
-              opsbench
-            </Link>
-            <Link href="/" className="text-xs text-zinc-600 hover:text-zinc-900">
-              Runs
-            </Link>
-          </div>
-        </nav>
+        <AppChrome>
+          <nav className="border-b border-zinc-200 bg-white print:hidden">
+            <div className="mx-auto flex h-11 max-w-7xl items-center gap-6 px-4">
+              <Link href="/" className="font-mono text-sm font-semibold tracking-tight">
+                opsbench
+              </Link>
+              <Link href="/" className="text-xs text-zinc-600 hover:text-zinc-900">
+                Runs
+              </Link>
+              <Link href="/compare" className="text-xs text-zinc-600 hover:text-zinc-900">
+                Compare
+              </Link>
+            </div>
+          </nav>
+        </AppChrome>
         <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
       </body>
     </html>

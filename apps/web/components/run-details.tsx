@@ -3,6 +3,9 @@ import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
 import { RunCharts } from "./run-charts";
+import { FlagList } from "./compare-flags";
+import { ShareButton } from "./share-button";
+import { flagsOfRun } from "@/lib/export/validity-flags";
 import { StatusBadge } from "./status-badge";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -125,6 +128,9 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           </h1>
           <StatusBadge status={run.status} testId="run-status" />
           {liveLabel}
+          <span className="ml-auto">
+            <ShareButton input={{ kind: "run", subject: { runId: run.id } }} />
+          </span>
         </div>
         <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">
           <Field label="Run"><span title={run.id}>{run.id.slice(0, 8)}</span></Field>
@@ -137,6 +143,10 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           <Field label="Started (UTC)">{fmtTime(run.startedAt)}</Field>
           <Field label="Finished (UTC)">{fmtTime(run.finishedAt)}</Field>
         </dl>
+        {/* Validity flags: stored by the worker, plus what the summary shows (e.g. dropped iterations). */}
+        <div className="mt-3 empty:hidden">
+          <FlagList flags={flagsOfRun(run)} testId="run-flags" />
+        </div>
         {run.error && (
           <pre data-testid="run-error" className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800">
             {run.error}

@@ -1,15 +1,18 @@
-// The worker process: consumes run jobs one at a time (two load tests on one
-// machine would measure each other) and shuts down cleanly on SIGTERM/SIGINT:
+// The worker process: consumes run jobs and study jobs, one load test at a time
+// (two load tests on one machine would measure each other) and shuts down cleanly on SIGTERM/SIGINT:
 // stop taking jobs, stop k6 gracefully, tear the target down, mark the run
 // aborted, close Redis and Postgres.
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { createDb } from "@opsbench/db";
-import { RUN_QUEUE, redisConnection, runJobPayload, type RunJobPayload } from "@opsbench/jobs";
+import { RUN_QUEUE, STUDY_QUEUE, redisConnection, runJobPayload, studyJobPayload, type RunJobPayload, type StudyJobPayload } from "@opsbench/jobs";
 import { loadEnv } from "./env";
 import { k6Version } from "./k6-process";
 import { createLogger } from "./logger";
 import { executeRun } from "./run-pipeline";
+import { LoadLock } from "./load-lock";
+import { executeStudy } from "./study-runner";
+import { startScriptValidationWorker } from "./validate-script";
 
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
@@ -18,6 +21,9 @@ const publisher = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
 publisher.on("error", (err) => log.error({ err }, "redis publisher error"));
 const k6 = { binary: env.OPSBENCH_K6, version: k6Version(env.OPSBENCH_K6) };
 const running = new Map<string, AbortController>();
+// Single runs and study runs share the machine: one load test at a time.
+const loadLock = new LoadLock();
+const stoppingStudies = new AbortController();
 
 const worker = new Worker<RunJobPayload>(
   RUN_QUEUE,
@@ -28,7 +34,7 @@ const worker = new Worker<RunJobPayload>(
     const abort = new AbortController();
     running.set(runId, abort);
     try {
-      await executeRun(runId, { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR }, abort.signal);
+      await loadLock.run(() => executeRun(runId, { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR }, abort.signal));
     } finally {
       running.delete(runId);
     }
@@ -39,13 +45,31 @@ worker.on("error", (err) => log.error({ err }, "worker error"));
 worker.on("failed", (job, err) => log.error({ jobId: job?.id, err }, "job failed"));
 worker.on("ready", () => log.info({ k6: k6.version, queue: RUN_QUEUE }, "worker ready"));
 
+const studyWorker = new Worker<StudyJobPayload>(
+  STUDY_QUEUE,
+  async (job) => {
+    const parsed = studyJobPayload.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
+    const deps = { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR, lock: loadLock };
+    await executeStudy(parsed.data.studyId, deps, stoppingStudies.signal);
+  },
+  { connection: redisConnection(env.REDIS_URL), prefix: "opsbench", concurrency: 1, lockDuration: 60_000 },
+);
+studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
+studyWorker.on("failed", (job, err) => log.error({ jobId: job?.id, err }, "study job failed"));
+
+// Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
+const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, log });
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal, running: [...running.keys()] }, "shutting down");
   for (const abort of running.values()) abort.abort();
-  await worker.close(); // waits for the current job, which now ends as ABORTED after teardown
+  stoppingStudies.abort();
+  // Each waits for its current job, which now ends as ABORTED after teardown.
+  await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close()]);
   await publisher.quit().catch(() => {});
   await db.$disconnect();
   log.info("stopped");

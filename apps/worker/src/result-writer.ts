@@ -1,6 +1,6 @@
 // Streams the k6 output's per-second aggregates into Postgres: buffered, and
 // written in order about once a second (or every 500 lines).
-import type { K6HttpLine, K6LoadLine } from "@opsbench/core";
+import type { K6HttpLine, K6LoadLine, K6MetricLine } from "@opsbench/core";
 import type { RunStore } from "@opsbench/db";
 import type { Logger } from "./logger";
 
@@ -8,6 +8,7 @@ import type { Logger } from "./logger";
 export class ResultWriter {
   private http: K6HttpLine[] = [];
   private load: K6LoadLine[] = [];
+  private metrics: K6MetricLine[] = [];
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout;
   private error: unknown = null;
@@ -24,17 +25,20 @@ export class ResultWriter {
   add(line: { t: string }) {
     if (line.t === "http") this.http.push(line as K6HttpLine);
     else if (line.t === "load") this.load.push(line as K6LoadLine);
-    if (this.http.length >= 500) this.flush();
+    else if (line.t === "metric") this.metrics.push(line as K6MetricLine);
+    if (this.http.length >= 500 || this.metrics.length >= 500) this.flush();
   }
 
   private flush() {
     const http = this.http.splice(0);
     const load = this.load.splice(0);
-    if (!http.length && !load.length) return;
+    const metrics = this.metrics.splice(0);
+    if (!http.length && !load.length && !metrics.length) return;
     this.chain = this.chain.then(async () => {
       try {
         await this.store.appendResults(http);
         await this.store.appendLoad(load);
+        await this.store.appendMetrics(metrics);
         this.rows += http.length;
         this.onFlushed();
       } catch (err) {

@@ -4,12 +4,13 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { compileK6Script, loadTotals, summarize, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
-import { loadResultCells, runStore, type Db, type RunStore } from "@opsbench/db";
+import { analysisFlags, baselineNotReachedFlag, compileK6Script, loadTotals, summarize, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
+import { addRunFlags, loadResultCells, plannedRepetitions, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED, runK6 } from "./k6-process";
 import { ResultWriter } from "./result-writer";
+import { checkBaseline } from "./baseline-check";
 import type { Logger } from "./logger";
 
 export interface PipelineDeps {
@@ -26,7 +27,14 @@ export class RunFailure extends Error {}
 
 const IN_FLIGHT = ["PROVISIONING", "RUNNING", "ANALYZING"];
 
-export async function executeRun(runId: string, deps: PipelineDeps, signal: AbortSignal): Promise<void> {
+/** How long the baseline check waits by default (a study sets its own). */
+export const DEFAULT_BASELINE_WAIT_MS = 120_000;
+
+export interface RunOptions {
+  baselineWaitMs?: number;
+}
+
+export async function executeRun(runId: string, deps: PipelineDeps, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
   const store = runStore(deps.db, runId);
   const log = deps.log.child({ runId });
   const publish = (kind: "status" | "step" | "results" | "event", status?: string) =>
@@ -71,8 +79,14 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     });
 
     await step(store, "BASELINE", publish, async () => {
-      await provider.reset(dep, ctx);
-      return { result: undefined, detail: { replicasReady: true } };
+      const waitMs = options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS;
+      const baseline = await checkBaseline((s) => provider.reset(dep, { ...ctx, signal: s }), { waitMs, signal });
+      if (!baseline.reached) {
+        // Run anyway: the numbers are kept, flagged, rather than lost.
+        await addRunFlags(deps.db, runId, [baselineNotReachedFlag(Math.round(baseline.waitedMs / 1000), baseline.reason)]);
+        await store.event("warn", `baseline not reached: ${baseline.reason}; the run goes ahead, flagged`);
+      }
+      return { result: undefined, detail: { replicasReady: baseline.reached, waitedMs: baseline.waitedMs } };
     });
 
     await store.setStatus("RUNNING");
@@ -119,6 +133,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       const load = await deps.db.loadSecond.findMany({ where: { runId } });
       const summary = { ...summarize(cells, windowSeconds), load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine }, thresholds: thresholdOutcomes(k6.summary) };
       await store.saveSummary(summary, k6.summary);
+      await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
       if (summary.load.droppedIterations > 0) await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
       if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
       return { result: undefined, detail: { requests: summary.requests } };
@@ -190,6 +205,7 @@ function providerContext(runId: string, store: RunStore, deps: PipelineDeps, sig
     benchappsDir: deps.benchappsDir,
     log: (msg, data) => log.info({ ...data }, msg),
     saveState: (state) => store.stepDetail("PROVISION", { state }).then(() => undefined),
+    event: (level, message, data) => store.event(level, message, data).then(() => undefined),
   };
 }
 

@@ -5,7 +5,10 @@ import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } 
 import { createRunQueue, enqueueOrFail, startRun, type RunQueue } from "@opsbench/jobs";
 import { DEMO_TARGET, DEMO_WORKLOAD } from "./demo-fixtures";
 import { loadEnv, type CliEnv } from "./env";
+import { costCommand } from "./cost-command";
 import { importK6Command } from "./import-k6";
+import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
+import { studyCommand } from "./study-command";
 import { ensureWorker, startWeb, type Managed } from "./processes";
 import { exitCodeFor, formatSummary, runSummaryJson, waitForRun } from "./wait-for-run";
 
@@ -13,7 +16,10 @@ const USAGE = `usage:
   opsbench demo [--no-serve]                                  set up a demo study on local targets and open it
   opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
   opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
-  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run`;
+  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
+${WORKLOAD_USAGE}
+  opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
+  opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)`;
 
 class UsageError extends Error {}
 
@@ -29,6 +35,12 @@ async function main(argv: string[]): Promise<number> {
     case "runs":
       if (rest[0] === "show") return runsShow(rest.slice(1));
       throw new UsageError(`unknown command "runs ${rest[0] ?? ""}"`);
+    case "cost":
+      return costCommand(rest, { say, usageError: (m) => new UsageError(m) });
+    case "study":
+      return studyCommand(rest, { say, usageError: (m) => new UsageError(m) });
+    case "workload":
+      return workloadCommand(rest, { say, usageError: (m) => new UsageError(m) });
     case "import":
       if (rest[0] === "k6") return importK6Command(rest.slice(1), { say, usageError: (m) => new UsageError(m) });
       throw new UsageError(`unknown command "import ${rest[0] ?? ""}" (known: import k6)`);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 // Lines written by opsbench's k6 output extension (apps/worker/k6-build/output).
-export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.literal(3), alpha: z.number(), minValueMs: z.number() });
+// Version 4 added "metric" lines; version 3 outputs (older builds) are still read.
+export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.union([z.literal(3), z.literal(4)]), alpha: z.number(), minValueMs: z.number() });
 export const k6HttpLine = z.object({
   t: z.literal("http"),
   s: z.number().int(),
@@ -25,8 +26,32 @@ export const k6LoadLine = z.object({
   iterations: z.number(),
   dropped: z.number(),
 });
+/**
+ * One second of a check (k6's "checks" split by check name) or of a script's
+ * own metric: counter (sum), rate (pass of n non-zero), trend (histogram as
+ * in "http" lines, unit "ms" for times), gauge (last, min, max).
+ */
+export const METRIC_KINDS = ["check", "counter", "rate", "trend", "gauge"] as const;
+export type MetricKind = (typeof METRIC_KINDS)[number];
+export const k6MetricLine = z.object({
+  t: z.literal("metric"),
+  s: z.number().int(),
+  kind: z.enum(METRIC_KINDS),
+  name: z.string(),
+  /** "ms" (time), "B" (data) or "" (a plain number). */
+  unit: z.string(),
+  n: z.number().int(),
+  pass: z.number().int(),
+  sum: z.number(),
+  min: z.number(),
+  max: z.number(),
+  last: z.number(),
+  /** Trends only: buckets as in "http" lines. */
+  b: z.string().optional(),
+});
 export const k6EndLine = z.object({ t: z.literal("end") });
-export const k6OutputLine = z.discriminatedUnion("t", [k6MetaLine, k6HttpLine, k6LoadLine, k6EndLine]);
+export const k6OutputLine = z.discriminatedUnion("t", [k6MetaLine, k6HttpLine, k6LoadLine, k6MetricLine, k6EndLine]);
 export type K6OutputLine = z.infer<typeof k6OutputLine>;
 export type K6HttpLine = z.infer<typeof k6HttpLine>;
 export type K6LoadLine = z.infer<typeof k6LoadLine>;
+export type K6MetricLine = z.infer<typeof k6MetricLine>;

@@ -1,39 +1,117 @@
+// Workloads: how a target is loaded. Each generated kind maps to one k6
+// executor (closed model: ramping-vus, constant-vus, shared-iterations; open
+// model: constant- and ramping-arrival-rate) plus a request program
+// (workloads/request-mix.ts); "script" is a k6 script brought by the user.
 import { z } from "zod";
+import { durationSeconds, k6Duration } from "./workloads/duration";
+import { programIssues, programShape } from "./workloads/request-mix";
 
-/** k6 duration strings such as "30s", "1m30s", "500ms". */
-export const k6Duration = z
-  .string()
-  .regex(/^(\d+(\.\d+)?(ms|s|m|h))+$/, 'a duration like "30s", "2m" or "1m30s"');
+export { k6Duration, durationSeconds, formatDuration, scaleDuration } from "./workloads/duration";
+export { requestSpec, poolSpec, setupStep, keyChoice, type RequestSpec, type PoolSpec, type SetupStep, type KeyChoice } from "./workloads/request-mix";
 
-export const requestSpec = z
-  .object({
-    name: z.string().min(1).max(100),
-    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]).default("GET"),
-    /** Path and query, appended to the target's base URL. */
-    path: z.string().startsWith("/"),
-    body: z.string().optional(),
-    headers: z.record(z.string(), z.string()).default({}),
-  })
-  .strict();
-
-export const stage = z.object({ duration: k6Duration, target: z.number().int().min(0).max(100_000) }).strict();
+const vus = z.number().int().min(0).max(100_000);
+const positiveVus = z.number().int().min(1).max(100_000);
+export const stage = z.object({ duration: k6Duration, target: vus }).strict();
+const rateStage = z.object({ duration: k6Duration, target: z.number().int().min(0).max(10_000_000) }).strict();
+/** How long k6 lets running iterations finish when a scenario ends (k6's default: 30s). */
+const gracefulStop = k6Duration.optional();
 
 export const rampingVusWorkload = z
   .object({
     kind: z.literal("ramping-vus"),
-    startVUs: z.number().int().min(0).max(100_000).default(0),
+    startVUs: vus.default(0),
     stages: z.array(stage).min(1),
     gracefulRampDown: k6Duration.default("10s"),
-    /** Request timeout; study 000 used one minute. */
-    requestTimeout: k6Duration.default("60s"),
-    requests: z.array(requestSpec).min(1),
-    /** k6 thresholds, e.g. { "http_req_duration": ["p(95)<500"] }. */
-    thresholds: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    gracefulStop,
+    ...programShape,
   })
   .strict();
 
-export const workloadSpec = z.discriminatedUnion("kind", [rampingVusWorkload]);
+/** Closed loop at a fixed concurrency for a fixed time (Fortio in study 002). */
+export const constantVusWorkload = z
+  .object({ kind: z.literal("constant-vus"), vus: positiveVus, duration: k6Duration, gracefulStop, ...programShape })
+  .strict();
+
+/** Closed loop at a fixed concurrency for a fixed number of iterations (ab -n N -c C in study 001). */
+export const sharedIterationsWorkload = z
+  .object({
+    kind: z.literal("shared-iterations"),
+    vus: positiveVus,
+    iterations: z.number().int().min(1).max(100_000_000),
+    maxDuration: k6Duration.default("30m"),
+    gracefulStop,
+    ...programShape,
+  })
+  .strict()
+  .refine((w) => w.iterations >= w.vus, { message: "iterations must be at least vus (each VU takes one)", path: ["iterations"] });
+
+/** "Stable at X% of the maximum throughput measured in run R" (study 004); resolved when a run is created (resolveRate). */
+export const percentOfRunMax = z.object({ percentOfRunMax: z.number().gt(0).max(1000), runId: z.uuid() }).strict();
+export type PercentOfRunMax = z.infer<typeof percentOfRunMax>;
+
+const arrivalVus = {
+  /** VUs k6 starts before the test; iterations beyond what they can serve wait for more (up to maxVUs) or are dropped. */
+  preAllocatedVUs: positiveVus,
+  maxVUs: positiveVus.optional(),
+};
+
+/** Open model: iterations start at a fixed rate whatever the response time. */
+export const constantArrivalRateWorkload = z
+  .object({
+    kind: z.literal("constant-arrival-rate"),
+    /** Iterations per timeUnit, or a share of a measured maximum. */
+    rate: z.union([z.number().int().min(1).max(10_000_000), percentOfRunMax]),
+    /** Where a resolved rate came from (set by resolveRate). */
+    rateSource: percentOfRunMax.extend({ maxThroughputRps: z.number().positive() }).strict().optional(),
+    timeUnit: k6Duration.default("1s"),
+    duration: k6Duration,
+    gracefulStop,
+    ...arrivalVus,
+    ...programShape,
+  })
+  .strict()
+  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, { message: "maxVUs must be at least preAllocatedVUs", path: ["maxVUs"] });
+
+/** Open model with a changing rate; stages ramp linearly, a "0s" stage jumps (the step ramp of study 004). */
+export const rampingArrivalRateWorkload = z
+  .object({
+    kind: z.literal("ramping-arrival-rate"),
+    startRate: z.number().int().min(0).max(10_000_000).default(0),
+    timeUnit: k6Duration.default("1s"),
+    stages: z.array(rateStage).min(1),
+    gracefulStop,
+    ...arrivalVus,
+    ...programShape,
+  })
+  .strict()
+  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, { message: "maxVUs must be at least preAllocatedVUs", path: ["maxVUs"] });
+
+/** A k6 script brought by the user. The target's address is in __ENV.OPSBENCH_BASE_URL. */
+export const scriptWorkload = z
+  .object({
+    kind: z.literal("script"),
+    source: z.string().min(1, "the script is empty").max(1_000_000, "a script may be at most 1,000,000 characters"),
+  })
+  .strict();
+
+export const workloadSpec = z
+  .discriminatedUnion("kind", [
+    rampingVusWorkload,
+    constantVusWorkload,
+    sharedIterationsWorkload,
+    constantArrivalRateWorkload,
+    rampingArrivalRateWorkload,
+    scriptWorkload,
+  ])
+  .superRefine((spec, ctx) => {
+    if (spec.kind === "script") return;
+    for (const issue of programIssues(spec)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  });
 export type WorkloadSpec = z.infer<typeof workloadSpec>;
+export type WorkloadKind = WorkloadSpec["kind"];
+/** Every kind opsbench compiles itself (all but "script"). */
+export type GeneratedWorkloadSpec = Exclude<WorkloadSpec, { kind: "script" }>;
+export const WORKLOAD_KINDS = ["ramping-vus", "constant-vus", "shared-iterations", "constant-arrival-rate", "ramping-arrival-rate", "script"] as const;
 
 export const workloadInput = z
   .object({
@@ -43,14 +121,22 @@ export const workloadInput = z
   .strict();
 export type WorkloadInput = z.infer<typeof workloadInput>;
 
-/** Seconds the workload's stages add up to (without graceful ramp-down). */
+/**
+ * Seconds the workload is planned to take (without graceful stop or ramp-down):
+ * the sum of its stages, its duration, or for shared-iterations its maxDuration
+ * (an upper bound). 0 for a user script, whose options opsbench does not read.
+ */
 export function plannedSeconds(spec: WorkloadSpec): number {
-  return spec.stages.reduce((sum, s) => sum + durationSeconds(s.duration), 0);
-}
-
-export function durationSeconds(d: string): number {
-  const unit: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
-  let total = 0;
-  for (const m of d.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) total += Number(m[1]) * unit[m[2]!]!;
-  return total;
+  switch (spec.kind) {
+    case "ramping-vus":
+    case "ramping-arrival-rate":
+      return spec.stages.reduce((sum, s) => sum + durationSeconds(s.duration), 0);
+    case "constant-vus":
+    case "constant-arrival-rate":
+      return durationSeconds(spec.duration);
+    case "shared-iterations":
+      return durationSeconds(spec.maxDuration);
+    case "script":
+      return 0;
+  }
 }

@@ -6,3 +6,7 @@ export { loadRunView, loadResultCells, loadWindowSummary, type RunView } from ".
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
 export { loadComparison, type ComparisonView, type ComparisonGroup, type ComparisonGroupInput } from "./comparison";
 export { resolveShareLink, type ShareKind, type ShareSubject } from "./share-links";
+export { createStudy, abortStudy, studyStore, type StudyStore, type StudyCell } from "./study-store";
+export { loadStudyView, STUDY_METRICS, type StudyView, type StudyCellView, type StudyRunView, type StudyMetric } from "./study-view";
+export { addRunFlags, plannedRepetitions } from "./run-flags";
+export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";

@@ -1,6 +1,6 @@
 // The worker's writes to a run: the conditional claim, step records, and bulk
 // inserts of the per-second aggregates. The Run row is the truth; the queue only delivers.
-import type { K6HttpLine, K6LoadLine, RunSummary, StepNameValue } from "@opsbench/core";
+import type { K6HttpLine, K6LoadLine, K6MetricLine, RunSummary, StepNameValue } from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
 import type { RunStatus } from "./generated/prisma/enums";
@@ -65,6 +65,17 @@ export function runStore(db: Db, runId: string) {
             })),
           }),
 
+    /** Checks and a script's own metrics, one row per second x kind x name. */
+    appendMetrics: (lines: K6MetricLine[]) =>
+      lines.length === 0
+        ? Promise.resolve({ count: 0 })
+        : db.metricSecond.createMany({
+            data: lines.map((l) => ({
+              runId, ts: new Date(l.s * 1000), kind: l.kind, name: l.name, unit: l.unit, count: l.n, passes: l.pass,
+              sum: l.sum, min: l.min, max: l.max, last: l.last, buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
+            })),
+          }),
+
     appendInfra: (points: Array<{ ts: Date; replicas: number; cpuPercent?: number | null; detail?: unknown }>) =>
       points.length === 0
         ? Promise.resolve({ count: 0 })
@@ -77,7 +88,7 @@ export function runStore(db: Db, runId: string) {
 
     /** Results of an earlier, interrupted attempt are dropped before load starts again. */
     clearResults: () =>
-      db.$transaction([db.resultSecond.deleteMany({ where: { runId } }), db.loadSecond.deleteMany({ where: { runId } }), db.infraPoint.deleteMany({ where: { runId } })]),
+      db.$transaction([db.resultSecond.deleteMany({ where: { runId } }), db.loadSecond.deleteMany({ where: { runId } }), db.infraPoint.deleteMany({ where: { runId } }), db.metricSecond.deleteMany({ where: { runId } })]),
 
     saveSummary: (summary: RunSummary, k6Summary: unknown) =>
       db.run.update({ where: { id: runId }, data: { summary: summary as unknown as Prisma.InputJsonValue, k6Summary: (k6Summary ?? Prisma.DbNull) as Prisma.InputJsonValue } }),

@@ -1,4 +1,5 @@
-import { bucketize, decodeBuckets, summarize, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
+import { bucketize, decodeBuckets, summarize, summarizeMetrics, type CheckSummary, type CustomMetricSummary, type MetricCell, type MetricKind, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
+import { readFlags, type ValidityFlag } from "@opsbench/core";
 import type { Db } from "./client";
 
 export interface RunView {
@@ -20,11 +21,17 @@ export interface RunView {
   k6ExitCode: number | null;
   thresholdsOk: boolean | null;
   error: string | null;
+  /** Validity flags (runs.flags): reasons to read the numbers with care. */
+  flags: ValidityFlag[];
   steps: Array<{ name: string; status: string; startedAt: string; finishedAt: string | null; durationMs: number | null; error: string | null }>;
   /** Null until load has produced data. Live while the run is going. */
   summary: RunSummary | null;
   series: { bucketSeconds: number; points: TimeBucket[] };
   events: Array<{ ts: string; level: string; message: string }>;
+  /** k6 checks per check name (passes, fails, 10 s series); empty when the script has none. */
+  checks: CheckSummary[];
+  /** The script's own k6 metrics (counters, rates, trends, gauges). */
+  customMetrics: CustomMetricSummary[];
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -37,6 +44,14 @@ export async function loadResultCells(db: Db, runId: string, window?: { from: Da
   return rows.map((r) => ({
     ts: r.ts, name: r.name, class: r.class, count: r.requests, failures: r.failures,
     sum: r.sumMs, min: r.minMs, max: r.maxMs, buckets: decodeBuckets(r.buckets),
+  }));
+}
+
+export async function loadMetricCells(db: Db, runId: string): Promise<MetricCell[]> {
+  const rows = await db.metricSecond.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+  return rows.map((r) => ({
+    ts: r.ts, kind: r.kind as MetricKind, name: r.name, unit: r.unit, count: r.count, passes: r.passes,
+    sum: r.sum, min: r.min, max: r.max, last: r.last, buckets: r.buckets ? decodeBuckets(r.buckets) : null,
   }));
 }
 
@@ -75,6 +90,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     k6ExitCode: run.k6ExitCode,
     thresholdsOk: run.thresholdsOk,
     error: run.error,
+    flags: readFlags(run.flags),
     steps: run.steps.map((s) => ({
       name: s.name, status: s.status, startedAt: s.startedAt.toISOString(), finishedAt: iso(s.finishedAt),
       durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null, error: s.error,
@@ -82,6 +98,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     summary: (run.summary as unknown as RunSummary | null) ?? live,
     series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
+    ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),
   };
 }
 

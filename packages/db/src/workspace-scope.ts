@@ -1,12 +1,15 @@
 // Every row belongs to a workspace. This file is the one place that scopes reads
 // and writes to a workspace: callers get a scope and never pass workspaceId
 // into a query themselves. Teams arrive later; until then there is "default".
-import type { TargetInput, WorkloadInput } from "@opsbench/core";
+import type { StudyInput, TargetInput, WorkloadInput } from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
+import { priceCatalogStore } from "./price-catalogs";
 import { loadRunView, loadWindowSummary } from "./run-view";
 import { createShareLink, type ShareKind, type ShareSubject } from "./share-links";
+import { abortStudy, createStudy } from "./study-store";
+import { loadStudyView } from "./study-view";
 
 export const DEFAULT_WORKSPACE_SLUG = "default";
 
@@ -43,6 +46,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
   };
   return {
     workspaceId,
+    /** Price catalogs: versioned cost models, built-ins seeded from packages/core (price-catalogs.ts). */
+    priceCatalogs: priceCatalogStore(db, workspaceId),
     targets: {
       list: () => db.target.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
       byName: async (name: string) => {
@@ -101,6 +106,28 @@ export function workspaceScope(db: Db, workspaceId: string) {
         if (!s) throw new NotFoundError("study", id);
         return s;
       },
+      /** Targets x workloads x repetitions in a planned order, with every run row, in one transaction (study-store.ts). */
+      create: (input: StudyInput) => createStudy(db, workspaceId, input),
+      assertExists: async (id: string) => {
+        const s = isUuid(id) ? await db.study.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
+        if (!s) throw new NotFoundError("study", id);
+      },
+      /** Cells, runs, spread across repetitions, merged results, progress and ETA (study-view.ts). */
+      view: async (id: string, opts: { merged?: boolean } = {}) => {
+        const s = isUuid(id) ? await db.study.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
+        if (!s) throw new NotFoundError("study", id);
+        return loadStudyView(db, id, opts);
+      },
+      abort: (id: string) => {
+        if (!isUuid(id)) throw new NotFoundError("study", id);
+        return abortStudy(db, workspaceId, id);
+      },
+      /** Marks a study that never reached a worker as failed (e.g. the queue was down). */
+      failBeforeStart: (id: string, error: string) =>
+        db.$transaction([
+          db.study.updateMany({ where: { id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
+          db.run.updateMany({ where: { studyId: id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
+        ]),
     },
     runs: {
       create: async (args: { targetName: string; workloadName: string }) => {

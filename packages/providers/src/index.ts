@@ -1,13 +1,17 @@
 import type { Provider } from "./provider";
 import { localService } from "./local-service";
+import { localFunction } from "./local-function";
 
 export * from "./provider";
 export { localService, type LocalServiceState } from "./local-service";
-export { CLOCK_TICKS_PER_SECOND, cpuTicks, freePort, spawnGroup, stopGroup } from "./local-service/processes";
+export { localFunction, type LocalFunctionState } from "./local-function";
+export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
+export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
 
 /** Every provider, by kind. Adding a kind = one folder here and one line below. */
 const providers: Record<string, Provider<any, any>> = {
   [localService.kind]: localService,
+  [localFunction.kind]: localFunction,
 };
 
 export function providerFor(kind: string): Provider<unknown, unknown> {

@@ -11,6 +11,8 @@ export interface ProviderContext {
   benchappsDir: string;
   /** Persists partial state while deploy() is still working, so a crash leaves a trail to clean up. */
   saveState: (state: unknown) => Promise<void>;
+  /** Records an event on the run's timeline (scaling decisions, limits not enforced...). Optional: not every caller has a run. */
+  event?: (level: "info" | "warn", message: string, data?: Record<string, unknown>) => Promise<void>;
 }
 
 export interface Deployment<State = unknown> {

@@ -2,6 +2,8 @@
 // process into per-second, per-request-name, per-status-class latency
 // histograms and writes one NDJSON line per aggregate, so k6 never serialises
 // individual requests (k6's own JSON output costs ~12% of its throughput).
+// Checks (per check name) and a script's own metrics are aggregated per second
+// too (metrics.go).
 package output
 
 import (
@@ -28,7 +30,7 @@ import (
 // constant, announced in the "meta" line so stored data stays self-describing.
 const (
 	Alpha         = 0.008
-	FormatVersion = 3
+	FormatVersion = 4
 	minValueMs    = 0.001 // values below 1 microsecond share one bucket
 	// A second is written once no sample for it can still arrive: k6 hands
 	// samples over in batches, at most a few hundred milliseconds late.
@@ -69,9 +71,10 @@ type Output struct {
 	w       *bufio.Writer
 	flusher *output.PeriodicFlusher
 
-	mu   sync.Mutex
-	http map[httpKey]*httpCell
-	load map[int64]*loadCell
+	mu      sync.Mutex
+	http    map[httpKey]*httpCell
+	load    map[int64]*loadCell
+	metrics metricAggregates
 }
 
 // New opens the destination: "fd:N" (a pipe the parent process gave k6) or a file path.
@@ -95,7 +98,7 @@ func New(p output.Params) (output.Output, error) {
 	}
 	return &Output{
 		params: p, closer: f, w: bufio.NewWriterSize(f, 64*1024),
-		http: map[httpKey]*httpCell{}, load: map[int64]*loadCell{},
+		http: map[httpKey]*httpCell{}, load: map[int64]*loadCell{}, metrics: newMetricAggregates(),
 	}, nil
 }
 
@@ -187,6 +190,13 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 				case "dropped_iterations":
 					l.droppedIterations += s.Value
 				}
+			case "checks":
+				name, _ := s.Tags.Get("check")
+				o.metrics.add(sec, name, "check", "", s)
+			default:
+				if !isBuiltinMetric(s.Metric.Name) {
+					o.metrics.add(sec, s.Metric.Name, s.Metric.Type.String(), unitOf(s.Metric), s)
+				}
 			}
 		}
 	}
@@ -272,6 +282,7 @@ func (o *Output) flush(all bool) {
 		})
 		delete(o.load, s)
 	}
+	o.metrics.flush(all, cutoff, o.writeLine)
 	_ = o.w.Flush()
 }
 

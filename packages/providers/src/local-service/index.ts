@@ -1,131 +1,166 @@
-// local-service: a benchapp as N always-on local processes behind a round-robin
-// load balancer, all on free loopback ports. The serverful kind that runs on
-// one laptop (an autoscaler comes with the local engine work).
-import { existsSync, readFileSync } from "node:fs";
+// local-service: a benchapp as always-on local replicas behind a load
+// balancer, like a Kubernetes Deployment + HPA or an Auto Scaling Group: min
+// and max replicas, an optional CPU autoscaler with the HPA's rule, readiness
+// before a replica takes load, per-replica limits with cgroups where the OS
+// allows, and a placement for multi-service apps (docs/local-engine.md).
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { localServiceSpec, type LocalServiceSpec } from "@opsbench/core";
-import { ProviderError, type InfraPoint, type Provider, type ProviderContext } from "../provider";
-import { CLOCK_TICKS_PER_SECOND, cpuTicks, freePort, isAlive, spawnGroup, stopGroup, type Spawned } from "./processes";
+import { localServiceSpec, serviceSettings, type LocalServiceSpec } from "@opsbench/core";
+import { ProviderError, type Deployment, type InfraPoint, type Provider, type ProviderContext } from "../provider";
+import { adminCall, waitHealthy } from "../local/http";
+import { planDomains, readManifest } from "../local/manifest";
+import { createNetwork, removeNetwork } from "../local/netns";
+import { CpuMeter, freePort, groupAlive, sleep, spawnGroup, stopGroup } from "../local/processes";
+import { stopReplica, type ReplicaPlan } from "../local/replica";
+import { controllers, ServiceController, type LocalServiceState } from "./controller";
 
-export interface LocalServiceState {
-  lb?: { pid: number; port: number };
-  replicas: Array<{ pid: number; port: number }>;
-}
-
-interface BenchappManifest {
-  command: string[];
-  healthPath: string;
-  env?: Record<string, string>;
-}
+export type { LocalServiceState } from "./controller";
 
 const LB_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "load-balancer.mjs");
 
-function readManifest(benchappsDir: string, app: string): { dir: string; manifest: BenchappManifest } {
-  const dir = path.join(benchappsDir, app);
-  const file = path.join(dir, "benchapp.json");
-  if (!existsSync(file)) throw new ProviderError(`benchapp "${app}" has no benchapp.json in ${dir}`);
-  return { dir, manifest: JSON.parse(readFileSync(file, "utf8")) as BenchappManifest };
-}
-
-async function waitHealthy(url: string, proc: Spawned, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let exit: { code: number | null; signal: string | null } | null = null;
-  void proc.exited.then((e) => (exit = e));
-  while (Date.now() < until) {
-    if (signal.aborted) throw new ProviderError("aborted while waiting for the benchapp to start");
-    if (exit) {
-      const e = exit as { code: number | null; signal: string | null };
-      throw new ProviderError(`benchapp exited during start-up (${e.signal ?? `code ${e.code}`}): ${proc.tail() || "no output"}`);
-    }
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new ProviderError(`benchapp did not answer ${url} within ${timeoutMs} ms: ${proc.tail() || "no output"}`);
-}
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
   kind: "local-service",
   spec: localServiceSpec,
 
   async deploy(spec, ctx) {
-    const { dir, manifest } = readManifest(ctx.benchappsDir, spec.app);
-    const state: LocalServiceState = { replicas: [] };
+    const settings = serviceSettings(spec);
+    const app = readManifest(ctx.benchappsDir, spec.app);
+    const domains = planDomains(app, settings.placement);
+    const state: LocalServiceState = { id: randomBytes(3).toString("hex"), replicas: [] };
+    let controller: ServiceController | null = null;
     try {
-      const started: Spawned[] = [];
-      for (let i = 0; i < spec.replicas; i++) {
-        const port = await freePort();
-        const proc = spawnGroup(manifest.command[0]!, manifest.command.slice(1), {
-          cwd: dir,
-          env: { ...manifest.env, ...spec.env, PORT: String(port), HOST: spec.env.HOST ?? "127.0.0.1", OPSBENCH_RUN_ID: ctx.runId },
-        });
-        state.replicas.push({ pid: proc.pid, port });
-        started.push(proc);
+      if (settings.network === "namespaces") {
+        try {
+          state.network = await createNetwork();
+        } catch (err) {
+          state.networkNotUsed = (err as Error).message;
+          ctx.log("network namespaces not available; running on loopback", { reason: state.networkNotUsed });
+          await ctx.event?.("warn", `network namespaces could not be used, so every process runs on loopback: ${state.networkNotUsed}`);
+        }
         await ctx.saveState(state);
       }
-      await Promise.all(
-        started.map((proc, i) => waitHealthy(`http://127.0.0.1:${state.replicas[i]!.port}${manifest.healthPath}`, proc, spec.startTimeoutMs, ctx.signal)),
-      );
-      const lbPort = await freePort();
-      const lb = spawnGroup(process.execPath, [LB_SCRIPT, String(lbPort), ...state.replicas.map((r) => String(r.port))], {
-        cwd: dir,
+      const plan: ReplicaPlan = {
+        app, domains, placement: settings.placement, env: spec.env,
+        limits: { cpuLimit: settings.resources.cpuLimit, memoryLimitMb: settings.resources.memoryLimitMb },
+        network: state.network ?? null, runId: ctx.runId, deploymentId: state.id, startTimeoutMs: spec.startTimeoutMs,
+      };
+      controller = new ServiceController(state, settings, plan, ctx);
+      controllers.set(state.id, controller);
+      await controller.startInitial();
+
+      const [lbPort, adminPort] = [await freePort(), await freePort()];
+      const initial = controller.snapshot().ready.flatMap((r) => r.endpoints.map((e, k) => ({ id: `r${r.id}.${k}`, host: e.host, port: e.port })));
+      const lb = spawnGroup(process.execPath, [LB_SCRIPT, JSON.stringify({ port: lbPort, adminPort, mode: settings.balancing, backends: initial })], {
+        cwd: app.dir,
         env: { OPSBENCH_RUN_ID: ctx.runId },
       });
-      state.lb = { pid: lb.pid, port: lbPort };
-      await ctx.saveState(state);
-      await waitHealthy(`http://127.0.0.1:${lbPort}${manifest.healthPath}`, lb, 5000, ctx.signal);
-      ctx.log("deployed", { replicas: spec.replicas, endpoint: `http://127.0.0.1:${lbPort}` });
-      return { endpoint: `http://127.0.0.1:${lbPort}`, state };
+      state.lb = { pid: lb.pid, port: lbPort, adminPort };
+      state.endpoint = `http://127.0.0.1:${lbPort}`;
+      await controller.persist();
+      const healthPath = app.manifest.services ? app.manifest.services[app.manifest.entry!]!.healthPath : app.manifest.healthPath!;
+      await waitHealthy(`${state.endpoint}${healthPath}`, lb, 5000, ctx.signal, "load balancer");
+      await controller.attachLoadBalancer();
+      controller.startAutoscaler();
+      ctx.log("deployed", { replicas: settings.minReplicas, maxReplicas: settings.maxReplicas, endpoint: state.endpoint, placement: settings.placement, processesPerReplica: domains.length });
+      return { endpoint: state.endpoint, state };
     } catch (err) {
       // Nothing half-made survives a failed deploy.
-      await localService.teardown({ state }, ctx);
+      await localService.teardown({ state }, ctx).catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
       throw err;
     }
   },
 
-  async reset(dep) {
-    const dead = dep.state.replicas.filter((r) => !isAlive(r.pid));
-    if (dead.length) throw new ProviderError(`${dead.length} replica(s) died before the load started`);
+  async reset(dep, ctx) {
+    const controller = controllers.get(dep.state.id);
+    if (!controller) {
+      // Another process made this deployment: all we can do is check it is whole.
+      const dead = dep.state.replicas.filter((r) => !r.pids.every(groupAlive));
+      if (dead.length) throw new ProviderError(`${dead.length} replica(s) died before the load started`);
+      return;
+    }
+    const timeoutMs = controller.plan.startTimeoutMs + 15_000;
+    await controller.resetToMin(timeoutMs, ctx.signal);
+    ctx.log("reset", { replicas: controller.settings.minReplicas });
   },
 
   async *observe(dep, window) {
     const interval = window.intervalMs ?? 1000;
-    let last = new Map(dep.state.replicas.map((r) => [r.pid, cpuTicks(r.pid)]));
-    let lastAt = Date.now();
+    const meter = new CpuMeter("group", true);
+    const controller = controllers.get(dep.state.id);
+    const target = controller?.settings.autoscaler?.targetCpuPercent ?? null;
+    const request = controller?.settings.resources.cpuRequest ?? 1;
+    const groups = () => {
+      const ready = controller ? controller.snapshot().ready : dep.state.replicas;
+      return new Map(ready.map((r) => [String(r.id), r.pids]));
+    };
+    meter.sample(groups());
+    let seenEvents = 0;
+    let lastLb: { requests: number; errors: number } | null = null;
     while (!window.signal.aborted) {
-      await new Promise((r) => setTimeout(r, interval));
+      await sleep(interval);
       const now = Date.now();
-      const seconds = (now - lastAt) / 1000;
-      const perReplica = dep.state.replicas.map((r) => {
-        const ticks = cpuTicks(r.pid);
-        const before = last.get(r.pid);
-        const cpu = ticks !== null && before != null ? (100 * (ticks - before)) / CLOCK_TICKS_PER_SECOND / seconds : null;
-        return { pid: r.pid, ticks, cpuPercent: cpu === null ? null : Math.round(cpu * 10) / 10 };
-      });
-      last = new Map(perReplica.map((r) => [r.pid, r.ticks]));
-      lastAt = now;
-      const alive = perReplica.filter((r) => r.ticks !== null);
-      const cpus = alive.map((r) => r.cpuPercent).filter((c): c is number => c !== null);
+      const snap = controller?.snapshot() ?? null;
+      const cpu = meter.sample(groups(), now);
+      const perReplica = [...cpu.entries()].map(([id, pct]) => ({ id: Number(id), cpu: pct === null ? null : round1(pct) }));
+      const known = perReplica.map((r) => r.cpu).filter((c): c is number => c !== null);
+      const avg = known.length ? round1(known.reduce((a, b) => a + b, 0) / known.length) : null;
+      const lb = dep.state.lb
+        ? await adminCall<{ requests: number; errors: number }>(`http://127.0.0.1:${dep.state.lb.adminPort}/stats`).catch(() => null)
+        : null;
+      const events = snap ? snap.scalingEvents.slice(seenEvents) : [];
+      if (snap) seenEvents = snap.scalingEvents.length;
       yield {
         ts: new Date(now),
-        replicas: alive.length,
-        cpuPercent: cpus.length ? Math.round((cpus.reduce((a, b) => a + b, 0) / cpus.length) * 10) / 10 : null,
-        detail: { perReplicaCpu: perReplica.map((r) => r.cpuPercent) },
+        replicas: snap ? snap.ready.length : dep.state.replicas.filter((r) => r.pids.some(groupAlive)).length,
+        cpuPercent: avg,
+        detail: {
+          kind: "local-service",
+          desired: snap?.desired ?? null,
+          starting: snap?.starting ?? 0,
+          stopping: snap?.stopping ?? 0,
+          perReplicaCpu: perReplica.map((r) => r.cpu),
+          replicaIds: perReplica.map((r) => r.id),
+          utilizationPercent: avg === null ? null : round1(avg / request),
+          targetCpuPercent: target,
+          ...(snap?.lastDecision
+            ? { lastDecision: { reason: snap.lastDecision.reason, recommendation: snap.lastDecision.recommendation, desired: snap.lastDecision.desired, at: new Date(snap.lastDecision.at).toISOString() } }
+            : {}),
+          scalingEvents: events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
+          restarts: snap?.restarts ?? 0,
+          ...(lb && lastLb ? { lbRequests: lb.requests - lastLb.requests, lbErrors: lb.errors - lastLb.errors } : {}),
+          pids: (snap?.ready ?? dep.state.replicas).flatMap((r) => r.pids),
+        },
       } satisfies InfraPoint;
+      if (lb) lastLb = lb;
     }
   },
 
   async teardown(dep, ctx: ProviderContext) {
     const state = dep.state as Partial<LocalServiceState>;
-    const pids = [...(state.lb ? [state.lb.pid] : []), ...(state.replicas ?? []).map((r) => r.pid)];
-    await Promise.all(pids.map((pid) => stopGroup(pid)));
-    const survivors = pids.filter(isAlive);
-    if (survivors.length) throw new ProviderError(`processes still running after teardown: ${survivors.join(", ")}`);
+    const controller = state.id ? controllers.get(state.id) : undefined;
+    if (controller) await controller.stop();
+    // Everything either side knows of: the saved state and the live controller.
+    const records = new Map((state.replicas ?? []).map((r) => [r.id, r]));
+    for (const r of controller?.records() ?? []) records.set(r.id, r);
+    if (state.lb) await stopGroup(state.lb.pid);
+    const problems: string[] = [];
+    await Promise.all(
+      // (States saved before multi-process replicas have only `pid`.)
+      [...records.values()].map((r) =>
+        stopReplica({ ...r, pids: r.pids ?? (r.pid ? [r.pid] : []), cgroups: r.cgroups ?? [], namespaces: r.namespaces ?? [] }).catch((e: Error) => problems.push(e.message)),
+      ),
+    );
+    if (state.network) problems.push(...(await removeNetwork(state.network)));
+    const pids = [...(state.lb ? [state.lb.pid] : []), ...[...records.values()].flatMap((r) => r.pids ?? (r.pid ? [r.pid] : []))];
+    const survivors = pids.filter(groupAlive);
+    if (state.id) controllers.delete(state.id);
+    if (survivors.length) problems.unshift(`processes still running after teardown: ${survivors.join(", ")}`);
+    if (problems.length) throw new ProviderError(problems.join("; "));
     ctx.log("torn down", { processes: pids.length });
   },
 };
+
+export type LocalServiceDeployment = Deployment<LocalServiceState>;

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { comparisonInputSchema } from "@/app/compare/comparison-input";
+import { loadCompareData } from "@/app/compare/load-compare-data";
+import { selectionFromQuery } from "@/app/compare/selection";
+import { ApiError, apiRoute, parseInput } from "@/lib/api/errors";
+import { COMPARISON_TABLES, comparisonTable } from "@/lib/export/comparison-tables";
+import { toCsv, toJson } from "@/lib/export/data-table";
+import { exportFileName } from "@/lib/export/download";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const exportQuery = z.object({
+  format: z.enum(["csv", "json"]).default("csv"),
+  table: z.enum(COMPARISON_TABLES),
+});
+
+/**
+ * One table or series of a comparison as a file:
+ * GET /api/v1/comparisons/export?format=csv|json&table=summary|runs|series|distribution|box|infra|verdicts|cost&g=...|study=...
+ */
+export const GET = apiRoute(async ({ request, scope }) => {
+  const params = new URL(request.url).searchParams;
+  const q = parseInput(exportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
+  const raw = selectionFromQuery(params);
+  if (raw === null) throw new ApiError("invalid_input", "nothing to export: give g=<label>:<runId>,<runId> or study=<studyId>", [{ path: "g", message: "expected at least one group" }]);
+  const data = await loadCompareData(scope, parseInput(comparisonInputSchema(raw), raw));
+  const table = comparisonTable(data, q.table);
+  const body = q.format === "csv" ? toCsv(table) : toJson(table);
+  return new Response(body, {
+    headers: {
+      "content-type": q.format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${exportFileName(q.table, q.format)}"`,
+      "cache-control": "no-store",
+    },
+  });
+});

@@ -1,0 +1,33 @@
+import { NextResponse } from "next/server";
+import { comparisonInputSchema } from "@/app/compare/comparison-input";
+import { loadCompareData } from "@/app/compare/load-compare-data";
+import { selectionFromQuery } from "@/app/compare/selection";
+import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const NO_STORE = { headers: { "cache-control": "no-store" } };
+
+/**
+ * Runs or study cells side by side: body `{ groups: [{ label?, runIds }] }` or
+ * `{ studyId }` (every cell of the study, its succeeded runs). Returns the
+ * ComparisonView (groups, verdicts) with a title and cost per group.
+ */
+export const POST = apiRoute(async ({ request, scope }) => {
+  const raw = await readJson(request);
+  const input = parseInput(comparisonInputSchema(raw), raw);
+  return NextResponse.json(await loadCompareData(scope, input), NO_STORE);
+});
+
+/** The same, with the selection in the query: `?g=<label>:<runId>,<runId>&g=...` or `?study=<studyId>`. */
+export const GET = apiRoute(async ({ request, scope }) => {
+  const raw = selectionFromQuery(new URL(request.url).searchParams);
+  if (raw === null) {
+    throw new ApiError("invalid_input", "nothing to compare: give g=<label>:<runId>,<runId> (one per group) or study=<studyId>", [
+      { path: "g", message: "expected at least one group" },
+    ]);
+  }
+  const input = parseInput(comparisonInputSchema(raw), raw);
+  return NextResponse.json(await loadCompareData(scope, input), NO_STORE);
+});

@@ -1,0 +1,34 @@
+import { refName, studyInput } from "@opsbench/core";
+import { NotFoundError } from "@opsbench/db";
+import { startStudy } from "@opsbench/jobs";
+import { NextResponse } from "next/server";
+import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
+import { getStudyQueue } from "./_lib/study-server";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/**
+ * Creates a study (targets x workloads x repetitions; docs/studies.md) with all
+ * its runs in one transaction, and enqueues it. Bad input and unknown target or
+ * workload names are 422s naming the field; nothing is written then.
+ */
+export const POST = apiRoute(async ({ request, scope }) => {
+  const input = parseInput(studyInput, await readJson(request));
+  try {
+    const { study, runs, cells } = await startStudy(scope, getStudyQueue(), input);
+    return NextResponse.json(
+      { id: study.id, status: study.status, order: study.runOrder, seed: study.seed, cells: cells.length, runs: runs.length },
+      { status: 201 },
+    );
+  } catch (err) {
+    if (err instanceof NotFoundError && (err.entity === "target" || err.entity === "workload")) {
+      const list = err.entity === "target" ? input.targets : input.workloads;
+      const index = list.findIndex((r) => typeof r === "string" && refName(r) === err.key);
+      throw new ApiError("invalid_input", `${err.entity} "${err.key}" does not exist`, [
+        { path: `${err.entity}s.${index}`, message: `no ${err.entity} named "${err.key}"` },
+      ]);
+    }
+    throw err;
+  }
+});

@@ -1,0 +1,35 @@
+import { loadProfile, plannedSeconds, WORKLOAD_PRESETS } from "@opsbench/core";
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { apiRoute, parseInput } from "@/lib/api/errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const query = z.object({ timeScale: z.coerce.number().gt(0).max(100).default(1) }).strict();
+
+/**
+ * The load-profile presets of the five studies, each with its workloads (one,
+ * or one per sweep member) built from default parameters at ?timeScale=F, and
+ * the load profile to chart before running: points { t, vus | rate | percentOfMax }.
+ * Presets that require a parameter (stable-at-percent: runId) are previewed with a placeholder.
+ */
+export const GET = apiRoute(async ({ request }) => {
+  const { timeScale } = parseInput(query, Object.fromEntries(new URL(request.url).searchParams));
+  return NextResponse.json(
+    WORKLOAD_PRESETS.map((p) => ({
+      name: p.name,
+      study: p.study,
+      description: p.description,
+      requires: p.requires,
+      parameters: z.toJSONSchema(p.params, { io: "input", unrepresentable: "any" }),
+      workloads: p.build({ ...p.example, timeScale }).map((w) => ({
+        name: w.name,
+        ...(w.repetitions ? { repetitions: w.repetitions } : {}),
+        spec: w.spec,
+        plannedSeconds: plannedSeconds(w.spec),
+        loadProfile: loadProfile(w.spec),
+      })),
+    })),
+  );
+});

@@ -1,0 +1,32 @@
+// What the comparison pages render and the exports read: the ComparisonView
+// from packages/db, a title, and cost per group. The same shape feeds the
+// in-app page, the printable report and the public share page (there stripped to
+// a whitelist: app/api/v1/public/public-share.ts).
+import type { ComparisonView } from "@opsbench/db";
+
+/** A group's cost, priced by the cost engine (packages/core/src/cost). */
+export interface GroupCost {
+  /** The unit the prices are in ("EUR-cent", "USD", ...). */
+  unit: string;
+  total: number | null;
+  perThousandRequests: number | null;
+  /** Where the figure came from, e.g. the catalog entry. */
+  source: string;
+}
+
+/** A ComparisonView (what POST /api/v1/comparisons returns), with a title and costs. */
+export interface CompareData extends ComparisonView {
+  /** A heading for the comparison: the study's name, a share link's title, or null. */
+  title: string | null;
+  /**
+   * Cost per group, aligned with groups; null where no cost is known.
+   * COST: filled by costOfGroups() (load-compare-data.ts) once runs carry a priced cost.
+   */
+  costs: Array<GroupCost | null>;
+  generatedAt: string;
+}
+
+/** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */
+export const selectionOf = (data: Pick<ComparisonView, "groups">) => ({
+  groups: data.groups.map((g) => ({ label: g.label, runIds: g.runs.map((r) => r.id) })),
+});

@@ -1,0 +1,26 @@
+// The pages' side of a comparison URL: the query -> validated input -> data, with
+// bad input or unknown runs as a message to show rather than an error page.
+import type { WorkspaceScope } from "@opsbench/db";
+import { ApiError, fromZodError } from "@/lib/api/errors";
+import type { CompareData } from "./compare-data";
+import { comparisonInputSchema, type ComparisonInput } from "./comparison-input";
+import { loadCompareData } from "./load-compare-data";
+import { selectionFromQuery } from "./selection";
+
+export type QueryComparison =
+  | { state: "empty" }
+  | { state: "invalid"; message: string }
+  | { state: "ok"; input: ComparisonInput; data: CompareData };
+
+export async function comparisonFromQuery(scope: WorkspaceScope, query: Record<string, string | string[] | undefined>): Promise<QueryComparison> {
+  const raw = selectionFromQuery(query);
+  if (raw === null) return { state: "empty" };
+  const parsed = comparisonInputSchema(raw).safeParse(raw);
+  if (!parsed.success) return { state: "invalid", message: fromZodError(parsed.error).message };
+  try {
+    return { state: "ok", input: parsed.data, data: await loadCompareData(scope, parsed.data) };
+  } catch (err) {
+    if (err instanceof ApiError) return { state: "invalid", message: err.message };
+    throw err;
+  }
+}

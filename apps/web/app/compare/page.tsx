@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { RunSummary } from "@opsbench/core";
+import { ComparePicker, type PickerRun } from "@/components/compare-picker";
+import { CompareView } from "@/components/compare-view";
+import type { ShareInput } from "@/app/share/share-subject";
+import { resolveWorkspace } from "@/lib/server/workspace";
+import { selectionOf } from "./compare-data";
+import { comparisonFromQuery } from "./load-from-query";
+import { selectionToQuery } from "./selection";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Compare" };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ComparePage({ searchParams }: Props) {
+  const scope = await resolveWorkspace();
+  const [result, rows] = await Promise.all([comparisonFromQuery(scope, await searchParams), scope.runs.list(100)]);
+  const runs: PickerRun[] = rows.map((r) => {
+    const s = r.summary as unknown as RunSummary | null;
+    return {
+      id: r.id, status: r.status, studyId: r.studyId, repetition: r.repetition, target: r.target?.name ?? null, workload: r.workload?.name ?? null,
+      name: r.name, createdAt: r.createdAt.toISOString(), requests: s?.requests ?? null, p95: s?.latencyMs.p95 ?? null,
+    };
+  });
+  const data = result.state === "ok" ? result.data : null;
+  const query = result.state === "ok" ? selectionToQuery(result.input) : "";
+  const share: ShareInput | undefined =
+    result.state !== "ok" ? undefined
+      : "studyId" in result.input ? { kind: "study", subject: { studyId: result.input.studyId } }
+      : { kind: "comparison", subject: selectionOf(result.data) };
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-base font-semibold">
+          Compare{data?.title ? <span className="ml-2 font-normal text-zinc-500">study {data.title}</span> : null}
+        </h1>
+        <Link href="/share" className="text-xs text-blue-600 hover:underline print:hidden">Shared links</Link>
+      </div>
+      <ComparePicker key={query} runs={runs} initial={data ? selectionOf(data).groups : null} startOpen={!data} />
+      {result.state === "invalid" && (
+        <p data-testid="cmp-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">{result.message}</p>
+      )}
+      {data && <CompareView data={data} mode="app" share={share} reportHref={`/compare/report?${query}`} />}
+    </div>
+  );
+}

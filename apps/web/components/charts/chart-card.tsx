@@ -1,0 +1,72 @@
+"use client";
+
+import { useRef, type ReactElement, type ReactNode } from "react";
+import { ResponsiveContainer } from "recharts";
+import type { ChartLegendItem } from "@/lib/export/chart-image";
+import type { DataTable } from "@/lib/export/data-table";
+import { ExportChartButtons, ExportTableButtons } from "../export-buttons";
+import { CHART_HEIGHT } from "./palette";
+
+export function Legend({ items }: { items: ChartLegendItem[] }) {
+  return (
+    <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-zinc-600">
+      {items.map((it) => (
+        <li key={`${it.label}${it.dash ?? ""}`} className="inline-flex items-center gap-1">
+          <svg width="18" height="6" aria-hidden>
+            <line x1="0" y1="3" x2="18" y2="3" stroke={it.color} strokeWidth="2" strokeDasharray={it.dash || undefined} />
+          </svg>
+          {it.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * A titled chart with its legend and export buttons (PNG/SVG of the chart,
+ * CSV/JSON of its data). `points` is how many data points it draws: 0 shows
+ * "no data"; tests read it from data-points.
+ */
+export function ChartCard({
+  title, testId, points, legend, table, exportable = true, height = CHART_HEIGHT, note, children, recharts = true,
+}: {
+  title: string;
+  testId: string;
+  points: number;
+  legend?: ChartLegendItem[];
+  table: () => DataTable;
+  exportable?: boolean;
+  height?: number;
+  note?: ReactNode;
+  children: ReactNode;
+  /** False for charts drawn as plain SVG (no ResponsiveContainer). */
+  recharts?: boolean;
+}) {
+  const plot = useRef<HTMLDivElement>(null);
+  return (
+    <section data-testid={testId} data-points={points} className="break-inside-avoid rounded-md border border-zinc-200 bg-white p-3">
+      <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
+        {exportable && (
+          <span className="inline-flex gap-2">
+            <ExportChartButtons name={title} target={plot} legend={legend} />
+            <ExportTableButtons name={title} table={table} />
+          </span>
+        )}
+      </div>
+      {legend && legend.length > 0 && <Legend items={legend} />}
+      <div ref={plot} className="mt-1">
+        {points === 0 ? (
+          <div style={{ height }} className="flex items-center justify-center text-xs text-zinc-400">no data</div>
+        ) : recharts ? (
+          <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
+            {children as ReactElement}
+          </ResponsiveContainer>
+        ) : (
+          children
+        )}
+      </div>
+      {note && <p className="mt-1 text-[11px] text-zinc-500">{note}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ValidityFlag } from "@opsbench/core";
+
+const LABELS: Record<string, string> = {
+  "dropped-iterations": "dropped iterations",
+  "load-generator-cpu": "load generator CPU > 80%",
+  "baseline-not-reached": "baseline not reached",
+  "too-few-repetitions": "too few repetitions",
+};
+
+/** Validity flags as small badges; the message is the tooltip. Renders nothing when there are none. */
+export function FlagBadges({ flags, testId }: { flags: ValidityFlag[]; testId?: string }) {
+  if (flags.length === 0) return null;
+  return (
+    <span data-testid={testId} className="inline-flex flex-wrap gap-1">
+      {flags.map((f) => (
+        <span key={f.code} data-testid={`flag-${f.code}`} data-flag={f.code} title={f.message}
+          className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-50 px-1 py-px text-[10px] font-medium text-amber-800 ring-1 ring-inset ring-amber-300">
+          <span aria-hidden>⚠</span>
+          {LABELS[f.code] ?? f.code.replace(/-/g, " ")}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Flags with their messages written out (for a run's header or a report). */
+export function FlagList({ flags, testId }: { flags: ValidityFlag[]; testId?: string }) {
+  if (flags.length === 0) return null;
+  return (
+    <ul data-testid={testId} className="space-y-0.5 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-[11px] text-amber-900">
+      {flags.map((f) => (
+        <li key={f.code} data-flag={f.code}>
+          <span className="font-medium">⚠ {LABELS[f.code] ?? f.code.replace(/-/g, " ")}</span>: {f.message}
+        </li>
+      ))}
+    </ul>
+  );
+}

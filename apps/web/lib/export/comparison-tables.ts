@@ -1,0 +1,183 @@
+// Every table and series of a comparison as a DataTable, for CSV/JSON export and
+// for the tables on the pages: one source, so what is shown is what is exported.
+import type { RunSummary } from "@opsbench/core";
+import type { CompareData } from "@/app/compare/compare-data";
+import type { DataTable } from "./data-table";
+import { flagsOfGroup, flagsOfRun } from "./validity-flags";
+
+export const COMPARISON_TABLES = ["summary", "runs", "series", "distribution", "box", "infra", "verdicts", "cost"] as const;
+export type ComparisonTableName = (typeof COMPARISON_TABLES)[number];
+
+/** The per-run metrics verdicts and box plots are about (as packages/db/src/comparison.ts). */
+export const RUN_METRICS = [
+  { key: "p50", label: "p50 latency", unit: "ms", of: (s: RunSummary) => s.latencyMs.p50 },
+  { key: "p95", label: "p95 latency", unit: "ms", of: (s: RunSummary) => s.latencyMs.p95 },
+  { key: "p99", label: "p99 latency", unit: "ms", of: (s: RunSummary) => s.latencyMs.p99 },
+  { key: "req/s", label: "throughput", unit: "req/s", of: (s: RunSummary) => s.rps },
+  { key: "goodput", label: "goodput", unit: "%", of: (s: RunSummary) => s.goodput },
+] as const;
+
+const codes = (fs: Array<{ code: string }>) => fs.map((f) => f.code).join(";");
+
+/** Linear-interpolated quantile of sorted values (the type-7 definition spreadsheets use). */
+export function quantileOf(sorted: number[], p: number): number {
+  const i = p * (sorted.length - 1);
+  const lo = sorted[Math.floor(i)]!;
+  const hi = sorted[Math.ceil(i)]!;
+  return lo + (hi - lo) * (i - Math.floor(i));
+}
+
+export interface BoxStats {
+  n: number;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+  values: number[];
+}
+
+export function boxStats(values: number[]): BoxStats | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  return { n: s.length, min: s[0]!, q1: quantileOf(s, 0.25), median: quantileOf(s, 0.5), q3: quantileOf(s, 0.75), max: s[s.length - 1]!, values };
+}
+
+/**
+ * The number each run of a group is shown with: its repetition, or its place in
+ * the group when repetitions repeat (runs started on their own are all repetition 1).
+ */
+export function runNumbers(g: { runs: Array<{ id: string; repetition: number }> }): Map<string, number> {
+  const unique = new Set(g.runs.map((r) => r.repetition)).size === g.runs.length;
+  return new Map(g.runs.map((r, i) => [r.id, unique ? r.repetition : i + 1]));
+}
+
+/** Per metric, per group: the values of the group's succeeded repetitions. */
+export function repetitionValues(data: Pick<CompareData, "groups">) {
+  return RUN_METRICS.map((m) => ({
+    metric: m,
+    groups: data.groups.map((g) => {
+      const n = runNumbers(g);
+      return {
+        label: g.label,
+        runs: g.runs.filter((r) => r.summary && r.status === "SUCCEEDED").map((r) => ({ id: r.id, repetition: n.get(r.id)!, value: m.of(r.summary!) })),
+      };
+    }),
+  }));
+}
+
+export interface CostCell {
+  group: number;
+  requests: number;
+  p95: number;
+  perThousand: number | null;
+  unit: string | null;
+}
+
+/**
+ * The IoT study's Table 5.45 shape: rows request name x workload, columns targets,
+ * cells the cost per 1,000 requests (the run's whole cost over all its requests).
+ * Columns are target names, or group labels when one target x workload appears twice.
+ */
+export function costTable(data: Pick<CompareData, "groups" | "costs">) {
+  const byTarget = data.groups.map((g) => g.target?.name ?? g.label);
+  const cellKey = (i: number, key: string[]) => `${data.groups[i]!.workload?.name ?? "-"}\u0000${key[i]}`;
+  const unique = new Set(data.groups.map((_, i) => cellKey(i, byTarget))).size === data.groups.length;
+  const columnOf = unique ? byTarget : data.groups.map((g) => g.label);
+  const columns = [...new Set(columnOf)];
+  const rows: Array<{ request: string; workload: string; cells: Record<string, CostCell>; cheapest: string | null }> = [];
+  data.groups.forEach((g, gi) => {
+    const workload = g.workload?.name ?? "-";
+    for (const r of g.byRequest) {
+      let row = rows.find((x) => x.request === r.name && x.workload === workload);
+      if (!row) rows.push((row = { request: r.name, workload, cells: {}, cheapest: null }));
+      const cost = data.costs[gi] ?? null;
+      row.cells[columnOf[gi]!] = { group: gi, requests: r.requests, p95: r.p95, perThousand: cost?.perThousandRequests ?? null, unit: cost?.unit ?? null };
+    }
+  });
+  for (const row of rows) {
+    const priced = Object.entries(row.cells).filter(([, c]) => c.perThousand !== null);
+    if (priced.length) row.cheapest = priced.reduce((a, b) => (b[1].perThousand! < a[1].perThousand! ? b : a))[0];
+  }
+  rows.sort((a, b) => a.request.localeCompare(b.request) || a.workload.localeCompare(b.workload));
+  return { columns, rows };
+}
+
+export function comparisonTable(data: CompareData, name: ComparisonTableName): DataTable {
+  const G = data.groups;
+  switch (name) {
+    case "summary":
+      return {
+        name,
+        columns: ["group", "target", "workload", "runs", "requests", "failures", "goodput_pct", "success_ratio_pct", "rps", "avg_ms", "min_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "cost_per_1000_requests", "cost_unit", "flags"],
+        rows: G.map((g, i) => {
+          const s = g.merged;
+          const l = s?.latencyMs;
+          return [
+            g.label, g.target?.name ?? null, g.workload?.name ?? null, g.runs.length, s?.requests ?? null, s?.failures ?? null, s?.goodput ?? null, s?.successRatio ?? null, s?.rps ?? null,
+            l?.avg ?? null, l?.min ?? null, l?.p50 ?? null, l?.p90 ?? null, l?.p95 ?? null, l?.p99 ?? null, l?.max ?? null,
+            data.costs[i]?.perThousandRequests ?? null, data.costs[i]?.unit ?? null, codes(flagsOfGroup(g)),
+          ];
+        }),
+      };
+    case "runs":
+      return {
+        name,
+        columns: ["group", "run_id", "repetition", "status", "requests", "failures", "goodput_pct", "rps", "p50_ms", "p95_ms", "p99_ms", "max_ms", "dropped_iterations", "generator_cpu_pct", "flags"],
+        rows: G.flatMap((g) =>
+          g.runs.map((r) => {
+            const s = r.summary;
+            return [
+              g.label, r.id, r.repetition, r.status, s?.requests ?? null, s?.failures ?? null, s?.goodput ?? null, s?.rps ?? null,
+              s?.latencyMs.p50 ?? null, s?.latencyMs.p95 ?? null, s?.latencyMs.p99 ?? null, s?.latencyMs.max ?? null,
+              s?.load?.droppedIterations ?? null, s?.load?.generatorCpuPercent ?? null, codes(flagsOfRun(r)),
+            ];
+          }),
+        ),
+      };
+    case "series":
+      return {
+        name,
+        columns: ["group", "offset_s", "requests", "p50_ms", "p95_ms", "p99_ms", "goodput_pct"],
+        rows: G.flatMap((g) => g.series.map((b) => [g.label, b.offsetSeconds, b.requests, b.p50Ms, b.p95Ms, b.p99Ms, b.goodput])),
+      };
+    case "distribution":
+      return { name, columns: ["group", "latency_ms", "cumulative"], rows: G.flatMap((g) => g.distribution.map((d) => [g.label, d.ms, d.cumulative])) };
+    case "box":
+      return {
+        name,
+        columns: ["metric", "unit", "group", "n", "min", "q1", "median", "q3", "max", "values"],
+        rows: repetitionValues(data).flatMap(({ metric, groups }) =>
+          groups.map((g) => {
+            const b = boxStats(g.runs.map((r) => r.value));
+            return [metric.key, metric.unit, g.label, b?.n ?? 0, b?.min ?? null, b?.q1 ?? null, b?.median ?? null, b?.q3 ?? null, b?.max ?? null, g.runs.map((r) => r.value).join(";")];
+          }),
+        ),
+      };
+    case "infra":
+      return {
+        name,
+        columns: ["group", "run_id", "offset_s", "replicas", "cpu_pct"],
+        rows: G.flatMap((g) => g.infra.map((p) => [g.label, p.runId, p.offsetSeconds, p.replicas, p.cpuPercent])),
+      };
+    case "verdicts":
+      return {
+        name,
+        columns: ["metric", "baseline", "candidate", "basis", "difference", "ci_low", "ci_high", "level", "significant", "resamples", "seed", "text"],
+        rows: data.verdicts.map((v) => [v.metric, v.baseline, v.candidate, v.basis, v.difference, v.low, v.high, v.level, v.significant, v.resamples, v.seed, v.text]),
+      };
+    case "cost": {
+      const t = costTable(data);
+      return {
+        name,
+        columns: ["request", "workload", "target", "requests", "p95_ms", "cost_per_1000_requests", "cost_unit", "cheapest"],
+        rows: t.rows.flatMap((r) =>
+          t.columns.filter((c) => r.cells[c]).map((c) => {
+            const cell = r.cells[c]!;
+            return [r.request, r.workload, c, cell.requests, cell.p95, cell.perThousand, cell.unit, r.cheapest === c];
+          }),
+        ),
+      };
+    }
+  }
+}

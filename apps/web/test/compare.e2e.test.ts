@@ -1,0 +1,225 @@
+// The comparison page in a real browser (Debian's Chromium driven by
+// playwright-core), against the built web app, a real worker and real k6 runs:
+// two targets x 2 repetitions each, tiny loads.
+import { readFileSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { bootstrapDifference, type RunSummary } from "@opsbench/core";
+import type { ComparisonView } from "@opsbench/db";
+import { startRun } from "@opsbench/jobs";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+
+const web = inject("webUrl");
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+let browser: Browser;
+const runsOf: Record<"one" | "two", string[]> = { one: [], two: [] };
+
+beforeAll(async () => {
+  stack = await openTestStack();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  // One replica against two: the same app, so some metrics differ and some may not.
+  await stack.scope.targets.put(taewaTarget("cmp-one", { replicas: 1 }));
+  await stack.scope.targets.put(taewaTarget("cmp-two", { replicas: 2 }));
+  // About 13 s of load: two 10 s buckets per run, so every time series has a line.
+  await stack.scope.workloads.put(shortRamp("cmp-tiny", { vus: 2, holdSeconds: 9, path: "/?n=2000" }));
+  for (const rep of [1, 2]) {
+    for (const t of ["one", "two"] as const) {
+      const run = await startRun(stack.scope, stack.queue, { targetName: `cmp-${t}`, workloadName: "cmp-tiny" });
+      expect((await waitForFinal(stack.db, run.id)).status, `cmp-${t} repetition ${rep}`).toBe("SUCCEEDED");
+      runsOf[t].push(run.id);
+    }
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const METRICS = ["p50", "p95", "p99", "req/s", "goodput"] as const;
+const ofSummary: Record<(typeof METRICS)[number], (s: RunSummary) => number> = {
+  p50: (s) => s.latencyMs.p50,
+  p95: (s) => s.latencyMs.p95,
+  p99: (s) => s.latencyMs.p99,
+  "req/s": (s) => s.rps,
+  goodput: (s) => s.goodput,
+};
+const slug = (m: string) => m.replace(/[^A-Za-z0-9]+/g, "-");
+const selectionQuery = () =>
+  new URLSearchParams([
+    ["g", `one replica:${runsOf.one.join(",")}`],
+    ["g", `two replicas:${runsOf.two.join(",")}`],
+  ]).toString();
+
+/** Counts drawn marks inside a chart container. */
+const count = (page: Page, testId: string, selector: string) => page.getByTestId(testId).locator(selector).count();
+
+async function download(page: Page, click: () => Promise<void>) {
+  const [dl] = await Promise.all([page.waitForEvent("download"), click()]);
+  return { name: dl.suggestedFilename(), bytes: readFileSync((await dl.path())!) };
+}
+
+describe("comparison page", () => {
+  it("compares runs picked in the page, with every chart populated and verdict intervals equal to an independent bootstrap", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+
+    // Pick the four runs; the page groups them by target x workload by itself.
+    await page.goto(`${web}/compare`);
+    for (const id of [...runsOf.one, ...runsOf.two]) await page.locator(`[data-testid="cmp-pick-row"][data-run-id="${id}"] [data-testid="cmp-pick"]`).check();
+    await expect.poll(() => page.getByTestId("cmp-group-label").count()).toBe(2);
+    await page.getByTestId("cmp-group-label").nth(0).fill("one replica");
+    await page.getByTestId("cmp-group-label").nth(1).fill("two replicas");
+    await page.getByTestId("cmp-submit").click();
+    await page.waitForURL(/\/compare\?g=/);
+    await page.getByTestId("cmp-view").waitFor();
+
+    // What the page was given, from the API with the same selection.
+    const api = (await (await fetch(`${web}/api/v1/comparisons?${selectionQuery()}`)).json()) as ComparisonView;
+    expect(api.groups.map((g) => g.label)).toEqual(["one replica", "two replicas"]);
+    expect(api.groups.map((g) => g.runs.map((r) => r.id).sort())).toEqual([[...runsOf.one].sort(), [...runsOf.two].sort()]);
+
+    // Every chart drawn, with as many marks as the data has points.
+    const buckets = api.groups.reduce((s, g) => s + g.series.length, 0);
+    expect(api.groups.every((g) => g.series.length >= 2)).toBe(true);
+    expect(await count(page, "cmp-chart-latency", ".recharts-line-dot")).toBe(3 * buckets); // p50, p95, p99 per group and bucket
+    expect(await count(page, "cmp-chart-latency", "path.recharts-line-curve")).toBe(3 * api.groups.length);
+    expect(await count(page, "cmp-chart-requests", ".recharts-bar-rectangle")).toBe(buckets);
+    expect(await count(page, "cmp-chart-goodput", ".recharts-line-dot")).toBe(buckets);
+    expect(await count(page, "cmp-chart-cdf", "path.recharts-line-curve")).toBe(api.groups.length);
+    expect(Number(await page.getByTestId("cmp-chart-cdf").getAttribute("data-points"))).toBe(api.groups.reduce((s, g) => s + g.distribution.length, 0));
+    expect(await count(page, "cmp-chart-box", "rect.cmp-box")).toBe(METRICS.length * api.groups.length);
+    expect(await count(page, "cmp-chart-box", "circle.cmp-box-point")).toBe(METRICS.length * 4);
+    const infraRuns = new Set(api.groups.flatMap((g) => g.infra.map((p) => p.runId)));
+    expect(infraRuns.size).toBe(4);
+    expect(await count(page, "cmp-chart-infra", "path.recharts-line-curve")).toBe(4);
+    const cpuRuns = new Set(api.groups.flatMap((g) => g.infra.filter((p) => p.cpuPercent !== null).map((p) => p.runId)));
+    expect(cpuRuns.size).toBeGreaterThan(0);
+    expect(await count(page, "cmp-chart-infra-cpu", "path.recharts-line-curve")).toBe(cpuRuns.size);
+    // The Table 5.45 shape: one row per request name x workload, one column per target.
+    expect(await page.getByTestId("cmp-cost-table").locator('[data-testid="cost-row"]').count()).toBe(1);
+    expect(await page.getByTestId("cmp-cost-table").locator('[data-testid="cost-cell"]').count()).toBe(2);
+    // Two repetitions are fewer than the three a spread needs: flagged beside the group's numbers.
+    expect(await page.locator('[data-testid="cmp-group-row"] [data-testid="flag-too-few-repetitions"]').count()).toBe(2);
+
+    // Verdicts: recompute each interval from the runs' stored summaries, in the order the page lists the runs.
+    const stored = new Map(
+      (await stack.db.run.findMany({ where: { id: { in: [...runsOf.one, ...runsOf.two] } }, select: { id: true, summary: true } })).map((r) => [r.id, r.summary as unknown as RunSummary]),
+    );
+    const order = await Promise.all(
+      [0, 1].map((gi) => page.locator(`tbody:has([data-testid="cmp-group-row"][data-group="${gi}"]) [data-testid="cmp-run-row"]`).evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")!))),
+    );
+    expect(order.map((ids) => [...ids].sort())).toEqual([[...runsOf.one].sort(), [...runsOf.two].sort()]);
+    let normalChecked = 0;
+    for (const metric of METRICS) {
+      const row = page.getByTestId(`verdict-${slug(metric)}`);
+      expect(await row.count(), metric).toBe(1);
+      const attr = async (n: string) => (await row.getAttribute(n))!;
+      expect(await attr("data-basis")).toBe("repetitions");
+      const a = order[0]!.map((id) => ofSummary[metric](stored.get(id)!));
+      const b = order[1]!.map((id) => ofSummary[metric](stored.get(id)!));
+      const mine = bootstrapDifference(a, b, { seed: Number(await attr("data-seed")), resamples: Number(await attr("data-resamples")) });
+      expect([Number(await attr("data-low")), Number(await attr("data-high")), Number(await attr("data-difference"))], metric).toEqual([mine.low, mine.high, mine.difference]);
+      expect(await attr("data-significant"), metric).toBe(String(mine.significant));
+      // The interval as printed: [low, high] with the page's rounding.
+      const shown = ((await row.getByTestId("verdict-ci").textContent()) ?? "").replace(/−/g, "-").match(/-?\+?[0-9.]+/g)!.map(Number);
+      const tolerance = metric === "req/s" ? 0.051 : 0.0051;
+      expect(Math.abs(shown[0]! - mine.low), `${metric} low shown`).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(shown[1]! - mine.high), `${metric} high shown`).toBeLessThanOrEqual(tolerance);
+      const said = (await row.getByTestId("verdict-text").textContent()) ?? "";
+      if (mine.significant) expect(said).toMatch(/is better/);
+      else expect(said).toBe("no significant difference");
+
+      // Normal theory: difference +- 1.96 x sqrt(var_a/n_a + var_b/n_b), with the plug-in (divide by n)
+      // variances the bootstrap resamples from. With n = 2 per group the percentile bootstrap's 2.5%
+      // and 97.5% points are the extreme resamples (each has probability 1/16 > 2.5%), so its interval is
+      // [min b - max a, max b - min a]: centred on the difference, and 0.72 to 1.02 times as wide as the
+      // normal one (1 when both spreads are equal, 0.72 when one is zero).
+      const plugInVar = (xs: number[]) => xs.reduce((s, x) => s + (x - xs.reduce((p, q) => p + q, 0) / xs.length) ** 2, 0) / xs.length;
+      const normalHalf = 1.96 * Math.sqrt(plugInVar(a) / a.length + plugInVar(b) / b.length);
+      if (normalHalf > 1e-9) {
+        const half = (mine.high - mine.low) / 2;
+        expect(half / normalHalf, `${metric}: bootstrap vs normal half-width`).toBeGreaterThan(0.7);
+        expect(half / normalHalf, `${metric}: bootstrap vs normal half-width`).toBeLessThan(1.03);
+        expect(Math.abs((mine.low + mine.high) / 2 - mine.difference), `${metric}: centre`).toBeLessThan(1e-9 + normalHalf * 1e-6);
+        normalChecked++;
+      }
+    }
+    expect(normalChecked, "metrics with a spread, checked against normal theory").toBeGreaterThanOrEqual(1);
+
+    // Exports: CSV of a series, JSON of the verdicts, PNG and SVG of a chart.
+    const csv = await download(page, () => page.getByTestId("cmp-chart-requests").getByTestId("export-csv").click());
+    expect(csv.name).toMatch(/\.csv$/);
+    const lines = csv.bytes.toString("utf8").trim().split(/\r\n/);
+    expect(lines[0]).toBe("group,offset_s,requests,p50_ms,p95_ms,p99_ms,goodput_pct");
+    expect(lines.length - 1).toBe(buckets);
+    expect(lines.slice(1).reduce((s, l) => s + Number(l.split(",")[2]), 0)).toBe(api.groups.reduce((s, g) => s + g.merged!.requests, 0));
+    const verdictsJson = JSON.parse((await download(page, () => page.getByTestId("cmp-verdicts").getByTestId("export-json").click())).bytes.toString("utf8"));
+    expect(verdictsJson.map((v: { metric: string }) => v.metric)).toEqual([...METRICS]);
+    const png = await download(page, () => page.getByTestId("cmp-chart-latency").getByTestId("export-png").click());
+    expect(png.bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    expect(png.bytes.length).toBeGreaterThan(5000);
+    const svg = (await download(page, () => page.getByTestId("cmp-chart-box").getByTestId("export-svg").click())).bytes.toString("utf8");
+    expect(svg).toMatch(/^<\?xml/);
+    expect(svg).toContain("one replica");
+    expect((svg.match(/class="cmp-box"/g) ?? []).length).toBe(METRICS.length * 2);
+    // The same tables from the server, for scripts.
+    const server = await fetch(`${web}/api/v1/comparisons/export?format=csv&table=series&${selectionQuery()}`);
+    expect(server.status).toBe(200);
+    expect((await server.text()).trim().split(/\r\n/)).toEqual(lines);
+
+    await page.screenshot({ path: "/tmp/cmp-compare-page.png", fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("prints a report with every chart and table, the selection and the date, and no navigation", async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+    await page.goto(`${web}/compare/report?${selectionQuery()}`);
+    await page.getByTestId("cmp-report").waitFor();
+    expect(await page.locator("nav").count()).toBe(0);
+    expect(await page.getByTestId("export-csv").count()).toBe(0);
+    for (const id of ["cmp-chart-latency", "cmp-chart-requests", "cmp-chart-goodput", "cmp-chart-cdf", "cmp-chart-box", "cmp-chart-infra", "cmp-chart-infra-cpu"]) {
+      expect(Number(await page.getByTestId(id).getAttribute("data-points")), id).toBeGreaterThan(0);
+    }
+    const header = (await page.locator("header").first().textContent()) ?? "";
+    for (const id of [...runsOf.one, ...runsOf.two]) expect(header).toContain(id);
+    expect(header).toMatch(/Generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    // On paper the report is zoomed to the printable width of A4 (186 mm, ~703 px) with its charts as drawn.
+    await page.emulateMedia({ media: "print" });
+    expect((await page.getByTestId("cmp-report").boundingBox())!.width).toBeLessThanOrEqual(705);
+    for (const id of ["cmp-chart-latency", "cmp-chart-cdf", "cmp-chart-infra"]) {
+      const plot = (await page.getByTestId(id).locator(".recharts-wrapper > svg").boundingBox())!;
+      expect(plot.height, id).toBeGreaterThan(100);
+      expect(plot.width, id).toBeLessThanOrEqual(705);
+    }
+    await page.screenshot({ path: "/tmp/cmp-report-print.png", fullPage: true });
+    const pdf = await page.pdf({ format: "A4" });
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    await page.close();
+  });
+
+  it("answers bad comparison input with 422 naming the place, and unknown runs likewise", async () => {
+    const post = (body: unknown) => fetch(`${web}/api/v1/comparisons`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const bad = await post({ groups: [{ runIds: ["nope"] }] });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).error.issues.map((i: { path: string }) => i.path)).toEqual(["groups.0.runIds.0"]);
+    const missing = await post({ groups: [{ runIds: [runsOf.one[0]] }, { runIds: ["00000000-0000-4000-8000-000000000000"] }] });
+    expect(missing.status).toBe(422);
+    expect((await missing.json()).error.issues[0].path).toBe("groups.1.runIds.0");
+    const extra = await post({ groups: [{ runIds: runsOf.one }], colour: "red" });
+    expect(extra.status).toBe(422);
+    expect((await extra.json()).error.issues[0].path).toBe("colour");
+    const noStudy = await post({ studyId: "00000000-0000-4000-8000-000000000000" });
+    expect(noStudy.status).toBe(422);
+    expect((await noStudy.json()).error.issues[0].path).toBe("studyId");
+    const ok = await post({ groups: [{ label: "one", runIds: runsOf.one }, { runIds: runsOf.two }] });
+    expect(ok.status).toBe(200);
+    const view = (await ok.json()) as ComparisonView;
+    expect(view.groups.map((g) => g.label)).toEqual(["one", "cmp-two x cmp-tiny"]);
+    expect(view.verdicts.map((v) => v.metric)).toEqual([...METRICS]);
+  });
+});

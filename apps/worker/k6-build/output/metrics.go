@@ -1,0 +1,145 @@
+package output
+
+import (
+	"encoding/base64"
+	"math"
+	"sort"
+	"strings"
+
+	"go.k6.io/k6/metrics"
+)
+
+// A script's own metrics and its checks, per second and name: counters sum,
+// rates count non-zero samples, trends keep a histogram as http_req_duration
+// does, gauges keep their last value (and min and max). Checks are k6's
+// "checks" rate split by the check's name.
+
+// maxSeriesPerKind bounds the names kept per kind, so a script that names
+// checks or metrics after request data cannot grow the output without limit;
+// further names are counted under otherName.
+const (
+	maxSeriesPerKind = 500
+	otherName        = "(other)"
+)
+
+// k6's built-in metrics (go.k6.io/k6/metrics/builtin.go) and the families of
+// its protocol modules; everything else is a script's own.
+var builtinMetrics = map[string]bool{
+	"vus": true, "vus_max": true, "iterations": true, "iteration_duration": true, "dropped_iterations": true,
+	"checks": true, "group_duration": true, "data_sent": true, "data_received": true,
+	"http_reqs": true, "http_req_failed": true, "http_req_duration": true, "http_req_blocked": true,
+	"http_req_connecting": true, "http_req_tls_handshaking": true, "http_req_sending": true,
+	"http_req_waiting": true, "http_req_receiving": true,
+}
+
+func isBuiltinMetric(name string) bool {
+	return builtinMetrics[name] || strings.HasPrefix(name, "ws_") || strings.HasPrefix(name, "grpc_") || strings.HasPrefix(name, "browser_")
+}
+
+// unitOf names what a metric's values are: "ms" for times, "B" for data, "" for plain numbers.
+func unitOf(m *metrics.Metric) string {
+	switch m.Contains {
+	case metrics.Time:
+		return "ms"
+	case metrics.Data:
+		return "B"
+	default:
+		return ""
+	}
+}
+
+type metricKey struct {
+	second int64
+	kind   string // "check", "counter", "rate", "trend", "gauge"
+	name   string
+}
+
+type metricCell struct {
+	unit                string
+	count, passes       int64
+	sum, min, max, last float64
+	lastAt              int64 // unix nanoseconds of the sample that set last
+	buckets             map[int32]int64
+}
+
+type metricAggregates struct {
+	cells map[metricKey]*metricCell
+	names map[string]map[string]bool // kind -> names seen
+}
+
+func newMetricAggregates() metricAggregates {
+	return metricAggregates{cells: map[metricKey]*metricCell{}, names: map[string]map[string]bool{}}
+}
+
+func (a *metricAggregates) add(sec int64, name, kind, unit string, s metrics.Sample) {
+	seen := a.names[kind]
+	if seen == nil {
+		seen = map[string]bool{}
+		a.names[kind] = seen
+	}
+	if !seen[name] {
+		if len(seen) >= maxSeriesPerKind {
+			name = otherName
+		}
+		seen[name] = true
+	}
+	k := metricKey{sec, kind, name}
+	c := a.cells[k]
+	if c == nil {
+		c = &metricCell{unit: unit, min: math.Inf(1), max: math.Inf(-1), lastAt: math.MinInt64}
+		if kind == "trend" {
+			c.buckets = map[int32]int64{}
+		}
+		a.cells[k] = c
+	}
+	v := s.Value
+	c.count++
+	c.sum += v
+	c.min = math.Min(c.min, v)
+	c.max = math.Max(c.max, v)
+	if at := s.Time.UnixNano(); at >= c.lastAt {
+		c.last, c.lastAt = v, at
+	}
+	if v != 0 {
+		c.passes++
+	}
+	if c.buckets != nil {
+		c.buckets[bucketIndex(v)]++
+	}
+}
+
+// flush writes the cells of seconds up to cutoff (all of them at the end) as "metric" lines, in order.
+func (a *metricAggregates) flush(all bool, cutoff int64, write func(any)) {
+	keys := make([]metricKey, 0, len(a.cells))
+	for k := range a.cells {
+		if all || k.second <= cutoff {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].second != keys[j].second {
+			return keys[i].second < keys[j].second
+		}
+		if keys[i].kind != keys[j].kind {
+			return keys[i].kind < keys[j].kind
+		}
+		return keys[i].name < keys[j].name
+	})
+	for _, k := range keys {
+		c := a.cells[k]
+		line := map[string]any{
+			"t": "metric", "s": k.second, "kind": k.kind, "name": k.name, "unit": c.unit,
+			"n": c.count, "pass": c.passes, "sum": c.sum, "min": c.min, "max": c.max, "last": c.last,
+		}
+		if c.buckets != nil {
+			idx := make([]int32, 0, len(c.buckets))
+			for i := range c.buckets {
+				idx = append(idx, i)
+			}
+			sort.Slice(idx, func(x, y int) bool { return idx[x] < idx[y] })
+			line["b"] = base64.StdEncoding.EncodeToString(encodeBuckets(idx, c.buckets))
+		}
+		write(line)
+		delete(a.cells, k)
+	}
+}

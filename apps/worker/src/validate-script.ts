@@ -1,0 +1,83 @@
+// Validates a user's k6 script with the pinned k6 itself (`k6 inspect
+// --execution-requirements`: the script parses, its init code runs, its options
+// and scenarios are valid), answering with k6's own message when it is not.
+// Consumes the script-validation queue (packages/jobs/src/script-validation.ts).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { UnrecoverableError, Worker } from "bullmq";
+import { durationSeconds } from "@opsbench/core";
+import { SCRIPT_VALIDATION_QUEUE, redisConnection, scriptValidationPayload, type ScriptValidationPayload, type ScriptValidationResult } from "@opsbench/jobs";
+import type { Logger } from "./logger";
+
+/** Init code that loops forever must not hold a worker: k6 inspect gets this long. */
+const INSPECT_TIMEOUT_MS = 15_000;
+
+/** k6 logs `time="..." level=error msg="..."`; keep the messages, with the temp path shown as script.js. */
+export function k6ErrorMessage(stderr: string, dir: string): string {
+  const messages: string[] = [];
+  for (const line of stderr.split("\n")) {
+    const m = /level=(?:error|fatal) msg="((?:[^"\\]|\\.)*)"/.exec(line);
+    if (m) messages.push(JSON.parse(`"${m[1]}"`) as string);
+  }
+  const text = (messages.length ? messages.join("\n") : stderr.trim()) || "k6 could not read the script";
+  return text.replaceAll(`file://${dir}/`, "").replaceAll(`${dir}/`, "");
+}
+
+export async function validateScriptSource(k6Binary: string, source: string, timeoutMs = INSPECT_TIMEOUT_MS): Promise<ScriptValidationResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-validate-"));
+  try {
+    writeFileSync(path.join(dir, "script.js"), source);
+    const child = spawn(k6Binary, ["inspect", "--execution-requirements", "script.js"], {
+      cwd: dir,
+      // Only what a run also gives it (with a placeholder address); none of the worker's own settings.
+      env: { HOME: dir, K6_NO_USAGE_REPORT: "true", OPSBENCH_BASE_URL: "http://127.0.0.1:8080" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-20_000)));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("exit", (c) => resolve(c));
+    }).finally(() => clearTimeout(timer));
+    if (timedOut) return { ok: false, message: `k6 inspect did not finish within ${Math.round(timeoutMs / 1000)} s: does the script's init code wait or loop?` };
+    if (code !== 0) return { ok: false, message: k6ErrorMessage(stderr, dir) };
+    const inspected = JSON.parse(stdout) as Record<string, unknown> & { totalDuration?: string; maxVUs?: number };
+    const { totalDuration, maxVUs, ...all } = inspected;
+    const options = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== null)); // k6 lists every option, mostly null
+    return {
+      ok: true,
+      options,
+      totalDurationSeconds: typeof totalDuration === "string" ? durationSeconds(totalDuration) : null,
+      maxVUs: typeof maxVUs === "number" ? maxVUs : null,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The BullMQ consumer of the script-validation queue; a script's own errors are results, not failures. */
+export function startScriptValidationWorker(opts: { redisUrl: string; k6Binary: string; log: Logger }) {
+  const worker = new Worker<ScriptValidationPayload, ScriptValidationResult>(
+    SCRIPT_VALIDATION_QUEUE,
+    async (job) => {
+      const parsed = scriptValidationPayload.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
+      const result = await validateScriptSource(opts.k6Binary, parsed.data.source);
+      opts.log.info({ jobId: job.id, ok: result.ok }, "script validated");
+      return result;
+    },
+    // Validation is short and light; two at once keep a submit from waiting behind another.
+    { connection: redisConnection(opts.redisUrl), prefix: "opsbench", concurrency: 2 },
+  );
+  worker.on("error", (err) => opts.log.error({ err }, "script validation worker error"));
+  return worker;
+}

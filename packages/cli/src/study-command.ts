@@ -1,0 +1,285 @@
+// `opsbench study run FILE.json`: runs a study described in a file (targets x
+// workloads x repetitions, order, seed, cool-down; docs/studies.md) and waits,
+// printing progress and, at the end, each cell's mean +- SD and 95% CI.
+// `opsbench study show ID` and `opsbench study abort ID`. Exit codes: 0 every
+// run succeeded, 1 any did not, 2 bad input (nothing written), 130 interrupted.
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { studyInput, type SampleStats, type StudyInput } from "@opsbench/core";
+import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type StudyView, type WorkspaceScope } from "@opsbench/db";
+import { createRunQueue, createStudyQueue, startStudy } from "@opsbench/jobs";
+import { loadEnv } from "./env";
+import { ensureWorker, type Managed } from "./processes";
+
+interface Io {
+  say: (m: string) => void;
+  usageError: (m: string) => Error;
+}
+
+/** A study file that cannot be run: exit 2, nothing written. */
+export class StudyFileError extends Error {}
+
+const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
+
+/** Reads and validates a study file; every problem names its field. */
+export async function readStudyFile(file: string): Promise<StudyInput> {
+  const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
+    throw new StudyFileError(err.code === "ENOENT" ? `no such file: ${file}` : `cannot read ${file}: ${err.message}`);
+  });
+  if (info.isDirectory()) throw new StudyFileError(`${file} is a directory, not a study file`);
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, "utf8"));
+  } catch (err) {
+    throw new StudyFileError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = studyInput.safeParse(data);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.flatMap((i) => {
+      const at = i.path.map(String).join(".");
+      if (i.code === "unrecognized_keys") return i.keys.map((k) => `  ${at ? `${at}.` : ""}${k}: unrecognized key`);
+      return [`  ${at || "(file)"}: ${i.message}`];
+    });
+    throw new StudyFileError(`${file} is not a valid study:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export async function studyCommand(args: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "run") return studyRun(rest, io);
+  if (sub === "show") return studyShow(rest, io);
+  if (sub === "abort") return studyAbort(rest, io);
+  throw io.usageError(`unknown command "study ${sub ?? ""}" (known: study run, study show, study abort)`);
+}
+
+function parse(args: string[], io: Io, what: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+  } catch (err) {
+    throw io.usageError((err as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw io.usageError(`study ${what} needs one ${what === "run" ? "FILE" : "STUDY_ID"}`);
+  return { arg: parsed.positionals[0]!, json: parsed.values.json };
+}
+
+async function openScope() {
+  const env = loadEnv();
+  const db = createDb(env.DATABASE_URL, { max: 3 });
+  const scope = workspaceScope(db, await defaultWorkspaceId(db));
+  return { env, db, scope };
+}
+
+async function studyRun(args: string[], io: Io): Promise<number> {
+  const { arg, json } = parse(args, io, "run");
+  const file = path.resolve(arg);
+  let input: StudyInput;
+  try {
+    input = await readStudyFile(file);
+  } catch (err) {
+    if (err instanceof StudyFileError) {
+      io.say(`opsbench: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const { env, db, scope } = await openScope();
+  const runQueue = createRunQueue(env.REDIS_URL);
+  const studyQueue = createStudyQueue(env.REDIS_URL);
+  const children: Managed[] = [];
+  let studyId: string | null = null;
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    io.say("\nstopping: aborting the study (the run under way is stopped and torn down)...");
+    if (studyId) scope.studies.abort(studyId).catch((err) => io.say(`opsbench: could not abort: ${(err as Error).message}`));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    // Names are checked before a worker is started; the study is then created in one transaction.
+    const missing = await missingNames(scope, input);
+    if (missing) {
+      io.say(`opsbench: ${missing}`);
+      return 2;
+    }
+    const worker = await ensureWorker(env, runQueue, io.say);
+    if (worker) children.push(worker);
+    await waitForStudyWorker(studyQueue, env.REDIS_URL);
+    let created;
+    try {
+      created = await startStudy(scope, studyQueue, input);
+    } catch (err) {
+      if (err instanceof NotFoundError) {
+        io.say(`opsbench: unknown ${err.entity} "${err.key}"`);
+        return 2;
+      }
+      throw err;
+    }
+    studyId = created.study.id;
+    if (interrupted) await scope.studies.abort(studyId);
+    const cells = created.cells.length;
+    io.say(
+      `study ${studyId}: ${cells} cell${cells === 1 ? "" : "s"} x ${input.repetitions} repetition${input.repetitions === 1 ? "" : "s"} = ${created.runs.length} runs, ` +
+        `${input.order}${created.study.seed !== null ? ` (seed ${created.study.seed})` : ""}, cool-down ${input.cooldownSeconds} s`,
+    );
+    const view = await waitForStudy(scope, studyId, io.say);
+    if (json) console.log(JSON.stringify(view, null, 2));
+    else console.log(formatStudy(view));
+    if (interrupted) return 130;
+    return view.status === "SUCCEEDED" ? 0 : 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await Promise.all(children.map((c) => c.stop()));
+    await runQueue.close();
+    await studyQueue.close();
+    await db.$disconnect();
+  }
+}
+
+async function missingNames(scope: WorkspaceScope, input: StudyInput): Promise<string | null> {
+  for (const [entity, refs, list] of [
+    ["target", input.targets, () => scope.targets.list()],
+    ["workload", input.workloads, () => scope.workloads.list()],
+  ] as const) {
+    const known = new Set((await list()).map((x) => x.name));
+    const defined = new Set(refs.filter((r) => typeof r !== "string").map((r) => (r as { name: string }).name));
+    for (const [i, r] of refs.entries()) {
+      if (typeof r === "string" && !known.has(r) && !defined.has(r)) {
+        return `${entity}s.${i}: unknown ${entity} "${r}" (known: ${known.size ? [...known].join(", ") : "none yet"}; or give its full definition in the file)`;
+      }
+    }
+  }
+  return null;
+}
+
+/** A worker from before studies existed takes runs but not studies; say so instead of waiting forever. */
+async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>, redisUrl: string) {
+  // CLIENT LIST spans every Redis database: only workers on ours count.
+  const db = String(Number(new URL(redisUrl).pathname.slice(1) || 0));
+  const ours = async () => (await queue.getWorkers()).filter((w) => w.db === undefined || w.db === db);
+  const until = Date.now() + 15_000;
+  while ((await ours()).length === 0) {
+    if (Date.now() > until) throw new Error("no worker takes studies (a worker from an older version is running?); restart the worker");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** Polls the study until it is final, printing each run as it starts and ends, with the ETA. */
+async function waitForStudy(scope: WorkspaceScope, studyId: string, say: (m: string) => void): Promise<StudyView> {
+  const seen = new Map<string, string>();
+  let lastStatus = "";
+  for (;;) {
+    const view = await scope.studies.view(studyId, { merged: false });
+    if (view.status !== lastStatus) {
+      say(`study ${studyId.slice(0, 8)}: ${view.status}${view.error ? `: ${view.error}` : ""}`);
+      lastStatus = view.status;
+    }
+    for (const r of view.runs) {
+      const shown = r.status === "QUEUED" ? "" : FINAL.includes(r.status) ? r.status : "STARTED";
+      if (!shown || seen.get(r.id) === shown) continue;
+      seen.set(r.id, shown);
+      if (shown === "ABORTED" && r.startedAt === null) continue; // never started: said once at the end
+      const cell = view.cells[r.cell];
+      const name = cell ? `${cell.target.name} x ${cell.workload.name}` : "?";
+      const where = `run ${r.position ?? "?"} of ${view.runs.length}${r.round !== null ? ` (round ${r.round})` : ""}: ${name} #${r.repetition}`;
+      const eta = view.progress.etaSeconds !== null ? `, ETA ${formatSeconds(view.progress.etaSeconds)}` : "";
+      if (shown === "STARTED") say(`${where}: started${eta}`);
+      else {
+        const res = r.result ? `: ${r.result.rps.toFixed(1)} req/s, p95 ${r.result.p95.toFixed(2)} ms, goodput ${r.result.goodput.toFixed(1)} %` : r.error ? `: ${r.error}` : "";
+        const flags = r.flags.length ? ` [flags: ${r.flags.map((f) => f.code).join(", ")}]` : "";
+        say(`${where}: ${r.status.toLowerCase()}${res}${flags}${eta}`);
+      }
+    }
+    if (FINAL.includes(view.status) && view.runs.every((r) => FINAL.includes(r.status))) {
+      const never = view.runs.filter((r) => r.status === "ABORTED" && r.startedAt === null).length;
+      if (never) say(`${never} run${never === 1 ? "" : "s"} not started (aborted)`);
+      return scope.studies.view(studyId);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function studyShow(args: string[], io: Io): Promise<number> {
+  const { arg, json } = parse(args, io, "show");
+  const { db, scope } = await openScope();
+  try {
+    const view = await scope.studies.view(arg).catch((err) => {
+      if (err instanceof NotFoundError) throw io.usageError(`no study with id "${arg}"`);
+      throw err;
+    });
+    console.log(json ? JSON.stringify(view, null, 2) : formatStudy(view));
+    return 0;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function studyAbort(args: string[], io: Io): Promise<number> {
+  const { arg, json } = parse(args, io, "abort");
+  const { db, scope } = await openScope();
+  try {
+    const r = await scope.studies.abort(arg).catch((err) => {
+      if (err instanceof NotFoundError) throw io.usageError(`no study with id "${arg}"`);
+      throw err;
+    });
+    if (json) console.log(JSON.stringify({ id: arg, ...r }));
+    else io.say(r.aborted ? `study ${arg}: aborted (the run under way stops within seconds)` : `study ${arg} is already ${r.status}`);
+    return 0;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+export function formatSeconds(s: number): string {
+  const total = Math.max(0, Math.round(s));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  return h ? `${h}h ${m}m` : m ? `${m}m ${sec}s` : `${sec}s`;
+}
+
+const num = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
+
+/** "512.3 +- 10.2 (95% CI 487.0 to 537.6)", or what there is with fewer than two repetitions. */
+export function formatStats(s: SampleStats, unit = ""): string {
+  if (s.mean === null) return "no data";
+  const u = unit ? ` ${unit}` : "";
+  if (s.sd === null || !s.ci95) return `${num(s.mean)}${u} (1 repetition, no spread)`;
+  return `${num(s.mean)} +- ${num(s.sd)}${u} (95% CI ${num(s.ci95.low)} to ${num(s.ci95.high)})`;
+}
+
+export function formatStudy(view: StudyView): string {
+  const p = view.progress;
+  const lines = [
+    `study ${view.id} "${view.name}": ${view.status}${view.error ? ` (${view.error})` : ""}`,
+    `  ${view.order}${view.seed !== null ? `, seed ${view.seed}` : ""}, ${view.repetitions} repetitions, cool-down ${view.cooldownSeconds} s; ` +
+      `${p.finished} of ${p.total} runs finished (${p.succeeded} succeeded, ${p.failed} failed, ${p.aborted} aborted)` +
+      (p.etaSeconds !== null ? `, ETA ${formatSeconds(p.etaSeconds)}` : ""),
+  ];
+  for (const c of view.cells) {
+    const s = c.stats;
+    lines.push(`  ${c.target.name} x ${c.workload.name}: ${s.rps.n} of ${c.runs.length} repetitions succeeded`);
+    lines.push(`    req/s    ${formatStats(s.rps)}`);
+    lines.push(`    p50      ${formatStats(s.p50, "ms")}`);
+    lines.push(`    p95      ${formatStats(s.p95, "ms")}`);
+    lines.push(`    p99      ${formatStats(s.p99, "ms")}`);
+    lines.push(`    goodput  ${formatStats(s.goodput, "%")}`);
+    lines.push(`    failures ${formatStats(s.failures)}`);
+    if (c.merged) {
+      const m = c.merged;
+      lines.push(`    merged   ${m.requests} requests, ${m.rps.toFixed(1)} req/s, p50 ${m.latencyMs.p50} ms, p95 ${m.latencyMs.p95} ms, p99 ${m.latencyMs.p99} ms, goodput ${m.goodput} %`);
+    }
+    // The same flag on several runs is listed once, with the repetitions it concerns.
+    const byMessage = new Map<string, number[]>();
+    for (const r of c.runs) for (const f of r.flags) byMessage.set(`${f.code}: ${f.message}`, [...(byMessage.get(`${f.code}: ${f.message}`) ?? []), r.repetition]);
+    for (const f of c.flags) lines.push(`    flag     ${f.code}: ${f.message}`);
+    for (const [text, reps] of byMessage) lines.push(`    flag     ${text} (run${reps.length === 1 ? "" : "s"} #${reps.join(", #")})`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,53 @@
+// How far a study is and when it will be done: the remaining runs' planned
+// load time plus a per-run overhead (deploy, baseline, teardown; measured from
+// the study's finished runs when there are any) plus the cool-downs still ahead.
+
+/** Assumed deploy + baseline + analyse + teardown time of a run until one has been measured. */
+export const DEFAULT_RUN_OVERHEAD_SECONDS = 10;
+
+export interface ProgressRun {
+  status: string;
+  /** Planned load seconds of the run's workload. */
+  plannedSeconds: number;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface StudyProgress {
+  total: number;
+  finished: number;
+  succeeded: number;
+  failed: number;
+  aborted: number;
+  /** Seconds until the study is expected to finish; null once it is final. */
+  etaSeconds: number | null;
+  /** Per-run overhead used for the estimate. */
+  overheadSeconds: number;
+}
+
+const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
+
+export function studyProgress(runs: readonly ProgressRun[], opts: { cooldownSeconds: number; studyFinal: boolean; now: Date }): StudyProgress {
+  const finished = runs.filter((r) => FINAL.includes(r.status));
+  const count = (s: string) => runs.filter((r) => r.status === s).length;
+  const measured = finished
+    .filter((r) => r.status === "SUCCEEDED" && r.startedAt && r.finishedAt)
+    .map((r) => (r.finishedAt!.getTime() - r.startedAt!.getTime()) / 1000 - r.plannedSeconds);
+  const overheadSeconds = measured.length ? Math.max(0, measured.reduce((a, b) => a + b, 0) / measured.length) : DEFAULT_RUN_OVERHEAD_SECONDS;
+  let etaSeconds: number | null = null;
+  if (!opts.studyFinal) {
+    const pending = runs.filter((r) => !FINAL.includes(r.status));
+    etaSeconds = 0;
+    for (const r of pending) {
+      const whole = r.plannedSeconds + overheadSeconds;
+      // A run under way counts only what is left of it.
+      const elapsed = r.startedAt && r.status !== "QUEUED" ? (opts.now.getTime() - r.startedAt.getTime()) / 1000 : 0;
+      etaSeconds += Math.max(0, whole - elapsed);
+    }
+    const notStarted = pending.filter((r) => r.status === "QUEUED").length;
+    // One cool-down before each run not yet started, except the very first run of the study.
+    const cooldowns = finished.length === 0 && pending.every((r) => r.status === "QUEUED") ? Math.max(0, notStarted - 1) : notStarted;
+    etaSeconds = Math.round(etaSeconds + cooldowns * opts.cooldownSeconds);
+  }
+  return { total: runs.length, finished: finished.length, succeeded: count("SUCCEEDED"), failed: count("FAILED"), aborted: count("ABORTED"), etaSeconds, overheadSeconds: Math.round(overheadSeconds * 10) / 10 };
+}

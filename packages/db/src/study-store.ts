@@ -1,0 +1,128 @@
+// Writes to studies: creation (the study, its targets/workloads when defined
+// inline, and every run row in one transaction: nothing half-made), and the
+// worker's conditional status changes. The Study row is the truth; the queue only delivers.
+import { randomInt } from "node:crypto";
+import { MAX_SEED, planRunOrder, refName, type StudyInput } from "@opsbench/core";
+import type { Db } from "./client";
+import { Prisma, type Target, type Workload } from "./generated/prisma/client";
+import type { StudyStatus } from "./generated/prisma/enums";
+import { NotFoundError } from "./workspace-scope";
+
+export interface StudyCell {
+  targetId: string;
+  target: string;
+  workloadId: string;
+  workload: string;
+}
+
+const json = (v: unknown) => v as Prisma.InputJsonValue;
+
+/**
+ * Creates a study and all its runs in one transaction. Targets and workloads
+ * are names of existing ones (NotFoundError otherwise: nothing is written) or
+ * full definitions, created or replacing the one of that name.
+ */
+export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
+  return db.$transaction(async (tx) => {
+    const targets: Target[] = [];
+    for (const ref of input.targets) {
+      if (typeof ref === "string") {
+        const t = await tx.target.findUnique({ where: { workspaceId_name: { workspaceId, name: ref } } });
+        if (!t) throw new NotFoundError("target", ref);
+        targets.push(t);
+      } else {
+        targets.push(
+          await tx.target.upsert({
+            where: { workspaceId_name: { workspaceId, name: ref.name } },
+            create: { workspaceId, name: ref.name, kind: ref.kind, spec: json(ref.spec) },
+            update: { kind: ref.kind, spec: json(ref.spec) },
+          }),
+        );
+      }
+    }
+    const workloads: Workload[] = [];
+    for (const ref of input.workloads) {
+      if (typeof ref === "string") {
+        const w = await tx.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: ref } } });
+        if (!w) throw new NotFoundError("workload", ref);
+        workloads.push(w);
+      } else {
+        workloads.push(
+          await tx.workload.upsert({
+            where: { workspaceId_name: { workspaceId, name: ref.name } },
+            create: { workspaceId, name: ref.name, kind: ref.spec.kind, spec: json(ref.spec) },
+            update: { kind: ref.spec.kind, spec: json(ref.spec) },
+          }),
+        );
+      }
+    }
+    // Targets outer, workloads inner: the order the input lists them in.
+    const cells: StudyCell[] = targets.flatMap((t) => workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name })));
+    const seed = input.seed ?? (input.order === "interleaved-random" ? randomInt(0, MAX_SEED + 1) : null);
+    const plan = planRunOrder({ cells: cells.length, repetitions: input.repetitions, order: input.order, seed });
+    const study = await tx.study.create({
+      data: {
+        workspaceId, name: input.name, repetitions: input.repetitions, runOrder: input.order, seed,
+        cooldownSeconds: input.cooldownSeconds, baselineWaitSeconds: input.baselineWaitSeconds,
+        cells: json(cells), plannedOrder: json(plan.map((p) => p.cell)),
+      },
+    });
+    const byId = <T extends { id: string }>(list: T[], id: string) => list.find((x) => x.id === id)!;
+    await tx.run.createMany({
+      data: plan.map((p) => {
+        const cell = cells[p.cell]!;
+        const target = byId(targets, cell.targetId);
+        const workload = byId(workloads, cell.workloadId);
+        return {
+          workspaceId, studyId: study.id, targetId: target.id, workloadId: workload.id,
+          repetition: p.repetition, round: p.round, position: p.position,
+          targetSpec: json({ kind: target.kind, spec: target.spec }), workloadSpec: json(workload.spec),
+        };
+      }),
+    });
+    const runs = await tx.run.findMany({ where: { studyId: study.id }, orderBy: { position: "asc" } });
+    return { study, runs, cells };
+  });
+}
+
+/** The names a study input refers to that must already exist (for messages listing what does). */
+export const referencedNames = (input: StudyInput) => ({
+  targets: input.targets.filter((t) => typeof t === "string").map(refName),
+  workloads: input.workloads.filter((w) => typeof w === "string").map(refName),
+});
+
+const ACTIVE: StudyStatus[] = ["QUEUED", "RUNNING"];
+
+/** Aborts a study that has not finished: the study and its runs not yet started become ABORTED. The worker aborts the run under way. */
+export async function abortStudy(db: Db, workspaceId: string, studyId: string): Promise<{ aborted: boolean; status: StudyStatus }> {
+  return db.$transaction(async (tx) => {
+    const r = await tx.study.updateMany({ where: { id: studyId, workspaceId, status: { in: ACTIVE } }, data: { status: "ABORTED", finishedAt: new Date(), error: "aborted by request" } });
+    if (r.count === 1) {
+      await tx.run.updateMany({ where: { studyId, status: "QUEUED" }, data: { status: "ABORTED", finishedAt: new Date(), error: "the study was aborted" } });
+    }
+    const s = await tx.study.findFirst({ where: { id: studyId, workspaceId }, select: { status: true } });
+    if (!s) throw new NotFoundError("study", studyId);
+    return { aborted: r.count === 1, status: s.status };
+  });
+}
+
+/** The worker's view of one study. */
+export function studyStore(db: Db, studyId: string) {
+  return {
+    get: () => db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: { orderBy: [{ position: "asc" }, { repetition: "asc" }] } } }),
+
+    status: async () => (await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { status: true } })).status,
+
+    /** QUEUED -> RUNNING; false when the study is already running (a redelivery) or final. */
+    claim: async () => (await db.study.updateMany({ where: { id: studyId, status: "QUEUED" }, data: { status: "RUNNING", startedAt: new Date() } })).count === 1,
+
+    /** Sets the final status unless the study is final already (an abort by request wins). */
+    finish: async (status: "SUCCEEDED" | "FAILED" | "ABORTED", error: string | null = null) =>
+      (await db.study.updateMany({ where: { id: studyId, status: { in: ACTIVE } }, data: { status, error, finishedAt: new Date() } })).count === 1,
+
+    /** Runs not yet started will not be: they become ABORTED (or FAILED when the study could not be started at all). */
+    closeRemaining: (status: "ABORTED" | "FAILED", error: string) =>
+      db.run.updateMany({ where: { studyId, status: "QUEUED" }, data: { status, error, finishedAt: new Date() } }),
+  };
+}
+export type StudyStore = ReturnType<typeof studyStore>;

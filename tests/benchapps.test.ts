@@ -1,0 +1,259 @@
+// Every benchapp deploys through the local-service provider (real processes) and
+// passes its own smoke test (benchapps/<app>/smoke.mjs); its load preset
+// (workload.json) is a valid workload whose requests the app answers; teardown
+// leaves no process. The iot app runs against a Postgres database of its own,
+// made and dropped here. The shop's consistency check passes after a real k6
+// checkout load run by the worker, and fails when stock is corrupted on purpose.
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LOCAL_APPS, localServiceSpec, workloadInput, type WorkloadInput } from "@opsbench/core";
+import { startRun } from "@opsbench/jobs";
+import { localService, type Deployment, type ProviderContext } from "@opsbench/providers";
+import { buildBenchapps, listBenchapps } from "../benchapps/build.mjs";
+import { isAlive, openTestStack, waitForFinal } from "./helpers";
+
+const benchappsDir = fileURLToPath(new URL("../benchapps", import.meta.url));
+
+function providerContext(runId: string): ProviderContext {
+  return {
+    runId,
+    signal: new AbortController().signal,
+    benchappsDir,
+    log: () => {},
+    saveState: async () => {},
+    event: async () => {},
+  };
+}
+
+/** Running (a zombie has exited: it only waits for our event loop to reap it). */
+function running(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Every pid a deployment's state names (load balancer, replicas' process groups). */
+function pidsOf(state: unknown): number[] {
+  const out: number[] = [];
+  const walk = (v: unknown, key?: string) => {
+    if (typeof v === "number" && (key === "pid" || key === "pids")) out.push(v);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key === "pids" ? "pids" : undefined));
+    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(state);
+  return [...new Set(out)];
+}
+
+type Smoke = (baseUrl: string) => Promise<void>;
+const smokeOf = async (app: string): Promise<Smoke> =>
+  ((await import(pathToFileURL(path.join(benchappsDir, app, "smoke.mjs")).href)) as { smoke: Smoke }).smoke;
+
+function presetOf(app: string): WorkloadInput {
+  return workloadInput.parse(JSON.parse(readFileSync(path.join(benchappsDir, app, "workload.json"), "utf8")));
+}
+
+/** Sends each request of the app's preset once: the fixed ids and keys it names must exist. */
+async function sendPreset(app: string, baseUrl: string) {
+  const statuses: Array<[string, number]> = [];
+  const spec = presetOf(app).spec as { requests: Array<{ name: string; method: string; path: string; body?: string; headers: Record<string, string> }> };
+  for (const r of spec.requests) {
+    const res = await fetch(baseUrl + r.path, { method: r.method, body: r.body, headers: r.headers });
+    await res.arrayBuffer();
+    statuses.push([r.name, res.status]);
+  }
+  return statuses;
+}
+
+/** Deploys, runs `fn` against the endpoint, tears down, and checks that no process is left. */
+async function withDeployment(spec: Record<string, unknown>, fn: (dep: Deployment) => Promise<void>) {
+  const ctx = providerContext(`bench-${Math.random().toString(36).slice(2, 8)}`);
+  const dep = (await localService.deploy(localServiceSpec.parse({ startTimeoutMs: 60_000, ...spec }), ctx)) as Deployment;
+  const pids = pidsOf(dep.state);
+  try {
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    expect(pids.filter(running)).toEqual(pids);
+    await fn(dep);
+  } finally {
+    await localService.teardown(dep as never, ctx);
+  }
+  expect(pids.filter(running)).toEqual([]);
+  return pids;
+}
+
+beforeAll(() => {
+  // Go binaries and the Flask virtualenv (normally made by scripts/setup.mjs; fast when fresh).
+  buildBenchapps({ log: () => {} });
+}, 300_000);
+
+describe("benchapps", () => {
+  it("are all listed in LOCAL_APPS, and each has a manifest, README, Dockerfile, preset and smoke test", () => {
+    expect([...LOCAL_APPS].sort()).toEqual(listBenchapps());
+    for (const app of LOCAL_APPS) {
+      for (const file of ["benchapp.json", "README.md", "Dockerfile", "workload.json", "smoke.mjs"]) {
+        expect(existsSync(path.join(benchappsDir, app, file)), `${app}/${file}`).toBe(true);
+      }
+      expect(presetOf(app).spec.requests.length).toBeGreaterThan(0);
+    }
+  });
+
+  const simple: Array<{ app: (typeof LOCAL_APPS)[number]; replicas: number; env?: Record<string, string> }> = [
+    { app: "cpu-loop/node-http", replicas: 2 },
+    { app: "cpu-loop/express", replicas: 2 },
+    { app: "cpu-loop/flask", replicas: 1 },
+    { app: "echo/go", replicas: 2 },
+    { app: "echo/node", replicas: 1 },
+    { app: "shop", replicas: 1 },
+  ];
+  for (const { app, replicas, env } of simple) {
+    it(`${app}: deploys, passes its smoke test and answers its preset; nothing left after teardown`, async () => {
+      const smoke = await smokeOf(app);
+      await withDeployment({ app, replicas, env: env ?? {} }, async (dep) => {
+        await smoke(dep.endpoint);
+        for (const [name, status] of await sendPreset(app, dep.endpoint)) expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
+      });
+    });
+  }
+
+  for (const [app, placements] of [["msd/poll", ["co-located", "isolated"]], ["msd/beps", ["co-located", "tiered", "isolated"]]] as const) {
+    for (const placement of placements) {
+      it(`${app} placed ${placement}: passes its smoke test and answers its preset`, async () => {
+        const smoke = await smokeOf(app);
+        const pids = await withDeployment({ app, replicas: 1, placement }, async (dep) => {
+          await smoke(dep.endpoint);
+          for (const [name, status] of await sendPreset(app, dep.endpoint)) expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
+        });
+        // One load balancer, plus one process per isolation domain.
+        const domains = { "co-located": 1, tiered: app === "msd/beps" ? 3 : 2, isolated: app === "msd/beps" ? 9 : 2 }[placement];
+        expect(pids.length).toBe(1 + domains);
+      });
+    }
+  }
+});
+
+describe("iot on a Postgres database of its own", () => {
+  const admin = new URL(inject("databaseUrl"));
+  admin.pathname = "/postgres";
+  const dbName = `iot_test_${process.pid}_${Date.now().toString(36)}`;
+  const dbUrl = new URL(inject("databaseUrl"));
+  dbUrl.pathname = `/${dbName}`;
+  const env = { IOT_DATABASE_URL: dbUrl.toString(), IOT_SCRYPT_COST: "1024" };
+  const databaseExists = async () => {
+    const c = new pg.Client({ connectionString: admin.toString() });
+    await c.connect();
+    try {
+      return (await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName])).rowCount === 1;
+    } finally {
+      await c.end();
+    }
+  };
+  afterAll(async () => {
+    const c = new pg.Client({ connectionString: admin.toString() });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await c.end();
+    expect(await databaseExists()).toBe(false);
+  });
+
+  it("one service: makes its database and schema, seeds, passes its smoke test and answers its preset", async () => {
+    expect(await databaseExists()).toBe(false);
+    const smoke = await smokeOf("iot");
+    await withDeployment({ app: "iot", replicas: 1, env }, async (dep) => {
+      expect(await databaseExists()).toBe(true);
+      await smoke(dep.endpoint);
+      for (const [name, status] of await sendPreset("iot", dep.endpoint)) expect(status, `iot preset request "${name}"`).toBe(200);
+    });
+  });
+
+  it("one function per endpoint: FUNCTION=users-get serves that endpoint only, two replicas on one database", async () => {
+    const preset = presetOf("iot").spec.requests;
+    const usersGet = preset.find((r) => r.name === "users-get")!;
+    const signin = preset.find((r) => r.name === "users-signin")!;
+    await withDeployment({ app: "iot", replicas: 2, env: { ...env, FUNCTION: "users-get" } }, async (dep) => {
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(dep.endpoint + usersGet.path, { headers: usersGet.headers });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { username: string }).username).toBe("user1");
+      }
+      const other = await fetch(dep.endpoint + signin.path, { method: "POST", body: signin.body, headers: signin.headers });
+      expect(other.status).toBe(404);
+      expect(((await other.json()) as { error: string }).error).toMatch(/serves GET \/api\/users\/ only/);
+    });
+  });
+});
+
+describe("shop consistency check", () => {
+  let stack: Awaited<ReturnType<typeof openTestStack>>;
+  beforeAll(async () => {
+    stack = await openTestStack();
+  });
+  afterAll(() => stack.close());
+
+  const manifest = JSON.parse(readFileSync(path.join(benchappsDir, "shop/benchapp.json"), "utf8")) as { consistencyCheck: string };
+
+  it("passes after a real k6 checkout load run by the worker (orders completed and rolled back)", async () => {
+    const report = path.join(os.tmpdir(), `opsbench-shop-report-${process.pid}-${Date.now()}.json`);
+    // Little stock and few credits, so a short load both completes and rolls back checkouts.
+    await stack.scope.targets.put({
+      name: "bench-shop",
+      kind: "local-service",
+      spec: {
+        app: "shop", replicas: 1, startTimeoutMs: 20_000,
+        env: { SHOP_SEED_PRODUCTS: "20", SHOP_SEED_USERS: "20", SHOP_SEED_CARTS: "40", SHOP_SEED_STOCK: "30", SHOP_SEED_CREDITS: "3000", SHOP_FINAL_REPORT: report },
+      },
+    });
+    const preset = presetOf("shop");
+    await stack.scope.workloads.put({
+      name: "bench-shop-checkout",
+      spec: { ...preset.spec, stages: [{ duration: "2s", target: 4 }, { duration: "5s", target: 4 }], gracefulRampDown: "2s" } as WorkloadInput["spec"],
+    });
+    try {
+      const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop", workloadName: "bench-shop-checkout" });
+      const view = await waitForFinal(stack.db, run.id);
+      expect(view.error).toBeNull();
+      expect(view.status).toBe("SUCCEEDED");
+      expect(view.summary!.requests).toBeGreaterThan(50);
+      // Written by the shop when teardown stopped it: the state after the load.
+      const result = JSON.parse(readFileSync(report, "utf8")) as { ok: boolean; violations: unknown[]; totals: { completed: number; rolledBack: number; sold: number } };
+      console.log("SHOPFIG", view.summary!.requests, view.summary!.failures, JSON.stringify(result.totals));
+      console.log("SHOPFIG", view.summary!.requests, view.summary!.failures, JSON.stringify(result.totals));
+      expect(result.violations).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(result.totals.completed).toBeGreaterThan(0);
+      expect(result.totals.rolledBack).toBeGreaterThan(0);
+      expect(result.totals.sold).toBeLessThanOrEqual(20 * 30);
+    } finally {
+      rmSync(report, { force: true });
+    }
+  });
+
+  it("fails when stock is corrupted on purpose (and corruption is refused without the test flag)", async () => {
+    const call = async (base: string, method: string, p: string, body?: unknown) => {
+      const res = await fetch(base + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
+      return { status: res.status, json: (await res.json()) as Record<string, any> };
+    };
+    await withDeployment({ app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } }, async (dep) => {
+      expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status).toBe(403);
+      expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok).toBe(true);
+    });
+    await withDeployment({ app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" } }, async (dep) => {
+      const checkouts = await Promise.all(Array.from({ length: 20 }, () => call(dep.endpoint, "POST", "/orders/checkout", { cartId: "random", userId: "random" })));
+      expect(checkouts.filter((c) => c.status === 200).length).toBeGreaterThan(0);
+      const before = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
+      expect(before).toMatchObject({ ok: true, violations: [] });
+
+      const corrupted = (await call(dep.endpoint, "POST", "/admin/corrupt", { productId: "p3", stockDelta: -2 })).json;
+      const after = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
+      expect(after.ok).toBe(false);
+      expect(after.violations).toEqual([expect.objectContaining({ kind: "stock", productId: "p3", stock: corrupted.stock })]);
+      const v = after.violations[0];
+      expect(v.stock + v.sold).toBe(v.initial - 2);
+    });
+  });
+});
