@@ -59,11 +59,25 @@ function presetOf(app: string): WorkloadInput {
   return workloadInput.parse(JSON.parse(readFileSync(path.join(benchappsDir, app, "workload.json"), "utf8")));
 }
 
+interface PresetRequest {
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+}
+
+/** The preset's requests (every preset is a generated workload, not a script). */
+function requestsOf(app: string): PresetRequest[] {
+  const spec = presetOf(app).spec;
+  if (!("requests" in spec)) throw new Error(`${app}/workload.json has no requests`);
+  return spec.requests;
+}
+
 /** Sends each request of the app's preset once: the fixed ids and keys it names must exist. */
 async function sendPreset(app: string, baseUrl: string) {
   const statuses: Array<[string, number]> = [];
-  const spec = presetOf(app).spec as { requests: Array<{ name: string; method: string; path: string; body?: string; headers: Record<string, string> }> };
-  for (const r of spec.requests) {
+  for (const r of requestsOf(app)) {
     const res = await fetch(baseUrl + r.path, { method: r.method, body: r.body, headers: r.headers });
     await res.arrayBuffer();
     statuses.push([r.name, res.status]);
@@ -99,7 +113,7 @@ describe("benchapps", () => {
       for (const file of ["benchapp.json", "README.md", "Dockerfile", "workload.json", "smoke.mjs"]) {
         expect(existsSync(path.join(benchappsDir, app, file)), `${app}/${file}`).toBe(true);
       }
-      expect(presetOf(app).spec.requests.length).toBeGreaterThan(0);
+      expect(requestsOf(app).length).toBeGreaterThan(0);
     }
   });
 
@@ -172,7 +186,7 @@ describe("iot on a Postgres database of its own", () => {
   });
 
   it("one function per endpoint: FUNCTION=users-get serves that endpoint only, two replicas on one database", async () => {
-    const preset = presetOf("iot").spec.requests;
+    const preset = requestsOf("iot");
     const usersGet = preset.find((r) => r.name === "users-get")!;
     const signin = preset.find((r) => r.name === "users-signin")!;
     await withDeployment({ app: "iot", replicas: 2, env: { ...env, FUNCTION: "users-get" } }, async (dep) => {
@@ -221,8 +235,6 @@ describe("shop consistency check", () => {
       expect(view.summary!.requests).toBeGreaterThan(50);
       // Written by the shop when teardown stopped it: the state after the load.
       const result = JSON.parse(readFileSync(report, "utf8")) as { ok: boolean; violations: unknown[]; totals: { completed: number; rolledBack: number; sold: number } };
-      console.log("SHOPFIG", view.summary!.requests, view.summary!.failures, JSON.stringify(result.totals));
-      console.log("SHOPFIG", view.summary!.requests, view.summary!.failures, JSON.stringify(result.totals));
       expect(result.violations).toEqual([]);
       expect(result.ok).toBe(true);
       expect(result.totals.completed).toBeGreaterThan(0);

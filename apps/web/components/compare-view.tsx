@@ -37,7 +37,8 @@ export function CompareView({ data, mode, share, reportHref }: { data: CompareDa
               <span className="font-mono font-medium">{g.label}</span>
               {i === 0 && data.groups.length > 1 && <span className="rounded bg-zinc-100 px-1 text-[10px] text-zinc-500">baseline</span>}
               <span className="text-zinc-500">
-                {g.target?.name ?? "imported"} × {g.workload?.name ?? "—"} · {g.runs.length} run{g.runs.length === 1 ? "" : "s"}
+                {g.label === `${g.target?.name} x ${g.workload?.name}` ? "" : `${g.target?.name ?? "imported"} × ${g.workload?.name ?? "—"} · `}
+                {g.runs.length} run{g.runs.length === 1 ? "" : "s"}
               </span>
             </li>
           ))}

@@ -1,40 +1,59 @@
 // The comparison page in a real browser (Debian's Chromium driven by
 // playwright-core), against the built web app, a real worker and real k6 runs:
-// two targets x 2 repetitions each, tiny loads.
+// a study of two targets x 2 repetitions each, tiny loads.
 import { readFileSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { bootstrapDifference, type RunSummary } from "@opsbench/core";
+import { bootstrapDifference, studyInput, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
-import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { createStudyQueue, startStudy } from "@opsbench/jobs";
+import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
+let studyQueue: ReturnType<typeof createStudyQueue>;
 let browser: Browser;
+let studyId = "";
 const runsOf: Record<"one" | "two", string[]> = { one: [], two: [] };
 
 beforeAll(async () => {
   stack = await openTestStack();
+  studyQueue = createStudyQueue(inject("redisUrl"));
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
-  // One replica against two: the same app, so some metrics differ and some may not.
-  await stack.scope.targets.put(taewaTarget("cmp-one", { replicas: 1 }));
-  await stack.scope.targets.put(taewaTarget("cmp-two", { replicas: 2 }));
-  // About 13 s of load: two 10 s buckets per run, so every time series has a line.
-  await stack.scope.workloads.put(shortRamp("cmp-tiny", { vus: 2, holdSeconds: 9, path: "/?n=2000" }));
-  for (const rep of [1, 2]) {
-    for (const t of ["one", "two"] as const) {
-      const run = await startRun(stack.scope, stack.queue, { targetName: `cmp-${t}`, workloadName: "cmp-tiny" });
-      expect((await waitForFinal(stack.db, run.id)).status, `cmp-${t} repetition ${rep}`).toBe("SUCCEEDED");
-      runsOf[t].push(run.id);
+  // A two-target study: one replica against two of the same app, 2 repetitions each, tiny loads
+  // of about 13 s (two 10 s buckets per run, so every time series has a line).
+  const { study } = await startStudy(
+    stack.scope,
+    studyQueue,
+    studyInput.parse({
+      name: "one vs two replicas",
+      targets: [taewaTarget("cmp-one", { replicas: 1 }), taewaTarget("cmp-two", { replicas: 2 })],
+      workloads: [shortRamp("cmp-tiny", { vus: 2, holdSeconds: 9, path: "/?n=2000" })],
+      repetitions: 2,
+      order: "interleaved-random",
+      seed: 3,
+      cooldownSeconds: 0,
+    }),
+  );
+  studyId = study.id;
+  const until = Date.now() + 400_000;
+  for (;;) {
+    const s = await stack.db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: { include: { target: true }, orderBy: { repetition: "asc" } } } });
+    if (["SUCCEEDED", "FAILED", "ABORTED"].includes(s.status) && s.runs.every((r) => ["SUCCEEDED", "FAILED", "ABORTED"].includes(r.status))) {
+      expect(s.runs.map((r) => r.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+      for (const r of s.runs) runsOf[r.target!.name === "cmp-one" ? "one" : "two"].push(r.id);
+      break;
     }
+    if (Date.now() > until) throw new Error(`study ${studyId} still ${s.status}`);
+    await new Promise((r) => setTimeout(r, 500));
   }
 });
 afterAll(async () => {
   await browser?.close();
+  await studyQueue?.close();
   await stack?.close();
 });
 
@@ -172,6 +191,15 @@ describe("comparison page", () => {
     expect((await server.text()).trim().split(/\r\n/)).toEqual(lines);
 
     await page.screenshot({ path: "/tmp/cmp-compare-page.png", fullPage: true });
+
+    // The study as a whole (?study=): its cells are the same groups, so the same intervals.
+    const picked = await page.locator('tr[data-testid^="verdict-"]').evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-low"), r.getAttribute("data-high")]));
+    await page.goto(`${web}/compare?study=${studyId}`);
+    await page.getByTestId("cmp-view").waitFor();
+    expect(await page.locator("h1").textContent()).toContain("one vs two replicas");
+    expect(await page.locator('[data-testid="cmp-group-row"]').evaluateAll((rows) => rows.length)).toBe(2);
+    expect(await page.locator('tr[data-testid^="verdict-"]').evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-low"), r.getAttribute("data-high")]))).toEqual(picked);
+    expect(Number(await page.getByTestId("cmp-chart-box").getAttribute("data-points"))).toBe(METRICS.length * 2);
     expect(errors).toEqual([]);
     await page.close();
   });

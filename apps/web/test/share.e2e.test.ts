@@ -95,7 +95,7 @@ describe("share links", () => {
     }
     expect(await page.getByTestId("cmp-chart-cdf").locator("path.recharts-line-curve").count()).toBe(2);
     expect(await page.getByTestId("cmp-run-row").count()).toBe(2);
-    expect(await page.locator('[data-testid^="verdict-"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('tr[data-testid^="verdict-"]').count()).toBeGreaterThan(0);
     // Read-only and self-contained: no navigation, no forms, no links into the app.
     expect(await page.locator("nav, form, input, textarea").count()).toBe(0);
     expect(await page.locator("a[href]").count()).toBe(0);

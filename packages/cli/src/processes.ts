@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { RunQueue } from "@opsbench/jobs";
+import { queueWorkers, type RunQueue } from "@opsbench/jobs";
 import { childEnv, repoRoot, type CliEnv } from "./env";
 
 export interface Managed {
@@ -40,7 +40,7 @@ function manage(name: string, child: ChildProcess): Managed {
 
 /** Starts a worker unless one is already consuming the run queue. */
 export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string) => void): Promise<Managed | null> {
-  const workers = await queue.getWorkers();
+  const workers = await queueWorkers(queue);
   if (workers.length > 0) return null;
   const logFile = path.join(repoRoot, ".data/logs/worker.log");
   mkdirSync(path.dirname(logFile), { recursive: true });
@@ -54,7 +54,7 @@ export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string
   });
   closeSync(out);
   const until = Date.now() + 30_000;
-  while ((await queue.getWorkers()).length === 0) {
+  while ((await queueWorkers(queue)).length === 0) {
     if (child.exitCode !== null) throw new Error(`the worker exited at start-up (code ${child.exitCode})`);
     if (Date.now() > until) throw new Error("the worker did not connect to the queue within 30 s");
     await new Promise((r) => setTimeout(r, 200));

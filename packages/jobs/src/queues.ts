@@ -38,6 +38,15 @@ export function createRunQueue(redisUrl: string, prefix = "opsbench") {
 }
 export type RunQueue = ReturnType<typeof createRunQueue>;
 
+/**
+ * Workers consuming this queue. BullMQ lists every client of the Redis server by
+ * name, whatever database it uses; only those on the queue's own database count.
+ */
+export async function queueWorkers(queue: Queue) {
+  const db = String((queue.opts.connection as { db?: number }).db ?? 0);
+  return (await queue.getWorkers()).filter((w) => (w as { db?: string }).db === db);
+}
+
 /** Enqueues a run; jobId = runId, so enqueuing twice delivers once. */
 export async function enqueueRun(queue: RunQueue, payload: RunJobPayload) {
   const data = runJobPayload.parse(payload);

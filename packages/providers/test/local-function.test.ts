@@ -1,6 +1,7 @@
 // local-function with real processes: the proxy, instances of Taewa started on
 // demand, cold starts, the queue, scale to zero, billing, and a clean teardown.
 import { existsSync } from "node:fs";
+import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { localFunction, ProviderError, type Deployment, type InfraPoint, type LocalFunctionState } from "../src";
 import { proxyStats } from "../src/local-function";
@@ -90,6 +91,21 @@ describe("local-function (real processes)", () => {
     expect(details.reduce((a, d) => a + (d.queuedNew as number), 0)).toBe(3);
     expect(details.reduce((a, d) => a + (d.billedMs as number), 0)).toBe(billed);
     expect(Math.max(...observed.map((p) => p.replicas))).toBe(1);
+
+    // A client that gives up while queued leaves the queue (and is not forwarded later).
+    const long = get(`${dep.endpoint}/?n=10000000`);
+    await new Promise((r) => setTimeout(r, 20));
+    const gaveUp = new Promise<void>((resolve) => {
+      const req = http.get(`${dep.endpoint}/?n=10`, { agent: false });
+      req.on("error", () => resolve());
+      setTimeout(() => req.destroy(), 30);
+    });
+    await gaveUp;
+    expect((await long).status).toBe(200);
+    const left = await proxyStats(dep.state);
+    expect(left.abandoned).toBe(1);
+    expect(left.queued).toBe(0);
+    expect(left.responses - s.responses).toBe(1);
   });
 
   it("answers 429 with Retry-After when a request waits longer than the queue timeout", async () => {

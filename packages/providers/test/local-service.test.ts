@@ -156,6 +156,28 @@ describe("local-service (real processes)", () => {
     console.log(`placement timings (two-service fixture, sequential keep-alive requests): ${timings.join("; ")}`);
   });
 
+  it("runs study 003's msd/poll co-located and isolated, both answering a 1 KiB call", async () => {
+    const timings: string[] = [];
+    for (const placement of ["co-located", "isolated"] as const) {
+      const { dep, ctx } = await deploy({ app: "msd/poll", replicas: 1, placement });
+      expect(dep.state.replicas[0]!.pids).toHaveLength(placement === "co-located" ? 1 : 2);
+      const agent = new http.Agent({ keepAlive: true });
+      const res = await get(`${dep.endpoint}/call?size=1024`, agent);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ size: 1024 });
+      const n = 200;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await get(`${dep.endpoint}/call?size=1024`, agent);
+      timings.push(`${placement}: ${((performance.now() - t0) / n).toFixed(2)} ms per call`);
+      agent.destroy();
+      const pids = allPids(dep);
+      await localService.teardown(dep, ctx);
+      made.length = 0;
+      expect(pids.filter(alive)).toEqual([]);
+    }
+    console.log(`msd/poll timings (1 KiB, sequential keep-alive calls through the balancer): ${timings.join("; ")}`);
+  });
+
   it("refuses a tiered placement without tiers and a broken manifest, naming what is wrong", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-manifest-"));
     mkdirSync(path.join(dir, "no-tiers"));

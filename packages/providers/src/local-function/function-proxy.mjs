@@ -41,7 +41,7 @@ const queue = [];
 const t = {
   requests: 0, responses: 0, coldStarts: 0, prewarmStarts: 0, startFailures: 0, crashes: 0, stoppedIdle: 0,
   queuedTotal: 0, queueTimeouts: 0, queueRejected: 0, queueWaitMsTotal: 0, queueWaitMsMax: 0, queuePeak: 0,
-  billedRequestMs: 0, billedInstanceMs: 0, durationMs: 0, errors: 0,
+  billedRequestMs: 0, billedInstanceMs: 0, durationMs: 0, errors: 0, abandoned: 0,
 };
 const coldStartLog = []; // { seq, ms, at }
 let coldSeq = 0;
@@ -185,7 +185,7 @@ function pump() {
   }
 }
 
-function acquire(arrivedAt) {
+function acquire(arrivedAt, res) {
   const inst = reserve(arrivedAt);
   if (inst) return Promise.resolve(inst);
   if (queue.length >= c.maxQueue || c.queueTimeoutMs === 0) {
@@ -195,6 +195,15 @@ function acquire(arrivedAt) {
   t.queuedTotal++;
   return new Promise((resolve) => {
     const w = { arrivedAt, resolve, timer: null };
+    // A client that gives up (its own timeout) leaves the queue.
+    res.once("close", () => {
+      const k = queue.indexOf(w);
+      if (k < 0) return;
+      queue.splice(k, 1);
+      clearTimeout(w.timer);
+      t.abandoned++;
+      resolve(null);
+    });
     w.timer = setTimeout(() => {
       const k = queue.indexOf(w);
       if (k >= 0) queue.splice(k, 1);
@@ -225,10 +234,12 @@ function answer(res, status, text, headers = {}) {
 const server = http.createServer(async (req, res) => {
   const arrivedAt = now();
   t.requests++;
-  const inst = await acquire(arrivedAt);
+  let gone = false;
+  res.once("close", () => (gone = true));
+  const inst = await acquire(arrivedAt, res);
   if (!inst) {
     // 429, as the platforms answer when no instance is available (not 503: the service is up, it is at its limit).
-    answer(res, 429, `no instance available within ${c.queueTimeoutMs} ms (max ${c.maxInstances} instances x concurrency ${c.concurrency})`, { "retry-after": "1" });
+    if (!gone) answer(res, 429, `no instance available within ${c.queueTimeoutMs} ms (max ${c.maxInstances} instances x concurrency ${c.concurrency})`, { "retry-after": "1" });
     req.resume();
     return;
   }
@@ -236,11 +247,18 @@ const server = http.createServer(async (req, res) => {
     await inst.ready;
   } catch (err) {
     inst.reserved--;
-    answer(res, 503, `instance failed to start: ${err.message}`);
+    if (!gone) answer(res, 503, `instance failed to start: ${err.message}`);
     req.resume();
+    pump();
     return;
   }
   inst.reserved--;
+  if (gone) {
+    // The client left while its instance was starting: free the slot, bill nothing.
+    t.abandoned++;
+    pump();
+    return;
+  }
   if (inst.state !== "ready") {
     answer(res, 503, "instance stopped before it could serve");
     req.resume();

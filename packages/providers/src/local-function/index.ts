@@ -50,6 +50,8 @@ export interface FunctionProxyStats {
   billedInstanceMs: number;
   durationMs: number;
   errors: number;
+  /** Requests whose client left while they waited (queue or cold start). */
+  abandoned: number;
   coldStartLog: Array<{ seq: number; ms: number; at: string }>;
   lastStartError: string | null;
   perInstance: Array<{ id: number; pid: number | null; state: string; inFlight: number; served: number }>;
@@ -198,6 +200,7 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
           queuedNew: queuedNow,
           queueTimeouts: d("queueTimeouts"),
           rejected: d("queueRejected"),
+          abandoned: d("abandoned"),
           queueWaitMsAvg: queuedNow > 0 ? round1(waitMs / queuedNow) : null,
           coldStarts: fresh.length,
           coldStartMs: fresh.map((e) => e.ms),
