@@ -18,6 +18,16 @@ export function k6Version(binary: string): string {
   return /v\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim();
 }
 
+/**
+ * The environment k6 starts with: only what a process needs to run, never the
+ * worker's own settings (user scripts can read every variable through __ENV,
+ * and DATABASE_URL or REDIS_URL may carry credentials).
+ */
+function k6BaseEnv(): Record<string, string> {
+  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR"];
+  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+}
+
 export interface K6Result {
   exitCode: number;
   /** k6's own CPU use over the run, as a share of the machine's cores (100 = all of them). */
@@ -58,7 +68,7 @@ export async function runK6(opts: {
       ...(opts.extraArgs ?? []),
       "--summary-export", summaryPath, scriptPath,
     ],
-    { cwd: opts.workDir, env: { ...process.env, ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
+    { cwd: opts.workDir, env: { ...k6BaseEnv(), ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
   );
   let tail = "";
   const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-6000));

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { analysisFlags, baselineNotReachedFlag, compileK6Script, loadTotals, summarize, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
+import { analysisFlags, baselineNotReachedFlag, compileK6Script, loadTotals, resolveRate, summarize, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
 import { addRunFlags, loadResultCells, plannedRepetitions, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
@@ -73,7 +73,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     const dep = await step(store, "PROVISION", publish, async () => {
       // Validated at the API, and again here: the row may come from anywhere.
       const spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
-      workload = parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec");
+      workload = await resolveWorkload(parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"), deps.db);
       const d = await provider.deploy(spec, ctx);
       return { result: d, detail: d };
     });
@@ -159,6 +159,17 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
 interface TargetSnapshot {
   kind: string;
   spec: unknown;
+}
+
+/** "Stable at X% of a measured maximum": the rate comes from the referenced run's max throughput. */
+async function resolveWorkload(spec: WorkloadSpec, db: Db): Promise<WorkloadSpec> {
+  if (spec.kind !== "constant-arrival-rate" || typeof spec.rate === "number") return spec;
+  const ref = await db.run.findUnique({ where: { id: spec.rate.runId }, select: { summary: true, status: true } });
+  const max = (ref?.summary as { maxThroughput?: { rps: number } | null } | null)?.maxThroughput?.rps;
+  if (!ref || ref.status !== "SUCCEEDED" || !max) {
+    throw new RunFailure(`the workload's rate is ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum throughput, but that run ${ref ? `has no measured maximum (status ${ref.status})` : "does not exist"}`);
+  }
+  return resolveRate(spec, max);
 }
 
 function parseOrFail<T>(fn: () => T, what: string): T {
