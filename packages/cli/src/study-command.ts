@@ -8,7 +8,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { studyInput, type SampleStats, type StudyInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type StudyView, type WorkspaceScope } from "@opsbench/db";
-import { createRunQueue, createStudyQueue, startStudy } from "@opsbench/jobs";
+import { createRunQueue, createStudyQueue, queueWorkers, startStudy } from "@opsbench/jobs";
 import { loadEnv } from "./env";
 import { ensureWorker, type Managed } from "./processes";
 
@@ -109,7 +109,7 @@ async function studyRun(args: string[], io: Io): Promise<number> {
     }
     const worker = await ensureWorker(env, runQueue, io.say);
     if (worker) children.push(worker);
-    await waitForStudyWorker(studyQueue, env.REDIS_URL);
+    await waitForStudyWorker(studyQueue);
     let created;
     try {
       created = await startStudy(scope, studyQueue, input);
@@ -159,12 +159,9 @@ async function missingNames(scope: WorkspaceScope, input: StudyInput): Promise<s
 }
 
 /** A worker from before studies existed takes runs but not studies; say so instead of waiting forever. */
-async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>, redisUrl: string) {
-  // CLIENT LIST spans every Redis database: only workers on ours count.
-  const db = String(Number(new URL(redisUrl).pathname.slice(1) || 0));
-  const ours = async () => (await queue.getWorkers()).filter((w) => w.db === undefined || w.db === db);
+async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>) {
   const until = Date.now() + 15_000;
-  while ((await ours()).length === 0) {
+  while ((await queueWorkers(queue)).length === 0) {
     if (Date.now() > until) throw new Error("no worker takes studies (a worker from an older version is running?); restart the worker");
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -277,7 +274,7 @@ export function formatStudy(view: StudyView): string {
     }
     // The same flag on several runs is listed once, with the repetitions it concerns.
     const byMessage = new Map<string, number[]>();
-    for (const r of c.runs) for (const f of r.flags) byMessage.set(`${f.code}: ${f.message}`, [...(byMessage.get(`${f.code}: ${f.message}`) ?? []), r.repetition]);
+    for (const r of c.runs) for (const f of r.flags.filter((x) => !c.flags.some((y) => y.code === x.code))) byMessage.set(`${f.code}: ${f.message}`, [...(byMessage.get(`${f.code}: ${f.message}`) ?? []), r.repetition]);
     for (const f of c.flags) lines.push(`    flag     ${f.code}: ${f.message}`);
     for (const [text, reps] of byMessage) lines.push(`    flag     ${text} (run${reps.length === 1 ? "" : "s"} #${reps.join(", #")})`);
   }

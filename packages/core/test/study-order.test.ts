@@ -86,7 +86,7 @@ describe("study input", () => {
       targets: ["existing", { name: "new", kind: "local-service", spec: { app: "cpu-loop/node-http" } }],
       workloads: [{ name: "w", spec: { kind: "ramping-vus", stages: [{ duration: "1s", target: 1 }], requests: [{ name: "r", path: "/" }] } }],
     });
-    expect(s.targets[1]).toMatchObject({ name: "new", spec: { replicas: 1 } });
+    expect(s.targets[1]).toMatchObject({ name: "new", spec: { app: "cpu-loop/node-http", startTimeoutMs: 10_000 } });
   });
 });
 

@@ -1,6 +1,6 @@
 // local-function with real processes: the proxy, instances of Taewa started on
 // demand, cold starts, the queue, scale to zero, billing, and a clean teardown.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { localFunction, ProviderError, type Deployment, type InfraPoint, type LocalFunctionState } from "../src";
@@ -121,7 +121,7 @@ describe("local-function (real processes)", () => {
   });
 
   it("throttles at once like Lambda (no queue), bills in 1 ms steps, and enforces or records per-instance limits", async () => {
-    const { dep, ctx, events } = await deploy({ platform: "lambda", maxInstances: 1, resources: { cpuLimit: 0.5 } });
+    const { dep, ctx, events } = await deploy({ platform: "lambda", maxInstances: 1, resources: { cpuLimit: 0.5, memoryLimitMb: 200 } });
     const results = await Promise.all(Array.from({ length: 3 }, () => get(`${dep.endpoint}/?n=3000000`)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 429, 429]);
     const s = await proxyStats(dep.state);
@@ -132,8 +132,13 @@ describe("local-function (real processes)", () => {
     const limits = dep.state.limits!;
     if (limits.enforced) {
       expect(limits.mechanism).toMatch(/cgroup v[12]/);
-      expect(dep.state.cgroups.length).toBe(1);
-      expect(existsSync(dep.state.cgroups[0]!)).toBe(true);
+      expect(dep.state.cgroups.length).toBe(limits.mechanism === "cgroup v1" ? 2 : 1); // v1: a cpu and a memory hierarchy
+      expect(dep.state.cgroups.every(existsSync)).toBe(true);
+      // The warm instance joined its cgroup(s) before it started.
+      const pid = s.pids[0]!;
+      const membership = readFileSync(`/proc/${pid}/cgroup`, "utf8");
+      for (const dir of dep.state.cgroups) expect(membership).toContain(dir.split("/").slice(-2).join("/"));
+      expect(s.unlimitedStarts).toBe(0);
       expect(events.some((e) => /limits enforced/.test(e.message))).toBe(true);
     } else {
       expect(limits.reason).toBeTruthy();
@@ -149,14 +154,21 @@ describe("local-function (real processes)", () => {
     const t = testContext();
     await expect(localFunction.deploy(localFunction.spec.parse({ app: "msd/poll" }), t.ctx)).rejects.toThrow(/single-service benchapps; "msd\/poll" lists services/);
     const { dep, ctx } = await deploy({ concurrency: 1, maxInstances: 1, idleTimeoutMs: 500, queueTimeoutMs: 60_000 });
-    // Keep the instance busy past reset's patience (idle 500 + 3000 ms): up to 30 x ~150 ms of CPU, cut short by the teardown.
-    const busy = Promise.all(Array.from({ length: 30 }, () => get(`${dep.endpoint}/?n=10000000`).catch(() => null)));
+    // A light request every 100 ms: the instance never stays idle for its 500 ms, so it never stops.
+    let stop = false;
+    const traffic = (async () => {
+      while (!stop) {
+        await get(`${dep.endpoint}/?n=10`).catch(() => null);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     await until("an instance", async () => (await proxyStats(dep.state)).instances > 0);
     const err = await localFunction.reset(dep, ctx).then(() => null, (e: unknown) => e);
+    stop = true;
+    await traffic;
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as Error).message).toMatch(/did not scale to zero within 3500 ms \(1 instance\(s\) live/);
     await localFunction.teardown(dep, ctx);
     made.length = 0;
-    await busy;
   });
 });

@@ -1,5 +1,6 @@
 // A ProviderContext for driving providers directly (no run, no database):
 // saved states and events are kept in memory for the test to look at.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import http from "node:http";
 import type { ProviderContext } from "../src";
@@ -45,10 +46,15 @@ export async function until<T>(what: string, fn: () => Promise<T | null | undefi
   }
 }
 
+/** Running (a zombie not yet reaped by this test process counts as gone). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return false;
   }

@@ -35,13 +35,13 @@ const billed = (ms) => Math.max(c.billing.minimumMs, Math.ceil(Math.max(0, ms) /
 /** id -> instance */
 const instances = new Map();
 let nextId = 0;
-/** Cgroup folders, one per possible instance (made by the provider); null = free. */
-const slots = (c.cgroupSlots ?? []).map((path) => ({ path, used: false }));
+/** Cgroups, one set of folders per possible instance (made by the provider). */
+const slots = (c.cgroupSlots ?? []).map((paths) => ({ paths, used: false }));
 const queue = [];
 const t = {
   requests: 0, responses: 0, coldStarts: 0, prewarmStarts: 0, startFailures: 0, crashes: 0, stoppedIdle: 0,
   queuedTotal: 0, queueTimeouts: 0, queueRejected: 0, queueWaitMsTotal: 0, queueWaitMsMax: 0, queuePeak: 0,
-  billedRequestMs: 0, billedInstanceMs: 0, durationMs: 0, errors: 0, abandoned: 0,
+  billedRequestMs: 0, billedInstanceMs: 0, durationMs: 0, errors: 0, abandoned: 0, unlimitedStarts: 0,
 };
 const coldStartLog = []; // { seq, ms, at }
 let coldSeq = 0;
@@ -76,11 +76,14 @@ async function boot(inst) {
   try {
     inst.port = await freePort();
     const slot = slots.find((s) => !s.used);
+    if (slots.length && !slot) t.unlimitedStarts++; // cannot happen while live instances <= maxInstances = slots
     let cmd = c.command;
     if (slot) {
       slot.used = true;
       inst.slot = slot;
-      cmd = ["sh", "-c", 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"', "sh", slot.path, ...c.command];
+      // Join the instance's cgroups (one per v1 hierarchy) before exec, keeping the pid.
+      const joins = slot.paths.map((_, i) => `echo $$ > "$${i + 1}/cgroup.procs"`).join(" && ");
+      cmd = ["sh", "-c", `${joins} && shift ${slot.paths.length} && exec "$@"`, "sh", ...slot.paths, ...c.command];
     }
     const child = spawn(cmd[0], cmd.slice(1), {
       cwd: c.cwd, env: { ...process.env, ...c.env, PORT: String(inst.port), HOST: "127.0.0.1" }, stdio: ["ignore", "ignore", "pipe"],
@@ -146,8 +149,10 @@ function retire(inst) {
   inst.retiring = true;
   inst.state = "stopping";
   inst.agent?.destroy();
+  // The slot's cgroup is free for the next instance now (there are exactly maxInstances slots); the
+  // stopping process shares it for the moment it takes to exit.
+  if (inst.slot) inst.slot.used = false;
   if (inst.exited || !inst.child || inst.child.exitCode !== null) {
-    if (inst.slot) inst.slot.used = false;
     instances.delete(inst.id);
     return;
   }
@@ -155,8 +160,6 @@ function retire(inst) {
   const hard = setTimeout(() => inst.child.kill("SIGKILL"), 3000);
   inst.child.once("exit", () => {
     clearTimeout(hard);
-    // The cgroup is free for the next instance only once this process has left it.
-    if (inst.slot) inst.slot.used = false;
     instances.delete(inst.id);
   });
 }

@@ -52,6 +52,8 @@ export interface FunctionProxyStats {
   errors: number;
   /** Requests whose client left while they waited (queue or cold start). */
   abandoned: number;
+  /** Instances started without their cgroup (should stay 0). */
+  unlimitedStarts: number;
   coldStartLog: Array<{ seq: number; ms: number; at: string }>;
   lastStartError: string | null;
   perInstance: Array<{ id: number; pid: number | null; state: string; inFlight: number; served: number }>;
@@ -83,14 +85,17 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
     const state: LocalFunctionState = { id: randomBytes(3).toString("hex"), cgroups: [], settings };
     try {
       const limits = { cpuLimit: settings.resources.cpuLimit, memoryLimitMb: settings.resources.memoryLimitMb };
+      const slots: string[][] = [];
       if (wantsLimits(limits)) {
         for (let k = 0; k < settings.maxInstances; k++) {
           const outcome = createCgroup(`${state.id}-i${k}`, limits);
           state.cgroups.push(...outcome.paths);
+          slots.push(outcome.paths);
           if (!outcome.enforced) {
             state.limits = { enforced: false, mechanism: null, reason: outcome.reason, ...limits };
             await removeCgroups(state.cgroups);
             state.cgroups = [];
+            slots.length = 0;
             break;
           }
           state.limits = { enforced: true, mechanism: outcome.mechanism, ...limits };
@@ -99,9 +104,6 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
         if (state.limits?.enforced) await ctx.event?.("info", `per-instance limits enforced with ${state.limits.mechanism}`, { ...limits });
         else await ctx.event?.("warn", `per-instance CPU/memory limits are NOT enforced: ${state.limits?.reason}`, { ...limits });
       }
-      // One cgroup folder per instance; with cgroup v1 an instance may need one per hierarchy.
-      const perInstance = state.cgroups.length / Math.max(1, settings.maxInstances);
-      if (perInstance > 1) throw new ProviderError("per-instance limits over several cgroup v1 hierarchies are not supported by the function proxy; give only one of cpuLimit or memoryLimitMb");
       const [port, adminPort] = [await freePort(), await freePort()];
       const config = {
         port, adminPort,
@@ -109,7 +111,7 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
         env: { ...app.manifest.env, ...spec.env, OPSBENCH_RUN_ID: ctx.runId },
         concurrency: settings.concurrency, minInstances: settings.minInstances, maxInstances: settings.maxInstances,
         idleTimeoutMs: settings.idleTimeoutMs, queueTimeoutMs: settings.queueTimeoutMs, maxQueue: settings.maxQueue,
-        startTimeoutMs: settings.startTimeoutMs, billing: settings.billing, cgroupSlots: state.cgroups,
+        startTimeoutMs: settings.startTimeoutMs, billing: settings.billing, cgroupSlots: slots,
       };
       const proxy = spawnGroup(process.execPath, [PROXY_SCRIPT, JSON.stringify(config)], { cwd: app.dir, env: { OPSBENCH_RUN_ID: ctx.runId } });
       state.proxy = { pid: proxy.pid, port, adminPort };
