@@ -233,6 +233,9 @@ describe("shop consistency check", () => {
       expect(view.error).toBeNull();
       expect(view.status).toBe("SUCCEEDED");
       expect(view.summary!.requests).toBeGreaterThan(50);
+      // The worker ran the app's consistency check after the load (the COLLECT step) and kept it on the run.
+      expect(view.summary!.appChecks).toEqual([expect.objectContaining({ name: "consistency", ok: true })]);
+      expect(view.steps.find((s) => s.name === "COLLECT")?.status).toBe("SUCCEEDED");
       // Written by the shop when teardown stopped it: the state after the load.
       const result = JSON.parse(readFileSync(report, "utf8")) as { ok: boolean; violations: unknown[]; totals: { completed: number; rolledBack: number; sold: number } };
       expect(result.violations).toEqual([]);
@@ -243,6 +246,26 @@ describe("shop consistency check", () => {
     } finally {
       rmSync(report, { force: true });
     }
+  });
+
+  it("the run shows the check failed when the load corrupts stock on purpose", async () => {
+    await stack.scope.targets.put({
+      name: "bench-shop-corruptible",
+      kind: "local-service",
+      spec: { app: "shop", replicas: 1, startTimeoutMs: 20_000, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" } },
+    });
+    await stack.scope.workloads.put({
+      name: "bench-shop-corrupt",
+      spec: {
+        kind: "shared-iterations", vus: 1, iterations: 1, maxDuration: "30s",
+        requests: [{ name: "corrupt", method: "POST", path: "/admin/corrupt", body: '{"stockDelta":3}', headers: { "content-type": "application/json" } }],
+      } as WorkloadInput["spec"],
+    });
+    const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop-corruptible", workloadName: "bench-shop-corrupt" });
+    const view = await waitForFinal(stack.db, run.id);
+    expect(view.status).toBe("SUCCEEDED"); // a failed check is a result, not a crash
+    expect(view.summary!.appChecks).toEqual([expect.objectContaining({ name: "consistency", ok: false, message: "1 violation(s)" })]);
+    expect(view.events.some((e) => /app check consistency: FAILED/.test(e.message))).toBe(true);
   });
 
   it("fails when stock is corrupted on purpose (and corruption is refused without the test flag)", async () => {

@@ -69,10 +69,11 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     const provider = providerFor(target.kind);
     const ctx = providerContext(runId, store, deps, signal, log);
     let workload!: WorkloadSpec;
+    let spec: unknown;
 
     const dep = await step(store, "PROVISION", publish, async () => {
       // Validated at the API, and again here: the row may come from anywhere.
-      const spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
+      spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
       workload = await resolveWorkload(parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"), deps.db);
       const d = await provider.deploy(spec, ctx);
       return { result: d, detail: d };
@@ -121,7 +122,15 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       }
     });
 
-    await step(store, "COLLECT", publish, async () => ({ result: undefined, detail: { note: "local targets have no cloud metrics to collect" } }), "SKIPPED");
+    // COLLECT: app-level checks the target declares (e.g. the shop's consistency check).
+    // Local targets have no cloud metrics to collect.
+    const appChecks = provider.appChecks ? await provider.appChecks(spec, dep, ctx) : [];
+    await step(
+      store, "COLLECT", publish,
+      async () => ({ result: undefined, detail: appChecks.length ? { appChecks } : { note: "no cloud metrics or app checks for this target" } }),
+      appChecks.length ? "SUCCEEDED" : "SKIPPED",
+    );
+    for (const c of appChecks) await store.event(c.ok ? "info" : "warn", `app check ${c.name}: ${c.ok ? "passed" : "FAILED"}: ${c.message}`);
 
     await store.setStatus("ANALYZING");
     await publish("status", "ANALYZING");
@@ -131,7 +140,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       const fresh = await store.get();
       const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
       const load = await deps.db.loadSecond.findMany({ where: { runId } });
-      const summary = { ...summarize(cells, windowSeconds), load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine }, thresholds: thresholdOutcomes(k6.summary) };
+      const summary = { ...summarize(cells, windowSeconds), load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine }, thresholds: thresholdOutcomes(k6.summary), appChecks };
       await store.saveSummary(summary, k6.summary);
       await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
       if (summary.load.droppedIterations > 0) await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);

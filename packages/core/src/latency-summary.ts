@@ -39,6 +39,8 @@ export interface RunSummary {
   load?: LoadTotals;
   /** k6 thresholds and whether each held. */
   thresholds?: ThresholdOutcome[];
+  /** App-level checks after the load (e.g. the shop's consistency: stock + sold = initial). */
+  appChecks?: Array<{ name: string; ok: boolean; message: string; detail?: unknown }>;
 }
 
 export interface LoadTotals {

@@ -3,13 +3,16 @@
 import { z } from "zod";
 import type { RunSummary } from "./latency-summary";
 
-export const VALIDITY_FLAG_CODES = ["baseline-not-reached", "dropped-iterations", "too-few-repetitions"] as const;
+export const VALIDITY_FLAG_CODES = ["baseline-not-reached", "dropped-iterations", "too-few-repetitions", "load-generator-cpu"] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
 /** Codes are open (later checks add their own, e.g. load-generator CPU); known ones are listed above. */
 export const validityFlag = z.object({ code: z.string().min(1), message: z.string() }).strict();
 export type ValidityFlag = z.infer<typeof validityFlag>;
 export const validityFlags = z.array(validityFlag);
+
+/** Above this share of the machine's CPU, k6 itself may be the bottleneck. */
+export const LOAD_GENERATOR_CPU_LIMIT = 80;
 
 /** Fewer repetitions than this and a cell's spread says little (and a CI of 2 is very wide). */
 export const MIN_REPETITIONS = 3;
@@ -24,6 +27,10 @@ export function baselineNotReachedFlag(waitedSeconds: number, detail?: string): 
 /** Flags that follow from a run's summary and its study's design, set when the run is analysed. */
 export function analysisFlags(summary: Pick<RunSummary, "load">, repetitions: number): ValidityFlag[] {
   const flags: ValidityFlag[] = [];
+  const cpu = summary.load?.generatorCpuPercent ?? null;
+  if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) {
+    flags.push({ code: "load-generator-cpu", message: `k6 used ${cpu.toFixed(0)}% of the machine's CPU (over ${LOAD_GENERATOR_CPU_LIMIT}%): the load generator may have limited the results` });
+  }
   const dropped = summary.load?.droppedIterations ?? 0;
   if (dropped > 0) {
     flags.push({ code: "dropped-iterations", message: `${dropped} iterations dropped: the load generator could not keep the planned rate` });

@@ -40,6 +40,16 @@ export interface Provider<Spec = unknown, State = unknown> {
   reset(dep: Deployment<State>, ctx: ProviderContext): Promise<void>;
   observe(dep: Deployment<State>, window: ObserveWindow, ctx: ProviderContext): AsyncIterable<InfraPoint>;
   teardown(dep: Deployment<State> | { state: Partial<State> }, ctx: ProviderContext): Promise<void>;
+  /** Checks the app itself after the load (e.g. the shop's consistency check), if the target has any. */
+  appChecks?(spec: Spec, dep: Deployment<State>, ctx: ProviderContext): Promise<AppCheck[]>;
+}
+
+/** The outcome of an app-level check run after the load. */
+export interface AppCheck {
+  name: string;
+  ok: boolean;
+  message: string;
+  detail?: unknown;
 }
 
 /** An expected failure of a provider, with a message meant for the user. */

@@ -10,6 +10,7 @@ import { functionSettings, localFunctionSpec, type LocalFunctionSpec } from "@op
 import { ProviderError, type InfraPoint, type Provider, type ProviderContext } from "../provider";
 import { createCgroup, removeCgroups, wantsLimits } from "../local/cgroups";
 import { adminCall, request } from "../local/http";
+import { benchappChecks } from "../local/app-checks";
 import { readManifest } from "../local/manifest";
 import { CpuMeter, freePort, groupAlive, isAlive, sleep, spawnGroup, stopGroup } from "../local/processes";
 
@@ -222,6 +223,8 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
       prev = s;
     }
   },
+
+  appChecks: (spec, dep, ctx) => benchappChecks(spec.app, dep, ctx),
 
   async teardown(dep, ctx: ProviderContext) {
     const state = dep.state as Partial<LocalFunctionState>;

@@ -3,6 +3,7 @@
 // and max replicas, an optional CPU autoscaler with the HPA's rule, readiness
 // before a replica takes load, per-replica limits with cgroups where the OS
 // allows, and a placement for multi-service apps (docs/local-engine.md).
+import { benchappChecks } from "../local/app-checks";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -137,6 +138,8 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
       if (lb) lastLb = lb;
     }
   },
+
+  appChecks: (spec, dep, ctx) => benchappChecks(spec.app, dep, ctx),
 
   async teardown(dep, ctx: ProviderContext) {
     const state = dep.state as Partial<LocalServiceState>;
