@@ -22,6 +22,15 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/" className="text-xs text-zinc-600 hover:text-zinc-900">
                 Runs
               </Link>
+              <Link href="/studies" className="text-xs text-zinc-600 hover:text-zinc-900">
+                Studies
+              </Link>
+              <Link href="/workloads" className="text-xs text-zinc-600 hover:text-zinc-900">
+                Workloads
+              </Link>
+              <Link href="/targets" className="text-xs text-zinc-600 hover:text-zinc-900">
+                Targets
+              </Link>
               <Link href="/compare" className="text-xs text-zinc-600 hover:text-zinc-900">
                 Compare
               </Link>

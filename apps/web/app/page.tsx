@@ -4,6 +4,7 @@ import { StartRunForm } from "@/components/start-run-form";
 import { StatusBadge } from "@/components/status-badge";
 import { toSpecItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
+import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtCount, fmtMs, fmtTime } from "@/lib/format";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
@@ -43,7 +44,8 @@ function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string;
 
 export default async function HomePage() {
   const scope = await resolveWorkspace();
-  const [runRows, targetRows, workloadRows] = await Promise.all([scope.runs.list(50), scope.targets.list(), scope.workloads.list()]);
+  const [runRows, targetRows, workloadRows, studyRows] = await Promise.all([scope.runs.list(50), scope.targets.list(), scope.workloads.list(), scope.studies.list(5)]);
+  const studies = studyRows.map(toStudyListItem);
   const runs = runRows.map(toRunListItem);
   const targets = targetRows.map(toSpecItem);
   const workloads = workloadRows.map(toSpecItem);
@@ -92,12 +94,37 @@ export default async function HomePage() {
         )}
       </Panel>
 
+      <Panel
+        title="Recent studies"
+        right={
+          <span className="flex items-center gap-3 text-xs">
+            <Link href="/studies" data-testid="home-studies-link" className="text-blue-600 hover:underline">all studies</Link>
+            <Link href="/studies/new" className="rounded bg-zinc-900 px-2 py-1 font-medium text-white hover:bg-zinc-700">New study</Link>
+          </span>
+        }
+      >
+        {studies.length === 0 ? (
+          <p className="px-3 py-2 text-xs text-zinc-400">No studies yet. A study runs targets × workloads several times in an interleaved order and shows each cell with its 95% confidence interval.</p>
+        ) : (
+          <ul className="divide-y divide-zinc-100 text-xs">
+            {studies.map((st) => (
+              <li key={st.id} className="flex items-center gap-3 px-3 py-1.5">
+                <StatusBadge status={st.status} />
+                <Link href={`/studies/${st.id}`} className="font-medium text-blue-600 hover:underline">{st.name}</Link>
+                <span className="text-zinc-500">{st.cells} cells × {st.repetitions} reps</span>
+                <span className="ml-auto font-mono tabular-nums text-zinc-500">{st.runs.finished}/{st.runs.total} runs · {fmtTime(st.createdAt)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <Panel title={`Targets (${targets.length})`}>
-          <SpecList items={targets} testId="targets-list" empty="No targets yet. POST /api/v1/targets to add one." />
+        <Panel title={`Targets (${targets.length})`} right={<Link href="/targets/new" className="text-xs text-blue-600 hover:underline">New target</Link>}>
+          <SpecList items={targets} testId="targets-list" empty="No targets yet. Add one with “New target” (or POST /api/v1/targets)." />
         </Panel>
-        <Panel title={`Workloads (${workloads.length})`}>
-          <SpecList items={workloads} testId="workloads-list" empty="No workloads yet. POST /api/v1/workloads to add one." />
+        <Panel title={`Workloads (${workloads.length})`} right={<Link href="/workloads/new" className="text-xs text-blue-600 hover:underline">New workload</Link>}>
+          <SpecList items={workloads} testId="workloads-list" empty="No workloads yet. Add one with “New workload” (a preset, your own fields or a k6 script)." />
         </Panel>
       </div>
     </div>

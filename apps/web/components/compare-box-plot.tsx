@@ -34,7 +34,7 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
   const width = PANEL_W * metrics.length;
   const count = metrics.reduce((s, m) => s + m.groups.filter((g) => g.runs.length > 0).length, 0);
   return (
-    <ChartCard title="Across repetitions: box plots per metric (box = quartiles, line = median, whiskers = min–max, dots = runs)" testId="cmp-chart-box"
+    <ChartCard title="Across repetitions: box plots per metric (box = quartiles, line = median, whiskers = min–max, dots = runs)" testId="cmp-chart-box" fileName="box-plots"
       points={count} recharts={false} exportable={exportable} height={H}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))} table={() => comparisonTable(data, "box")}
       note={data.groups.some((g) => g.runs.filter((r) => r.summary).length < 3) ? "With fewer than 3 repetitions a box says little: it is drawn from the runs there are." : undefined}>

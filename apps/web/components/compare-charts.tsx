@@ -50,7 +50,7 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
     ...PERCENTILES.map((p) => ({ label: p.key, color: "#71717a", dash: p.dash })),
   ];
   return (
-    <ChartCard title="Latency over time: p50 / p95 / p99 (ms, 10 s buckets)" testId="cmp-chart-latency" legend={legend} exportable={exportable}
+    <ChartCard title="Latency over time: p50 / p95 / p99 (ms, 10 s buckets)" testId="cmp-chart-latency" fileName="latency-over-time" legend={legend} exportable={exportable}
       points={countOf(rows, (i) => `p95_${i}`, data.groups.length)} table={() => comparisonTable(data, "series")}>
       <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
@@ -71,7 +71,7 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
 export function RequestsOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   return (
-    <ChartCard title="Requests served (per 10 s)" testId="cmp-chart-requests" exportable={exportable}
+    <ChartCard title="Requests served (per 10 s)" testId="cmp-chart-requests" fileName="requests-over-time" exportable={exportable}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
       points={countOf(rows, (i) => `req_${i}`, data.groups.length)} table={() => comparisonTable(data, "series")}>
       <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
@@ -93,7 +93,7 @@ const goodputFloor = (dataMin: number) => Math.max(0, Math.floor(dataMin / 5) * 
 export function GoodputOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   return (
-    <ChartCard title="Goodput (% 2xx, per 10 s)" testId="cmp-chart-goodput" exportable={exportable}
+    <ChartCard title="Goodput (% 2xx, per 10 s)" testId="cmp-chart-goodput" fileName="goodput-over-time" exportable={exportable}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
       points={countOf(rows, (i) => `good_${i}`, data.groups.length)} table={() => comparisonTable(data, "series")}>
       <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
@@ -130,7 +130,7 @@ export function LatencyCdfChart({ data, exportable }: Props) {
   const domain: [number, number] = [min * 0.95, max * 1.05];
   const ticks = logTicks(domain[0], domain[1]);
   return (
-    <ChartCard title="Latency distribution (CDF; ms, log scale)" testId="cmp-chart-cdf" exportable={exportable}
+    <ChartCard title="Latency distribution (CDF; ms, log scale)" testId="cmp-chart-cdf" fileName="latency-distribution" exportable={exportable}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
       points={data.groups.reduce((s, g) => s + g.distribution.length, 0)} table={() => comparisonTable(data, "distribution")}>
       <LineChart margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
@@ -168,7 +168,7 @@ function InfraChart({ data, exportable, metric }: Props & { metric: "replicas" |
   const xTicks = Array.from({ length: Math.floor(xMax / step) + 1 }, (_, i) => i * step);
   const title = metric === "replicas" ? "Replicas / instances over time (per run)" : "Target CPU over time (mean % per replica/instance, per run)";
   return (
-    <ChartCard title={title} testId={metric === "replicas" ? "cmp-chart-infra" : "cmp-chart-infra-cpu"} exportable={exportable}
+    <ChartCard title={title} testId={metric === "replicas" ? "cmp-chart-infra" : "cmp-chart-infra-cpu"} fileName={metric === "replicas" ? "infra-replicas" : "infra-cpu"} exportable={exportable}
       legend={lines.map((l) => ({ label: l.label, color: l.color, dash: l.dash }))}
       points={lines.reduce((s, l) => s + l.points.length, 0)} table={() => comparisonTable(data, "infra")}>
       <LineChart margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>

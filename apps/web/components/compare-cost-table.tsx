@@ -19,7 +19,7 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
         <h2 className="text-xs font-medium text-zinc-700">
           Cost per 1,000 requests{units.length === 1 ? ` (${units[0]})` : ""} by request x workload; the cheapest target of each row highlighted
         </h2>
-        {exportable && <ExportTableButtons name="cost per 1000 requests" table={() => comparisonTable(data, "cost")} />}
+        {exportable && <ExportTableButtons name="cost per 1000 requests" fileName="cost-table" table={() => comparisonTable(data, "cost")} />}
       </div>
       {!priced && (
         <p data-testid="cost-unavailable" className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-[11px] text-zinc-600">

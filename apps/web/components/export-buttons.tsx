@@ -9,15 +9,16 @@ const btn =
   "rounded border border-zinc-300 bg-white px-1.5 py-0.5 font-mono text-[10px] font-medium text-zinc-600 hover:border-zinc-400 hover:text-zinc-900 disabled:opacity-40";
 
 /** CSV and JSON of a table or series (built when clicked). */
-export function ExportTableButtons({ name, table }: { name: string; table: () => DataTable }) {
+/** `name` titles the file; `fileName` (short) names it. */
+export function ExportTableButtons({ name, fileName, table }: { name: string; fileName?: string; table: () => DataTable }) {
   return (
     <span className="inline-flex gap-1 print:hidden" data-testid="export-table">
       <button type="button" className={btn} data-testid="export-csv" title={`Download ${name} as CSV`}
-        onClick={() => downloadBlob(new Blob([toCsv(table())], { type: "text/csv;charset=utf-8" }), exportFileName(name, "csv"))}>
+        onClick={() => downloadBlob(new Blob([toCsv(table())], { type: "text/csv;charset=utf-8" }), exportFileName(fileName ?? name, "csv"))}>
         CSV
       </button>
       <button type="button" className={btn} data-testid="export-json" title={`Download ${name} as JSON`}
-        onClick={() => downloadBlob(new Blob([toJson(table())], { type: "application/json" }), exportFileName(name, "json"))}>
+        onClick={() => downloadBlob(new Blob([toJson(table())], { type: "application/json" }), exportFileName(fileName ?? name, "json"))}>
         JSON
       </button>
     </span>
@@ -25,7 +26,7 @@ export function ExportTableButtons({ name, table }: { name: string; table: () =>
 }
 
 /** PNG and SVG of the chart drawn inside `target`, with its title and legend drawn in. */
-export function ExportChartButtons({ name, target, legend }: { name: string; target: RefObject<HTMLElement | null>; legend?: ChartLegendItem[] }) {
+export function ExportChartButtons({ name, fileName, target, legend }: { name: string; fileName?: string; target: RefObject<HTMLElement | null>; legend?: ChartLegendItem[] }) {
   const [error, setError] = useState<string | null>(null);
   const run = async (format: "svg" | "png") => {
     setError(null);
@@ -33,7 +34,7 @@ export function ExportChartButtons({ name, target, legend }: { name: string; tar
       if (!target.current) throw new Error("nothing to export");
       const { markup, width, height } = chartSvgMarkup(target.current, { title: name, legend });
       const blob = format === "svg" ? new Blob([markup], { type: "image/svg+xml" }) : await svgToPng(markup, width, height);
-      downloadBlob(blob, exportFileName(name, format));
+      downloadBlob(blob, exportFileName(fileName ?? name, format));
     } catch (err) {
       setError((err as Error).message);
     }

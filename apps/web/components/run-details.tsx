@@ -3,6 +3,8 @@ import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
 import { RunCharts } from "./run-charts";
+import { RunChecks } from "./run-checks";
+import { RunInfraCharts } from "./run-infra-charts";
 import { FlagList } from "./compare-flags";
 import { ShareButton } from "./share-button";
 import { flagsOfRun } from "@/lib/export/validity-flags";
@@ -51,6 +53,11 @@ function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
             <span className={s.load.droppedIterations > 0 ? "text-red-600" : undefined}>{fmtCount(s.load.droppedIterations)}</span>
           </Field>
           <Field label="Data sent / received">{fmtBytes(s.load.bytesSent)} / {fmtBytes(s.load.bytesReceived)}</Field>
+          {typeof s.load.generatorCpuPercent === "number" && (
+            <Field label="Load generator CPU">
+              <span data-testid="summary-generator-cpu" className={s.load.generatorCpuPercent > 80 ? "text-red-600" : undefined}>{s.load.generatorCpuPercent.toFixed(0)}</span> % of the machine
+            </Field>
+          )}
         </>
       )}
       {s.thresholds?.map((t) => (
@@ -185,6 +192,10 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
       </section>
 
       <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} />
+
+      {/* Under the latency charts: the target's infra timeline, then checks, custom metrics and app checks. */}
+      <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} loadSeconds={s?.durationSeconds ?? null} />
+      <RunChecks checks={run.checks} customMetrics={run.customMetrics} appChecks={s?.appChecks} />
 
       <Events events={run.events} />
     </div>

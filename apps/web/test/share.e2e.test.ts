@@ -87,6 +87,10 @@ describe("share links", () => {
     expect(list).not.toContain(shareUrl.split("/").pop()!);
     await app.close();
 
+    // Both are there to be leaked: the workspace's own API shows them.
+    expect(await (await fetch(`${web}/api/v1/targets`)).text()).toContain(SECRET);
+    expect(await (await fetch(`${web}/api/v1/runs`)).text()).toContain(other);
+
     const { ctx, page, status, bodies, data } = await openFresh(shareUrl);
     expect(status).toBe(200);
     await page.getByTestId("share-page").waitFor();

@@ -69,7 +69,7 @@ function webSourceHash(): string {
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       // Build outputs, and files the build itself rewrites, are not sources.
-      if (["node_modules", ".next", ".turbo", "generated", "test", "next-env.d.ts"].includes(name) || name.endsWith(".tsbuildinfo")) continue;
+      if (["node_modules", ".turbo", "generated", "test", "next-env.d.ts"].includes(name) || name.startsWith(".next") || name.endsWith(".tsbuildinfo")) continue;
       const p = path.join(dir, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
@@ -81,12 +81,14 @@ function webSourceHash(): string {
   return h.digest("hex");
 }
 
-export function ensureWebBuild(log: (m: string) => void): void {
-  const stamp = path.join(webDir, ".next/opsbench-source-hash");
+export function ensureWebBuild(env: CliEnv, log: (m: string) => void): void {
+  // Next builds into .next, or wherever OPSBENCH_NEXT_DIST_DIR says (side-by-side builds).
+  const distDir = path.join(webDir, env.OPSBENCH_NEXT_DIST_DIR);
+  const stamp = path.join(distDir, "opsbench-source-hash");
   const want = webSourceHash();
-  if (existsSync(path.join(webDir, ".next/BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
+  if (existsSync(path.join(distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
   log("building the web app (about a minute)...");
-  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: webDir, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: webDir, stdio: ["ignore", "inherit", "inherit"], env: childEnv(env) });
   if (r.status !== 0) throw new Error(`building the web app failed (exit ${r.status})`);
   writeFileSync(stamp, want);
 }
@@ -97,7 +99,7 @@ export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{
     log(`web app already running at ${url}`);
     return { url, managed: null };
   }
-  ensureWebBuild(log);
+  ensureWebBuild(env, log);
   const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
     cwd: webDir,
     env: childEnv(env),

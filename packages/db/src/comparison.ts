@@ -102,7 +102,8 @@ function verdicts(groups: ComparisonGroup[]): MetricVerdict[] {
     for (const m of METRICS) {
       const a = samplesOf(baseline, m);
       const b = samplesOf(other, m);
-      if (a.values.length && b.values.length) out.push(verdict(m.key, a, b, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }));
+      // One sample a side has no spread to resample: no verdict rather than a zero-width "significant" one.
+      if (a.values.length >= 2 && b.values.length >= 2) out.push(verdict(m.key, a, b, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }));
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { bucketize, decodeBuckets, summarize, summarizeMetrics, type CheckSummary, type CustomMetricSummary, type MetricCell, type MetricKind, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
 import { readFlags, type ValidityFlag } from "@opsbench/core";
 import type { Db } from "./client";
+import { loadRunInfra, type RunInfra } from "./run-infra";
 
 export interface RunView {
   id: string;
@@ -32,6 +33,8 @@ export interface RunView {
   checks: CheckSummary[];
   /** The script's own k6 metrics (counters, rates, trends, gauges). */
   customMetrics: CustomMetricSummary[];
+  /** The target's infra timeline (replicas/instances, CPU, cold starts, queue) on the load's time axis (run-infra.ts). */
+  infra: RunInfra;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -99,6 +102,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
     ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),
+    infra: await loadRunInfra(db, runId, start),
   };
 }
 

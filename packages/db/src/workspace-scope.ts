@@ -106,6 +106,9 @@ export function workspaceScope(db: Db, workspaceId: string) {
         if (!s) throw new NotFoundError("study", id);
         return s;
       },
+      /** The workspace's studies, newest first, with their runs' statuses (the studies list page). */
+      list: (take = 50) =>
+        db.study.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take, include: { runs: { select: { status: true } } } }),
       /** Targets x workloads x repetitions in a planned order, with every run row, in one transaction (study-store.ts). */
       create: (input: StudyInput) => createStudy(db, workspaceId, input),
       assertExists: async (id: string) => {

@@ -28,9 +28,11 @@ export function Legend({ items }: { items: ChartLegendItem[] }) {
  * "no data"; tests read it from data-points.
  */
 export function ChartCard({
-  title, testId, points, legend, table, exportable = true, height = CHART_HEIGHT, note, children, recharts = true,
+  title, fileName, testId, points, legend, table, exportable = true, height = CHART_HEIGHT, note, children, recharts = true,
 }: {
   title: string;
+  /** Short name for exported files, e.g. "latency-over-time". */
+  fileName: string;
   testId: string;
   points: number;
   legend?: ChartLegendItem[];
@@ -49,8 +51,8 @@ export function ChartCard({
         <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
         {exportable && (
           <span className="inline-flex gap-2">
-            <ExportChartButtons name={title} target={plot} legend={legend} />
-            <ExportTableButtons name={title} table={table} />
+            <ExportChartButtons name={title} fileName={fileName} target={plot} legend={legend} />
+            <ExportTableButtons name={title} fileName={fileName} table={table} />
           </span>
         )}
       </div>

@@ -3,10 +3,14 @@ import { NotFoundError } from "@opsbench/db";
 import { startStudy } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
+import { toStudyListItem } from "@/lib/api/study-list-item";
 import { getStudyQueue } from "./_lib/study-server";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
+
+/** The workspace's studies, newest first (the /studies page). */
+export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.studies.list()).map(toStudyListItem)));
 
 /**
  * Creates a study (targets x workloads x repetitions; docs/studies.md) with all

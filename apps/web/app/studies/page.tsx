@@ -1,0 +1,64 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
+import { StatusBadge } from "@/components/status-badge";
+import { toStudyListItem } from "@/lib/api/study-list-item";
+import { fmtTime, NO_VALUE } from "@/lib/format";
+import { resolveWorkspace } from "@/lib/server/workspace";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Studies" };
+
+export default async function StudiesPage() {
+  const scope = await resolveWorkspace();
+  const studies = (await scope.studies.list(100)).map(toStudyListItem);
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Studies" right={<Link href="/studies/new" className={buttonPrimary}>New study</Link>} />
+      <Panel title={`Studies (${studies.length})`}>
+        {studies.length === 0 ? (
+          <p className="px-3 py-2 text-xs text-zinc-400">
+            No studies yet. A study runs every target against every workload several times, in an interleaved random order, and reports
+            each cell with its spread (mean ± SD, 95% CI). Start one with “New study” or <code>opsbench study run FILE.json</code>.
+          </p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table data-testid="studies-table" className="w-full text-xs">
+              <thead className="border-b border-zinc-200 bg-zinc-50">
+                <tr>
+                  <th className={th}>Status</th>
+                  <th className={th}>Name</th>
+                  <th className={`${th} text-right`}>Cells</th>
+                  <th className={`${th} text-right`}>Reps</th>
+                  <th className={`${th} text-right`}>Runs done</th>
+                  <th className={th}>Order</th>
+                  <th className={`${th} text-right`}>Seed</th>
+                  <th className={th}>Created (UTC)</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {studies.map((s) => (
+                  <tr key={s.id} data-testid="study-row" data-study-id={s.id} className="hover:bg-zinc-50">
+                    <td className={td}><StatusBadge status={s.status} /></td>
+                    <td className={td}>
+                      <Link href={`/studies/${s.id}`} className="font-medium text-blue-600 hover:underline">{s.name}</Link>
+                    </td>
+                    <td className={`${td} text-right font-mono tabular-nums`}>{s.cells}</td>
+                    <td className={`${td} text-right font-mono tabular-nums`}>{s.repetitions}</td>
+                    <td className={`${td} text-right font-mono tabular-nums`}>
+                      {s.runs.finished}/{s.runs.total}
+                      {s.runs.failed > 0 && <span className="ml-1 text-red-600">({s.runs.failed} failed)</span>}
+                    </td>
+                    <td className={`${td} font-mono text-zinc-600`}>{s.order}</td>
+                    <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>{s.seed ?? NO_VALUE}</td>
+                    <td className={`${td} font-mono text-zinc-600`}>{fmtTime(s.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+    </div>
+  );
+}

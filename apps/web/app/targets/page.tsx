@@ -1,0 +1,80 @@
+import { functionSettings, localFunctionSpec, localServiceSpec, serviceSettings } from "@opsbench/core";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
+import { fmtTime } from "@/lib/format";
+import { resolveWorkspace } from "@/lib/server/workspace";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Targets" };
+
+const secs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+/** The spec as it will run (defaults filled in), in one line. */
+function describe(kind: string, spec: unknown): { app: string; text: string } {
+  if (kind === "local-service") {
+    const r = localServiceSpec.safeParse(spec);
+    if (!r.success) return { app: "?", text: "unreadable spec" };
+    const s = serviceSettings(r.data);
+    const size = s.minReplicas === s.maxReplicas ? `${s.minReplicas} replica${s.minReplicas === 1 ? "" : "s"}` : `${s.minReplicas}..${s.maxReplicas} replicas`;
+    const hpa = s.autoscaler ? `, HPA ${s.autoscaler.targetCpuPercent}% CPU (sync ${secs(s.autoscaler.syncPeriodMs)}, down window ${secs(s.autoscaler.scaleDownStabilizationMs)})` : "";
+    const lim = [s.resources.cpuLimit !== null ? `${s.resources.cpuLimit} CPU` : "", s.resources.memoryLimitMb !== null ? `${s.resources.memoryLimitMb} MiB` : ""].filter(Boolean).join(", ");
+    return { app: r.data.app, text: `${size}${hpa}${lim ? `, limits ${lim}` : ""}, ${s.balancing}, ${s.placement}` };
+  }
+  if (kind === "local-function") {
+    const r = localFunctionSpec.safeParse(spec);
+    if (!r.success) return { app: "?", text: "unreadable spec" };
+    const f = functionSettings(r.data);
+    return {
+      app: r.data.app,
+      text: `${f.platform}: concurrency ${f.concurrency}, ${f.minInstances}..${f.maxInstances} instances, idle ${secs(f.idleTimeoutMs)}, queue ${secs(f.queueTimeoutMs)}, billed ${f.billing.mode} in ${f.billing.granularityMs} ms steps`,
+    };
+  }
+  return { app: "—", text: JSON.stringify(spec).slice(0, 120) };
+}
+
+export default async function TargetsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const scope = await resolveWorkspace();
+  const saved = (await searchParams).saved;
+  const rows = await scope.targets.list();
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Targets" right={<Link href="/targets/new" className={buttonPrimary}>New target</Link>} />
+      {typeof saved === "string" && saved && <p data-testid="target-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">Saved: {saved}</p>}
+      <Panel title={`Targets (${rows.length})`}>
+        {rows.length === 0 ? (
+          <p className="px-3 py-2 text-xs text-zinc-400">No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero functions (local-function).</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table data-testid="targets-table" className="w-full text-xs">
+              <thead className="border-b border-zinc-200 bg-zinc-50">
+                <tr>
+                  <th className={th}>Name</th>
+                  <th className={th}>Kind</th>
+                  <th className={th}>App</th>
+                  <th className={th}>Deployment</th>
+                  <th className={th}>Updated (UTC)</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {rows.map((t) => {
+                  const d = describe(t.kind, t.spec);
+                  return (
+                    <tr key={t.id} data-testid="target-row" data-name={t.name} className="hover:bg-zinc-50">
+                      <td className={`${td} font-mono font-medium`}>{t.name}</td>
+                      <td className={td}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span></td>
+                      <td className={`${td} font-mono text-zinc-700`}>{d.app}</td>
+                      <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
+                      <td className={`${td} font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+      <p className="text-[11px] text-zinc-500">How the local kinds behave and where they differ from the real platforms: docs/local-engine.md.</p>
+    </div>
+  );
+}

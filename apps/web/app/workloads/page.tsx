@@ -1,0 +1,98 @@
+import { loadProfile, plannedSeconds, workloadSpec, type WorkloadSpec } from "@opsbench/core";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
+import { fmtDuration, fmtTime, NO_VALUE } from "@/lib/format";
+import { resolveWorkspace } from "@/lib/server/workspace";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Workloads" };
+
+/** One line saying what the workload does. */
+function describe(spec: WorkloadSpec): string {
+  const reqs = "requests" in spec ? spec.requests.map((r) => `${r.method} ${r.path}`).slice(0, 2).join(", ") + (spec.requests.length > 2 ? ", …" : "") : "";
+  switch (spec.kind) {
+    case "ramping-vus": {
+      const peak = Math.max(spec.startVUs, ...spec.stages.map((s) => s.target));
+      return `${spec.stages.length} stages, up to ${peak} VUs · ${reqs}`;
+    }
+    case "constant-vus": return `${spec.vus} VUs · ${reqs}`;
+    case "shared-iterations": return `${spec.iterations} requests at ${spec.vus} VUs · ${reqs}`;
+    case "constant-arrival-rate":
+      return `${typeof spec.rate === "number" ? `${spec.rate} per ${spec.timeUnit}` : `${spec.rate.percentOfRunMax}% of run ${spec.rate.runId.slice(0, 8)}'s maximum`} · ${reqs}`;
+    case "ramping-arrival-rate": {
+      const peak = Math.max(spec.startRate, ...spec.stages.map((s) => s.target));
+      return `${spec.stages.length} stages, up to ${peak} per ${spec.timeUnit} · ${reqs}`;
+    }
+    case "script": return `own k6 script, ${spec.source.length} characters`;
+  }
+}
+
+/** A tiny inline profile (SVG polyline), so the list shows each workload's shape. */
+function Sparkline({ spec }: { spec: WorkloadSpec }) {
+  const pts = loadProfile(spec);
+  if (pts.length < 2) return <span className="text-zinc-300">{NO_VALUE}</span>;
+  const y = (p: (typeof pts)[number]) => p.vus ?? p.rate ?? p.percentOfMax ?? 0;
+  const maxT = Math.max(...pts.map((p) => p.t)) || 1;
+  const maxY = Math.max(...pts.map(y)) || 1;
+  const d = pts.map((p) => `${((p.t / maxT) * 96 + 2).toFixed(1)},${(22 - (y(p) / maxY) * 20).toFixed(1)}`).join(" ");
+  return (
+    <svg width="100" height="24" aria-hidden className="inline-block">
+      <polyline points={d} fill="none" stroke="#2563eb" strokeWidth="1.5" />
+    </svg>
+  );
+}
+
+export default async function WorkloadsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const scope = await resolveWorkspace();
+  const saved = (await searchParams).saved;
+  const rows = await scope.workloads.list();
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Workloads" right={<Link href="/workloads/new" className={buttonPrimary}>New workload</Link>} />
+      {typeof saved === "string" && saved && <p data-testid="workload-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">Saved: {saved.split(",").join(", ")}</p>}
+      <Panel title={`Workloads (${rows.length})`}>
+        {rows.length === 0 ? (
+          <p className="px-3 py-2 text-xs text-zinc-400">No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6 script.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table data-testid="workloads-table" className="w-full text-xs">
+              <thead className="border-b border-zinc-200 bg-zinc-50">
+                <tr>
+                  <th className={th}>Name</th>
+                  <th className={th}>Kind</th>
+                  <th className={th}>Profile</th>
+                  <th className={`${th} text-right`}>Planned</th>
+                  <th className={th}>What it does</th>
+                  <th className={th}>Updated (UTC)</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {rows.map((w) => {
+                  const parsed = workloadSpec.safeParse(w.spec);
+                  const spec = parsed.success ? parsed.data : null;
+                  const planned = spec ? plannedSeconds(spec) : 0;
+                  return (
+                    <tr key={w.id} data-testid="workload-row" data-name={w.name} className="hover:bg-zinc-50">
+                      <td className={`${td} font-mono font-medium`}>{w.name}</td>
+                      <td className={td}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span></td>
+                      <td className={td}>{spec ? <Sparkline spec={spec} /> : NO_VALUE}</td>
+                      <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>{planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}</td>
+                      <td className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`} title={JSON.stringify(w.spec).slice(0, 500)}>
+                        {spec ? describe(spec) : "unreadable spec"}
+                      </td>
+                      <td className={`${td} font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+      <p className="text-[11px] text-zinc-500">
+        From the command line: <code>opsbench workload preset list</code>, <code>opsbench workload show NAME --k6</code> (the compiled k6 script). See docs/workloads.md.
+      </p>
+    </div>
+  );
+}

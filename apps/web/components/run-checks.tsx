@@ -1,0 +1,162 @@
+import type { CheckSummary, CustomMetricSummary, RunSummary } from "@opsbench/core";
+import type { ReactNode } from "react";
+import { fmtCount, fmtPercent, NO_VALUE } from "@/lib/format";
+
+type AppCheck = NonNullable<RunSummary["appChecks"]>[number];
+
+const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
+const td = "px-3 py-1.5";
+
+/** Figures of a metric in its unit: ms with 2 decimals, bytes and plain numbers as they are (4 significant decimals at most). */
+const fmtValue = (v: number | null | undefined, unit: string) => {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
+  if (unit === "ms") return v.toFixed(2);
+  return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e4) / 1e4);
+};
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function Box({ title, testId, children, right }: { title: string; testId: string; children: ReactNode; right?: ReactNode }) {
+  return (
+    <section data-testid={testId} className="min-w-0 rounded-md border border-zinc-200 bg-white">
+      <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-3 py-2">
+        <h2 className="text-xs font-medium text-zinc-600">{title}</h2>
+        {right}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** A tiny line of a per-bucket series (no axes), to see when a metric moved. */
+function Spark({ values, color = "#2563eb" }: { values: number[]; color?: string }) {
+  if (values.length < 2) return null;
+  const max = Math.max(...values);
+  const min = Math.min(0, ...values);
+  const span = max - min || 1;
+  const d = values.map((v, i) => `${((i / (values.length - 1)) * 76 + 2).toFixed(1)},${(18 - ((v - min) / span) * 16).toFixed(1)}`).join(" ");
+  return (
+    <svg width="80" height="20" aria-hidden className="inline-block align-middle">
+      <polyline points={d} fill="none" stroke={color} strokeWidth="1.25" />
+    </svg>
+  );
+}
+
+function Checks({ checks }: { checks: CheckSummary[] }) {
+  const fails = checks.reduce((a, c) => a + c.fails, 0);
+  return (
+    <Box title={`k6 checks (${checks.length})`} testId="run-checks" right={<span className={`text-[11px] ${fails > 0 ? "text-red-600" : "text-emerald-700"}`}>{fails > 0 ? `${fmtCount(fails)} failed` : "all passed"}</span>}>
+      <div className="overflow-x-auto">
+        <table className="w-full text-xs">
+          <thead className="border-b border-zinc-200 bg-zinc-50">
+            <tr>
+              <th className={th}>Check</th>
+              <th className={`${th} text-right`}>Passes</th>
+              <th className={`${th} text-right`}>Fails</th>
+              <th className={th}>Pass rate</th>
+              <th className={th}>Over time</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {checks.map((c) => (
+              <tr key={c.name} data-testid="run-check" data-check-name={c.name} data-passes={c.passes} data-fails={c.fails}>
+                <td className={`${td} max-w-xs break-words font-mono`}>{c.name}</td>
+                <td className={`${td} text-right font-mono tabular-nums text-emerald-700`}>{fmtCount(c.passes)}</td>
+                <td className={`${td} text-right font-mono tabular-nums ${c.fails > 0 ? "text-red-600" : "text-zinc-400"}`}>{fmtCount(c.fails)}</td>
+                <td className={td}>
+                  <span className="inline-flex items-center gap-2">
+                    <span className="inline-block h-1.5 w-20 overflow-hidden rounded bg-red-200">
+                      <span className="block h-full bg-emerald-500" style={{ width: `${c.passRate}%` }} />
+                    </span>
+                    <span className="font-mono tabular-nums">{fmtPercent(c.passRate)} %</span>
+                  </span>
+                </td>
+                <td className={td}><Spark values={c.points.map((p) => p.fails)} color="#ef4444" /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Box>
+  );
+}
+
+/** The figures of one custom metric, as k6's end-of-test summary gives them. */
+function figures(m: CustomMetricSummary): Array<[string, string]> {
+  const u = m.unit;
+  switch (m.kind) {
+    case "counter": return [["total", fmtValue(m.total, u)], ["per second", fmtValue(m.perSecond, "")]];
+    case "rate": return [["rate", `${fmtPercent(m.rate)} %`], ["non-zero", `${fmtCount(m.passes)} of ${fmtCount(m.total)}`]];
+    case "trend":
+      return [["count", fmtCount(m.count)], ["avg", fmtValue(m.avg, u)], ["min", fmtValue(m.min, u)], ["med", fmtValue(m.med, u)],
+        ["p90", fmtValue(m.p90, u)], ["p95", fmtValue(m.p95, u)], ["p99", fmtValue(m.p99, u)], ["max", fmtValue(m.max, u)]];
+    case "gauge": return [["last", fmtValue(m.last, u)], ["min", fmtValue(m.min, u)], ["max", fmtValue(m.max, u)]];
+  }
+}
+const SERIES_OF: Record<CustomMetricSummary["kind"], string> = { counter: "sum per bucket", rate: "% per bucket", trend: "p95 per bucket", gauge: "last per bucket" };
+
+function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
+  const order = ["trend", "counter", "rate", "gauge"];
+  const sorted = [...metrics].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.name.localeCompare(b.name));
+  return (
+    <Box title={`Custom metrics (${metrics.length})`} testId="run-custom-metrics">
+      <ul className="divide-y divide-zinc-100">
+        {sorted.map((m) => (
+          <li key={`${m.kind}:${m.name}`} data-testid="run-custom-metric" data-metric-name={m.name} data-kind={m.kind}
+            {...(m.kind === "trend" ? { "data-count": m.count, "data-avg": m.avg, "data-p95": m.p95 } : m.kind === "counter" ? { "data-total": m.total } : {})}
+            className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5 text-xs">
+            <span className="min-w-0 font-mono font-medium">{m.name}</span>
+            <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{m.kind}{m.unit ? `, ${m.unit}` : ""}</span>
+            <dl className="flex flex-wrap gap-x-3 font-mono tabular-nums">
+              {figures(m).map(([k, v]) => (
+                <div key={k} className="flex gap-1">
+                  <dt className="text-zinc-500">{k}</dt>
+                  <dd data-figure={k}>{v}</dd>
+                </div>
+              ))}
+            </dl>
+            <span className="ml-auto inline-flex items-center gap-1 text-[11px] text-zinc-400" title={SERIES_OF[m.kind]}>
+              <Spark values={m.points.map((p) => p.value)} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Box>
+  );
+}
+
+function AppChecks({ checks }: { checks: AppCheck[] }) {
+  return (
+    <Box title="App checks after the load" testId="run-app-checks">
+      <ul className="divide-y divide-zinc-100">
+        {checks.map((c) => {
+          const violations = (c.detail as { violations?: unknown[] } | undefined)?.violations;
+          return (
+            <li key={c.name} data-testid={`app-check-${c.name}`} data-ok={c.ok} className="px-3 py-1.5 text-xs">
+              <span className="font-medium">{capitalize(c.name)} check:</span>{" "}
+              <span className={`font-semibold ${c.ok ? "text-emerald-700" : "text-red-600"}`}>{c.ok ? "passed" : "failed"}</span>{" "}
+              <span className="text-zinc-600">({c.message})</span>
+              {Array.isArray(violations) && violations.length > 0 && (
+                <details className="mt-1">
+                  <summary className="cursor-pointer text-[11px] text-zinc-500">violations ({violations.length}{violations.length >= 20 ? ", first 20" : ""})</summary>
+                  <pre className="mt-1 max-h-48 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px]">{JSON.stringify(violations, null, 2)}</pre>
+                </details>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </Box>
+  );
+}
+
+/** The k6 checks, the script's custom metrics and the app's own checks; renders nothing when the run has none. */
+export function RunChecks({ checks, customMetrics, appChecks }: { checks: CheckSummary[]; customMetrics: CustomMetricSummary[]; appChecks: AppCheck[] | undefined }) {
+  if (checks.length === 0 && customMetrics.length === 0 && !appChecks?.length) return null;
+  return (
+    <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+      {appChecks && appChecks.length > 0 && <div className="xl:col-span-2"><AppChecks checks={appChecks} /></div>}
+      {checks.length > 0 && <Checks checks={checks} />}
+      {customMetrics.length > 0 && <CustomMetrics metrics={customMetrics} />}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+"use client";
+
+import type { StudyView } from "@opsbench/db";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { buttonSecondary } from "./panel";
+import { isStudyFinal, StudyDetails } from "./study-details";
+
+const MIN_REFETCH_GAP_MS = 1500;
+const FALLBACK_POLL_MS = 5000;
+
+/** Counts the ETA down between refetches, so it does not sit still for seconds at a time. */
+function withLiveEta(study: StudyView, fetchedAt: number, now: number): StudyView {
+  const eta = study.progress.etaSeconds;
+  if (eta === null) return study;
+  return { ...study, progress: { ...study.progress, etaSeconds: Math.max(0, Math.round(eta - (now - fetchedAt) / 1000)) } };
+}
+
+function AbortButton({ study, onAborted }: { study: StudyView; onAborted: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (["SUCCEEDED", "FAILED", "ABORTED"].includes(study.status)) return null;
+  const left = study.progress.total - study.progress.finished;
+  async function abort() {
+    if (!window.confirm(`Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${left} run(s) not finished will not run.`)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/v1/studies/${study.id}/abort`, { method: "POST" });
+      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${res.status}`);
+      onAborted();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <span className="inline-flex items-center gap-2">
+      {error && <span className="text-xs text-red-600">{error}</span>}
+      <button type="button" data-testid="study-abort" onClick={abort} disabled={busy} className={`${buttonSecondary} border-red-300 text-red-700 hover:bg-red-50`}>
+        {busy ? "Aborting…" : "Abort study"}
+      </button>
+    </span>
+  );
+}
+
+/**
+ * The study page, kept current until every run is final: server-sent events say
+ * "look again" (a run started or finished, the status changed) and the page
+ * refetches the StudyView (at most every 1.5 s); a slow poll covers missed
+ * messages and the progress of a run under way.
+ */
+export function StudyLive({ initial }: { initial: StudyView }) {
+  const [study, setStudy] = useState(initial);
+  const [fetchedAt, setFetchedAt] = useState(() => Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  const [stream, setStream] = useState<"connecting" | "live" | "polling">("connecting");
+  const final = isStudyFinal(study);
+  const id = study.id;
+  const kick = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    if (final) return;
+    let stopped = false;
+    let inFlight = false;
+    let pending = false;
+    let lastFetch = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+
+    const refetch = async () => {
+      if (inFlight) {
+        pending = true;
+        return;
+      }
+      inFlight = true;
+      lastFetch = Date.now();
+      try {
+        const res = await fetch(`/api/v1/studies/${id}`, { cache: "no-store" });
+        if (res.ok && !stopped) {
+          setStudy((await res.json()) as StudyView);
+          setFetchedAt(Date.now());
+        }
+      } catch {
+        /* offline for a moment; the next update or poll tries again */
+      } finally {
+        inFlight = false;
+        if (pending && !stopped) {
+          pending = false;
+          schedule();
+        }
+      }
+    };
+    const schedule = () => {
+      if (stopped || timer) return;
+      const wait = Math.max(0, MIN_REFETCH_GAP_MS - (Date.now() - lastFetch));
+      timer = setTimeout(() => {
+        timer = null;
+        if (!stopped) void refetch();
+      }, wait);
+    };
+    kick.current = schedule;
+
+    const es = new EventSource(`/api/v1/studies/${id}/events`);
+    es.addEventListener("open", () => {
+      setStream("live");
+      schedule(); // catch what changed between the page render and the subscription
+    });
+    es.addEventListener("update", schedule);
+    es.addEventListener("error", () => setStream("polling")); // EventSource reconnects by itself
+    const poll = setInterval(schedule, FALLBACK_POLL_MS);
+    const clock = setInterval(() => setNow(Date.now()), 1000);
+
+    return () => {
+      stopped = true;
+      kick.current = () => {};
+      es.close();
+      clearInterval(poll);
+      clearInterval(clock);
+      if (timer) clearTimeout(timer);
+    };
+  }, [id, final]);
+
+  const onAborted = useCallback(() => kick.current(), []);
+  const liveLabel = final ? null : (
+    <span data-testid="study-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
+      {stream === "live" ? "● live" : stream === "polling" ? "○ reconnecting (polling)" : "○ connecting"}
+    </span>
+  );
+  return <StudyDetails study={final ? study : withLiveEta(study, fetchedAt, now)} liveLabel={liveLabel} actions={<AbortButton study={study} onAborted={onAborted} />} />;
+}

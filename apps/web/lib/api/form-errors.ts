@@ -1,0 +1,36 @@
+// What a form shows for a refused request: the API's message, and each issue
+// next to the field it names (by dotted path, e.g. "spec.autoscaler.targetCpuPercent").
+import type { ApiErrorBody } from "./errors";
+
+export interface FormErrors {
+  message: string;
+  /** Dotted path -> messages for that field. */
+  fields: Record<string, string[]>;
+}
+
+export const NO_ERRORS: FormErrors = { message: "", fields: {} };
+
+/** zod's "Invalid input: expected number, received undefined" next to an empty box says: fill this in. */
+const plain = (m: string) => (/received undefined$/.test(m) ? "required" : m);
+
+export async function readFormErrors(res: Response): Promise<FormErrors> {
+  let body: Partial<ApiErrorBody> | null = null;
+  try {
+    body = (await res.json()) as Partial<ApiErrorBody>;
+  } catch {
+    /* not JSON: fall back to the status */
+  }
+  const fields: Record<string, string[]> = {};
+  for (const i of body?.error?.issues ?? []) (fields[i.path] ??= []).push(plain(i.message));
+  return { message: body?.error?.message ?? `the server answered HTTP ${res.status}`, fields };
+}
+
+/** Messages for a field and anything under it ("spec.stages" also takes "spec.stages.0.duration"). */
+export function errorsAt(errors: FormErrors, path: string, opts: { nested?: boolean } = {}): string[] {
+  const out: string[] = [];
+  for (const [p, msgs] of Object.entries(errors.fields)) {
+    if (p === path) out.push(...msgs);
+    else if (opts.nested && p.startsWith(`${path}.`)) out.push(...msgs.map((m) => `${p.slice(path.length + 1)}: ${m}`));
+  }
+  return out;
+}
