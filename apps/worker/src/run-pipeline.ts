@@ -4,7 +4,7 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { analysisFlags, baselineNotReachedFlag, compileK6Script, loadTotals, resolveRate, summarize, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
+import { analysisFlags, baselineNotReachedFlag, compileK6Script, loadTotals, priceRun, resolveRate, summarize, type RunSummary, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
 import { addRunFlags, loadResultCells, plannedRepetitions, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
@@ -141,7 +141,9 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
       const load = await deps.db.loadSecond.findMany({ where: { runId } });
       const summary = { ...summarize(cells, windowSeconds), load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine }, thresholds: thresholdOutcomes(k6.summary), appChecks };
-      await store.saveSummary(summary, k6.summary);
+      const cost = await costOfRun(deps.db, runId, spec, summary, fresh.loadStartedAt);
+      if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
+      await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
       await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
       if (summary.load.droppedIterations > 0) await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
       if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
@@ -168,6 +170,23 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
 interface TargetSnapshot {
   kind: string;
   spec: unknown;
+}
+
+/** What the run would have cost on the platform the target stands for, when the target names a cost model. */
+async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSummary, loadStartedAt: Date | null) {
+  const model = (spec as { costModel?: unknown } | null)?.costModel;
+  if (model === undefined || !loadStartedAt) return null;
+  const infra = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+  const billedMs = infra.map((p) => (p.detail as { totals?: { billedMs?: number } } | null)?.totals?.billedMs).filter((v): v is number => typeof v === "number");
+  return priceRun(model, {
+    durationSeconds: summary.durationSeconds,
+    requests: summary.requests,
+    failures: summary.failures,
+    meanLatencySeconds: summary.latencyMs.avg / 1000,
+    replicas: infra.map((p) => ({ offsetSeconds: (p.ts.getTime() - loadStartedAt.getTime()) / 1000, replicas: p.replicas })),
+    // The platform's own meter (local-function) over the load window, when there is one.
+    billedSeconds: billedMs.length >= 2 ? (billedMs.at(-1)! - billedMs[0]!) / 1000 : null,
+  });
 }
 
 /** "Stable at X% of a measured maximum": the rate comes from the referenced run's max throughput. */

@@ -1,5 +1,6 @@
 import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
 import { maxThroughput, type MaxThroughput } from "./throughput";
+import type { RunCost } from "./cost/run-cost";
 
 /** One stored aggregate: a second x request name x status class. */
 export interface ResultCell extends HistogramPart {
@@ -39,6 +40,8 @@ export interface RunSummary {
   load?: LoadTotals;
   /** k6 thresholds and whether each held. */
   thresholds?: ThresholdOutcome[];
+  /** What the run would cost on the platform its target stands for (the target's cost model). */
+  cost?: RunCost;
   /** App-level checks after the load (e.g. the shop's consistency: stock + sold = initial). */
   appChecks?: Array<{ name: string; ok: boolean; message: string; detail?: unknown }>;
 }

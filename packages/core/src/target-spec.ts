@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { costModelDocument } from "./cost/run-cost";
 
 /** The benchapps a local target can run (folders under benchapps/). */
 export const LOCAL_APPS = ["cpu-loop/node-http", "cpu-loop/express", "cpu-loop/flask", "echo/go", "echo/node", "iot", "msd/poll", "msd/beps", "shop"] as const;
@@ -67,6 +68,8 @@ export const localServiceSpec = z
     env: z.record(z.string(), z.string()).default({}),
     /** How long each replica may take to answer its health check. */
     startTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). Replicas count as nodes. */
+    costModel: costModelDocument.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -130,6 +133,8 @@ export const localFunctionSpec = z
     app: z.enum(LOCAL_APPS),
     /** Whose defaults to take (concurrency, billing, queueing, idle timeout). Default cloud-run. */
     platform: z.enum(FUNCTION_PLATFORMS).optional(),
+    /** What this deployment would cost for real: a pay-per-use model or a price catalog reference (docs/cost.md). */
+    costModel: costModelDocument.optional(),
     /** Requests one instance serves at once (Lambda 1, Cloud Run 80 by default, up to 1000). */
     concurrency: z.number().int().min(1).max(1000).optional(),
     /** Instances kept warm even when idle (not counted as cold starts). Default 0: scale to zero. */

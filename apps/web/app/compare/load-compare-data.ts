@@ -23,13 +23,23 @@ async function studyGroups(scope: WorkspaceScope, studyId: string) {
 }
 
 /**
- * COST: the cost engine (packages/core/src/cost) prices a usage under a model, but
- * runs do not carry a priced cost yet (no cost model on targets, no stored usage).
- * When they do, price each group here (sum of its runs' totals / its requests x 1000);
- * the cost table and exports already show whatever this returns.
+ * A group's cost: the sum of its runs' priced totals (the worker prices each run
+ * under its target's cost model) over all their requests, x 1000. Null when no run
+ * of the group was priced (the target names no cost model).
  */
 function costOfGroups(view: ComparisonView): Array<GroupCost | null> {
-  return view.groups.map(() => null);
+  return view.groups.map((g) => {
+    const priced = g.runs.map((r) => r.summary?.cost).filter((c) => c != null);
+    if (priced.length === 0) return null;
+    const total = priced.reduce((sum, c) => sum + c.total, 0);
+    const requests = priced.reduce((sum, c) => sum + (c.requests ?? 0), 0);
+    return {
+      unit: priced[0]!.unit,
+      total,
+      perThousandRequests: requests > 0 ? (total / requests) * 1000 : null,
+      source: [...new Set(priced.map((c) => c.source))].join(", "),
+    };
+  });
 }
 
 export async function loadCompareData(scope: WorkspaceScope, input: ComparisonInput): Promise<CompareData> {

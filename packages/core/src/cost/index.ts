@@ -11,3 +11,4 @@ export { priceCatalogEntry, priceCatalogName, findPriceCatalog, type PriceCatalo
 export { parseCostModel, type ResolvedCostModel } from "./resolve-cost-model";
 export { breakEven, breakEvenInput, type BreakEven, type BreakEvenInput, type BreakEvenPoint, type BreakEvenCrossing } from "./break-even";
 export { BUILTIN_PRICE_CATALOGS } from "./catalogs";
+export { costModelDocument, priceRun, usageForRun, type RunCost, type RunUsageFacts } from "./run-cost";

@@ -1,0 +1,70 @@
+// Pricing a run: the usage a cost model needs, built from what a run measured
+// (its load window, requests, latency, and the replica/instance timeline), as the
+// IoT study did by hand: serverful = node staircase x price; serverless = requests
+// + billed time (metered by the platform, else requests x mean response time).
+import { z } from "zod";
+import type { CostResult } from "./cost-result";
+import { parseCostUsage, priceUsage, type CostModel } from "./cost-model";
+import { parseCostModel } from "./resolve-cost-model";
+import type { PriceCatalogEntry } from "./price-catalog";
+import { BUILTIN_PRICE_CATALOGS } from "./catalogs";
+
+/** What a run measured that pricing needs. */
+export interface RunUsageFacts {
+  durationSeconds: number;
+  requests: number;
+  failures: number;
+  meanLatencySeconds: number;
+  /** Replicas (serverful) or instances (serverless) over the load window; offsets in seconds from its start. */
+  replicas: Array<{ offsetSeconds: number; replicas: number }>;
+  /** Billed seconds as the platform metered them, when it did (local-function). */
+  billedSeconds?: number | null;
+}
+
+/** A cost model document on a target: a whole model, or a catalog reference with overrides. */
+export const costModelDocument = z.unknown().superRefine((doc, ctx) => {
+  const r = parseCostModel(doc);
+  if (!r.ok) for (const i of r.issues) ctx.addIssue({ code: "custom", path: i.path ? i.path.split(".") : [], message: i.message });
+});
+
+/** The replica timeline as a staircase over [0, durationSeconds). */
+function staircase(facts: RunUsageFacts): Array<{ fromSecond: number; count: number }> {
+  const sorted = [...facts.replicas].sort((a, b) => a.offsetSeconds - b.offsetSeconds);
+  const atStart = [...sorted].reverse().find((p) => p.offsetSeconds <= 0) ?? sorted[0];
+  const steps = [{ fromSecond: 0, count: Math.max(0, atStart?.replicas ?? 1) }];
+  for (const p of sorted) {
+    if (p.offsetSeconds <= 0 || p.offsetSeconds >= facts.durationSeconds) continue;
+    if (p.replicas !== steps.at(-1)!.count) steps.push({ fromSecond: Math.round(p.offsetSeconds * 1000) / 1000, count: p.replicas });
+  }
+  return steps;
+}
+
+export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
+  const counts = { requests: facts.requests, failedRequests: facts.failures };
+  switch (model.kind) {
+    case "reserved":
+      return { durationSeconds: facts.durationSeconds, nodes: staircase(facts), ...counts };
+    case "pay-per-use":
+      if (model.billing === "instance") return { durationSeconds: facts.durationSeconds, instances: staircase(facts), ...counts };
+      return facts.billedSeconds != null ? { billedSeconds: facts.billedSeconds, ...counts } : { meanBilledSeconds: facts.meanLatencySeconds, ...counts };
+    case "custom":
+      return null;
+  }
+}
+
+export interface RunCost extends CostResult {
+  /** Where the model came from (catalog name@version, or "inline"). */
+  source: string;
+}
+
+/** Prices a run under a target's cost model document; an error message says why it could not. */
+export function priceRun(modelDocument: unknown, facts: RunUsageFacts, catalogs: readonly PriceCatalogEntry[] = BUILTIN_PRICE_CATALOGS): { ok: true; cost: RunCost } | { ok: false; error: string } {
+  const model = parseCostModel(modelDocument, catalogs);
+  if (!model.ok) return { ok: false, error: `cost model: ${model.issues.map((i) => `${i.path || "(model)"}: ${i.message}`).join("; ")}` };
+  const usageDoc = usageForRun(model.value.model, facts);
+  if (usageDoc === null) return { ok: false, error: "custom cost models are priced by hand (opsbench cost), not from a run" };
+  const usage = parseCostUsage(model.value.model, usageDoc);
+  if (!usage.ok) return { ok: false, error: `usage: ${usage.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` };
+  const source = model.value.catalog ? `${model.value.catalog.name}@${model.value.catalog.version}` : "inline";
+  return { ok: true, cost: { ...priceUsage(model.value.model, usage.value), source } };
+}
