@@ -23,8 +23,8 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
       </div>
       {!priced && (
         <p data-testid="cost-unavailable" className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-[11px] text-zinc-600">
-          No cost yet: these runs carry no priced cost (the cost engine, packages/core/src/cost, prices a target once it has a cost model). The cells show each
-          target&apos;s requests and p95 meanwhile.
+          No cost: these runs&apos; targets name no cost model (add <code>costModel</code> to a target, e.g. a price catalog reference; see docs/cost.md). The cells
+          show each target&apos;s requests and p95 meanwhile.
         </p>
       )}
       <div className="overflow-x-auto">

@@ -12,6 +12,7 @@ import { downloadBlob, exportFileName } from "@/lib/export/download";
 import { groupColor } from "./charts/palette";
 import { BoxPlotChart } from "./compare-box-plot";
 import { GoodputOverTimeChart, InfraCpuChart, InfraReplicasChart, LatencyCdfChart, LatencyOverTimeChart, RequestsOverTimeChart } from "./compare-charts";
+import { CompareBreakEven } from "./compare-break-even";
 import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
 import { CompareVerdicts } from "./compare-verdicts";
@@ -74,6 +75,7 @@ export function CompareView({ data, mode, share, reportHref }: { data: CompareDa
         <InfraCpuChart {...charts} />
       </div>
       <CompareCostTable data={data} exportable={exportable} />
+      <CompareBreakEven data={data} exportable={exportable} />
     </div>
   );
 }

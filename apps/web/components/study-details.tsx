@@ -86,8 +86,13 @@ function RunChip({ run, letter }: { run: StudyRunView; letter: string }) {
       <div className="mt-0.5 font-mono text-[11px] text-zinc-500" title="round · position in the study's run order">
         {letter}·{run.repetition} · round {run.round ?? NO_VALUE} · #{run.position ?? NO_VALUE}
       </div>
-      <div className="font-mono text-[11px] tabular-nums text-zinc-700">
-        {run.result ? <>p95 {fmtMs(run.result.p95)} ms · {fmtRps(run.result.rps)} req/s</> : run.error ? <span className="text-red-600" title={run.error}>error</span> : NO_VALUE}
+      <div className="font-mono text-[11px] leading-4 tabular-nums text-zinc-700">
+        {run.result ? (
+          <>
+            <div>p95 {fmtMs(run.result.p95)} ms</div>
+            <div>{fmtRps(run.result.rps)} req/s</div>
+          </>
+        ) : run.error ? <span className="text-red-600" title={run.error}>error</span> : NO_VALUE}
       </div>
       <FlagBadges flags={run.flags} testId={`study-run-flags-${run.id}`} />
     </li>

@@ -1,3 +1,4 @@
+import type { BreakEven } from "@opsbench/core";
 // What the comparison pages render and the exports read: the ComparisonView
 // from packages/db, a title, and cost per group. The same shape feeds the
 // in-app page, the printable report and the public share page (there stripped to
@@ -20,10 +21,20 @@ export interface CompareData extends ComparisonView {
   title: string | null;
   /**
    * Cost per group, aligned with groups; null where no cost is known.
-   * COST: filled by costOfGroups() (load-compare-data.ts) once runs carry a priced cost.
+   * Filled by costOfGroups() (load-compare-data.ts) from the runs' priced costs.
    */
   costs: Array<GroupCost | null>;
+  /** Cost vs request rate for each serverful x serverless pair of groups with cost models (where serverless stops being cheaper). */
+  breakEvens: BreakEvenPair[];
   generatedAt: string;
+}
+
+export interface BreakEvenPair {
+  serverful: string;
+  serverless: string;
+  /** Requests per second one serverful replica served (its best 10 s / its mean replicas), the staircase's step. */
+  capacityPerNodeRps: number;
+  result: BreakEven;
 }
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */

@@ -3,7 +3,8 @@
 // Server only (pages, route handlers, the public share loader).
 import { NotFoundError, type ComparisonView, type WorkspaceScope } from "@opsbench/db";
 import { ApiError } from "@/lib/api/errors";
-import type { CompareData, GroupCost } from "./compare-data";
+import { breakEven, breakEvenInput } from "@opsbench/core";
+import type { BreakEvenPair, CompareData, GroupCost } from "./compare-data";
 import type { ComparisonInput } from "./comparison-input";
 
 /** The study's cells as groups (one per target x workload), each with its succeeded runs. */
@@ -42,6 +43,32 @@ function costOfGroups(view: ComparisonView): Array<GroupCost | null> {
   });
 }
 
+/**
+ * Break-even curves for every serverful (reserved) x serverless (request-billed)
+ * pair of priced groups: cost per hour vs a steady request rate, with the serverful
+ * side adding a replica per measured replica capacity (a staircase).
+ */
+function breakEvensOf(view: ComparisonView): BreakEvenPair[] {
+  const priced = view.groups.map((g) => ({ g, cost: g.runs.map((r) => r.summary?.cost).find((c) => c != null) ?? null }));
+  const out: BreakEvenPair[] = [];
+  for (const sf of priced) {
+    if (sf.cost?.model.kind !== "reserved" || !sf.g.merged?.maxThroughput) continue;
+    const replicas = sf.g.infra.map((p) => p.replicas).filter((n) => n > 0);
+    const meanReplicas = replicas.length ? replicas.reduce((a, b) => a + b, 0) / replicas.length : 1;
+    const capacityPerNodeRps = sf.g.merged.maxThroughput.rps / meanReplicas;
+    for (const sl of priced) {
+      if (sl.cost?.model.kind !== "pay-per-use" || sl.cost.model.billing !== "request" || sl.cost.unit !== sf.cost.unit || !(capacityPerNodeRps > 0)) continue;
+      const input = breakEvenInput.safeParse({
+        serverful: { model: sf.cost.model, capacityPerNodeRps, minNodes: Math.max(1, Math.min(...(replicas.length ? replicas : [1]))) },
+        serverless: { model: sl.cost.model, meanBilledSeconds: sl.cost.meanBilledSeconds ?? 0 },
+        maxRps: Math.max(capacityPerNodeRps * 4, (sl.g.merged?.rps ?? 0) * 2),
+      });
+      if (input.success) out.push({ serverful: sf.g.label, serverless: sl.g.label, capacityPerNodeRps, result: breakEven(input.data) });
+    }
+  }
+  return out;
+}
+
 export async function loadCompareData(scope: WorkspaceScope, input: ComparisonInput): Promise<CompareData> {
   const { title, groups } = "studyId" in input ? await studyGroups(scope, input.studyId) : { title: null, groups: input.groups };
   let view: ComparisonView;
@@ -60,6 +87,7 @@ export async function loadCompareData(scope: WorkspaceScope, input: ComparisonIn
     ...view,
     title,
     costs: costOfGroups(view),
+    breakEvens: breakEvensOf(view),
     generatedAt: new Date().toISOString(),
   };
 }

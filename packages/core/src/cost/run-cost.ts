@@ -55,6 +55,10 @@ export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
 export interface RunCost extends CostResult {
   /** Where the model came from (catalog name@version, or "inline"). */
   source: string;
+  /** The model priced with (resolved), so a comparison can draw break-even curves from it. */
+  model: CostModel;
+  /** Mean billed seconds per request (serverless), as priced. */
+  meanBilledSeconds: number | null;
 }
 
 /** Prices a run under a target's cost model document; an error message says why it could not. */
@@ -66,5 +70,6 @@ export function priceRun(modelDocument: unknown, facts: RunUsageFacts, catalogs:
   const usage = parseCostUsage(model.value.model, usageDoc);
   if (!usage.ok) return { ok: false, error: `usage: ${usage.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` };
   const source = model.value.catalog ? `${model.value.catalog.name}@${model.value.catalog.version}` : "inline";
-  return { ok: true, cost: { ...priceUsage(model.value.model, usage.value), source } };
+  const meanBilledSeconds = model.value.model.kind === "pay-per-use" && facts.requests > 0 ? (facts.billedSeconds ?? facts.meanLatencySeconds * facts.requests) / facts.requests : null;
+  return { ok: true, cost: { ...priceUsage(model.value.model, usage.value), source, model: model.value.model, meanBilledSeconds } };
 }

@@ -49,6 +49,15 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
     title: data.title,
     generatedAt: data.generatedAt,
     costs: data.costs.map((c): GroupCost | null => (c ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source } : null)),
+    // Labels and numbers only.
+    breakEvens: data.breakEvens.map((b) => ({
+      serverful: b.serverful, serverless: b.serverless, capacityPerNodeRps: b.capacityPerNodeRps,
+      result: {
+        unit: b.result.unit, periodSeconds: b.result.periodSeconds, breakEvenRps: b.result.breakEvenRps, serverfulCapacityRps: b.result.serverfulCapacityRps,
+        points: b.result.points.map((p) => ({ rps: p.rps, nodes: p.nodes, serverful: p.serverful, serverless: p.serverless })),
+        crossings: b.result.crossings.map((c) => ({ rps: c.rps, direction: c.direction })),
+      },
+    })),
     groups: data.groups.map((g) => ({
       label: g.label,
       target: g.target ? { name: g.target.name, kind: g.target.kind } : null,

@@ -1,0 +1,75 @@
+// DevOps vs NoOps with prices: a serverful target (2 replicas, priced per node-second
+// like the IoT study's GKE) against a serverless one (pay per request and billed
+// second), compared: the cost table shows cost per 1,000 requests with the cheapest
+// highlighted, and the break-even chart says where serverless stops being cheaper.
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startRun } from "@opsbench/jobs";
+import { openTestStack, shortRamp, waitForFinal } from "../../../tests/helpers";
+
+const web = inject("webUrl");
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+let browser: Browser;
+const runIds: Record<string, string> = {};
+
+beforeAll(async () => {
+  stack = await openTestStack();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  await stack.scope.targets.put({
+    name: "priced-service", kind: "local-service",
+    spec: { app: "cpu-loop/node-http", replicas: 2, costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 } } as never,
+  });
+  await stack.scope.targets.put({
+    name: "priced-function", kind: "local-function",
+    spec: { app: "cpu-loop/node-http", platform: "cloud-run", concurrency: 10, maxInstances: 2, costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 } } as never,
+  });
+  await stack.scope.workloads.put(shortRamp("priced-ramp", { vus: 2, holdSeconds: 5 }));
+  for (const t of ["priced-service", "priced-function"]) {
+    const run = await startRun(stack.scope, stack.queue, { targetName: t, workloadName: "priced-ramp" });
+    expect((await waitForFinal(stack.db, run.id)).status).toBe("SUCCEEDED");
+    runIds[t] = run.id;
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+describe("comparison with costs", () => {
+  it("prices both groups, names the cheapest, and draws the break-even curve", async () => {
+    const res = await fetch(`${web}/api/v1/comparisons`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ groups: [{ label: "service", runIds: [runIds["priced-service"]] }, { label: "function", runIds: [runIds["priced-function"]] }] }),
+    });
+    expect(res.status).toBe(200);
+    const data = await res.json();
+    expect(data.costs.map((c: { unit: string }) => c.unit)).toEqual(["EUR-cent", "EUR-cent"]);
+    for (const [i, c] of data.costs.entries()) {
+      const requests = data.groups[i].runs[0].summary.requests;
+      expect(c.perThousandRequests).toBeCloseTo((c.total / requests) * 1000, 8);
+    }
+    expect(data.breakEvens).toHaveLength(1);
+    const be = data.breakEvens[0];
+    expect([be.serverful, be.serverless]).toEqual(["service", "function"]);
+    expect(be.result.points.length).toBeGreaterThan(10);
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 2600 } });
+    const query = new URLSearchParams([["g", `service:${runIds["priced-service"]}`], ["g", `function:${runIds["priced-function"]}`]]);
+    await page.goto(`${web}/compare?${query}`);
+    const table = page.getByTestId("cmp-cost-table");
+    await table.waitFor();
+    expect(await table.getAttribute("data-cost-available")).toBe("true");
+    const cheapest = page.locator('[data-testid="cost-cell"][data-cheapest="true"]');
+    expect(await cheapest.count()).toBeGreaterThanOrEqual(1);
+    const chart = page.getByTestId("cmp-chart-break-even");
+    await chart.locator("svg path.recharts-curve").first().waitFor();
+    expect(await chart.locator("path.recharts-curve").count()).toBe(2);
+    expect(await page.getByTestId("break-even-verdict").textContent()).toMatch(/function (stops being cheaper at|stays cheaper up to|is never cheaper)/);
+    await page.screenshot({ path: "/tmp/compare-cost.png", fullPage: true });
+    await page.close();
+  });
+});
