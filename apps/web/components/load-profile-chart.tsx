@@ -60,7 +60,7 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
         // Each workload is one level with no time axis (N requests at C VUs): the levels side by side.
         <>
           <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
-            <BarChart data={series.map((s) => ({ label: s.label, value: s.points[0]![unit.key] ?? 0 }))} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+            <BarChart data={series.map((s) => ({ label: s.label.split("-").at(-1), value: s.points[0]![unit.key] ?? 0 }))} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
               <CartesianGrid stroke={GRID} vertical={false} />
               <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} interval={0} />
               <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} allowDecimals={false} />

@@ -228,7 +228,7 @@ export function WorkloadForm() {
       {label}
     </button>
   );
-  const rateUnit = `iterations per ${custom.timeUnit.trim() || "1s"}`;
+  const rateUnit = `per ${custom.timeUnit.trim() || "1s"}`;
 
   return (
     <form data-testid="workload-form" onSubmit={submit} noValidate className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
@@ -322,7 +322,7 @@ export function WorkloadForm() {
               )}
             </div>
             {(custom.kind === "ramping-vus" || custom.kind === "ramping-arrival-rate") && (
-              <StageEditor stages={custom.stages} onChange={(stages) => upd({ stages })} errors={errors} targetLabel={custom.kind === "ramping-vus" ? "VUs" : rateUnit} />
+              <StageEditor stages={custom.stages} onChange={(stages) => upd({ stages })} errors={errors} targetLabel={custom.kind === "ramping-vus" ? "VUs" : `iterations ${rateUnit}`} />
             )}
             <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-3 border-t border-zinc-100 pt-3">
               <FormField label="Method" path="spec.requests.0.method" errors={at("spec.requests.0.method")}>

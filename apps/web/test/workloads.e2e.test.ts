@@ -69,8 +69,8 @@ describe("workload form", () => {
     expect(Number(await chart.getAttribute("data-end-seconds"))).toBe(180);
     expect(await chart.locator(".recharts-line-dot").count()).toBe(stages.length + 1);
     expect(await page.getByTestId("planned-seconds").getAttribute("data-seconds")).toBe("180");
-    // The spike's 100 VUs is on the y axis.
-    expect(await chart.locator(".recharts-yAxis-ticks text").allTextContents()).toContain("100");
+    // The spike's 100 VUs is on the y axis (the x axis is in m:ss).
+    expect(await chart.locator(".recharts-cartesian-axis-tick-value").allTextContents()).toContain("100");
     await page.screenshot({ path: "/tmp/workloads-e2e-spike.png", fullPage: true });
 
     await page.locator('input[name="name"]').fill("spike-tenth");

@@ -55,6 +55,23 @@ describe("local-function (real processes)", () => {
     expect(seen.filter(alive)).toEqual([]);
   });
 
+  it("bills instance time (Cloud Run) in 100 ms slots on the clock, never more than the instance's wall time", async () => {
+    const { dep } = await deploy({ platform: "cloud-run", concurrency: 10, maxInstances: 1, idleTimeoutMs: 60_000 });
+    expect(dep.state.settings!.billing.mode).toBe("per-instance");
+    expect((await get(`${dep.endpoint}/?n=10`)).status).toBe(200); // cold start out of the way
+    const before = await proxyStats(dep.state);
+    const started = Date.now();
+    // Many short requests one after another: many tiny busy periods inside few 100 ms slots.
+    for (let i = 0; i < 200; i++) expect((await get(`${dep.endpoint}/?n=10`)).status).toBe(200);
+    const wallMs = Date.now() - started;
+    const s = await proxyStats(dep.state);
+    const billed = s.billedInstanceMs - before.billedInstanceMs;
+    expect(billed % 100).toBe(0);
+    expect(billed).toBeGreaterThan(0);
+    // Rounding each busy period up on its own would bill about 200 x 100 ms.
+    expect(billed).toBeLessThanOrEqual(Math.ceil(wallMs / 100) * 100 + 100);
+  });
+
   it("queues at the concurrency limit, and bills each request rounded up to the platform's granularity", async () => {
     const { dep, ctx } = await deploy({ platform: "openwhisk", concurrency: 1, maxInstances: 1, queueTimeoutMs: 20_000, idleTimeoutMs: 60_000 });
     expect(dep.state.settings!.billing).toEqual({ mode: "per-request", granularityMs: 100, minimumMs: 100 });

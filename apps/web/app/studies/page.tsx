@@ -48,10 +48,11 @@ export default async function StudiesPage() {
                     <td className={`${td} text-right font-mono tabular-nums`}>
                       {s.runs.finished}/{s.runs.total}
                       {s.runs.failed > 0 && <span className="ml-1 text-red-600">({s.runs.failed} failed)</span>}
+                      {s.runs.aborted > 0 && <span className="ml-1 text-amber-700">({s.runs.aborted} aborted)</span>}
                     </td>
                     <td className={`${td} font-mono text-zinc-600`}>{s.order}</td>
                     <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>{s.seed ?? NO_VALUE}</td>
-                    <td className={`${td} font-mono text-zinc-600`}>{fmtTime(s.createdAt)}</td>
+                    <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(s.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>

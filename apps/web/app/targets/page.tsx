@@ -61,11 +61,11 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
                   const d = describe(t.kind, t.spec);
                   return (
                     <tr key={t.id} data-testid="target-row" data-name={t.name} className="hover:bg-zinc-50">
-                      <td className={`${td} font-mono font-medium`}>{t.name}</td>
-                      <td className={td}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span></td>
-                      <td className={`${td} font-mono text-zinc-700`}>{d.app}</td>
+                      <td className={`${td} whitespace-nowrap font-mono font-medium`}>{t.name}</td>
+                      <td className={`${td} whitespace-nowrap`}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span></td>
+                      <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
                       <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
-                      <td className={`${td} font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
+                      <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
                     </tr>
                   );
                 })}

@@ -74,14 +74,14 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
                   const planned = spec ? plannedSeconds(spec) : 0;
                   return (
                     <tr key={w.id} data-testid="workload-row" data-name={w.name} className="hover:bg-zinc-50">
-                      <td className={`${td} font-mono font-medium`}>{w.name}</td>
+                      <td className={`${td} whitespace-nowrap font-mono font-medium`}>{w.name}</td>
                       <td className={td}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span></td>
                       <td className={td}>{spec ? <Sparkline spec={spec} /> : NO_VALUE}</td>
                       <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>{planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}</td>
                       <td className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`} title={JSON.stringify(w.spec).slice(0, 500)}>
                         {spec ? describe(spec) : "unreadable spec"}
                       </td>
-                      <td className={`${td} font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
+                      <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
                     </tr>
                   );
                 })}

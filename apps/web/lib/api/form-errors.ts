@@ -22,7 +22,9 @@ export async function readFormErrors(res: Response): Promise<FormErrors> {
   }
   const fields: Record<string, string[]> = {};
   for (const i of body?.error?.issues ?? []) (fields[i.path] ??= []).push(plain(i.message));
-  return { message: body?.error?.message ?? `the server answered HTTP ${res.status}`, fields };
+  const issues = body?.error?.issues ?? [];
+  const message = issues.length ? issues.map((i) => (i.path ? `${i.path}: ${plain(i.message)}` : plain(i.message))).join("; ") : body?.error?.message;
+  return { message: message ?? `the server answered HTTP ${res.status}`, fields };
 }
 
 /** Messages for a field and anything under it ("spec.stages" also takes "spec.stages.0.duration"). */

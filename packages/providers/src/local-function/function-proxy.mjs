@@ -32,6 +32,21 @@ try {
 const now = () => performance.timeOrigin + performance.now();
 const billed = (ms) => Math.max(c.billing.minimumMs, Math.ceil(Math.max(0, ms) / c.billing.granularityMs - 1e-9) * c.billing.granularityMs);
 
+/**
+ * Per-instance billing: the instance's time is cut into granularity-long slots on
+ * the clock, and every slot in which it was busy is billed once (as Cloud Run bills
+ * instance time rounded up to 100 ms). Rounding each short busy period up on its own
+ * would bill a busy instance many times over its wall-clock time.
+ */
+function billedSlots(inst, start, end) {
+  const g = c.billing.granularityMs;
+  const from = Math.max(Math.floor(start / g) * g, inst.billedUntil ?? 0);
+  const until = Math.ceil(end / g - 1e-9) * g;
+  if (until <= from) return 0;
+  inst.billedUntil = until;
+  return until - from;
+}
+
 /** id -> instance */
 const instances = new Map();
 let nextId = 0;
@@ -283,7 +298,7 @@ const server = http.createServer(async (req, res) => {
     inst.served++;
     inst.inFlight--;
     if (inst.inFlight === 0) {
-      t.billedInstanceMs += billed(end - inst.busySince);
+      t.billedInstanceMs += billedSlots(inst, inst.busySince, end);
       inst.busySince = null;
       inst.idleSince = end;
     }
