@@ -17,25 +17,10 @@ const fmt = (v: number, unit: string) => {
   return `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(d)}`;
 };
 
-/** How many samples each side of a verdict had (as packages/db/src/comparison.ts draws them). */
-function sampleCounts(v: MetricVerdict, data: CompareData): [number, number] {
-  const metric = RUN_METRICS.find((m) => m.key === v.metric);
-  const n = (label: string) => {
-    const g = data.groups.find((x) => x.label === label);
-    if (!g) return 0;
-    if (v.basis === "repetitions") return g.runs.filter((r) => r.summary).length;
-    const ofBucket: Record<string, (b: CompareData["groups"][number]["series"][number]) => number | null> = {
-      p50: (b) => b.p50Ms, p95: (b) => b.p95Ms, p99: (b) => b.p99Ms, "req/s": (b) => b.requests, goodput: (b) => b.goodput,
-    };
-    return metric ? g.series.map(ofBucket[metric.key]!).filter((x) => x !== null).length : g.series.length;
-  };
-  return [n(v.baseline), n(v.candidate)];
-}
-
-function basisSaid(v: MetricVerdict, [a, b]: [number, number]): string {
+function basisSaid(v: MetricVerdict, [a, b]: readonly [number, number]): string {
   return v.basis === "repetitions"
     ? `bootstrap over repetitions: ${a} vs ${b} runs, each run one sample`
-    : `bootstrap over 10 s time windows of single runs (${a} vs ${b} windows): one run per group, so this says how steady the runs were, not how repeatable; repeat the runs for a firmer answer`;
+    : `bootstrap over 1 s time windows of single runs (${a} vs ${b} windows): one run per group, so this says how steady the runs were, not how repeatable; repeat the runs for a firmer answer`;
 }
 
 /** A small forest plot: zero, the interval, the observed difference. */
@@ -86,7 +71,7 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                 const unit = unitOf(v.metric);
                 const candidateBetter = lowerIsBetter(v.metric) ? v.difference < 0 : v.difference > 0;
                 const winner = candidateBetter ? v.candidate : v.baseline;
-                const counts = sampleCounts(v, data);
+                const counts = v.samples;
                 // One sample a side has no spread: its "interval" is a point, not evidence.
                 const enough = counts[0] >= 2 && counts[1] >= 2;
                 return (

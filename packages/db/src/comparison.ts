@@ -37,16 +37,20 @@ const BUCKET_SECONDS = 10;
 const EPOCH = new Date(0);
 
 /** The metrics verdicts are given for, and which way is better. */
-const METRICS: Array<{ key: string; unit: string; lowerIsBetter: boolean; ofRun: (s: RunSummary) => number; ofBucket: (b: TimeBucket) => number | null }> = [
-  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofBucket: (b) => b.p50Ms },
-  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofBucket: (b) => b.p95Ms },
-  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofBucket: (b) => b.p99Ms },
-  { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofBucket: (b) => b.requests / BUCKET_SECONDS },
-  { key: "goodput", unit: "%", lowerIsBetter: false, ofRun: (s) => s.goodput, ofBucket: (b) => b.goodput },
+/** Time windows for verdicts on single runs: one second each, so even a short run gives a spread. */
+const WINDOW_SECONDS = 1;
+
+const METRICS: Array<{ key: string; unit: string; lowerIsBetter: boolean; ofRun: (s: RunSummary) => number; ofWindow: (b: TimeBucket) => number | null }> = [
+  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofWindow: (b) => b.p50Ms },
+  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: (b) => b.p95Ms },
+  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: (b) => b.p99Ms },
+  { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofWindow: (b) => b.requests / WINDOW_SECONDS },
+  { key: "goodput", unit: "%", lowerIsBetter: false, ofRun: (s) => s.goodput, ofWindow: (b) => b.goodput },
 ];
 
 export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Promise<ComparisonView> {
   const loaded: ComparisonGroup[] = [];
+  const windows: TimeBucket[][] = [];
   for (const [i, g] of groups.entries()) {
     const runs = await db.run.findMany({
       where: { id: { in: g.runIds } },
@@ -68,6 +72,8 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Pr
     const totalSeconds = perRunSummaries.reduce((sum, s) => sum + (s?.durationSeconds ?? 0), 0);
     const names = [...new Set(aligned.map((c) => c.name))].sort();
     const first = runs[0];
+    // Whole seconds inside the load only (the first and last may be partial).
+    windows.push(aligned.length ? bucketize(aligned, EPOCH, WINDOW_SECONDS).slice(1, -1).filter((b) => b.requests > 0) : []);
     loaded.push({
       label: g.label ?? (first ? `${first.target?.name ?? first.name ?? "run"} x ${first.workload?.name ?? "import"}` : `group ${i + 1}`),
       target: first?.target ?? null,
@@ -83,25 +89,25 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Pr
       }),
     });
   }
-  return { groups: loaded, verdicts: verdicts(loaded) };
+  return { groups: loaded, verdicts: verdicts(loaded, windows) };
 }
 
-/** Values of a metric per repetition, or per 10 s window when a group has a single run. */
-function samplesOf(g: ComparisonGroup, m: (typeof METRICS)[number]): ComparedGroup {
+/** Values of a metric per repetition, or per 1 s window of the load when a group has a single run. */
+function samplesOf(g: ComparisonGroup, windows: TimeBucket[], m: (typeof METRICS)[number]): ComparedGroup {
   const done = g.runs.filter((r) => r.summary);
   if (done.length >= 2) return { label: g.label, values: done.map((r) => m.ofRun(r.summary!)), basis: "repetitions" };
-  const values = g.series.map(m.ofBucket).filter((v): v is number => v !== null);
+  const values = windows.map(m.ofWindow).filter((v): v is number => v !== null);
   return { label: g.label, values, basis: "time-windows" };
 }
 
-function verdicts(groups: ComparisonGroup[]): MetricVerdict[] {
+function verdicts(groups: ComparisonGroup[], windows: TimeBucket[][]): MetricVerdict[] {
   const [baseline, ...others] = groups;
   if (!baseline) return [];
   const out: MetricVerdict[] = [];
-  for (const other of others) {
+  for (const [i, other] of others.entries()) {
     for (const m of METRICS) {
-      const a = samplesOf(baseline, m);
-      const b = samplesOf(other, m);
+      const a = samplesOf(baseline, windows[0]!, m);
+      const b = samplesOf(other, windows[i + 1]!, m);
       // One sample a side has no spread to resample: no verdict rather than a zero-width "significant" one.
       if (a.values.length >= 2 && b.values.length >= 2) out.push(verdict(m.key, a, b, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }));
     }

@@ -15,6 +15,8 @@ export interface MetricVerdict extends DifferenceInterval {
   baseline: string;
   candidate: string;
   basis: SampleBasis;
+  /** How many samples each side had (runs, or time windows). */
+  samples: [number, number];
   /** A sentence for people: which is better, by how much, or no significant difference. */
   text: string;
 }
@@ -36,5 +38,5 @@ export function verdict(metric: string, baseline: ComparedGroup, candidate: Comp
     const candidateBetter = opts.lowerIsBetter ? ci.difference < 0 : ci.difference > 0;
     text = `${candidateBetter ? candidate.label : baseline.label} is better on ${metric}: ${candidate.label} - ${baseline.label} = ${fmt(ci.difference)}${unit} (${range})`;
   }
-  return { ...ci, metric, baseline: baseline.label, candidate: candidate.label, basis, text };
+  return { ...ci, metric, baseline: baseline.label, candidate: candidate.label, basis, samples: [baseline.values.length, candidate.values.length], text };
 }

@@ -70,7 +70,7 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       byRequest: g.byRequest.map((b) => ({ name: b.name, requests: b.requests, p50: b.p50, p95: b.p95, p99: b.p99 })),
     })),
     verdicts: data.verdicts.map((v) => ({
-      metric: v.metric, baseline: v.baseline, candidate: v.candidate, basis: v.basis, text: v.text,
+      metric: v.metric, baseline: v.baseline, candidate: v.candidate, basis: v.basis, samples: [v.samples[0], v.samples[1]], text: v.text,
       difference: v.difference, low: v.low, high: v.high, level: v.level, resamples: v.resamples, seed: v.seed, significant: v.significant,
     })),
   };
