@@ -1,12 +1,10 @@
 "use client";
 
 import type { StudyView } from "@opsbench/db";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { buttonSecondary } from "./panel";
 import { isStudyFinal, StudyDetails } from "./study-details";
-
-const MIN_REFETCH_GAP_MS = 1500;
-const FALLBACK_POLL_MS = 5000;
+import { streamLabel, useLiveResource } from "./use-live-resource";
 
 /** Counts the ETA down between refetches, so it does not sit still for seconds at a time. */
 function withLiveEta(study: StudyView, fetchedAt: number, now: number): StudyView {
@@ -54,77 +52,24 @@ export function StudyLive({ initial }: { initial: StudyView }) {
   const [study, setStudy] = useState(initial);
   const [fetchedAt, setFetchedAt] = useState(() => Date.now());
   const [now, setNow] = useState(() => Date.now());
-  const [stream, setStream] = useState<"connecting" | "live" | "polling">("connecting");
   const final = isStudyFinal(study);
-  const id = study.id;
-  const kick = useRef<() => void>(() => {});
-
+  const onData = useCallback((s: StudyView) => {
+    setStudy(s);
+    setFetchedAt(Date.now());
+  }, []);
+  const { stream, refetchNow } = useLiveResource<StudyView>({
+    url: `/api/v1/studies/${study.id}`, eventsUrl: `/api/v1/studies/${study.id}/events`, final, minGapMs: 1500, onData,
+  });
   useEffect(() => {
     if (final) return;
-    let stopped = false;
-    let inFlight = false;
-    let pending = false;
-    let lastFetch = 0;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-
-    const refetch = async () => {
-      if (inFlight) {
-        pending = true;
-        return;
-      }
-      inFlight = true;
-      lastFetch = Date.now();
-      try {
-        const res = await fetch(`/api/v1/studies/${id}`, { cache: "no-store" });
-        if (res.ok && !stopped) {
-          setStudy((await res.json()) as StudyView);
-          setFetchedAt(Date.now());
-        }
-      } catch {
-        /* offline for a moment; the next update or poll tries again */
-      } finally {
-        inFlight = false;
-        if (pending && !stopped) {
-          pending = false;
-          schedule();
-        }
-      }
-    };
-    const schedule = () => {
-      if (stopped || timer) return;
-      const wait = Math.max(0, MIN_REFETCH_GAP_MS - (Date.now() - lastFetch));
-      timer = setTimeout(() => {
-        timer = null;
-        if (!stopped) void refetch();
-      }, wait);
-    };
-    kick.current = schedule;
-
-    const es = new EventSource(`/api/v1/studies/${id}/events`);
-    es.addEventListener("open", () => {
-      setStream("live");
-      schedule(); // catch what changed between the page render and the subscription
-    });
-    es.addEventListener("update", schedule);
-    es.addEventListener("error", () => setStream("polling")); // EventSource reconnects by itself
-    const poll = setInterval(schedule, FALLBACK_POLL_MS);
     const clock = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(clock);
+  }, [final]);
 
-    return () => {
-      stopped = true;
-      kick.current = () => {};
-      es.close();
-      clearInterval(poll);
-      clearInterval(clock);
-      if (timer) clearTimeout(timer);
-    };
-  }, [id, final]);
-
-  const onAborted = useCallback(() => kick.current(), []);
   const liveLabel = final ? null : (
     <span data-testid="study-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
-      {stream === "live" ? "● live" : stream === "polling" ? "○ reconnecting (polling)" : "○ connecting"}
+      {streamLabel(stream)}
     </span>
   );
-  return <StudyDetails study={final ? study : withLiveEta(study, fetchedAt, now)} liveLabel={liveLabel} actions={<AbortButton study={study} onAborted={onAborted} />} />;
+  return <StudyDetails study={final ? study : withLiveEta(study, fetchedAt, now)} liveLabel={liveLabel} actions={<AbortButton study={study} onAborted={refetchNow} />} />;
 }

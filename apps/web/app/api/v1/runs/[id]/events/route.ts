@@ -1,74 +1,14 @@
-// Server-sent events for one run: relays the worker's Redis pub/sub messages
-// ("look again" notices; the Run row stays the truth) as `event: update`.
+// Server-sent events for one run: the worker's notices on the run's channel.
 import { isUuid } from "@opsbench/db";
+import { runChannel } from "@opsbench/jobs";
 import { ApiError, apiRoute } from "@/lib/api/errors";
-import { getRunUpdates } from "@/lib/server/run-updates";
+import { sseFromChannel } from "@/lib/server/sse-from-channel";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const HEARTBEAT_MS = 15_000;
-
 export const GET = apiRoute<{ id: string }>(async ({ request, scope, params }) => {
-  const runId = params.id;
-  if (!isUuid(runId)) throw new ApiError("not_found", `run "${runId}" not found`);
-  await scope.runs.assertExists(runId); // 404 for a run that is not in this workspace
-
-  const encoder = new TextEncoder();
-  let cleanup = () => {};
-
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let closed = false;
-      const send = (chunk: string) => {
-        if (closed) return;
-        try {
-          controller.enqueue(encoder.encode(chunk));
-        } catch {
-          cleanup();
-        }
-      };
-      const heartbeat = setInterval(() => send(`: heartbeat ${new Date().toISOString()}\n\n`), HEARTBEAT_MS);
-      let unsubscribe = () => {};
-      cleanup = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        unsubscribe();
-        request.signal.removeEventListener("abort", cleanup);
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
-      };
-      request.signal.addEventListener("abort", cleanup);
-
-      send(`retry: 3000\n: connected\n\n`);
-      try {
-        const off = await getRunUpdates().subscribe(runId, (message) => {
-          // One SSE `data:` line per line of the message (JSON has none, but be safe).
-          send(`event: update\n${message.split("\n").map((l) => `data: ${l}`).join("\n")}\n\n`);
-        });
-        if (closed) off();
-        else unsubscribe = off;
-      } catch (err) {
-        console.error(`run events ${runId}: subscribe failed: ${(err as Error).message}`);
-        cleanup();
-      }
-      if (request.signal.aborted) cleanup();
-    },
-    cancel() {
-      cleanup();
-    },
-  });
-
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
-  });
+  if (!isUuid(params.id)) throw new ApiError("not_found", `run "${params.id}" not found`);
+  await scope.runs.assertExists(params.id); // 404 for a run that is not in this workspace
+  return sseFromChannel(request, runChannel(params.id));
 });

@@ -1,7 +1,6 @@
 // One shared Redis subscriber connection for all server-sent-event streams,
-// fanned out to listeners per run channel. A channel is subscribed while it has
-// at least one listener.
-import { runChannel } from "@opsbench/jobs";
+// fanned out to listeners per channel (a run's, a study's). A channel is
+// subscribed while it has at least one listener.
 import Redis from "ioredis";
 import { env } from "@/lib/env";
 import { singleton } from "./singletons";
@@ -10,22 +9,21 @@ type Listener = (message: string) => void;
 
 function createFanOut() {
   const redis = new Redis(env.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: null });
-  redis.on("error", (err) => console.error(`run updates subscriber: ${err.message}`));
+  redis.on("error", (err) => console.error(`updates subscriber: ${err.message}`));
   const listeners = new Map<string, Set<Listener>>();
   redis.on("message", (channel: string, message: string) => {
     for (const l of listeners.get(channel) ?? []) {
       try {
         l(message);
       } catch (err) {
-        console.error(`run updates listener: ${(err as Error).message}`);
+        console.error(`updates listener: ${(err as Error).message}`);
       }
     }
   });
 
   return {
-    /** Calls `listener` with each raw message published for the run; returns the unsubscribe function. */
-    async subscribe(runId: string, listener: Listener): Promise<() => void> {
-      const channel = runChannel(runId);
+    /** Calls `listener` with each raw message published on the channel; returns the unsubscribe function. */
+    async subscribe(channel: string, listener: Listener): Promise<() => void> {
       let set = listeners.get(channel);
       if (!set) {
         set = new Set();
@@ -48,4 +46,4 @@ function createFanOut() {
   };
 }
 
-export const getRunUpdates = () => singleton("run-updates", createFanOut);
+export const getChannelUpdates = () => singleton("channel-updates", createFanOut);
