@@ -1,4 +1,7 @@
 // Shared by the integration tests: real database, real queue, real worker.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
 import { inject } from "vitest";
 import type { TargetInput, WorkloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, loadRunView, workspaceScope, type Db, type RunView } from "@opsbench/db";
@@ -53,3 +56,27 @@ export const shortRamp = (name: string, opts: { vus?: number; holdSeconds?: numb
     thresholds: opts.thresholds ?? {},
   },
 });
+
+/** Debian's Chromium driven by playwright-core, with the flags a closed network needs (never a downloaded browser). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+const opsbenchBin = path.resolve(import.meta.dirname, "../packages/cli/bin/opsbench.js");
+
+/** Runs the real `opsbench` command against the test stack; resolves with its exit code and output. */
+export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [opsbenchBin, ...args], {
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl") },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

@@ -2,10 +2,10 @@
 // like the IoT study's GKE) against a serverless one (pay per request and billed
 // second), compared: the cost table shows cost per 1,000 requests with the cheapest
 // highlighted, and the break-even chart says where serverless stops being cheaper.
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, waitForFinal, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -14,10 +14,7 @@ const runIds: Record<string, string> = {};
 
 beforeAll(async () => {
   stack = await openTestStack();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
   await stack.scope.targets.put({
     name: "priced-service", kind: "local-service",
     spec: { app: "cpu-loop/node-http", replicas: 2, costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 } } as never,

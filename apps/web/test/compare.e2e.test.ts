@@ -2,12 +2,12 @@
 // playwright-core), against the built web app, a real worker and real k6 runs:
 // a study of two targets x 2 repetitions each, tiny loads.
 import { readFileSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { bootstrapDifference, studyInput, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -19,10 +19,7 @@ const runsOf: Record<"one" | "two", string[]> = { one: [], two: [] };
 beforeAll(async () => {
   stack = await openTestStack();
   studyQueue = createStudyQueue(inject("redisUrl"));
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
   // A two-target study: one replica against two of the same app, 2 repetitions each, tiny loads
   // of about 13 s (two 10 s buckets per run, so every time series has a line).
   const { study } = await startStudy(

@@ -6,9 +6,9 @@
 import { workloadSpec } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -16,10 +16,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   stack = await openTestStack();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();

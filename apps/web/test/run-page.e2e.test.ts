@@ -1,9 +1,9 @@
 // The run page in a real browser (Debian's Chromium driven by playwright-core),
 // against the built web app, a real worker and a real k6 run.
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -11,10 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   stack = await openTestStack();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
   await stack.scope.targets.put(taewaTarget("page-taewa"));
   // Long enough for two 10 s buckets, so each chart has several points.
   await stack.scope.workloads.put(shortRamp("page-ramp", { holdSeconds: 18 }));

@@ -1,10 +1,10 @@
 // Share links in a real browser: made from the comparison page, opened in a fresh
 // browser context (no cookies, no account), they show the comparison and nothing
 // else: no other run's id, no target secret. Revoked, they answer 404.
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 const SECRET = "s3cr3t-value";
@@ -15,10 +15,7 @@ let other: string;
 
 beforeAll(async () => {
   stack = await openTestStack();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
   // A target whose spec holds a credential: it must never reach a share page.
   await stack.scope.targets.put(taewaTarget("shr-secret", { replicas: 1, env: { SECRET_TOKEN: SECRET } }));
   await stack.scope.targets.put(taewaTarget("shr-plain", { replicas: 1 }));

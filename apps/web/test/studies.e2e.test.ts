@@ -3,10 +3,10 @@
 // 2 targets x 2 workloads x 3 repetitions (tiny loads) started from the "New study"
 // form, followed live on its page to the end, every cell's confidence interval
 // equal to the API's; then an abort from the page.
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { StudyView } from "@opsbench/db";
-import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -14,10 +14,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   stack = await openTestStack();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
   await stack.scope.targets.put(taewaTarget("st-one", { replicas: 1 }));
   await stack.scope.targets.put(taewaTarget("st-two", { replicas: 2 }));
   // About 3 s of load each: a 2 s ramp and a 1 s hold.

@@ -5,9 +5,9 @@
 // saved, and the API's 422 field errors shown next to the target form's fields.
 import { iotSpike, workloadSpec } from "@opsbench/core";
 import { NotFoundError } from "@opsbench/db";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack } from "../../../tests/helpers";
+import { openTestStack, launchBrowser } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -15,10 +15,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   stack = await openTestStack();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();

@@ -9,13 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImportedRun } from "@opsbench/db";
 import { loadEnv as loadWorkerEnv } from "../../../apps/worker/src/env";
-import { openTestStack } from "../../../tests/helpers";
+import { openTestStack, runOpsbench } from "../../../tests/helpers";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
-const bin = path.resolve(import.meta.dirname, "../bin/opsbench.js");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let dir: string;
 let app: ChildProcess | null = null;
@@ -24,18 +23,7 @@ let app: ChildProcess | null = null;
 const files = { json: "", csv: "", gz: "" };
 let raw: { lines: string[]; durations: number[]; firstMs: number; lastMs: number; failures: number; loadPoints: number };
 
-function opsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl") },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const opsbench = runOpsbench;
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

@@ -1,26 +1,13 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStack, shortRamp, taewaTarget, runOpsbench } from "../../../tests/helpers";
 
-const bin = path.resolve(import.meta.dirname, "../bin/opsbench.js");
 const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-study-"));
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 
-function opsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl") },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const opsbench = runOpsbench;
 
 const studyFile = (name: string, content: unknown) => {
   const file = path.join(dir, name);

@@ -1,24 +1,10 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileK6Script, iotSpike, workloadSpec } from "@opsbench/core";
-import { openTestStack, shortRamp } from "../../../tests/helpers";
+import { openTestStack, shortRamp, runOpsbench } from "../../../tests/helpers";
 
-const bin = path.resolve(import.meta.dirname, "../bin/opsbench.js");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 
-function opsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl") },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const opsbench = runOpsbench;
 
 beforeAll(async () => {
   stack = await openTestStack();
