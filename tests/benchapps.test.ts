@@ -259,7 +259,7 @@ describe("shop consistency check", () => {
       spec: {
         kind: "shared-iterations", vus: 1, iterations: 1, maxDuration: "30s",
         requests: [{ name: "corrupt", method: "POST", path: "/admin/corrupt", body: '{"stockDelta":3}', headers: { "content-type": "application/json" } }],
-      } as WorkloadInput["spec"],
+      } as unknown as WorkloadInput["spec"],
     });
     const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop-corruptible", workloadName: "bench-shop-corrupt" });
     const view = await waitForFinal(stack.db, run.id);
