@@ -21,21 +21,26 @@ export function redisConnection(redisUrl: string): ConnectionOptions {
   };
 }
 
-export function createRunQueue(redisUrl: string, prefix = "opsbench") {
-  const queue = new Queue<RunJobPayload>(RUN_QUEUE, {
+/**
+ * A queue of opsbench's, with the options every one of them shares: a load test
+ * (or a study of them) is never repeated behind the user's back, so one attempt;
+ * the rows record the outcome. Finished jobs are kept briefly for inspection.
+ */
+export function createOpsbenchQueue<T>(name: string, redisUrl: string, prefix = "opsbench") {
+  const queue = new Queue<T>(name, {
     connection: redisConnection(redisUrl),
     prefix,
     defaultJobOptions: {
-      // A load test is not repeated behind the user's back: one attempt; the
-      // Run row records the outcome. Finished jobs are kept briefly for inspection.
       attempts: 1,
       removeOnComplete: { age: 24 * 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     },
   });
-  queue.on("error", (err) => console.error(`run queue: ${err.message}`));
+  queue.on("error", (err) => console.error(`${name} queue: ${err.message}`));
   return queue;
 }
+
+export const createRunQueue = (redisUrl: string, prefix?: string) => createOpsbenchQueue<RunJobPayload>(RUN_QUEUE, redisUrl, prefix);
 export type RunQueue = ReturnType<typeof createRunQueue>;
 
 /**
