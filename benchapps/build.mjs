@@ -60,7 +60,8 @@ export function buildBenchapp(app, { log = console.log } = {}) {
   mkdirSync(stampDir, { recursive: true });
   const r = spawnSync(build.command[0], build.command.slice(1), { cwd: appDir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   if (r.error) throw new Error(`benchapp ${app}: cannot run ${build.command[0]} (${r.error.message}); install it and run the setup again`);
-  if (r.status !== 0) throw new Error(`benchapp ${app}: the build failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().slice(-2000)}`);
+  if (r.status !== 0)
+    throw new Error(`benchapp ${app}: the build failed (exit ${r.status}): ${(r.stderr || r.stdout).trim().slice(-2000)}`);
   if (!existsSync(output)) throw new Error(`benchapp ${app}: the build ran but made no ${build.output}`);
   writeFileSync(stamp, want);
   return "built";

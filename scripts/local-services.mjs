@@ -16,7 +16,9 @@ const isRoot = process.getuid?.() === 0;
 function postgresBin(name) {
   const base = "/usr/lib/postgresql";
   if (existsSync(base)) {
-    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(base)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) if (existsSync(path.join(base, v, "bin", name))) return path.join(base, v, "bin", name);
   }
   const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
@@ -58,8 +60,14 @@ async function startPostgres(log) {
       asPostgresUser(postgresBin("initdb"), ["-D", pgData, "--auth=trust", "--username=opsbench", "--encoding=UTF8", "--no-locale"]);
     }
     asPostgresUser(postgresBin("pg_ctl"), [
-      "-D", pgData, "-l", path.join(pgData, "server.log"), "-w", "start",
-      "-o", `-c listen_addresses=127.0.0.1 -p ${PG_PORT} -c unix_socket_directories='' -c max_connections=200 -c fsync=off`,
+      "-D",
+      pgData,
+      "-l",
+      path.join(pgData, "server.log"),
+      "-w",
+      "start",
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${PG_PORT} -c unix_socket_directories='' -c max_connections=200 -c fsync=off`,
     ]);
     await waitForPort(PG_PORT, "Postgres");
   }
@@ -84,11 +92,30 @@ async function startRedis(log) {
   if (!(await portOpen(REDIS_PORT))) {
     const dir = path.join(dataDir, "redis");
     mkdirSync(dir, { recursive: true });
-    const r = spawnSync("redis-server", [
-      "--port", String(REDIS_PORT), "--bind", "127.0.0.1", "--daemonize", "yes",
-      "--dir", dir, "--pidfile", path.join(dir, "redis.pid"), "--logfile", path.join(dir, "redis.log"),
-      "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction",
-    ], { encoding: "utf8" });
+    const r = spawnSync(
+      "redis-server",
+      [
+        "--port",
+        String(REDIS_PORT),
+        "--bind",
+        "127.0.0.1",
+        "--daemonize",
+        "yes",
+        "--dir",
+        dir,
+        "--pidfile",
+        path.join(dir, "redis.pid"),
+        "--logfile",
+        path.join(dir, "redis.log"),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--maxmemory-policy",
+        "noeviction",
+      ],
+      { encoding: "utf8" },
+    );
     if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr.trim()}`);
     await waitForPort(REDIS_PORT, "Redis");
   }

@@ -3,11 +3,9 @@
 // missing), the benchapps that need a build, and the database schema. Safe to run
 // again: it reuses what is there.
 //   node scripts/setup.mjs [--for demo|test]
-import { spawnSync, execFileSync } from "node:child_process";
+import { spawnSync, } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, statSync, chownSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
+import { existsSync, readFileSync, writeFileSync, } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureK6 } from "../apps/worker/k6-build/build.mjs";
@@ -48,7 +46,9 @@ function ensureSystemPackages() {
   if (purpose === "test" && !existsSync("/usr/bin/chromium")) missing.push("chromium");
   if (missing.length === 0) return;
   if (!isRoot || !has("apt-get")) {
-    throw new Error(`missing system packages: ${missing.join(", ")}. Install them (e.g. sudo apt-get install -y ${missing.join(" ")}) or set DATABASE_URL and REDIS_URL to servers of your own.`);
+    throw new Error(
+      `missing system packages: ${missing.join(", ")}. Install them (e.g. sudo apt-get install -y ${missing.join(" ")}) or set DATABASE_URL and REDIS_URL to servers of your own.`,
+    );
   }
   log(`installing ${missing.join(", ")} from the distribution's packages...`);
   run("apt-get", ["update"]);

@@ -10,18 +10,24 @@ const report = path.join(root, ".data/test-report.json");
 mkdirSync(path.dirname(report), { recursive: true });
 rmSync(report, { force: true });
 
-const r = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-});
+const r = spawnSync(
+  "npx",
+  ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  },
+);
 
 let passed = 0;
 let failed = 0;
 if (existsSync(report)) {
   const json = JSON.parse(readFileSync(report, "utf8"));
   passed = json.numPassedTests ?? 0;
-  failed = (json.numFailedTests ?? 0) + (json.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
+  failed =
+    (json.numFailedTests ?? 0) +
+    (json.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
 } else {
   failed = 1; // the runner itself failed before reporting
 }

@@ -130,18 +130,23 @@ describe("benchapps", () => {
       const smoke = await smokeOf(app);
       await withDeployment({ app, replicas, env: env ?? {} }, async (dep) => {
         await smoke(dep.endpoint);
-        for (const [name, status] of await sendPreset(app, dep.endpoint)) expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
+        for (const [name, status] of await sendPreset(app, dep.endpoint))
+          expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
       });
     });
   }
 
-  for (const [app, placements] of [["msd/poll", ["co-located", "isolated"]], ["msd/beps", ["co-located", "tiered", "isolated"]]] as const) {
+  for (const [app, placements] of [
+    ["msd/poll", ["co-located", "isolated"]],
+    ["msd/beps", ["co-located", "tiered", "isolated"]],
+  ] as const) {
     for (const placement of placements) {
       it(`${app} placed ${placement}: passes its smoke test and answers its preset`, async () => {
         const smoke = await smokeOf(app);
         const pids = await withDeployment({ app, replicas: 1, placement }, async (dep) => {
           await smoke(dep.endpoint);
-          for (const [name, status] of await sendPreset(app, dep.endpoint)) expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
+          for (const [name, status] of await sendPreset(app, dep.endpoint))
+            expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
         });
         // One load balancer, plus one process per isolation domain.
         const domains = { "co-located": 1, tiered: app === "msd/beps" ? 3 : 2, isolated: app === "msd/beps" ? 9 : 2 }[placement];
@@ -218,14 +223,30 @@ describe("shop consistency check", () => {
       name: "bench-shop",
       kind: "local-service",
       spec: {
-        app: "shop", replicas: 1, startTimeoutMs: 20_000,
-        env: { SHOP_SEED_PRODUCTS: "20", SHOP_SEED_USERS: "20", SHOP_SEED_CARTS: "40", SHOP_SEED_STOCK: "30", SHOP_SEED_CREDITS: "3000", SHOP_FINAL_REPORT: report },
+        app: "shop",
+        replicas: 1,
+        startTimeoutMs: 20_000,
+        env: {
+          SHOP_SEED_PRODUCTS: "20",
+          SHOP_SEED_USERS: "20",
+          SHOP_SEED_CARTS: "40",
+          SHOP_SEED_STOCK: "30",
+          SHOP_SEED_CREDITS: "3000",
+          SHOP_FINAL_REPORT: report,
+        },
       },
     });
     const preset = presetOf("shop");
     await stack.scope.workloads.put({
       name: "bench-shop-checkout",
-      spec: { ...preset.spec, stages: [{ duration: "2s", target: 4 }, { duration: "5s", target: 4 }], gracefulRampDown: "2s" } as WorkloadInput["spec"],
+      spec: {
+        ...preset.spec,
+        stages: [
+          { duration: "2s", target: 4 },
+          { duration: "5s", target: 4 },
+        ],
+        gracefulRampDown: "2s",
+      } as WorkloadInput["spec"],
     });
     try {
       const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop", workloadName: "bench-shop-checkout" });
@@ -237,7 +258,11 @@ describe("shop consistency check", () => {
       expect(view.summary!.appChecks).toEqual([expect.objectContaining({ name: "consistency", ok: true })]);
       expect(view.steps.find((s) => s.name === "COLLECT")?.status).toBe("SUCCEEDED");
       // Written by the shop when teardown stopped it: the state after the load.
-      const result = JSON.parse(readFileSync(report, "utf8")) as { ok: boolean; violations: unknown[]; totals: { completed: number; rolledBack: number; sold: number } };
+      const result = JSON.parse(readFileSync(report, "utf8")) as {
+        ok: boolean;
+        violations: unknown[];
+        totals: { completed: number; rolledBack: number; sold: number };
+      };
       expect(result.violations).toEqual([]);
       expect(result.ok).toBe(true);
       expect(result.totals.completed).toBeGreaterThan(0);
@@ -252,13 +277,29 @@ describe("shop consistency check", () => {
     await stack.scope.targets.put({
       name: "bench-shop-corruptible",
       kind: "local-service",
-      spec: { app: "shop", replicas: 1, startTimeoutMs: 20_000, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" } },
+      spec: {
+        app: "shop",
+        replicas: 1,
+        startTimeoutMs: 20_000,
+        env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" },
+      },
     });
     await stack.scope.workloads.put({
       name: "bench-shop-corrupt",
       spec: {
-        kind: "shared-iterations", vus: 1, iterations: 1, maxDuration: "30s",
-        requests: [{ name: "corrupt", method: "POST", path: "/admin/corrupt", body: '{"stockDelta":3}', headers: { "content-type": "application/json" } }],
+        kind: "shared-iterations",
+        vus: 1,
+        iterations: 1,
+        maxDuration: "30s",
+        requests: [
+          {
+            name: "corrupt",
+            method: "POST",
+            path: "/admin/corrupt",
+            body: '{"stockDelta":3}',
+            headers: { "content-type": "application/json" },
+          },
+        ],
       } as unknown as WorkloadInput["spec"],
     });
     const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop-corruptible", workloadName: "bench-shop-corrupt" });
@@ -270,25 +311,41 @@ describe("shop consistency check", () => {
 
   it("fails when stock is corrupted on purpose (and corruption is refused without the test flag)", async () => {
     const call = async (base: string, method: string, p: string, body?: unknown) => {
-      const res = await fetch(base + p, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } });
+      const res = await fetch(base + p, {
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+      });
       return { status: res.status, json: (await res.json()) as Record<string, any> };
     };
-    await withDeployment({ app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } }, async (dep) => {
-      expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status).toBe(403);
-      expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok).toBe(true);
-    });
-    await withDeployment({ app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" } }, async (dep) => {
-      const checkouts = await Promise.all(Array.from({ length: 20 }, () => call(dep.endpoint, "POST", "/orders/checkout", { cartId: "random", userId: "random" })));
-      expect(checkouts.filter((c) => c.status === 200).length).toBeGreaterThan(0);
-      const before = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
-      expect(before).toMatchObject({ ok: true, violations: [] });
+    await withDeployment(
+      { app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } },
+      async (dep) => {
+        expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status).toBe(403);
+        expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok).toBe(true);
+      },
+    );
+    await withDeployment(
+      {
+        app: "shop",
+        replicas: 1,
+        env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" },
+      },
+      async (dep) => {
+        const checkouts = await Promise.all(
+          Array.from({ length: 20 }, () => call(dep.endpoint, "POST", "/orders/checkout", { cartId: "random", userId: "random" })),
+        );
+        expect(checkouts.filter((c) => c.status === 200).length).toBeGreaterThan(0);
+        const before = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
+        expect(before).toMatchObject({ ok: true, violations: [] });
 
-      const corrupted = (await call(dep.endpoint, "POST", "/admin/corrupt", { productId: "p3", stockDelta: -2 })).json;
-      const after = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
-      expect(after.ok).toBe(false);
-      expect(after.violations).toEqual([expect.objectContaining({ kind: "stock", productId: "p3", stock: corrupted.stock })]);
-      const v = after.violations[0];
-      expect(v.stock + v.sold).toBe(v.initial - 2);
-    });
+        const corrupted = (await call(dep.endpoint, "POST", "/admin/corrupt", { productId: "p3", stockDelta: -2 })).json;
+        const after = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
+        expect(after.ok).toBe(false);
+        expect(after.violations).toEqual([expect.objectContaining({ kind: "stock", productId: "p3", stock: corrupted.stock })]);
+        const v = after.violations[0];
+        expect(v.stock + v.sold).toBe(v.initial - 2);
+      },
+    );
   });
 });

@@ -29,7 +29,12 @@ export async function setup(project: TestProject) {
   await redis.flushdb();
   await redis.quit();
 
-  const env = { DATABASE_URL: testStack.databaseUrl, REDIS_URL: testStack.redisUrl, OPSBENCH_WEB_PORT: testStack.webPort, OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir };
+  const env = {
+    DATABASE_URL: testStack.databaseUrl,
+    REDIS_URL: testStack.redisUrl,
+    OPSBENCH_WEB_PORT: testStack.webPort,
+    OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
+  };
   const queue = createRunQueue(testStack.redisUrl);
   const children: Managed[] = [];
   try {

@@ -41,7 +41,10 @@ export const taewaTarget = (name: string, extra: Partial<Extract<TargetInput, { 
 });
 
 /** A short ramping-VU load: up to `vus` over 2 s, held for `holdSeconds`. */
-export const shortRamp = (name: string, opts: { vus?: number; holdSeconds?: number; thresholds?: Record<string, string[]>; path?: string } = {}): WorkloadInput => ({
+export const shortRamp = (
+  name: string,
+  opts: { vus?: number; holdSeconds?: number; thresholds?: Record<string, string[]>; path?: string } = {},
+): WorkloadInput => ({
   name,
   spec: {
     kind: "ramping-vus",
@@ -61,7 +64,15 @@ export const shortRamp = (name: string, opts: { vus?: number; holdSeconds?: numb
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 

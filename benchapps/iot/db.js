@@ -71,7 +71,8 @@ export async function openDatabase({ url, createDatabase, poolMax, log }) {
 async function ensureDatabase(url, log) {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`IOT_DATABASE_URL names the database "${name}": use lower-case letters, digits and '_'`);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name))
+    throw new Error(`IOT_DATABASE_URL names the database "${name}": use lower-case letters, digits and '_'`);
   const admin = new URL(url);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });

@@ -16,7 +16,8 @@ const str = (v, name, { optional = false, max = 200 } = {}) => {
     if (optional) return null;
     throw new HttpError(400, `${name} is required`);
   }
-  if (typeof v !== "string" || v.length === 0 || v.length > max) throw new HttpError(400, `${name} must be a string of 1 to ${max} characters`);
+  if (typeof v !== "string" || v.length === 0 || v.length > max)
+    throw new HttpError(400, `${name} must be a string of 1 to ${max} characters`);
   return v;
 };
 const intParam = (v, name) => {
@@ -66,7 +67,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         const { rows } = await pool.query("SELECT id, name, username, role, password_hash FROM users WHERE username = $1", [username]);
         const u = rows[0];
         // Hash even for an unknown user, so the answer takes as long either way.
-        const ok = await checkPassword(password, u?.password_hash ?? `scrypt$${scryptCost}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
+        const ok = await checkPassword(
+          password,
+          u?.password_hash ?? `scrypt$${scryptCost}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
+        );
         if (!u || !ok) throw new HttpError(401, "wrong username or password");
         return [200, { token: k.user(u), user: { id: u.id, name: u.name, username: u.username, role: u.role } }];
       },
@@ -95,7 +99,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         const hash = await hashPassword(str(body.password, "password"), scryptCost);
         const { rows } = await pool
           .query("INSERT INTO users (name, username, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING id, name, username, role", [
-            str(body.name ?? username, "name"), username, hash, role,
+            str(body.name ?? username, "name"),
+            username,
+            hash,
+            role,
           ])
           .catch((err) => {
             throw err.code === "23505" ? new HttpError(409, `username "${username}" is taken`) : err;
@@ -111,9 +118,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         const uid = intParam(params.uid, "user id");
         k.owner(headers, uid);
         const { rows } = await pool
-          .query("INSERT INTO devices (user_id, name, description) VALUES ($1, $2, $3) RETURNING id, user_id, name, description, created_at", [
-            uid, str(body.name, "name"), str(body.description, "description", { optional: true, max: 2000 }),
-          ])
+          .query(
+            "INSERT INTO devices (user_id, name, description) VALUES ($1, $2, $3) RETURNING id, user_id, name, description, created_at",
+            [uid, str(body.name, "name"), str(body.description, "description", { optional: true, max: 2000 })],
+          )
           .catch((err) => {
             throw err.code === "23503" ? new HttpError(404, `no user ${uid}`) : err;
           });
@@ -127,7 +135,9 @@ export function endpoints({ pool, secret, scryptCost }) {
       handler: async ({ params, headers }) => {
         const uid = intParam(params.uid, "user id");
         k.owner(headers, uid);
-        const { rows } = await pool.query("SELECT id, user_id, name, description, created_at FROM devices WHERE user_id = $1 ORDER BY id", [uid]);
+        const { rows } = await pool.query("SELECT id, user_id, name, description, created_at FROM devices WHERE user_id = $1 ORDER BY id", [
+          uid,
+        ]);
         return [200, rows.map(device)];
       },
     },
@@ -141,9 +151,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         k.owner(headers, uid);
         const name = str(body.name, "name");
         await ownDevice(uid, did);
-        const { rows } = await pool.query("INSERT INTO sensors (device_id, name, description) VALUES ($1, $2, $3) RETURNING id, device_id, name, description, created_at", [
-          did, name, str(body.description, "description", { optional: true, max: 2000 }),
-        ]);
+        const { rows } = await pool.query(
+          "INSERT INTO sensors (device_id, name, description) VALUES ($1, $2, $3) RETURNING id, device_id, name, description, created_at",
+          [did, name, str(body.description, "description", { optional: true, max: 2000 })],
+        );
         return [201, rows[0]];
       },
     },
@@ -156,7 +167,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         const did = intParam(params.did, "device id");
         k.owner(headers, uid);
         await ownDevice(uid, did);
-        const { rows } = await pool.query("SELECT id, device_id, name, description, created_at FROM sensors WHERE device_id = $1 ORDER BY id", [did]);
+        const { rows } = await pool.query(
+          "SELECT id, device_id, name, description, created_at FROM sensors WHERE device_id = $1 ORDER BY id",
+          [did],
+        );
         return [200, rows];
       },
     },
@@ -169,21 +183,31 @@ export function endpoints({ pool, secret, scryptCost }) {
         k.owner(headers, uid);
         const name = str(body.name, "name");
         const sensorIds = body.sensor_ids ?? [];
-        if (!Array.isArray(sensorIds) || sensorIds.some((s) => !Number.isInteger(s))) throw new HttpError(400, "sensor_ids must be a list of sensor ids");
+        if (!Array.isArray(sensorIds) || sensorIds.some((s) => !Number.isInteger(s)))
+          throw new HttpError(400, "sensor_ids must be a list of sensor ids");
         const client = await pool.connect();
         try {
           await client.query("BEGIN");
           const { rows: owned } = await client.query(
-            "SELECT s.id FROM sensors s JOIN devices d ON d.id = s.device_id WHERE d.user_id = $1 AND s.id = ANY($2::int[])", [uid, sensorIds],
+            "SELECT s.id FROM sensors s JOIN devices d ON d.id = s.device_id WHERE d.user_id = $1 AND s.id = ANY($2::int[])",
+            [uid, sensorIds],
           );
           const missing = sensorIds.filter((s) => !owned.some((o) => o.id === s));
           if (missing.length) throw new HttpError(403, `user ${uid} does not own sensor(s) ${missing.join(", ")}`);
-          const { rows } = await client.query("INSERT INTO consumers (user_id, name, description) VALUES ($1, $2, $3) RETURNING id, user_id, name, description", [
-            uid, name, str(body.description, "description", { optional: true, max: 2000 }),
-          ]).catch((err) => {
-            throw err.code === "23503" ? new HttpError(404, `no user ${uid}`) : err;
-          });
-          if (sensorIds.length) await client.query("INSERT INTO consumer_sensors (consumer_id, sensor_id) SELECT $1, unnest($2::int[])", [rows[0].id, sensorIds]);
+          const { rows } = await client
+            .query("INSERT INTO consumers (user_id, name, description) VALUES ($1, $2, $3) RETURNING id, user_id, name, description", [
+              uid,
+              name,
+              str(body.description, "description", { optional: true, max: 2000 }),
+            ])
+            .catch((err) => {
+              throw err.code === "23503" ? new HttpError(404, `no user ${uid}`) : err;
+            });
+          if (sensorIds.length)
+            await client.query("INSERT INTO consumer_sensors (consumer_id, sensor_id) SELECT $1, unnest($2::int[])", [
+              rows[0].id,
+              sensorIds,
+            ]);
           await client.query("COMMIT");
           return [201, { ...rows[0], sensor_ids: sensorIds, key: k.consumer(rows[0]) }];
         } catch (err) {
@@ -214,9 +238,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         const { rows } = await pool.query("SELECT id FROM sensors WHERE device_id = $1 AND id = ANY($2::int[])", [c.sub, sensors]);
         const foreign = sensors.filter((s) => !rows.some((r) => r.id === s));
         if (foreign.length) throw new HttpError(403, `device ${c.sub} has no sensor(s) ${foreign.join(", ")}`);
-        await pool.query("INSERT INTO sensor_values (sensor_id, value, ts) SELECT * FROM unnest($1::int[], $2::float8[], $3::timestamptz[])", [
-          messages.map((m) => m.sensor), messages.map((m) => m.value), messages.map((m) => m.ts),
-        ]);
+        await pool.query(
+          "INSERT INTO sensor_values (sensor_id, value, ts) SELECT * FROM unnest($1::int[], $2::float8[], $3::timestamptz[])",
+          [messages.map((m) => m.sensor), messages.map((m) => m.value), messages.map((m) => m.ts)],
+        );
         return [200, { accepted: messages.length }];
       },
     },
@@ -231,7 +256,10 @@ export function endpoints({ pool, secret, scryptCost }) {
         if (limit > 10_000) throw new HttpError(400, "limit must be at most 10000");
         const { rowCount } = await pool.query("SELECT 1 FROM consumer_sensors WHERE consumer_id = $1 AND sensor_id = $2", [c.sub, sensor]);
         if (!rowCount) throw new HttpError(403, `consumer ${c.sub} has no access to sensor ${sensor}`);
-        const { rows } = await pool.query("SELECT value, ts AS timestamp FROM sensor_values WHERE sensor_id = $1 ORDER BY ts DESC, id DESC LIMIT $2", [sensor, limit]);
+        const { rows } = await pool.query(
+          "SELECT value, ts AS timestamp FROM sensor_values WHERE sensor_id = $1 ORDER BY ts DESC, id DESC LIMIT $2",
+          [sensor, limit],
+        );
         return [200, { sensor_id: sensor, values: rows }];
       },
     },
@@ -242,7 +270,8 @@ export function endpoints({ pool, secret, scryptCost }) {
 export async function ensureAdmin(pool, { username, password, scryptCost }) {
   const { rowCount } = await pool.query("SELECT 1 FROM users WHERE username = $1", [username]);
   if (rowCount) return;
-  await pool.query("INSERT INTO users (name, username, password_hash, role) VALUES ($1, $1, $2, 'admin') ON CONFLICT (username) DO NOTHING", [
-    username, await hashPassword(password, scryptCost),
-  ]);
+  await pool.query(
+    "INSERT INTO users (name, username, password_hash, role) VALUES ($1, $1, $2, 'admin') ON CONFLICT (username) DO NOTHING",
+    [username, await hashPassword(password, scryptCost)],
+  );
 }

@@ -4,7 +4,9 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 function derive(password, salt, cost) {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, 32, { N: cost, r: 8, p: 1, maxmem: 256 * cost * 8 + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, 32, { N: cost, r: 8, p: 1, maxmem: 256 * cost * 8 + 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 

@@ -23,14 +23,36 @@ export async function seedDatabase(pool, { secret, scryptCost }) {
     if (!done.rowCount) {
       const users = Array.from({ length: SEED.users }, (_, i) => seededUser(i));
       const hashes = await Promise.all(users.map((u) => hashPassword(u.password, scryptCost)));
-      await client.query("INSERT INTO users (id, name, username, password_hash, role) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])", [
-        users.map((u) => u.id), users.map((u) => `User ${u.username.slice(4)}`), users.map((u) => u.username), hashes, users.map(() => "user"),
+      await client.query(
+        "INSERT INTO users (id, name, username, password_hash, role) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])",
+        [
+          users.map((u) => u.id),
+          users.map((u) => `User ${u.username.slice(4)}`),
+          users.map((u) => u.username),
+          hashes,
+          users.map(() => "user"),
+        ],
+      );
+      const devices = users.flatMap((u, i) =>
+        Array.from({ length: SEED.devicesPerUser }, (_, d) => ({
+          id: SEED.firstId + i * SEED.devicesPerUser + d,
+          user: u.id,
+          name: `device-${d + 1}`,
+        })),
+      );
+      await client.query("INSERT INTO devices (id, user_id, name) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])", [
+        devices.map((d) => d.id),
+        devices.map((d) => d.user),
+        devices.map((d) => d.name),
       ]);
-      const devices = users.flatMap((u, i) => Array.from({ length: SEED.devicesPerUser }, (_, d) => ({ id: SEED.firstId + i * SEED.devicesPerUser + d, user: u.id, name: `device-${d + 1}` })));
-      await client.query("INSERT INTO devices (id, user_id, name) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])", [devices.map((d) => d.id), devices.map((d) => d.user), devices.map((d) => d.name)]);
       // One sensor per device, with the device's id.
-      await client.query("INSERT INTO sensors (id, device_id, name) SELECT id, id, 'temperature' FROM devices WHERE id >= $1", [SEED.firstId]);
-      await client.query("INSERT INTO consumers (id, user_id, name) SELECT id, id, 'dashboard' FROM users WHERE id >= $1 AND role = 'user'", [SEED.firstId]);
+      await client.query("INSERT INTO sensors (id, device_id, name) SELECT id, id, 'temperature' FROM devices WHERE id >= $1", [
+        SEED.firstId,
+      ]);
+      await client.query(
+        "INSERT INTO consumers (id, user_id, name) SELECT id, id, 'dashboard' FROM users WHERE id >= $1 AND role = 'user'",
+        [SEED.firstId],
+      );
       await client.query(
         "INSERT INTO consumer_sensors (consumer_id, sensor_id) SELECT d.user_id, s.id FROM sensors s JOIN devices d ON d.id = s.device_id WHERE d.user_id >= $1",
         [SEED.firstId],
@@ -53,12 +75,14 @@ export async function seedDatabase(pool, { secret, scryptCost }) {
     client.release();
   }
   const last = SEED.firstId + SEED.users * SEED.devicesPerUser - 1;
-  const counts = (await pool.query(
-    `SELECT (SELECT count(*) FROM users WHERE id BETWEEN $1 AND $2)::int AS users,
+  const counts = (
+    await pool.query(
+      `SELECT (SELECT count(*) FROM users WHERE id BETWEEN $1 AND $2)::int AS users,
             (SELECT count(*) FROM devices WHERE id BETWEEN $1 AND $3)::int AS devices,
             (SELECT count(*) FROM sensors WHERE id BETWEEN $1 AND $3)::int AS sensors`,
-    [SEED.firstId, SEED.firstId + SEED.users - 1, last],
-  )).rows[0];
+      [SEED.firstId, SEED.firstId + SEED.users - 1, last],
+    )
+  ).rows[0];
   const k = keys(secret);
   const first = seededUser(0);
   // Keys of the first seeded user, device and consumer: what workload.json uses.

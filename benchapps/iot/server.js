@@ -54,7 +54,10 @@ const served = all
 
 function send(res, status, out) {
   const text = typeof out === "string" ? out : JSON.stringify(out);
-  res.writeHead(status, { "content-type": typeof out === "string" ? "text/plain" : "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": typeof out === "string" ? "text/plain" : "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -84,7 +87,9 @@ async function handle(req, res) {
     return send(res, status, out);
   }
   if (pathMatched) return send(res, 405, { error: `method ${req.method} not allowed on ${url.pathname}` });
-  return send(res, 404, { error: config.function ? `this function serves ${served[0].method} ${served[0].path} only` : `not found: ${url.pathname}` });
+  return send(res, 404, {
+    error: config.function ? `this function serves ${served[0].method} ${served[0].path} only` : `not found: ${url.pathname}`,
+  });
 }
 
 const server = http.createServer((req, res) => {
@@ -99,7 +104,9 @@ server.on("error", (err) => {
   console.error(`error: ${err.message}`);
   process.exit(1);
 });
-server.listen(config.port, config.host, () => log(`${config.function ? `function ${config.function}` : "all endpoints"} on http://${config.host}:${config.port}`));
+server.listen(config.port, config.host, () =>
+  log(`${config.function ? `function ${config.function}` : "all endpoints"} on http://${config.host}:${config.port}`),
+);
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {

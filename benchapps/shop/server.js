@@ -15,8 +15,16 @@ if (!["uniform", "zipf"].includes(distribution)) {
   process.exit(2);
 }
 
-const store = new Store({ random: seededRandom(Number(env.SHOP_SEED ?? 42)), distribution, zipfExponent: Number(env.SHOP_ZIPF_EXPONENT ?? 1.25) });
-const seed = { products: Number(env.SHOP_SEED_PRODUCTS ?? 0), users: Number(env.SHOP_SEED_USERS ?? 0), carts: Number(env.SHOP_SEED_CARTS ?? 0) };
+const store = new Store({
+  random: seededRandom(Number(env.SHOP_SEED ?? 42)),
+  distribution,
+  zipfExponent: Number(env.SHOP_ZIPF_EXPONENT ?? 1.25),
+});
+const seed = {
+  products: Number(env.SHOP_SEED_PRODUCTS ?? 0),
+  users: Number(env.SHOP_SEED_USERS ?? 0),
+  carts: Number(env.SHOP_SEED_CARTS ?? 0),
+};
 if (seed.products > 0 || seed.users > 0 || seed.carts > 0) {
   const seeded = store.seed({ ...seed, stock: Number(env.SHOP_SEED_STOCK ?? 100), credits: Number(env.SHOP_SEED_CREDITS ?? 1000) });
   console.log(`shop: seeded ${seeded.products} products, ${seeded.users} users, ${seeded.carts} carts`);
@@ -47,34 +55,64 @@ function body(raw) {
 
 /** [method, path pattern, handler(params, body, query)] in the study's API (appendix A), plus reads and admin. */
 const routes = [
-  ["POST", "/products", (_p, b) => [201, { id: store.createProduct({ price: int(b.price, "price", { optional: true }), stock: int(b.stock, "stock", { optional: true }) }) }]],
-  ["POST", "/products/:id", (p, b) => [200, store.updateProduct(p.id, { price: int(b.price, "price", { optional: true }), stock: int(b.stock, "stock", { optional: true }) })]],
-  ["GET", "/products/:id", (p) => {
-    const x = store.product(p.id);
-    return [200, { id: p.id, price: x.price, stock: x.stock }];
-  }],
-  ["GET", "/products/:id/freq-items", async (p, _b, q) => {
-    const top = int(q.has("top") ? Number(q.get("top")) : 3, "top", { min: 1, max: 10 });
-    const depth = int(q.has("depth") ? Number(q.get("depth")) : 1, "depth", { min: 1, max: 5 });
-    return [200, await store.freqItems(p.id, top, depth)];
-  }],
+  [
+    "POST",
+    "/products",
+    (_p, b) => [
+      201,
+      { id: store.createProduct({ price: int(b.price, "price", { optional: true }), stock: int(b.stock, "stock", { optional: true }) }) },
+    ],
+  ],
+  [
+    "POST",
+    "/products/:id",
+    (p, b) => [
+      200,
+      store.updateProduct(p.id, { price: int(b.price, "price", { optional: true }), stock: int(b.stock, "stock", { optional: true }) }),
+    ],
+  ],
+  [
+    "GET",
+    "/products/:id",
+    (p) => {
+      const x = store.product(p.id);
+      return [200, { id: p.id, price: x.price, stock: x.stock }];
+    },
+  ],
+  [
+    "GET",
+    "/products/:id/freq-items",
+    async (p, _b, q) => {
+      const top = int(q.has("top") ? Number(q.get("top")) : 3, "top", { min: 1, max: 10 });
+      const depth = int(q.has("depth") ? Number(q.get("depth")) : 1, "depth", { min: 1, max: 5 });
+      return [200, await store.freqItems(p.id, top, depth)];
+    },
+  ],
   ["POST", "/users", (_p, b) => [201, { id: store.createUser({ credits: int(b.credits, "credits", { optional: true }) }) }]],
   ["GET", "/users/:id", (p) => [200, { id: p.id, credits: store.user(p.id).credits }]],
   ["PATCH", "/users/:id/credits/add", (p, b) => [200, store.addCredits(p.id, int(b.credits, "credits", { min: 1 }))]],
   ["POST", "/shopping-carts", () => [201, { id: store.createCart() }]],
   ["GET", "/shopping-cart/:id", (p) => [200, { id: p.id, items: Object.fromEntries(store.cart(p.id)) }]],
-  ["POST", "/shopping-cart/:id/products", (p, b) => [200, store.addToCart(p.id, id(b.productId, "productId"), int(b.amount ?? 1, "amount", { min: 1, max: 1e6 }))]],
+  [
+    "POST",
+    "/shopping-cart/:id/products",
+    (p, b) => [200, store.addToCart(p.id, id(b.productId, "productId"), int(b.amount ?? 1, "amount", { min: 1, max: 1e6 }))],
+  ],
   ["POST", "/orders/checkout", async (_p, b) => [200, await store.checkout(id(b.cartId, "cartId"), id(b.userId, "userId"))]],
   ["GET", "/admin/consistency", () => [200, store.consistency()]],
   // Tests only: breaks the invariant on purpose, to show the check catches it.
-  ["POST", "/admin/corrupt", (_p, b) => {
-    if (!allowCorruption) throw new ShopError(403, "corruption is disabled (start the shop with SHOP_ALLOW_CORRUPTION=1, in tests only)");
-    const productId = b.productId === undefined ? store.products.keys().next().value : id(b.productId, "productId");
-    if (productId === undefined) throw new ShopError(404, "no product to corrupt");
-    const delta = int(b.stockDelta ?? 1, "stockDelta", { min: -1e6, max: 1e6 });
-    store.product(productId).stock += delta;
-    return [200, { productId, stock: store.product(productId).stock }];
-  }],
+  [
+    "POST",
+    "/admin/corrupt",
+    (_p, b) => {
+      if (!allowCorruption) throw new ShopError(403, "corruption is disabled (start the shop with SHOP_ALLOW_CORRUPTION=1, in tests only)");
+      const productId = b.productId === undefined ? store.products.keys().next().value : id(b.productId, "productId");
+      if (productId === undefined) throw new ShopError(404, "no product to corrupt");
+      const delta = int(b.stockDelta ?? 1, "stockDelta", { min: -1e6, max: 1e6 });
+      store.product(productId).stock += delta;
+      return [200, { productId, stock: store.product(productId).stock }];
+    },
+  ],
 ].map(([method, pattern, handler]) => {
   const names = [];
   const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_m, n) => (names.push(n), "([^/]+)"))}$`);
@@ -96,12 +134,17 @@ async function handle(req, res) {
     const [status, out] = await r.handler(params, body(Buffer.concat(chunks).toString("utf8")), url.searchParams);
     return send(res, status, out);
   }
-  return pathMatched ? send(res, 405, { error: `method ${req.method} not allowed on ${url.pathname}` }) : send(res, 404, { error: `not found: ${url.pathname}` });
+  return pathMatched
+    ? send(res, 405, { error: `method ${req.method} not allowed on ${url.pathname}` })
+    : send(res, 404, { error: `not found: ${url.pathname}` });
 }
 
 function send(res, status, out) {
   const text = typeof out === "string" ? out : JSON.stringify(out);
-  res.writeHead(status, { "content-type": typeof out === "string" ? "text/plain" : "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": typeof out === "string" ? "text/plain" : "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

@@ -15,13 +15,31 @@ export async function smoke(baseUrl) {
     return id;
   };
 
-  const ok = await call(baseUrl, "POST", "/orders/checkout", { body: { cartId: await cart([[a, 2], [b, 1], [c, 1]]), userId: user } });
+  const ok = await call(baseUrl, "POST", "/orders/checkout", {
+    body: {
+      cartId: await cart([
+        [a, 2],
+        [b, 1],
+        [c, 1],
+      ]),
+      userId: user,
+    },
+  });
   assert.equal(ok.json.status, "completed");
   assert.equal(ok.json.total, 2 * 10 + 20 + 5);
   assert.equal((await call(baseUrl, "GET", `/users/${user}`)).json.credits, 55);
 
   // Product c is sold out: the whole order rolls back, a and b get their stock back.
-  const noStock = await call(baseUrl, "POST", "/orders/checkout", { body: { cartId: await cart([[a, 1], [c, 1]]), userId: user }, status: 409 });
+  const noStock = await call(baseUrl, "POST", "/orders/checkout", {
+    body: {
+      cartId: await cart([
+        [a, 1],
+        [c, 1],
+      ]),
+      userId: user,
+    },
+    status: 409,
+  });
   assert.equal(noStock.json.status, "rolled-back");
   assert.equal((await call(baseUrl, "GET", `/products/${a}`)).json.stock, 3);
   // 3 x b costs 60 > 55 credits: rolled back too.

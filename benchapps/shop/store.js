@@ -39,7 +39,7 @@ export function keyPicker(distribution, s, random) {
       // Rebuilt only when the number of keys changed.
       cdf = new Array(n);
       let sum = 0;
-      for (let k = 0; k < n; k++) cdf[k] = sum += 1 / Math.pow(k + 1, s);
+      for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s;
       for (let k = 0; k < n; k++) cdf[k] /= sum;
     }
     const u = random();
@@ -217,8 +217,11 @@ export class Store {
     const visit = async (pid, d) => {
       await hop();
       const p = this.products.get(pid);
-      const best = [...p.freq].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, top).map(([k]) => k);
-      for (const k of best) if (!seen.has(k)) (seen.add(k), found.push(k));
+      const best = [...p.freq]
+        .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+        .slice(0, top)
+        .map(([k]) => k);
+      for (const k of best) if (!seen.has(k)) seen.add(k), found.push(k);
       if (d > 1) await Promise.all(best.map((k) => visit(k, d - 1)));
     };
     await visit(id, depth);

@@ -44,7 +44,12 @@ function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string;
 
 export default async function HomePage() {
   const scope = await resolveWorkspace();
-  const [runRows, targetRows, workloadRows, studyRows] = await Promise.all([scope.runs.list(50), scope.targets.list(), scope.workloads.list(), scope.studies.list(5)]);
+  const [runRows, targetRows, workloadRows, studyRows] = await Promise.all([
+    scope.runs.list(50),
+    scope.targets.list(),
+    scope.workloads.list(),
+    scope.studies.list(5),
+  ]);
   const studies = studyRows.map(toStudyListItem);
   const runs = runRows.map(toRunListItem);
   const targets = targetRows.map(toSpecItem);
@@ -54,10 +59,16 @@ export default async function HomePage() {
     <div className="space-y-4">
       <Panel
         title="Recent runs"
-        right={targets.length > 0 && workloads.length > 0 ? <StartRunForm targets={targets.map((t) => t.name)} workloads={workloads.map((w) => w.name)} /> : null}
+        right={
+          targets.length > 0 && workloads.length > 0 ? (
+            <StartRunForm targets={targets.map((t) => t.name)} workloads={workloads.map((w) => w.name)} />
+          ) : null
+        }
       >
         {runs.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">No runs yet. Add a target and a workload, then start a run here or with `opsbench run`.</p>
+          <p className="px-3 py-2 text-xs text-zinc-400">
+            No runs yet. Add a target and a workload, then start a run here or with `opsbench run`.
+          </p>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="runs-table" className="w-full text-xs">
@@ -75,7 +86,9 @@ export default async function HomePage() {
               <tbody className="divide-y divide-zinc-100">
                 {runs.map((r) => (
                   <tr key={r.id} data-testid="run-row" data-run-id={r.id} className="hover:bg-zinc-50">
-                    <td className={td}><StatusBadge status={r.status} /></td>
+                    <td className={td}>
+                      <StatusBadge status={r.status} />
+                    </td>
                     <td className={`${td} font-mono`}>{r.target?.name ?? r.name ?? "imported"}</td>
                     <td className={`${td} font-mono`}>{r.workload?.name ?? (r.source === "k6-import" ? "k6 import" : "—")}</td>
                     <td className={`${td} font-mono text-zinc-600`}>{fmtTime(r.createdAt)}</td>
@@ -98,21 +111,34 @@ export default async function HomePage() {
         title="Recent studies"
         right={
           <span className="flex items-center gap-3 text-xs">
-            <Link href="/studies" data-testid="home-studies-link" className="text-blue-600 hover:underline">all studies</Link>
-            <Link href="/studies/new" className="rounded bg-zinc-900 px-2 py-1 font-medium text-white hover:bg-zinc-700">New study</Link>
+            <Link href="/studies" data-testid="home-studies-link" className="text-blue-600 hover:underline">
+              all studies
+            </Link>
+            <Link href="/studies/new" className="rounded bg-zinc-900 px-2 py-1 font-medium text-white hover:bg-zinc-700">
+              New study
+            </Link>
           </span>
         }
       >
         {studies.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">No studies yet. A study runs targets × workloads several times in an interleaved order and shows each cell with its 95% confidence interval.</p>
+          <p className="px-3 py-2 text-xs text-zinc-400">
+            No studies yet. A study runs targets × workloads several times in an interleaved order and shows each cell with its 95%
+            confidence interval.
+          </p>
         ) : (
           <ul className="divide-y divide-zinc-100 text-xs">
             {studies.map((st) => (
               <li key={st.id} className="flex items-center gap-3 px-3 py-1.5">
                 <StatusBadge status={st.status} />
-                <Link href={`/studies/${st.id}`} className="font-medium text-blue-600 hover:underline">{st.name}</Link>
-                <span className="text-zinc-500">{st.cells} cells × {st.repetitions} reps</span>
-                <span className="ml-auto font-mono tabular-nums text-zinc-500">{st.runs.finished}/{st.runs.total} runs · {fmtTime(st.createdAt)}</span>
+                <Link href={`/studies/${st.id}`} className="font-medium text-blue-600 hover:underline">
+                  {st.name}
+                </Link>
+                <span className="text-zinc-500">
+                  {st.cells} cells × {st.repetitions} reps
+                </span>
+                <span className="ml-auto font-mono tabular-nums text-zinc-500">
+                  {st.runs.finished}/{st.runs.total} runs · {fmtTime(st.createdAt)}
+                </span>
               </li>
             ))}
           </ul>
@@ -120,11 +146,29 @@ export default async function HomePage() {
       </Panel>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <Panel title={`Targets (${targets.length})`} right={<Link href="/targets/new" className="text-xs text-blue-600 hover:underline">New target</Link>}>
+        <Panel
+          title={`Targets (${targets.length})`}
+          right={
+            <Link href="/targets/new" className="text-xs text-blue-600 hover:underline">
+              New target
+            </Link>
+          }
+        >
           <SpecList items={targets} testId="targets-list" empty="No targets yet. Add one with “New target” (or POST /api/v1/targets)." />
         </Panel>
-        <Panel title={`Workloads (${workloads.length})`} right={<Link href="/workloads/new" className="text-xs text-blue-600 hover:underline">New workload</Link>}>
-          <SpecList items={workloads} testId="workloads-list" empty="No workloads yet. Add one with “New workload” (a preset, your own fields or a k6 script)." />
+        <Panel
+          title={`Workloads (${workloads.length})`}
+          right={
+            <Link href="/workloads/new" className="text-xs text-blue-600 hover:underline">
+              New workload
+            </Link>
+          }
+        >
+          <SpecList
+            items={workloads}
+            testId="workloads-list"
+            empty="No workloads yet. Add one with “New workload” (a preset, your own fields or a k6 script)."
+          />
         </Panel>
       </div>
     </div>

@@ -34,12 +34,31 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
   const width = PANEL_W * metrics.length;
   const count = metrics.reduce((s, m) => s + m.groups.filter((g) => g.runs.length > 0).length, 0);
   return (
-    <ChartCard title="Across repetitions: box plots per metric (box = quartiles, line = median, whiskers = min–max, dots = runs)" testId="cmp-chart-box" fileName="box-plots"
-      points={count} recharts={false} exportable={exportable} height={H}
-      legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))} table={() => comparisonTable(data, "box")}
-      note={data.groups.some((g) => g.runs.filter((r) => r.summary).length < 3) ? "With fewer than 3 repetitions a box says little: it is drawn from the runs there are." : undefined}>
-      <svg data-export-svg viewBox={`0 0 ${width} ${H}`} width="100%" role="img" aria-label="box plots across repetitions"
-        style={{ maxHeight: H * 1.4 }} fontFamily="ui-sans-serif, system-ui, sans-serif">
+    <ChartCard
+      title="Across repetitions: box plots per metric (box = quartiles, line = median, whiskers = min–max, dots = runs)"
+      testId="cmp-chart-box"
+      fileName="box-plots"
+      points={count}
+      recharts={false}
+      exportable={exportable}
+      height={H}
+      legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
+      table={() => comparisonTable(data, "box")}
+      note={
+        data.groups.some((g) => g.runs.filter((r) => r.summary).length < 3)
+          ? "With fewer than 3 repetitions a box says little: it is drawn from the runs there are."
+          : undefined
+      }
+    >
+      <svg
+        data-export-svg
+        viewBox={`0 0 ${width} ${H}`}
+        width="100%"
+        role="img"
+        aria-label="box plots across repetitions"
+        style={{ maxHeight: H * 1.4 }}
+        fontFamily="ui-sans-serif, system-ui, sans-serif"
+      >
         {metrics.map(({ metric, groups }, mi) => {
           const x0 = mi * PANEL_W;
           const values = groups.flatMap((g) => g.runs.map((r) => r.value));
@@ -60,7 +79,9 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
               {ticks.map((t) => (
                 <g key={t}>
                   <line x1={x0 + LEFT} x2={x0 + PANEL_W - RIGHT} y1={y(t)} y2={y(t)} stroke="#e4e4e7" />
-                  <text x={x0 + LEFT - 4} y={y(t) + 3.5} fontSize={10} textAnchor="end" fill="#71717a">{fmt(t)}</text>
+                  <text x={x0 + LEFT - 4} y={y(t) + 3.5} fontSize={10} textAnchor="end" fill="#71717a">
+                    {fmt(t)}
+                  </text>
                 </g>
               ))}
               {groups.map((g, gi) => {
@@ -73,17 +94,48 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
                       <title>{g.label}</title>
                       {short(g.label, Math.max(6, Math.floor(slot / 6)))}
                     </text>
-                    <text x={cx} y={H - BOTTOM + 26} fontSize={9} textAnchor="middle" fill="#a1a1aa">n={g.runs.length}</text>
+                    <text x={cx} y={H - BOTTOM + 26} fontSize={9} textAnchor="middle" fill="#a1a1aa">
+                      n={g.runs.length}
+                    </text>
                     {b && (
                       <>
                         <line className="cmp-whisker" x1={cx} x2={cx} y1={y(b.min)} y2={y(b.max)} stroke={color} strokeWidth={1.2} />
                         <line x1={cx - boxW / 4} x2={cx + boxW / 4} y1={y(b.min)} y2={y(b.min)} stroke={color} strokeWidth={1.2} />
                         <line x1={cx - boxW / 4} x2={cx + boxW / 4} y1={y(b.max)} y2={y(b.max)} stroke={color} strokeWidth={1.2} />
-                        <rect className="cmp-box" data-group={gi} data-metric={metric.key} data-median={b.median} data-q1={b.q1} data-q3={b.q3}
-                          x={cx - boxW / 2} width={boxW} y={y(b.q3)} height={Math.max(1.5, y(b.q1) - y(b.q3))} fill={color} fillOpacity={0.18} stroke={color} strokeWidth={1.2} />
-                        <line className="cmp-median" x1={cx - boxW / 2} x2={cx + boxW / 2} y1={y(b.median)} y2={y(b.median)} stroke={color} strokeWidth={2.2} />
+                        <rect
+                          className="cmp-box"
+                          data-group={gi}
+                          data-metric={metric.key}
+                          data-median={b.median}
+                          data-q1={b.q1}
+                          data-q3={b.q3}
+                          x={cx - boxW / 2}
+                          width={boxW}
+                          y={y(b.q3)}
+                          height={Math.max(1.5, y(b.q1) - y(b.q3))}
+                          fill={color}
+                          fillOpacity={0.18}
+                          stroke={color}
+                          strokeWidth={1.2}
+                        />
+                        <line
+                          className="cmp-median"
+                          x1={cx - boxW / 2}
+                          x2={cx + boxW / 2}
+                          y1={y(b.median)}
+                          y2={y(b.median)}
+                          stroke={color}
+                          strokeWidth={2.2}
+                        />
                         {g.runs.map((r, ri) => (
-                          <circle key={r.id} className="cmp-box-point" cx={cx + boxW / 2 + 6 + (ri % 3) * 3} cy={y(r.value)} r={2.4} fill={color}>
+                          <circle
+                            key={r.id}
+                            className="cmp-box-point"
+                            cx={cx + boxW / 2 + 6 + (ri % 3) * 3}
+                            cy={y(r.value)}
+                            r={2.4}
+                            fill={color}
+                          >
                             <title>{`${g.label} #${r.repetition}: ${fmt(r.value)} ${metric.unit}`}</title>
                           </circle>
                         ))}

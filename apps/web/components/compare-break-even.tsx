@@ -13,7 +13,11 @@ const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.
 function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable: boolean }) {
   const r = pair.result;
   const hours = r.periodSeconds / 3600;
-  const rows = r.points.map((p) => ({ rps: p.rps, serverful: p.serverful === null ? null : p.serverful / hours, serverless: p.serverless / hours }));
+  const rows = r.points.map((p) => ({
+    rps: p.rps,
+    serverful: p.serverful === null ? null : p.serverful / hours,
+    serverless: p.serverless / hours,
+  }));
   const verdict =
     r.breakEvenRps === null
       ? `${pair.serverless} stays cheaper up to ${fmt(r.points.at(-1)!.rps)} req/s`
@@ -23,18 +27,61 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
   return (
     <ChartCard
       title={`Break-even: ${pair.serverful} vs ${pair.serverless} (${r.unit} per hour at a steady rate)`}
-      fileName="break-even" testId="cmp-chart-break-even" exportable={exportable} points={rows.length}
-      note={<span data-testid="break-even-verdict" data-rps={r.breakEvenRps ?? ""}>{verdict}; one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps)} req/s (measured).</span>}
-      legend={[{ label: pair.serverful, color: groupColor(0) }, { label: pair.serverless, color: groupColor(1) }]}
-      table={() => ({ name: "break-even", columns: ["rps", `${pair.serverful} per hour`, `${pair.serverless} per hour`], rows: rows.map((x) => [x.rps, x.serverful, x.serverless]) })}
+      fileName="break-even"
+      testId="cmp-chart-break-even"
+      exportable={exportable}
+      points={rows.length}
+      note={
+        <span data-testid="break-even-verdict" data-rps={r.breakEvenRps ?? ""}>
+          {verdict}; one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps)} req/s (measured).
+        </span>
+      }
+      legend={[
+        { label: pair.serverful, color: groupColor(0) },
+        { label: pair.serverless, color: groupColor(1) },
+      ]}
+      table={() => ({
+        name: "break-even",
+        columns: ["rps", `${pair.serverful} per hour`, `${pair.serverless} per hour`],
+        rows: rows.map((x) => [x.rps, x.serverful, x.serverless]),
+      })}
     >
       <LineChart data={rows} margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="rps" type="number" domain={[0, "dataMax"]} tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} tickFormatter={(v: number) => `${fmt(v)}`} />
+        <XAxis
+          dataKey="rps"
+          type="number"
+          domain={[0, "dataMax"]}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={{ stroke: GRID }}
+          tickFormatter={(v: number) => `${fmt(v)}`}
+        />
         <YAxis type="number" tick={AXIS} tickLine={false} axisLine={false} width={52} tickFormatter={(v: number) => fmt(v)} />
-        <Tooltip {...TOOLTIP} labelFormatter={(v) => `${fmt(Number(v))} req/s`} formatter={(v) => (v == null ? "—" : `${fmt(Number(v))} ${r.unit}/h`)} />
-        <Line name={pair.serverful} dataKey="serverful" type="stepAfter" stroke={groupColor(0)} strokeWidth={1.5} dot={false} isAnimationActive={false} connectNulls={false} />
-        <Line name={pair.serverless} dataKey="serverless" type="linear" stroke={groupColor(1)} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+        <Tooltip
+          {...TOOLTIP}
+          labelFormatter={(v) => `${fmt(Number(v))} req/s`}
+          formatter={(v) => (v == null ? "—" : `${fmt(Number(v))} ${r.unit}/h`)}
+        />
+        <Line
+          name={pair.serverful}
+          dataKey="serverful"
+          type="stepAfter"
+          stroke={groupColor(0)}
+          strokeWidth={1.5}
+          dot={false}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+        <Line
+          name={pair.serverless}
+          dataKey="serverless"
+          type="linear"
+          stroke={groupColor(1)}
+          strokeWidth={1.5}
+          dot={false}
+          isAnimationActive={false}
+        />
       </LineChart>
     </ChartCard>
   );

@@ -30,7 +30,14 @@ const seriesRows = (groups: ComparisonGroup[]) => {
 };
 
 const timeAxis = (
-  <XAxis dataKey="offsetSeconds" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} tickFormatter={(v: number) => `${v}s`} minTickGap={16} />
+  <XAxis
+    dataKey="offsetSeconds"
+    tick={AXIS}
+    tickLine={false}
+    axisLine={{ stroke: GRID }}
+    tickFormatter={(v: number) => `${v}s`}
+    minTickGap={16}
+  />
 );
 const bucketLabel = (v: unknown) => `${v}–${Number(v) + 10} s after load start`;
 const fixed = (d: number, unit: string) => (v: unknown) => (v == null ? "—" : `${Number(v).toFixed(d)} ${unit}`);
@@ -50,8 +57,15 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
     ...PERCENTILES.map((p) => ({ label: p.key, color: "#71717a", dash: p.dash })),
   ];
   return (
-    <ChartCard title="Latency over time: p50 / p95 / p99 (ms, 10 s buckets)" testId="cmp-chart-latency" fileName="latency-over-time" legend={legend} exportable={exportable}
-      points={countOf(rows, (i) => `p95_${i}`, data.groups.length)} table={() => comparisonTable(data, "series")}>
+    <ChartCard
+      title="Latency over time: p50 / p95 / p99 (ms, 10 s buckets)"
+      testId="cmp-chart-latency"
+      fileName="latency-over-time"
+      legend={legend}
+      exportable={exportable}
+      points={countOf(rows, (i) => `p95_${i}`, data.groups.length)}
+      table={() => comparisonTable(data, "series")}
+    >
       <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
         {timeAxis}
@@ -59,8 +73,18 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "ms")} />
         {data.groups.flatMap((g, i) =>
           PERCENTILES.map((p) => (
-            <Line key={`${p.key}_${i}`} name={`${g.label} ${p.key}`} type="linear" dataKey={`${p.key}_${i}`} stroke={groupColor(i)} strokeDasharray={p.dash || undefined}
-              strokeWidth={p.key === "p95" ? 1.8 : 1.2} dot={{ r: p.key === "p95" ? 2.5 : 1.5, strokeWidth: 1 }} activeDot={{ r: 4 }} isAnimationActive={false} />
+            <Line
+              key={`${p.key}_${i}`}
+              name={`${g.label} ${p.key}`}
+              type="linear"
+              dataKey={`${p.key}_${i}`}
+              stroke={groupColor(i)}
+              strokeDasharray={p.dash || undefined}
+              strokeWidth={p.key === "p95" ? 1.8 : 1.2}
+              dot={{ r: p.key === "p95" ? 2.5 : 1.5, strokeWidth: 1 }}
+              activeDot={{ r: 4 }}
+              isAnimationActive={false}
+            />
           )),
         )}
       </LineChart>
@@ -71,9 +95,15 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
 export function RequestsOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   return (
-    <ChartCard title="Requests served (per 10 s)" testId="cmp-chart-requests" fileName="requests-over-time" exportable={exportable}
+    <ChartCard
+      title="Requests served (per 10 s)"
+      testId="cmp-chart-requests"
+      fileName="requests-over-time"
+      exportable={exportable}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
-      points={countOf(rows, (i) => `req_${i}`, data.groups.length)} table={() => comparisonTable(data, "series")}>
+      points={countOf(rows, (i) => `req_${i}`, data.groups.length)}
+      table={() => comparisonTable(data, "series")}
+    >
       <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
         {timeAxis}
@@ -93,17 +123,32 @@ const goodputFloor = (dataMin: number) => Math.max(0, Math.floor(dataMin / 5) * 
 export function GoodputOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   return (
-    <ChartCard title="Goodput (% 2xx, per 10 s)" testId="cmp-chart-goodput" fileName="goodput-over-time" exportable={exportable}
+    <ChartCard
+      title="Goodput (% 2xx, per 10 s)"
+      testId="cmp-chart-goodput"
+      fileName="goodput-over-time"
+      exportable={exportable}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
-      points={countOf(rows, (i) => `good_${i}`, data.groups.length)} table={() => comparisonTable(data, "series")}>
+      points={countOf(rows, (i) => `good_${i}`, data.groups.length)}
+      table={() => comparisonTable(data, "series")}
+    >
       <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
         {timeAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} domain={[goodputFloor, 100]} tickCount={6} />
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "%")} />
         {data.groups.map((g, i) => (
-          <Line key={i} name={g.label} type="linear" dataKey={`good_${i}`} stroke={groupColor(i)} strokeWidth={1.5}
-            dot={{ r: 2.5, strokeWidth: 1 }} activeDot={{ r: 4 }} isAnimationActive={false} />
+          <Line
+            key={i}
+            name={g.label}
+            type="linear"
+            dataKey={`good_${i}`}
+            stroke={groupColor(i)}
+            strokeWidth={1.5}
+            dot={{ r: 2.5, strokeWidth: 1 }}
+            activeDot={{ r: 4 }}
+            isAnimationActive={false}
+          />
         ))}
       </LineChart>
     </ChartCard>
@@ -130,19 +175,54 @@ export function LatencyCdfChart({ data, exportable }: Props) {
   const domain: [number, number] = [min * 0.95, max * 1.05];
   const ticks = logTicks(domain[0], domain[1]);
   return (
-    <ChartCard title="Latency distribution (CDF; ms, log scale)" testId="cmp-chart-cdf" fileName="latency-distribution" exportable={exportable}
+    <ChartCard
+      title="Latency distribution (CDF; ms, log scale)"
+      testId="cmp-chart-cdf"
+      fileName="latency-distribution"
+      exportable={exportable}
       legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
-      points={data.groups.reduce((s, g) => s + g.distribution.length, 0)} table={() => comparisonTable(data, "distribution")}>
+      points={data.groups.reduce((s, g) => s + g.distribution.length, 0)}
+      table={() => comparisonTable(data, "distribution")}
+    >
       <LineChart margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} />
-        <XAxis dataKey="ms" type="number" scale="log" domain={domain} allowDataOverflow ticks={ticks.length >= 2 ? ticks : undefined}
-          tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} tickFormatter={fmtTickMs} />
-        <YAxis dataKey="cumulative" type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 0.9, 1]} tick={AXIS} tickLine={false} axisLine={false} width={44}
-          tickFormatter={(v: number) => `${Math.round(v * 100)}%`} interval={0} />
+        <XAxis
+          dataKey="ms"
+          type="number"
+          scale="log"
+          domain={domain}
+          allowDataOverflow
+          ticks={ticks.length >= 2 ? ticks : undefined}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={{ stroke: GRID }}
+          tickFormatter={fmtTickMs}
+        />
+        <YAxis
+          dataKey="cumulative"
+          type="number"
+          domain={[0, 1]}
+          ticks={[0, 0.25, 0.5, 0.75, 0.9, 1]}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={false}
+          width={44}
+          tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+          interval={0}
+        />
         <Tooltip {...TOOLTIP} labelFormatter={(v) => `${Number(v).toFixed(2)} ms`} formatter={(v) => `${(Number(v) * 100).toFixed(1)} %`} />
         {data.groups.map((g, i) => (
-          <Line key={i} name={g.label} data={g.distribution.filter((d) => d.ms > 0)} dataKey="cumulative" type="linear" stroke={groupColor(i)}
-            strokeWidth={1.6} dot={false} isAnimationActive={false} />
+          <Line
+            key={i}
+            name={g.label}
+            data={g.distribution.filter((d) => d.ms > 0)}
+            dataKey="cumulative"
+            type="linear"
+            stroke={groupColor(i)}
+            strokeWidth={1.6}
+            dot={false}
+            isAnimationActive={false}
+          />
         ))}
       </LineChart>
     </ChartCard>
@@ -151,40 +231,88 @@ export function LatencyCdfChart({ data, exportable }: Props) {
 
 /** The infra timelines: one line per run (group colour; repetitions told apart by dash). */
 function InfraChart({ data, exportable, metric }: Props & { metric: "replicas" | "cpu" }) {
-  const lines = data.groups.flatMap((g, gi) => {
-    const runIds = [...new Set(g.infra.map((p) => p.runId))];
-    const numbers = runNumbers(g);
-    return runIds.map((runId, ri) => {
-      const rep = numbers.get(runId) ?? ri + 1;
-      const points = g.infra
-        .filter((p) => p.runId === runId && (metric === "replicas" || p.cpuPercent !== null))
-        .map((p) => ({ offsetSeconds: p.offsetSeconds, value: metric === "replicas" ? p.replicas : p.cpuPercent }));
-      return { key: `${gi}:${runId}`, label: `${g.label} #${rep}`, color: groupColor(gi), dash: DASHES[ri % DASHES.length]!, points };
-    });
-  }).filter((l) => l.points.length > 0);
+  const lines = data.groups
+    .flatMap((g, gi) => {
+      const runIds = [...new Set(g.infra.map((p) => p.runId))];
+      const numbers = runNumbers(g);
+      return runIds.map((runId, ri) => {
+        const rep = numbers.get(runId) ?? ri + 1;
+        const points = g.infra
+          .filter((p) => p.runId === runId && (metric === "replicas" || p.cpuPercent !== null))
+          .map((p) => ({ offsetSeconds: p.offsetSeconds, value: metric === "replicas" ? p.replicas : p.cpuPercent }));
+        return { key: `${gi}:${runId}`, label: `${g.label} #${rep}`, color: groupColor(gi), dash: DASHES[ri % DASHES.length]!, points };
+      });
+    })
+    .filter((l) => l.points.length > 0);
   const maxReplicas = Math.max(1, ...lines.flatMap((l) => l.points.map((p) => Number(p.value))));
   const xMax = Math.max(1, ...lines.flatMap((l) => l.points.map((p) => p.offsetSeconds)));
   const step = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600].find((s) => xMax / s <= 8) ?? 7200;
   const xTicks = Array.from({ length: Math.floor(xMax / step) + 1 }, (_, i) => i * step);
-  const title = metric === "replicas" ? "Replicas / instances over time (per run)" : "Target CPU over time (mean % per replica/instance, per run)";
+  const title =
+    metric === "replicas" ? "Replicas / instances over time (per run)" : "Target CPU over time (mean % per replica/instance, per run)";
   return (
-    <ChartCard title={title} testId={metric === "replicas" ? "cmp-chart-infra" : "cmp-chart-infra-cpu"} fileName={metric === "replicas" ? "infra-replicas" : "infra-cpu"} exportable={exportable}
+    <ChartCard
+      title={title}
+      testId={metric === "replicas" ? "cmp-chart-infra" : "cmp-chart-infra-cpu"}
+      fileName={metric === "replicas" ? "infra-replicas" : "infra-cpu"}
+      exportable={exportable}
       legend={lines.map((l) => ({ label: l.label, color: l.color, dash: l.dash }))}
-      points={lines.reduce((s, l) => s + l.points.length, 0)} table={() => comparisonTable(data, "infra")}>
+      points={lines.reduce((s, l) => s + l.points.length, 0)}
+      table={() => comparisonTable(data, "infra")}
+    >
       <LineChart margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="offsetSeconds" type="number" domain={[0, xMax]} ticks={xTicks} tick={AXIS} tickLine={false}
-          axisLine={{ stroke: GRID }} tickFormatter={(v: number) => `${v}s`} />
+        <XAxis
+          dataKey="offsetSeconds"
+          type="number"
+          domain={[0, xMax]}
+          ticks={xTicks}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={{ stroke: GRID }}
+          tickFormatter={(v: number) => `${v}s`}
+        />
         {metric === "replicas" ? (
-          <YAxis dataKey="value" type="number" domain={[0, maxReplicas + 1]} allowDecimals={false} tick={AXIS} tickLine={false} axisLine={false} width={36} />
+          <YAxis
+            dataKey="value"
+            type="number"
+            domain={[0, maxReplicas + 1]}
+            allowDecimals={false}
+            tick={AXIS}
+            tickLine={false}
+            axisLine={false}
+            width={36}
+          />
         ) : (
-          <YAxis dataKey="value" type="number" domain={[0, "auto"]} tick={AXIS} tickLine={false} axisLine={false} width={44} tickFormatter={(v: number) => `${v}%`} />
+          <YAxis
+            dataKey="value"
+            type="number"
+            domain={[0, "auto"]}
+            tick={AXIS}
+            tickLine={false}
+            axisLine={false}
+            width={44}
+            tickFormatter={(v: number) => `${v}%`}
+          />
         )}
-        <Tooltip {...TOOLTIP} labelFormatter={(v) => `${Number(v).toFixed(1)} s after load start`}
-          formatter={(v) => (metric === "replicas" ? String(v) : `${Number(v).toFixed(1)} %`)} />
+        <Tooltip
+          {...TOOLTIP}
+          labelFormatter={(v) => `${Number(v).toFixed(1)} s after load start`}
+          formatter={(v) => (metric === "replicas" ? String(v) : `${Number(v).toFixed(1)} %`)}
+        />
         {lines.map((l) => (
-          <Line key={l.key} name={l.label} data={l.points} dataKey="value" type={metric === "replicas" ? "stepAfter" : "linear"} stroke={l.color}
-            strokeDasharray={l.dash || undefined} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+          <Line
+            key={l.key}
+            name={l.label}
+            data={l.points}
+            dataKey="value"
+            type={metric === "replicas" ? "stepAfter" : "linear"}
+            stroke={l.color}
+            strokeDasharray={l.dash || undefined}
+            strokeWidth={1.5}
+            dot={false}
+            isAnimationActive={false}
+          />
         ))}
       </LineChart>
     </ChartCard>

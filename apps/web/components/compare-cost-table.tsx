@@ -14,17 +14,27 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
   const priced = data.costs.some((c) => c?.perThousandRequests != null);
   const units = [...new Set(data.costs.filter((c) => c).map((c) => c!.unit))];
   return (
-    <section data-testid="cmp-cost-table" data-cost-available={String(priced)} className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
+    <section
+      data-testid="cmp-cost-table"
+      data-cost-available={String(priced)}
+      className="break-inside-avoid rounded-md border border-zinc-200 bg-white"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">
-          Cost per 1,000 requests{units.length === 1 ? ` (${units[0]})` : ""} by request x workload; the cheapest target of each row highlighted
+          Cost per 1,000 requests{units.length === 1 ? ` (${units[0]})` : ""} by request x workload; the cheapest target of each row
+          highlighted
         </h2>
-        {exportable && <ExportTableButtons name="cost per 1000 requests" fileName="cost-table" table={() => comparisonTable(data, "cost")} />}
+        {exportable && (
+          <ExportTableButtons name="cost per 1000 requests" fileName="cost-table" table={() => comparisonTable(data, "cost")} />
+        )}
       </div>
       {!priced && (
-        <p data-testid="cost-unavailable" className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-[11px] text-zinc-600">
-          No cost: these runs&apos; targets name no cost model (add <code>costModel</code> to a target, e.g. a price catalog reference; see docs/cost.md). The cells
-          show each target&apos;s requests and p95 meanwhile.
+        <p
+          data-testid="cost-unavailable"
+          className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-[11px] text-zinc-600"
+        >
+          No cost: these runs&apos; targets name no cost model (add <code>costModel</code> to a target, e.g. a price catalog reference; see
+          docs/cost.md). The cells show each target&apos;s requests and p95 meanwhile.
         </p>
       )}
       <div className="overflow-x-auto">
@@ -34,7 +44,9 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
               <th className="px-3 py-1.5 text-left font-medium">Request</th>
               <th className="px-3 py-1.5 text-left font-medium">Workload</th>
               {t.columns.map((c) => (
-                <th key={c} className="px-3 py-1.5 text-right font-medium normal-case">{c}</th>
+                <th key={c} className="px-3 py-1.5 text-right font-medium normal-case">
+                  {c}
+                </th>
               ))}
             </tr>
           </thead>
@@ -47,13 +59,25 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                   const cell = r.cells[c];
                   const cheapest = r.cheapest === c;
                   return (
-                    <td key={c} data-testid="cost-cell" data-target={c} data-cheapest={String(cheapest)} data-cost={cell?.perThousand ?? ""}
-                      className={`px-3 py-1.5 text-right ${cheapest ? "bg-emerald-50 font-semibold text-emerald-800" : ""}`}>
+                    <td
+                      key={c}
+                      data-testid="cost-cell"
+                      data-target={c}
+                      data-cheapest={String(cheapest)}
+                      data-cost={cell?.perThousand ?? ""}
+                      className={`px-3 py-1.5 text-right ${cheapest ? "bg-emerald-50 font-semibold text-emerald-800" : ""}`}
+                    >
                       {!cell ? (
                         <span className="text-zinc-300">—</span>
                       ) : (
                         <>
-                          <div className="font-mono tabular-nums">{cell.perThousand === null ? <span className="text-zinc-400">cost n/a</span> : `${fmtCost(cell.perThousand)} ${cell.unit ?? ""}`}</div>
+                          <div className="font-mono tabular-nums">
+                            {cell.perThousand === null ? (
+                              <span className="text-zinc-400">cost n/a</span>
+                            ) : (
+                              `${fmtCost(cell.perThousand)} ${cell.unit ?? ""}`
+                            )}
+                          </div>
                           <div className="font-mono text-[10px] font-normal text-zinc-500">
                             {fmtCount(cell.requests)} req · p95 {fmtMs(cell.p95)} ms
                           </div>

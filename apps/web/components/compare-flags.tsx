@@ -13,8 +13,13 @@ export function FlagBadges({ flags, testId }: { flags: ValidityFlag[]; testId?: 
   return (
     <span data-testid={testId} className="inline-flex flex-wrap gap-1">
       {flags.map((f) => (
-        <span key={f.code} data-testid={`flag-${f.code}`} data-flag={f.code} title={f.message}
-          className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-50 px-1 py-px text-[10px] font-medium text-amber-800 ring-1 ring-inset ring-amber-300">
+        <span
+          key={f.code}
+          data-testid={`flag-${f.code}`}
+          data-flag={f.code}
+          title={f.message}
+          className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-50 px-1 py-px text-[10px] font-medium text-amber-800 ring-1 ring-inset ring-amber-300"
+        >
           <span aria-hidden>⚠</span>
           {LABELS[f.code] ?? f.code.replace(/-/g, " ")}
         </span>

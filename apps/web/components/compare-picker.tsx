@@ -28,7 +28,15 @@ const defaultLabel = (key: string) => key.replace("\u0000", " x ");
 const comparable = (r: PickerRun) => r.status === "SUCCEEDED" && r.requests !== null;
 const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 
-export function ComparePicker({ runs, initial, startOpen }: { runs: PickerRun[]; initial: Array<{ label: string; runIds: string[] }> | null; startOpen: boolean }) {
+export function ComparePicker({
+  runs,
+  initial,
+  startOpen,
+}: {
+  runs: PickerRun[];
+  initial: Array<{ label: string; runIds: string[] }> | null;
+  startOpen: boolean;
+}) {
   const router = useRouter();
   const byId = useMemo(() => new Map(runs.map((r) => [r.id, r])), [runs]);
   const [open, setOpen] = useState(startOpen);
@@ -41,12 +49,26 @@ export function ComparePicker({ runs, initial, startOpen }: { runs: PickerRun[];
     }
     return out;
   });
-  const [order, setOrder] = useState<string[]>(() => [...new Set((initial ?? []).flatMap((g) => g.runIds).map((id) => byId.get(id)).filter((r): r is PickerRun => !!r).map(keyOf))]);
+  const [order, setOrder] = useState<string[]>(() => [
+    ...new Set(
+      (initial ?? [])
+        .flatMap((g) => g.runIds)
+        .map((id) => byId.get(id))
+        .filter((r): r is PickerRun => !!r)
+        .map(keyOf),
+    ),
+  ]);
 
   const groups = useMemo(() => {
     const keys = [...new Set(selected.map((id) => keyOf(byId.get(id)!)))];
-    const sorted = [...keys].sort((a, b) => (order.indexOf(a) === -1 ? 1e9 : order.indexOf(a)) - (order.indexOf(b) === -1 ? 1e9 : order.indexOf(b)));
-    return sorted.map((key) => ({ key, label: labels[key]?.trim() || defaultLabel(key), runIds: selected.filter((id) => keyOf(byId.get(id)!) === key) }));
+    const sorted = [...keys].sort(
+      (a, b) => (order.indexOf(a) === -1 ? 1e9 : order.indexOf(a)) - (order.indexOf(b) === -1 ? 1e9 : order.indexOf(b)),
+    );
+    return sorted.map((key) => ({
+      key,
+      label: labels[key]?.trim() || defaultLabel(key),
+      runIds: selected.filter((id) => keyOf(byId.get(id)!) === key),
+    }));
   }, [selected, byId, labels, order]);
 
   const toggle = (r: PickerRun) => {
@@ -59,8 +81,12 @@ export function ComparePicker({ runs, initial, startOpen }: { runs: PickerRun[];
 
   if (!open) {
     return (
-      <button type="button" data-testid="cmp-change-selection" onClick={() => setOpen(true)}
-        className="rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:border-zinc-400 print:hidden">
+      <button
+        type="button"
+        data-testid="cmp-change-selection"
+        onClick={() => setOpen(true)}
+        className="rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:border-zinc-400 print:hidden"
+      >
         Change selection…
       </button>
     );
@@ -68,12 +94,19 @@ export function ComparePicker({ runs, initial, startOpen }: { runs: PickerRun[];
   return (
     <section data-testid="cmp-picker" className="rounded-md border border-zinc-200 bg-white print:hidden">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
-        <h2 className="text-xs font-medium text-zinc-700">Pick runs (grouped by target × workload; each group is one column of the comparison)</h2>
+        <h2 className="text-xs font-medium text-zinc-700">
+          Pick runs (grouped by target × workload; each group is one column of the comparison)
+        </h2>
         {studies.length > 0 && (
           <span className="flex flex-wrap items-center gap-1 text-[11px] text-zinc-500">
             whole study:
             {studies.map((s) => (
-              <button key={s} type="button" className="rounded border border-zinc-300 px-1.5 font-mono hover:border-zinc-400" onClick={() => router.push(`/compare?${selectionToQuery({ studyId: s })}`)}>
+              <button
+                key={s}
+                type="button"
+                className="rounded border border-zinc-300 px-1.5 font-mono hover:border-zinc-400"
+                onClick={() => router.push(`/compare?${selectionToQuery({ studyId: s })}`)}
+              >
                 {s.slice(0, 8)}
               </button>
             ))}
@@ -99,10 +132,18 @@ export function ComparePicker({ runs, initial, startOpen }: { runs: PickerRun[];
             {runs.map((r) => (
               <tr key={r.id} data-testid="cmp-pick-row" data-run-id={r.id} className={comparable(r) ? "hover:bg-zinc-50" : "text-zinc-400"}>
                 <td className="px-2 py-1">
-                  <input type="checkbox" data-testid="cmp-pick" aria-label={`compare run ${r.id.slice(0, 8)}`} disabled={!comparable(r)}
-                    checked={selected.includes(r.id)} onChange={() => toggle(r)} />
+                  <input
+                    type="checkbox"
+                    data-testid="cmp-pick"
+                    aria-label={`compare run ${r.id.slice(0, 8)}`}
+                    disabled={!comparable(r)}
+                    checked={selected.includes(r.id)}
+                    onChange={() => toggle(r)}
+                  />
                 </td>
-                <td className="px-2 py-1"><StatusBadge status={r.status} /></td>
+                <td className="px-2 py-1">
+                  <StatusBadge status={r.status} />
+                </td>
                 <td className="px-2 py-1 font-mono">{r.target ?? r.name ?? "imported"}</td>
                 <td className="px-2 py-1 font-mono">{r.workload ?? "k6 import"}</td>
                 <td className="px-2 py-1 font-mono text-zinc-500">{r.studyId ? `${r.studyId.slice(0, 8)} #${r.repetition}` : "—"}</td>
@@ -123,27 +164,42 @@ export function ComparePicker({ runs, initial, startOpen }: { runs: PickerRun[];
             {groups.map((g, i) => (
               <li key={g.key} className="flex flex-wrap items-center gap-2 text-xs">
                 <span className="h-2.5 w-2.5 rounded-sm" style={{ background: groupColor(i) }} />
-                <input data-testid="cmp-group-label" value={labels[g.key] ?? defaultLabel(g.key)} maxLength={80}
+                <input
+                  data-testid="cmp-group-label"
+                  value={labels[g.key] ?? defaultLabel(g.key)}
+                  maxLength={80}
                   onChange={(e) => setLabels((l) => ({ ...l, [g.key]: e.target.value }))}
-                  className="w-56 rounded border border-zinc-300 px-1.5 py-0.5 font-mono" aria-label={`label of group ${i + 1}`} />
-                <span className="text-zinc-500">{g.runIds.length} run{g.runIds.length === 1 ? "" : "s"}</span>
+                  className="w-56 rounded border border-zinc-300 px-1.5 py-0.5 font-mono"
+                  aria-label={`label of group ${i + 1}`}
+                />
+                <span className="text-zinc-500">
+                  {g.runIds.length} run{g.runIds.length === 1 ? "" : "s"}
+                </span>
                 {i === 0 ? (
                   <span className="rounded bg-zinc-100 px-1 text-[10px] text-zinc-500">baseline</span>
                 ) : (
-                  <button type="button" className="text-[11px] text-blue-600 hover:underline" onClick={() => makeBaseline(g.key)}>make baseline</button>
+                  <button type="button" className="text-[11px] text-blue-600 hover:underline" onClick={() => makeBaseline(g.key)}>
+                    make baseline
+                  </button>
                 )}
               </li>
             ))}
           </ol>
         )}
         <div className="flex gap-2">
-          <button type="button" data-testid="cmp-submit" disabled={groups.length === 0}
+          <button
+            type="button"
+            data-testid="cmp-submit"
+            disabled={groups.length === 0}
             onClick={() => router.push(`/compare?${query}`)}
-            className="rounded bg-zinc-900 px-3 py-1 text-xs font-medium text-white hover:bg-zinc-700 disabled:opacity-40">
+            className="rounded bg-zinc-900 px-3 py-1 text-xs font-medium text-white hover:bg-zinc-700 disabled:opacity-40"
+          >
             Compare {groups.length} group{groups.length === 1 ? "" : "s"}
           </button>
           {selected.length > 0 && (
-            <button type="button" className="text-xs text-zinc-500 hover:underline" onClick={() => setSelected([])}>clear</button>
+            <button type="button" className="text-xs text-zinc-500 hover:underline" onClick={() => setSelected([])}>
+              clear
+            </button>
           )}
         </div>
       </div>

@@ -15,7 +15,15 @@ import { StatusBadge } from "./status-badge";
 const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 const num = "px-2 py-1 text-right font-mono tabular-nums";
 
-export function CompareSummaryTable({ data, exportable = true, linkRuns = false }: { data: CompareData; exportable?: boolean; linkRuns?: boolean }) {
+export function CompareSummaryTable({
+  data,
+  exportable = true,
+  linkRuns = false,
+}: {
+  data: CompareData;
+  exportable?: boolean;
+  linkRuns?: boolean;
+}) {
   return (
     <section data-testid="cmp-summary" className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
@@ -68,7 +76,9 @@ export function CompareSummaryTable({ data, exportable = true, linkRuns = false 
                   <td className={num}>{fmtMs(s?.latencyMs.p95)}</td>
                   <td className={num}>{fmtMs(s?.latencyMs.p99)}</td>
                   <td className={num}>{fmtMs(s?.latencyMs.max)}</td>
-                  <td className="px-2 py-1 font-normal"><FlagBadges flags={flagsOfGroup(g)} testId="group-flags" /></td>
+                  <td className="px-2 py-1 font-normal">
+                    <FlagBadges flags={flagsOfGroup(g)} testId="group-flags" />
+                  </td>
                 </tr>
                 {g.runs.map((r) => {
                   const rs = r.summary;
@@ -77,12 +87,18 @@ export function CompareSummaryTable({ data, exportable = true, linkRuns = false 
                       <td className="py-1 pl-6 pr-2 font-mono">
                         #{numbers.get(r.id)}{" "}
                         {linkRuns ? (
-                          <Link href={`/runs/${r.id}`} className="text-blue-600 hover:underline" title={r.id}>{r.id.slice(0, 8)}</Link>
+                          <Link href={`/runs/${r.id}`} className="text-blue-600 hover:underline" title={r.id}>
+                            {r.id.slice(0, 8)}
+                          </Link>
                         ) : (
-                          <span className="text-zinc-500" title={r.id}>{r.id.slice(0, 8)}</span>
+                          <span className="text-zinc-500" title={r.id}>
+                            {r.id.slice(0, 8)}
+                          </span>
                         )}
                       </td>
-                      <td className="px-2 py-1"><StatusBadge status={r.status} /></td>
+                      <td className="px-2 py-1">
+                        <StatusBadge status={r.status} />
+                      </td>
                       <td className={num}>{fmtCount(rs?.requests)}</td>
                       <td className={`${num} ${rs && rs.failures > 0 ? "text-red-600" : ""}`}>{fmtCount(rs?.failures)}</td>
                       <td className={num}>{fmtPercent(rs?.goodput)}</td>
@@ -91,7 +107,9 @@ export function CompareSummaryTable({ data, exportable = true, linkRuns = false 
                       <td className={num}>{fmtMs(rs?.latencyMs.p95)}</td>
                       <td className={num}>{fmtMs(rs?.latencyMs.p99)}</td>
                       <td className={num}>{fmtMs(rs?.latencyMs.max)}</td>
-                      <td className="px-2 py-1"><FlagBadges flags={flagsOfRun(r)} testId="run-flags" /></td>
+                      <td className="px-2 py-1">
+                        <FlagBadges flags={flagsOfRun(r)} testId="run-flags" />
+                      </td>
                     </tr>
                   );
                 })}

@@ -44,7 +44,8 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
     <section data-testid="cmp-verdicts" className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">
-          Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference of means, 95% percentile-bootstrap interval)
+          Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference of means, 95%
+          percentile-bootstrap interval)
         </h2>
         {exportable && <ExportTableButtons name="verdicts" table={() => comparisonTable(data, "verdicts")} />}
       </div>
@@ -75,16 +76,36 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                 // One sample a side has no spread: its "interval" is a point, not evidence.
                 const enough = counts[0] >= 2 && counts[1] >= 2;
                 return (
-                  <tr key={`${v.metric}:${v.candidate}`} data-testid={verdictTestId(v.metric)} data-metric={v.metric} data-candidate={v.candidate} data-baseline={v.baseline}
-                    data-difference={v.difference} data-low={v.low} data-high={v.high} data-significant={String(v.significant)} data-basis={v.basis}
-                    data-seed={v.seed} data-resamples={v.resamples} data-samples={counts.join(",")} data-enough={String(enough)} title={v.text}>
+                  <tr
+                    key={`${v.metric}:${v.candidate}`}
+                    data-testid={verdictTestId(v.metric)}
+                    data-metric={v.metric}
+                    data-candidate={v.candidate}
+                    data-baseline={v.baseline}
+                    data-difference={v.difference}
+                    data-low={v.low}
+                    data-high={v.high}
+                    data-significant={String(v.significant)}
+                    data-basis={v.basis}
+                    data-seed={v.seed}
+                    data-resamples={v.resamples}
+                    data-samples={counts.join(",")}
+                    data-enough={String(enough)}
+                    title={v.text}
+                  >
                     <td className="px-3 py-1.5 font-mono font-medium">{v.metric}</td>
-                    <td className="whitespace-nowrap px-3 py-1.5 font-mono" title={`${v.candidate} − ${v.baseline}`}>{v.candidate}</td>
-                    <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">{fmt(v.difference, unit)} {unit}</td>
+                    <td className="whitespace-nowrap px-3 py-1.5 font-mono" title={`${v.candidate} − ${v.baseline}`}>
+                      {v.candidate}
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">
+                      {fmt(v.difference, unit)} {unit}
+                    </td>
                     <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
                       [{fmt(v.low, unit)}, {fmt(v.high, unit)}] {unit}
                     </td>
-                    <td className="px-3 py-1.5"><IntervalPlot v={v} /></td>
+                    <td className="px-3 py-1.5">
+                      <IntervalPlot v={v} />
+                    </td>
                     <td className="px-3 py-1.5" data-testid="verdict-text">
                       {!enough ? (
                         <span className="text-amber-700">too few samples for a verdict</span>
@@ -95,7 +116,10 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                       )}
                     </td>
                     <td className="max-w-md px-3 py-1.5 text-[11px] text-zinc-500">
-                      {basisSaid(v, counts)}{v.basis === "time-windows" && <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">time windows</span>}
+                      {basisSaid(v, counts)}
+                      {v.basis === "time-windows" && (
+                        <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">time windows</span>
+                      )}
                     </td>
                   </tr>
                 );
@@ -105,8 +129,8 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
         </div>
       )}
       <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
-        An interval that spans zero means no significant difference at 95%. Intervals come from {vs[0]?.resamples ?? 4000} bootstrap resamples with a recorded seed
-        ({vs[0]?.seed ?? 1}), so they can be recomputed exactly.
+        An interval that spans zero means no significant difference at 95%. Intervals come from {vs[0]?.resamples ?? 4000} bootstrap
+        resamples with a recorded seed ({vs[0]?.seed ?? 1}), so they can be recomputed exactly.
       </p>
     </section>
   );

@@ -11,7 +11,14 @@ import { COMPARISON_TABLES, comparisonTable } from "@/lib/export/comparison-tabl
 import { downloadBlob, exportFileName } from "@/lib/export/download";
 import { groupColor } from "./charts/palette";
 import { BoxPlotChart } from "./compare-box-plot";
-import { GoodputOverTimeChart, InfraCpuChart, InfraReplicasChart, LatencyCdfChart, LatencyOverTimeChart, RequestsOverTimeChart } from "./compare-charts";
+import {
+  GoodputOverTimeChart,
+  InfraCpuChart,
+  InfraReplicasChart,
+  LatencyCdfChart,
+  LatencyOverTimeChart,
+  RequestsOverTimeChart,
+} from "./compare-charts";
 import { CompareBreakEven } from "./compare-break-even";
 import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
@@ -21,11 +28,26 @@ import { ShareButton } from "./share-button";
 export type CompareMode = "app" | "report" | "share";
 
 function exportAll(data: CompareData) {
-  const body = { title: data.title, generatedAt: data.generatedAt, tables: Object.fromEntries(COMPARISON_TABLES.map((t) => [t, comparisonTable(data, t)])), comparison: data };
+  const body = {
+    title: data.title,
+    generatedAt: data.generatedAt,
+    tables: Object.fromEntries(COMPARISON_TABLES.map((t) => [t, comparisonTable(data, t)])),
+    comparison: data,
+  };
   downloadBlob(new Blob([JSON.stringify(body, null, 2)], { type: "application/json" }), exportFileName("comparison", "json"));
 }
 
-export function CompareView({ data, mode, share, reportHref }: { data: CompareData; mode: CompareMode; share?: ShareInput; reportHref?: string }) {
+export function CompareView({
+  data,
+  mode,
+  share,
+  reportHref,
+}: {
+  data: CompareData;
+  mode: CompareMode;
+  share?: ShareInput;
+  reportHref?: string;
+}) {
   const exportable = mode !== "report";
   const charts = { data, exportable };
   return (
@@ -38,7 +60,9 @@ export function CompareView({ data, mode, share, reportHref }: { data: CompareDa
               <span className="font-mono font-medium">{g.label}</span>
               {i === 0 && data.groups.length > 1 && <span className="rounded bg-zinc-100 px-1 text-[10px] text-zinc-500">baseline</span>}
               <span className="text-zinc-500">
-                {g.label === `${g.target?.name} x ${g.workload?.name}` ? "" : `${g.target?.name ?? "imported"} × ${g.workload?.name ?? "—"} · `}
+                {g.label === `${g.target?.name} x ${g.workload?.name}`
+                  ? ""
+                  : `${g.target?.name ?? "imported"} × ${g.workload?.name ?? "—"} · `}
                 {g.runs.length} run{g.runs.length === 1 ? "" : "s"}
               </span>
             </li>
@@ -47,12 +71,20 @@ export function CompareView({ data, mode, share, reportHref }: { data: CompareDa
         {mode !== "report" && (
           <div className="flex items-center gap-2 print:hidden">
             {mode === "app" && reportHref && (
-              <Link href={reportHref} data-testid="cmp-report-link" className="rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:border-zinc-400">
+              <Link
+                href={reportHref}
+                data-testid="cmp-report-link"
+                className="rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:border-zinc-400"
+              >
                 Printable report
               </Link>
             )}
-            <button type="button" data-testid="cmp-export-all" onClick={() => exportAll(data)}
-              className="rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:border-zinc-400">
+            <button
+              type="button"
+              data-testid="cmp-export-all"
+              onClick={() => exportAll(data)}
+              className="rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:border-zinc-400"
+            >
               Export all (JSON)
             </button>
             {mode === "app" && share && <ShareButton input={share} />}

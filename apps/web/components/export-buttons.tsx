@@ -13,12 +13,24 @@ const btn =
 export function ExportTableButtons({ name, fileName, table }: { name: string; fileName?: string; table: () => DataTable }) {
   return (
     <span className="inline-flex gap-1 print:hidden" data-testid="export-table">
-      <button type="button" className={btn} data-testid="export-csv" title={`Download ${name} as CSV`}
-        onClick={() => downloadBlob(new Blob([toCsv(table())], { type: "text/csv;charset=utf-8" }), exportFileName(fileName ?? name, "csv"))}>
+      <button
+        type="button"
+        className={btn}
+        data-testid="export-csv"
+        title={`Download ${name} as CSV`}
+        onClick={() =>
+          downloadBlob(new Blob([toCsv(table())], { type: "text/csv;charset=utf-8" }), exportFileName(fileName ?? name, "csv"))
+        }
+      >
         CSV
       </button>
-      <button type="button" className={btn} data-testid="export-json" title={`Download ${name} as JSON`}
-        onClick={() => downloadBlob(new Blob([toJson(table())], { type: "application/json" }), exportFileName(fileName ?? name, "json"))}>
+      <button
+        type="button"
+        className={btn}
+        data-testid="export-json"
+        title={`Download ${name} as JSON`}
+        onClick={() => downloadBlob(new Blob([toJson(table())], { type: "application/json" }), exportFileName(fileName ?? name, "json"))}
+      >
         JSON
       </button>
     </span>
@@ -26,7 +38,17 @@ export function ExportTableButtons({ name, fileName, table }: { name: string; fi
 }
 
 /** PNG and SVG of the chart drawn inside `target`, with its title and legend drawn in. */
-export function ExportChartButtons({ name, fileName, target, legend }: { name: string; fileName?: string; target: RefObject<HTMLElement | null>; legend?: ChartLegendItem[] }) {
+export function ExportChartButtons({
+  name,
+  fileName,
+  target,
+  legend,
+}: {
+  name: string;
+  fileName?: string;
+  target: RefObject<HTMLElement | null>;
+  legend?: ChartLegendItem[];
+}) {
   const [error, setError] = useState<string | null>(null);
   const run = async (format: "svg" | "png") => {
     setError(null);
@@ -41,8 +63,12 @@ export function ExportChartButtons({ name, fileName, target, legend }: { name: s
   };
   return (
     <span className="inline-flex items-center gap-1 print:hidden" data-testid="export-chart">
-      <button type="button" className={btn} data-testid="export-png" title={`Download ${name} as PNG`} onClick={() => void run("png")}>PNG</button>
-      <button type="button" className={btn} data-testid="export-svg" title={`Download ${name} as SVG`} onClick={() => void run("svg")}>SVG</button>
+      <button type="button" className={btn} data-testid="export-png" title={`Download ${name} as PNG`} onClick={() => void run("png")}>
+        PNG
+      </button>
+      <button type="button" className={btn} data-testid="export-svg" title={`Download ${name} as SVG`} onClick={() => void run("svg")}>
+        SVG
+      </button>
       {error && <span className="text-[10px] text-red-600">{error}</span>}
     </span>
   );

@@ -7,8 +7,20 @@ export const inputClass =
 
 /** A labelled form control with its hint and, when the API refused it, its errors (data-testid `error-<path>`). */
 export function FormField({
-  label, path, errors, hint, children, className = "",
-}: { label: ReactNode; path: string; errors: string[]; hint?: ReactNode; children: ReactNode; className?: string }) {
+  label,
+  path,
+  errors,
+  hint,
+  children,
+  className = "",
+}: {
+  label: ReactNode;
+  path: string;
+  errors: string[];
+  hint?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <label className={`block min-w-0 ${className}`} data-field={path}>
       <span className="mb-0.5 block text-[11px] font-medium text-zinc-600">{label}</span>
@@ -25,8 +37,20 @@ export function FormField({
 
 /** A number input kept as text so that an empty box means "the default" (left out of the spec). */
 export function NumberInput({
-  value, onChange, placeholder, invalid, step = "any", name,
-}: { value: string; onChange: (v: string) => void; placeholder?: string; invalid?: boolean; step?: string; name?: string }) {
+  value,
+  onChange,
+  placeholder,
+  invalid,
+  step = "any",
+  name,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  placeholder?: string;
+  invalid?: boolean;
+  step?: string;
+  name?: string;
+}) {
   return (
     <input
       type="number"

@@ -39,9 +39,17 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
   const unit = profileUnit(series.flatMap((s) => s.points));
   const end = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p.t)));
   return (
-    <section data-testid="profile-chart" data-points={total} data-unit={unit.key} data-end-seconds={end} className="rounded-md border border-zinc-200 bg-white p-3">
+    <section
+      data-testid="profile-chart"
+      data-points={total}
+      data-unit={unit.key}
+      data-end-seconds={end}
+      className="rounded-md border border-zinc-200 bg-white p-3"
+    >
       <div className="mb-1 flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="text-xs font-medium text-zinc-700">Load profile <span className="font-normal text-zinc-400">({unit.label} over time, m:ss)</span></h3>
+        <h3 className="text-xs font-medium text-zinc-700">
+          Load profile <span className="font-normal text-zinc-400">({unit.label} over time, m:ss)</span>
+        </h3>
         {total > 0 && end > 0 && <span className="font-mono text-[11px] text-zinc-500">planned {fmtClock(end)}</span>}
       </div>
       {series.length > 1 && !series.every((s) => s.points.length === 1) && (
@@ -55,18 +63,29 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
         </ul>
       )}
       {total === 0 ? (
-        <div style={{ height }} className="flex items-center justify-center text-center text-xs text-zinc-400">{note ?? "no profile to draw"}</div>
+        <div style={{ height }} className="flex items-center justify-center text-center text-xs text-zinc-400">
+          {note ?? "no profile to draw"}
+        </div>
       ) : series.every((s) => s.points.length === 1) ? (
         // Each workload is one level with no time axis (N requests at C VUs): the levels side by side.
         <>
           <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
-            <BarChart data={series.map((s) => ({ label: s.label.split("-").at(-1), value: s.points[0]![unit.key] ?? 0 }))} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+            <BarChart
+              data={series.map((s) => ({ label: s.label.split("-").at(-1), value: s.points[0]![unit.key] ?? 0 }))}
+              margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+            >
               <CartesianGrid stroke={GRID} vertical={false} />
               <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} interval={0} />
               <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
-              <Tooltip contentStyle={{ fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" }} formatter={(v) => [`${v} ${unit.label}`, "level"]} cursor={{ fill: "#f4f4f5" }} />
+              <Tooltip
+                contentStyle={{ fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" }}
+                formatter={(v) => [`${v} ${unit.label}`, "level"]}
+                cursor={{ fill: "#f4f4f5" }}
+              />
               <Bar dataKey="value" isAnimationActive={false}>
-                {series.map((s, i) => <Cell key={s.label} fill={COLORS[i % COLORS.length]} />)}
+                {series.map((s, i) => (
+                  <Cell key={s.label} fill={COLORS[i % COLORS.length]} />
+                ))}
               </Bar>
             </BarChart>
           </ResponsiveContainer>
@@ -77,7 +96,17 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
           <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
             <LineChart margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
               <CartesianGrid stroke={GRID} vertical={false} />
-              <XAxis dataKey="t" type="number" domain={[0, end > 0 ? end : 1]} tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} tickFormatter={fmtClock} allowDuplicatedCategory={false} minTickGap={24} />
+              <XAxis
+                dataKey="t"
+                type="number"
+                domain={[0, end > 0 ? end : 1]}
+                tick={AXIS}
+                tickLine={false}
+                axisLine={{ stroke: GRID }}
+                tickFormatter={fmtClock}
+                allowDuplicatedCategory={false}
+                minTickGap={24}
+              />
               <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} allowDecimals={false} domain={[0, "auto"]} />
               <Tooltip
                 contentStyle={{ fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" }}
@@ -85,8 +114,18 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
                 formatter={(v, name) => [`${Number(v).toFixed(unit.key === "vus" ? 0 : 2)} ${unit.label}`, String(name)]}
               />
               {series.map((s, i) => (
-                <Line key={s.label} name={s.label} data={s.points} dataKey={unit.key} type="linear" stroke={COLORS[i % COLORS.length]} strokeWidth={1.75}
-                  dot={s.points.length <= 24 ? { r: 2.5, strokeWidth: 1 } : false} activeDot={{ r: 4 }} isAnimationActive={false} />
+                <Line
+                  key={s.label}
+                  name={s.label}
+                  data={s.points}
+                  dataKey={unit.key}
+                  type="linear"
+                  stroke={COLORS[i % COLORS.length]}
+                  strokeWidth={1.75}
+                  dot={s.points.length <= 24 ? { r: 2.5, strokeWidth: 1 } : false}
+                  activeDot={{ r: 4 }}
+                  isAnimationActive={false}
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>

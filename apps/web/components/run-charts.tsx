@@ -58,12 +58,7 @@ export function RunCharts({ points, bucketSeconds }: { points: TimeBucket[]; buc
           <CartesianGrid stroke={GRID} vertical={false} />
           {xAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
-          <Tooltip
-            {...TOOLTIP}
-            labelFormatter={bucketLabel}
-            formatter={(v) => [String(v), "requests"]}
-            cursor={{ fill: "#f4f4f5" }}
-          />
+          <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} cursor={{ fill: "#f4f4f5" }} />
           <Bar dataKey="requests" fill="#3b82f6" isAnimationActive={false} minPointSize={1} />
         </BarChart>
       </ChartCard>
@@ -89,7 +84,11 @@ export function RunCharts({ points, bucketSeconds }: { points: TimeBucket[]; buc
           <CartesianGrid stroke={GRID} vertical={false} />
           {xAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} domain={[goodputFloor, 100]} tickCount={6} />
-          <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} %`, "goodput"]} />
+          <Tooltip
+            {...TOOLTIP}
+            labelFormatter={bucketLabel}
+            formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} %`, "goodput"]}
+          />
           <Line
             type="linear"
             dataKey="goodput"

@@ -33,7 +33,9 @@ function Spark({ values, color = "#2563eb" }: { values: number[]; color?: string
   const max = Math.max(...values);
   const min = Math.min(0, ...values);
   const span = max - min || 1;
-  const d = values.map((v, i) => `${((i / (values.length - 1)) * 76 + 2).toFixed(1)},${(18 - ((v - min) / span) * 16).toFixed(1)}`).join(" ");
+  const d = values
+    .map((v, i) => `${((i / (values.length - 1)) * 76 + 2).toFixed(1)},${(18 - ((v - min) / span) * 16).toFixed(1)}`)
+    .join(" ");
   return (
     <svg width="80" height="20" aria-hidden className="inline-block align-middle">
       <polyline points={d} fill="none" stroke={color} strokeWidth="1.25" />
@@ -44,7 +46,15 @@ function Spark({ values, color = "#2563eb" }: { values: number[]; color?: string
 function Checks({ checks }: { checks: CheckSummary[] }) {
   const fails = checks.reduce((a, c) => a + c.fails, 0);
   return (
-    <Box title={`k6 checks (${checks.length})`} testId="run-checks" right={<span className={`text-[11px] ${fails > 0 ? "text-red-600" : "text-emerald-700"}`}>{fails > 0 ? `${fmtCount(fails)} failed` : "all passed"}</span>}>
+    <Box
+      title={`k6 checks (${checks.length})`}
+      testId="run-checks"
+      right={
+        <span className={`text-[11px] ${fails > 0 ? "text-red-600" : "text-emerald-700"}`}>
+          {fails > 0 ? `${fmtCount(fails)} failed` : "all passed"}
+        </span>
+      }
+    >
       <div className="overflow-x-auto">
         <table className="w-full text-xs">
           <thead className="border-b border-zinc-200 bg-zinc-50">
@@ -61,7 +71,9 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
               <tr key={c.name} data-testid="run-check" data-check-name={c.name} data-passes={c.passes} data-fails={c.fails}>
                 <td className={`${td} max-w-xs break-words font-mono`}>{c.name}</td>
                 <td className={`${td} text-right font-mono tabular-nums text-emerald-700`}>{fmtCount(c.passes)}</td>
-                <td className={`${td} text-right font-mono tabular-nums ${c.fails > 0 ? "text-red-600" : "text-zinc-400"}`}>{fmtCount(c.fails)}</td>
+                <td className={`${td} text-right font-mono tabular-nums ${c.fails > 0 ? "text-red-600" : "text-zinc-400"}`}>
+                  {fmtCount(c.fails)}
+                </td>
                 <td className={td}>
                   <span className="inline-flex items-center gap-2">
                     <span className="inline-block h-1.5 w-20 overflow-hidden rounded bg-red-200">
@@ -70,7 +82,9 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
                     <span className="font-mono tabular-nums">{fmtPercent(c.passRate)} %</span>
                   </span>
                 </td>
-                <td className={td}><Spark values={c.points.map((p) => p.fails)} color="#ef4444" /></td>
+                <td className={td}>
+                  <Spark values={c.points.map((p) => p.fails)} color="#ef4444" />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -84,15 +98,41 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
 function figures(m: CustomMetricSummary): Array<[string, string]> {
   const u = m.unit;
   switch (m.kind) {
-    case "counter": return [["total", fmtValue(m.total, u)], ["per second", fmtValue(m.perSecond, "")]];
-    case "rate": return [["rate", `${fmtPercent(m.rate)} %`], ["non-zero", `${fmtCount(m.passes)} of ${fmtCount(m.total)}`]];
+    case "counter":
+      return [
+        ["total", fmtValue(m.total, u)],
+        ["per second", fmtValue(m.perSecond, "")],
+      ];
+    case "rate":
+      return [
+        ["rate", `${fmtPercent(m.rate)} %`],
+        ["non-zero", `${fmtCount(m.passes)} of ${fmtCount(m.total)}`],
+      ];
     case "trend":
-      return [["count", fmtCount(m.count)], ["avg", fmtValue(m.avg, u)], ["min", fmtValue(m.min, u)], ["med", fmtValue(m.med, u)],
-        ["p90", fmtValue(m.p90, u)], ["p95", fmtValue(m.p95, u)], ["p99", fmtValue(m.p99, u)], ["max", fmtValue(m.max, u)]];
-    case "gauge": return [["last", fmtValue(m.last, u)], ["min", fmtValue(m.min, u)], ["max", fmtValue(m.max, u)]];
+      return [
+        ["count", fmtCount(m.count)],
+        ["avg", fmtValue(m.avg, u)],
+        ["min", fmtValue(m.min, u)],
+        ["med", fmtValue(m.med, u)],
+        ["p90", fmtValue(m.p90, u)],
+        ["p95", fmtValue(m.p95, u)],
+        ["p99", fmtValue(m.p99, u)],
+        ["max", fmtValue(m.max, u)],
+      ];
+    case "gauge":
+      return [
+        ["last", fmtValue(m.last, u)],
+        ["min", fmtValue(m.min, u)],
+        ["max", fmtValue(m.max, u)],
+      ];
   }
 }
-const SERIES_OF: Record<CustomMetricSummary["kind"], string> = { counter: "sum per bucket", rate: "% per bucket", trend: "p95 per bucket", gauge: "last per bucket" };
+const SERIES_OF: Record<CustomMetricSummary["kind"], string> = {
+  counter: "sum per bucket",
+  rate: "% per bucket",
+  trend: "p95 per bucket",
+  gauge: "last per bucket",
+};
 
 function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
   const order = ["trend", "counter", "rate", "gauge"];
@@ -101,11 +141,23 @@ function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
     <Box title={`Custom metrics (${metrics.length})`} testId="run-custom-metrics">
       <ul className="divide-y divide-zinc-100">
         {sorted.map((m) => (
-          <li key={`${m.kind}:${m.name}`} data-testid="run-custom-metric" data-metric-name={m.name} data-kind={m.kind}
-            {...(m.kind === "trend" ? { "data-count": m.count, "data-avg": m.avg, "data-p95": m.p95 } : m.kind === "counter" ? { "data-total": m.total } : {})}
-            className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5 text-xs">
+          <li
+            key={`${m.kind}:${m.name}`}
+            data-testid="run-custom-metric"
+            data-metric-name={m.name}
+            data-kind={m.kind}
+            {...(m.kind === "trend"
+              ? { "data-count": m.count, "data-avg": m.avg, "data-p95": m.p95 }
+              : m.kind === "counter"
+                ? { "data-total": m.total }
+                : {})}
+            className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5 text-xs"
+          >
             <span className="min-w-0 font-mono font-medium">{m.name}</span>
-            <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{m.kind}{m.unit ? `, ${m.unit}` : ""}</span>
+            <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">
+              {m.kind}
+              {m.unit ? `, ${m.unit}` : ""}
+            </span>
             <dl className="flex flex-wrap gap-x-3 font-mono tabular-nums">
               {figures(m).map(([k, v]) => (
                 <div key={k} className="flex gap-1">
@@ -137,8 +189,13 @@ function AppChecks({ checks }: { checks: AppCheck[] }) {
               <span className="text-zinc-600">({c.message})</span>
               {Array.isArray(violations) && violations.length > 0 && (
                 <details className="mt-1">
-                  <summary className="cursor-pointer text-[11px] text-zinc-500">violations ({violations.length}{violations.length >= 20 ? ", first 20" : ""})</summary>
-                  <pre className="mt-1 max-h-48 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px]">{JSON.stringify(violations, null, 2)}</pre>
+                  <summary className="cursor-pointer text-[11px] text-zinc-500">
+                    violations ({violations.length}
+                    {violations.length >= 20 ? ", first 20" : ""})
+                  </summary>
+                  <pre className="mt-1 max-h-48 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px]">
+                    {JSON.stringify(violations, null, 2)}
+                  </pre>
                 </details>
               )}
             </li>
@@ -150,11 +207,23 @@ function AppChecks({ checks }: { checks: AppCheck[] }) {
 }
 
 /** The k6 checks, the script's custom metrics and the app's own checks; renders nothing when the run has none. */
-export function RunChecks({ checks, customMetrics, appChecks }: { checks: CheckSummary[]; customMetrics: CustomMetricSummary[]; appChecks: AppCheck[] | undefined }) {
+export function RunChecks({
+  checks,
+  customMetrics,
+  appChecks,
+}: {
+  checks: CheckSummary[];
+  customMetrics: CustomMetricSummary[];
+  appChecks: AppCheck[] | undefined;
+}) {
   if (checks.length === 0 && customMetrics.length === 0 && !appChecks?.length) return null;
   return (
     <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-      {appChecks && appChecks.length > 0 && <div className="xl:col-span-2"><AppChecks checks={appChecks} /></div>}
+      {appChecks && appChecks.length > 0 && (
+        <div className="xl:col-span-2">
+          <AppChecks checks={appChecks} />
+        </div>
+      )}
       {checks.length > 0 && <Checks checks={checks} />}
       {customMetrics.length > 0 && <CustomMetrics metrics={customMetrics} />}
     </div>

@@ -24,7 +24,10 @@ function Stat({ label, value, unit, testId, tone }: { label: string; value: stri
     <div className="rounded-md border border-zinc-200 bg-white px-3 py-2">
       <div className="text-[11px] uppercase tracking-wide text-zinc-500">{label}</div>
       <div className="mt-0.5 flex items-baseline gap-1">
-        <span data-testid={testId} className={`font-mono text-xl font-semibold tabular-nums ${tone === "bad" ? "text-red-600" : "text-zinc-900"}`}>
+        <span
+          data-testid={testId}
+          className={`font-mono text-xl font-semibold tabular-nums ${tone === "bad" ? "text-red-600" : "text-zinc-900"}`}
+        >
           {value}
         </span>
         {unit && value !== NO_VALUE && <span className="text-xs text-zinc-500">{unit}</span>}
@@ -33,13 +36,16 @@ function Stat({ label, value, unit, testId, tone }: { label: string; value: stri
   );
 }
 
-const fmtBytes = (b: number) => (b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GiB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+const fmtBytes = (b: number) =>
+  b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GiB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`;
 
 /** Derived figures the studies used, and what the load generator did. */
 function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
   return (
     <dl className="flex flex-wrap gap-x-8 gap-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2">
-      <Field label="Success ratio"><span data-testid="summary-success-ratio">{fmtPercent(s.successRatio)}</span> %</Field>
+      <Field label="Success ratio">
+        <span data-testid="summary-success-ratio">{fmtPercent(s.successRatio)}</span> %
+      </Field>
       {s.maxThroughput && (
         <Field label={`Max throughput (${s.maxThroughput.windowSeconds} s avg)`}>
           <span data-testid="summary-max-throughput">{fmtRps(s.maxThroughput.rps)}</span> req/s at {s.maxThroughput.windowStartOffset} s
@@ -52,17 +58,24 @@ function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
           <Field label="Dropped iterations">
             <span className={s.load.droppedIterations > 0 ? "text-red-600" : undefined}>{fmtCount(s.load.droppedIterations)}</span>
           </Field>
-          <Field label="Data sent / received">{fmtBytes(s.load.bytesSent)} / {fmtBytes(s.load.bytesReceived)}</Field>
+          <Field label="Data sent / received">
+            {fmtBytes(s.load.bytesSent)} / {fmtBytes(s.load.bytesReceived)}
+          </Field>
           {typeof s.load.generatorCpuPercent === "number" && (
             <Field label="Load generator CPU">
-              <span data-testid="summary-generator-cpu" className={s.load.generatorCpuPercent > 80 ? "text-red-600" : undefined}>{s.load.generatorCpuPercent.toFixed(0)}</span> % of the machine
+              <span data-testid="summary-generator-cpu" className={s.load.generatorCpuPercent > 80 ? "text-red-600" : undefined}>
+                {s.load.generatorCpuPercent.toFixed(0)}
+              </span>{" "}
+              % of the machine
             </Field>
           )}
         </>
       )}
       {s.thresholds?.map((t) => (
         <Field key={`${t.metric}:${t.expression}`} label={`Threshold ${t.metric}`}>
-          <span className={t.ok ? "text-emerald-700" : "text-red-600"}>{t.expression} {t.ok ? "held" : "crossed"}</span>
+          <span className={t.ok ? "text-emerald-700" : "text-red-600"}>
+            {t.expression} {t.ok ? "held" : "crossed"}
+          </span>
         </Field>
       ))}
     </dl>
@@ -86,7 +99,11 @@ function Steps({ steps }: { steps: RunView["steps"] }) {
               <span className="ml-auto font-mono tabular-nums text-zinc-600">
                 {s.durationMs === null ? (s.status === "RUNNING" ? "running…" : NO_VALUE) : fmtDuration(s.durationMs)}
               </span>
-              {s.error && <span className="basis-full truncate text-red-600" title={s.error}>{s.error}</span>}
+              {s.error && (
+                <span className="basis-full truncate text-red-600" title={s.error}>
+                  {s.error}
+                </span>
+              )}
             </li>
           ))}
         </ol>
@@ -140,10 +157,16 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           </span>
         </div>
         <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">
-          <Field label="Run"><span title={run.id}>{run.id.slice(0, 8)}</span></Field>
+          <Field label="Run">
+            <span title={run.id}>{run.id.slice(0, 8)}</span>
+          </Field>
           <Field label="Target kind">{run.target?.kind ?? (run.source === "k6-import" ? "imported k6 results" : NO_VALUE)}</Field>
-          <Field label="k6 version"><span data-testid="run-k6-version">{run.k6Version ?? NO_VALUE}</span></Field>
-          <Field label="k6 exit code"><span data-testid="run-k6-exit-code">{run.k6ExitCode ?? NO_VALUE}</span></Field>
+          <Field label="k6 version">
+            <span data-testid="run-k6-version">{run.k6Version ?? NO_VALUE}</span>
+          </Field>
+          <Field label="k6 exit code">
+            <span data-testid="run-k6-exit-code">{run.k6ExitCode ?? NO_VALUE}</span>
+          </Field>
           <Field label="Thresholds">{run.thresholdsOk === null ? NO_VALUE : run.thresholdsOk ? "passed" : "failed"}</Field>
           <Field label="Created (UTC)">{fmtTime(run.createdAt)}</Field>
           <Field label="Load window">{s ? `${s.durationSeconds.toFixed(0)} s` : NO_VALUE}</Field>
@@ -155,7 +178,10 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           <FlagList flags={flagsOfRun(run)} testId="run-flags" />
         </div>
         {run.error && (
-          <pre data-testid="run-error" className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800">
+          <pre
+            data-testid="run-error"
+            className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800"
+          >
             {run.error}
           </pre>
         )}
@@ -166,7 +192,12 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
       <section className="space-y-2">
         <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
           <Stat label="Requests" value={fmtCount(s?.requests)} testId="summary-requests" />
-          <Stat label="Failed requests" value={fmtCount(s?.failures)} testId="summary-failures" tone={s && s.failures > 0 ? "bad" : undefined} />
+          <Stat
+            label="Failed requests"
+            value={fmtCount(s?.failures)}
+            testId="summary-failures"
+            tone={s && s.failures > 0 ? "bad" : undefined}
+          />
           <Stat label="Goodput" value={fmtPercent(s?.goodput)} unit="%" testId="summary-goodput" />
           <Stat label="Mean throughput" value={fmtRps(s?.rps)} unit="req/s" testId="summary-rps" />
         </div>

@@ -15,12 +15,26 @@ const TOOLTIP = {
 };
 const UNIT_COLORS = ["#60a5fa", "#f87171", "#34d399", "#f59e0b", "#a78bfa", "#22d3ee", "#f472b6", "#84cc16"];
 
-function Card({ title, testId, points, children, note }: { title: string; testId: string; points: number; children: ReactNode; note?: ReactNode }) {
+function Card({
+  title,
+  testId,
+  points,
+  children,
+  note,
+}: {
+  title: string;
+  testId: string;
+  points: number;
+  children: ReactNode;
+  note?: ReactNode;
+}) {
   return (
     <section data-testid={testId} data-points={points} className="min-w-0 rounded-md border border-zinc-200 bg-white p-3">
       <h3 className="mb-2 text-xs font-medium text-zinc-600">{title}</h3>
       {points === 0 ? (
-        <div style={{ height: HEIGHT }} className="flex items-center justify-center text-xs text-zinc-400">no data yet</div>
+        <div style={{ height: HEIGHT }} className="flex items-center justify-center text-xs text-zinc-400">
+          no data yet
+        </div>
       ) : (
         <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={{ width: 400, height: HEIGHT }}>
           {children as ReactElement}
@@ -59,15 +73,32 @@ function cpuRows(points: InfraSeriesPoint[]) {
  * replica/instance), and for functions cold starts and the queue. x = seconds
  * after the load started, as in the charts above (which are in 10 s buckets).
  */
-export function RunInfraCharts({ infra, targetKind, loadSeconds }: { infra: RunInfra | undefined; targetKind: string | null; loadSeconds: number | null }) {
+export function RunInfraCharts({
+  infra,
+  targetKind,
+  loadSeconds,
+}: {
+  infra: RunInfra | undefined;
+  targetKind: string | null;
+  loadSeconds: number | null;
+}) {
   const points = infra?.points ?? [];
   const kind = infra?.kind ?? targetKind;
   if (points.length === 0 && !(kind ?? "").startsWith("local-")) return null;
   const fn = kind === "local-function";
   const end = Math.max(loadSeconds ?? 0, ...points.map((p) => p.offsetSeconds));
   const xAxis = (
-    <XAxis dataKey="offsetSeconds" type="number" domain={[0, Math.ceil(end) || 1]} tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }}
-      tickFormatter={(v: number) => `${v}s`} minTickGap={16} allowDecimals={false} />
+    <XAxis
+      dataKey="offsetSeconds"
+      type="number"
+      domain={[0, Math.ceil(end) || 1]}
+      tick={AXIS}
+      tickLine={false}
+      axisLine={{ stroke: GRID }}
+      tickFormatter={(v: number) => `${v}s`}
+      minTickGap={16}
+      allowDecimals={false}
+    />
   );
   const atLabel = (v: unknown) => `${Number(v).toFixed(1)} s after load start`;
 
@@ -84,63 +115,185 @@ export function RunInfraCharts({ infra, targetKind, loadSeconds }: { infra: RunI
   return (
     <section data-testid="run-infra" data-kind={kind ?? ""} className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-x-6 gap-y-1 rounded-md border border-zinc-200 bg-white px-3 py-2 text-xs">
-        <h2 className="font-medium text-zinc-600">Infrastructure <span className="font-normal text-zinc-400">({kind ?? "target"}, one point a second)</span></h2>
-        <span>peak {unitLabel}: <b data-testid="infra-peak" className="font-mono">{points.length ? peak : NO_VALUE}</b></span>
-        {!fn && <span>scaling events: <b className="font-mono">{scaling.length}</b></span>}
+        <h2 className="font-medium text-zinc-600">
+          Infrastructure <span className="font-normal text-zinc-400">({kind ?? "target"}, one point a second)</span>
+        </h2>
+        <span>
+          peak {unitLabel}:{" "}
+          <b data-testid="infra-peak" className="font-mono">
+            {points.length ? peak : NO_VALUE}
+          </b>
+        </span>
+        {!fn && (
+          <span>
+            scaling events: <b className="font-mono">{scaling.length}</b>
+          </span>
+        )}
         {fn && (
           <>
-            <span>cold starts: <b data-testid="infra-cold-starts" className="font-mono">{coldTotal}</b>
-              {coldMs.length > 0 && <span className="text-zinc-500"> (median {median(coldMs)!.toFixed(0)} ms, max {Math.max(...coldMs).toFixed(0)} ms)</span>}
+            <span>
+              cold starts:{" "}
+              <b data-testid="infra-cold-starts" className="font-mono">
+                {coldTotal}
+              </b>
+              {coldMs.length > 0 && (
+                <span className="text-zinc-500">
+                  {" "}
+                  (median {median(coldMs)!.toFixed(0)} ms, max {Math.max(...coldMs).toFixed(0)} ms)
+                </span>
+              )}
             </span>
-            <span>max queue: <b className="font-mono">{queuePeak}</b></span>
-            <span>429s: <b className={`font-mono ${rejected > 0 ? "text-red-600" : ""}`}>{rejected}</b></span>
-            <span>billed: <b className="font-mono">{fmtCount(billed)}</b> ms</span>
+            <span>
+              max queue: <b className="font-mono">{queuePeak}</b>
+            </span>
+            <span>
+              429s: <b className={`font-mono ${rejected > 0 ? "text-red-600" : ""}`}>{rejected}</b>
+            </span>
+            <span>
+              billed: <b className="font-mono">{fmtCount(billed)}</b> ms
+            </span>
           </>
         )}
       </div>
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
-        <Card title={fn ? "Instances (live, ready)" : "Replicas (ready, desired)"} testId="chart-replicas" points={points.length}
-          note={!fn && scaling.length > 0 ? (
-            <span data-testid="infra-scaling-events">
-              {scaling.slice(0, 8).map((e, i) => <span key={i} className="mr-2 font-mono">{e.at.toFixed(0)}s: {e.from}→{e.to}{e.reason ? ` (${e.reason})` : ""}</span>)}
-              {scaling.length > 8 && <span>… {scaling.length - 8} more</span>}
-            </span>
-          ) : undefined}>
+        <Card
+          title={fn ? "Instances (live, ready)" : "Replicas (ready, desired)"}
+          testId="chart-replicas"
+          points={points.length}
+          note={
+            !fn && scaling.length > 0 ? (
+              <span data-testid="infra-scaling-events">
+                {scaling.slice(0, 8).map((e, i) => (
+                  <span key={i} className="mr-2 font-mono">
+                    {e.at.toFixed(0)}s: {e.from}→{e.to}
+                    {e.reason ? ` (${e.reason})` : ""}
+                  </span>
+                ))}
+                {scaling.length > 8 && <span>… {scaling.length - 8} more</span>}
+              </span>
+            ) : undefined
+          }
+        >
           <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             {xAxis}
-            <YAxis tick={AXIS} tickLine={false} axisLine={false} width={32} allowDecimals={false} domain={[0, (max: number) => Math.max(1, max)]} />
+            <YAxis
+              tick={AXIS}
+              tickLine={false}
+              axisLine={false}
+              width={32}
+              allowDecimals={false}
+              domain={[0, (max: number) => Math.max(1, max)]}
+            />
             <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
             <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
-            <Line type="stepAfter" dataKey="replicas" name={fn ? "live" : "ready"} stroke="#2563eb" strokeWidth={2} dot={false} isAnimationActive={false} />
-            <Line type="stepAfter" dataKey="desired" name={fn ? "ready" : "desired"} stroke="#a1a1aa" strokeDasharray="4 3" strokeWidth={1.5} dot={false} isAnimationActive={false} connectNulls />
+            <Line
+              type="stepAfter"
+              dataKey="replicas"
+              name={fn ? "live" : "ready"}
+              stroke="#2563eb"
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+            />
+            <Line
+              type="stepAfter"
+              dataKey="desired"
+              name={fn ? "ready" : "desired"}
+              stroke="#a1a1aa"
+              strokeDasharray="4 3"
+              strokeWidth={1.5}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
           </LineChart>
         </Card>
-        <Card title={`CPU (% of one core: average and per ${fn ? "instance" : "replica"})`} testId="chart-cpu" points={points.filter((p) => p.cpuPercent !== null).length}>
+        <Card
+          title={`CPU (% of one core: average and per ${fn ? "instance" : "replica"})`}
+          testId="chart-cpu"
+          points={points.filter((p) => p.cpuPercent !== null).length}
+        >
           <LineChart data={cpu} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke={GRID} vertical={false} />
             {xAxis}
-            <YAxis tick={AXIS} tickLine={false} axisLine={false} width={36} domain={[0, (max: number) => Math.max(10, Math.ceil(max / 10) * 10)]} />
-            <Tooltip {...TOOLTIP} labelFormatter={atLabel} formatter={(v, name) => [v == null ? "—" : `${Number(v).toFixed(1)} %`, String(name)]} />
+            <YAxis
+              tick={AXIS}
+              tickLine={false}
+              axisLine={false}
+              width={36}
+              domain={[0, (max: number) => Math.max(10, Math.ceil(max / 10) * 10)]}
+            />
+            <Tooltip
+              {...TOOLTIP}
+              labelFormatter={atLabel}
+              formatter={(v, name) => [v == null ? "—" : `${Number(v).toFixed(1)} %`, String(name)]}
+            />
             <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
             {units.slice(0, 16).map((u, i) => (
-              <Line key={u} type="linear" dataKey={u} name={u.replace(/^cpu:/, "")} stroke={UNIT_COLORS[i % UNIT_COLORS.length]} strokeWidth={1.25} dot={false} isAnimationActive={false} />
+              <Line
+                key={u}
+                type="linear"
+                dataKey={u}
+                name={u.replace(/^cpu:/, "")}
+                stroke={UNIT_COLORS[i % UNIT_COLORS.length]}
+                strokeWidth={1.25}
+                dot={false}
+                isAnimationActive={false}
+              />
             ))}
-            <Line type="linear" dataKey="cpuPercent" name="average" stroke="#18181b" strokeWidth={2} strokeDasharray="5 3" dot={false} isAnimationActive={false} />
+            <Line
+              type="linear"
+              dataKey="cpuPercent"
+              name="average"
+              stroke="#18181b"
+              strokeWidth={2}
+              strokeDasharray="5 3"
+              dot={false}
+              isAnimationActive={false}
+            />
           </LineChart>
         </Card>
         {fn ? (
-          <Card title="Cold starts (per second)" testId="chart-cold-starts" points={points.length}
-            note={coldMs.length > 0 ? <span className="font-mono">durations: {coldMs.slice(0, 12).map((m) => `${m.toFixed(0)} ms`).join(", ")}{coldMs.length > 12 ? ", …" : ""}</span> : "no cold start during the load"}>
+          <Card
+            title="Cold starts (per second)"
+            testId="chart-cold-starts"
+            points={points.length}
+            note={
+              coldMs.length > 0 ? (
+                <span className="font-mono">
+                  durations:{" "}
+                  {coldMs
+                    .slice(0, 12)
+                    .map((m) => `${m.toFixed(0)} ms`)
+                    .join(", ")}
+                  {coldMs.length > 12 ? ", …" : ""}
+                </span>
+              ) : (
+                "no cold start during the load"
+              )
+            }
+          >
             <BarChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke={GRID} vertical={false} />
               {xAxis}
-              <YAxis tick={AXIS} tickLine={false} axisLine={false} width={32} allowDecimals={false} domain={[0, (max: number) => Math.max(1, max)]} />
-              <Tooltip {...TOOLTIP} labelFormatter={atLabel} cursor={{ fill: "#f4f4f5" }}
+              <YAxis
+                tick={AXIS}
+                tickLine={false}
+                axisLine={false}
+                width={32}
+                allowDecimals={false}
+                domain={[0, (max: number) => Math.max(1, max)]}
+              />
+              <Tooltip
+                {...TOOLTIP}
+                labelFormatter={atLabel}
+                cursor={{ fill: "#f4f4f5" }}
                 formatter={(v, _n, item) => {
                   const ms = (item?.payload as InfraSeriesPoint | undefined)?.coldStartMs ?? [];
                   return [`${v}${ms.length ? ` (${ms.map((m) => `${m.toFixed(0)} ms`).join(", ")})` : ""}`, "cold starts"];
-                }} />
+                }}
+              />
               <Bar dataKey="coldStarts" name="cold starts" fill="#ef4444" isAnimationActive={false} />
             </BarChart>
           </Card>
@@ -150,12 +303,43 @@ export function RunInfraCharts({ infra, targetKind, loadSeconds }: { infra: RunI
             <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke={GRID} vertical={false} />
               {xAxis}
-              <YAxis tick={AXIS} tickLine={false} axisLine={false} width={32} allowDecimals={false} domain={[0, (max: number) => Math.max(1, max)]} />
+              <YAxis
+                tick={AXIS}
+                tickLine={false}
+                axisLine={false}
+                width={32}
+                allowDecimals={false}
+                domain={[0, (max: number) => Math.max(1, max)]}
+              />
               <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
               <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
-              <Line type="stepAfter" dataKey="inFlight" name="in flight" stroke="#2563eb" strokeWidth={1.5} dot={false} isAnimationActive={false} />
-              <Line type="stepAfter" dataKey="queuedPeak" name="queued (peak)" stroke="#f59e0b" strokeWidth={1.5} dot={false} isAnimationActive={false} />
-              <Line type="stepAfter" dataKey="rejected" name="429s" stroke="#ef4444" strokeWidth={1} dot={false} isAnimationActive={false} />
+              <Line
+                type="stepAfter"
+                dataKey="inFlight"
+                name="in flight"
+                stroke="#2563eb"
+                strokeWidth={1.5}
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Line
+                type="stepAfter"
+                dataKey="queuedPeak"
+                name="queued (peak)"
+                stroke="#f59e0b"
+                strokeWidth={1.5}
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Line
+                type="stepAfter"
+                dataKey="rejected"
+                name="429s"
+                stroke="#ef4444"
+                strokeWidth={1}
+                dot={false}
+                isAnimationActive={false}
+              />
             </LineChart>
           </Card>
         )}

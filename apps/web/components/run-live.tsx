@@ -14,7 +14,13 @@ import { streamLabel, useLiveResource } from "./use-live-resource";
 export function RunLive({ initial }: { initial: RunView }) {
   const [run, setRun] = useState(initial);
   const final = isFinalRunStatus(run.status);
-  const { stream } = useLiveResource<RunView>({ url: `/api/v1/runs/${run.id}`, eventsUrl: `/api/v1/runs/${run.id}/events`, final, minGapMs: 1000, onData: setRun });
+  const { stream } = useLiveResource<RunView>({
+    url: `/api/v1/runs/${run.id}`,
+    eventsUrl: `/api/v1/runs/${run.id}/events`,
+    final,
+    minGapMs: 1000,
+    onData: setRun,
+  });
   const liveLabel = final ? null : (
     <span data-testid="run-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
       {streamLabel(stream)}

@@ -8,5 +8,5 @@ export const isChromeless = (path: string | null) => !!path && (/^\/share\/[^/]+
 
 /** Renders the app's chrome (the nav bar) everywhere except on chromeless pages. */
 export function AppChrome({ children }: { children: ReactNode }) {
-  return isChromeless(usePathname()) ? null : <>{children}</>;
+  return isChromeless(usePathname()) ? null : children;
 }

@@ -20,8 +20,18 @@ export interface ShareListItem {
 const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 
 function SubjectLink({ kind, s }: { kind: string; s: StoredSubject }) {
-  if (kind === "run" && s.runIds?.[0]) return <Link className="font-mono text-blue-600 hover:underline" href={`/runs/${s.runIds[0]}`}>run {s.runIds[0].slice(0, 8)}</Link>;
-  if (s.studyId) return <Link className="font-mono text-blue-600 hover:underline" href={`/compare?${selectionToQuery({ studyId: s.studyId })}`}>study {s.studyId.slice(0, 8)}</Link>;
+  if (kind === "run" && s.runIds?.[0])
+    return (
+      <Link className="font-mono text-blue-600 hover:underline" href={`/runs/${s.runIds[0]}`}>
+        run {s.runIds[0].slice(0, 8)}
+      </Link>
+    );
+  if (s.studyId)
+    return (
+      <Link className="font-mono text-blue-600 hover:underline" href={`/compare?${selectionToQuery({ studyId: s.studyId })}`}>
+        study {s.studyId.slice(0, 8)}
+      </Link>
+    );
   if (s.groups) {
     const runs = s.groups.reduce((n, g) => n + g.runIds.length, 0);
     return (
@@ -65,13 +75,21 @@ export function ShareList({ initial }: { initial: ShareListItem[] }) {
             <tr key={l.id} data-testid="share-row" data-share-id={l.id} className={l.revokedAt ? "text-zinc-400" : undefined}>
               <td className="px-3 py-1.5 font-mono">{fmtTime(l.createdAt)}</td>
               <td className="px-3 py-1.5">{l.kind}</td>
-              <td className="px-3 py-1.5"><SubjectLink kind={l.kind} s={l.subject} /></td>
+              <td className="px-3 py-1.5">
+                <SubjectLink kind={l.kind} s={l.subject} />
+              </td>
               <td className="px-3 py-1.5">{l.title ?? ""}</td>
-              <td className="px-3 py-1.5">{l.revokedAt ? `revoked ${fmtTime(l.revokedAt)}` : <span className="text-emerald-700">live</span>}</td>
+              <td className="px-3 py-1.5">
+                {l.revokedAt ? `revoked ${fmtTime(l.revokedAt)}` : <span className="text-emerald-700">live</span>}
+              </td>
               <td className="px-3 py-1.5 text-right">
                 {!l.revokedAt && (
-                  <button type="button" data-testid="share-revoke" onClick={() => void revoke(l.id)}
-                    className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:border-red-400 hover:text-red-700">
+                  <button
+                    type="button"
+                    data-testid="share-revoke"
+                    onClick={() => void revoke(l.id)}
+                    className="rounded border border-zinc-300 px-2 py-0.5 text-xs hover:border-red-400 hover:text-red-700"
+                  >
                     Revoke
                   </button>
                 )}

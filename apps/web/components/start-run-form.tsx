@@ -35,11 +35,15 @@ export function StartRunForm({ targets, workloads }: { targets: string[]; worklo
   return (
     <form onSubmit={submit} className="flex flex-wrap items-center gap-2 text-xs">
       <select aria-label="target" className={select} value={target} onChange={(e) => setTarget(e.target.value)}>
-        {targets.map((t) => <option key={t}>{t}</option>)}
+        {targets.map((t) => (
+          <option key={t}>{t}</option>
+        ))}
       </select>
       <span className="text-zinc-400">×</span>
       <select aria-label="workload" className={select} value={workload} onChange={(e) => setWorkload(e.target.value)}>
-        {workloads.map((w) => <option key={w}>{w}</option>)}
+        {workloads.map((w) => (
+          <option key={w}>{w}</option>
+        ))}
       </select>
       <button type="submit" disabled={disabled} className="h-7 rounded bg-zinc-900 px-3 font-medium text-white disabled:opacity-40">
         {busy ? "Starting…" : "Start run"}

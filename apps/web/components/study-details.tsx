@@ -17,14 +17,17 @@ const METRICS: Array<{ key: StudyMetric; label: string; unit: string; fmt: (v: n
 ];
 
 const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
-export const isStudyFinal = (s: Pick<StudyView, "status" | "runs">) => FINAL.includes(s.status) && s.runs.every((r) => FINAL.includes(r.status));
+export const isStudyFinal = (s: Pick<StudyView, "status" | "runs">) =>
+  FINAL.includes(s.status) && s.runs.every((r) => FINAL.includes(r.status));
 
 /** A letter per cell (A, B, ..., Z, AA, ...), so the run order reads compactly. */
-export const cellLetter = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : cellLetter(Math.floor(i / 26) - 1) + cellLetter(i % 26));
+export const cellLetter = (i: number): string =>
+  i < 26 ? String.fromCharCode(65 + i) : cellLetter(Math.floor(i / 26) - 1) + cellLetter(i % 26);
 
 /** A test id part: names are lower-case letters, digits, '.', '_' and '-' already; anything else becomes '_'. */
 const idPart = (s: string) => s.replace(/[^a-z0-9._-]/gi, "_");
-export const cellTestId = (c: Pick<StudyCellView, "target" | "workload">) => `study-cell-${idPart(c.target.name)}-${idPart(c.workload.name)}`;
+export const cellTestId = (c: Pick<StudyCellView, "target" | "workload">) =>
+  `study-cell-${idPart(c.target.name)}-${idPart(c.workload.name)}`;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -64,8 +67,14 @@ function Progress({ study }: { study: StudyView }) {
         <span className="text-zinc-500">(per-run overhead {p.overheadSeconds} s)</span>
         {current && cell && (
           <span data-testid="study-current">
-            now: <Link href={`/runs/${current.id}`} className="font-mono text-blue-600 hover:underline">{cellLetter(current.cell)}·{current.repetition}</Link>{" "}
-            <span className="font-mono">{cell.target.name} × {cell.workload.name}</span> <StatusBadge status={current.status} />
+            now:{" "}
+            <Link href={`/runs/${current.id}`} className="font-mono text-blue-600 hover:underline">
+              {cellLetter(current.cell)}·{current.repetition}
+            </Link>{" "}
+            <span className="font-mono">
+              {cell.target.name} × {cell.workload.name}
+            </span>{" "}
+            <StatusBadge status={current.status} />
           </span>
         )}
       </p>
@@ -75,8 +84,14 @@ function Progress({ study }: { study: StudyView }) {
 
 function RunChip({ run, letter }: { run: StudyRunView; letter: string }) {
   return (
-    <li data-testid={`study-run-${run.id}`} data-status={run.status} data-round={run.round ?? ""} data-position={run.position ?? ""} data-repetition={run.repetition}
-      className="min-w-0 rounded border border-zinc-200 px-2 py-1">
+    <li
+      data-testid={`study-run-${run.id}`}
+      data-status={run.status}
+      data-round={run.round ?? ""}
+      data-position={run.position ?? ""}
+      data-repetition={run.repetition}
+      className="min-w-0 rounded border border-zinc-200 px-2 py-1"
+    >
       <div className="flex items-center gap-1.5">
         <Link href={`/runs/${run.id}`} className="font-mono text-[11px] font-medium text-blue-600 hover:underline" title={run.id}>
           #{run.repetition}
@@ -92,7 +107,13 @@ function RunChip({ run, letter }: { run: StudyRunView; letter: string }) {
             <div>p95 {fmtMs(run.result.p95)} ms</div>
             <div>{fmtRps(run.result.rps)} req/s</div>
           </>
-        ) : run.error ? <span className="text-red-600" title={run.error}>error</span> : NO_VALUE}
+        ) : run.error ? (
+          <span className="text-red-600" title={run.error}>
+            error
+          </span>
+        ) : (
+          NO_VALUE
+        )}
       </div>
       <FlagBadges flags={run.flags} testId={`study-run-flags-${run.id}`} />
     </li>
@@ -112,12 +133,18 @@ function mergedValue(cell: StudyCellView, key: StudyMetric): number | null {
   const m = cell.merged;
   if (!m) return null;
   switch (key) {
-    case "rps": return m.rps;
-    case "p50": return m.latencyMs.p50;
-    case "p95": return m.latencyMs.p95;
-    case "p99": return m.latencyMs.p99;
-    case "goodput": return m.goodput;
-    case "failures": return m.failures;
+    case "rps":
+      return m.rps;
+    case "p50":
+      return m.latencyMs.p50;
+    case "p95":
+      return m.latencyMs.p95;
+    case "p99":
+      return m.latencyMs.p99;
+    case "goodput":
+      return m.goodput;
+    case "failures":
+      return m.failures;
   }
 }
 
@@ -126,23 +153,40 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
   const byRep = new Map(cell.runs.map((r) => [r.repetition, r]));
   const reps = Math.max(repetitions, ...cell.runs.map((r) => r.repetition));
   return (
-    <section data-testid={cellTestId(cell)} data-target={cell.target.name} data-workload={cell.workload.name}
-      {...ciAttrs(cell.stats.p95)} {...ciAttrs(cell.stats.rps, "rps-")}
-      className="min-w-0 rounded-md border border-zinc-200 bg-white">
+    <section
+      data-testid={cellTestId(cell)}
+      data-target={cell.target.name}
+      data-workload={cell.workload.name}
+      {...ciAttrs(cell.stats.p95)}
+      {...ciAttrs(cell.stats.rps, "rps-")}
+      className="min-w-0 rounded-md border border-zinc-200 bg-white"
+    >
       <header className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2">
-        <span className="inline-flex h-5 min-w-5 items-center justify-center rounded bg-zinc-800 px-1 font-mono text-[11px] font-semibold text-white">{letter}</span>
+        <span className="inline-flex h-5 min-w-5 items-center justify-center rounded bg-zinc-800 px-1 font-mono text-[11px] font-semibold text-white">
+          {letter}
+        </span>
         <h3 className="min-w-0 truncate text-sm font-semibold">
           <span className="font-mono">{cell.target.name}</span>
-          {cell.target.kind && <span className="ml-1 rounded bg-zinc-100 px-1 font-mono text-[10px] font-normal text-zinc-600">{cell.target.kind}</span>}
+          {cell.target.kind && (
+            <span className="ml-1 rounded bg-zinc-100 px-1 font-mono text-[10px] font-normal text-zinc-600">{cell.target.kind}</span>
+          )}
           <span className="mx-1.5 text-zinc-400">×</span>
           <span className="font-mono">{cell.workload.name}</span>
         </h3>
-        <span className="ml-auto"><FlagBadges flags={cell.flags} /></span>
+        <span className="ml-auto">
+          <FlagBadges flags={cell.flags} />
+        </span>
       </header>
       <ol className="grid gap-1.5 px-3 py-2" style={{ gridTemplateColumns: `repeat(${Math.min(reps, 4)}, minmax(0, 1fr))` }}>
         {Array.from({ length: reps }, (_, i) => i + 1).map((rep) => {
           const run = byRep.get(rep);
-          return run ? <RunChip key={rep} run={run} letter={letter} /> : <li key={rep} className="rounded border border-dashed border-zinc-200 px-2 py-1 text-[11px] text-zinc-400">#{rep} not planned</li>;
+          return run ? (
+            <RunChip key={rep} run={run} letter={letter} />
+          ) : (
+            <li key={rep} className="rounded border border-dashed border-zinc-200 px-2 py-1 text-[11px] text-zinc-400">
+              #{rep} not planned
+            </li>
+          );
         })}
       </ol>
       <div className="overflow-x-auto border-t border-zinc-100">
@@ -153,7 +197,12 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
               <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">n</th>
               <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">mean ± SD</th>
               <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">95% CI of the mean</th>
-              <th className="px-3 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500" title="all succeeded repetitions' histograms merged">merged</th>
+              <th
+                className="px-3 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500"
+                title="all succeeded repetitions' histograms merged"
+              >
+                merged
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100 font-mono tabular-nums">
@@ -161,15 +210,25 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
               const s = cell.stats[m.key];
               return (
                 <tr key={m.key} data-metric={m.key} {...ciAttrs(s)} data-sd={s?.sd ?? ""}>
-                  <td className="px-3 py-1 font-sans text-zinc-600">{m.label}{m.unit && m.unit !== "req/s" ? <span className="text-zinc-400"> ({m.unit})</span> : null}</td>
+                  <td className="px-3 py-1 font-sans text-zinc-600">
+                    {m.label}
+                    {m.unit && m.unit !== "req/s" ? <span className="text-zinc-400"> ({m.unit})</span> : null}
+                  </td>
                   <td className="px-2 py-1 text-right text-zinc-500">{s?.n ?? 0}</td>
                   <td className="px-2 py-1 text-right">
                     <span data-role="mean">{m.fmt(s?.mean)}</span>
-                    {s?.sd !== null && s?.sd !== undefined && <span className="text-zinc-500"> ± <span data-role="sd">{m.fmt(s.sd)}</span></span>}
+                    {s?.sd !== null && s?.sd !== undefined && (
+                      <span className="text-zinc-500">
+                        {" "}
+                        ± <span data-role="sd">{m.fmt(s.sd)}</span>
+                      </span>
+                    )}
                   </td>
                   <td className="px-2 py-1 text-right">
                     {s?.ci95 ? (
-                      <span data-role="ci">[<span data-role="ci-low">{m.fmt(s.ci95.low)}</span>, <span data-role="ci-high">{m.fmt(s.ci95.high)}</span>]</span>
+                      <span data-role="ci">
+                        [<span data-role="ci-low">{m.fmt(s.ci95.low)}</span>, <span data-role="ci-high">{m.fmt(s.ci95.high)}</span>]
+                      </span>
                     ) : (
                       <span className="font-sans text-[11px] text-zinc-400">{(s?.n ?? 0) < 2 ? "needs 2 runs" : NO_VALUE}</span>
                     )}
@@ -192,7 +251,19 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
 }
 
 /** Each cell's 95% CI of one metric on one scale: a bar from low to high, a dot at the mean. */
-function CiPlot({ study, metric, label, fmt, unit }: { study: StudyView; metric: StudyMetric; label: string; fmt: (v: number) => string; unit: string }) {
+function CiPlot({
+  study,
+  metric,
+  label,
+  fmt,
+  unit,
+}: {
+  study: StudyView;
+  metric: StudyMetric;
+  label: string;
+  fmt: (v: number) => string;
+  unit: string;
+}) {
   const rows = study.cells.map((c) => ({ c, s: c.stats[metric] }));
   const values = rows.flatMap(({ s }) => (s.ci95 ? [s.ci95.low, s.ci95.high] : s.mean !== null ? [s.mean] : []));
   if (values.length === 0) return null;
@@ -204,7 +275,9 @@ function CiPlot({ study, metric, label, fmt, unit }: { study: StudyView; metric:
   const x = (v: number) => `${((v - lo) / (hi - lo)) * 100}%`;
   return (
     <div data-testid={`study-ci-plot-${metric}`} className="min-w-0">
-      <h3 className="mb-1 text-xs font-medium text-zinc-700">{label} <span className="font-normal text-zinc-400">(mean and 95% CI, {unit})</span></h3>
+      <h3 className="mb-1 text-xs font-medium text-zinc-700">
+        {label} <span className="font-normal text-zinc-400">(mean and 95% CI, {unit})</span>
+      </h3>
       <ul className="space-y-1">
         {rows.map(({ c, s }) => (
           <li key={c.index} className="grid grid-cols-[minmax(0,10rem)_1fr_7.5rem] items-center gap-2 text-[11px]">
@@ -212,8 +285,15 @@ function CiPlot({ study, metric, label, fmt, unit }: { study: StudyView; metric:
               <b>{cellLetter(c.index)}</b> {c.target.name} × {c.workload.name}
             </span>
             <span className="relative h-4 rounded bg-zinc-50">
-              {s.ci95 && <span className="absolute top-1.5 h-1 rounded bg-blue-300" style={{ left: x(s.ci95.low), width: `calc(${x(s.ci95.high)} - ${x(s.ci95.low)})` }} />}
-              {s.mean !== null && <span className="absolute top-0.5 h-3 w-1 -translate-x-1/2 rounded-sm bg-blue-700" style={{ left: x(s.mean) }} />}
+              {s.ci95 && (
+                <span
+                  className="absolute top-1.5 h-1 rounded bg-blue-300"
+                  style={{ left: x(s.ci95.low), width: `calc(${x(s.ci95.high)} - ${x(s.ci95.low)})` }}
+                />
+              )}
+              {s.mean !== null && (
+                <span className="absolute top-0.5 h-3 w-1 -translate-x-1/2 rounded-sm bg-blue-700" style={{ left: x(s.mean) }} />
+              )}
             </span>
             <span className="text-right font-mono tabular-nums text-zinc-600">
               {s.mean === null ? NO_VALUE : s.ci95 ? `${fmt(s.ci95.low)}–${fmt(s.ci95.high)}` : `${fmt(s.mean)} (n=${s.n})`}
@@ -232,23 +312,38 @@ function RunOrder({ study }: { study: StudyView }) {
     rounds.set(key, [...(rounds.get(key) ?? []), r]);
   }
   const color: Record<string, string> = {
-    SUCCEEDED: "border-emerald-300 bg-emerald-50 text-emerald-800", FAILED: "border-red-300 bg-red-50 text-red-800",
-    ABORTED: "border-amber-300 bg-amber-50 text-amber-800", QUEUED: "border-zinc-200 bg-white text-zinc-600",
+    SUCCEEDED: "border-emerald-300 bg-emerald-50 text-emerald-800",
+    FAILED: "border-red-300 bg-red-50 text-red-800",
+    ABORTED: "border-amber-300 bg-amber-50 text-amber-800",
+    QUEUED: "border-zinc-200 bg-white text-zinc-600",
   };
   return (
     <section className="rounded-md border border-zinc-200 bg-white">
       <h2 className="border-b border-zinc-200 px-3 py-2 text-xs font-medium text-zinc-600">
-        Run order <span className="font-normal text-zinc-400">({study.order}{study.seed !== null ? `, seed ${study.seed}` : ""}; letter = cell, number = repetition)</span>
+        Run order{" "}
+        <span className="font-normal text-zinc-400">
+          ({study.order}
+          {study.seed !== null ? `, seed ${study.seed}` : ""}; letter = cell, number = repetition)
+        </span>
       </h2>
       <ol data-testid="study-run-order" className="space-y-1 px-3 py-2">
         {[...rounds.entries()].map(([round, runs]) => (
-          <li key={round} data-round={round} data-order={runs.map((r) => cellLetter(r.cell)).join("")} className="flex flex-wrap items-center gap-1 text-[11px]">
+          <li
+            key={round}
+            data-round={round}
+            data-order={runs.map((r) => cellLetter(r.cell)).join("")}
+            className="flex flex-wrap items-center gap-1 text-[11px]"
+          >
             <span className="w-16 shrink-0 text-zinc-500">round {round}</span>
             {runs.map((r, i) => (
               <span key={r.id} className="inline-flex items-center gap-1">
                 {i > 0 && <span className="text-zinc-300">→</span>}
-                <Link href={`/runs/${r.id}`} data-run-id={r.id} title={`${study.cells[r.cell]?.target.name} × ${study.cells[r.cell]?.workload.name}, repetition ${r.repetition}: ${r.status}`}
-                  className={`rounded border px-1 font-mono ${color[r.status] ?? "border-blue-300 bg-blue-50 text-blue-800"}`}>
+                <Link
+                  href={`/runs/${r.id}`}
+                  data-run-id={r.id}
+                  title={`${study.cells[r.cell]?.target.name} × ${study.cells[r.cell]?.workload.name}, repetition ${r.repetition}: ${r.status}`}
+                  className={`rounded border px-1 font-mono ${color[r.status] ?? "border-blue-300 bg-blue-50 text-blue-800"}`}
+                >
                   {cellLetter(r.cell)}·{r.repetition}
                 </Link>
               </span>
@@ -267,20 +362,38 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
     <div className="space-y-4">
       <header className="rounded-md border border-zinc-200 bg-white p-3">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-base font-semibold" data-testid="study-name">{study.name}</h1>
+          <h1 className="text-base font-semibold" data-testid="study-name">
+            {study.name}
+          </h1>
           <StatusBadge status={study.status} testId="study-status" />
           {liveLabel}
           <span className="ml-auto flex items-center gap-2">
-            {anyResult && <Link href={`/compare?study=${study.id}`} className="text-xs text-blue-600 hover:underline">Compare cells</Link>}
+            {anyResult && (
+              <Link href={`/compare?study=${study.id}`} className="text-xs text-blue-600 hover:underline">
+                Compare cells
+              </Link>
+            )}
             {actions}
           </span>
         </div>
         <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">
-          <Field label="Study"><span title={study.id}>{study.id.slice(0, 8)}</span></Field>
-          <Field label="Cells">{study.cells.length} ({study.cells.length ? `${new Set(study.cells.map((c) => c.target.name)).size} targets × ${new Set(study.cells.map((c) => c.workload.name)).size} workloads` : NO_VALUE})</Field>
+          <Field label="Study">
+            <span title={study.id}>{study.id.slice(0, 8)}</span>
+          </Field>
+          <Field label="Cells">
+            {study.cells.length} (
+            {study.cells.length
+              ? `${new Set(study.cells.map((c) => c.target.name)).size} targets × ${new Set(study.cells.map((c) => c.workload.name)).size} workloads`
+              : NO_VALUE}
+            )
+          </Field>
           <Field label="Repetitions">{study.repetitions}</Field>
-          <Field label="Order"><span data-testid="study-order">{study.order}</span></Field>
-          <Field label="Seed"><span data-testid="study-seed">{study.seed ?? NO_VALUE}</span></Field>
+          <Field label="Order">
+            <span data-testid="study-order">{study.order}</span>
+          </Field>
+          <Field label="Seed">
+            <span data-testid="study-seed">{study.seed ?? NO_VALUE}</span>
+          </Field>
           <Field label="Cool-down">{study.cooldownSeconds} s</Field>
           <Field label="Baseline wait">{study.baselineWaitSeconds} s</Field>
           <Field label="Created (UTC)">{fmtTime(study.createdAt)}</Field>
@@ -288,14 +401,21 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
           <Field label="Finished (UTC)">{fmtTime(study.finishedAt)}</Field>
         </dl>
         {study.error && (
-          <pre data-testid="study-error" className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800">{study.error}</pre>
+          <pre
+            data-testid="study-error"
+            className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800"
+          >
+            {study.error}
+          </pre>
         )}
       </header>
 
       <Progress study={study} />
 
       <div data-testid="study-grid" className="grid grid-cols-1 gap-3 xl:grid-cols-2">
-        {study.cells.map((c) => <CellCard key={c.index} cell={c} repetitions={study.repetitions} />)}
+        {study.cells.map((c) => (
+          <CellCard key={c.index} cell={c} repetitions={study.repetitions} />
+        ))}
       </div>
 
       {anyResult && (
@@ -309,12 +429,16 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
 
       {study.cells.some((c) => c.flags.length > 0) && (
         <div className="space-y-1">
-          {study.cells.filter((c) => c.flags.length > 0).map((c) => (
-            <div key={c.index} className="text-xs">
-              <span className="font-mono text-zinc-600">{cellLetter(c.index)} {c.target.name} × {c.workload.name}</span>
-              <FlagList flags={c.flags} />
-            </div>
-          ))}
+          {study.cells
+            .filter((c) => c.flags.length > 0)
+            .map((c) => (
+              <div key={c.index} className="text-xs">
+                <span className="font-mono text-zinc-600">
+                  {cellLetter(c.index)} {c.target.name} × {c.workload.name}
+                </span>
+                <FlagList flags={c.flags} />
+              </div>
+            ))}
         </div>
       )}
     </div>

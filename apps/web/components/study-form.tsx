@@ -17,13 +17,29 @@ interface Option {
 /** Rough per-run overhead for the estimate (deploy, baseline, teardown), as the study's ETA assumes before it has measured one. */
 const OVERHEAD_SECONDS = 10;
 
-function Picker({ label, path, options, chosen, onToggle, errors, empty }: {
-  label: string; path: string; options: Option[]; chosen: string[]; onToggle: (n: string) => void; errors: FormErrors; empty: React.ReactNode;
+function Picker({
+  label,
+  path,
+  options,
+  chosen,
+  onToggle,
+  errors,
+  empty,
+}: {
+  label: string;
+  path: string;
+  options: Option[];
+  chosen: string[];
+  onToggle: (n: string) => void;
+  errors: FormErrors;
+  empty: React.ReactNode;
 }) {
   const errs = errorsAt(errors, path, { nested: true });
   return (
     <fieldset data-field={path} className="min-w-0">
-      <legend className="mb-1 text-[11px] font-medium text-zinc-600">{label} <span className="text-zinc-400">({chosen.length} chosen)</span></legend>
+      <legend className="mb-1 text-[11px] font-medium text-zinc-600">
+        {label} <span className="text-zinc-400">({chosen.length} chosen)</span>
+      </legend>
       {options.length === 0 ? (
         <p className="text-xs text-zinc-400">{empty}</p>
       ) : (
@@ -34,13 +50,19 @@ function Picker({ label, path, options, chosen, onToggle, errors, empty }: {
                 <input type="checkbox" name={path} value={o.name} checked={chosen.includes(o.name)} onChange={() => onToggle(o.name)} />
                 <span className="font-mono font-medium">{o.name}</span>
                 <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{o.kind}</span>
-                {o.plannedSeconds ? <span className="ml-auto font-mono text-[11px] text-zinc-400">{fmtDuration(o.plannedSeconds * 1000)}</span> : null}
+                {o.plannedSeconds ? (
+                  <span className="ml-auto font-mono text-[11px] text-zinc-400">{fmtDuration(o.plannedSeconds * 1000)}</span>
+                ) : null}
               </label>
             </li>
           ))}
         </ul>
       )}
-      {errs.length > 0 && <p data-testid={`error-${path}`} role="alert" className="mt-0.5 text-[11px] text-red-600">{errs.join("; ")}</p>}
+      {errs.length > 0 && (
+        <p data-testid={`error-${path}`} role="alert" className="mt-0.5 text-[11px] text-red-600">
+          {errs.join("; ")}
+        </p>
+      )}
     </fieldset>
   );
 }
@@ -59,11 +81,14 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
 
-  const toggle = (list: string[], set: (v: string[]) => void) => (n: string) => set(list.includes(n) ? list.filter((x) => x !== n) : [...list, n]);
+  const toggle = (list: string[], set: (v: string[]) => void) => (n: string) =>
+    set(list.includes(n) ? list.filter((x) => x !== n) : [...list, n]);
   const reps = Number(repetitions) || 0;
   const runs = chosenTargets.length * chosenWorkloads.length * reps;
-  const loadSeconds = chosenWorkloads.reduce((a, w) => a + (workloads.find((x) => x.name === w)?.plannedSeconds ?? 0), 0) * chosenTargets.length * reps;
-  const estimate = runs > 0 ? loadSeconds + runs * OVERHEAD_SECONDS + Math.max(0, runs - 1) * (cooldown.trim() === "" ? 60 : Number(cooldown) || 0) : 0;
+  const loadSeconds =
+    chosenWorkloads.reduce((a, w) => a + (workloads.find((x) => x.name === w)?.plannedSeconds ?? 0), 0) * chosenTargets.length * reps;
+  const estimate =
+    runs > 0 ? loadSeconds + runs * OVERHEAD_SECONDS + Math.max(0, runs - 1) * (cooldown.trim() === "" ? 60 : Number(cooldown) || 0) : 0;
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -80,7 +105,11 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
       seed: numberOrUndefined(seed),
     };
     try {
-      const res = await fetch("/api/v1/studies", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch("/api/v1/studies", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) {
         setErrors(await readFormErrors(res));
         setBusy(false);
@@ -99,39 +128,108 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
     <form data-testid="study-form" onSubmit={submit} noValidate className="space-y-4 rounded-md border border-zinc-200 bg-white p-4">
       <FormErrorBanner message={errors.message} />
       <FormField label="Name" path="name" errors={at("name")} className="max-w-md">
-        <input name="name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. one replica or two" aria-invalid={at("name").length > 0 || undefined} />
+        <input
+          name="name"
+          className={inputClass}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. one replica or two"
+          aria-invalid={at("name").length > 0 || undefined}
+        />
       </FormField>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
-        <Picker label="Targets" path="targets" options={targets} chosen={chosenTargets} onToggle={toggle(chosenTargets, setTargets)} errors={errors}
-          empty={<>No targets yet: <Link href="/targets/new" className="text-blue-600 hover:underline">add one</Link>.</>} />
-        <Picker label="Workloads" path="workloads" options={workloads} chosen={chosenWorkloads} onToggle={toggle(chosenWorkloads, setWorkloads)} errors={errors}
-          empty={<>No workloads yet: <Link href="/workloads/new" className="text-blue-600 hover:underline">add one</Link>.</>} />
+        <Picker
+          label="Targets"
+          path="targets"
+          options={targets}
+          chosen={chosenTargets}
+          onToggle={toggle(chosenTargets, setTargets)}
+          errors={errors}
+          empty={
+            <>
+              No targets yet:{" "}
+              <Link href="/targets/new" className="text-blue-600 hover:underline">
+                add one
+              </Link>
+              .
+            </>
+          }
+        />
+        <Picker
+          label="Workloads"
+          path="workloads"
+          options={workloads}
+          chosen={chosenWorkloads}
+          onToggle={toggle(chosenWorkloads, setWorkloads)}
+          errors={errors}
+          empty={
+            <>
+              No workloads yet:{" "}
+              <Link href="/workloads/new" className="text-blue-600 hover:underline">
+                add one
+              </Link>
+              .
+            </>
+          }
+        />
       </div>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
         <FormField label="Repetitions" path="repetitions" errors={at("repetitions")} hint="runs of each cell (3 or more)">
           <NumberInput name="repetitions" value={repetitions} onChange={setRepetitions} step="1" invalid={at("repetitions").length > 0} />
         </FormField>
-        <FormField label="Run order" path="order" errors={at("order")} hint={order === "interleaved-random" ? "each round runs every cell once, shuffled" : "each cell's repetitions in a block"}>
+        <FormField
+          label="Run order"
+          path="order"
+          errors={at("order")}
+          hint={order === "interleaved-random" ? "each round runs every cell once, shuffled" : "each cell's repetitions in a block"}
+        >
           <select name="order" className={inputClass} value={order} onChange={(e) => setOrder(e.target.value as typeof order)}>
             <option value="interleaved-random">interleaved-random</option>
             <option value="sequential">sequential</option>
           </select>
         </FormField>
         <FormField label="Cool-down (s)" path="cooldownSeconds" errors={at("cooldownSeconds")} hint="pause before each run">
-          <NumberInput name="cooldownSeconds" value={cooldown} onChange={setCooldown} step="1" placeholder="60" invalid={at("cooldownSeconds").length > 0} />
+          <NumberInput
+            name="cooldownSeconds"
+            value={cooldown}
+            onChange={setCooldown}
+            step="1"
+            placeholder="60"
+            invalid={at("cooldownSeconds").length > 0}
+          />
         </FormField>
-        <FormField label="Baseline wait (s)" path="baselineWaitSeconds" errors={at("baselineWaitSeconds")} hint="then the run goes ahead, flagged">
-          <NumberInput name="baselineWaitSeconds" value={baselineWait} onChange={setBaselineWait} step="1" placeholder="120" invalid={at("baselineWaitSeconds").length > 0} />
+        <FormField
+          label="Baseline wait (s)"
+          path="baselineWaitSeconds"
+          errors={at("baselineWaitSeconds")}
+          hint="then the run goes ahead, flagged"
+        >
+          <NumberInput
+            name="baselineWaitSeconds"
+            value={baselineWait}
+            onChange={setBaselineWait}
+            step="1"
+            placeholder="120"
+            invalid={at("baselineWaitSeconds").length > 0}
+          />
         </FormField>
         <FormField label="Seed (optional)" path="seed" errors={at("seed")} hint="of the run order; drawn and recorded if empty">
           <NumberInput name="seed" value={seed} onChange={setSeed} step="1" placeholder="random" invalid={at("seed").length > 0} />
         </FormField>
       </div>
       <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-3">
-        <button type="submit" className={buttonPrimary} disabled={busy}>{busy ? "Starting…" : "Start study"}</button>
+        <button type="submit" className={buttonPrimary} disabled={busy}>
+          {busy ? "Starting…" : "Start study"}
+        </button>
         <span data-testid="study-plan" className="text-xs text-zinc-600">
-          {chosenTargets.length} target{chosenTargets.length === 1 ? "" : "s"} × {chosenWorkloads.length} workload{chosenWorkloads.length === 1 ? "" : "s"} × {reps} = <b>{runs}</b> run{runs === 1 ? "" : "s"}
-          {estimate > 0 && <> · about {fmtDuration(estimate * 1000)} (load, ~{OVERHEAD_SECONDS} s per run for deploy and teardown, and cool-downs)</>}
+          {chosenTargets.length} target{chosenTargets.length === 1 ? "" : "s"} × {chosenWorkloads.length} workload
+          {chosenWorkloads.length === 1 ? "" : "s"} × {reps} = <b>{runs}</b> run{runs === 1 ? "" : "s"}
+          {estimate > 0 && (
+            <>
+              {" "}
+              · about {fmtDuration(estimate * 1000)} (load, ~{OVERHEAD_SECONDS} s per run for deploy and teardown, and cool-downs)
+            </>
+          )}
         </span>
       </div>
     </form>

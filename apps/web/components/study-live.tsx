@@ -19,12 +19,20 @@ function AbortButton({ study, onAborted }: { study: StudyView; onAborted: () => 
   if (["SUCCEEDED", "FAILED", "ABORTED"].includes(study.status)) return null;
   const left = study.progress.total - study.progress.finished;
   async function abort() {
-    if (!window.confirm(`Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${left} run(s) not finished will not run.`)) return;
+    if (
+      !window.confirm(
+        `Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${left} run(s) not finished will not run.`,
+      )
+    )
+      return;
     setBusy(true);
     setError(null);
     try {
       const res = await fetch(`/api/v1/studies/${study.id}/abort`, { method: "POST" });
-      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${res.status}`);
+      if (!res.ok)
+        throw new Error(
+          ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${res.status}`,
+        );
       onAborted();
     } catch (err) {
       setError((err as Error).message);
@@ -35,7 +43,13 @@ function AbortButton({ study, onAborted }: { study: StudyView; onAborted: () => 
   return (
     <span className="inline-flex items-center gap-2">
       {error && <span className="text-xs text-red-600">{error}</span>}
-      <button type="button" data-testid="study-abort" onClick={abort} disabled={busy} className={`${buttonSecondary} border-red-300 text-red-700 hover:bg-red-50`}>
+      <button
+        type="button"
+        data-testid="study-abort"
+        onClick={abort}
+        disabled={busy}
+        className={`${buttonSecondary} border-red-300 text-red-700 hover:bg-red-50`}
+      >
         {busy ? "Aborting…" : "Abort study"}
       </button>
     </span>
@@ -58,7 +72,11 @@ export function StudyLive({ initial }: { initial: StudyView }) {
     setFetchedAt(Date.now());
   }, []);
   const { stream, refetchNow } = useLiveResource<StudyView>({
-    url: `/api/v1/studies/${study.id}`, eventsUrl: `/api/v1/studies/${study.id}/events`, final, minGapMs: 1500, onData,
+    url: `/api/v1/studies/${study.id}`,
+    eventsUrl: `/api/v1/studies/${study.id}/events`,
+    final,
+    minGapMs: 1500,
+    onData,
   });
   useEffect(() => {
     if (final) return;
@@ -71,5 +89,11 @@ export function StudyLive({ initial }: { initial: StudyView }) {
       {streamLabel(stream)}
     </span>
   );
-  return <StudyDetails study={final ? study : withLiveEta(study, fetchedAt, now)} liveLabel={liveLabel} actions={<AbortButton study={study} onAborted={refetchNow} />} />;
+  return (
+    <StudyDetails
+      study={final ? study : withLiveEta(study, fetchedAt, now)}
+      liveLabel={liveLabel}
+      actions={<AbortButton study={study} onAborted={refetchNow} />}
+    />
+  );
 }

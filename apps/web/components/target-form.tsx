@@ -1,7 +1,14 @@
 "use client";
 
 import {
-  FUNCTION_PLATFORM_DEFAULTS, FUNCTION_PLATFORMS, functionSettings, LOCAL_APPS, localFunctionSpec, localServiceSpec, PLACEMENTS, serviceSettings,
+  FUNCTION_PLATFORM_DEFAULTS,
+  FUNCTION_PLATFORMS,
+  functionSettings,
+  LOCAL_APPS,
+  localFunctionSpec,
+  localServiceSpec,
+  PLACEMENTS,
+  serviceSettings,
   type FunctionPlatform,
 } from "@opsbench/core";
 import { useRouter } from "next/navigation";
@@ -14,9 +21,30 @@ type Kind = "local-service" | "local-function";
 
 /** Every input of both kinds as text; empty = leave out (the kind's default applies). */
 const EMPTY = {
-  replicas: "2", minReplicas: "1", maxReplicas: "4", targetCpuPercent: "50", syncPeriodMs: "", tolerance: "", scaleDownStabilizationMs: "", scaleUpStabilizationMs: "",
-  cpuRequest: "", cpuLimit: "", memoryLimitMb: "", balancing: "", placement: "", network: "", startTimeoutMs: "",
-  concurrency: "", minInstances: "", maxInstances: "", idleTimeoutMs: "", queueTimeoutMs: "", maxQueue: "", billingMode: "", granularityMs: "", minimumMs: "",
+  replicas: "2",
+  minReplicas: "1",
+  maxReplicas: "4",
+  targetCpuPercent: "50",
+  syncPeriodMs: "",
+  tolerance: "",
+  scaleDownStabilizationMs: "",
+  scaleUpStabilizationMs: "",
+  cpuRequest: "",
+  cpuLimit: "",
+  memoryLimitMb: "",
+  balancing: "",
+  placement: "",
+  network: "",
+  startTimeoutMs: "",
+  concurrency: "",
+  minInstances: "",
+  maxInstances: "",
+  idleTimeoutMs: "",
+  queueTimeoutMs: "",
+  maxQueue: "",
+  billingMode: "",
+  granularityMs: "",
+  minimumMs: "",
 };
 type Values = typeof EMPTY;
 
@@ -28,27 +56,39 @@ function compact<T extends Record<string, unknown>>(o: T): Partial<T> | undefine
 }
 
 function buildSpec(kind: Kind, app: string, scaling: "fixed" | "autoscaled", v: Values): Record<string, unknown> {
-  const resources = compact({ ...(kind === "local-service" ? { cpuRequest: n(v.cpuRequest) } : {}), cpuLimit: n(v.cpuLimit), memoryLimitMb: n(v.memoryLimitMb) });
+  const resources = compact({
+    ...(kind === "local-service" ? { cpuRequest: n(v.cpuRequest) } : {}),
+    cpuLimit: n(v.cpuLimit),
+    memoryLimitMb: n(v.memoryLimitMb),
+  });
   const common = { app, ...(resources ? { resources } : {}), ...(v.startTimeoutMs.trim() ? { startTimeoutMs: n(v.startTimeoutMs) } : {}) };
   if (kind === "local-service") {
-    const size = scaling === "fixed"
-      ? { replicas: n(v.replicas) }
-      : {
-          minReplicas: n(v.minReplicas),
-          maxReplicas: n(v.maxReplicas),
-          autoscaler: compact({
-            targetCpuPercent: n(v.targetCpuPercent), syncPeriodMs: n(v.syncPeriodMs), tolerance: n(v.tolerance),
-            scaleDownStabilizationMs: n(v.scaleDownStabilizationMs), scaleUpStabilizationMs: n(v.scaleUpStabilizationMs),
-          }) ?? { targetCpuPercent: undefined },
-        };
+    const size =
+      scaling === "fixed"
+        ? { replicas: n(v.replicas) }
+        : {
+            minReplicas: n(v.minReplicas),
+            maxReplicas: n(v.maxReplicas),
+            autoscaler: compact({
+              targetCpuPercent: n(v.targetCpuPercent),
+              syncPeriodMs: n(v.syncPeriodMs),
+              tolerance: n(v.tolerance),
+              scaleDownStabilizationMs: n(v.scaleDownStabilizationMs),
+              scaleUpStabilizationMs: n(v.scaleUpStabilizationMs),
+            }) ?? { targetCpuPercent: undefined },
+          };
     return { ...common, ...compact(size), ...compact({ balancing: v.balancing, placement: v.placement, network: v.network }) };
   }
   const billing = compact({ mode: v.billingMode || undefined, granularityMs: n(v.granularityMs), minimumMs: n(v.minimumMs) });
   return {
     ...common,
     ...compact({
-      concurrency: n(v.concurrency), minInstances: n(v.minInstances), maxInstances: n(v.maxInstances),
-      idleTimeoutMs: n(v.idleTimeoutMs), queueTimeoutMs: n(v.queueTimeoutMs), maxQueue: n(v.maxQueue),
+      concurrency: n(v.concurrency),
+      minInstances: n(v.minInstances),
+      maxInstances: n(v.maxInstances),
+      idleTimeoutMs: n(v.idleTimeoutMs),
+      queueTimeoutMs: n(v.queueTimeoutMs),
+      maxQueue: n(v.maxQueue),
     }),
     ...(billing ? { billing } : {}),
   };
@@ -92,7 +132,9 @@ export function TargetForm() {
       const s = serviceSettings(r.data);
       return [
         `${s.minReplicas === s.maxReplicas ? `${s.minReplicas} replica(s)` : `${s.minReplicas}..${s.maxReplicas} replicas`}`,
-        s.autoscaler ? `autoscaler at ${s.autoscaler.targetCpuPercent}% of ${s.resources.cpuRequest} core(s), sync ${secs(s.autoscaler.syncPeriodMs)}, tolerance ${s.autoscaler.tolerance}, scale-down window ${secs(s.autoscaler.scaleDownStabilizationMs)}` : "no autoscaler",
+        s.autoscaler
+          ? `autoscaler at ${s.autoscaler.targetCpuPercent}% of ${s.resources.cpuRequest} core(s), sync ${secs(s.autoscaler.syncPeriodMs)}, tolerance ${s.autoscaler.tolerance}, scale-down window ${secs(s.autoscaler.scaleDownStabilizationMs)}`
+          : "no autoscaler",
         `limits: ${s.resources.cpuLimit ?? "no"} CPU, ${s.resources.memoryLimitMb !== null ? `${s.resources.memoryLimitMb} MiB` : "no memory limit"}`,
         `${s.balancing} balancing, ${s.placement}, ${s.network}`,
       ];
@@ -112,7 +154,11 @@ export function TargetForm() {
     setBusy(true);
     setErrors(NO_ERRORS);
     try {
-      const res = await fetch("/api/v1/targets", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: name.trim(), kind, spec }) });
+      const res = await fetch("/api/v1/targets", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: name.trim(), kind, spec }),
+      });
       if (!res.ok) {
         setErrors(await readFormErrors(res));
         setBusy(false);
@@ -129,14 +175,25 @@ export function TargetForm() {
   /** A number field bound to a value, with its errors at `spec.<path>`. */
   const num = (label: string, key: keyof Values, path: string, opts: { hint?: ReactNode; placeholder?: string; step?: string } = {}) => (
     <FormField label={label} path={`spec.${path}`} errors={at(`spec.${path}`)} hint={opts.hint}>
-      <NumberInput name={path} value={v[key]} onChange={set(key)} placeholder={opts.placeholder} step={opts.step} invalid={at(`spec.${path}`).length > 0} />
+      <NumberInput
+        name={path}
+        value={v[key]}
+        onChange={set(key)}
+        placeholder={opts.placeholder}
+        step={opts.step}
+        invalid={at(`spec.${path}`).length > 0}
+      />
     </FormField>
   );
   const pick = (label: string, key: keyof Values, path: string, options: readonly string[], defaultLabel: string) => (
     <FormField label={label} path={`spec.${path}`} errors={at(`spec.${path}`)}>
       <select name={path} className={inputClass} value={v[key]} onChange={(e) => set(key)(e.target.value)}>
         <option value="">{defaultLabel}</option>
-        {options.map((o) => <option key={o} value={o}>{o}</option>)}
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
       </select>
     </FormField>
   );
@@ -149,17 +206,37 @@ export function TargetForm() {
         <FormErrorBanner message={errors.message && (unplaced ? `The target was not saved: ${errors.message}` : errors.message)} />
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <FormField label="Name" path="name" errors={at("name")} hint="lower-case letters, digits, '.', '_' or '-'">
-            <input name="name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. taewa-hpa" aria-invalid={at("name").length > 0 || undefined} />
+            <input
+              name="name"
+              className={inputClass}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. taewa-hpa"
+              aria-invalid={at("name").length > 0 || undefined}
+            />
           </FormField>
           <FormField label="Kind" path="kind" errors={at("kind")}>
-            <select name="kind" data-testid="target-kind" className={inputClass} value={kind} onChange={(e) => { setKind(e.target.value as Kind); setErrors(NO_ERRORS); }}>
+            <select
+              name="kind"
+              data-testid="target-kind"
+              className={inputClass}
+              value={kind}
+              onChange={(e) => {
+                setKind(e.target.value as Kind);
+                setErrors(NO_ERRORS);
+              }}
+            >
               <option value="local-service">local-service (replicas, HPA)</option>
               <option value="local-function">local-function (scale to zero)</option>
             </select>
           </FormField>
           <FormField label="App (benchapps/)" path="spec.app" errors={at("spec.app")}>
             <select name="app" className={inputClass} value={app} onChange={(e) => setApp(e.target.value)}>
-              {LOCAL_APPS.map((a) => <option key={a} value={a}>{a}</option>)}
+              {LOCAL_APPS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
             </select>
           </FormField>
         </div>
@@ -184,16 +261,33 @@ export function TargetForm() {
                     {num("Min replicas", "minReplicas", "minReplicas", { step: "1", placeholder: "1" })}
                     {num("Max replicas", "maxReplicas", "maxReplicas", { step: "1", placeholder: "4" })}
                     {num("Target CPU %", "targetCpuPercent", "autoscaler.targetCpuPercent", { step: "1", hint: "of the CPU request" })}
-                    {num("Sync period (ms)", "syncPeriodMs", "autoscaler.syncPeriodMs", { step: "1", placeholder: "15000", hint: "HPA: 15 s" })}
-                    {num("Scale-down window (ms)", "scaleDownStabilizationMs", "autoscaler.scaleDownStabilizationMs", { step: "1", placeholder: "300000", hint: "stabilization; HPA: 5 min" })}
-                    {num("Scale-up window (ms)", "scaleUpStabilizationMs", "autoscaler.scaleUpStabilizationMs", { step: "1", placeholder: "0" })}
+                    {num("Sync period (ms)", "syncPeriodMs", "autoscaler.syncPeriodMs", {
+                      step: "1",
+                      placeholder: "15000",
+                      hint: "HPA: 15 s",
+                    })}
+                    {num("Scale-down window (ms)", "scaleDownStabilizationMs", "autoscaler.scaleDownStabilizationMs", {
+                      step: "1",
+                      placeholder: "300000",
+                      hint: "stabilization; HPA: 5 min",
+                    })}
+                    {num("Scale-up window (ms)", "scaleUpStabilizationMs", "autoscaler.scaleUpStabilizationMs", {
+                      step: "1",
+                      placeholder: "0",
+                    })}
                     {num("Tolerance", "tolerance", "autoscaler.tolerance", { placeholder: "0.1", hint: "no change within ±10%" })}
                   </>
                 )}
               </div>
             </fieldset>
-            <Section title="Per replica" note="Limits are enforced with cgroups where the OS allows; the run records it when they could not be.">
-              {num("CPU request (cores)", "cpuRequest", "resources.cpuRequest", { placeholder: "= limit, else 1", hint: "the autoscaler's 100%" })}
+            <Section
+              title="Per replica"
+              note="Limits are enforced with cgroups where the OS allows; the run records it when they could not be."
+            >
+              {num("CPU request (cores)", "cpuRequest", "resources.cpuRequest", {
+                placeholder: "= limit, else 1",
+                hint: "the autoscaler's 100%",
+              })}
               {num("CPU limit (cores)", "cpuLimit", "resources.cpuLimit", { placeholder: "none" })}
               {num("Memory limit (MiB)", "memoryLimitMb", "resources.memoryLimitMb", { step: "1", placeholder: "none" })}
               {num("Start timeout (ms)", "startTimeoutMs", "startTimeoutMs", { step: "1", placeholder: "10000" })}
@@ -210,21 +304,46 @@ export function TargetForm() {
           <>
             <Section title="Platform" note="The platform sets the defaults (shown greyed); fill a box to override it.">
               <FormField label="Platform preset" path="spec.platform" errors={at("spec.platform")}>
-                <select name="platform" data-testid="target-platform" className={inputClass} value={platform} onChange={(e) => setPlatform(e.target.value as FunctionPlatform)}>
-                  {FUNCTION_PLATFORMS.map((p) => <option key={p} value={p}>{p}</option>)}
+                <select
+                  name="platform"
+                  data-testid="target-platform"
+                  className={inputClass}
+                  value={platform}
+                  onChange={(e) => setPlatform(e.target.value as FunctionPlatform)}
+                >
+                  {FUNCTION_PLATFORMS.map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
                 </select>
               </FormField>
-              {num("Concurrency", "concurrency", "concurrency", { step: "1", placeholder: String(d.concurrency), hint: "requests one instance serves at once" })}
+              {num("Concurrency", "concurrency", "concurrency", {
+                step: "1",
+                placeholder: String(d.concurrency),
+                hint: "requests one instance serves at once",
+              })}
               {num("Min instances", "minInstances", "minInstances", { step: "1", placeholder: "0", hint: "0 = scale to zero" })}
               {num("Max instances", "maxInstances", "maxInstances", { step: "1", placeholder: String(d.maxInstances) })}
-              {num("Idle timeout (ms)", "idleTimeoutMs", "idleTimeoutMs", { step: "1", placeholder: String(d.idleTimeoutMs), hint: "then the instance stops" })}
-              {num("Queue timeout (ms)", "queueTimeoutMs", "queueTimeoutMs", { step: "1", placeholder: String(d.queueTimeoutMs), hint: "then 429" })}
+              {num("Idle timeout (ms)", "idleTimeoutMs", "idleTimeoutMs", {
+                step: "1",
+                placeholder: String(d.idleTimeoutMs),
+                hint: "then the instance stops",
+              })}
+              {num("Queue timeout (ms)", "queueTimeoutMs", "queueTimeoutMs", {
+                step: "1",
+                placeholder: String(d.queueTimeoutMs),
+                hint: "then 429",
+              })}
               {num("Max queue", "maxQueue", "maxQueue", { step: "1", placeholder: "1000" })}
               {num("Start timeout (ms)", "startTimeoutMs", "startTimeoutMs", { step: "1", placeholder: "10000" })}
             </Section>
             <Section title="Billing and limits">
               {pick("Billing mode", "billingMode", "billing.mode", ["per-request", "per-instance"], `${d.billing.mode} (platform)`)}
-              {num("Billing granularity (ms)", "granularityMs", "billing.granularityMs", { step: "1", placeholder: String(d.billing.granularityMs) })}
+              {num("Billing granularity (ms)", "granularityMs", "billing.granularityMs", {
+                step: "1",
+                placeholder: String(d.billing.granularityMs),
+              })}
               {num("Billed minimum (ms)", "minimumMs", "billing.minimumMs", { step: "1", placeholder: String(d.billing.minimumMs) })}
               {num("CPU limit (cores)", "cpuLimit", "resources.cpuLimit", { placeholder: "none" })}
               {num("Memory limit (MiB)", "memoryLimitMb", "resources.memoryLimitMb", { step: "1", placeholder: "none" })}
@@ -233,7 +352,9 @@ export function TargetForm() {
         )}
 
         <div className="flex items-center gap-3 border-t border-zinc-100 pt-3">
-          <button type="submit" data-testid="target-save" className={buttonPrimary} disabled={busy}>{busy ? "Saving…" : "Save target"}</button>
+          <button type="submit" data-testid="target-save" className={buttonPrimary} disabled={busy}>
+            {busy ? "Saving…" : "Save target"}
+          </button>
           <span className="text-[11px] text-zinc-500">A target with the same name is replaced.</span>
         </div>
       </div>
@@ -243,7 +364,9 @@ export function TargetForm() {
           <h3 className="text-xs font-medium text-zinc-700">As it will run</h3>
           {effective ? (
             <ul data-testid="target-effective" className="mt-1 list-disc space-y-0.5 pl-4 text-[11px] text-zinc-600">
-              {effective.map((l) => <li key={l}>{l}</li>)}
+              {effective.map((l) => (
+                <li key={l}>{l}</li>
+              ))}
             </ul>
           ) : (
             <p className="mt-1 text-[11px] text-zinc-400">Not valid yet; saving shows what is wrong next to each field.</p>
@@ -251,7 +374,9 @@ export function TargetForm() {
         </section>
         <details className="rounded-md border border-zinc-200 bg-white">
           <summary className="cursor-pointer px-3 py-1.5 text-xs text-zinc-600">The spec that will be saved (JSON)</summary>
-          <pre className="max-h-80 overflow-auto border-t border-zinc-100 px-3 py-2 font-mono text-[11px] leading-4 text-zinc-700">{JSON.stringify({ name, kind, spec }, null, 2)}</pre>
+          <pre className="max-h-80 overflow-auto border-t border-zinc-100 px-3 py-2 font-mono text-[11px] leading-4 text-zinc-700">
+            {JSON.stringify({ name, kind, spec }, null, 2)}
+          </pre>
         </details>
       </aside>
     </form>

@@ -79,4 +79,5 @@ export function useLiveResource<T>(opts: { url: string; eventsUrl: string; final
 }
 
 /** The small "● live" label pages show while they follow a resource. */
-export const streamLabel = (stream: StreamState) => (stream === "live" ? "● live" : stream === "polling" ? "○ reconnecting (polling)" : "○ connecting");
+export const streamLabel = (stream: StreamState) =>
+  stream === "live" ? "● live" : stream === "polling" ? "○ reconnecting (polling)" : "○ connecting";

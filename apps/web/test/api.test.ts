@@ -9,12 +9,20 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const post = (path: string, body: unknown) =>
-  fetch(`${web}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(`${web}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe("REST API /api/v1", () => {
   it("refuses a malformed target spec with 422 naming the failing field, and writes nothing", async () => {
     const before = await stack.db.target.count();
-    const res = await post("/api/v1/targets", { name: "api-bad", kind: "local-service", spec: { app: "cpu-loop/node-http", replicas: "two" } });
+    const res = await post("/api/v1/targets", {
+      name: "api-bad",
+      kind: "local-service",
+      spec: { app: "cpu-loop/node-http", replicas: "two" },
+    });
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.error.code).toBe("invalid_input");
@@ -31,10 +39,14 @@ describe("REST API /api/v1", () => {
   });
 
   it("creates a valid target (201) and lists it", async () => {
-    const res = await post("/api/v1/targets", { name: "api-good", kind: "local-service", spec: { app: "cpu-loop/node-http", replicas: 2 } });
+    const res = await post("/api/v1/targets", {
+      name: "api-good",
+      kind: "local-service",
+      spec: { app: "cpu-loop/node-http", replicas: 2 },
+    });
     expect(res.status).toBe(201);
     const list = await (await fetch(`${web}/api/v1/targets`)).json();
-    const names = (Array.isArray(list) ? list : list.targets ?? list.data).map((t: { name: string }) => t.name);
+    const names = (Array.isArray(list) ? list : (list.targets ?? list.data)).map((t: { name: string }) => t.name);
     expect(names).toContain("api-good");
   });
 

@@ -16,12 +16,24 @@ beforeAll(async () => {
   stack = await openTestStack();
   browser = await launchBrowser();
   await stack.scope.targets.put({
-    name: "priced-service", kind: "local-service",
-    spec: { app: "cpu-loop/node-http", replicas: 2, costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 } } as never,
+    name: "priced-service",
+    kind: "local-service",
+    spec: {
+      app: "cpu-loop/node-http",
+      replicas: 2,
+      costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
+    } as never,
   });
   await stack.scope.targets.put({
-    name: "priced-function", kind: "local-function",
-    spec: { app: "cpu-loop/node-http", platform: "cloud-run", concurrency: 10, maxInstances: 2, costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 } } as never,
+    name: "priced-function",
+    kind: "local-function",
+    spec: {
+      app: "cpu-loop/node-http",
+      platform: "cloud-run",
+      concurrency: 10,
+      maxInstances: 2,
+      costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 },
+    } as never,
   });
   await stack.scope.workloads.put(shortRamp("priced-ramp", { vus: 2, holdSeconds: 5 }));
   for (const t of ["priced-service", "priced-function"]) {
@@ -40,7 +52,12 @@ describe("comparison with costs", () => {
     const res = await fetch(`${web}/api/v1/comparisons`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ groups: [{ label: "service", runIds: [runIds["priced-service"]] }, { label: "function", runIds: [runIds["priced-function"]] }] }),
+      body: JSON.stringify({
+        groups: [
+          { label: "service", runIds: [runIds["priced-service"]] },
+          { label: "function", runIds: [runIds["priced-function"]] },
+        ],
+      }),
     });
     expect(res.status).toBe(200);
     const data = await res.json();
@@ -55,7 +72,10 @@ describe("comparison with costs", () => {
     expect(be.result.points.length).toBeGreaterThan(10);
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 2600 } });
-    const query = new URLSearchParams([["g", `service:${runIds["priced-service"]}`], ["g", `function:${runIds["priced-function"]}`]]);
+    const query = new URLSearchParams([
+      ["g", `service:${runIds["priced-service"]}`],
+      ["g", `function:${runIds["priced-function"]}`],
+    ]);
     await page.goto(`${web}/compare?${query}`);
     const table = page.getByTestId("cmp-cost-table");
     await table.waitFor();
@@ -65,7 +85,9 @@ describe("comparison with costs", () => {
     const chart = page.getByTestId("cmp-chart-break-even");
     await chart.locator("svg path.recharts-curve").first().waitFor();
     expect(await chart.locator("path.recharts-curve").count()).toBe(2);
-    expect(await page.getByTestId("break-even-verdict").textContent()).toMatch(/function (stops being cheaper at|stays cheaper up to|is never cheaper)/);
+    expect(await page.getByTestId("break-even-verdict").textContent()).toMatch(
+      /function (stops being cheaper at|stays cheaper up to|is never cheaper)/,
+    );
     await page.screenshot({ path: "/tmp/compare-cost.png", fullPage: true });
     await page.close();
   });

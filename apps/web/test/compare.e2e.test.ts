@@ -38,8 +38,14 @@ beforeAll(async () => {
   studyId = study.id;
   const until = Date.now() + 400_000;
   for (;;) {
-    const s = await stack.db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: { include: { target: true }, orderBy: { repetition: "asc" } } } });
-    if (["SUCCEEDED", "FAILED", "ABORTED"].includes(s.status) && s.runs.every((r) => ["SUCCEEDED", "FAILED", "ABORTED"].includes(r.status))) {
+    const s = await stack.db.study.findUniqueOrThrow({
+      where: { id: studyId },
+      include: { runs: { include: { target: true }, orderBy: { repetition: "asc" } } },
+    });
+    if (
+      ["SUCCEEDED", "FAILED", "ABORTED"].includes(s.status) &&
+      s.runs.every((r) => ["SUCCEEDED", "FAILED", "ABORTED"].includes(r.status))
+    ) {
       expect(s.runs.map((r) => r.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
       for (const r of s.runs) runsOf[r.target!.name === "cmp-one" ? "one" : "two"].push(r.id);
       break;
@@ -85,7 +91,8 @@ describe("comparison page", () => {
 
     // Pick the four runs; the page groups them by target x workload by itself.
     await page.goto(`${web}/compare`);
-    for (const id of [...runsOf.one, ...runsOf.two]) await page.locator(`[data-testid="cmp-pick-row"][data-run-id="${id}"] [data-testid="cmp-pick"]`).check();
+    for (const id of [...runsOf.one, ...runsOf.two])
+      await page.locator(`[data-testid="cmp-pick-row"][data-run-id="${id}"] [data-testid="cmp-pick"]`).check();
     await expect.poll(() => page.getByTestId("cmp-group-label").count()).toBe(2);
     await page.getByTestId("cmp-group-label").nth(0).fill("one replica");
     await page.getByTestId("cmp-group-label").nth(1).fill("two replicas");
@@ -106,7 +113,9 @@ describe("comparison page", () => {
     expect(await count(page, "cmp-chart-requests", ".recharts-bar-rectangle")).toBe(buckets);
     expect(await count(page, "cmp-chart-goodput", ".recharts-line-dot")).toBe(buckets);
     expect(await count(page, "cmp-chart-cdf", "path.recharts-line-curve")).toBe(api.groups.length);
-    expect(Number(await page.getByTestId("cmp-chart-cdf").getAttribute("data-points"))).toBe(api.groups.reduce((s, g) => s + g.distribution.length, 0));
+    expect(Number(await page.getByTestId("cmp-chart-cdf").getAttribute("data-points"))).toBe(
+      api.groups.reduce((s, g) => s + g.distribution.length, 0),
+    );
     expect(await count(page, "cmp-chart-box", "rect.cmp-box")).toBe(METRICS.length * api.groups.length);
     expect(await count(page, "cmp-chart-box", "circle.cmp-box-point")).toBe(METRICS.length * 4);
     const infraRuns = new Set(api.groups.flatMap((g) => g.infra.map((p) => p.runId)));
@@ -123,10 +132,16 @@ describe("comparison page", () => {
 
     // Verdicts: recompute each interval from the runs' stored summaries, in the order the page lists the runs.
     const stored = new Map(
-      (await stack.db.run.findMany({ where: { id: { in: [...runsOf.one, ...runsOf.two] } }, select: { id: true, summary: true } })).map((r) => [r.id, r.summary as unknown as RunSummary]),
+      (await stack.db.run.findMany({ where: { id: { in: [...runsOf.one, ...runsOf.two] } }, select: { id: true, summary: true } })).map(
+        (r) => [r.id, r.summary as unknown as RunSummary],
+      ),
     );
     const order = await Promise.all(
-      [0, 1].map((gi) => page.locator(`tbody:has([data-testid="cmp-group-row"][data-group="${gi}"]) [data-testid="cmp-run-row"]`).evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")!))),
+      [0, 1].map((gi) =>
+        page
+          .locator(`tbody:has([data-testid="cmp-group-row"][data-group="${gi}"]) [data-testid="cmp-run-row"]`)
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")!)),
+      ),
     );
     expect(order.map((ids) => [...ids].sort())).toEqual([[...runsOf.one].sort(), [...runsOf.two].sort()]);
     let normalChecked = 0;
@@ -138,10 +153,17 @@ describe("comparison page", () => {
       const a = order[0]!.map((id) => ofSummary[metric](stored.get(id)!));
       const b = order[1]!.map((id) => ofSummary[metric](stored.get(id)!));
       const mine = bootstrapDifference(a, b, { seed: Number(await attr("data-seed")), resamples: Number(await attr("data-resamples")) });
-      expect([Number(await attr("data-low")), Number(await attr("data-high")), Number(await attr("data-difference"))], metric).toEqual([mine.low, mine.high, mine.difference]);
+      expect([Number(await attr("data-low")), Number(await attr("data-high")), Number(await attr("data-difference"))], metric).toEqual([
+        mine.low,
+        mine.high,
+        mine.difference,
+      ]);
       expect(await attr("data-significant"), metric).toBe(String(mine.significant));
       // The interval as printed: [low, high] with the page's rounding.
-      const shown = ((await row.getByTestId("verdict-ci").textContent()) ?? "").replace(/−/g, "-").match(/-?\+?[0-9.]+/g)!.map(Number);
+      const shown = ((await row.getByTestId("verdict-ci").textContent()) ?? "")
+        .replace(/−/g, "-")
+        .match(/-?\+?[0-9.]+/g)!
+        .map(Number);
       const tolerance = metric === "req/s" ? 0.051 : 0.0051;
       expect(Math.abs(shown[0]! - mine.low), `${metric} low shown`).toBeLessThanOrEqual(tolerance);
       expect(Math.abs(shown[1]! - mine.high), `${metric} high shown`).toBeLessThanOrEqual(tolerance);
@@ -173,7 +195,9 @@ describe("comparison page", () => {
     expect(lines[0]).toBe("group,offset_s,requests,p50_ms,p95_ms,p99_ms,goodput_pct");
     expect(lines.length - 1).toBe(buckets);
     expect(lines.slice(1).reduce((s, l) => s + Number(l.split(",")[2]), 0)).toBe(api.groups.reduce((s, g) => s + g.merged!.requests, 0));
-    const verdictsJson = JSON.parse((await download(page, () => page.getByTestId("cmp-verdicts").getByTestId("export-json").click())).bytes.toString("utf8"));
+    const verdictsJson = JSON.parse(
+      (await download(page, () => page.getByTestId("cmp-verdicts").getByTestId("export-json").click())).bytes.toString("utf8"),
+    );
     expect(verdictsJson.map((v: { metric: string }) => v.metric)).toEqual([...METRICS]);
     const png = await download(page, () => page.getByTestId("cmp-chart-latency").getByTestId("export-png").click());
     expect(png.bytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
@@ -190,12 +214,18 @@ describe("comparison page", () => {
     await page.screenshot({ path: "/tmp/cmp-compare-page.png", fullPage: true });
 
     // The study as a whole (?study=): its cells are the same groups, so the same intervals.
-    const picked = await page.locator('tr[data-testid^="verdict-"]').evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-low"), r.getAttribute("data-high")]));
+    const picked = await page
+      .locator('tr[data-testid^="verdict-"]')
+      .evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-low"), r.getAttribute("data-high")]));
     await page.goto(`${web}/compare?study=${studyId}`);
     await page.getByTestId("cmp-view").waitFor();
     expect(await page.locator("h1").textContent()).toContain("one vs two replicas");
     expect(await page.locator('[data-testid="cmp-group-row"]').evaluateAll((rows) => rows.length)).toBe(2);
-    expect(await page.locator('tr[data-testid^="verdict-"]').evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-low"), r.getAttribute("data-high")]))).toEqual(picked);
+    expect(
+      await page
+        .locator('tr[data-testid^="verdict-"]')
+        .evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-low"), r.getAttribute("data-high")])),
+    ).toEqual(picked);
     expect(Number(await page.getByTestId("cmp-chart-box").getAttribute("data-points"))).toBe(METRICS.length * 2);
     expect(errors).toEqual([]);
     await page.close();
@@ -207,7 +237,15 @@ describe("comparison page", () => {
     await page.getByTestId("cmp-report").waitFor();
     expect(await page.locator("nav").count()).toBe(0);
     expect(await page.getByTestId("export-csv").count()).toBe(0);
-    for (const id of ["cmp-chart-latency", "cmp-chart-requests", "cmp-chart-goodput", "cmp-chart-cdf", "cmp-chart-box", "cmp-chart-infra", "cmp-chart-infra-cpu"]) {
+    for (const id of [
+      "cmp-chart-latency",
+      "cmp-chart-requests",
+      "cmp-chart-goodput",
+      "cmp-chart-cdf",
+      "cmp-chart-box",
+      "cmp-chart-infra",
+      "cmp-chart-infra-cpu",
+    ]) {
       expect(Number(await page.getByTestId(id).getAttribute("data-points")), id).toBeGreaterThan(0);
     }
     const header = (await page.locator("header").first().textContent()) ?? "";
@@ -228,7 +266,8 @@ describe("comparison page", () => {
   });
 
   it("answers bad comparison input with 422 naming the place, and unknown runs likewise", async () => {
-    const post = (body: unknown) => fetch(`${web}/api/v1/comparisons`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${web}/api/v1/comparisons`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const bad = await post({ groups: [{ runIds: ["nope"] }] });
     expect(bad.status).toBe(422);
     expect((await bad.json()).error.issues.map((i: { path: string }) => i.path)).toEqual(["groups.0.runIds.0"]);

@@ -84,7 +84,9 @@ describe("run page: infra timeline, checks and custom metrics", () => {
     expect(await page.getByTestId("infra-cold-starts").textContent()).toBe(String(coldStarts));
     const cold = page.getByTestId("chart-cold-starts");
     expect(Number(await cold.getAttribute("data-points"))).toBe(points.length);
-    expect(await cold.locator("path.recharts-rectangle:not(.recharts-tooltip-cursor)").count()).toBe(points.filter((p) => p.coldStarts > 0).length);
+    expect(await cold.locator("path.recharts-rectangle:not(.recharts-tooltip-cursor)").count()).toBe(
+      points.filter((p) => p.coldStarts > 0).length,
+    );
     expect(await cold.textContent()).toContain(`${points.find((p) => p.coldStartMs.length)!.coldStartMs[0]!.toFixed(0)} ms`);
     // CPU per instance and the queue are drawn too.
     expect(Number(await page.getByTestId("chart-cpu").getAttribute("data-points"))).toBeGreaterThan(0);

@@ -21,7 +21,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const number = (s: string | null) => Number((s ?? "").replace(/[^0-9.\-]/g, ""));
+const number = (s: string | null) => Number((s ?? "").replace(/[^0-9.-]/g, ""));
 
 describe("run page", () => {
   it("updates live while the run goes, then shows the summary equal to the API's and three populated charts", async () => {
@@ -31,12 +31,18 @@ describe("run page", () => {
     const initial = await page.getByTestId("run-status").textContent();
     expect(initial).not.toMatch(/SUCCEEDED/i);
     // No reload from here on: the page must reach the final state by itself.
-    await page.getByTestId("run-status").filter({ hasText: /SUCCEEDED/i }).waitFor({ timeout: 150_000 });
+    await page
+      .getByTestId("run-status")
+      .filter({ hasText: /SUCCEEDED/i })
+      .waitFor({ timeout: 150_000 });
     const view = await waitForFinal(stack.db, run.id);
     const api = await (await fetch(`${web}/api/v1/runs/${run.id}`)).json();
     expect(api.summary.requests).toBe(view.summary!.requests);
 
-    await page.getByTestId("summary-requests").filter({ hasText: String(api.summary.requests) }).waitFor({ timeout: 15_000 });
+    await page
+      .getByTestId("summary-requests")
+      .filter({ hasText: String(api.summary.requests) })
+      .waitFor({ timeout: 15_000 });
     const shown = async (id: string) => number(await page.getByTestId(id).textContent());
     expect(await shown("summary-requests")).toBe(api.summary.requests);
     expect(await shown("summary-failures")).toBe(api.summary.failures);

@@ -70,7 +70,10 @@ describe("share links", () => {
 
   it("are made from the comparison page and show the comparison, without cookies, leaking no other run and no secret", async () => {
     const app = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const q = new URLSearchParams([["g", `with secret:${shared.a}`], ["g", `plain:${shared.b}`]]);
+    const q = new URLSearchParams([
+      ["g", `with secret:${shared.a}`],
+      ["g", `plain:${shared.b}`],
+    ]);
     await app.goto(`${web}/compare?${q}`);
     await app.getByTestId("share-button").click();
     await app.getByTestId("share-create").click();
@@ -91,7 +94,14 @@ describe("share links", () => {
     const { ctx, page, status, bodies, data } = await openFresh(shareUrl);
     expect(status).toBe(200);
     await page.getByTestId("share-page").waitFor();
-    for (const id of ["cmp-chart-latency", "cmp-chart-requests", "cmp-chart-goodput", "cmp-chart-cdf", "cmp-chart-box", "cmp-chart-infra"]) {
+    for (const id of [
+      "cmp-chart-latency",
+      "cmp-chart-requests",
+      "cmp-chart-goodput",
+      "cmp-chart-cdf",
+      "cmp-chart-box",
+      "cmp-chart-infra",
+    ]) {
       expect(Number(await page.getByTestId(id).getAttribute("data-points")), id).toBeGreaterThan(0);
     }
     expect(await page.getByTestId("cmp-chart-cdf").locator("path.recharts-line-curve").count()).toBe(2);
@@ -148,11 +158,15 @@ describe("share links", () => {
   });
 
   it("refuse bad input with 422 and a subject outside the workspace likewise", async () => {
-    const post = (body: unknown) => fetch(`${web}/api/v1/shares`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${web}/api/v1/shares`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const kind = await post({ kind: "everything", subject: {} });
     expect(kind.status).toBe(422);
     expect((await kind.json()).error.issues[0].path).toBe("kind");
-    const missing = await post({ kind: "comparison", subject: { groups: [{ runIds: [shared.a] }, { runIds: ["00000000-0000-4000-8000-000000000000"] }] } });
+    const missing = await post({
+      kind: "comparison",
+      subject: { groups: [{ runIds: [shared.a] }, { runIds: ["00000000-0000-4000-8000-000000000000"] }] },
+    });
     expect(missing.status).toBe(422);
     expect((await missing.json()).error.issues[0].path).toBe("subject.groups.1.runIds.0");
     const before = await stack.db.shareLink.count();
@@ -189,8 +203,12 @@ describe("share links", () => {
     await page.goto(`${web}/runs/${shared.b}`);
     await page.getByTestId("run-status").waitFor();
     // Whatever the worker flagged the run with is in the header.
-    const stored = (await stack.db.run.findUniqueOrThrow({ where: { id: shared.b }, select: { flags: true } })).flags as Array<{ code: string }>;
-    const shown = await page.locator('[data-testid="run-flags"] [data-flag]').evaluateAll((els) => els.map((e) => e.getAttribute("data-flag")));
+    const stored = (await stack.db.run.findUniqueOrThrow({ where: { id: shared.b }, select: { flags: true } })).flags as Array<{
+      code: string;
+    }>;
+    const shown = await page
+      .locator('[data-testid="run-flags"] [data-flag]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-flag")));
     for (const f of stored) expect(shown).toContain(f.code);
     await page.getByTestId("share-button").click();
     await page.getByTestId("share-create").click();

@@ -84,7 +84,10 @@ describe("study pages", () => {
     for (const cell of api.cells) {
       const el = page.getByTestId(`study-cell-${cell.target.name}-${cell.workload.name}`);
       expect(await el.count(), `${cell.target.name} x ${cell.workload.name}`).toBe(1);
-      for (const [prefix, metric] of [["", "p95"], ["rps-", "rps"]] as const) {
+      for (const [prefix, metric] of [
+        ["", "p95"],
+        ["rps-", "rps"],
+      ] as const) {
         const s = cell.stats[metric];
         expect(s.n).toBe(3);
         expect(s.ci95).not.toBeNull();
@@ -94,7 +97,13 @@ describe("study pages", () => {
         expect(Number(await el.getAttribute(`data-${prefix}mean`))).toBe(s.mean);
       }
       // The written figures are the same numbers, rounded as the page writes them.
-      for (const [metric, decimals] of [["p50", 2], ["p95", 2], ["p99", 2], ["rps", 1], ["goodput", 2]] as const) {
+      for (const [metric, decimals] of [
+        ["p50", 2],
+        ["p95", 2],
+        ["p99", 2],
+        ["rps", 1],
+        ["goodput", 2],
+      ] as const) {
         const s = cell.stats[metric];
         const row = el.locator(`tr[data-metric="${metric}"]`);
         expect(await row.locator('[data-role="ci-low"]').textContent(), metric).toBe(s.ci95!.low.toFixed(decimals));
@@ -112,7 +121,10 @@ describe("study pages", () => {
     }
 
     // The recorded order: three rounds, each running every cell once, and not all in the same order.
-    const rounds = await page.getByTestId("study-run-order").locator("li[data-round]").evaluateAll((lis) => lis.map((li) => li.getAttribute("data-order")!));
+    const rounds = await page
+      .getByTestId("study-run-order")
+      .locator("li[data-round]")
+      .evaluateAll((lis) => lis.map((li) => li.getAttribute("data-order")!));
     expect(rounds).toHaveLength(3);
     for (const order of rounds) expect([...order].sort().join("")).toBe("ABCD");
     expect(new Set(rounds).size).toBeGreaterThan(1);

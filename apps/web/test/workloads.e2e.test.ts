@@ -89,7 +89,9 @@ describe("workload form", () => {
     await page.getByTestId("workload-save").click();
     const shown = page.getByTestId("script-error");
     await shown.waitFor({ timeout: 40_000 });
-    expect(await shown.textContent()).toContain("could not initialize 'script.js': could not load JS test 'script.js': script.js: Line 3:16 Unexpected token ;");
+    expect(await shown.textContent()).toContain(
+      "could not initialize 'script.js': could not load JS test 'script.js': script.js: Line 3:16 Unexpected token ;",
+    );
     expect(await shown.textContent()).toContain("nothing was saved");
     expect(page.url()).toBe(`${web}/workloads/new`);
     expect(await stored("broken-script")).toBe(false);
@@ -97,7 +99,9 @@ describe("workload form", () => {
 
     // Upload a file instead: it replaces the text, names the workload after the file, and passes k6's check.
     await page.locator('input[name="name"]').fill("");
-    await page.getByTestId("script-file").setInputFiles({ name: "Checkout-Flow.js", mimeType: "text/javascript", buffer: Buffer.from(VALID) });
+    await page
+      .getByTestId("script-file")
+      .setInputFiles({ name: "Checkout-Flow.js", mimeType: "text/javascript", buffer: Buffer.from(VALID) });
     await expect.poll(() => page.getByTestId("script-source").inputValue()).toBe(VALID);
     expect(await page.locator('input[name="name"]').inputValue()).toBe("checkout-flow");
     await page.getByTestId("workload-save").click();
@@ -147,8 +151,17 @@ describe("target form", () => {
     await page.waitForURL(/\/targets\?saved=form-fn$/);
     const t = await stack.scope.targets.byName("form-fn");
     expect(t.kind).toBe("local-function");
-    expect(t.spec).toEqual({ app: "cpu-loop/node-http", platform: "lambda", maxInstances: 3, idleTimeoutMs: 5000, env: {}, startTimeoutMs: 10_000 });
-    expect(await page.locator('[data-testid="target-row"][data-name="form-fn"]').textContent()).toContain("lambda: concurrency 1, 0..3 instances, idle 5 s");
+    expect(t.spec).toEqual({
+      app: "cpu-loop/node-http",
+      platform: "lambda",
+      maxInstances: 3,
+      idleTimeoutMs: 5000,
+      env: {},
+      startTimeoutMs: 10_000,
+    });
+    expect(await page.locator('[data-testid="target-row"][data-name="form-fn"]').textContent()).toContain(
+      "lambda: concurrency 1, 0..3 instances, idle 5 s",
+    );
     expect(errors).toEqual([]);
     await page.close();
   });

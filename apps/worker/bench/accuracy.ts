@@ -30,7 +30,7 @@ function exactPercentile(sorted: number[], p: number): number {
 
 function random(seed: number) {
   let x = seed >>> 0 || 1;
-  return () => ((x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 async function main() {
@@ -38,16 +38,31 @@ async function main() {
   const jsonFile = path.join(workDir, "k6.json");
   const port = await freePort();
   // Taewa with a mixed difficulty gives a wide, long-tailed latency spread.
-  const app = spawnGroup(process.execPath, ["server.js"], { cwd: path.resolve(import.meta.dirname, "../../../benchapps/cpu-loop/node-http"), env: { PORT: String(port) } });
+  const app = spawnGroup(process.execPath, ["server.js"], {
+    cwd: path.resolve(import.meta.dirname, "../../../benchapps/cpu-loop/node-http"),
+    env: { PORT: String(port) },
+  });
   const scratch = await scratchRun(db, "bench:accuracy");
   try {
-    for (let i = 0; i < 100 && !(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 50));
+    for (
+      let i = 0;
+      i < 100 &&
+      !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 50));
     const writer = new ResultWriter(runStore(db, scratch.id), () => {}, createLogger("warn"));
     const script = compileK6Script(
       workloadSpec.parse({
         kind: "ramping-vus",
         startVUs: 0,
-        stages: [{ duration: `${Math.round(opt.seconds / 4)}s`, target: opt.vus }, { duration: `${opt.seconds - Math.round(opt.seconds / 4)}s`, target: opt.vus }],
+        stages: [
+          { duration: `${Math.round(opt.seconds / 4)}s`, target: opt.vus },
+          { duration: `${opt.seconds - Math.round(opt.seconds / 4)}s`, target: opt.vus },
+        ],
         gracefulRampDown: "0s",
         requests: [
           { name: "light", path: "/?n=100" },
@@ -56,8 +71,13 @@ async function main() {
       }),
     );
     const result = await runK6({
-      binary: env.OPSBENCH_K6, workDir, script, env: { OPSBENCH_BASE_URL: `http://127.0.0.1:${port}` },
-      signal: new AbortController().signal, onLine: (l) => writer.add(l), extraArgs: ["--out", `json=${jsonFile}`],
+      binary: env.OPSBENCH_K6,
+      workDir,
+      script,
+      env: { OPSBENCH_BASE_URL: `http://127.0.0.1:${port}` },
+      signal: new AbortController().signal,
+      onLine: (l) => writer.add(l),
+      extraArgs: ["--out", `json=${jsonFile}`],
     });
     await writer.close();
     if (result.exitCode !== 0) throw new Error(`k6 exited ${result.exitCode}: ${result.outputTail}`);
@@ -81,20 +101,32 @@ async function main() {
       windows.push([a, Math.min(b, last + 1)]);
     }
     let worst = { error: 0, where: "" };
-    console.log(`bench:accuracy: ${raw.length} requests from k6's JSON output, ${cells.length} opsbench rows, ${windows.length - 1} random windows + the whole run`);
+    console.log(
+      `bench:accuracy: ${raw.length} requests from k6's JSON output, ${cells.length} opsbench rows, ${windows.length - 1} random windows + the whole run`,
+    );
     for (const [i, [a, b]] of windows.entries()) {
-      const values = raw.filter((r) => r.second >= a && r.second < b).map((r) => r.value).sort((x, y) => x - y);
-      const ours = summarize(cells.filter((c) => c.ts.getTime() / 1000 >= a && c.ts.getTime() / 1000 < b), b - a);
-      if (ours.requests !== values.length) throw new Error(`window ${a - first}-${b - first} s: opsbench counted ${ours.requests} requests, k6's JSON has ${values.length}`);
+      const values = raw
+        .filter((r) => r.second >= a && r.second < b)
+        .map((r) => r.value)
+        .sort((x, y) => x - y);
+      const ours = summarize(
+        cells.filter((c) => c.ts.getTime() / 1000 >= a && c.ts.getTime() / 1000 < b),
+        b - a,
+      );
+      if (ours.requests !== values.length)
+        throw new Error(`window ${a - first}-${b - first} s: opsbench counted ${ours.requests} requests, k6's JSON has ${values.length}`);
       const errors = PERCENTILES.map((p) => {
         const exact = exactPercentile(values, p);
         const mine = ours.latencyMs[`p${Math.round(p * 100)}` as "p50"];
         const error = Math.abs(mine - exact) / exact;
-        if (error > worst.error) worst = { error, where: `p${Math.round(p * 100)} of ${i === 0 ? "the whole run" : `seconds ${a - first}-${b - first}`}` };
+        if (error > worst.error)
+          worst = { error, where: `p${Math.round(p * 100)} of ${i === 0 ? "the whole run" : `seconds ${a - first}-${b - first}`}` };
         return error;
       });
       if (i === 0 || i <= 3) {
-        console.log(`  ${i === 0 ? "whole run" : `window ${a - first}-${b - first} s`}: n=${values.length}, error p50/p90/p95/p99 = ${errors.map((e) => `${(e * 100).toFixed(3)}%`).join(" / ")}`);
+        console.log(
+          `  ${i === 0 ? "whole run" : `window ${a - first}-${b - first} s`}: n=${values.length}, error p50/p90/p95/p99 = ${errors.map((e) => `${(e * 100).toFixed(3)}%`).join(" / ")}`,
+        );
       }
     }
     console.log(`worst relative error of p50/p90/p95/p99: ${(worst.error * 100).toFixed(3)}% (${worst.where}) (bar: <= 1%)`);

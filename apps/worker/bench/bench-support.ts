@@ -25,7 +25,13 @@ export async function startEchoServer(): Promise<{ url: string; stop: () => Prom
   const proc = spawnGroup(cmd!, cmdArgs, { cwd: repoRoot, env: { PORT: String(port), HOST: "127.0.0.1" } });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, stop: () => stopGroup(proc.pid) };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, stop: () => stopGroup(proc.pid) };
     await new Promise((r) => setTimeout(r, 50));
   }
   await stopGroup(proc.pid);
@@ -51,7 +57,11 @@ export function args(defaults: Record<string, number>): Record<string, number> {
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i]!.replace(/^--/, "");
     if (!(key in out) || argv[i + 1] === undefined || Number.isNaN(Number(argv[i + 1]))) {
-      throw new Error(`unknown or bad option ${argv[i]}; options: ${Object.keys(defaults).map((k) => `--${k} N`).join(" ")}`);
+      throw new Error(
+        `unknown or bad option ${argv[i]}; options: ${Object.keys(defaults)
+          .map((k) => `--${k} N`)
+          .join(" ")}`,
+      );
     }
     out[key] = Number(argv[++i]);
   }

@@ -74,7 +74,9 @@ async function main() {
   const echo = await startEchoServer();
   const scratch = await scratchRun(db, "bench:overhead");
   try {
-    console.log(`bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.vus} VUs, ${opt.seconds} s a trial, ${opt.pairs} rounds, target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`);
+    console.log(
+      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.vus} VUs, ${opt.seconds} s a trial, ${opt.pairs} rounds, target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`,
+    );
     await trial("bare", echo.url, scratch.id, 3); // warm-up, not counted
     const ratios: number[] = [];
     const jsonRatios: number[] = [];

@@ -35,7 +35,11 @@ export function ensureK6({ log = console.log } = {}) {
   log(`building k6 ${version} with the opsbench output (about 1.5 minutes on 2 cores)...`);
   const tmp = `${binary}.tmp-${process.pid}`;
   mkdirSync(path.dirname(binary), { recursive: true });
-  const r = spawnSync("go", ["build", "-trimpath", "-o", tmp, "."], { cwd: src, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0" } });
+  const r = spawnSync("go", ["build", "-trimpath", "-o", tmp, "."], {
+    cwd: src,
+    stdio: "inherit",
+    env: { ...process.env, CGO_ENABLED: "0" },
+  });
   if (r.status !== 0) {
     rmSync(tmp, { force: true });
     throw new Error(`go build of k6 failed (exit ${r.status})`);
@@ -45,7 +49,8 @@ export function ensureK6({ log = console.log } = {}) {
   const tools = path.dirname(path.dirname(binary));
   for (const dir of readdirSync(tools)) {
     const p = path.join(tools, dir);
-    if (dir.startsWith("k6-") && p !== path.dirname(binary) && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000) rmSync(p, { recursive: true, force: true });
+    if (dir.startsWith("k6-") && p !== path.dirname(binary) && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000)
+      rmSync(p, { recursive: true, force: true });
   }
   return { version, binary, built: true };
 }

@@ -12,7 +12,10 @@ export type BaselineOutcome = { reached: true; waitedMs: number } | { reached: f
  * aborts when the wait is over (so a polling reset stops) or the run is aborted.
  * An aborted run, or an unexpected error (a bug, not a target state), is thrown.
  */
-export async function checkBaseline(reset: (signal: AbortSignal) => Promise<void>, opts: { waitMs: number; signal: AbortSignal }): Promise<BaselineOutcome> {
+export async function checkBaseline(
+  reset: (signal: AbortSignal) => Promise<void>,
+  opts: { waitMs: number; signal: AbortSignal },
+): Promise<BaselineOutcome> {
   const started = Date.now();
   const wait = new AbortController();
   const timer = setTimeout(() => wait.abort(new Error(`baseline wait of ${opts.waitMs} ms is over`)), opts.waitMs);
@@ -31,7 +34,8 @@ export async function checkBaseline(reset: (signal: AbortSignal) => Promise<void
   } catch (err) {
     if (opts.signal.aborted) throw err;
     const waitedMs = Date.now() - started;
-    if (wait.signal.aborted) return { reached: false, waitedMs, reason: `not back at baseline within ${Math.round(opts.waitMs / 100) / 10} s` };
+    if (wait.signal.aborted)
+      return { reached: false, waitedMs, reason: `not back at baseline within ${Math.round(opts.waitMs / 100) / 10} s` };
     if (err instanceof ProviderError) return { reached: false, waitedMs, reason: err.message };
     throw err;
   } finally {

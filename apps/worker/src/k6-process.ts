@@ -63,10 +63,14 @@ export async function runK6(opts: {
     command[0]!,
     [
       ...command.slice(1),
-      "run", "--no-color", "--quiet",
+      "run",
+      "--no-color",
+      "--quiet",
       ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
       ...(opts.extraArgs ?? []),
-      "--summary-export", summaryPath, scriptPath,
+      "--summary-export",
+      summaryPath,
+      scriptPath,
     ],
     { cwd: opts.workDir, env: { ...k6BaseEnv(), ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
   );
@@ -122,7 +126,8 @@ export async function runK6(opts: {
   clearInterval(cpuSampler);
   opts.signal.removeEventListener("abort", onAbort);
   const seconds = (Date.now() - startedAt) / 1000;
-  const cpuPercentOfMachine = lastTicks !== null && seconds > 0 ? Math.round((10_000 * lastTicks) / CLOCK_TICKS_PER_SECOND / seconds / os.cpus().length) / 100 : null;
+  const cpuPercentOfMachine =
+    lastTicks !== null && seconds > 0 ? Math.round((10_000 * lastTicks) / CLOCK_TICKS_PER_SECOND / seconds / os.cpus().length) / 100 : null;
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, "utf8")) : null;
   if (formatError) throw new Error(formatError);
   return { exitCode, cpuPercentOfMachine, summary, outputTail: tail.trim().split("\n").slice(-15).join("\n"), malformedLines: malformed };

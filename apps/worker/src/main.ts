@@ -5,7 +5,15 @@
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { createDb } from "@opsbench/db";
-import { RUN_QUEUE, STUDY_QUEUE, redisConnection, runJobPayload, studyJobPayload, type RunJobPayload, type StudyJobPayload } from "@opsbench/jobs";
+import {
+  RUN_QUEUE,
+  STUDY_QUEUE,
+  redisConnection,
+  runJobPayload,
+  studyJobPayload,
+  type RunJobPayload,
+  type StudyJobPayload,
+} from "@opsbench/jobs";
 import { loadEnv } from "./env";
 import { k6Version } from "./k6-process";
 import { createLogger } from "./logger";
@@ -34,7 +42,13 @@ const worker = new Worker<RunJobPayload>(
     const abort = new AbortController();
     running.set(runId, abort);
     try {
-      await loadLock.run(() => executeRun(runId, { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR }, abort.signal));
+      await loadLock.run(() =>
+        executeRun(
+          runId,
+          { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR },
+          abort.signal,
+        ),
+      );
     } finally {
       running.delete(runId);
     }
@@ -50,7 +64,15 @@ const studyWorker = new Worker<StudyJobPayload>(
   async (job) => {
     const parsed = studyJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
-    const deps = { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR, lock: loadLock };
+    const deps = {
+      db,
+      redis: publisher,
+      log,
+      k6,
+      benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
+      workDir: env.OPSBENCH_WORK_DIR,
+      lock: loadLock,
+    };
     await executeStudy(parsed.data.studyId, deps, stoppingStudies.signal);
   },
   { connection: redisConnection(env.REDIS_URL), prefix: "opsbench", concurrency: 1, lockDuration: 60_000 },

@@ -4,7 +4,20 @@
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { ZodError } from "zod";
-import { analysisFlags, baselineNotReachedFlag, compileK6Script, loadTotals, priceRun, resolveRate, summarize, type RunSummary, thresholdOutcomes, workloadSpec, type StepNameValue, type WorkloadSpec } from "@opsbench/core";
+import {
+  analysisFlags,
+  baselineNotReachedFlag,
+  compileK6Script,
+  loadTotals,
+  priceRun,
+  resolveRate,
+  summarize,
+  type RunSummary,
+  thresholdOutcomes,
+  workloadSpec,
+  type StepNameValue,
+  type WorkloadSpec,
+} from "@opsbench/core";
 import { addRunFlags, loadResultCells, plannedRepetitions, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
@@ -74,7 +87,10 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     const dep = await step(store, "PROVISION", publish, async () => {
       // Validated at the API, and again here: the row may come from anywhere.
       spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
-      workload = await resolveWorkload(parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"), deps.db);
+      workload = await resolveWorkload(
+        parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
+        deps.db,
+      );
       const d = await provider.deploy(spec, ctx);
       return { result: d, detail: d };
     });
@@ -107,9 +123,14 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
           signal,
           onLine: (line) => writer.add(line),
         });
-        await store.update({ loadFinishedAt: new Date(), k6ExitCode: result.exitCode, thresholdsOk: result.exitCode !== K6_THRESHOLDS_FAILED });
+        await store.update({
+          loadFinishedAt: new Date(),
+          k6ExitCode: result.exitCode,
+          thresholdsOk: result.exitCode !== K6_THRESHOLDS_FAILED,
+        });
         await writer.close();
-        if (result.malformedLines) await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
+        if (result.malformedLines)
+          await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
         if (signal.aborted) throw new RunFailure("aborted during load");
         if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
           throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
@@ -126,11 +147,17 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     // Local targets have no cloud metrics to collect.
     const appChecks = provider.appChecks ? await provider.appChecks(spec, dep, ctx) : [];
     await step(
-      store, "COLLECT", publish,
-      async () => ({ result: undefined, detail: appChecks.length ? { appChecks } : { note: "no cloud metrics or app checks for this target" } }),
+      store,
+      "COLLECT",
+      publish,
+      async () => ({
+        result: undefined,
+        detail: appChecks.length ? { appChecks } : { note: "no cloud metrics or app checks for this target" },
+      }),
       appChecks.length ? "SUCCEEDED" : "SKIPPED",
     );
-    for (const c of appChecks) await store.event(c.ok ? "info" : "warn", `app check ${c.name}: ${c.ok ? "passed" : "FAILED"}: ${c.message}`);
+    for (const c of appChecks)
+      await store.event(c.ok ? "info" : "warn", `app check ${c.name}: ${c.ok ? "passed" : "FAILED"}: ${c.message}`);
 
     await store.setStatus("ANALYZING");
     await publish("status", "ANALYZING");
@@ -140,18 +167,28 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
       const fresh = await store.get();
       const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
       const load = await deps.db.loadSecond.findMany({ where: { runId } });
-      const summary = { ...summarize(cells, windowSeconds), load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine }, thresholds: thresholdOutcomes(k6.summary), appChecks };
+      const summary = {
+        ...summarize(cells, windowSeconds),
+        load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
+        thresholds: thresholdOutcomes(k6.summary),
+        appChecks,
+      };
       const cost = await costOfRun(deps.db, runId, spec, summary, fresh.loadStartedAt);
       if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
       await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
       await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
-      if (summary.load.droppedIterations > 0) await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
+      if (summary.load.droppedIterations > 0)
+        await store.event(
+          "warn",
+          `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`,
+        );
       if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
       return { result: undefined, detail: { requests: summary.requests } };
     });
   } catch (err) {
     failure = describe(err);
-    if (!(err instanceof RunFailure || err instanceof ProviderError || err instanceof ZodError)) log.error({ err }, "run failed unexpectedly");
+    if (!(err instanceof RunFailure || err instanceof ProviderError || err instanceof ZodError))
+      log.error({ err }, "run failed unexpectedly");
     else log.warn({ error: failure }, "run failed");
   } finally {
     const teardownError = await teardown(target, store, deps, runId, signal, log).then(
@@ -177,7 +214,9 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
   const model = (spec as { costModel?: unknown } | null)?.costModel;
   if (model === undefined || !loadStartedAt) return null;
   const infra = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
-  const billedMs = infra.map((p) => (p.detail as { totals?: { billedMs?: number } } | null)?.totals?.billedMs).filter((v): v is number => typeof v === "number");
+  const billedMs = infra
+    .map((p) => (p.detail as { totals?: { billedMs?: number } } | null)?.totals?.billedMs)
+    .filter((v): v is number => typeof v === "number");
   return priceRun(model, {
     durationSeconds: summary.durationSeconds,
     requests: summary.requests,
@@ -194,8 +233,10 @@ async function resolveWorkload(spec: WorkloadSpec, db: Db): Promise<WorkloadSpec
   if (spec.kind !== "constant-arrival-rate" || typeof spec.rate === "number") return spec;
   const ref = await db.run.findUnique({ where: { id: spec.rate.runId }, select: { summary: true, status: true } });
   const max = (ref?.summary as { maxThroughput?: { rps: number } | null } | null)?.maxThroughput?.rps;
-  if (!ref || ref.status !== "SUCCEEDED" || !max) {
-    throw new RunFailure(`the workload's rate is ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum throughput, but that run ${ref ? `has no measured maximum (status ${ref.status})` : "does not exist"}`);
+  if (ref?.status !== "SUCCEEDED" || !max) {
+    throw new RunFailure(
+      `the workload's rate is ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum throughput, but that run ${ref ? `has no measured maximum (status ${ref.status})` : "does not exist"}`,
+    );
   }
   return resolveRate(spec, max);
 }
@@ -264,7 +305,11 @@ async function teardown(target: TargetSnapshot, store: RunStore, deps: PipelineD
   }
 }
 
-async function observeInto(points: AsyncIterable<{ ts: Date; replicas: number; cpuPercent: number | null; detail?: unknown }>, store: RunStore, log: Logger) {
+async function observeInto(
+  points: AsyncIterable<{ ts: Date; replicas: number; cpuPercent: number | null; detail?: unknown }>,
+  store: RunStore,
+  log: Logger,
+) {
   try {
     for await (const p of points) await store.appendInfra([p]);
   } catch (err) {

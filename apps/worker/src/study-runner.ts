@@ -100,7 +100,10 @@ export async function executeStudy(studyId: string, deps: StudyDeps, stop: Abort
   if (ending.signal.aborted || unexpected) {
     status = unexpected && !ending.signal.aborted ? "FAILED" : "ABORTED";
     error = unexpected ?? (abortedByRequest ? "aborted by request" : "the worker stopped before the study finished");
-    const closed = await store.closeRemaining(status, status === "ABORTED" ? (abortedByRequest ? "the study was aborted" : "the worker stopped") : `the study failed: ${unexpected}`);
+    const closed = await store.closeRemaining(
+      status,
+      status === "ABORTED" ? (abortedByRequest ? "the study was aborted" : "the worker stopped") : `the study failed: ${unexpected}`,
+    );
     log.info({ closed: closed.count }, "remaining runs closed");
   } else {
     const runs = (await store.get()).runs;

@@ -8,7 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { UnrecoverableError, Worker } from "bullmq";
 import { durationSeconds } from "@opsbench/core";
-import { SCRIPT_VALIDATION_QUEUE, redisConnection, scriptValidationPayload, type ScriptValidationPayload, type ScriptValidationResult } from "@opsbench/jobs";
+import {
+  SCRIPT_VALIDATION_QUEUE,
+  redisConnection,
+  scriptValidationPayload,
+  type ScriptValidationPayload,
+  type ScriptValidationResult,
+} from "@opsbench/jobs";
 import type { Logger } from "./logger";
 
 /** Init code that loops forever must not hold a worker: k6 inspect gets this long. */
@@ -25,7 +31,11 @@ export function k6ErrorMessage(stderr: string, dir: string): string {
   return text.replaceAll(`file://${dir}/`, "").replaceAll(`${dir}/`, "");
 }
 
-export async function validateScriptSource(k6Binary: string, source: string, timeoutMs = INSPECT_TIMEOUT_MS): Promise<ScriptValidationResult> {
+export async function validateScriptSource(
+  k6Binary: string,
+  source: string,
+  timeoutMs = INSPECT_TIMEOUT_MS,
+): Promise<ScriptValidationResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-validate-"));
   try {
     writeFileSync(path.join(dir, "script.js"), source);
@@ -48,7 +58,11 @@ export async function validateScriptSource(k6Binary: string, source: string, tim
       child.once("error", reject);
       child.once("exit", (c) => resolve(c));
     }).finally(() => clearTimeout(timer));
-    if (timedOut) return { ok: false, message: `k6 inspect did not finish within ${Math.round(timeoutMs / 1000)} s: does the script's init code wait or loop?` };
+    if (timedOut)
+      return {
+        ok: false,
+        message: `k6 inspect did not finish within ${Math.round(timeoutMs / 1000)} s: does the script's init code wait or loop?`,
+      };
     if (code !== 0) return { ok: false, message: k6ErrorMessage(stderr, dir) };
     const inspected = JSON.parse(stdout) as Record<string, unknown> & { totalDuration?: string; maxVUs?: number };
     const { totalDuration, maxVUs, ...all } = inspected;

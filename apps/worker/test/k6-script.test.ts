@@ -34,7 +34,11 @@ describe("k6 script compiler, checked by the real k6", () => {
     // k6 normalises durations ("1m" -> "1m0s"); compare them in seconds.
     const seconds = (stages: Array<{ duration: string; target: number }>) => stages.map((s) => [durationSeconds(s.duration), s.target]);
     expect(seconds(options.scenarios.main.stages)).toEqual(seconds(spec.stages));
-    expect(seconds(options.scenarios.main.stages)).toEqual([[60, 10], [780, 100], [30, 0]]);
+    expect(seconds(options.scenarios.main.stages)).toEqual([
+      [60, 10],
+      [780, 100],
+      [30, 0],
+    ]);
     expect(options.thresholds.http_req_duration).toEqual(["p(95)<500"]);
     expect(options.summaryTrendStats).toContain("p(99)");
   });

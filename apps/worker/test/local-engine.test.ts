@@ -64,7 +64,11 @@ describe("local engine: DevOps vs NoOps on one machine (time-scaled spike)", () 
       name: "engine-hpa",
       kind: "local-service",
       spec: {
-        app: "cpu-loop/node-http", minReplicas: 1, maxReplicas: 4, env: {}, startTimeoutMs: 10_000,
+        app: "cpu-loop/node-http",
+        minReplicas: 1,
+        maxReplicas: 4,
+        env: {},
+        startTimeoutMs: 10_000,
         autoscaler: { targetCpuPercent: 50, syncPeriodMs: 1000, scaleDownStabilizationMs: 5000 },
         // As study 000's pods: utilisation is measured against a request of half a core.
         resources: { cpuRequest: 0.5 },
@@ -84,7 +88,9 @@ describe("local engine: DevOps vs NoOps on one machine (time-scaled spike)", () 
     expect(peak).toBeGreaterThanOrEqual(2);
     expect(peak).toBeLessThanOrEqual(4);
     // The rise is on the timeline with its cause, and the points carry per-replica CPU.
-    const ups = points.flatMap((p) => (p.detail?.scalingEvents as Array<{ from: number; to: number }> | undefined) ?? []).filter((e) => e.to > e.from);
+    const ups = points
+      .flatMap((p) => (p.detail?.scalingEvents as Array<{ from: number; to: number }> | undefined) ?? [])
+      .filter((e) => e.to > e.from);
     expect(ups.length).toBeGreaterThan(0);
     expect(events.some((e) => /^autoscaler: \d -> \d replicas/.test(e.message))).toBe(true);
     const busiest = points.find((p) => p.replicas === peak)!;
@@ -106,7 +112,9 @@ describe("local engine: DevOps vs NoOps on one machine (time-scaled spike)", () 
     expect(view.error).toBeNull();
     expect(view.status).toBe("SUCCEEDED");
     expect(points.length).toBeGreaterThan(8);
-    const details = points.map((p) => p.detail as { coldStarts: number; coldStartMs: number[]; billedMs: number; requests: number; pids: number[] });
+    const details = points.map(
+      (p) => p.detail as { coldStarts: number; coldStartMs: number[]; billedMs: number; requests: number; pids: number[] },
+    );
     const coldStarts = details.reduce((a, d) => a + d.coldStarts, 0);
     expect(coldStarts).toBeGreaterThan(0);
     expect(details.flatMap((d) => d.coldStartMs)).toHaveLength(coldStarts);
@@ -117,6 +125,8 @@ describe("local engine: DevOps vs NoOps on one machine (time-scaled spike)", () 
     expect(details.reduce((a, d) => a + d.requests, 0)).toBeGreaterThanOrEqual(view.summary!.requests * 0.8);
     const pids = [(state.proxy as { pid: number }).pid, ...details.flatMap((d) => d.pids)];
     expect([...new Set(pids)].filter(isAlive)).toEqual([]);
-    console.log(`local-function spike: instances per second ${points.map((p) => p.replicas).join(",")}; cold starts ${details.flatMap((d) => d.coldStartMs).join(", ")} ms`);
+    console.log(
+      `local-function spike: instances per second ${points.map((p) => p.replicas).join(",")}; cold starts ${details.flatMap((d) => d.coldStartMs).join(", ")} ms`,
+    );
   });
 });

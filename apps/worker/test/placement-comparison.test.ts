@@ -16,12 +16,18 @@ afterAll(() => stack?.close());
 describe("placement (study 003)", () => {
   it("runs msd poll co-located and isolated, and the comparison shows isolated slower", async () => {
     for (const placement of ["co-located", "isolated"] as const) {
-      await stack.scope.targets.put({ name: `msd-${placement}`, kind: "local-service", spec: { app: "msd/poll", replicas: 1, placement } as never });
+      await stack.scope.targets.put({
+        name: `msd-${placement}`,
+        kind: "local-service",
+        spec: { app: "msd/poll", replicas: 1, placement } as never,
+      });
     }
     await stack.scope.workloads.put({
       name: "msd-poll-short",
       spec: {
-        kind: "constant-vus", vus: 2, duration: "4s",
+        kind: "constant-vus",
+        vus: 2,
+        duration: "4s",
         requests: [{ name: "poll 1024 B", method: "GET", path: "/call?size=1024", headers: {} }],
       } as never,
     });

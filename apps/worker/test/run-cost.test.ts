@@ -17,7 +17,11 @@ describe("run cost", () => {
     await stack.scope.targets.put({
       name: "cost-service",
       kind: "local-service",
-      spec: { app: "cpu-loop/node-http", replicas: 2, costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 } } as never,
+      spec: {
+        app: "cpu-loop/node-http",
+        replicas: 2,
+        costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
+      } as never,
     });
     const run = await startRun(stack.scope, stack.queue, { targetName: "cost-service", workloadName: "cost-ramp" });
     const view = await waitForFinal(stack.db, run.id);
@@ -33,7 +37,13 @@ describe("run cost", () => {
     await stack.scope.targets.put({
       name: "cost-function",
       kind: "local-function",
-      spec: { app: "cpu-loop/node-http", platform: "lambda", concurrency: 4, maxInstances: 2, costModel: { kind: "pay-per-use", unit: "USD", pricePerRequest: 2e-7, pricePerVcpuSecond: 1.6667e-5, vcpu: 1 } } as never,
+      spec: {
+        app: "cpu-loop/node-http",
+        platform: "lambda",
+        concurrency: 4,
+        maxInstances: 2,
+        costModel: { kind: "pay-per-use", unit: "USD", pricePerRequest: 2e-7, pricePerVcpuSecond: 1.6667e-5, vcpu: 1 },
+      } as never,
     });
     const run = await startRun(stack.scope, stack.queue, { targetName: "cost-function", workloadName: "cost-ramp" });
     const view = await waitForFinal(stack.db, run.id);

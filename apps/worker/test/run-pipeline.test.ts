@@ -43,7 +43,11 @@ describe("run pipeline (real worker, real k6, local-service)", () => {
     expect(s.goodput).toBe(100);
     const d = k6.metrics.http_req_duration!;
     const pairs: Array<[number, number]> = [
-      [s.latencyMs.p50, d.med!], [s.latencyMs.p90, d["p(90)"]!], [s.latencyMs.p95, d["p(95)"]!], [s.latencyMs.p99, d["p(99)"]!], [s.latencyMs.avg, d.avg!],
+      [s.latencyMs.p50, d.med!],
+      [s.latencyMs.p90, d["p(90)"]!],
+      [s.latencyMs.p95, d["p(95)"]!],
+      [s.latencyMs.p99, d["p(99)"]!],
+      [s.latencyMs.avg, d.avg!],
     ];
     for (const [ours, theirs] of pairs) expect(Math.abs(ours - theirs) / theirs).toBeLessThanOrEqual(0.01);
     expect(s.latencyMs.min).toBeCloseTo(d.min!, 3);
@@ -96,7 +100,9 @@ describe("run pipeline (real worker, real k6, local-service)", () => {
     const workload = await stack.scope.workloads.put(shortRamp("pipeline-ramp"));
     const run = await stack.db.run.create({
       data: {
-        workspaceId: stack.scope.workspaceId, targetId: target.id, workloadId: workload.id,
+        workspaceId: stack.scope.workspaceId,
+        targetId: target.id,
+        workloadId: workload.id,
         targetSpec: { kind: "local-service", spec: { app: "cpu-loop/node-http", replicas: 0 } },
         workloadSpec: workload.spec as object,
       },

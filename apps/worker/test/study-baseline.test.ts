@@ -38,7 +38,9 @@ describe("baseline check", () => {
     expect(outcome.reached === false && outcome.reason).toMatch(/not back at baseline within 0\.3 s/);
     expect(stoppedBySignal).toBe(true);
     // A reset that ignores its signal is not waited for either.
-    expect((await checkBaseline(() => new Promise<void>(() => {}), { waitMs: 100, signal: new AbortController().signal })).reached).toBe(false);
+    expect((await checkBaseline(() => new Promise<void>(() => {}), { waitMs: 100, signal: new AbortController().signal })).reached).toBe(
+      false,
+    );
   });
 
   it("a target back within the wait: reached", async () => {
@@ -47,12 +49,24 @@ describe("baseline check", () => {
   });
 
   it("a reset that says it could not get there (a ProviderError) is not reached either; an aborted run or a bug fails", async () => {
-    const said = await checkBaseline(async () => { throw new ProviderError("did not get back to its minimum of 1 replica(s) within 25000 ms"); }, { waitMs: 10_000, signal: new AbortController().signal });
+    const said = await checkBaseline(
+      async () => {
+        throw new ProviderError("did not get back to its minimum of 1 replica(s) within 25000 ms");
+      },
+      { waitMs: 10_000, signal: new AbortController().signal },
+    );
     expect(said).toMatchObject({ reached: false, reason: "did not get back to its minimum of 1 replica(s) within 25000 ms" });
     const run = new AbortController();
     setTimeout(() => run.abort(new Error("run aborted")), 50);
     await expect(checkBaseline(slowReset(10_000), { waitMs: 10_000, signal: run.signal })).rejects.toThrow(/run aborted/);
-    await expect(checkBaseline(async () => { throw new TypeError("x is undefined"); }, { waitMs: 10_000, signal: new AbortController().signal })).rejects.toThrow(TypeError);
+    await expect(
+      checkBaseline(
+        async () => {
+          throw new TypeError("x is undefined");
+        },
+        { waitMs: 10_000, signal: new AbortController().signal },
+      ),
+    ).rejects.toThrow(TypeError);
   });
 
   it("with the real local-service provider: a fresh deployment is at its baseline", async () => {
@@ -76,7 +90,9 @@ describe("baseline check", () => {
   it("the flag lands on the run, once per code", async () => {
     await stack.scope.targets.put(taewaTarget("baseline-flag"));
     const target = await stack.scope.targets.byName("baseline-flag");
-    const run = await stack.db.run.create({ data: { workspaceId: stack.scope.workspaceId, targetId: target.id, targetSpec: {}, workloadSpec: {} } });
+    const run = await stack.db.run.create({
+      data: { workspaceId: stack.scope.workspaceId, targetId: target.id, targetSpec: {}, workloadSpec: {} },
+    });
     await addRunFlags(stack.db, run.id, [baselineNotReachedFlag(120)]);
     await addRunFlags(stack.db, run.id, [{ code: "dropped-iterations", message: "3 dropped" }, baselineNotReachedFlag(60)]);
     const flags = readFlags((await stack.db.run.findUniqueOrThrow({ where: { id: run.id } })).flags);

@@ -34,13 +34,22 @@ describe("studies (real worker, real k6, local-service)", () => {
   it("runs 2 targets x 2 workloads x 3 repetitions interleaved, one run at a time, and shows every cell with its 95% CI", async () => {
     // A seed whose three rounds all come out in different orders (the planner is pure: checked here, before running).
     const seed = 7;
-    const rounds = (plan: Array<{ round: number | null; cell: number }>) => [1, 2, 3].map((r) => plan.filter((p) => p.round === r).map((p) => p.cell).join(","));
+    const rounds = (plan: Array<{ round: number | null; cell: number }>) =>
+      [1, 2, 3].map((r) =>
+        plan
+          .filter((p) => p.round === r)
+          .map((p) => p.cell)
+          .join(","),
+      );
     expect(new Set(rounds(planRunOrder({ cells: 4, repetitions: 3, order: "interleaved-random", seed }))).size).toBe(3);
 
     const draft: StudyInputDraft = {
       name: "two by two",
       targets: [taewaTarget("study-one", { replicas: 1 }), taewaTarget("study-two", { replicas: 2 })],
-      workloads: [shortRamp("study-light", { vus: 2, holdSeconds: 1, path: "/?n=500" }), shortRamp("study-heavy", { vus: 2, holdSeconds: 2 })],
+      workloads: [
+        shortRamp("study-light", { vus: 2, holdSeconds: 1, path: "/?n=500" }),
+        shortRamp("study-heavy", { vus: 2, holdSeconds: 2 }),
+      ],
       repetitions: 3,
       order: "interleaved-random",
       seed,
@@ -61,7 +70,12 @@ describe("studies (real worker, real k6, local-service)", () => {
     expect(view.runs.map((r) => r.status)).toEqual(Array(12).fill("SUCCEEDED"));
 
     // The recorded order: every round runs every cell once, the rounds differ, and it replays from the seed.
-    const recorded = [1, 2, 3].map((round) => view.runs.filter((r) => r.round === round).sort((a, b) => a.position! - b.position!).map((r) => r.cell));
+    const recorded = [1, 2, 3].map((round) =>
+      view.runs
+        .filter((r) => r.round === round)
+        .sort((a, b) => a.position! - b.position!)
+        .map((r) => r.cell),
+    );
     for (const cells of recorded) expect([...cells].sort()).toEqual([0, 1, 2, 3]);
     expect(new Set(recorded.map((c) => c.join(","))).size).toBe(3);
     expect(recorded.flat()).toEqual(planRunOrder({ cells: 4, repetitions: 3, order: "interleaved-random", seed }).map((p) => p.cell));
@@ -79,7 +93,10 @@ describe("studies (real worker, real k6, local-service)", () => {
 
     // Every cell: its three runs, the spread across them, and the merged result.
     expect(view.cells.map((c) => `${c.target.name} x ${c.workload.name}`)).toEqual([
-      "study-one x study-light", "study-one x study-heavy", "study-two x study-light", "study-two x study-heavy",
+      "study-one x study-light",
+      "study-one x study-heavy",
+      "study-two x study-light",
+      "study-two x study-heavy",
     ]);
     for (const cell of view.cells) {
       expect(cell.runs.map((r) => r.repetition)).toEqual([1, 2, 3]);

@@ -8,7 +8,14 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileK6Options, compileK6Script, durationSeconds, workloadSpec, type GeneratedWorkloadSpec, type K6OutputLine } from "@opsbench/core";
+import {
+  compileK6Options,
+  compileK6Script,
+  durationSeconds,
+  workloadSpec,
+  type GeneratedWorkloadSpec,
+  type K6OutputLine,
+} from "@opsbench/core";
 import { loadEnv } from "../src/env";
 import { runK6 } from "../src/k6-process";
 
@@ -61,8 +68,12 @@ async function run(input: unknown) {
   const spec = workloadSpec.parse(input);
   const lines: K6OutputLine[] = [];
   const result = await runK6({
-    binary: k6, workDir: mkdtempSync(path.join(workDir, "run-")), script: compileK6Script(spec),
-    env: { OPSBENCH_BASE_URL: baseUrl }, signal: new AbortController().signal, onLine: (l) => lines.push(l),
+    binary: k6,
+    workDir: mkdtempSync(path.join(workDir, "run-")),
+    script: compileK6Script(spec),
+    env: { OPSBENCH_BASE_URL: baseUrl },
+    signal: new AbortController().signal,
+    onLine: (l) => lines.push(l),
   });
   expect(result.exitCode, result.outputTail).toBe(0);
   expect(result.malformedLines).toBe(0);
@@ -76,11 +87,41 @@ async function run(input: unknown) {
 
 const requests = [{ name: "home", path: "/" }];
 const KINDS = {
-  "ramping-vus": { kind: "ramping-vus", startVUs: 1, stages: [{ duration: "1s", target: 3 }, { duration: "0s", target: 1 }, { duration: "500ms", target: 1 }], gracefulRampDown: "1s", requests },
+  "ramping-vus": {
+    kind: "ramping-vus",
+    startVUs: 1,
+    stages: [
+      { duration: "1s", target: 3 },
+      { duration: "0s", target: 1 },
+      { duration: "500ms", target: 1 },
+    ],
+    gracefulRampDown: "1s",
+    requests,
+  },
   "constant-vus": { kind: "constant-vus", vus: 2, duration: "1500ms", requests },
   "shared-iterations": { kind: "shared-iterations", vus: 3, iterations: 50, requests },
-  "constant-arrival-rate": { kind: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "2s", preAllocatedVUs: 2, maxVUs: 4, requests },
-  "ramping-arrival-rate": { kind: "ramping-arrival-rate", startRate: 10, timeUnit: "1s", stages: [{ duration: "1s", target: 10 }, { duration: "0s", target: 30 }, { duration: "1s", target: 30 }], preAllocatedVUs: 2, maxVUs: 5, requests },
+  "constant-arrival-rate": {
+    kind: "constant-arrival-rate",
+    rate: 20,
+    timeUnit: "1s",
+    duration: "2s",
+    preAllocatedVUs: 2,
+    maxVUs: 4,
+    requests,
+  },
+  "ramping-arrival-rate": {
+    kind: "ramping-arrival-rate",
+    startRate: 10,
+    timeUnit: "1s",
+    stages: [
+      { duration: "1s", target: 10 },
+      { duration: "0s", target: 30 },
+      { duration: "1s", target: 30 },
+    ],
+    preAllocatedVUs: 2,
+    maxVUs: 5,
+    requests,
+  },
 } as const;
 
 /** Durations in seconds, as k6 normalises their text ("1s" -> "1s", "1500ms" -> "1.5s"). */
@@ -116,7 +157,8 @@ describe("workload kinds in the real k6", () => {
 
   it("arrival-rate kinds start iterations at the planned rate (started + dropped = planned)", async () => {
     const constant = await run(KINDS["constant-arrival-rate"]);
-    const planned = (r: Awaited<ReturnType<typeof run>>) => r.summary.metrics.iterations!.count + (r.summary.metrics.dropped_iterations?.count ?? 0);
+    const planned = (r: Awaited<ReturnType<typeof run>>) =>
+      r.summary.metrics.iterations!.count + (r.summary.metrics.dropped_iterations?.count ?? 0);
     expect(planned(constant)).toBeGreaterThanOrEqual(39);
     expect(planned(constant)).toBeLessThanOrEqual(41);
     const ramping = await run(KINDS["ramping-arrival-rate"]);
@@ -128,16 +170,34 @@ describe("workload kinds in the real k6", () => {
 describe("request mixes in the real k6", () => {
   it("setup signs every user in, templates fill paths, headers and bodies, weights and Zipf shape the traffic, checks are counted", async () => {
     const r = await run({
-      kind: "constant-vus", vus: 2, duration: "2s",
+      kind: "constant-vus",
+      vus: 2,
+      duration: "2s",
       mix: "weighted",
       pools: {
         user: { dimensions: { user: 5 } },
         product: { rows: Array.from({ length: 20 }, (_, i) => ({ id: `p-${i + 1}` })), choice: { zipf: 1.25 } },
       },
-      setup: [{ name: "signin", method: "POST", path: "/signin/{{user.user}}", body: '{"user":{{user.user}}}', forEach: "user", capture: { token: "token" } }],
+      setup: [
+        {
+          name: "signin",
+          method: "POST",
+          path: "/signin/{{user.user}}",
+          body: '{"user":{{user.user}}}',
+          forEach: "user",
+          capture: { token: "token" },
+        },
+      ],
       requests: [
         { name: "view", path: "/products/{{product.id}}?n={{randomInt 1 9}}", weight: 9, expectStatus: [200] },
-        { name: "buy", method: "POST", path: "/users/{{user.user}}/orders", body: '{"product":"{{product.id}}","pad":"{{payload 100}}"}', headers: { Authorization: "Bearer {{user.token}}" }, weight: 1 },
+        {
+          name: "buy",
+          method: "POST",
+          path: "/users/{{user.user}}/orders",
+          body: '{"product":"{{product.id}}","pad":"{{payload 100}}"}',
+          headers: { Authorization: "Bearer {{user.token}}" },
+          weight: 1,
+        },
       ],
     });
     const signins = r.seen.filter((s) => s.url.startsWith("/signin/"));
@@ -182,12 +242,21 @@ describe("request mixes in the real k6", () => {
 
   it("payload-size bodies arrive with exactly their size; a sequence sends every request each iteration", async () => {
     const r = await run({
-      kind: "shared-iterations", vus: 1, iterations: 3,
+      kind: "shared-iterations",
+      vus: 1,
+      iterations: 3,
       requests: [
         { name: "empty", method: "POST", path: "/a", body: "{{payload 0}}" },
         { name: "big", method: "POST", path: "/b", body: "{{payload 8192}}", headers: { "Content-Type": "application/octet-stream" } },
       ],
     });
-    expect(r.seen.map((s) => [s.url, Buffer.byteLength(s.body)])).toEqual([["/a", 0], ["/b", 8192], ["/a", 0], ["/b", 8192], ["/a", 0], ["/b", 8192]]);
+    expect(r.seen.map((s) => [s.url, Buffer.byteLength(s.body)])).toEqual([
+      ["/a", 0],
+      ["/b", 8192],
+      ["/a", 0],
+      ["/b", 8192],
+      ["/a", 0],
+      ["/b", 8192],
+    ]);
   });
 });

@@ -46,16 +46,24 @@ describe("user k6 scripts", () => {
   it("refuses a script with a syntax error with k6's own message; accepts a valid one with its options", async () => {
     const bad = await validator.validateScript('import http from "k6/http";\nexport default function () {\n  http.get("x" ;\n}\n');
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.message).toBe("could not initialize 'script.js': could not load JS test 'script.js': script.js: Line 3:16 Unexpected token ;");
+    expect(!bad.ok && bad.message).toBe(
+      "could not initialize 'script.js': could not load JS test 'script.js': script.js: Line 3:16 Unexpected token ;",
+    );
 
     const noDefault = await validator.validateScript("export const options = { vus: 1 };\n");
     expect(!noDefault.ok && noDefault.message).toMatch(/no exported functions in script/);
 
-    const badOptions = await validator.validateScript('export const options = { scenarios: { a: { executor: "nope" } } };\nexport default function () {}\n');
+    const badOptions = await validator.validateScript(
+      'export const options = { scenarios: { a: { executor: "nope" } } };\nexport default function () {}\n',
+    );
     expect(!badOptions.ok && badOptions.message).toMatch(/unknown executor type 'nope'/);
 
     const good = await validator.validateScript(SCRIPT);
-    expect(good).toMatchObject({ ok: true, maxVUs: 2, options: { scenarios: { main: { executor: "shared-iterations", vus: 2, iterations: 60 } } } });
+    expect(good).toMatchObject({
+      ok: true,
+      maxVUs: 2,
+      options: { scenarios: { main: { executor: "shared-iterations", vus: 2, iterations: 60 } } },
+    });
   });
 
   it("runs a valid script through the worker; its checks and custom metrics come back in the run view, equal to k6's own", async () => {
@@ -90,7 +98,11 @@ describe("user k6 scripts", () => {
     expect(wait.avg).toBeCloseTo(theirs.avg!, 3);
     expect(wait.min).toBeCloseTo(theirs.min!, 3);
     expect(wait.max).toBeCloseTo(theirs.max!, 3);
-    for (const [ours, k] of [[wait.med, theirs.med], [wait.p90, theirs["p(90)"]], [wait.p95, theirs["p(95)"]]] as Array<[number, number]>) {
+    for (const [ours, k] of [
+      [wait.med, theirs.med],
+      [wait.p90, theirs["p(90)"]],
+      [wait.p95, theirs["p(95)"]],
+    ] as Array<[number, number]>) {
       expect(Math.abs(ours - k) / k).toBeLessThanOrEqual(0.01);
     }
     // Stored per second: the rows add up to the totals.

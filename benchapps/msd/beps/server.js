@@ -131,7 +131,10 @@ const services = {
       // The aggregator: the user DB gives the subscribers, the payload DB keeps the
       // message once, and the read endpoint gets it for every subscriber's feed.
       publish: async ({ name, text }) => {
-        const [subscribers, { id }] = await Promise.all([call("userdb", "subscribers", { name }), call("payloaddb", "store", { from: name, text })]);
+        const [subscribers, { id }] = await Promise.all([
+          call("userdb", "subscribers", { name }),
+          call("payloaddb", "store", { from: name, text }),
+        ]);
         if (subscribers.length) await call("read", "append", { to: subscribers, message: { id, from: name, text } });
         return { id, delivered: subscribers.length, worker: instance };
       },
@@ -161,7 +164,8 @@ const services = {
       }
       if (m === "POST" && parts.length === 3 && sub === "messages") {
         const { text } = jsonBody(raw);
-        if (typeof text !== "string" || text.length > MAX_TEXT) throw new RpcError(400, `text must be a string of at most ${MAX_TEXT} characters`);
+        if (typeof text !== "string" || text.length > MAX_TEXT)
+          throw new RpcError(400, `text must be a string of at most ${MAX_TEXT} characters`);
         return send(res, 201, await call("worker", "publish", { name, text }));
       }
       if (m === "GET" && parts.length === 3 && sub === "feed") return send(res, 200, await call("read", "feed", { name }));

@@ -64,16 +64,26 @@ export function readPlacement(env, serviceNames, defaultInstances, entry = servi
   if (env.OPSBENCH_SERVE) {
     const serve = JSON.parse(env.OPSBENCH_SERVE);
     const urls = env.OPSBENCH_URLS ? JSON.parse(env.OPSBENCH_URLS) : {};
-    for (const s of serve) if (!serviceNames.includes(s.service)) throw new Error(`OPSBENCH_SERVE names an unknown service "${s.service}" (known: ${serviceNames.join(", ")})`);
+    for (const s of serve)
+      if (!serviceNames.includes(s.service))
+        throw new Error(`OPSBENCH_SERVE names an unknown service "${s.service}" (known: ${serviceNames.join(", ")})`);
     return { serve: serve.map((s) => ({ service: s.service, instance: s.instance ?? 0, port: s.port })), urls };
   }
   const all = [entry, ...serviceNames.filter((s) => s !== entry)];
-  const hosted = (env.MSD_SERVICES ?? all.join(",")).split(",").map((s) => s.trim()).filter(Boolean);
-  for (const s of hosted) if (!serviceNames.includes(s)) throw new Error(`MSD_SERVICES names an unknown service "${s}" (known: ${serviceNames.join(", ")})`);
+  const hosted = (env.MSD_SERVICES ?? all.join(","))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const s of hosted)
+    if (!serviceNames.includes(s)) throw new Error(`MSD_SERVICES names an unknown service "${s}" (known: ${serviceNames.join(", ")})`);
   const urls = {};
   for (const s of serviceNames) {
     const list = env[`${envName(s)}_URLS`] ?? env[`${envName(s)}_URL`];
-    if (list) urls[s] = list.split(",").map((u) => u.trim()).filter(Boolean);
+    if (list)
+      urls[s] = list
+        .split(",")
+        .map((u) => u.trim())
+        .filter(Boolean);
   }
   const port = Number(env.PORT ?? 8080);
   const serve = [];
@@ -103,7 +113,7 @@ export async function hostServices({ app, services, entry, defaultInstances = {}
   const call = async (service, method, args) => {
     const list = targets[service];
     if (!list?.length) throw new Error(`${app}: no instance of "${service}" is hosted here or named in ${envName(service)}_URL(S)`);
-    const i = cursor[service] = ((cursor[service] ?? -1) + 1) % list.length;
+    const i = (cursor[service] = ((cursor[service] ?? -1) + 1) % list.length);
     const target = list[i];
     if (target.url) return httpRpc(target.url, method, args);
     const fn = target.handlers.rpc[method];

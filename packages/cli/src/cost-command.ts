@@ -4,7 +4,15 @@
 // built-in price catalogs a model file can name ({"catalog": "..."}).
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { BUILTIN_PRICE_CATALOGS, formatCostIssues, parseCostModel, parseCostUsage, priceUsage, type CostLine, type CostResult } from "@opsbench/core";
+import {
+  BUILTIN_PRICE_CATALOGS,
+  formatCostIssues,
+  parseCostModel,
+  parseCostUsage,
+  priceUsage,
+  type CostLine,
+  type CostResult,
+} from "@opsbench/core";
 
 /** A file that cannot be used: exit 2 with a message naming the file (and the field). */
 class CostInputError extends Error {}
@@ -12,7 +20,16 @@ class CostInputError extends Error {}
 export async function costCommand(args: string[], io: { say: (m: string) => void; usageError: (m: string) => Error }): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args, strict: true, options: { model: { type: "string" }, usage: { type: "string" }, json: { type: "boolean", default: false }, catalogs: { type: "boolean", default: false } } }));
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      options: {
+        model: { type: "string" },
+        usage: { type: "string" },
+        json: { type: "boolean", default: false },
+        catalogs: { type: "boolean", default: false },
+      },
+    }));
   } catch (err) {
     throw io.usageError((err as Error).message);
   }
@@ -26,7 +43,10 @@ export async function costCommand(args: string[], io: { say: (m: string) => void
     if (!resolved.ok) throw new CostInputError(`model file ${values.model}: ${formatCostIssues(resolved.issues)}`);
     const usage = parseCostUsage(resolved.value.model, await readJson(values.usage, "usage"));
     if (!usage.ok) throw new CostInputError(`usage file ${values.usage}: ${formatCostIssues(usage.issues)}`);
-    const result: CostResult = { ...priceUsage(resolved.value.model, usage.value), ...(resolved.value.catalog ? { catalog: resolved.value.catalog } : {}) };
+    const result: CostResult = {
+      ...priceUsage(resolved.value.model, usage.value),
+      ...(resolved.value.catalog ? { catalog: resolved.value.catalog } : {}),
+    };
     console.log(values.json ? JSON.stringify(result, null, 2) : formatCost(result, values.model, values.usage));
     return 0;
   } catch (err) {
@@ -44,7 +64,9 @@ async function readJson(file: string, what: "model" | "usage"): Promise<unknown>
     text = await readFile(file, "utf8");
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw new CostInputError(`cannot read ${what} file ${file}: ${e.code === "ENOENT" ? "no such file" : e.code === "EISDIR" ? "it is a directory" : e.message}`);
+    throw new CostInputError(
+      `cannot read ${what} file ${file}: ${e.code === "ENOENT" ? "no such file" : e.code === "EISDIR" ? "it is a directory" : e.message}`,
+    );
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -60,9 +82,14 @@ export function formatCost(r: CostResult, modelFile: string, usageFile: string):
   const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((row) => row[i]!.length)));
   for (const row of rows) out.push(row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join("  "));
   out.push(`  total: ${num(r.total)} ${r.unit}`);
-  if (r.requests !== null) out.push(`  per 1,000 requests (${r.requests.toLocaleString("en-US")}): ${r.perThousandRequests === null ? "n/a" : `${num(r.perThousandRequests)} ${r.unit}`}`);
+  if (r.requests !== null)
+    out.push(
+      `  per 1,000 requests (${r.requests.toLocaleString("en-US")}): ${r.perThousandRequests === null ? "n/a" : `${num(r.perThousandRequests)} ${r.unit}`}`,
+    );
   if (r.successfulRequests !== null) {
-    out.push(`  per 1,000 successful requests (${r.successfulRequests.toLocaleString("en-US")}): ${r.perThousandSuccessfulRequests === null ? "n/a" : `${num(r.perThousandSuccessfulRequests)} ${r.unit}`}`);
+    out.push(
+      `  per 1,000 successful requests (${r.successfulRequests.toLocaleString("en-US")}): ${r.perThousandSuccessfulRequests === null ? "n/a" : `${num(r.perThousandSuccessfulRequests)} ${r.unit}`}`,
+    );
   }
   for (const n of r.notes) out.push(`  note: ${n}`);
   return out.join("\n");
@@ -84,5 +111,7 @@ function printCatalogs(json: boolean): void {
   for (const e of BUILTIN_PRICE_CATALOGS) {
     console.log(`${e.name}  version ${e.version}  (${e.model.kind}, ${e.model.unit}, prices of ${e.date})\n  source: ${e.source}`);
   }
-  console.log(`\nuse one in a model file: {"catalog": "NAME"} (newest version) or {"catalog": "NAME", "version": "V"}, plus any field to override`);
+  console.log(
+    `\nuse one in a model file: {"catalog": "NAME"} (newest version) or {"catalog": "NAME", "version": "V"}, plus any field to override`,
+  );
 }

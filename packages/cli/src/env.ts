@@ -10,7 +10,10 @@ const schema = z.object({
   REDIS_URL: z.string().url().default("redis://127.0.0.1:56379/0"),
   OPSBENCH_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(3210),
   /** Where Next builds the web app (apps/web/<dir>); side-by-side builds use their own. */
-  OPSBENCH_NEXT_DIST_DIR: z.string().regex(/^\.next[\w.-]*$/, 'a folder name starting with ".next"').default(".next"),
+  OPSBENCH_NEXT_DIST_DIR: z
+    .string()
+    .regex(/^\.next[\w.-]*$/, 'a folder name starting with ".next"')
+    .default(".next"),
 });
 export type CliEnv = z.infer<typeof schema>;
 
@@ -24,5 +27,11 @@ export function loadEnv(): CliEnv {
 
 /** The environment handed to the processes the CLI starts (worker, web). */
 export function childEnv(env: CliEnv): Record<string, string> {
-  return { ...(process.env as Record<string, string>), DATABASE_URL: env.DATABASE_URL, REDIS_URL: env.REDIS_URL, OPSBENCH_NEXT_DIST_DIR: env.OPSBENCH_NEXT_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" };
+  return {
+    ...(process.env as Record<string, string>),
+    DATABASE_URL: env.DATABASE_URL,
+    REDIS_URL: env.REDIS_URL,
+    OPSBENCH_NEXT_DIST_DIR: env.OPSBENCH_NEXT_DIST_DIR,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
 }

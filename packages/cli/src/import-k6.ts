@@ -8,7 +8,14 @@ import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { parseArgs } from "node:util";
 import { createGunzip } from "node:zlib";
-import { describeSkipped, detectK6Format, k6ImportAggregator, type K6FileFormat, type K6ImportAggregator, type K6ImportResult } from "@opsbench/core";
+import {
+  describeSkipped,
+  detectK6Format,
+  k6ImportAggregator,
+  type K6FileFormat,
+  type K6ImportAggregator,
+  type K6ImportResult,
+} from "@opsbench/core";
 import { createDb, createImportedRun, defaultWorkspaceId, K6_IMPORT_SOURCE, loadRunView } from "@opsbench/db";
 import { loadEnv } from "./env";
 import { formatSummary, runSummaryJson } from "./wait-for-run";
@@ -30,7 +37,10 @@ const DETECT_LOOKAHEAD_LINES = 50;
 const FORMAT_NAMES: Record<K6FileFormat, string> = { json: "k6 JSON", csv: "k6 CSV" };
 
 /** Reads a k6 result file in one streaming pass. Throws K6InputError for a file that cannot be imported. */
-export async function readK6File(file: string, opts: { onProgress?: (bytesRead: number, fileBytes: number, requests: number) => void } = {}): Promise<K6File> {
+export async function readK6File(
+  file: string,
+  opts: { onProgress?: (bytesRead: number, fileBytes: number, requests: number) => void } = {},
+): Promise<K6File> {
   const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
     throw new K6InputError(err.code === "ENOENT" ? `no such file: ${file}` : `cannot read ${file}: ${err.message}`);
   });
@@ -56,7 +66,10 @@ export async function readK6File(file: string, opts: { onProgress?: (bytesRead: 
       for (const [t, m] of waiting.splice(0)) agg.line(t, m);
       return;
     }
-    const looksJson = firstNonEmpty.replace(/^\uFEFF/, "").trimStart().startsWith("{");
+    const looksJson = firstNonEmpty
+      .replace(/^\uFEFF/, "")
+      .trimStart()
+      .startsWith("{");
     if (!looksJson || nonEmpty >= DETECT_LOOKAHEAD_LINES) throw notK6(file, firstLineIs(firstNonEmpty));
   };
   const onBadLine = (n: number, reason: string) => {
@@ -136,7 +149,10 @@ export async function readK6File(file: string, opts: { onProgress?: (bytesRead: 
   if (cut) {
     if (lineNo === 0 && tail === "") throw new K6InputError(`${file} looks gzip-compressed but cannot be decompressed: ${cut.message}`);
     const why = cut.code === "Z_BUF_ERROR" ? "the compressed data ends early" : "the compressed data is damaged";
-    onBadLine(lineNo + 1, tail === "" && !tooLong ? `${why} (${cut.message}); the rest of the file is lost` : `cut off: ${why} (${cut.message})`);
+    onBadLine(
+      lineNo + 1,
+      tail === "" && !tooLong ? `${why} (${cut.message}); the rest of the file is lost` : `cut off: ${why} (${cut.message})`,
+    );
   } else if (tooLong) {
     onBadLine(lineNo + 1, `line longer than ${MAX_LINE_CHARS / (1 << 20)} MiB`);
   } else if (tail !== "") {
@@ -181,13 +197,15 @@ async function startsWithGzipMagic(file: string): Promise<boolean> {
 }
 
 /** `opsbench import k6 FILE [--name NAME] [--json]`. Exit 0 imported (also with skipped lines), 2 bad input. */
-export async function importK6Command(
-  args: string[],
-  io: { say: (m: string) => void; usageError: (m: string) => Error },
-): Promise<number> {
+export async function importK6Command(args: string[], io: { say: (m: string) => void; usageError: (m: string) => Error }): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { name: { type: "string" }, json: { type: "boolean", default: false } } });
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { name: { type: "string" }, json: { type: "boolean", default: false } },
+    });
   } catch (err) {
     throw io.usageError((err as Error).message);
   }
@@ -199,7 +217,8 @@ export async function importK6Command(
   let read: K6File;
   try {
     read = await readK6File(file, {
-      onProgress: (bytes, total, requests) => io.say(`  read ${(bytes / 1e6).toFixed(0)} of ${(total / 1e6).toFixed(0)} MB, ${requests} requests so far...`),
+      onProgress: (bytes, total, requests) =>
+        io.say(`  read ${(bytes / 1e6).toFixed(0)} of ${(total / 1e6).toFixed(0)} MB, ${requests} requests so far...`),
     });
   } catch (err) {
     if (err instanceof K6InputError) {
@@ -227,12 +246,22 @@ export async function importK6Command(
           message: `imported from ${path.basename(file)} (${kind}): ${r.requests} requests, ${r.lines} lines`,
           data: { file, format: read.format, gzip: read.gzip, bytes: read.bytes, lines: r.lines, samples: r.samples, requests: r.requests },
         },
-        ...(skippedNote ? [{ level: "warn" as const, message: skippedNote, data: { skippedLines: r.skipped, skippedExamples: r.skippedExamples } }] : []),
+        ...(skippedNote
+          ? [{ level: "warn" as const, message: skippedNote, data: { skippedLines: r.skipped, skippedExamples: r.skippedExamples } }]
+          : []),
       ],
     });
     const view = await loadRunView(db, run.id);
     if (values.json) {
-      console.log(JSON.stringify({ ...runSummaryJson(view), skippedLines: r.skipped, skippedExamples: r.skippedExamples, source: K6_IMPORT_SOURCE, file }));
+      console.log(
+        JSON.stringify({
+          ...runSummaryJson(view),
+          skippedLines: r.skipped,
+          skippedExamples: r.skippedExamples,
+          source: K6_IMPORT_SOURCE,
+          file,
+        }),
+      );
     } else {
       console.log(`imported ${file} (${kind}) as "${view.name}"`);
       console.log(formatSummary(view));

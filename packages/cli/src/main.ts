@@ -92,7 +92,11 @@ async function openSession(): Promise<Session> {
 
 async function run(args: string[]): Promise<number> {
   const { values } = parsing(() =>
-    parseArgs({ args, strict: true, options: { target: { type: "string" }, workload: { type: "string" }, json: { type: "boolean", default: false } } }),
+    parseArgs({
+      args,
+      strict: true,
+      options: { target: { type: "string" }, workload: { type: "string" }, json: { type: "boolean", default: false } },
+    }),
   );
   if (!values.target || !values.workload) throw new UsageError("run needs --target NAME and --workload NAME");
   const s = await openSession();
@@ -122,7 +126,12 @@ async function rethrowKnown(err: unknown, list: () => Promise<Array<{ name: stri
 
 async function runsShow(args: string[]): Promise<number> {
   const { values, positionals } = parsing(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false }, from: { type: "string" }, to: { type: "string" } } }),
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { json: { type: "boolean", default: false }, from: { type: "string" }, to: { type: "string" } },
+    }),
   );
   if (positionals.length !== 1) throw new UsageError("runs show needs one RUN_ID");
   if (values.from !== undefined || values.to !== undefined) return runsShowWindow(positionals[0]!, values.from, values.to, values.json);
@@ -152,8 +161,27 @@ async function runsShowWindow(id: string, fromText: string | undefined, toText: 
       throw err;
     });
     if (!w) throw new UsageError(`run ${id} has no results`);
-    if (json) console.log(JSON.stringify({ id, fromSeconds: w.fromSeconds, toSeconds: w.toSeconds, requests: w.requests, failures: w.failures, goodput: w.goodput, rps: w.rps, latencyMs: w.latencyMs }, null, 2));
-    else console.log(`run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`);
+    if (json)
+      console.log(
+        JSON.stringify(
+          {
+            id,
+            fromSeconds: w.fromSeconds,
+            toSeconds: w.toSeconds,
+            requests: w.requests,
+            failures: w.failures,
+            goodput: w.goodput,
+            rps: w.rps,
+            latencyMs: w.latencyMs,
+          },
+          null,
+          2,
+        ),
+      );
+    else
+      console.log(
+        `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`,
+      );
     return 0;
   } finally {
     await s.close();

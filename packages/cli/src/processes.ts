@@ -69,7 +69,12 @@ function webSourceHash(): string {
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       // Build outputs, and files the build itself rewrites, are not sources.
-      if (["node_modules", ".turbo", "generated", "test", "next-env.d.ts"].includes(name) || name.startsWith(".next") || name.endsWith(".tsbuildinfo")) continue;
+      if (
+        ["node_modules", ".turbo", "generated", "test", "next-env.d.ts"].includes(name) ||
+        name.startsWith(".next") ||
+        name.endsWith(".tsbuildinfo")
+      )
+        continue;
       const p = path.join(dir, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
@@ -108,7 +113,8 @@ export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{
   });
   const until = Date.now() + 60_000;
   while (!(await answers(`${url}/api/v1/runs`))) {
-    if (child.exitCode !== null) throw new Error(`the web app exited at start-up (code ${child.exitCode}); is port ${env.OPSBENCH_WEB_PORT} taken?`);
+    if (child.exitCode !== null)
+      throw new Error(`the web app exited at start-up (code ${child.exitCode}); is port ${env.OPSBENCH_WEB_PORT} taken?`);
     if (Date.now() > until) throw new Error(`the web app did not answer at ${url} within 60 s`);
     await new Promise((r) => setTimeout(r, 300));
   }

@@ -188,7 +188,11 @@ async function waitForStudy(scope: WorkspaceScope, studyId: string, say: (m: str
       const eta = view.progress.etaSeconds !== null ? `, ETA ${formatSeconds(view.progress.etaSeconds)}` : "";
       if (shown === "STARTED") say(`${where}: started${eta}`);
       else {
-        const res = r.result ? `: ${r.result.rps.toFixed(1)} req/s, p95 ${r.result.p95.toFixed(2)} ms, goodput ${r.result.goodput.toFixed(1)} %` : r.error ? `: ${r.error}` : "";
+        const res = r.result
+          ? `: ${r.result.rps.toFixed(1)} req/s, p95 ${r.result.p95.toFixed(2)} ms, goodput ${r.result.goodput.toFixed(1)} %`
+          : r.error
+            ? `: ${r.error}`
+            : "";
         const flags = r.flags.length ? ` [flags: ${r.flags.map((f) => f.code).join(", ")}]` : "";
         say(`${where}: ${r.status.toLowerCase()}${res}${flags}${eta}`);
       }
@@ -270,11 +274,15 @@ export function formatStudy(view: StudyView): string {
     lines.push(`    failures ${formatStats(s.failures)}`);
     if (c.merged) {
       const m = c.merged;
-      lines.push(`    merged   ${m.requests} requests, ${m.rps.toFixed(1)} req/s, p50 ${m.latencyMs.p50} ms, p95 ${m.latencyMs.p95} ms, p99 ${m.latencyMs.p99} ms, goodput ${m.goodput} %`);
+      lines.push(
+        `    merged   ${m.requests} requests, ${m.rps.toFixed(1)} req/s, p50 ${m.latencyMs.p50} ms, p95 ${m.latencyMs.p95} ms, p99 ${m.latencyMs.p99} ms, goodput ${m.goodput} %`,
+      );
     }
     // The same flag on several runs is listed once, with the repetitions it concerns.
     const byMessage = new Map<string, number[]>();
-    for (const r of c.runs) for (const f of r.flags.filter((x) => !c.flags.some((y) => y.code === x.code))) byMessage.set(`${f.code}: ${f.message}`, [...(byMessage.get(`${f.code}: ${f.message}`) ?? []), r.repetition]);
+    for (const r of c.runs)
+      for (const f of r.flags.filter((x) => !c.flags.some((y) => y.code === x.code)))
+        byMessage.set(`${f.code}: ${f.message}`, [...(byMessage.get(`${f.code}: ${f.message}`) ?? []), r.repetition]);
     for (const f of c.flags) lines.push(`    flag     ${f.code}: ${f.message}`);
     for (const [text, reps] of byMessage) lines.push(`    flag     ${text} (run${reps.length === 1 ? "" : "s"} #${reps.join(", #")})`);
   }

@@ -57,7 +57,10 @@ async function withScope<T>(fn: (scope: WorkspaceScope) => Promise<T>): Promise<
 const describeZod = (err: ZodError) => err.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ");
 
 async function show(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parsing(() => parseArgs({ args, strict: true, allowPositionals: true, options: { k6: { type: "boolean", default: false } } }), io);
+  const { values, positionals } = parsing(
+    () => parseArgs({ args, strict: true, allowPositionals: true, options: { k6: { type: "boolean", default: false } } }),
+    io,
+  );
   if (positionals.length !== 1) throw io.usageError("workload show needs one workload NAME");
   const name = positionals[0]!;
   return withScope(async (scope) => {
@@ -104,7 +107,13 @@ async function presetList(args: string[], io: Io): Promise<number> {
   const { values } = parsing(() => parseArgs({ args, strict: true, options: { json: { type: "boolean", default: false } } }), io);
   const rows = WORKLOAD_PRESETS.map((p) => {
     const built = p.build(p.example);
-    return { name: p.name, study: p.study, description: p.description, workloads: built.length, plannedSeconds: plannedSeconds(built[0]!.spec) };
+    return {
+      name: p.name,
+      study: p.study,
+      description: p.description,
+      workloads: built.length,
+      plannedSeconds: plannedSeconds(built[0]!.spec),
+    };
   });
   if (values.json) {
     console.log(JSON.stringify(rows, null, 2));
@@ -136,8 +145,15 @@ async function preset(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parsing(
     () =>
       parseArgs({
-        args, strict: true, allowPositionals: true,
-        options: { "time-scale": { type: "string" }, path: { type: "string" }, set: { type: "string", multiple: true }, save: { type: "string" } },
+        args,
+        strict: true,
+        allowPositionals: true,
+        options: {
+          "time-scale": { type: "string" },
+          path: { type: "string" },
+          set: { type: "string", multiple: true },
+          save: { type: "string" },
+        },
       }),
     io,
   );
@@ -178,7 +194,9 @@ async function preset(args: string[], io: Io): Promise<number> {
   for (const input of inputs) {
     const seconds = plannedSeconds(input.spec);
     const peak = Math.max(0, ...loadProfile(input.spec).map((pt) => pt.vus ?? pt.rate ?? 0));
-    console.log(`saved workload ${input.name} (${input.spec.kind}${seconds ? `, ${formatDuration(seconds)}` : ""}${peak ? `, peak ${peak}` : ""})`);
+    console.log(
+      `saved workload ${input.name} (${input.spec.kind}${seconds ? `, ${formatDuration(seconds)}` : ""}${peak ? `, peak ${peak}` : ""})`,
+    );
   }
   return 0;
 }

@@ -64,7 +64,14 @@ describe("opsbench cost", () => {
     await file("study-gke.json", { catalog: "iot-study-gke-europe-west3" });
     await file("ow.json", { durationSeconds: 1800, nodes: [{ fromSecond: 0, count: 5 }], requests: 154893, failedRequests: 9 });
     // GKE-50, Users-Signin random: a third node for the last 1,565 s.
-    await file("gke50-signin-random.json", { durationSeconds: 1800, nodes: [{ fromSecond: 0, count: 2 }, { fromSecond: 235, count: 3 }], requests: 189695 });
+    await file("gke50-signin-random.json", {
+      durationSeconds: 1800,
+      nodes: [
+        { fromSecond: 0, count: 2 },
+        { fromSecond: 235, count: 3 },
+      ],
+      requests: 189695,
+    });
     const ow = JSON.parse((await opsbench("cost", "--model", "study-gke.json", "--usage", "ow.json", "--json")).stdout);
     expect(ow.total.toPrecision(4)).toBe("83.66"); // 83.6619
     expect(ow.perThousandRequests.toFixed(4)).toBe("0.5401");

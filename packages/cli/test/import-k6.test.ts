@@ -157,7 +157,15 @@ describe("opsbench import k6", () => {
     expectPercentilesWithin1Percent(out.latencyMs, raw.durations);
 
     const row = await stack.db.run.findUniqueOrThrow({ where: { id: out.id }, include: { results: true, load: true, events: true } });
-    expect(row).toMatchObject({ source: "k6-import", name: "out.json", status: "SUCCEEDED", targetId: null, workloadId: null, targetSpec: null, workloadSpec: null });
+    expect(row).toMatchObject({
+      source: "k6-import",
+      name: "out.json",
+      status: "SUCCEEDED",
+      targetId: null,
+      workloadId: null,
+      targetSpec: null,
+      workloadSpec: null,
+    });
     // Stored to the millisecond.
     expect(Math.abs(row.loadStartedAt!.getTime() - raw.firstMs)).toBeLessThanOrEqual(1);
     expect(Math.abs(row.loadFinishedAt!.getTime() - raw.lastMs)).toBeLessThanOrEqual(1);
@@ -188,7 +196,9 @@ describe("opsbench import k6", () => {
 
   it("imports k6 CSV with the same counts, columns found by the header", async () => {
     const header = (await readFile(files.csv, "utf8")).split("\n", 1)[0]!;
-    expect(header).toBe("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata");
+    expect(header).toBe(
+      "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata",
+    );
     const r = await opsbench("import", "k6", files.csv, "--json");
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -252,7 +262,10 @@ describe("opsbench import k6", () => {
     const empty = path.join(dir, "empty.json");
     await writeFile(empty, "");
     const noRequests = path.join(dir, "no-requests.json");
-    await writeFile(noRequests, raw.lines.filter((l) => !l.includes('"metric":"http_req_duration"') || !l.includes('"type":"Point"')).join("\n") + "\n");
+    await writeFile(
+      noRequests,
+      `${raw.lines.filter((l) => !l.includes('"metric":"http_req_duration"') || !l.includes('"type":"Point"')).join("\n")}\n`,
+    );
     const subdir = path.join(dir, "a-directory");
     await mkdir(subdir);
     const cases: Array<[string, RegExp]> = [
@@ -278,13 +291,26 @@ describe("opsbench import k6", () => {
     const before = { runs: await stack.db.run.count(), cells: await stack.db.resultSecond.count() };
     const t0 = Date.UTC(2026, 0, 1);
     const cell = (i: number, count: number) => ({
-      ts: new Date(t0 + i * 1000), name: "r", class: "2xx", failures: 0, count, sum: count, min: 1, max: 1, buckets: [[0, count]] as Array<[number, number]>,
+      ts: new Date(t0 + i * 1000),
+      name: "r",
+      class: "2xx",
+      failures: 0,
+      count,
+      sum: count,
+      min: 1,
+      max: 1,
+      buckets: [[0, count]] as Array<[number, number]>,
     });
     // 6,000 good cells (more than one insert batch), then one the database refuses (requests overflows an int).
     const cells = [...Array.from({ length: 6000 }, (_, i) => cell(i, 1)), cell(6000, 2 ** 31)];
     await expect(
       createImportedRun(stack.db, stack.scope.workspaceId, {
-        name: "half-made", loadStartedAt: new Date(t0), loadFinishedAt: new Date(t0 + 6001_000), cells, load: [], events: [],
+        name: "half-made",
+        loadStartedAt: new Date(t0),
+        loadFinishedAt: new Date(t0 + 6001_000),
+        cells,
+        load: [],
+        events: [],
       }),
     ).rejects.toThrow(/out of range/);
     expect(await stack.db.run.count()).toBe(before.runs);

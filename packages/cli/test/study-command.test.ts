@@ -41,8 +41,14 @@ describe("opsbench study", () => {
 
     // An inline target with a bad spec, and a bad repetitions: both fields named.
     const bad = await opsbench(
-      "study", "run",
-      studyFile("bad.json", { name: "bad", targets: [{ ...taewaTarget("cli-new-target"), spec: { app: "cpu-loop/node-http", replicas: 0 } }], workloads: ["cli-study-ramp"], repetitions: 0 }),
+      "study",
+      "run",
+      studyFile("bad.json", {
+        name: "bad",
+        targets: [{ ...taewaTarget("cli-new-target"), spec: { app: "cpu-loop/node-http", replicas: 0 } }],
+        workloads: ["cli-study-ramp"],
+        repetitions: 0,
+      }),
     );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/targets\.0\.spec\.replicas: /);
@@ -53,7 +59,11 @@ describe("opsbench study", () => {
     expect(unknownKey.stderr).toContain("cooldown: unrecognized key");
 
     // A valid file naming a workload that does not exist: the inline target in it is not written either.
-    const unknown = await opsbench("study", "run", studyFile("unknown.json", { name: "u", targets: [taewaTarget("cli-new-target")], workloads: ["no-such-workload"] }));
+    const unknown = await opsbench(
+      "study",
+      "run",
+      studyFile("unknown.json", { name: "u", targets: [taewaTarget("cli-new-target")], workloads: ["no-such-workload"] }),
+    );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('workloads.0: unknown workload "no-such-workload"');
     expect(unknown.stderr).toContain("cli-study-ramp");

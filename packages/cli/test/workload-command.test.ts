@@ -46,7 +46,16 @@ describe("opsbench workload", () => {
     const r = await opsbench("workload", "preset", "list", "--json");
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ name: string; study: string; workloads: number; plannedSeconds: number }>;
-    expect(rows.map((x) => x.name)).toEqual(["iot-linear", "iot-random", "iot-spike", "iot-sprint", "concurrency-sweep", "payload-sweep", "step-ramp", "stable-at-percent"]);
+    expect(rows.map((x) => x.name)).toEqual([
+      "iot-linear",
+      "iot-random",
+      "iot-spike",
+      "iot-sprint",
+      "concurrency-sweep",
+      "payload-sweep",
+      "step-ramp",
+      "stable-at-percent",
+    ]);
     expect(rows.find((x) => x.name === "iot-spike")).toMatchObject({ study: "000", workloads: 1, plannedSeconds: 1800 });
     expect(rows.find((x) => x.name === "concurrency-sweep")!.workloads).toBe(6);
     const text = await opsbench("workload", "preset", "list");
@@ -65,7 +74,17 @@ describe("opsbench workload", () => {
     expect(saved.stdout).toContain("saved workload spike-3min (ramping-vus, 3m, peak 100)");
     expect((await stack.scope.workloads.byName("spike-3min")).spec).toEqual(expected);
 
-    const sweep = await opsbench("workload", "preset", "concurrency-sweep", "--set", "levels=[1,5]", "--set", "duration=10s", "--save", "fortio");
+    const sweep = await opsbench(
+      "workload",
+      "preset",
+      "concurrency-sweep",
+      "--set",
+      "levels=[1,5]",
+      "--set",
+      "duration=10s",
+      "--save",
+      "fortio",
+    );
     expect(sweep.code, sweep.stderr).toBe(0);
     const rows = await stack.db.workload.findMany({ where: { name: { startsWith: "fortio-" } }, orderBy: { name: "asc" } });
     expect(rows.map((w) => [w.name, w.kind, (w.spec as { vus: number }).vus])).toEqual([

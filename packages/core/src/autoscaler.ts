@@ -107,7 +107,10 @@ export class HpaAutoscaler {
     this.history.push({ at: now, replicas: raw });
     const keep = Math.max(c.scaleUpStabilizationMs, c.scaleDownStabilizationMs);
     this.history = this.history.filter((r) => r.at > now - keep || r.at === now);
-    const stabilized = stabilize(current, raw, this.history, now, { scaleUpMs: c.scaleUpStabilizationMs, scaleDownMs: c.scaleDownStabilizationMs });
+    const stabilized = stabilize(current, raw, this.history, now, {
+      scaleUpMs: c.scaleUpStabilizationMs,
+      scaleDownMs: c.scaleDownStabilizationMs,
+    });
     const desired = clamp(stabilized, c.minReplicas, c.maxReplicas);
     let reason: AutoscalerDecision["reason"];
     if (averageCpuPercent === null) reason = "no-metrics";

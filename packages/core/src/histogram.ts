@@ -32,7 +32,7 @@ export function bucketIndex(valueMs: number, alpha = HISTOGRAM_ALPHA): number {
 
 export function bucketValue(index: number, alpha = HISTOGRAM_ALPHA): number {
   const gamma = gammaFor(alpha);
-  return (2 * Math.pow(gamma, index)) / (gamma + 1);
+  return (2 * gamma ** index) / (gamma + 1);
 }
 
 export function recordValue(h: Histogram, valueMs: number): void {

@@ -192,7 +192,12 @@ export function k6ImportAggregator(format: K6FileFormat) {
         .sort((a, b) => a.second - b.second || cmp(a.name, b.name) || cmp(a.class, b.class))
         .map((c) => ({ ts: new Date(c.second * 1000), name: c.name, class: c.class, failures: c.failures, ...toPart(c.h) }));
       return {
-        format, lines, samples, requests, skipped, skippedExamples: [...skippedExamples],
+        format,
+        lines,
+        samples,
+        requests,
+        skipped,
+        skippedExamples: [...skippedExamples],
         firstSampleMs: samples ? first : null,
         lastSampleMs: samples ? last : null,
         cells: out,
@@ -237,7 +242,9 @@ function parseJsonLine(text: string): Sample | null | string {
   const t = (tags ?? {}) as Record<string, unknown>;
   const metric = v.metric;
   return {
-    metric, timeMs, value,
+    metric,
+    timeMs,
+    value,
     tag: (name) => {
       const x = t[name];
       return typeof x === "string" ? x : x === undefined || x === null ? undefined : String(x);

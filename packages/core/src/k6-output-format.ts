@@ -2,7 +2,12 @@ import { z } from "zod";
 
 // Lines written by opsbench's k6 output extension (apps/worker/k6-build/output).
 // Version 4 added "metric" lines; version 3 outputs (older builds) are still read.
-export const k6MetaLine = z.object({ t: z.literal("meta"), version: z.union([z.literal(3), z.literal(4)]), alpha: z.number(), minValueMs: z.number() });
+export const k6MetaLine = z.object({
+  t: z.literal("meta"),
+  version: z.union([z.literal(3), z.literal(4)]),
+  alpha: z.number(),
+  minValueMs: z.number(),
+});
 export const k6HttpLine = z.object({
   t: z.literal("http"),
   s: z.number().int(),

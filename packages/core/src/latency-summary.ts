@@ -99,7 +99,9 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
 }
 
 /** Totals of k6's per-second load metrics. */
-export function loadTotals(seconds: Iterable<{ vus: number; iterations: number; droppedIterations: number; bytesSent: number; bytesReceived: number }>): LoadTotals {
+export function loadTotals(
+  seconds: Iterable<{ vus: number; iterations: number; droppedIterations: number; bytesSent: number; bytesReceived: number }>,
+): LoadTotals {
   const t: LoadTotals = { maxVUs: 0, iterations: 0, droppedIterations: 0, bytesSent: 0, bytesReceived: 0 };
   for (const s of seconds) {
     t.maxVUs = Math.max(t.maxVUs, s.vus);
@@ -167,7 +169,8 @@ export function latencyCdf(cells: Iterable<ResultCell>, maxPoints = 200): Array<
   let seen = 0;
   sorted.forEach(([i, c], n) => {
     seen += c;
-    if (n % step === 0 || n === sorted.length - 1) out.push({ ms: Math.min(h.max, Math.max(h.min, bucketValue(i, h.alpha))), cumulative: seen / h.count });
+    if (n % step === 0 || n === sorted.length - 1)
+      out.push({ ms: Math.min(h.max, Math.max(h.min, bucketValue(i, h.alpha))), cumulative: seen / h.count });
   });
   return out;
 }

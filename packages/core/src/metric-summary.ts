@@ -64,14 +64,17 @@ const latest = (cells: MetricCell[]) => cells.reduce((a, b) => (b.ts >= a.ts ? b
 /** One value for a group of cells of one kind (a bucket, or the whole run). */
 function bucketValue(kind: MetricKind, cells: MetricCell[]): number {
   switch (kind) {
-    case "counter": return round(cells.reduce((a, c) => a + c.sum, 0));
+    case "counter":
+      return round(cells.reduce((a, c) => a + c.sum, 0));
     case "rate":
     case "check": {
       const n = cells.reduce((a, c) => a + c.count, 0);
       return n ? round((100 * cells.reduce((a, c) => a + c.passes, 0)) / n) : 0;
     }
-    case "trend": return trendStats(cells).p95;
-    case "gauge": return latest(cells).last;
+    case "trend":
+      return trendStats(cells).p95;
+    case "gauge":
+      return latest(cells).last;
   }
 }
 
@@ -91,7 +94,12 @@ function groupBy<T>(items: T[], key: (t: T) => string | number): Map<string | nu
  * the series' buckets with the load's start (as the latency series);
  * `durationSeconds` is the window a counter's per-second rate is taken over.
  */
-export function summarizeMetrics(cells: MetricCell[], start: Date | null, durationSeconds: number, bucketSeconds = 10): { checks: CheckSummary[]; customMetrics: CustomMetricSummary[] } {
+export function summarizeMetrics(
+  cells: MetricCell[],
+  start: Date | null,
+  durationSeconds: number,
+  bucketSeconds = 10,
+): { checks: CheckSummary[]; customMetrics: CustomMetricSummary[] } {
   const origin = start?.getTime() ?? (cells.length ? Math.min(...cells.map((c) => c.ts.getTime())) : 0);
   const offset = (c: MetricCell) => Math.floor((c.ts.getTime() - origin) / 1000 / bucketSeconds) * bucketSeconds;
   const checks: CheckSummary[] = [];
@@ -104,7 +112,10 @@ export function summarizeMetrics(cells: MetricCell[], start: Date | null, durati
       const passes = group.reduce((a, c) => a + c.passes, 0);
       const total = group.reduce((a, c) => a + c.count, 0);
       checks.push({
-        name, passes, fails: total - passes, passRate: total ? round((100 * passes) / total) : 0,
+        name,
+        passes,
+        fails: total - passes,
+        passRate: total ? round((100 * passes) / total) : 0,
         points: buckets.map(([o, cs]) => {
           const p = cs.reduce((a, c) => a + c.passes, 0);
           return { offsetSeconds: Number(o), passes: p, fails: cs.reduce((a, c) => a + c.count, 0) - p };
@@ -129,7 +140,15 @@ export function summarizeMetrics(cells: MetricCell[], start: Date | null, durati
         customMetrics.push({ kind, name, unit, points, ...trendStats(group) });
         break;
       case "gauge":
-        customMetrics.push({ kind, name, unit, points, last: latest(group).last, min: Math.min(...group.map((c) => c.min)), max: Math.max(...group.map((c) => c.max)) });
+        customMetrics.push({
+          kind,
+          name,
+          unit,
+          points,
+          last: latest(group).last,
+          min: Math.min(...group.map((c) => c.min)),
+          max: Math.max(...group.map((c) => c.max)),
+        });
         break;
     }
   }

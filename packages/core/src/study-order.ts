@@ -27,14 +27,20 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return out;
 }
 
-export function planRunOrder(args: { cells: number; repetitions: number; order: "interleaved-random" | "sequential"; seed: number | null }): PlannedRun[] {
+export function planRunOrder(args: {
+  cells: number;
+  repetitions: number;
+  order: "interleaved-random" | "sequential";
+  seed: number | null;
+}): PlannedRun[] {
   const { cells, repetitions } = args;
   if (!Number.isInteger(cells) || cells < 1) throw new RangeError(`a study needs at least one cell, not ${cells}`);
   if (!Number.isInteger(repetitions) || repetitions < 1) throw new RangeError(`repetitions must be >= 1, not ${repetitions}`);
   const indices = Array.from({ length: cells }, (_, i) => i);
   const out: PlannedRun[] = [];
   if (args.order === "sequential") {
-    for (const cell of indices) for (let r = 1; r <= repetitions; r++) out.push({ cell, repetition: r, round: null, position: out.length + 1 });
+    for (const cell of indices)
+      for (let r = 1; r <= repetitions; r++) out.push({ cell, repetition: r, round: null, position: out.length + 1 });
     return out;
   }
   if (args.seed === null || !Number.isInteger(args.seed) || args.seed < 0 || args.seed > MAX_SEED) {

@@ -27,13 +27,18 @@ export interface StudyProgress {
 
 const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
 
-export function studyProgress(runs: readonly ProgressRun[], opts: { cooldownSeconds: number; studyFinal: boolean; now: Date }): StudyProgress {
+export function studyProgress(
+  runs: readonly ProgressRun[],
+  opts: { cooldownSeconds: number; studyFinal: boolean; now: Date },
+): StudyProgress {
   const finished = runs.filter((r) => FINAL.includes(r.status));
   const count = (s: string) => runs.filter((r) => r.status === s).length;
   const measured = finished
     .filter((r) => r.status === "SUCCEEDED" && r.startedAt && r.finishedAt)
     .map((r) => (r.finishedAt!.getTime() - r.startedAt!.getTime()) / 1000 - r.plannedSeconds);
-  const overheadSeconds = measured.length ? Math.max(0, measured.reduce((a, b) => a + b, 0) / measured.length) : DEFAULT_RUN_OVERHEAD_SECONDS;
+  const overheadSeconds = measured.length
+    ? Math.max(0, measured.reduce((a, b) => a + b, 0) / measured.length)
+    : DEFAULT_RUN_OVERHEAD_SECONDS;
   let etaSeconds: number | null = null;
   if (!opts.studyFinal) {
     const pending = runs.filter((r) => !FINAL.includes(r.status));
@@ -49,5 +54,13 @@ export function studyProgress(runs: readonly ProgressRun[], opts: { cooldownSeco
     const cooldowns = finished.length === 0 && pending.every((r) => r.status === "QUEUED") ? Math.max(0, notStarted - 1) : notStarted;
     etaSeconds = Math.round(etaSeconds + cooldowns * opts.cooldownSeconds);
   }
-  return { total: runs.length, finished: finished.length, succeeded: count("SUCCEEDED"), failed: count("FAILED"), aborted: count("ABORTED"), etaSeconds, overheadSeconds: Math.round(overheadSeconds * 10) / 10 };
+  return {
+    total: runs.length,
+    finished: finished.length,
+    succeeded: count("SUCCEEDED"),
+    failed: count("FAILED"),
+    aborted: count("ABORTED"),
+    etaSeconds,
+    overheadSeconds: Math.round(overheadSeconds * 10) / 10,
+  };
 }

@@ -19,8 +19,14 @@ export const studyInput = z
   .object({
     name: z.string().trim().min(1).max(100),
     /** Names of existing targets, or full definitions (created, or replacing the one of that name). */
-    targets: z.array(z.union([targetName, targetInput])).min(1).max(20),
-    workloads: z.array(z.union([workloadName, workloadInput])).min(1).max(20),
+    targets: z
+      .array(z.union([targetName, targetInput]))
+      .min(1)
+      .max(20),
+    workloads: z
+      .array(z.union([workloadName, workloadInput]))
+      .min(1)
+      .max(20),
     repetitions: z.number().int().min(1).max(100).default(3),
     order: z.enum(STUDY_ORDERS).default("interleaved-random"),
     /** Seed of the run order; drawn at random and recorded when not given. */
@@ -40,7 +46,11 @@ export const studyInput = z
     dupes(s.workloads.map(refName), "workloads");
     const runs = s.targets.length * s.workloads.length * s.repetitions;
     if (runs > MAX_STUDY_RUNS) {
-      ctx.addIssue({ code: "custom", path: ["repetitions"], message: `${runs} runs (targets x workloads x repetitions); at most ${MAX_STUDY_RUNS}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["repetitions"],
+        message: `${runs} runs (targets x workloads x repetitions); at most ${MAX_STUDY_RUNS}`,
+      });
     }
   });
 export type StudyInput = z.infer<typeof studyInput>;

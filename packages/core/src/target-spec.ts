@@ -2,7 +2,17 @@ import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
 
 /** The benchapps a local target can run (folders under benchapps/). */
-export const LOCAL_APPS = ["cpu-loop/node-http", "cpu-loop/express", "cpu-loop/flask", "echo/go", "echo/node", "iot", "msd/poll", "msd/beps", "shop"] as const;
+export const LOCAL_APPS = [
+  "cpu-loop/node-http",
+  "cpu-loop/express",
+  "cpu-loop/flask",
+  "echo/go",
+  "echo/node",
+  "iot",
+  "msd/poll",
+  "msd/beps",
+  "shop",
+] as const;
 
 export const targetName = z
   .string()
@@ -74,10 +84,18 @@ export const localServiceSpec = z
   .strict()
   .superRefine((s, ctx) => {
     if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["replicas"], message: "give either replicas (a fixed size) or minReplicas/maxReplicas, not both" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["replicas"],
+        message: "give either replicas (a fixed size) or minReplicas/maxReplicas, not both",
+      });
     }
     if (s.minReplicas !== undefined && s.maxReplicas !== undefined && s.minReplicas > s.maxReplicas) {
-      ctx.addIssue({ code: "custom", path: ["minReplicas"], message: `minReplicas (${s.minReplicas}) is above maxReplicas (${s.maxReplicas})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["minReplicas"],
+        message: `minReplicas (${s.minReplicas}) is above maxReplicas (${s.maxReplicas})`,
+      });
     }
     const r = s.resources;
     if (r?.cpuRequest !== undefined && r.cpuLimit !== undefined && r.cpuRequest > r.cpuLimit) {
@@ -163,7 +181,11 @@ export const localFunctionSpec = z
   .strict()
   .superRefine((s, ctx) => {
     if (s.minInstances !== undefined && s.maxInstances !== undefined && s.minInstances > s.maxInstances) {
-      ctx.addIssue({ code: "custom", path: ["minInstances"], message: `minInstances (${s.minInstances}) is above maxInstances (${s.maxInstances})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["minInstances"],
+        message: `minInstances (${s.minInstances}) is above maxInstances (${s.maxInstances})`,
+      });
     }
   });
 export type LocalFunctionSpec = z.infer<typeof localFunctionSpec>;
@@ -185,13 +207,34 @@ export interface FunctionSettings {
  * Each platform's defaults. Where the real value is undocumented or too large
  * for one machine, the local choice is marked; docs/local-engine.md has sources.
  */
-export const FUNCTION_PLATFORM_DEFAULTS: Record<FunctionPlatform, Omit<FunctionSettings, "platform" | "minInstances" | "resources" | "startTimeoutMs" | "maxQueue">> = {
+export const FUNCTION_PLATFORM_DEFAULTS: Record<
+  FunctionPlatform,
+  Omit<FunctionSettings, "platform" | "minInstances" | "resources" | "startTimeoutMs" | "maxQueue">
+> = {
   // Synchronous invocations over the limit are throttled at once (429), not queued; billed per request in 1 ms steps.
-  lambda: { concurrency: 1, maxInstances: 4, idleTimeoutMs: 300_000, queueTimeoutMs: 0, billing: { mode: "per-request", granularityMs: 1, minimumMs: 1 } },
+  lambda: {
+    concurrency: 1,
+    maxInstances: 4,
+    idleTimeoutMs: 300_000,
+    queueTimeoutMs: 0,
+    billing: { mode: "per-request", granularityMs: 1, minimumMs: 1 },
+  },
   // Default concurrency 80; pending requests wait for an instance (local: 10 s); instance time billed in 100 ms steps.
-  "cloud-run": { concurrency: 80, maxInstances: 4, idleTimeoutMs: 900_000, queueTimeoutMs: 10_000, billing: { mode: "per-instance", granularityMs: 100, minimumMs: 100 } },
+  "cloud-run": {
+    concurrency: 80,
+    maxInstances: 4,
+    idleTimeoutMs: 900_000,
+    queueTimeoutMs: 10_000,
+    billing: { mode: "per-instance", granularityMs: 100, minimumMs: 100 },
+  },
   // Action concurrency 1; activations wait in the invoker's queue (blocking calls up to 60 s); billed per activation in 100 ms steps.
-  openwhisk: { concurrency: 1, maxInstances: 4, idleTimeoutMs: 600_000, queueTimeoutMs: 60_000, billing: { mode: "per-request", granularityMs: 100, minimumMs: 100 } },
+  openwhisk: {
+    concurrency: 1,
+    maxInstances: 4,
+    idleTimeoutMs: 600_000,
+    queueTimeoutMs: 60_000,
+    billing: { mode: "per-request", granularityMs: 100, minimumMs: 100 },
+  },
 };
 
 /** A local-function spec with every default filled in from its platform. */

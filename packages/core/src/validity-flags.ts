@@ -29,11 +29,17 @@ export function analysisFlags(summary: Pick<RunSummary, "load">, repetitions: nu
   const flags: ValidityFlag[] = [];
   const cpu = summary.load?.generatorCpuPercent ?? null;
   if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) {
-    flags.push({ code: "load-generator-cpu", message: `k6 used ${cpu.toFixed(0)}% of the machine's CPU (over ${LOAD_GENERATOR_CPU_LIMIT}%): the load generator may have limited the results` });
+    flags.push({
+      code: "load-generator-cpu",
+      message: `k6 used ${cpu.toFixed(0)}% of the machine's CPU (over ${LOAD_GENERATOR_CPU_LIMIT}%): the load generator may have limited the results`,
+    });
   }
   const dropped = summary.load?.droppedIterations ?? 0;
   if (dropped > 0) {
-    flags.push({ code: "dropped-iterations", message: `${dropped} iterations dropped: the load generator could not keep the planned rate` });
+    flags.push({
+      code: "dropped-iterations",
+      message: `${dropped} iterations dropped: the load generator could not keep the planned rate`,
+    });
   }
   if (repetitions < MIN_REPETITIONS) {
     flags.push({

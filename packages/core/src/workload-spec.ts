@@ -7,7 +7,16 @@ import { durationSeconds, k6Duration } from "./workloads/duration";
 import { programIssues, programShape } from "./workloads/request-mix";
 
 export { k6Duration, durationSeconds, formatDuration, scaleDuration } from "./workloads/duration";
-export { requestSpec, poolSpec, setupStep, keyChoice, type RequestSpec, type PoolSpec, type SetupStep, type KeyChoice } from "./workloads/request-mix";
+export {
+  requestSpec,
+  poolSpec,
+  setupStep,
+  keyChoice,
+  type RequestSpec,
+  type PoolSpec,
+  type SetupStep,
+  type KeyChoice,
+} from "./workloads/request-mix";
 
 const vus = z.number().int().min(0).max(100_000);
 const positiveVus = z.number().int().min(1).max(100_000);
@@ -70,7 +79,10 @@ export const constantArrivalRateWorkload = z
     ...programShape,
   })
   .strict()
-  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, { message: "maxVUs must be at least preAllocatedVUs", path: ["maxVUs"] });
+  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, {
+    message: "maxVUs must be at least preAllocatedVUs",
+    path: ["maxVUs"],
+  });
 
 /** Open model with a changing rate; stages ramp linearly, a "0s" stage jumps (the step ramp of study 004). */
 export const rampingArrivalRateWorkload = z
@@ -84,7 +96,10 @@ export const rampingArrivalRateWorkload = z
     ...programShape,
   })
   .strict()
-  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, { message: "maxVUs must be at least preAllocatedVUs", path: ["maxVUs"] });
+  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, {
+    message: "maxVUs must be at least preAllocatedVUs",
+    path: ["maxVUs"],
+  });
 
 /** A k6 script brought by the user. The target's address is in __ENV.OPSBENCH_BASE_URL. */
 export const scriptWorkload = z
@@ -111,11 +126,22 @@ export type WorkloadSpec = z.infer<typeof workloadSpec>;
 export type WorkloadKind = WorkloadSpec["kind"];
 /** Every kind opsbench compiles itself (all but "script"). */
 export type GeneratedWorkloadSpec = Exclude<WorkloadSpec, { kind: "script" }>;
-export const WORKLOAD_KINDS = ["ramping-vus", "constant-vus", "shared-iterations", "constant-arrival-rate", "ramping-arrival-rate", "script"] as const;
+export const WORKLOAD_KINDS = [
+  "ramping-vus",
+  "constant-vus",
+  "shared-iterations",
+  "constant-arrival-rate",
+  "ramping-arrival-rate",
+  "script",
+] as const;
 
 export const workloadInput = z
   .object({
-    name: z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'"),
+    name: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'"),
     spec: workloadSpec,
   })
   .strict();

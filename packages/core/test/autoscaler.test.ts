@@ -77,9 +77,23 @@ describe("stabilization: scale up at once, scale down to the highest recommendat
 
 describe("local target specs", () => {
   it("keeps `replicas` as a fixed size and fills the HPA's defaults", () => {
-    expect(serviceSettings(localServiceSpec.parse({ app: "cpu-loop/node-http", replicas: 3 }))).toMatchObject({ minReplicas: 3, maxReplicas: 3, autoscaler: null, balancing: "per-request", placement: "co-located" });
-    const s = serviceSettings(localServiceSpec.parse({ app: "cpu-loop/node-http", minReplicas: 1, maxReplicas: 4, autoscaler: { targetCpuPercent: 50 } }));
-    expect(s.autoscaler).toEqual({ targetCpuPercent: 50, syncPeriodMs: 15_000, tolerance: 0.1, scaleDownStabilizationMs: 300_000, scaleUpStabilizationMs: 0 });
+    expect(serviceSettings(localServiceSpec.parse({ app: "cpu-loop/node-http", replicas: 3 }))).toMatchObject({
+      minReplicas: 3,
+      maxReplicas: 3,
+      autoscaler: null,
+      balancing: "per-request",
+      placement: "co-located",
+    });
+    const s = serviceSettings(
+      localServiceSpec.parse({ app: "cpu-loop/node-http", minReplicas: 1, maxReplicas: 4, autoscaler: { targetCpuPercent: 50 } }),
+    );
+    expect(s.autoscaler).toEqual({
+      targetCpuPercent: 50,
+      syncPeriodMs: 15_000,
+      tolerance: 0.1,
+      scaleDownStabilizationMs: 300_000,
+      scaleUpStabilizationMs: 0,
+    });
     expect(s.resources.cpuRequest).toBe(1);
   });
 
@@ -89,16 +103,32 @@ describe("local target specs", () => {
     expect(both.error!.issues[0]!.path).toEqual(["replicas"]);
     const inverted = localServiceSpec.safeParse({ app: "cpu-loop/node-http", minReplicas: 4, maxReplicas: 2 });
     expect(inverted.error!.issues[0]!.message).toMatch(/minReplicas \(4\) is above maxReplicas \(2\)/);
-    const placement = targetInput.safeParse({ name: "x", kind: "local-service", spec: { app: "cpu-loop/node-http", placement: "scattered" } });
+    const placement = targetInput.safeParse({
+      name: "x",
+      kind: "local-service",
+      spec: { app: "cpu-loop/node-http", placement: "scattered" },
+    });
     expect(placement.error!.issues[0]!.path).toEqual(["spec", "placement"]);
   });
 
   it("takes each function platform's defaults, and explicit values over them", () => {
     const lambda = functionSettings(localFunctionSpec.parse({ app: "cpu-loop/node-http", platform: "lambda" }));
     expect(lambda).toMatchObject({ concurrency: 1, queueTimeoutMs: 0, billing: { mode: "per-request", granularityMs: 1 } });
-    const run = functionSettings(localFunctionSpec.parse({ app: "cpu-loop/node-http", concurrency: 10, maxInstances: 4, idleTimeoutMs: 10_000 }));
-    expect(run).toMatchObject({ platform: "cloud-run", concurrency: 10, maxInstances: 4, minInstances: 0, idleTimeoutMs: 10_000, billing: { mode: "per-instance", granularityMs: 100 } });
-    expect(targetInput.safeParse({ name: "f", kind: "local-function", spec: { app: "cpu-loop/node-http", concurrency: 0 } }).error!.issues[0]!.path).toEqual(["spec", "concurrency"]);
+    const run = functionSettings(
+      localFunctionSpec.parse({ app: "cpu-loop/node-http", concurrency: 10, maxInstances: 4, idleTimeoutMs: 10_000 }),
+    );
+    expect(run).toMatchObject({
+      platform: "cloud-run",
+      concurrency: 10,
+      maxInstances: 4,
+      minInstances: 0,
+      idleTimeoutMs: 10_000,
+      billing: { mode: "per-instance", granularityMs: 100 },
+    });
+    expect(
+      targetInput.safeParse({ name: "f", kind: "local-function", spec: { app: "cpu-loop/node-http", concurrency: 0 } }).error!.issues[0]!
+        .path,
+    ).toEqual(["spec", "concurrency"]);
   });
 
   it("rounds billed durations up to the granularity, never below the minimum", () => {

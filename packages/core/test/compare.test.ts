@@ -39,13 +39,28 @@ describe("bootstrap confidence interval of a difference", () => {
   });
 
   it("says 'no significant difference' when the interval spans zero, and names the winner otherwise", () => {
-    const same = verdict("p95", { label: "A", values: [10, 12, 11], basis: "repetitions" }, { label: "B", values: [11, 10, 12], basis: "repetitions" }, { lowerIsBetter: true, unit: "ms" });
+    const same = verdict(
+      "p95",
+      { label: "A", values: [10, 12, 11], basis: "repetitions" },
+      { label: "B", values: [11, 10, 12], basis: "repetitions" },
+      { lowerIsBetter: true, unit: "ms" },
+    );
     expect(same.significant).toBe(false);
     expect(same.text).toMatch(/^no significant difference in p95/);
-    const faster = verdict("p95", { label: "A", values: [20, 21, 22] , basis: "repetitions" }, { label: "B", values: [10, 11, 12], basis: "repetitions" }, { lowerIsBetter: true, unit: "ms" });
+    const faster = verdict(
+      "p95",
+      { label: "A", values: [20, 21, 22], basis: "repetitions" },
+      { label: "B", values: [10, 11, 12], basis: "repetitions" },
+      { lowerIsBetter: true, unit: "ms" },
+    );
     expect(faster.significant).toBe(true);
     expect(faster.text).toMatch(/^B is better on p95/);
-    const windows = verdict("rps", { label: "A", values: [100], basis: "repetitions" }, { label: "B", values: [90, 95], basis: "time-windows" }, { lowerIsBetter: false });
+    const windows = verdict(
+      "rps",
+      { label: "A", values: [100], basis: "repetitions" },
+      { label: "B", values: [90, 95], basis: "time-windows" },
+      { lowerIsBetter: false },
+    );
     expect(windows.basis).toBe("time-windows");
     expect(windows.text).toContain("time windows of single runs");
   });

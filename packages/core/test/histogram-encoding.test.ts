@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { decodeBuckets, encodeBuckets } from "../src/histogram-encoding";
 import type { Buckets } from "../src/histogram";
 
-const vectors = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/histogram-encoding.json"), "utf8")).vectors as Array<{ buckets: Buckets; hex: string }>;
+const vectors = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/histogram-encoding.json"), "utf8")).vectors as Array<{
+  buckets: Buckets;
+  hex: string;
+}>;
 
 describe("histogram encoding", () => {
   it("matches the vectors the Go output extension is tested against", () => {
@@ -16,7 +19,7 @@ describe("histogram encoding", () => {
 
   it("round-trips wide, sparse histograms and refuses truncated input", () => {
     const buckets: Buckets = [];
-    for (let i = -900; i < 1500; i += 1 + (i % 7 === 0 ? 40 : 0)) buckets.push([i, 1 + ((i * 7919) % 100_000 + 100_000) % 100_000]);
+    for (let i = -900; i < 1500; i += 1 + (i % 7 === 0 ? 40 : 0)) buckets.push([i, 1 + ((((i * 7919) % 100_000) + 100_000) % 100_000)]);
     const bytes = encodeBuckets(buckets);
     expect(bytes.length).toBeLessThan(buckets.length * 4);
     expect(decodeBuckets(bytes)).toEqual(buckets);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { bucketIndex } from "../src/histogram";
-import { describeSkipped, detectK6Format, k6ImportAggregator, parseCsvRow, parseCsvTimestamp, parseRfc3339, statusClassOf } from "../src/k6-import";
+import {
+  describeSkipped,
+  detectK6Format,
+  k6ImportAggregator,
+  parseCsvRow,
+  parseCsvTimestamp,
+  parseRfc3339,
+  statusClassOf,
+} from "../src/k6-import";
 import { summarize } from "../src/latency-summary";
 
 const T0 = Date.UTC(2026, 10, 21, 19, 28, 1); // a whole second
@@ -9,7 +17,8 @@ const point = (metric: string, offsetMs: number, value: number, tags: Record<str
   const d = new Date(T0 + offsetMs).toISOString().replace("Z", "123Z"); // nanosecond-style digits, as k6 writes
   return JSON.stringify({ metric, type: "Point", data: { time: d, value, tags } });
 };
-const metricLine = (metric: string) => JSON.stringify({ type: "Metric", data: { name: metric, type: "trend", contains: "time", thresholds: [], submetrics: null }, metric });
+const metricLine = (metric: string) =>
+  JSON.stringify({ type: "Metric", data: { name: metric, type: "trend", contains: "time", thresholds: [], submetrics: null }, metric });
 const http = (offsetMs: number, value: number, tags: Record<string, string> = {}) =>
   point("http_req_duration", offsetMs, value, { name: "home", status: "200", expected_response: "true", ...tags });
 
@@ -113,7 +122,10 @@ describe("k6 result file import", () => {
     ]);
     const home1 = r.cells[1]!;
     expect(home1).toMatchObject({ class: "2xx", sum: 6, min: 2.5, max: 3.5, failures: 0 });
-    expect(home1.buckets).toEqual([[bucketIndex(2.5), 1], [bucketIndex(3.5), 1]]);
+    expect(home1.buckets).toEqual([
+      [bucketIndex(2.5), 1],
+      [bucketIndex(3.5), 1],
+    ]);
     expect(r.requests).toBe(5);
     expect(r.samples).toBe(15);
     expect(r.firstSampleMs).toBeCloseTo(T0 + 0.123, 2);

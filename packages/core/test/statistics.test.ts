@@ -2,10 +2,17 @@ import { describe, expect, it } from "vitest";
 import { bucketIndex } from "../src/histogram";
 import { summarize, type ResultCell } from "../src/latency-summary";
 import {
-  describeSample, mean, meanConfidenceInterval, mergeRepetitions, sampleStandardDeviation, studentTCdf, studentTQuantile,
+  describeSample,
+  mean,
+  meanConfidenceInterval,
+  mergeRepetitions,
+  sampleStandardDeviation,
+  studentTCdf,
+  studentTQuantile,
 } from "../src/statistics";
 
-const relClose = (actual: number, expected: number, rel: number) => expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThanOrEqual(rel);
+const relClose = (actual: number, expected: number, rel: number) =>
+  expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThanOrEqual(rel);
 
 describe("Student t quantiles", () => {
   it("equal the closed forms for 1, 2 and 4 degrees of freedom", () => {
@@ -23,11 +30,34 @@ describe("Student t quantiles", () => {
 
   it("match the printed t-table (two-sided 95% and 99%) to its 3 decimals, and tend to the normal 1.95996", () => {
     const table95: Array<[number, number]> = [
-      [1, 12.706], [2, 4.303], [3, 3.182], [4, 2.776], [5, 2.571], [6, 2.447], [7, 2.365], [8, 2.306], [9, 2.262], [10, 2.228],
-      [15, 2.131], [20, 2.086], [25, 2.06], [29, 2.045], [30, 2.042], [40, 2.021], [60, 2.0], [120, 1.98],
+      [1, 12.706],
+      [2, 4.303],
+      [3, 3.182],
+      [4, 2.776],
+      [5, 2.571],
+      [6, 2.447],
+      [7, 2.365],
+      [8, 2.306],
+      [9, 2.262],
+      [10, 2.228],
+      [15, 2.131],
+      [20, 2.086],
+      [25, 2.06],
+      [29, 2.045],
+      [30, 2.042],
+      [40, 2.021],
+      [60, 2.0],
+      [120, 1.98],
     ];
     for (const [df, t] of table95) expect(studentTQuantile(0.975, df)).toBeCloseTo(t, 3);
-    const table99: Array<[number, number]> = [[1, 63.657], [2, 9.925], [3, 5.841], [5, 4.032], [10, 3.169], [30, 2.75]];
+    const table99: Array<[number, number]> = [
+      [1, 63.657],
+      [2, 9.925],
+      [3, 5.841],
+      [5, 4.032],
+      [10, 3.169],
+      [30, 2.75],
+    ];
     for (const [df, t] of table99) expect(studentTQuantile(0.995, df)).toBeCloseTo(t, 3);
     expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.959964, 5);
     // Small samples need far more than 1.96: with 3 repetitions, 2.2 times as much.
@@ -83,8 +113,14 @@ describe("merged result of a study cell", () => {
     const counts = new Map<number, number>();
     for (const v of values) counts.set(bucketIndex(v), (counts.get(bucketIndex(v)) ?? 0) + 1);
     return {
-      ts: new Date(1_700_000_000_000 + second * 1000), name: "r", class: cls, count: values.length, failures,
-      sum: values.reduce((a, b) => a + b, 0), min: Math.min(...values), max: Math.max(...values),
+      ts: new Date(1_700_000_000_000 + second * 1000),
+      name: "r",
+      class: cls,
+      count: values.length,
+      failures,
+      sum: values.reduce((a, b) => a + b, 0),
+      min: Math.min(...values),
+      max: Math.max(...values),
       buckets: [...counts.entries()].sort((a, b) => a[0] - b[0]),
     };
   };

@@ -24,7 +24,17 @@ describe("study run order", () => {
     const seeds = 2400;
     for (let seed = 0; seed < seeds; seed++) {
       const plan = planRunOrder({ cells: 4, repetitions: 2, order: "interleaved-random", seed });
-      if (plan.slice(0, 4).map((p) => p.cell).join() !== plan.slice(4).map((p) => p.cell).join()) differ++;
+      if (
+        plan
+          .slice(0, 4)
+          .map((p) => p.cell)
+          .join() !==
+        plan
+          .slice(4)
+          .map((p) => p.cell)
+          .join()
+      )
+        differ++;
     }
     // Two independent shuffles of 4 agree with probability 1/24: expect 2300 of 2400 to differ (SD ~10).
     expect(differ).toBeGreaterThan(2240);
@@ -48,7 +58,12 @@ describe("study run order", () => {
   it("sequential: each cell's repetitions in a block, no rounds", () => {
     const plan = planRunOrder({ cells: 2, repetitions: 3, order: "sequential", seed: null });
     expect(plan.map((p) => [p.cell, p.repetition, p.round])).toEqual([
-      [0, 1, null], [0, 2, null], [0, 3, null], [1, 1, null], [1, 2, null], [1, 3, null],
+      [0, 1, null],
+      [0, 2, null],
+      [0, 3, null],
+      [1, 1, null],
+      [1, 2, null],
+      [1, 3, null],
     ]);
   });
 
@@ -84,7 +99,9 @@ describe("study input", () => {
     const s = studyInput.parse({
       name: "s",
       targets: ["existing", { name: "new", kind: "local-service", spec: { app: "cpu-loop/node-http" } }],
-      workloads: [{ name: "w", spec: { kind: "ramping-vus", stages: [{ duration: "1s", target: 1 }], requests: [{ name: "r", path: "/" }] } }],
+      workloads: [
+        { name: "w", spec: { kind: "ramping-vus", stages: [{ duration: "1s", target: 1 }], requests: [{ name: "r", path: "/" }] } },
+      ],
     });
     expect(s.targets[1]).toMatchObject({ name: "new", spec: { app: "cpu-loop/node-http", startTimeoutMs: 10_000 } });
   });

@@ -17,6 +17,8 @@ describe("validity flags", () => {
   it("flags dropped iterations and too few repetitions, one flag per code", () => {
     const flags = analysisFlags(load({ droppedIterations: 5 }), 1);
     expect(flags.map((f) => f.code).sort()).toEqual(["dropped-iterations", "too-few-repetitions"]);
-    expect(mergeFlags(flags, [{ code: "dropped-iterations", message: "newer" }]).filter((f) => f.code === "dropped-iterations")).toEqual([{ code: "dropped-iterations", message: "newer" }]);
+    expect(mergeFlags(flags, [{ code: "dropped-iterations", message: "newer" }]).filter((f) => f.code === "dropped-iterations")).toEqual([
+      { code: "dropped-iterations", message: "newer" },
+    ]);
   });
 });

@@ -30,26 +30,63 @@ describe("executor kinds", () => {
   it("shared-iterations: fixed concurrency for N requests (ab -n/-c)", () => {
     const o = options({ kind: "shared-iterations", vus: 10, iterations: 10_000, requests });
     expect(o.scenarios).toEqual({ main: { executor: "shared-iterations", vus: 10, iterations: 10_000, maxDuration: "30m" } });
-    expect(issues({ kind: "shared-iterations", vus: 10, iterations: 5, requests })).toEqual(["iterations: iterations must be at least vus (each VU takes one)"]);
+    expect(issues({ kind: "shared-iterations", vus: 10, iterations: 5, requests })).toEqual([
+      "iterations: iterations must be at least vus (each VU takes one)",
+    ]);
   });
 
   it("constant- and ramping-arrival-rate carry rate, time unit and VU pools", () => {
-    expect(options({ kind: "constant-arrival-rate", rate: 50, timeUnit: "1s", duration: "1m", preAllocatedVUs: 10, maxVUs: 40, requests }).scenarios).toEqual({
+    expect(
+      options({ kind: "constant-arrival-rate", rate: 50, timeUnit: "1s", duration: "1m", preAllocatedVUs: 10, maxVUs: 40, requests })
+        .scenarios,
+    ).toEqual({
       main: { executor: "constant-arrival-rate", rate: 50, timeUnit: "1s", duration: "1m", preAllocatedVUs: 10, maxVUs: 40 },
     });
     // maxVUs defaults to the pre-allocated VUs; gracefulStop passes through.
-    expect(options({ kind: "constant-arrival-rate", rate: 5, duration: "1m", preAllocatedVUs: 3, gracefulStop: "5s", requests }).scenarios).toEqual({
-      main: { executor: "constant-arrival-rate", rate: 5, timeUnit: "1s", duration: "1m", preAllocatedVUs: 3, maxVUs: 3, gracefulStop: "5s" },
+    expect(
+      options({ kind: "constant-arrival-rate", rate: 5, duration: "1m", preAllocatedVUs: 3, gracefulStop: "5s", requests }).scenarios,
+    ).toEqual({
+      main: {
+        executor: "constant-arrival-rate",
+        rate: 5,
+        timeUnit: "1s",
+        duration: "1m",
+        preAllocatedVUs: 3,
+        maxVUs: 3,
+        gracefulStop: "5s",
+      },
     });
-    const ramp = { kind: "ramping-arrival-rate", startRate: 5, timeUnit: "1m", stages: [{ duration: "30s", target: 60 }, { duration: "0s", target: 120 }], preAllocatedVUs: 2, maxVUs: 8, requests };
-    expect(options(ramp).scenarios).toEqual({ main: { executor: "ramping-arrival-rate", startRate: 5, timeUnit: "1m", stages: ramp.stages, preAllocatedVUs: 2, maxVUs: 8 } });
-    expect(loadProfile(workloadSpec.parse(ramp))).toEqual([{ t: 0, rate: 5 / 60 }, { t: 30, rate: 1 }, { t: 30, rate: 2 }]);
+    const ramp = {
+      kind: "ramping-arrival-rate",
+      startRate: 5,
+      timeUnit: "1m",
+      stages: [
+        { duration: "30s", target: 60 },
+        { duration: "0s", target: 120 },
+      ],
+      preAllocatedVUs: 2,
+      maxVUs: 8,
+      requests,
+    };
+    expect(options(ramp).scenarios).toEqual({
+      main: { executor: "ramping-arrival-rate", startRate: 5, timeUnit: "1m", stages: ramp.stages, preAllocatedVUs: 2, maxVUs: 8 },
+    });
+    expect(loadProfile(workloadSpec.parse(ramp))).toEqual([
+      { t: 0, rate: 5 / 60 },
+      { t: 30, rate: 1 },
+      { t: 30, rate: 2 },
+    ]);
     expect(issues({ ...ramp, maxVUs: 1 })).toEqual(["maxVUs: maxVUs must be at least preAllocatedVUs"]);
     expect(issues({ kind: "constant-arrival-rate", rate: 0, duration: "1m", preAllocatedVUs: 1, requests }).length).toBeGreaterThan(0);
   });
 
   it("ramping-vus keeps its shape (workloads stored before still parse and compile the same)", () => {
-    const o = options({ kind: "ramping-vus", stages: [{ duration: "10s", target: 5 }], requests, thresholds: { http_req_duration: ["p(95)<500"] } });
+    const o = options({
+      kind: "ramping-vus",
+      stages: [{ duration: "10s", target: 5 }],
+      requests,
+      thresholds: { http_req_duration: ["p(95)<500"] },
+    });
     expect(o).toEqual({
       scenarios: { main: { executor: "ramping-vus", startVUs: 0, stages: [{ duration: "10s", target: 5 }], gracefulRampDown: "10s" } },
       thresholds: { http_req_duration: ["p(95)<500"] },
@@ -65,7 +102,7 @@ describe("executor kinds", () => {
   });
 
   it("a user script passes through unchanged and has no profile of ours", () => {
-    const source = 'export default function () {}\n';
+    const source = "export default function () {}\n";
     const spec = workloadSpec.parse({ kind: "script", source });
     expect(compileK6Script(spec)).toBe(source);
     expect(loadProfile(spec)).toEqual([]);
@@ -91,7 +128,13 @@ describe("request mixes", () => {
   /** Evaluates a compiled template the way the script does, with the runtime in scope. */
   const render = (text: string, c: Record<string, unknown>) =>
     new Function("c", "__ENV", `${K6_RUNTIME_SOURCE}\nreturn ${templateToJs(parseTemplate(text, scope))};`)(c, { REGION: "eu" }) as string;
-  const ctx = { row: (p: string) => ({ user: { user: 7, device: 3, token: "t-7" } })[p], vars: { token: "abc" }, vu: 4, iter: 9, random: seededRandom(1) };
+  const ctx = {
+    row: (p: string) => ({ user: { user: 7, device: 3, token: "t-7" } })[p],
+    vars: { token: "abc" },
+    vu: 4,
+    iter: 9,
+    random: seededRandom(1),
+  };
 
   it("templates: pool fields, setup captures, env, vu, iteration, payload", () => {
     expect(render("/api/users/{{user.user}}/devices/{{ user.device }}", ctx)).toBe("/api/users/7/devices/3");
@@ -130,7 +173,9 @@ describe("request mixes", () => {
 
   it("validates templates against the workload's pools and setup captures, with paths", () => {
     const spec = {
-      kind: "constant-vus", vus: 1, duration: "1s",
+      kind: "constant-vus",
+      vus: 1,
+      duration: "1s",
       pools: { user: { dimensions: { user: 100, device: 5 } } },
       setup: [{ name: "signin", method: "POST", path: "/signin/{{user.user}}", forEach: "user", capture: { token: "token" } }],
       requests: [
@@ -143,23 +188,48 @@ describe("request mixes", () => {
       'requests.1.path: "{{device.id}}": unknown pool "device" (pools: user)',
       'requests.1.body: "{{user.nope}}": pool "user" has no field "nope" (fields: user, device, index, token)',
     ]);
-    expect(issues({ ...spec, setup: [{ name: "s", path: "/", forEach: "people" }] })[0]).toBe('setup.0.forEach: unknown pool "people" (pools: user)');
+    expect(issues({ ...spec, setup: [{ name: "s", path: "/", forEach: "people" }] })[0]).toBe(
+      'setup.0.forEach: unknown pool "people" (pools: user)',
+    );
     expect(issues({ kind: "constant-vus", vus: 1, duration: "1s", requests: [{ name: "a", path: "/", weight: 2 }] })).toEqual([
       'requests.0.weight: weights need "mix": "weighted"',
     ]);
-    expect(issues({ kind: "constant-vus", vus: 1, duration: "1s", pools: { p: { dimensions: { a: 2000, b: 2000 } } }, requests })[0]).toMatch(/at most 1000000 rows/);
+    expect(
+      issues({ kind: "constant-vus", vus: 1, duration: "1s", pools: { p: { dimensions: { a: 2000, b: 2000 } } }, requests })[0],
+    ).toMatch(/at most 1000000 rows/);
   });
 
   it("compiles pools, key choice, weights, setup, checks and think time into the script", () => {
     const script = compileK6Script(
       workloadSpec.parse({
-        kind: "ramping-arrival-rate", stages: [{ duration: "10s", target: 10 }], preAllocatedVUs: 2,
+        kind: "ramping-arrival-rate",
+        stages: [{ duration: "10s", target: 10 }],
+        preAllocatedVUs: 2,
         mix: "weighted",
-        pools: { user: { dimensions: { user: 100, device: 5 } }, product: { rows: [{ id: "p-1" }, { id: "p-2" }], choice: { zipf: 1.25 } } },
-        setup: [{ name: "signin", method: "POST", path: "/signin", body: '{"user":"{{user.user}}"}', forEach: "user", capture: { token: "token" } }],
+        pools: {
+          user: { dimensions: { user: 100, device: 5 } },
+          product: { rows: [{ id: "p-1" }, { id: "p-2" }], choice: { zipf: 1.25 } },
+        },
+        setup: [
+          {
+            name: "signin",
+            method: "POST",
+            path: "/signin",
+            body: '{"user":"{{user.user}}"}',
+            forEach: "user",
+            capture: { token: "token" },
+          },
+        ],
         requests: [
           { name: "view", path: "/products/{{product.id}}", weight: 9, expectStatus: [200] },
-          { name: "buy", method: "POST", path: "/orders", body: '{"product":"{{product.id}}"}', headers: { Authorization: "Bearer {{user.token}}" }, weight: 1 },
+          {
+            name: "buy",
+            method: "POST",
+            path: "/orders",
+            body: '{"product":"{{product.id}}"}',
+            headers: { Authorization: "Bearer {{user.token}}" },
+            weight: 1,
+          },
         ],
         thinkTime: { min: "1s", max: "3s" },
       }),
@@ -167,7 +237,7 @@ describe("request mixes", () => {
     expect(script).toContain('import { SharedArray } from "k6/data"');
     expect(script).toContain('"product": (function () {');
     expect(script).toContain('choice: {"zipf":1.25}');
-    expect(script).toContain("obDimensionRow([\"user\",\"device\"], [100,5], i)");
+    expect(script).toContain('obDimensionRow(["user","device"], [100,5], i)');
     expect(script).toContain("const PICK_REQUEST = obWeighted([9,1], Math.random);");
     expect(script).toContain("export function setup()");
     expect(script).toContain('tags: { name: "setup: signin" }');

@@ -4,7 +4,18 @@ import { emptyHistogram, k6OutputLine, quantile, recordValue, summarizeMetrics, 
 const t0 = new Date("2026-11-21T10:00:00Z");
 const at = (s: number) => new Date(t0.getTime() + s * 1000);
 const cell = (s: number, kind: MetricCell["kind"], name: string, v: Partial<MetricCell>): MetricCell => ({
-  ts: at(s), kind, name, unit: "", count: 0, passes: 0, sum: 0, min: 0, max: 0, last: 0, buckets: null, ...v,
+  ts: at(s),
+  kind,
+  name,
+  unit: "",
+  count: 0,
+  passes: 0,
+  sum: 0,
+  min: 0,
+  max: 0,
+  last: 0,
+  buckets: null,
+  ...v,
 });
 
 describe("checks and custom metrics from per-second rows", () => {
@@ -37,10 +48,29 @@ describe("checks and custom metrics from per-second rows", () => {
     );
     expect(checks).toEqual([
       { name: "body ok", passes: 0, fails: 4, passRate: 0, points: [{ offsetSeconds: 0, passes: 0, fails: 4 }] },
-      { name: "status 200", passes: 19, fails: 1, passRate: 95, points: [{ offsetSeconds: 0, passes: 9, fails: 1 }, { offsetSeconds: 10, passes: 10, fails: 0 }] },
+      {
+        name: "status 200",
+        passes: 19,
+        fails: 1,
+        passRate: 95,
+        points: [
+          { offsetSeconds: 0, passes: 9, fails: 1 },
+          { offsetSeconds: 10, passes: 10, fails: 0 },
+        ],
+      },
     ]);
     const by = Object.fromEntries(customMetrics.map((m) => [m.name, m]));
-    expect(by.orders).toEqual({ kind: "counter", name: "orders", unit: "", total: 12, perSecond: 0.6, points: [{ offsetSeconds: 0, value: 5 }, { offsetSeconds: 10, value: 7 }] });
+    expect(by.orders).toEqual({
+      kind: "counter",
+      name: "orders",
+      unit: "",
+      total: 12,
+      perSecond: 0.6,
+      points: [
+        { offsetSeconds: 0, value: 5 },
+        { offsetSeconds: 10, value: 7 },
+      ],
+    });
     expect(by.cache_hits).toMatchObject({ kind: "rate", passes: 3, total: 4, rate: 75 });
     // The gauge's last value is the latest second's, not the last row read.
     expect(by.queue).toMatchObject({ kind: "gauge", last: 2, min: 1, max: 9 });

@@ -40,7 +40,13 @@ describe("study 000 presets compile to exactly their stages", () => {
 
   it("Random: 60 at 7 min, 30 at 14, 100 at 21, 40 at 28, 0 at 30, linear in between", () => {
     const stages = stagesOf(iotRandom());
-    expect(secs(stages)).toEqual([[420, 60], [420, 30], [420, 100], [420, 40], [120, 0]]);
+    expect(secs(stages)).toEqual([
+      [420, 60],
+      [420, 30],
+      [420, 100],
+      [420, 40],
+      [120, 0],
+    ]);
     // Cumulative times are the study's: 7, 14, 21, 28, 30 minutes.
     let t = 0;
     expect(stages.map((s) => (t += durationSeconds(s.duration)) / 60)).toEqual([7, 14, 21, 28, 30]);
@@ -48,7 +54,15 @@ describe("study 000 presets compile to exactly their stages", () => {
 
   it("Spike: 10 VUs reached at 1 min, 100 from 14 to 16 min, 10 for 13 more min, then down to 0", () => {
     const spec = iotSpike();
-    expect(secs(stagesOf(spec))).toEqual([[60, 10], [780, 10], [0, 100], [120, 100], [0, 10], [780, 10], [60, 0]]);
+    expect(secs(stagesOf(spec))).toEqual([
+      [60, 10],
+      [780, 10],
+      [0, 100],
+      [120, 100],
+      [0, 10],
+      [780, 10],
+      [60, 0],
+    ]);
     // The load at given minutes, from the profile points.
     const at = (minute: number) => {
       const pts = loadProfile(spec);
@@ -104,7 +118,14 @@ describe("closed-loop sweeps (studies 001, 002, 003)", () => {
   });
 
   it("concurrency sweep for a duration (Fortio) uses constant-vus; connection options pass through", () => {
-    const sweep = concurrencySweep({ levels: [4, 8], duration: "300s", timeScale: 0.1, repetitions: 10, reconnectEvery: 100, noConnectionReuse: true });
+    const sweep = concurrencySweep({
+      levels: [4, 8],
+      duration: "300s",
+      timeScale: 0.1,
+      repetitions: 10,
+      reconnectEvery: 100,
+      noConnectionReuse: true,
+    });
     expect(sweep.map((w) => main(w.spec).main)).toEqual([
       { executor: "constant-vus", vus: 4, duration: "30s" },
       { executor: "constant-vus", vus: 8, duration: "30s" },
@@ -151,7 +172,10 @@ describe("open model (study 004)", () => {
     const spec = stableAtPercent({ runId });
     expect(spec).toMatchObject({ kind: "constant-arrival-rate", rate: { percentOfRunMax: 80, runId }, duration: "10m" });
     expect(() => compileK6Script(spec)).toThrow(UnresolvedRateError);
-    expect(loadProfile(spec)).toEqual([{ t: 0, percentOfMax: 80 }, { t: 600, percentOfMax: 80 }]);
+    expect(loadProfile(spec)).toEqual([
+      { t: 0, percentOfMax: 80 },
+      { t: 600, percentOfMax: 80 },
+    ]);
 
     const resolved = resolveRate(spec, 80.5);
     expect(main(resolved).main).toMatchObject({ executor: "constant-arrival-rate", rate: 64, timeUnit: "1s", duration: "10m" });
@@ -168,7 +192,14 @@ describe("open model (study 004)", () => {
 describe("the preset catalog", () => {
   it("builds every preset from its example, each with a profile to draw", () => {
     expect(WORKLOAD_PRESETS.map((p) => p.name)).toEqual([
-      "iot-linear", "iot-random", "iot-spike", "iot-sprint", "concurrency-sweep", "payload-sweep", "step-ramp", "stable-at-percent",
+      "iot-linear",
+      "iot-random",
+      "iot-spike",
+      "iot-sprint",
+      "concurrency-sweep",
+      "payload-sweep",
+      "step-ramp",
+      "stable-at-percent",
     ]);
     for (const p of WORKLOAD_PRESETS) {
       const built = p.build({ ...p.example, timeScale: 0.1 });
@@ -178,7 +209,11 @@ describe("the preset catalog", () => {
         expect(loadProfile(w.spec).length).toBeGreaterThan(0);
       }
     }
-    expect(findPreset("concurrency-sweep")!.build({}).map((w) => w.name)).toContain("concurrency-sweep-c50");
+    expect(
+      findPreset("concurrency-sweep")!
+        .build({})
+        .map((w) => w.name),
+    ).toContain("concurrency-sweep-c50");
     expect(findPreset("nope")).toBeNull();
   });
 

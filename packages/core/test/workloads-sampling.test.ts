@@ -5,7 +5,7 @@ import { K6_RUNTIME_SOURCE, compileK6Script, loadRuntime, seededRandom, workload
 const rt = loadRuntime();
 
 function zipfProbabilities(n: number, s: number): number[] {
-  const w = Array.from({ length: n }, (_, i) => Math.pow(i + 1, -s));
+  const w = Array.from({ length: n }, (_, i) => (i + 1) ** -s);
   const total = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / total);
 }
@@ -88,7 +88,9 @@ describe("key and request choice", () => {
   });
 
   it("generated scripts embed exactly this runtime", () => {
-    const script = compileK6Script(workloadSpec.parse({ kind: "constant-vus", vus: 1, duration: "1s", requests: [{ name: "a", path: "/" }] }));
+    const script = compileK6Script(
+      workloadSpec.parse({ kind: "constant-vus", vus: 1, duration: "1s", requests: [{ name: "a", path: "/" }] }),
+    );
     expect(script).toContain(K6_RUNTIME_SOURCE);
   });
 });

@@ -2,8 +2,15 @@
 // load start, latency distributions, infra timelines, and verdicts with bootstrap
 // confidence intervals. Callers check workspace access (workspace-scope.ts).
 import {
-  bucketize, latencyCdf, summarize, verdict,
-  type ComparedGroup, type MetricVerdict, type ResultCell, type RunSummary, type TimeBucket,
+  bucketize,
+  latencyCdf,
+  summarize,
+  verdict,
+  type ComparedGroup,
+  type MetricVerdict,
+  type ResultCell,
+  type RunSummary,
+  type TimeBucket,
 } from "@opsbench/core";
 import type { Db } from "./client";
 import { loadResultCells } from "./run-view";
@@ -40,7 +47,13 @@ const EPOCH = new Date(0);
 /** Time windows for verdicts on single runs: one second each, so even a short run gives a spread. */
 const WINDOW_SECONDS = 1;
 
-const METRICS: Array<{ key: string; unit: string; lowerIsBetter: boolean; ofRun: (s: RunSummary) => number; ofWindow: (b: TimeBucket) => number | null }> = [
+const METRICS: Array<{
+  key: string;
+  unit: string;
+  lowerIsBetter: boolean;
+  ofRun: (s: RunSummary) => number;
+  ofWindow: (b: TimeBucket) => number | null;
+}> = [
   { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofWindow: (b) => b.p50Ms },
   { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: (b) => b.p95Ms },
   { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: (b) => b.p99Ms },
@@ -66,25 +79,46 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Pr
       const startSecond = Math.floor(start.getTime() / 1000) * 1000;
       // Shift every run onto a common clock: second 0 = its load start.
       for (const c of cells) aligned.push({ ...c, ts: new Date(c.ts.getTime() - startSecond) });
-      for (const p of run.infra) infra.push({ runId: run.id, offsetSeconds: Math.round((p.ts.getTime() - startSecond) / 100) / 10, replicas: p.replicas, cpuPercent: p.cpuPercent });
+      for (const p of run.infra)
+        infra.push({
+          runId: run.id,
+          offsetSeconds: Math.round((p.ts.getTime() - startSecond) / 100) / 10,
+          replicas: p.replicas,
+          cpuPercent: p.cpuPercent,
+        });
     }
     const perRunSummaries = runs.map((r) => r.summary as unknown as RunSummary | null);
     const totalSeconds = perRunSummaries.reduce((sum, s) => sum + (s?.durationSeconds ?? 0), 0);
     const names = [...new Set(aligned.map((c) => c.name))].sort();
     const first = runs[0];
     // Whole seconds inside the load only (the first and last may be partial).
-    windows.push(aligned.length ? bucketize(aligned, EPOCH, WINDOW_SECONDS).slice(1, -1).filter((b) => b.requests > 0) : []);
+    windows.push(
+      aligned.length
+        ? bucketize(aligned, EPOCH, WINDOW_SECONDS)
+            .slice(1, -1)
+            .filter((b) => b.requests > 0)
+        : [],
+    );
     loaded.push({
       label: g.label ?? (first ? `${first.target?.name ?? first.name ?? "run"} x ${first.workload?.name ?? "import"}` : `group ${i + 1}`),
       target: first?.target ?? null,
       workload: first?.workload ?? null,
-      runs: runs.map((r, n) => ({ id: r.id, repetition: r.repetition, status: r.status, summary: perRunSummaries[n] ?? null, flags: (r as { flags?: unknown }).flags ?? [] })),
+      runs: runs.map((r, n) => ({
+        id: r.id,
+        repetition: r.repetition,
+        status: r.status,
+        summary: perRunSummaries[n] ?? null,
+        flags: (r as { flags?: unknown }).flags ?? [],
+      })),
       merged: aligned.length ? summarize(aligned, totalSeconds || 1) : null,
       series: aligned.length ? bucketize(aligned, EPOCH, BUCKET_SECONDS) : [],
       distribution: latencyCdf(aligned),
       infra,
       byRequest: names.map((name) => {
-        const s = summarize(aligned.filter((c) => c.name === name), totalSeconds || 1);
+        const s = summarize(
+          aligned.filter((c) => c.name === name),
+          totalSeconds || 1,
+        );
         return { name, requests: s.requests, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 };
       }),
     });

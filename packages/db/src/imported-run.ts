@@ -28,9 +28,14 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
     async (tx) => {
       const run = await tx.run.create({
         data: {
-          workspaceId, source: K6_IMPORT_SOURCE, name: input.name, status: "SUCCEEDED",
-          startedAt: input.loadStartedAt, loadStartedAt: input.loadStartedAt,
-          loadFinishedAt: input.loadFinishedAt, finishedAt: input.loadFinishedAt,
+          workspaceId,
+          source: K6_IMPORT_SOURCE,
+          name: input.name,
+          status: "SUCCEEDED",
+          startedAt: input.loadStartedAt,
+          loadStartedAt: input.loadStartedAt,
+          loadFinishedAt: input.loadFinishedAt,
+          finishedAt: input.loadFinishedAt,
           summary: summary as unknown as Prisma.InputJsonValue,
         },
         select: { id: true },
@@ -39,23 +44,39 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
       for (let i = 0; i < input.cells.length; i += CHUNK) {
         await tx.resultSecond.createMany({
           data: input.cells.slice(i, i + CHUNK).map((c) => ({
-            runId, ts: c.ts, name: c.name, class: c.class, requests: c.count, failures: c.failures,
-            sumMs: c.sum, minMs: c.min, maxMs: c.max, buckets: Buffer.from(encodeBuckets(c.buckets)),
+            runId,
+            ts: c.ts,
+            name: c.name,
+            class: c.class,
+            requests: c.count,
+            failures: c.failures,
+            sumMs: c.sum,
+            minMs: c.min,
+            maxMs: c.max,
+            buckets: Buffer.from(encodeBuckets(c.buckets)),
           })),
         });
       }
       for (let i = 0; i < input.load.length; i += CHUNK) {
         await tx.loadSecond.createMany({
           data: input.load.slice(i, i + CHUNK).map((l) => ({
-            runId, ts: l.ts, vus: Math.round(l.vus), vusMax: Math.round(l.vusMax), bytesSent: l.sent,
-            bytesReceived: l.received, iterations: Math.round(l.iterations), droppedIterations: Math.round(l.dropped),
+            runId,
+            ts: l.ts,
+            vus: Math.round(l.vus),
+            vusMax: Math.round(l.vusMax),
+            bytesSent: l.sent,
+            bytesReceived: l.received,
+            iterations: Math.round(l.iterations),
+            droppedIterations: Math.round(l.dropped),
           })),
         });
       }
       if (input.events.length) {
         await tx.runEvent.createMany({
           data: input.events.map((e) => ({
-            runId, level: e.level, message: e.message,
+            runId,
+            level: e.level,
+            message: e.message,
             ...(e.data === undefined ? {} : { data: e.data as Prisma.InputJsonValue }),
           })),
         });

@@ -40,15 +40,19 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
     const done = new Map(rows.filter((r) => r.rolled_back_at === null).map((r) => [r.migration_name, r]));
     const result: AppliedMigration[] = [];
     for (const m of listMigrations(migrationsDir)) {
       const prior = done.get(m.name);
       if (prior) {
-        if (prior.finished_at === null) throw new Error(`migration ${m.name} failed earlier and needs attention (see _prisma_migrations.logs)`);
+        if (prior.finished_at === null)
+          throw new Error(`migration ${m.name} failed earlier and needs attention (see _prisma_migrations.logs)`);
         if (prior.checksum !== m.checksum) throw new Error(`migration ${m.name} was edited after it was applied (checksum differs)`);
         result.push({ name: m.name, applied: false });
         continue;
@@ -75,4 +79,5 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
   }
 }
 
-export const defaultMigrationsDir = () => path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), "../../../prisma/migrations");
+export const defaultMigrationsDir = () =>
+  path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), "../../../prisma/migrations");

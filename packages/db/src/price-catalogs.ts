@@ -3,8 +3,16 @@
 // copies the missing ones in and never overwrites a workspace's edits. Every write
 // is validated with core's schema, so a stored model always prices.
 import {
-  BUILTIN_PRICE_CATALOGS, costIssuesFromZod, findPriceCatalog, formatCostIssues, parseCostModel, priceCatalogEntry,
-  type CostModel, type CostParse, type PriceCatalogEntry, type ResolvedCostModel,
+  BUILTIN_PRICE_CATALOGS,
+  costIssuesFromZod,
+  findPriceCatalog,
+  formatCostIssues,
+  parseCostModel,
+  priceCatalogEntry,
+  type CostModel,
+  type CostParse,
+  type PriceCatalogEntry,
+  type ResolvedCostModel,
 } from "@opsbench/core";
 import type { Db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
@@ -16,25 +24,43 @@ export interface StoredPriceCatalog extends PriceCatalogEntry {
   updatedAt: Date;
 }
 
-type Row = { id: string; name: string; version: string; source: string; date: string; description: string | null; model: unknown; builtin: boolean; updatedAt: Date };
+type Row = {
+  id: string;
+  name: string;
+  version: string;
+  source: string;
+  date: string;
+  description: string | null;
+  model: unknown;
+  builtin: boolean;
+  updatedAt: Date;
+};
 
 const entryOf = (r: Row): PriceCatalogEntry => ({
-  name: r.name, version: r.version, source: r.source, date: r.date,
+  name: r.name,
+  version: r.version,
+  source: r.source,
+  date: r.date,
   ...(r.description === null ? {} : { description: r.description }),
   model: r.model as CostModel,
 });
 const toStored = (r: Row): StoredPriceCatalog => ({ ...entryOf(r), id: r.id, builtin: r.builtin, updatedAt: r.updatedAt });
 const rowData = (e: PriceCatalogEntry) => ({
-  source: e.source, date: e.date, description: e.description ?? null, model: e.model as unknown as Prisma.InputJsonValue,
+  source: e.source,
+  date: e.date,
+  description: e.description ?? null,
+  model: e.model as unknown as Prisma.InputJsonValue,
 });
 
 export function priceCatalogStore(db: Db, workspaceId: string) {
-  const rows = () => db.priceCatalog.findMany({ where: { workspaceId }, orderBy: [{ name: "asc" }, { date: "desc" }, { version: "desc" }] });
+  const rows = () =>
+    db.priceCatalog.findMany({ where: { workspaceId }, orderBy: [{ name: "asc" }, { date: "desc" }, { version: "desc" }] });
   return {
     list: async (): Promise<StoredPriceCatalog[]> => (await rows()).map(toStored),
 
     /** The entry of that name and version; without a version, the newest. Null when there is none. */
-    get: async (name: string, version?: string): Promise<StoredPriceCatalog | null> => findPriceCatalog((await rows()).map(toStored), name, version) ?? null,
+    get: async (name: string, version?: string): Promise<StoredPriceCatalog | null> =>
+      findPriceCatalog((await rows()).map(toStored), name, version) ?? null,
 
     /** Creates or replaces the entry of that name and version; invalid input comes back as issues, nothing written. */
     put: async (input: unknown): Promise<CostParse<StoredPriceCatalog>> => {
@@ -72,7 +98,15 @@ export function priceCatalogStore(db: Db, workspaceId: string) {
         const e = priceCatalogEntry.safeParse(entryOf(r));
         if (e.success) own.push(e.data);
         else if (isReferenceTo(json, r.name, r.version)) {
-          return { ok: false, issues: [{ path: "catalog", message: `stored price catalog "${r.name}" ${r.version} is invalid: ${formatCostIssues(costIssuesFromZod(e.error))}` }] };
+          return {
+            ok: false,
+            issues: [
+              {
+                path: "catalog",
+                message: `stored price catalog "${r.name}" ${r.version} is invalid: ${formatCostIssues(costIssuesFromZod(e.error))}`,
+              },
+            ],
+          };
         }
       }
       const have = new Set(own.map((e) => `${e.name}\u0000${e.version}`));

@@ -57,7 +57,10 @@ export async function loadRunInfra(db: Db, runId: string, loadStart: Date | null
       replicas: r.replicas,
       cpuPercent: r.cpuPercent,
       perUnitCpu: nums(fn ? d.perInstanceCpu : d.perReplicaCpu),
-      unitIds: !fn && Array.isArray(d.replicaIds) ? (d.replicaIds as unknown[]).map((x) => (typeof x === "number" || typeof x === "string" ? x : String(x))) : null,
+      unitIds:
+        !fn && Array.isArray(d.replicaIds)
+          ? (d.replicaIds as unknown[]).map((x) => (typeof x === "number" || typeof x === "string" ? x : String(x)))
+          : null,
       desired: num(fn ? d.ready : d.desired),
       starting: num(d.starting),
       coldStarts: num(d.coldStarts) ?? 0,

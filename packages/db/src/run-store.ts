@@ -11,7 +11,10 @@ export function runStore(db: Db, runId: string) {
 
     /** QUEUED -> PROVISIONING, only if no other worker got there first. */
     claim: async () => {
-      const r = await db.run.updateMany({ where: { id: runId, status: "QUEUED" }, data: { status: "PROVISIONING", startedAt: new Date() } });
+      const r = await db.run.updateMany({
+        where: { id: runId, status: "QUEUED" },
+        data: { status: "PROVISIONING", startedAt: new Date() },
+      });
       return r.count === 1;
     },
 
@@ -33,7 +36,9 @@ export function runStore(db: Db, runId: string) {
       db.runStep.update({
         where: { runId_name: { runId, name } },
         data: {
-          status: outcome.status, finishedAt: new Date(), error: outcome.error ?? null,
+          status: outcome.status,
+          finishedAt: new Date(),
+          error: outcome.error ?? null,
           ...(outcome.detail === undefined ? {} : { detail: outcome.detail as Prisma.InputJsonValue }),
         },
       }),
@@ -50,8 +55,16 @@ export function runStore(db: Db, runId: string) {
         ? Promise.resolve({ count: 0 })
         : db.resultSecond.createMany({
             data: lines.map((l) => ({
-              runId, ts: new Date(l.s * 1000), name: l.name, class: l.class, requests: l.n, failures: l.fail,
-              sumMs: l.sum, minMs: l.min, maxMs: l.max, buckets: Buffer.from(l.b, "base64"),
+              runId,
+              ts: new Date(l.s * 1000),
+              name: l.name,
+              class: l.class,
+              requests: l.n,
+              failures: l.fail,
+              sumMs: l.sum,
+              minMs: l.min,
+              maxMs: l.max,
+              buckets: Buffer.from(l.b, "base64"),
             })),
           }),
 
@@ -60,8 +73,14 @@ export function runStore(db: Db, runId: string) {
         ? Promise.resolve({ count: 0 })
         : db.loadSecond.createMany({
             data: lines.map((l) => ({
-              runId, ts: new Date(l.s * 1000), vus: Math.round(l.vus), vusMax: Math.round(l.vusMax), bytesSent: l.sent,
-              bytesReceived: l.received, iterations: Math.round(l.iterations), droppedIterations: Math.round(l.dropped),
+              runId,
+              ts: new Date(l.s * 1000),
+              vus: Math.round(l.vus),
+              vusMax: Math.round(l.vusMax),
+              bytesSent: l.sent,
+              bytesReceived: l.received,
+              iterations: Math.round(l.iterations),
+              droppedIterations: Math.round(l.dropped),
             })),
           }),
 
@@ -71,8 +90,18 @@ export function runStore(db: Db, runId: string) {
         ? Promise.resolve({ count: 0 })
         : db.metricSecond.createMany({
             data: lines.map((l) => ({
-              runId, ts: new Date(l.s * 1000), kind: l.kind, name: l.name, unit: l.unit, count: l.n, passes: l.pass,
-              sum: l.sum, min: l.min, max: l.max, last: l.last, buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
+              runId,
+              ts: new Date(l.s * 1000),
+              kind: l.kind,
+              name: l.name,
+              unit: l.unit,
+              count: l.n,
+              passes: l.pass,
+              sum: l.sum,
+              min: l.min,
+              max: l.max,
+              last: l.last,
+              buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
             })),
           }),
 
@@ -81,17 +110,28 @@ export function runStore(db: Db, runId: string) {
         ? Promise.resolve({ count: 0 })
         : db.infraPoint.createMany({
             data: points.map((p) => ({
-              runId, ts: p.ts, replicas: p.replicas, cpuPercent: p.cpuPercent ?? null,
+              runId,
+              ts: p.ts,
+              replicas: p.replicas,
+              cpuPercent: p.cpuPercent ?? null,
               ...(p.detail === undefined ? {} : { detail: p.detail as Prisma.InputJsonValue }),
             })),
           }),
 
     /** Results of an earlier, interrupted attempt are dropped before load starts again. */
     clearResults: () =>
-      db.$transaction([db.resultSecond.deleteMany({ where: { runId } }), db.loadSecond.deleteMany({ where: { runId } }), db.infraPoint.deleteMany({ where: { runId } }), db.metricSecond.deleteMany({ where: { runId } })]),
+      db.$transaction([
+        db.resultSecond.deleteMany({ where: { runId } }),
+        db.loadSecond.deleteMany({ where: { runId } }),
+        db.infraPoint.deleteMany({ where: { runId } }),
+        db.metricSecond.deleteMany({ where: { runId } }),
+      ]),
 
     saveSummary: (summary: RunSummary, k6Summary: unknown) =>
-      db.run.update({ where: { id: runId }, data: { summary: summary as unknown as Prisma.InputJsonValue, k6Summary: (k6Summary ?? Prisma.DbNull) as Prisma.InputJsonValue } }),
+      db.run.update({
+        where: { id: runId },
+        data: { summary: summary as unknown as Prisma.InputJsonValue, k6Summary: (k6Summary ?? Prisma.DbNull) as Prisma.InputJsonValue },
+      }),
   };
 }
 export type RunStore = ReturnType<typeof runStore>;

@@ -1,4 +1,16 @@
-import { bucketize, decodeBuckets, summarize, summarizeMetrics, type CheckSummary, type CustomMetricSummary, type MetricCell, type MetricKind, type ResultCell, type RunSummary, type TimeBucket } from "@opsbench/core";
+import {
+  bucketize,
+  decodeBuckets,
+  summarize,
+  summarizeMetrics,
+  type CheckSummary,
+  type CustomMetricSummary,
+  type MetricCell,
+  type MetricKind,
+  type ResultCell,
+  type RunSummary,
+  type TimeBucket,
+} from "@opsbench/core";
 import { readFlags, type ValidityFlag } from "@opsbench/core";
 import type { Db } from "./client";
 import { loadRunInfra, type RunInfra } from "./run-infra";
@@ -24,7 +36,14 @@ export interface RunView {
   error: string | null;
   /** Validity flags (runs.flags): reasons to read the numbers with care. */
   flags: ValidityFlag[];
-  steps: Array<{ name: string; status: string; startedAt: string; finishedAt: string | null; durationMs: number | null; error: string | null }>;
+  steps: Array<{
+    name: string;
+    status: string;
+    startedAt: string;
+    finishedAt: string | null;
+    durationMs: number | null;
+    error: string | null;
+  }>;
   /** Null until load has produced data. Live while the run is going. */
   summary: RunSummary | null;
   series: { bucketSeconds: number; points: TimeBucket[] };
@@ -45,16 +64,32 @@ export async function loadResultCells(db: Db, runId: string, window?: { from: Da
     orderBy: { ts: "asc" },
   });
   return rows.map((r) => ({
-    ts: r.ts, name: r.name, class: r.class, count: r.requests, failures: r.failures,
-    sum: r.sumMs, min: r.minMs, max: r.maxMs, buckets: decodeBuckets(r.buckets),
+    ts: r.ts,
+    name: r.name,
+    class: r.class,
+    count: r.requests,
+    failures: r.failures,
+    sum: r.sumMs,
+    min: r.minMs,
+    max: r.maxMs,
+    buckets: decodeBuckets(r.buckets),
   }));
 }
 
 export async function loadMetricCells(db: Db, runId: string): Promise<MetricCell[]> {
   const rows = await db.metricSecond.findMany({ where: { runId }, orderBy: { ts: "asc" } });
   return rows.map((r) => ({
-    ts: r.ts, kind: r.kind as MetricKind, name: r.name, unit: r.unit, count: r.count, passes: r.passes,
-    sum: r.sum, min: r.min, max: r.max, last: r.last, buckets: r.buckets ? decodeBuckets(r.buckets) : null,
+    ts: r.ts,
+    kind: r.kind as MetricKind,
+    name: r.name,
+    unit: r.unit,
+    count: r.count,
+    passes: r.passes,
+    sum: r.sum,
+    min: r.min,
+    max: r.max,
+    last: r.last,
+    buckets: r.buckets ? decodeBuckets(r.buckets) : null,
   }));
 }
 
@@ -95,8 +130,12 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     error: run.error,
     flags: readFlags(run.flags),
     steps: run.steps.map((s) => ({
-      name: s.name, status: s.status, startedAt: s.startedAt.toISOString(), finishedAt: iso(s.finishedAt),
-      durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null, error: s.error,
+      name: s.name,
+      status: s.status,
+      startedAt: s.startedAt.toISOString(),
+      finishedAt: iso(s.finishedAt),
+      durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
+      error: s.error,
     })),
     summary: (run.summary as unknown as RunSummary | null) ?? live,
     series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
@@ -112,7 +151,8 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
  */
 export async function loadWindowSummary(db: Db, runId: string, fromSeconds: number, toSeconds: number) {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { loadStartedAt: true } });
-  const first = run.loadStartedAt ?? (await db.resultSecond.findFirst({ where: { runId }, orderBy: { ts: "asc" }, select: { ts: true } }))?.ts;
+  const first =
+    run.loadStartedAt ?? (await db.resultSecond.findFirst({ where: { runId }, orderBy: { ts: "asc" }, select: { ts: true } }))?.ts;
   if (!first) return null;
   const start = Math.floor(first.getTime() / 1000) * 1000;
   const cells = await loadResultCells(db, runId, { from: new Date(start + fromSeconds * 1000), to: new Date(start + toSeconds * 1000) });

@@ -2,7 +2,7 @@
 // token's SHA-256 is stored, so the database alone cannot rebuild a link.
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "./client";
-import { Prisma } from "./generated/prisma/client";
+import type { Prisma } from "./generated/prisma/client";
 
 export type ShareKind = "run" | "study" | "comparison";
 
@@ -17,7 +17,13 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 export async function createShareLink(db: Db, workspaceId: string, input: { kind: ShareKind; subject: ShareSubject; title?: string }) {
   const token = randomBytes(32).toString("base64url");
   const link = await db.shareLink.create({
-    data: { workspaceId, tokenHash: hashToken(token), kind: input.kind, subject: input.subject as Prisma.InputJsonValue, title: input.title ?? null },
+    data: {
+      workspaceId,
+      tokenHash: hashToken(token),
+      kind: input.kind,
+      subject: input.subject as Prisma.InputJsonValue,
+      title: input.title ?? null,
+    },
   });
   return { id: link.id, token, kind: link.kind, createdAt: link.createdAt };
 }
@@ -27,5 +33,11 @@ export async function resolveShareLink(db: Db, token: string) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const link = await db.shareLink.findUnique({ where: { tokenHash: hashToken(token) } });
   if (!link || link.revokedAt) return null;
-  return { id: link.id, workspaceId: link.workspaceId, kind: link.kind as ShareKind, subject: link.subject as ShareSubject, title: link.title };
+  return {
+    id: link.id,
+    workspaceId: link.workspaceId,
+    kind: link.kind as ShareKind,
+    subject: link.subject as ShareSubject,
+    title: link.title,
+  };
 }

@@ -4,7 +4,7 @@
 import { randomInt } from "node:crypto";
 import { MAX_SEED, planRunOrder, refName, type StudyInput } from "@opsbench/core";
 import type { Db } from "./client";
-import { Prisma, type Target, type Workload } from "./generated/prisma/client";
+import type { Prisma, Target, Workload } from "./generated/prisma/client";
 import type { StudyStatus } from "./generated/prisma/enums";
 import { NotFoundError } from "./workspace-scope";
 
@@ -57,14 +57,22 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
       }
     }
     // Targets outer, workloads inner: the order the input lists them in.
-    const cells: StudyCell[] = targets.flatMap((t) => workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name })));
+    const cells: StudyCell[] = targets.flatMap((t) =>
+      workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name })),
+    );
     const seed = input.seed ?? (input.order === "interleaved-random" ? randomInt(0, MAX_SEED + 1) : null);
     const plan = planRunOrder({ cells: cells.length, repetitions: input.repetitions, order: input.order, seed });
     const study = await tx.study.create({
       data: {
-        workspaceId, name: input.name, repetitions: input.repetitions, runOrder: input.order, seed,
-        cooldownSeconds: input.cooldownSeconds, baselineWaitSeconds: input.baselineWaitSeconds,
-        cells: json(cells), plannedOrder: json(plan.map((p) => p.cell)),
+        workspaceId,
+        name: input.name,
+        repetitions: input.repetitions,
+        runOrder: input.order,
+        seed,
+        cooldownSeconds: input.cooldownSeconds,
+        baselineWaitSeconds: input.baselineWaitSeconds,
+        cells: json(cells),
+        plannedOrder: json(plan.map((p) => p.cell)),
       },
     });
     const byId = <T extends { id: string }>(list: T[], id: string) => list.find((x) => x.id === id)!;
@@ -74,9 +82,15 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
         const target = byId(targets, cell.targetId);
         const workload = byId(workloads, cell.workloadId);
         return {
-          workspaceId, studyId: study.id, targetId: target.id, workloadId: workload.id,
-          repetition: p.repetition, round: p.round, position: p.position,
-          targetSpec: json({ kind: target.kind, spec: target.spec }), workloadSpec: json(workload.spec),
+          workspaceId,
+          studyId: study.id,
+          targetId: target.id,
+          workloadId: workload.id,
+          repetition: p.repetition,
+          round: p.round,
+          position: p.position,
+          targetSpec: json({ kind: target.kind, spec: target.spec }),
+          workloadSpec: json(workload.spec),
         };
       }),
     });
@@ -96,9 +110,15 @@ const ACTIVE: StudyStatus[] = ["QUEUED", "RUNNING"];
 /** Aborts a study that has not finished: the study and its runs not yet started become ABORTED. The worker aborts the run under way. */
 export async function abortStudy(db: Db, workspaceId: string, studyId: string): Promise<{ aborted: boolean; status: StudyStatus }> {
   return db.$transaction(async (tx) => {
-    const r = await tx.study.updateMany({ where: { id: studyId, workspaceId, status: { in: ACTIVE } }, data: { status: "ABORTED", finishedAt: new Date(), error: "aborted by request" } });
+    const r = await tx.study.updateMany({
+      where: { id: studyId, workspaceId, status: { in: ACTIVE } },
+      data: { status: "ABORTED", finishedAt: new Date(), error: "aborted by request" },
+    });
     if (r.count === 1) {
-      await tx.run.updateMany({ where: { studyId, status: "QUEUED" }, data: { status: "ABORTED", finishedAt: new Date(), error: "the study was aborted" } });
+      await tx.run.updateMany({
+        where: { studyId, status: "QUEUED" },
+        data: { status: "ABORTED", finishedAt: new Date(), error: "the study was aborted" },
+      });
     }
     const s = await tx.study.findFirst({ where: { id: studyId, workspaceId }, select: { status: true } });
     if (!s) throw new NotFoundError("study", studyId);
@@ -109,16 +129,20 @@ export async function abortStudy(db: Db, workspaceId: string, studyId: string): 
 /** The worker's view of one study. */
 export function studyStore(db: Db, studyId: string) {
   return {
-    get: () => db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: { orderBy: [{ position: "asc" }, { repetition: "asc" }] } } }),
+    get: () =>
+      db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: { orderBy: [{ position: "asc" }, { repetition: "asc" }] } } }),
 
     status: async () => (await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { status: true } })).status,
 
     /** QUEUED -> RUNNING; false when the study is already running (a redelivery) or final. */
-    claim: async () => (await db.study.updateMany({ where: { id: studyId, status: "QUEUED" }, data: { status: "RUNNING", startedAt: new Date() } })).count === 1,
+    claim: async () =>
+      (await db.study.updateMany({ where: { id: studyId, status: "QUEUED" }, data: { status: "RUNNING", startedAt: new Date() } }))
+        .count === 1,
 
     /** Sets the final status unless the study is final already (an abort by request wins). */
     finish: async (status: "SUCCEEDED" | "FAILED" | "ABORTED", error: string | null = null) =>
-      (await db.study.updateMany({ where: { id: studyId, status: { in: ACTIVE } }, data: { status, error, finishedAt: new Date() } })).count === 1,
+      (await db.study.updateMany({ where: { id: studyId, status: { in: ACTIVE } }, data: { status, error, finishedAt: new Date() } }))
+        .count === 1,
 
     /** Runs not yet started will not be: they become ABORTED (or FAILED when the study could not be started at all). */
     closeRemaining: (status: "ABORTED" | "FAILED", error: string) =>

@@ -2,8 +2,17 @@
 // workload) with its runs, the spread across repetitions (mean +- SD and the
 // 95% CI of each metric) and the merged result of its histograms; progress and ETA.
 import {
-  describeSample, MIN_REPETITIONS, mergeRepetitions, plannedSeconds, readFlags, studyProgress, workloadSpec,
-  type RunSummary, type SampleStats, type StudyProgress, type ValidityFlag,
+  describeSample,
+  MIN_REPETITIONS,
+  mergeRepetitions,
+  plannedSeconds,
+  readFlags,
+  studyProgress,
+  workloadSpec,
+  type RunSummary,
+  type SampleStats,
+  type StudyProgress,
+  type ValidityFlag,
 } from "@opsbench/core";
 import type { Db } from "./client";
 import { loadResultCells } from "./run-view";
@@ -90,20 +99,44 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
     const seen = new Map<string, StudyCell>();
     for (const r of study.runs) {
       const key = `${r.targetId}/${r.workloadId}`;
-      if (!seen.has(key)) seen.set(key, { targetId: r.targetId ?? "", target: r.target?.name ?? "?", workloadId: r.workloadId ?? "", workload: r.workload?.name ?? "?" });
+      if (!seen.has(key))
+        seen.set(key, {
+          targetId: r.targetId ?? "",
+          target: r.target?.name ?? "?",
+          workloadId: r.workloadId ?? "",
+          workload: r.workload?.name ?? "?",
+        });
     }
     cells = [...seen.values()];
   }
-  const cellOf = (r: { targetId: string | null; workloadId: string | null }) => cells.findIndex((c) => c.targetId === (r.targetId ?? "") && c.workloadId === (r.workloadId ?? ""));
+  const cellOf = (r: { targetId: string | null; workloadId: string | null }) =>
+    cells.findIndex((c) => c.targetId === (r.targetId ?? "") && c.workloadId === (r.workloadId ?? ""));
 
   const runs: StudyRunView[] = study.runs.map((r) => {
     const s = r.summary as unknown as RunSummary | null;
     return {
-      id: r.id, cell: cellOf(r), status: r.status, repetition: r.repetition, round: r.round, position: r.position,
-      flags: readFlags(r.flags), error: r.error, startedAt: iso(r.startedAt), finishedAt: iso(r.finishedAt),
-      result: s && r.status === "SUCCEEDED"
-        ? { requests: s.requests, failures: s.failures, goodput: s.goodput, rps: s.rps, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 }
-        : null,
+      id: r.id,
+      cell: cellOf(r),
+      status: r.status,
+      repetition: r.repetition,
+      round: r.round,
+      position: r.position,
+      flags: readFlags(r.flags),
+      error: r.error,
+      startedAt: iso(r.startedAt),
+      finishedAt: iso(r.finishedAt),
+      result:
+        s && r.status === "SUCCEEDED"
+          ? {
+              requests: s.requests,
+              failures: s.failures,
+              goodput: s.goodput,
+              rps: s.rps,
+              p50: s.latencyMs.p50,
+              p95: s.latencyMs.p95,
+              p99: s.latencyMs.p99,
+            }
+          : null,
     };
   });
 
@@ -111,7 +144,10 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
   for (const [index, c] of cells.entries()) {
     const cellRuns = runs.filter((r) => r.cell === index).sort((a, b) => a.repetition - b.repetition);
     const ok = cellRuns.filter((r) => r.result);
-    const stats = Object.fromEntries(STUDY_METRICS.map((m) => [m, describeSample(ok.map((r) => r.result![m]))])) as Record<StudyMetric, SampleStats>;
+    const stats = Object.fromEntries(STUDY_METRICS.map((m) => [m, describeSample(ok.map((r) => r.result![m]))])) as Record<
+      StudyMetric,
+      SampleStats
+    >;
     let merged: RunSummary | null = null;
     if (opts.merged !== false && ok.length) {
       const reps = [];
@@ -124,23 +160,51 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
     const kind = study.runs.find((r) => cellOf(r) === index)?.target?.kind ?? null;
     const flags: ValidityFlag[] = [];
     if (FINAL.includes(study.status) && ok.length < MIN_REPETITIONS) {
-      flags.push({ code: "too-few-repetitions", message: `${ok.length} succeeded repetition${ok.length === 1 ? "" : "s"} (fewer than ${MIN_REPETITIONS}): the spread says little` });
+      flags.push({
+        code: "too-few-repetitions",
+        message: `${ok.length} succeeded repetition${ok.length === 1 ? "" : "s"} (fewer than ${MIN_REPETITIONS}): the spread says little`,
+      });
     }
-    cellViews.push({ index, target: { id: c.targetId, name: c.target, kind }, workload: { id: c.workloadId, name: c.workload }, runs: cellRuns, stats, merged, flags });
+    cellViews.push({
+      index,
+      target: { id: c.targetId, name: c.target, kind },
+      workload: { id: c.workloadId, name: c.workload },
+      runs: cellRuns,
+      stats,
+      merged,
+      flags,
+    });
   }
 
   const studyFinal = FINAL.includes(study.status);
   const progress = studyProgress(
-    study.runs.map((r) => ({ status: r.status, plannedSeconds: plannedLoadSeconds(r.workloadSpec), startedAt: r.startedAt, finishedAt: r.finishedAt })),
+    study.runs.map((r) => ({
+      status: r.status,
+      plannedSeconds: plannedLoadSeconds(r.workloadSpec),
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
+    })),
     { cooldownSeconds: study.cooldownSeconds, studyFinal, now: opts.now ?? new Date() },
   );
   const current = runs.find((r) => !FINAL.includes(r.status) && r.status !== "QUEUED") ?? null;
 
   return {
-    id: study.id, name: study.name, status: study.status, order: study.runOrder, seed: study.seed, repetitions: study.repetitions,
-    cooldownSeconds: study.cooldownSeconds, baselineWaitSeconds: study.baselineWaitSeconds,
-    createdAt: study.createdAt.toISOString(), startedAt: iso(study.startedAt), finishedAt: iso(study.finishedAt), error: study.error,
-    progress: { ...progress, current: current ? { runId: current.id, position: current.position, cell: current.cell, status: current.status } : null },
+    id: study.id,
+    name: study.name,
+    status: study.status,
+    order: study.runOrder,
+    seed: study.seed,
+    repetitions: study.repetitions,
+    cooldownSeconds: study.cooldownSeconds,
+    baselineWaitSeconds: study.baselineWaitSeconds,
+    createdAt: study.createdAt.toISOString(),
+    startedAt: iso(study.startedAt),
+    finishedAt: iso(study.finishedAt),
+    error: study.error,
+    progress: {
+      ...progress,
+      current: current ? { runId: current.id, position: current.position, cell: current.cell, status: current.status } : null,
+    },
     cells: cellViews,
     runs,
   };

@@ -3,7 +3,7 @@
 // into a query themselves. Teams arrive later; until then there is "default".
 import type { StudyInput, TargetInput, WorkloadInput } from "@opsbench/core";
 import type { Db } from "./client";
-import { Prisma } from "./generated/prisma/client";
+import type { Prisma } from "./generated/prisma/client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
 import { priceCatalogStore } from "./price-catalogs";
 import { loadRunView, loadWindowSummary } from "./run-view";
@@ -92,7 +92,11 @@ export function workspaceScope(db: Db, workspaceId: string) {
             runs.push(
               await tx.run.create({
                 data: {
-                  workspaceId, studyId: study.id, targetId: target.id, workloadId: workload.id, repetition,
+                  workspaceId,
+                  studyId: study.id,
+                  targetId: target.id,
+                  workloadId: workload.id,
+                  repetition,
                   targetSpec: { kind: target.kind, spec: target.spec } as Prisma.InputJsonValue,
                   workloadSpec: workload.spec as Prisma.InputJsonValue,
                 },
@@ -108,7 +112,12 @@ export function workspaceScope(db: Db, workspaceId: string) {
       },
       /** The workspace's studies, newest first, with their runs' statuses (the studies list page). */
       list: (take = 50) =>
-        db.study.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, take, include: { runs: { select: { status: true } } } }),
+        db.study.findMany({
+          where: { workspaceId },
+          orderBy: { createdAt: "desc" },
+          take,
+          include: { runs: { select: { status: true } } },
+        }),
       /** Targets x workloads x repetitions in a planned order, with every run row, in one transaction (study-store.ts). */
       create: (input: StudyInput) => createStudy(db, workspaceId, input),
       assertExists: async (id: string) => {
@@ -129,7 +138,10 @@ export function workspaceScope(db: Db, workspaceId: string) {
       failBeforeStart: (id: string, error: string) =>
         db.$transaction([
           db.study.updateMany({ where: { id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
-          db.run.updateMany({ where: { studyId: id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
+          db.run.updateMany({
+            where: { studyId: id, workspaceId, status: "QUEUED" },
+            data: { status: "FAILED", error, finishedAt: new Date() },
+          }),
         ]),
     },
     runs: {
@@ -140,7 +152,9 @@ export function workspaceScope(db: Db, workspaceId: string) {
         if (!workload) throw new NotFoundError("workload", args.workloadName);
         return db.run.create({
           data: {
-            workspaceId, targetId: target.id, workloadId: workload.id,
+            workspaceId,
+            targetId: target.id,
+            workloadId: workload.id,
             targetSpec: { kind: target.kind, spec: target.spec } as Prisma.InputJsonValue,
             workloadSpec: workload.spec as Prisma.InputJsonValue,
           },
@@ -177,14 +191,24 @@ export function workspaceScope(db: Db, workspaceId: string) {
       create: async (input: { kind: ShareKind; subject: ShareSubject; title?: string }) => {
         const ids = [...(input.subject.runIds ?? []), ...(input.subject.groups ?? []).flatMap((g) => g.runIds)];
         await assertRunsInWorkspace(ids);
-        if (input.subject.studyId && !(await db.study.findFirst({ where: { id: input.subject.studyId, workspaceId }, select: { id: true } }))) {
+        if (
+          input.subject.studyId &&
+          !(await db.study.findFirst({ where: { id: input.subject.studyId, workspaceId }, select: { id: true } }))
+        ) {
           throw new NotFoundError("study", input.subject.studyId);
         }
         return createShareLink(db, workspaceId, input);
       },
-      list: () => db.shareLink.findMany({ where: { workspaceId }, orderBy: { createdAt: "desc" }, select: { id: true, kind: true, title: true, subject: true, createdAt: true, revokedAt: true } }),
+      list: () =>
+        db.shareLink.findMany({
+          where: { workspaceId },
+          orderBy: { createdAt: "desc" },
+          select: { id: true, kind: true, title: true, subject: true, createdAt: true, revokedAt: true },
+        }),
       revoke: async (id: string) => {
-        const r = isUuid(id) ? await db.shareLink.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } }) : { count: 0 };
+        const r = isUuid(id)
+          ? await db.shareLink.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } })
+          : { count: 0 };
         if (r.count === 0) throw new NotFoundError("share", id);
       },
     },

@@ -66,7 +66,10 @@ describe("comparison", () => {
 
 describe("share links", () => {
   it("are unguessable, resolve to exactly their subject, and stop working when revoked", async () => {
-    const a = await stack.scope.shares.create({ kind: "comparison", subject: { groups: [{ runIds: runsOf.light! }, { runIds: runsOf.heavy! }] } });
+    const a = await stack.scope.shares.create({
+      kind: "comparison",
+      subject: { groups: [{ runIds: runsOf.light! }, { runIds: runsOf.heavy! }] },
+    });
     const b = await stack.scope.shares.create({ kind: "run", subject: { runIds: [runsOf.light![0]!] } });
     expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(a.token).not.toBe(b.token);

@@ -34,7 +34,7 @@ describe("migrations", () => {
       expect(actual.columns["runs.surprise"]).toBe("int4 null");
       expect(actual.columns["workspaces.name"]).toBe("text null");
       expect(expected.columns["workspaces.name"]).toBe("text not null");
-      expect(actual.indexes["runs_status_idx"]).toBeUndefined();
+      expect(actual.indexes.runs_status_idx).toBeUndefined();
       expect(actual).not.toEqual(expected);
     } finally {
       await client.query("ROLLBACK");
@@ -42,7 +42,9 @@ describe("migrations", () => {
   });
 
   it("are recorded in _prisma_migrations as Prisma Migrate records them, and re-applying is a no-op", async () => {
-    const { rows } = await client.query(`SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`);
+    const { rows } = await client.query(
+      `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
     const files = listMigrations(defaultMigrationsDir());
     expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(files.map((f) => [f.name, f.checksum]));
     expect(rows.every((r) => r.finished_at !== null && r.applied_steps_count === 1)).toBe(true);

@@ -29,14 +29,23 @@ describe("price catalogs per workspace", () => {
     expect(await a.priceCatalogs.seedBuiltins()).toBe(BUILTIN_PRICE_CATALOGS.length);
     expect(await a.priceCatalogs.seedBuiltins()).toBe(0);
     const gke = await a.priceCatalogs.get("iot-study-gke-europe-west3");
-    expect(gke).toMatchObject({ version: "2022-04", date: "2022-04-30", builtin: true, model: { kind: "reserved", pricePerNodeSecond: 8.7959e-3 } });
+    expect(gke).toMatchObject({
+      version: "2022-04",
+      date: "2022-04-30",
+      builtin: true,
+      model: { kind: "reserved", pricePerNodeSecond: 8.7959e-3 },
+    });
     expect(gke!.source).toMatch(/Pacyna/);
     expect(await b.priceCatalogs.list()).toEqual([]);
   });
 
   it("an edited entry is the workspace's own: it prices that workspace's references, not another's", async () => {
     const built = BUILTIN_PRICE_CATALOGS.find((e) => e.name === "iot-study-gke-europe-west3")!;
-    const put = await a.priceCatalogs.put({ ...built, description: "node price doubled", model: { ...built.model, pricePerNodeSecond: 2 * 8.7959e-3 } });
+    const put = await a.priceCatalogs.put({
+      ...built,
+      description: "node price doubled",
+      model: { ...built.model, pricePerNodeSecond: 2 * 8.7959e-3 },
+    });
     expect(put.ok && put.value.builtin).toBe(false);
 
     const total = async (scope: typeof a) => {
@@ -52,9 +61,21 @@ describe("price catalogs per workspace", () => {
   });
 
   it("a new version is a new row; without a version a reference takes the newest", async () => {
-    const put = await a.priceCatalogs.put({ name: "team-vm", version: "v2", source: "https://example.com/prices", date: "2026-11-01", model: { kind: "reserved", unit: "USD", pricePerNodeSecond: 2 } });
+    const put = await a.priceCatalogs.put({
+      name: "team-vm",
+      version: "v2",
+      source: "https://example.com/prices",
+      date: "2026-11-01",
+      model: { kind: "reserved", unit: "USD", pricePerNodeSecond: 2 },
+    });
     expect(put.ok).toBe(true);
-    await a.priceCatalogs.put({ name: "team-vm", version: "v1", source: "https://example.com/prices", date: "2026-01-01", model: { kind: "reserved", unit: "USD", pricePerNodeSecond: 1 } });
+    await a.priceCatalogs.put({
+      name: "team-vm",
+      version: "v1",
+      source: "https://example.com/prices",
+      date: "2026-01-01",
+      model: { kind: "reserved", unit: "USD", pricePerNodeSecond: 1 },
+    });
     const newest = await a.priceCatalogs.resolveModel({ catalog: "team-vm" });
     expect(newest.ok && newest.value).toMatchObject({ catalog: { version: "v2" }, model: { pricePerNodeSecond: 2 } });
     const old = await a.priceCatalogs.resolveModel({ catalog: "team-vm", version: "v1" });
@@ -67,7 +88,13 @@ describe("price catalogs per workspace", () => {
 
   it("refuses an invalid entry with the field named, writing nothing", async () => {
     const before = await db.priceCatalog.count();
-    const r = await a.priceCatalogs.put({ name: "Bad Name", version: "1", source: "x", date: "2026-13-01", model: { kind: "reserved", unit: "USD", pricePerNodeSecond: -1 } });
+    const r = await a.priceCatalogs.put({
+      name: "Bad Name",
+      version: "1",
+      source: "x",
+      date: "2026-13-01",
+      model: { kind: "reserved", unit: "USD", pricePerNodeSecond: -1 },
+    });
     expect(r.ok).toBe(false);
     expect(!r.ok && r.issues.map((i) => i.path)).toEqual(["name", "date", "model.pricePerNodeSecond"]);
     expect(await db.priceCatalog.count()).toBe(before);

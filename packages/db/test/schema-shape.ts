@@ -12,7 +12,16 @@ export interface Shape {
   foreignKeys: Record<string, string>; // name -> "table(cols) -> table(cols) on delete X"
 }
 
-const SCALAR_TYPES: Record<string, string> = { Int: "int4", BigInt: "int8", Float: "float8", Boolean: "bool", Json: "jsonb", Bytes: "bytea", String: "text", Decimal: "numeric" };
+const SCALAR_TYPES: Record<string, string> = {
+  Int: "int4",
+  BigInt: "int8",
+  Float: "float8",
+  Boolean: "bool",
+  Json: "jsonb",
+  Bytes: "bytea",
+  String: "text",
+  Decimal: "numeric",
+};
 
 export async function shapeFromSchema(schemaPath = path.resolve(import.meta.dirname, "../../../prisma/schema.prisma")): Promise<Shape> {
   const dmmf = await internals.getDMMF({ datamodel: readFileSync(schemaPath, "utf8") });
@@ -34,8 +43,11 @@ export async function shapeFromSchema(schemaPath = path.resolve(import.meta.dirn
         if (f.relationFromFields?.length) {
           const from = f.relationFromFields.map((x) => column(m.name, x));
           const to = (f.relationToFields ?? []).map((x) => column(f.type, x));
-          const onDelete = (f.relationOnDelete ?? (f.isRequired ? "Restrict" : "SetNull")).replace(/([a-z])([A-Z])/g, "$1 $2").toUpperCase();
-          shape.foreignKeys[`${t}_${from.join("_")}_fkey`] = `${t}(${from.join(",")}) -> ${table(f.type)}(${to.join(",")}) on delete ${onDelete}`;
+          const onDelete = (f.relationOnDelete ?? (f.isRequired ? "Restrict" : "SetNull"))
+            .replace(/([a-z])([A-Z])/g, "$1 $2")
+            .toUpperCase();
+          shape.foreignKeys[`${t}_${from.join("_")}_fkey`] =
+            `${t}(${from.join(",")}) -> ${table(f.type)}(${to.join(",")}) on delete ${onDelete}`;
         }
         continue;
       }
@@ -96,6 +108,7 @@ export async function shapeFromDatabase(client: pg.Client | pg.PoolClient): Prom
       WHERE c.contype = 'f' AND n.nspname = 'public'`,
   );
   const rule: Record<string, string> = { a: "NO ACTION", r: "RESTRICT", c: "CASCADE", n: "SET NULL", d: "SET DEFAULT" };
-  for (const r of fks.rows) shape.foreignKeys[r.conname] = `${r.table}(${r.cols.join(",")}) -> ${r.ftable}(${r.fcols.join(",")}) on delete ${rule[r.confdeltype]}`;
+  for (const r of fks.rows)
+    shape.foreignKeys[r.conname] = `${r.table}(${r.cols.join(",")}) -> ${r.ftable}(${r.fcols.join(",")}) on delete ${rule[r.confdeltype]}`;
   return shape;
 }

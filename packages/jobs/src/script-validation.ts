@@ -61,7 +61,9 @@ export function createScriptValidator(redisUrl: string, prefix = "opsbench") {
         const message = (err as Error).message;
         if (/timed out/i.test(message)) {
           await job.remove().catch(() => {}); // a late worker need not check it any more
-          throw new ScriptValidationUnavailable(`no worker validated the script within ${Math.round(timeoutMs / 1000)} s; is a worker running?`);
+          throw new ScriptValidationUnavailable(
+            `no worker validated the script within ${Math.round(timeoutMs / 1000)} s; is a worker running?`,
+          );
         }
         throw new Error(`script validation failed on the worker: ${message}`);
       }

@@ -54,7 +54,10 @@ export interface AppCheck {
 
 /** An expected failure of a provider, with a message meant for the user. */
 export class ProviderError extends Error {
-  constructor(message: string, readonly detail?: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly detail?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = "ProviderError";
   }

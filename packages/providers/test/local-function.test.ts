@@ -41,7 +41,9 @@ describe("local-function (real processes)", () => {
     expect((await proxyStats(dep.state)).coldStarts).toBe(after.coldStarts);
 
     // Idle for 800 ms -> stopped: scale to zero, and its process is gone.
-    const zero = await until("scale to zero", async () => ((await proxyStats(dep.state)).instances === 0 ? await proxyStats(dep.state) : null));
+    const zero = await until("scale to zero", async () =>
+      (await proxyStats(dep.state)).instances === 0 ? await proxyStats(dep.state) : null,
+    );
     expect(zero.stoppedIdle).toBeGreaterThanOrEqual(1);
     await until("the idle instance's process to exit", () => !alive(pid));
     await localFunction.reset(dep, ctx);
@@ -73,7 +75,13 @@ describe("local-function (real processes)", () => {
   });
 
   it("queues at the concurrency limit, and bills each request rounded up to the platform's granularity", async () => {
-    const { dep, ctx } = await deploy({ platform: "openwhisk", concurrency: 1, maxInstances: 1, queueTimeoutMs: 20_000, idleTimeoutMs: 60_000 });
+    const { dep, ctx } = await deploy({
+      platform: "openwhisk",
+      concurrency: 1,
+      maxInstances: 1,
+      queueTimeoutMs: 20_000,
+      idleTimeoutMs: 60_000,
+    });
     expect(dep.state.settings!.billing).toEqual({ mode: "per-request", granularityMs: 100, minimumMs: 100 });
     const before = await proxyStats(dep.state);
     const observed: InfraPoint[] = [];
@@ -169,7 +177,9 @@ describe("local-function (real processes)", () => {
 
   it("refuses a multi-service app, and a reset that cannot reach zero says so", async () => {
     const t = testContext();
-    await expect(localFunction.deploy(localFunction.spec.parse({ app: "msd/poll" }), t.ctx)).rejects.toThrow(/single-service benchapps; "msd\/poll" lists services/);
+    await expect(localFunction.deploy(localFunction.spec.parse({ app: "msd/poll" }), t.ctx)).rejects.toThrow(
+      /single-service benchapps; "msd\/poll" lists services/,
+    );
     const { dep, ctx } = await deploy({ concurrency: 1, maxInstances: 1, idleTimeoutMs: 500, queueTimeoutMs: 60_000 });
     // A light request every 100 ms: the instance never stays idle for its 500 ms, so it never stops.
     let stop = false;
@@ -180,7 +190,10 @@ describe("local-function (real processes)", () => {
       }
     })();
     await until("an instance", async () => (await proxyStats(dep.state)).instances > 0);
-    const err = await localFunction.reset(dep, ctx).then(() => null, (e: unknown) => e);
+    const err = await localFunction.reset(dep, ctx).then(
+      () => null,
+      (e: unknown) => e,
+    );
     stop = true;
     await traffic;
     expect(err).toBeInstanceOf(ProviderError);

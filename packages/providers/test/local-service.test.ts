@@ -6,7 +6,15 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { localService, ProviderError, readManifest, planDomains, type Deployment, type LocalServiceState, type ProviderContext } from "../src";
+import {
+  localService,
+  ProviderError,
+  readManifest,
+  planDomains,
+  type Deployment,
+  type LocalServiceState,
+  type ProviderContext,
+} from "../src";
 import { alive, fixtures, get, testContext, until } from "./provider-context";
 
 const made: Array<{ dep: Deployment<LocalServiceState>; ctx: ProviderContext }> = [];
@@ -17,14 +25,18 @@ afterEach(async () => {
 async function deploy(spec: Record<string, unknown>, benchappsDir?: string) {
   const t = testContext(benchappsDir);
   // Fixture apps are not in LOCAL_APPS: the provider takes the spec as the worker hands it over.
-  const parsed = benchappsDir ? ({ env: {}, startTimeoutMs: 10_000, ...spec } as never) : localService.spec.parse({ app: "cpu-loop/node-http", ...spec });
+  const parsed = benchappsDir
+    ? ({ env: {}, startTimeoutMs: 10_000, ...spec } as never)
+    : localService.spec.parse({ app: "cpu-loop/node-http", ...spec });
   const dep = await localService.deploy(parsed, t.ctx);
   made.push({ dep, ctx: t.ctx });
   return { dep, ...t };
 }
 
 const lbStats = (dep: Deployment<LocalServiceState>) =>
-  get(`http://127.0.0.1:${dep.state.lb!.adminPort}/stats`).then((r) => JSON.parse(r.body) as { backends: Array<{ id: string; total: number }>; requests: number });
+  get(`http://127.0.0.1:${dep.state.lb!.adminPort}/stats`).then(
+    (r) => JSON.parse(r.body) as { backends: Array<{ id: string; total: number }>; requests: number },
+  );
 
 const allPids = (dep: Deployment<LocalServiceState>) => [dep.state.lb!.pid, ...dep.state.replicas.flatMap((r) => r.pids)];
 
@@ -44,7 +56,8 @@ describe("local-service (real processes)", () => {
 
   it("scales out under CPU load with the HPA rule, in after the stabilization window; reset() is back at min; teardown leaves nothing", async () => {
     const { dep, ctx, events } = await deploy({
-      minReplicas: 1, maxReplicas: 3,
+      minReplicas: 1,
+      maxReplicas: 3,
       autoscaler: { targetCpuPercent: 50, syncPeriodMs: 500, scaleDownStabilizationMs: 1500 },
     });
     await localService.reset(dep, ctx);
@@ -84,7 +97,14 @@ describe("local-service (real processes)", () => {
     const { dep, events } = await deploy({ replicas: 2 });
     const victim = dep.state.replicas[1]!.pids[0]!;
     process.kill(victim, "SIGKILL");
-    await until("a replacement", () => dep.state.replicas.length === 2 && !dep.state.replicas.some((r) => r.pids.includes(victim)) && (dep.state.replicas.every((r) => r.pids.every(alive)) as boolean), 15_000);
+    await until(
+      "a replacement",
+      () =>
+        dep.state.replicas.length === 2 &&
+        !dep.state.replicas.some((r) => r.pids.includes(victim)) &&
+        (dep.state.replicas.every((r) => r.pids.every(alive)) as boolean),
+      15_000,
+    );
     await until("two backends again", async () => ((await lbStats(dep)).backends.length === 2 ? true : null));
     expect(events.some((e) => e.level === "warn" && /replica r1 exited unexpectedly \(SIGKILL\); replacing it/.test(e.message))).toBe(true);
     for (let i = 0; i < 6; i++) expect((await get(`${dep.endpoint}/?n=10`)).status).toBe(200);
@@ -100,7 +120,9 @@ describe("local-service (real processes)", () => {
       const membership = readFileSync(`/proc/${pid}/cgroup`, "utf8");
       for (const dir of cgroups) expect(membership).toContain(dir.split("/").slice(-2).join("/"));
       const cpu = cgroups.find((d) => existsSync(path.join(d, "cpu.max")) || existsSync(path.join(d, "cpu.cfs_quota_us")))!;
-      const quota = existsSync(path.join(cpu, "cpu.max")) ? readFileSync(path.join(cpu, "cpu.max"), "utf8").split(" ")[0] : readFileSync(path.join(cpu, "cpu.cfs_quota_us"), "utf8").trim();
+      const quota = existsSync(path.join(cpu, "cpu.max"))
+        ? readFileSync(path.join(cpu, "cpu.max"), "utf8").split(" ")[0]
+        : readFileSync(path.join(cpu, "cpu.cfs_quota_us"), "utf8").trim();
       expect(quota).toBe("50000"); // 0.5 of a 100 ms period
       expect(events.some((e) => /limits enforced with cgroup/.test(e.message))).toBe(true);
     } else {
@@ -144,7 +166,9 @@ describe("local-service (real processes)", () => {
       const n = 200;
       const t0 = performance.now();
       for (let i = 0; i < n; i++) await get(`${dep.endpoint}/?size=32`, agent);
-      timings.push(`${c.placement}/${dep.state.network ? "namespaces" : "loopback"}: ${((performance.now() - t0) / n).toFixed(2)} ms per request`);
+      timings.push(
+        `${c.placement}/${dep.state.network ? "namespaces" : "loopback"}: ${((performance.now() - t0) / n).toFixed(2)} ms per request`,
+      );
       agent.destroy();
       const pids = allPids(dep);
       const namespaces = dep.state.network?.namespaces ?? [];
@@ -181,11 +205,22 @@ describe("local-service (real processes)", () => {
   it("refuses a tiered placement without tiers and a broken manifest, naming what is wrong", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-manifest-"));
     mkdirSync(path.join(dir, "no-tiers"));
-    writeFileSync(path.join(dir, "no-tiers", "benchapp.json"), JSON.stringify({ command: ["node", "x.js"], entry: "a", services: { a: { healthPath: "/h" }, b: { healthPath: "/h" } } }));
+    writeFileSync(
+      path.join(dir, "no-tiers", "benchapp.json"),
+      JSON.stringify({ command: ["node", "x.js"], entry: "a", services: { a: { healthPath: "/h" }, b: { healthPath: "/h" } } }),
+    );
     expect(() => planDomains(readManifest(dir, "no-tiers"), "tiered")).toThrow(/declares no "tiers"/);
     expect(planDomains(readManifest(dir, "no-tiers"), "isolated").map((d) => d.serves.map((s) => s.service))).toEqual([["a"], ["b"]]);
     mkdirSync(path.join(dir, "bad"));
-    writeFileSync(path.join(dir, "bad", "benchapp.json"), JSON.stringify({ command: ["node"], entry: "a", services: { a: { healthPath: "/h" }, b: { healthPath: "/h" } }, tiers: [["a"], ["a"]] }));
+    writeFileSync(
+      path.join(dir, "bad", "benchapp.json"),
+      JSON.stringify({
+        command: ["node"],
+        entry: "a",
+        services: { a: { healthPath: "/h" }, b: { healthPath: "/h" } },
+        tiers: [["a"], ["a"]],
+      }),
+    );
     expect(() => readManifest(dir, "bad")).toThrow(ProviderError);
     expect(() => readManifest(dir, "bad")).toThrow(/tiers: must hold every service exactly once \(missing: b; unknown: -; twice: a\)/);
     await expect(deploy({ app: "no-tiers", replicas: 1, placement: "tiered" }, dir)).rejects.toThrow(/cannot be placed tiered/);

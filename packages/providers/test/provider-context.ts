@@ -24,7 +24,10 @@ export function testContext(benchappsDir = repoBenchapps) {
 }
 
 /** GET with a status, body and headers; `agent` false = a fresh connection. */
-export function get(url: string, agent: http.Agent | false = false): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+export function get(
+  url: string,
+  agent: http.Agent | false = false,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent }, (res) => {
@@ -36,7 +39,11 @@ export function get(url: string, agent: http.Agent | false = false): Promise<{ s
   });
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 15_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

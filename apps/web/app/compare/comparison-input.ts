@@ -16,22 +16,24 @@ export const comparisonGroupInput = z
   .strict();
 
 export const comparisonGroupsInput = z
-    .object({
-      groups: z.array(comparisonGroupInput).min(1, { message: "give at least one group" }).max(MAX_GROUPS),
-    })
-    .strict()
-    .superRefine((v, ctx) => {
-      const seen = new Map<string, string>();
-      v.groups.forEach((g, gi) =>
-        g.runIds.forEach((id, ri) => {
-          const where = `groups.${gi}.runIds.${ri}`;
-          if (seen.has(id)) ctx.addIssue({ code: "custom", path: ["groups", gi, "runIds", ri], message: `run ${id} is already in ${seen.get(id)}` });
-          else seen.set(id, where);
-        }),
-      );
-      const total = v.groups.reduce((s, g) => s + g.runIds.length, 0);
-      if (total > MAX_RUNS) ctx.addIssue({ code: "custom", path: ["groups"], message: `${total} runs; at most ${MAX_RUNS} in one comparison` });
-    });
+  .object({
+    groups: z.array(comparisonGroupInput).min(1, { message: "give at least one group" }).max(MAX_GROUPS),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const seen = new Map<string, string>();
+    v.groups.forEach((g, gi) =>
+      g.runIds.forEach((id, ri) => {
+        const where = `groups.${gi}.runIds.${ri}`;
+        if (seen.has(id))
+          ctx.addIssue({ code: "custom", path: ["groups", gi, "runIds", ri], message: `run ${id} is already in ${seen.get(id)}` });
+        else seen.set(id, where);
+      }),
+    );
+    const total = v.groups.reduce((s, g) => s + g.runIds.length, 0);
+    if (total > MAX_RUNS)
+      ctx.addIssue({ code: "custom", path: ["groups"], message: `${total} runs; at most ${MAX_RUNS} in one comparison` });
+  });
 
 export const comparisonStudyInput = z.object({ studyId: z.uuid({ message: "not a study id (expected a UUID)" }) }).strict();
 

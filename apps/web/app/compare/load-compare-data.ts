@@ -13,13 +13,20 @@ async function studyGroups(scope: WorkspaceScope, studyId: string) {
   try {
     study = await scope.studies.view(studyId, { merged: false });
   } catch (err) {
-    if (err instanceof NotFoundError) throw new ApiError("invalid_input", `study "${studyId}" does not exist`, [{ path: "studyId", message: "no such study" }]);
+    if (err instanceof NotFoundError)
+      throw new ApiError("invalid_input", `study "${studyId}" does not exist`, [{ path: "studyId", message: "no such study" }]);
     throw err;
   }
   const groups = study.cells
-    .map((c) => ({ label: `${c.target.name} x ${c.workload.name}`, runIds: c.runs.filter((r) => r.status === "SUCCEEDED").map((r) => r.id) }))
+    .map((c) => ({
+      label: `${c.target.name} x ${c.workload.name}`,
+      runIds: c.runs.filter((r) => r.status === "SUCCEEDED").map((r) => r.id),
+    }))
     .filter((g) => g.runIds.length > 0);
-  if (groups.length === 0) throw new ApiError("invalid_input", `study "${study.name}" has no succeeded runs yet`, [{ path: "studyId", message: "no succeeded runs yet" }]);
+  if (groups.length === 0)
+    throw new ApiError("invalid_input", `study "${study.name}" has no succeeded runs yet`, [
+      { path: "studyId", message: "no succeeded runs yet" },
+    ]);
   return { title: study.name, groups };
 }
 
@@ -57,7 +64,13 @@ function breakEvensOf(view: ComparisonView): BreakEvenPair[] {
     const meanReplicas = replicas.length ? replicas.reduce((a, b) => a + b, 0) / replicas.length : 1;
     const capacityPerNodeRps = sf.g.merged.maxThroughput.rps / meanReplicas;
     for (const sl of priced) {
-      if (sl.cost?.model.kind !== "pay-per-use" || sl.cost.model.billing !== "request" || sl.cost.unit !== sf.cost.unit || !(capacityPerNodeRps > 0)) continue;
+      if (
+        sl.cost?.model.kind !== "pay-per-use" ||
+        sl.cost.model.billing !== "request" ||
+        sl.cost.unit !== sf.cost.unit ||
+        !(capacityPerNodeRps > 0)
+      )
+        continue;
       const input = breakEvenInput.safeParse({
         serverful: { model: sf.cost.model, capacityPerNodeRps, minNodes: Math.max(1, Math.min(...(replicas.length ? replicas : [1]))) },
         serverless: { model: sl.cost.model, meanBilledSeconds: sl.cost.meanBilledSeconds ?? 0 },

@@ -12,7 +12,10 @@ export type QueryComparison =
   | { state: "invalid"; message: string }
   | { state: "ok"; input: ComparisonInput; data: CompareData };
 
-export async function comparisonFromQuery(scope: WorkspaceScope, query: Record<string, string | string[] | undefined>): Promise<QueryComparison> {
+export async function comparisonFromQuery(
+  scope: WorkspaceScope,
+  query: Record<string, string | string[] | undefined>,
+): Promise<QueryComparison> {
   const raw = selectionFromQuery(query);
   if (raw === null) return { state: "empty" };
   const parsed = comparisonInputSchema(raw).safeParse(raw);

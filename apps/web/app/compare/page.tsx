@@ -20,16 +20,26 @@ export default async function ComparePage({ searchParams }: Props) {
   const runs: PickerRun[] = rows.map((r) => {
     const s = r.summary as unknown as RunSummary | null;
     return {
-      id: r.id, status: r.status, studyId: r.studyId, repetition: r.repetition, target: r.target?.name ?? null, workload: r.workload?.name ?? null,
-      name: r.name, createdAt: r.createdAt.toISOString(), requests: s?.requests ?? null, p95: s?.latencyMs.p95 ?? null,
+      id: r.id,
+      status: r.status,
+      studyId: r.studyId,
+      repetition: r.repetition,
+      target: r.target?.name ?? null,
+      workload: r.workload?.name ?? null,
+      name: r.name,
+      createdAt: r.createdAt.toISOString(),
+      requests: s?.requests ?? null,
+      p95: s?.latencyMs.p95 ?? null,
     };
   });
   const data = result.state === "ok" ? result.data : null;
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";
   const share: ShareInput | undefined =
-    result.state !== "ok" ? undefined
-      : "studyId" in result.input ? { kind: "study", subject: { studyId: result.input.studyId } }
-      : { kind: "comparison", subject: selectionOf(result.data) };
+    result.state !== "ok"
+      ? undefined
+      : "studyId" in result.input
+        ? { kind: "study", subject: { studyId: result.input.studyId } }
+        : { kind: "comparison", subject: selectionOf(result.data) };
 
   return (
     <div className="space-y-3">
@@ -37,11 +47,15 @@ export default async function ComparePage({ searchParams }: Props) {
         <h1 className="text-base font-semibold">
           Compare{data?.title ? <span className="ml-2 font-normal text-zinc-500">study {data.title}</span> : null}
         </h1>
-        <Link href="/share" className="text-xs text-blue-600 hover:underline print:hidden">Shared links</Link>
+        <Link href="/share" className="text-xs text-blue-600 hover:underline print:hidden">
+          Shared links
+        </Link>
       </div>
       <ComparePicker key={query} runs={runs} initial={data ? selectionOf(data).groups : null} startOpen={!data} />
       {result.state === "invalid" && (
-        <p data-testid="cmp-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">{result.message}</p>
+        <p data-testid="cmp-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">
+          {result.message}
+        </p>
       )}
       {data && <CompareView data={data} mode="app" share={share} reportHref={`/compare/report?${query}`} />}
     </div>

@@ -22,7 +22,10 @@ export function selectionFromQuery(q: Query): unknown {
     groups: groups.map((g) => {
       const at = g.lastIndexOf(":");
       const label = at >= 0 ? g.slice(0, at).trim() : "";
-      const ids = (at >= 0 ? g.slice(at + 1) : g).split(",").map((s) => s.trim()).filter(Boolean);
+      const ids = (at >= 0 ? g.slice(at + 1) : g)
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       return label ? { label, runIds: ids } : { runIds: ids };
     }),
   };

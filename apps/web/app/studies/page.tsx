@@ -14,12 +14,19 @@ export default async function StudiesPage() {
   const studies = (await scope.studies.list(100)).map(toStudyListItem);
   return (
     <div className="space-y-4">
-      <PageHeader title="Studies" right={<Link href="/studies/new" className={buttonPrimary}>New study</Link>} />
+      <PageHeader
+        title="Studies"
+        right={
+          <Link href="/studies/new" className={buttonPrimary}>
+            New study
+          </Link>
+        }
+      />
       <Panel title={`Studies (${studies.length})`}>
         {studies.length === 0 ? (
           <p className="px-3 py-2 text-xs text-zinc-400">
-            No studies yet. A study runs every target against every workload several times, in an interleaved random order, and reports
-            each cell with its spread (mean ± SD, 95% CI). Start one with “New study” or <code>opsbench study run FILE.json</code>.
+            No studies yet. A study runs every target against every workload several times, in an interleaved random order, and reports each
+            cell with its spread (mean ± SD, 95% CI). Start one with “New study” or <code>opsbench study run FILE.json</code>.
           </p>
         ) : (
           <div className="overflow-x-auto">
@@ -39,9 +46,13 @@ export default async function StudiesPage() {
               <tbody className="divide-y divide-zinc-100">
                 {studies.map((s) => (
                   <tr key={s.id} data-testid="study-row" data-study-id={s.id} className="hover:bg-zinc-50">
-                    <td className={td}><StatusBadge status={s.status} /></td>
                     <td className={td}>
-                      <Link href={`/studies/${s.id}`} className="font-medium text-blue-600 hover:underline">{s.name}</Link>
+                      <StatusBadge status={s.status} />
+                    </td>
+                    <td className={td}>
+                      <Link href={`/studies/${s.id}`} className="font-medium text-blue-600 hover:underline">
+                        {s.name}
+                      </Link>
                     </td>
                     <td className={`${td} text-right font-mono tabular-nums`}>{s.cells}</td>
                     <td className={`${td} text-right font-mono tabular-nums`}>{s.repetitions}</td>

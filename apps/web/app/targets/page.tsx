@@ -16,9 +16,19 @@ function describe(kind: string, spec: unknown): { app: string; text: string } {
     const r = localServiceSpec.safeParse(spec);
     if (!r.success) return { app: "?", text: "unreadable spec" };
     const s = serviceSettings(r.data);
-    const size = s.minReplicas === s.maxReplicas ? `${s.minReplicas} replica${s.minReplicas === 1 ? "" : "s"}` : `${s.minReplicas}..${s.maxReplicas} replicas`;
-    const hpa = s.autoscaler ? `, HPA ${s.autoscaler.targetCpuPercent}% CPU (sync ${secs(s.autoscaler.syncPeriodMs)}, down window ${secs(s.autoscaler.scaleDownStabilizationMs)})` : "";
-    const lim = [s.resources.cpuLimit !== null ? `${s.resources.cpuLimit} CPU` : "", s.resources.memoryLimitMb !== null ? `${s.resources.memoryLimitMb} MiB` : ""].filter(Boolean).join(", ");
+    const size =
+      s.minReplicas === s.maxReplicas
+        ? `${s.minReplicas} replica${s.minReplicas === 1 ? "" : "s"}`
+        : `${s.minReplicas}..${s.maxReplicas} replicas`;
+    const hpa = s.autoscaler
+      ? `, HPA ${s.autoscaler.targetCpuPercent}% CPU (sync ${secs(s.autoscaler.syncPeriodMs)}, down window ${secs(s.autoscaler.scaleDownStabilizationMs)})`
+      : "";
+    const lim = [
+      s.resources.cpuLimit !== null ? `${s.resources.cpuLimit} CPU` : "",
+      s.resources.memoryLimitMb !== null ? `${s.resources.memoryLimitMb} MiB` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     return { app: r.data.app, text: `${size}${hpa}${lim ? `, limits ${lim}` : ""}, ${s.balancing}, ${s.placement}` };
   }
   if (kind === "local-function") {
@@ -39,11 +49,25 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
   const rows = await scope.targets.list();
   return (
     <div className="space-y-4">
-      <PageHeader title="Targets" right={<Link href="/targets/new" className={buttonPrimary}>New target</Link>} />
-      {typeof saved === "string" && saved && <p data-testid="target-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">Saved: {saved}</p>}
+      <PageHeader
+        title="Targets"
+        right={
+          <Link href="/targets/new" className={buttonPrimary}>
+            New target
+          </Link>
+        }
+      />
+      {typeof saved === "string" && saved && (
+        <p data-testid="target-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
+          Saved: {saved}
+        </p>
+      )}
       <Panel title={`Targets (${rows.length})`}>
         {rows.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero functions (local-function).</p>
+          <p className="px-3 py-2 text-xs text-zinc-400">
+            No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero
+            functions (local-function).
+          </p>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="targets-table" className="w-full text-xs">
@@ -62,7 +86,9 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
                   return (
                     <tr key={t.id} data-testid="target-row" data-name={t.name} className="hover:bg-zinc-50">
                       <td className={`${td} whitespace-nowrap font-mono font-medium`}>{t.name}</td>
-                      <td className={`${td} whitespace-nowrap`}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span></td>
+                      <td className={`${td} whitespace-nowrap`}>
+                        <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
+                      </td>
                       <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
                       <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
                       <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
@@ -74,7 +100,9 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
           </div>
         )}
       </Panel>
-      <p className="text-[11px] text-zinc-500">How the local kinds behave and where they differ from the real platforms: docs/local-engine.md.</p>
+      <p className="text-[11px] text-zinc-500">
+        How the local kinds behave and where they differ from the real platforms: docs/local-engine.md.
+      </p>
     </div>
   );
 }

@@ -10,21 +10,30 @@ export const metadata: Metadata = { title: "Workloads" };
 
 /** One line saying what the workload does. */
 function describe(spec: WorkloadSpec): string {
-  const reqs = "requests" in spec ? spec.requests.map((r) => `${r.method} ${r.path}`).slice(0, 2).join(", ") + (spec.requests.length > 2 ? ", …" : "") : "";
+  const reqs =
+    "requests" in spec
+      ? spec.requests
+          .map((r) => `${r.method} ${r.path}`)
+          .slice(0, 2)
+          .join(", ") + (spec.requests.length > 2 ? ", …" : "")
+      : "";
   switch (spec.kind) {
     case "ramping-vus": {
       const peak = Math.max(spec.startVUs, ...spec.stages.map((s) => s.target));
       return `${spec.stages.length} stages, up to ${peak} VUs · ${reqs}`;
     }
-    case "constant-vus": return `${spec.vus} VUs · ${reqs}`;
-    case "shared-iterations": return `${spec.iterations} requests at ${spec.vus} VUs · ${reqs}`;
+    case "constant-vus":
+      return `${spec.vus} VUs · ${reqs}`;
+    case "shared-iterations":
+      return `${spec.iterations} requests at ${spec.vus} VUs · ${reqs}`;
     case "constant-arrival-rate":
       return `${typeof spec.rate === "number" ? `${spec.rate} per ${spec.timeUnit}` : `${spec.rate.percentOfRunMax}% of run ${spec.rate.runId.slice(0, 8)}'s maximum`} · ${reqs}`;
     case "ramping-arrival-rate": {
       const peak = Math.max(spec.startRate, ...spec.stages.map((s) => s.target));
       return `${spec.stages.length} stages, up to ${peak} per ${spec.timeUnit} · ${reqs}`;
     }
-    case "script": return `own k6 script, ${spec.source.length} characters`;
+    case "script":
+      return `own k6 script, ${spec.source.length} characters`;
   }
 }
 
@@ -49,11 +58,25 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
   const rows = await scope.workloads.list();
   return (
     <div className="space-y-4">
-      <PageHeader title="Workloads" right={<Link href="/workloads/new" className={buttonPrimary}>New workload</Link>} />
-      {typeof saved === "string" && saved && <p data-testid="workload-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">Saved: {saved.split(",").join(", ")}</p>}
+      <PageHeader
+        title="Workloads"
+        right={
+          <Link href="/workloads/new" className={buttonPrimary}>
+            New workload
+          </Link>
+        }
+      />
+      {typeof saved === "string" && saved && (
+        <p data-testid="workload-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
+          Saved: {saved.split(",").join(", ")}
+        </p>
+      )}
       <Panel title={`Workloads (${rows.length})`}>
         {rows.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6 script.</p>
+          <p className="px-3 py-2 text-xs text-zinc-400">
+            No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6
+            script.
+          </p>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="workloads-table" className="w-full text-xs">
@@ -75,10 +98,17 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
                   return (
                     <tr key={w.id} data-testid="workload-row" data-name={w.name} className="hover:bg-zinc-50">
                       <td className={`${td} whitespace-nowrap font-mono font-medium`}>{w.name}</td>
-                      <td className={td}><span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span></td>
+                      <td className={td}>
+                        <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>
+                      </td>
                       <td className={td}>{spec ? <Sparkline spec={spec} /> : NO_VALUE}</td>
-                      <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>{planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}</td>
-                      <td className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`} title={JSON.stringify(w.spec).slice(0, 500)}>
+                      <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>
+                        {planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}
+                      </td>
+                      <td
+                        className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`}
+                        title={JSON.stringify(w.spec).slice(0, 500)}
+                      >
                         {spec ? describe(spec) : "unreadable spec"}
                       </td>
                       <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
@@ -91,7 +121,8 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
         )}
       </Panel>
       <p className="text-[11px] text-zinc-500">
-        From the command line: <code>opsbench workload preset list</code>, <code>opsbench workload show NAME --k6</code> (the compiled k6 script). See docs/workloads.md.
+        From the command line: <code>opsbench workload preset list</code>, <code>opsbench workload show NAME --k6</code> (the compiled k6
+        script). See docs/workloads.md.
       </p>
     </div>
   );

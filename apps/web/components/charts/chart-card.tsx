@@ -28,7 +28,17 @@ export function Legend({ items }: { items: ChartLegendItem[] }) {
  * "no data"; tests read it from data-points.
  */
 export function ChartCard({
-  title, fileName, testId, points, legend, table, exportable = true, height = CHART_HEIGHT, note, children, recharts = true,
+  title,
+  fileName,
+  testId,
+  points,
+  legend,
+  table,
+  exportable = true,
+  height = CHART_HEIGHT,
+  note,
+  children,
+  recharts = true,
 }: {
   title: string;
   /** Short name for exported files, e.g. "latency-over-time". */
@@ -59,7 +69,9 @@ export function ChartCard({
       {legend && legend.length > 0 && <Legend items={legend} />}
       <div ref={plot} className="mt-1">
         {points === 0 ? (
-          <div style={{ height }} className="flex items-center justify-center text-xs text-zinc-400">no data</div>
+          <div style={{ height }} className="flex items-center justify-center text-xs text-zinc-400">
+            no data
+          </div>
         ) : recharts ? (
           <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
             {children as ReactElement}

@@ -1,5 +1,18 @@
 // Colours of compared groups (by position) and shared chart styling.
-export const GROUP_COLORS = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777", "#0891b2", "#65a30d", "#4b5563", "#b45309", "#be185d", "#0f766e"];
+export const GROUP_COLORS = [
+  "#2563eb",
+  "#dc2626",
+  "#059669",
+  "#d97706",
+  "#7c3aed",
+  "#db2777",
+  "#0891b2",
+  "#65a30d",
+  "#4b5563",
+  "#b45309",
+  "#be185d",
+  "#0f766e",
+];
 export const groupColor = (i: number) => GROUP_COLORS[i % GROUP_COLORS.length]!;
 
 /** Line styles that tell percentiles (or repetitions) apart within one group's colour. */

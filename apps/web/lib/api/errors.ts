@@ -76,12 +76,15 @@ export function toErrorResponse(err: unknown, where: string): Response {
 /** The request body as JSON; a missing or malformed body is a 422, not a 500. */
 export async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
-  if (text.trim() === "") throw new ApiError("invalid_input", "request body is empty; expected JSON", [{ path: "body", message: "expected a JSON body" }]);
+  if (text.trim() === "")
+    throw new ApiError("invalid_input", "request body is empty; expected JSON", [{ path: "body", message: "expected a JSON body" }]);
   try {
     return JSON.parse(text);
   } catch (err) {
     const detail = (err as Error).message;
-    throw new ApiError("invalid_input", `request body is not valid JSON: ${detail}`, [{ path: "body", message: `not valid JSON: ${detail}` }]);
+    throw new ApiError("invalid_input", `request body is not valid JSON: ${detail}`, [
+      { path: "body", message: `not valid JSON: ${detail}` },
+    ]);
   }
 }
 

@@ -23,7 +23,9 @@ export async function readFormErrors(res: Response): Promise<FormErrors> {
   const fields: Record<string, string[]> = {};
   for (const i of body?.error?.issues ?? []) (fields[i.path] ??= []).push(plain(i.message));
   const issues = body?.error?.issues ?? [];
-  const message = issues.length ? issues.map((i) => (i.path ? `${i.path}: ${plain(i.message)}` : plain(i.message))).join("; ") : body?.error?.message;
+  const message = issues.length
+    ? issues.map((i) => (i.path ? `${i.path}: ${plain(i.message)}` : plain(i.message))).join("; ")
+    : body?.error?.message;
   return { message: message ?? `the server answered HTTP ${res.status}`, fields };
 }
 

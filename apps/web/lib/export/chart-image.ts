@@ -10,14 +10,18 @@ export interface ChartLegendItem {
 const FONT = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 /** The plot's <svg> inside a chart card: a Recharts surface, or one of our own marked data-export-svg. */
 export function findChartSvg(container: HTMLElement): SVGSVGElement | null {
   return container.querySelector<SVGSVGElement>("svg[data-export-svg], .recharts-wrapper > svg");
 }
 
-export function chartSvgMarkup(container: HTMLElement, opts: { title: string; legend?: ChartLegendItem[] }): { markup: string; width: number; height: number } {
+export function chartSvgMarkup(
+  container: HTMLElement,
+  opts: { title: string; legend?: ChartLegendItem[] },
+): { markup: string; width: number; height: number } {
   const svg = findChartSvg(container);
   if (!svg) throw new Error("this chart has nothing drawn yet");
   const box = svg.getBoundingClientRect();
@@ -80,5 +84,7 @@ export async function svgToPng(markup: string, width: number, height: number, sc
   if (!ctx) throw new Error("no 2D canvas in this browser");
   ctx.scale(scale, scale);
   ctx.drawImage(img, 0, 0, width, height);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"),
+  );
 }

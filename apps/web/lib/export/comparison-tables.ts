@@ -40,7 +40,15 @@ export interface BoxStats {
 export function boxStats(values: number[]): BoxStats | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
-  return { n: s.length, min: s[0]!, q1: quantileOf(s, 0.25), median: quantileOf(s, 0.5), q3: quantileOf(s, 0.75), max: s[s.length - 1]!, values };
+  return {
+    n: s.length,
+    min: s[0]!,
+    q1: quantileOf(s, 0.25),
+    median: quantileOf(s, 0.5),
+    q3: quantileOf(s, 0.75),
+    max: s[s.length - 1]!,
+    values,
+  };
 }
 
 /**
@@ -60,7 +68,9 @@ export function repetitionValues(data: Pick<CompareData, "groups">) {
       const n = runNumbers(g);
       return {
         label: g.label,
-        runs: g.runs.filter((r) => r.summary && r.status === "SUCCEEDED").map((r) => ({ id: r.id, repetition: n.get(r.id)!, value: m.of(r.summary!) })),
+        runs: g.runs
+          .filter((r) => r.summary && r.status === "SUCCEEDED")
+          .map((r) => ({ id: r.id, repetition: n.get(r.id)!, value: m.of(r.summary!) })),
       };
     }),
   }));
@@ -92,7 +102,13 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
       let row = rows.find((x) => x.request === r.name && x.workload === workload);
       if (!row) rows.push((row = { request: r.name, workload, cells: {}, cheapest: null }));
       const cost = data.costs[gi] ?? null;
-      row.cells[columnOf[gi]!] = { group: gi, requests: r.requests, p95: r.p95, perThousand: cost?.perThousandRequests ?? null, unit: cost?.unit ?? null };
+      row.cells[columnOf[gi]!] = {
+        group: gi,
+        requests: r.requests,
+        p95: r.p95,
+        perThousand: cost?.perThousandRequests ?? null,
+        unit: cost?.unit ?? null,
+      };
     }
   });
   for (const row of rows) {
@@ -109,28 +125,92 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
     case "summary":
       return {
         name,
-        columns: ["group", "target", "workload", "runs", "requests", "failures", "goodput_pct", "success_ratio_pct", "rps", "avg_ms", "min_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "max_ms", "cost_per_1000_requests", "cost_unit", "flags"],
+        columns: [
+          "group",
+          "target",
+          "workload",
+          "runs",
+          "requests",
+          "failures",
+          "goodput_pct",
+          "success_ratio_pct",
+          "rps",
+          "avg_ms",
+          "min_ms",
+          "p50_ms",
+          "p90_ms",
+          "p95_ms",
+          "p99_ms",
+          "max_ms",
+          "cost_per_1000_requests",
+          "cost_unit",
+          "flags",
+        ],
         rows: G.map((g, i) => {
           const s = g.merged;
           const l = s?.latencyMs;
           return [
-            g.label, g.target?.name ?? null, g.workload?.name ?? null, g.runs.length, s?.requests ?? null, s?.failures ?? null, s?.goodput ?? null, s?.successRatio ?? null, s?.rps ?? null,
-            l?.avg ?? null, l?.min ?? null, l?.p50 ?? null, l?.p90 ?? null, l?.p95 ?? null, l?.p99 ?? null, l?.max ?? null,
-            data.costs[i]?.perThousandRequests ?? null, data.costs[i]?.unit ?? null, codes(flagsOfGroup(g)),
+            g.label,
+            g.target?.name ?? null,
+            g.workload?.name ?? null,
+            g.runs.length,
+            s?.requests ?? null,
+            s?.failures ?? null,
+            s?.goodput ?? null,
+            s?.successRatio ?? null,
+            s?.rps ?? null,
+            l?.avg ?? null,
+            l?.min ?? null,
+            l?.p50 ?? null,
+            l?.p90 ?? null,
+            l?.p95 ?? null,
+            l?.p99 ?? null,
+            l?.max ?? null,
+            data.costs[i]?.perThousandRequests ?? null,
+            data.costs[i]?.unit ?? null,
+            codes(flagsOfGroup(g)),
           ];
         }),
       };
     case "runs":
       return {
         name,
-        columns: ["group", "run_id", "repetition", "status", "requests", "failures", "goodput_pct", "rps", "p50_ms", "p95_ms", "p99_ms", "max_ms", "dropped_iterations", "generator_cpu_pct", "flags"],
+        columns: [
+          "group",
+          "run_id",
+          "repetition",
+          "status",
+          "requests",
+          "failures",
+          "goodput_pct",
+          "rps",
+          "p50_ms",
+          "p95_ms",
+          "p99_ms",
+          "max_ms",
+          "dropped_iterations",
+          "generator_cpu_pct",
+          "flags",
+        ],
         rows: G.flatMap((g) =>
           g.runs.map((r) => {
             const s = r.summary;
             return [
-              g.label, r.id, r.repetition, r.status, s?.requests ?? null, s?.failures ?? null, s?.goodput ?? null, s?.rps ?? null,
-              s?.latencyMs.p50 ?? null, s?.latencyMs.p95 ?? null, s?.latencyMs.p99 ?? null, s?.latencyMs.max ?? null,
-              s?.load?.droppedIterations ?? null, s?.load?.generatorCpuPercent ?? null, codes(flagsOfRun(r)),
+              g.label,
+              r.id,
+              r.repetition,
+              r.status,
+              s?.requests ?? null,
+              s?.failures ?? null,
+              s?.goodput ?? null,
+              s?.rps ?? null,
+              s?.latencyMs.p50 ?? null,
+              s?.latencyMs.p95 ?? null,
+              s?.latencyMs.p99 ?? null,
+              s?.latencyMs.max ?? null,
+              s?.load?.droppedIterations ?? null,
+              s?.load?.generatorCpuPercent ?? null,
+              codes(flagsOfRun(r)),
             ];
           }),
         ),
@@ -142,7 +222,11 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
         rows: G.flatMap((g) => g.series.map((b) => [g.label, b.offsetSeconds, b.requests, b.p50Ms, b.p95Ms, b.p99Ms, b.goodput])),
       };
     case "distribution":
-      return { name, columns: ["group", "latency_ms", "cumulative"], rows: G.flatMap((g) => g.distribution.map((d) => [g.label, d.ms, d.cumulative])) };
+      return {
+        name,
+        columns: ["group", "latency_ms", "cumulative"],
+        rows: G.flatMap((g) => g.distribution.map((d) => [g.label, d.ms, d.cumulative])),
+      };
     case "box":
       return {
         name,
@@ -150,7 +234,18 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
         rows: repetitionValues(data).flatMap(({ metric, groups }) =>
           groups.map((g) => {
             const b = boxStats(g.runs.map((r) => r.value));
-            return [metric.key, metric.unit, g.label, b?.n ?? 0, b?.min ?? null, b?.q1 ?? null, b?.median ?? null, b?.q3 ?? null, b?.max ?? null, g.runs.map((r) => r.value).join(";")];
+            return [
+              metric.key,
+              metric.unit,
+              g.label,
+              b?.n ?? 0,
+              b?.min ?? null,
+              b?.q1 ?? null,
+              b?.median ?? null,
+              b?.q3 ?? null,
+              b?.max ?? null,
+              g.runs.map((r) => r.value).join(";"),
+            ];
           }),
         ),
       };
@@ -163,8 +258,34 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
     case "verdicts":
       return {
         name,
-        columns: ["metric", "baseline", "candidate", "basis", "difference", "ci_low", "ci_high", "level", "significant", "resamples", "seed", "text"],
-        rows: data.verdicts.map((v) => [v.metric, v.baseline, v.candidate, v.basis, v.difference, v.low, v.high, v.level, v.significant, v.resamples, v.seed, v.text]),
+        columns: [
+          "metric",
+          "baseline",
+          "candidate",
+          "basis",
+          "difference",
+          "ci_low",
+          "ci_high",
+          "level",
+          "significant",
+          "resamples",
+          "seed",
+          "text",
+        ],
+        rows: data.verdicts.map((v) => [
+          v.metric,
+          v.baseline,
+          v.candidate,
+          v.basis,
+          v.difference,
+          v.low,
+          v.high,
+          v.level,
+          v.significant,
+          v.resamples,
+          v.seed,
+          v.text,
+        ]),
       };
     case "cost": {
       const t = costTable(data);
@@ -172,10 +293,12 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
         name,
         columns: ["request", "workload", "target", "requests", "p95_ms", "cost_per_1000_requests", "cost_unit", "cheapest"],
         rows: t.rows.flatMap((r) =>
-          t.columns.filter((c) => r.cells[c]).map((c) => {
-            const cell = r.cells[c]!;
-            return [r.request, r.workload, c, cell.requests, cell.p95, cell.perThousand, cell.unit, r.cheapest === c];
-          }),
+          t.columns
+            .filter((c) => r.cells[c])
+            .map((c) => {
+              const cell = r.cells[c]!;
+              return [r.request, r.workload, c, cell.requests, cell.p95, cell.perThousand, cell.unit, r.cheapest === c];
+            }),
         ),
       };
     }

@@ -16,7 +16,7 @@ const csvCell = (v: CellValue): string => {
 };
 
 export function toCsv(t: DataTable): string {
-  return [t.columns, ...t.rows].map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return `${[t.columns, ...t.rows].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }
 
 /** The rows as objects keyed by column name. */
@@ -25,5 +25,5 @@ export function toRecords(t: DataTable): Array<Record<string, CellValue>> {
 }
 
 export function toJson(t: DataTable): string {
-  return JSON.stringify(toRecords(t), null, 2) + "\n";
+  return `${JSON.stringify(toRecords(t), null, 2)}\n`;
 }

@@ -14,6 +14,10 @@ export function downloadBlob(blob: Blob, filename: string): void {
 
 /** "opsbench-latency-over-time-2026-11-21.csv" */
 export function exportFileName(name: string, ext: string, date = new Date()): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "export";
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "export";
   return `opsbench-${slug}-${date.toISOString().slice(0, 10)}.${ext}`;
 }

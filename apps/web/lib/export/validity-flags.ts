@@ -11,11 +11,17 @@ export function flagsOfRun(run: { flags: unknown; summary: RunSummary | null }):
   const has = (re: RegExp) => flags.some((f) => re.test(f.code));
   const load = run.summary?.load;
   if (load && load.droppedIterations > 0 && !has(/dropped/)) {
-    flags.push({ code: "dropped-iterations", message: `${load.droppedIterations} iterations dropped: the load generator could not keep the planned rate` });
+    flags.push({
+      code: "dropped-iterations",
+      message: `${load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`,
+    });
   }
   const cpu = load?.generatorCpuPercent;
   if (typeof cpu === "number" && cpu > GENERATOR_CPU_LIMIT_PERCENT && !has(/cpu|generator/)) {
-    flags.push({ code: "load-generator-cpu", message: `k6 used ${cpu.toFixed(0)}% of the machine's CPU (over ${GENERATOR_CPU_LIMIT_PERCENT}%): the load generator may have been the bottleneck` });
+    flags.push({
+      code: "load-generator-cpu",
+      message: `k6 used ${cpu.toFixed(0)}% of the machine's CPU (over ${GENERATOR_CPU_LIMIT_PERCENT}%): the load generator may have been the bottleneck`,
+    });
   }
   return flags;
 }

@@ -40,7 +40,12 @@ export function sseFromChannel(request: Request, channel: string): Response {
       try {
         const off = await getChannelUpdates().subscribe(channel, (message) => {
           // One SSE `data:` line per line of the message (JSON has none, but be safe).
-          send(`event: update\n${message.split("\n").map((l) => `data: ${l}`).join("\n")}\n\n`);
+          send(
+            `event: update\n${message
+              .split("\n")
+              .map((l) => `data: ${l}`)
+              .join("\n")}\n\n`,
+          );
         });
         if (closed) off();
         else unsubscribe = off;

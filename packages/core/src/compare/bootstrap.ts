@@ -27,7 +27,11 @@ function percentile(sorted: number[], p: number): number {
  * resampled with replacement `resamples` times from a recorded seed. The samples
  * are repetitions of a study cell, or time windows of single runs (the caller says which).
  */
-export function bootstrapDifference(a: number[], b: number[], opts: { resamples?: number; level?: number; seed?: number } = {}): DifferenceInterval {
+export function bootstrapDifference(
+  a: number[],
+  b: number[],
+  opts: { resamples?: number; level?: number; seed?: number } = {},
+): DifferenceInterval {
   if (a.length === 0 || b.length === 0) throw new Error("bootstrapDifference needs at least one sample in each group");
   const resamples = opts.resamples ?? 4000;
   const level = opts.level ?? 0.95;

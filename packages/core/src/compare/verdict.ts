@@ -26,7 +26,12 @@ export interface MetricVerdict extends DifferenceInterval {
  * bootstrap interval, and "no significant difference" when the interval spans zero.
  * `lowerIsBetter` says which direction wins (latency: yes; throughput, goodput: no).
  */
-export function verdict(metric: string, baseline: ComparedGroup, candidate: ComparedGroup, opts: { lowerIsBetter: boolean; unit?: string; seed?: number }): MetricVerdict {
+export function verdict(
+  metric: string,
+  baseline: ComparedGroup,
+  candidate: ComparedGroup,
+  opts: { lowerIsBetter: boolean; unit?: string; seed?: number },
+): MetricVerdict {
   const basis: SampleBasis = baseline.basis === "repetitions" && candidate.basis === "repetitions" ? "repetitions" : "time-windows";
   const ci = bootstrapDifference(baseline.values, candidate.values, { seed: opts.seed });
   const unit = opts.unit ? ` ${opts.unit}` : "";
@@ -38,5 +43,13 @@ export function verdict(metric: string, baseline: ComparedGroup, candidate: Comp
     const candidateBetter = opts.lowerIsBetter ? ci.difference < 0 : ci.difference > 0;
     text = `${candidateBetter ? candidate.label : baseline.label} is better on ${metric}: ${candidate.label} - ${baseline.label} = ${fmt(ci.difference)}${unit} (${range})`;
   }
-  return { ...ci, metric, baseline: baseline.label, candidate: candidate.label, basis, samples: [baseline.values.length, candidate.values.length], text };
+  return {
+    ...ci,
+    metric,
+    baseline: baseline.label,
+    candidate: candidate.label,
+    basis,
+    samples: [baseline.values.length, candidate.values.length],
+    text,
+  };
 }

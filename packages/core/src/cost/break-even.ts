@@ -36,10 +36,16 @@ export const breakEvenInput = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.serverful.model.unit !== v.serverless.model.unit) {
-      ctx.addIssue({ code: "custom", path: ["serverless", "model", "unit"], message: `is "${v.serverless.model.unit}" but the serverful model's is "${v.serverful.model.unit}"` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["serverless", "model", "unit"],
+        message: `is "${v.serverless.model.unit}" but the serverful model's is "${v.serverful.model.unit}"`,
+      });
     }
-    if (v.serverless.model.billing !== "request") ctx.addIssue({ code: "custom", path: ["serverless", "model", "billing"], message: "break-even needs request-based billing" });
-    if (v.serverful.maxNodes !== undefined && v.serverful.maxNodes < v.serverful.minNodes) ctx.addIssue({ code: "custom", path: ["serverful", "maxNodes"], message: "is below minNodes" });
+    if (v.serverless.model.billing !== "request")
+      ctx.addIssue({ code: "custom", path: ["serverless", "model", "billing"], message: "break-even needs request-based billing" });
+    if (v.serverful.maxNodes !== undefined && v.serverful.maxNodes < v.serverful.minNodes)
+      ctx.addIssue({ code: "custom", path: ["serverful", "maxNodes"], message: "is below minNodes" });
   });
 export type BreakEvenInput = z.infer<typeof breakEvenInput>;
 
@@ -75,11 +81,21 @@ export function breakEven(input: BreakEvenInput): BreakEven {
   const nodeCost = new Map<number, number>();
   const serverfulCost = (n: number) => {
     if (!nodeCost.has(n)) {
-      nodeCost.set(n, priceReserved(sf.model, { durationSeconds: T, nodes: [{ fromSecond: 0, count: n }], extraNodeSeconds: 0, loggingGib: 0, egressGib: 0 }).total);
+      nodeCost.set(
+        n,
+        priceReserved(sf.model, {
+          durationSeconds: T,
+          nodes: [{ fromSecond: 0, count: n }],
+          extraNodeSeconds: 0,
+          loggingGib: 0,
+          egressGib: 0,
+        }).total,
+      );
     }
     return nodeCost.get(n)!;
   };
-  const serverlessCost = (rps: number) => pricePayPerUse(sl.model, { requests: rps * T, meanBilledSeconds: sl.meanBilledSeconds, loggingGib: 0, egressGib: 0 }).total;
+  const serverlessCost = (rps: number) =>
+    pricePayPerUse(sl.model, { requests: rps * T, meanBilledSeconds: sl.meanBilledSeconds, loggingGib: 0, egressGib: 0 }).total;
   const nodesAt = (rps: number) => Math.max(sf.minNodes, Math.ceil(rps / sf.capacityPerNodeRps - 1e-12));
   const fits = (n: number) => sf.maxNodes === undefined || n <= sf.maxNodes;
 
@@ -101,7 +117,8 @@ export function breakEven(input: BreakEvenInput): BreakEven {
     }
     const c = serverfulCost(n);
     const cheaperAtStart = serverlessCost(a) < c;
-    if (cheaperAtStart !== cheaper && a > 0) crossings.push({ rps: a, direction: cheaperAtStart ? "serverless-cheaper" : "serverless-dearer" });
+    if (cheaperAtStart !== cheaper && a > 0)
+      crossings.push({ rps: a, direction: cheaperAtStart ? "serverless-cheaper" : "serverless-dearer" });
     cheaper = cheaperAtStart;
     if (cheaper && serverlessCost(b) >= c) {
       crossings.push({ rps: firstRateReaching(serverlessCost, c, a, b), direction: "serverless-dearer" });
@@ -112,13 +129,21 @@ export function breakEven(input: BreakEvenInput): BreakEven {
   const firstDearer = crossings.find((x) => x.direction === "serverless-dearer");
   const breakEvenRps = serverlessCost(0) >= serverfulCost(nodesAt(0)) ? 0 : firstDearer ? firstDearer.rps : null;
 
-  const point = (rps: number, n: number): BreakEvenPoint => ({ rps, nodes: fits(n) ? n : null, serverful: fits(n) ? serverfulCost(n) : null, serverless: serverlessCost(rps) });
+  const point = (rps: number, n: number): BreakEvenPoint => ({
+    rps,
+    nodes: fits(n) ? n : null,
+    serverful: fits(n) ? serverfulCost(n) : null,
+    serverless: serverlessCost(rps),
+  });
   const points: BreakEvenPoint[] = [];
   // Both sides of every step, so a chart draws the staircase's risers.
   const risers = edges.length <= MAX_EDGES ? edges : [];
   for (const e of risers) points.push(point(e, nodesAt(e)), point(e, nodesAt(e) + 1));
   const taken = new Set(risers);
-  for (const rps of [...Array.from({ length: input.points }, (_, i) => (maxRps * i) / (input.points - 1)), ...crossings.map((x) => x.rps)]) {
+  for (const rps of [
+    ...Array.from({ length: input.points }, (_, i) => (maxRps * i) / (input.points - 1)),
+    ...crossings.map((x) => x.rps),
+  ]) {
     if (!taken.has(rps)) points.push(point(rps, nodesAt(rps)));
     taken.add(rps);
   }

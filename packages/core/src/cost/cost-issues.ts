@@ -20,7 +20,10 @@ export function issuesFromZod(error: z.ZodError): CostIssue[] {
   return error.issues.map((i) => {
     // Unknown keys are reported on their parent; name the key itself, which is what a reader looks for.
     if (i.code === "unrecognized_keys") {
-      return { path: pathText([...i.path, i.keys[0]!]), message: i.keys.length > 1 ? `unknown fields ${i.keys.map((k) => `"${k}"`).join(", ")}` : "unknown field" };
+      return {
+        path: pathText([...i.path, i.keys[0]!]),
+        message: i.keys.length > 1 ? `unknown fields ${i.keys.map((k) => `"${k}"`).join(", ")}` : "unknown field",
+      };
     }
     return { path: pathText(i.path), message: i.message };
   });

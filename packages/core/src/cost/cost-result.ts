@@ -57,11 +57,17 @@ export function costResult(kind: CostResult["kind"], unit: string, lines: CostLi
   const requests = counts.requests ?? null;
   const successfulRequests = successfulOf(counts);
   const perThousand = (n: number | null) => (n ? (total / n) * 1000 : null);
-  if (successfulRequests === null && requests !== null) notes.push("per 1,000 successful requests needs failedRequests or successfulRequests in the usage");
+  if (successfulRequests === null && requests !== null)
+    notes.push("per 1,000 successful requests needs failedRequests or successfulRequests in the usage");
   return {
-    kind, unit, total, requests, successfulRequests,
+    kind,
+    unit,
+    total,
+    requests,
+    successfulRequests,
     perThousandRequests: perThousand(requests),
     perThousandSuccessfulRequests: perThousand(successfulRequests),
-    lines, notes,
+    lines,
+    notes,
   };
 }

@@ -47,7 +47,11 @@ export function customUsageFor(model: CustomModel) {
     for (const item of model.items) {
       if (quantityOf(u, item.quantity) === undefined) {
         const where = (BUILT_IN_QUANTITIES as readonly string[]).includes(item.quantity) ? [item.quantity] : ["quantities", item.quantity];
-        ctx.addIssue({ code: "custom", path: where, message: `is needed: the model's item "${item.label}" is priced per ${item.quantity}` });
+        ctx.addIssue({
+          code: "custom",
+          path: where,
+          message: `is needed: the model's item "${item.label}" is priced per ${item.quantity}`,
+        });
       }
     }
   });
@@ -62,6 +66,8 @@ function quantityOf(u: CustomUsage, name: string): number | undefined {
 }
 
 export function priceCustom(model: CustomModel, usage: CustomUsage): CostResult {
-  const lines = model.items.map((item, i) => costLine(`item:${i}`, item.label, item.quantityUnit ?? item.quantity, item.price, quantityOf(usage, item.quantity) ?? 0, item.free));
+  const lines = model.items.map((item, i) =>
+    costLine(`item:${i}`, item.label, item.quantityUnit ?? item.quantity, item.price, quantityOf(usage, item.quantity) ?? 0, item.free),
+  );
   return costResult("custom", model.unit, lines, usage, []);
 }

@@ -1,13 +1,26 @@
 // The cost engine's public surface (pure: no I/O). See docs/cost.md.
 export { type CostIssue, type CostParse, formatCostIssues, issuesFromZod as costIssuesFromZod } from "./cost-issues";
-export { type CostLine, type CostResult } from "./cost-result";
+export type { CostLine, CostResult } from "./cost-result";
 export { staircaseStep, staircaseSeconds, billedStaircaseSeconds, type StaircaseStep } from "./staircase";
 export { perGibPrice, type PerGibPrice } from "./per-gib-line";
 export { reservedModel, reservedUsage, priceReserved, type ReservedModel, type ReservedUsage } from "./reserved-cost";
-export { payPerUseModel, payPerUseUsage, payPerUseUsageFor, pricePayPerUse, type PayPerUseModel, type PayPerUseUsage } from "./pay-per-use-cost";
+export {
+  payPerUseModel,
+  payPerUseUsage,
+  payPerUseUsageFor,
+  pricePayPerUse,
+  type PayPerUseModel,
+  type PayPerUseUsage,
+} from "./pay-per-use-cost";
 export { customModel, customUsage, customUsageFor, priceCustom, type CustomModel, type CustomUsage } from "./custom-cost";
 export { costModel, usageSchemaFor, parseCostUsage, priceUsage, type CostModel, type CostModelInput, type CostUsage } from "./cost-model";
-export { priceCatalogEntry, priceCatalogName, findPriceCatalog, type PriceCatalogEntry, type PriceCatalogEntryInput } from "./price-catalog";
+export {
+  priceCatalogEntry,
+  priceCatalogName,
+  findPriceCatalog,
+  type PriceCatalogEntry,
+  type PriceCatalogEntryInput,
+} from "./price-catalog";
 export { parseCostModel, type ResolvedCostModel } from "./resolve-cost-model";
 export { breakEven, breakEvenInput, type BreakEven, type BreakEvenInput, type BreakEvenPoint, type BreakEvenCrossing } from "./break-even";
 export { BUILTIN_PRICE_CATALOGS } from "./catalogs";

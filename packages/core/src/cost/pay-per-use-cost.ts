@@ -36,7 +36,8 @@ export const payPerUseModel = z
   })
   .strict()
   .superRefine((m, ctx) => {
-    if (m.pricePerGibSecond > 0 && m.memoryGib === 0) ctx.addIssue({ code: "custom", path: ["memoryGib"], message: "is needed (> 0) when pricePerGibSecond is set" });
+    if (m.pricePerGibSecond > 0 && m.memoryGib === 0)
+      ctx.addIssue({ code: "custom", path: ["memoryGib"], message: "is needed (> 0) when pricePerGibSecond is set" });
   });
 export type PayPerUseModel = z.infer<typeof payPerUseModel>;
 
@@ -63,19 +64,33 @@ export type PayPerUseUsage = z.infer<typeof payPerUseUsage>;
 
 /** The usage schema for one model: says which billed-time fields that model's billing accepts. */
 export function payPerUseUsageFor(model: PayPerUseModel) {
-  const accepted: readonly string[] = model.billing === "request" ? ["meanBilledSeconds", "requestSeconds", "billedSeconds"] : ["instances", "instanceSeconds", "billedSeconds"];
+  const accepted: readonly string[] =
+    model.billing === "request"
+      ? ["meanBilledSeconds", "requestSeconds", "billedSeconds"]
+      : ["instances", "instanceSeconds", "billedSeconds"];
   return payPerUseUsage.superRefine((u, ctx) => {
     const given = BILLED_TIME_FIELDS.filter((f) => u[f] !== undefined);
     for (const f of given) {
-      if (!accepted.includes(f)) ctx.addIssue({ code: "custom", path: [f], message: `does not apply to ${model.billing}-based billing (use ${accepted.join(", ")})` });
+      if (!accepted.includes(f))
+        ctx.addIssue({
+          code: "custom",
+          path: [f],
+          message: `does not apply to ${model.billing}-based billing (use ${accepted.join(", ")})`,
+        });
     }
     const usable = given.filter((f) => accepted.includes(f));
-    if (usable.length === 0 && given.length === 0) ctx.addIssue({ code: "custom", path: [], message: `${model.billing}-based billing needs one of ${accepted.join(", ")}` });
+    if (usable.length === 0 && given.length === 0)
+      ctx.addIssue({ code: "custom", path: [], message: `${model.billing}-based billing needs one of ${accepted.join(", ")}` });
     if (usable.length > 1) ctx.addIssue({ code: "custom", path: [usable[1]!], message: `give only one of ${usable.join(", ")}` });
     if (u.requestSeconds !== undefined && u.requests !== undefined && u.requests !== u.requestSeconds.length) {
-      ctx.addIssue({ code: "custom", path: ["requests"], message: `is ${u.requests} but requestSeconds lists ${u.requestSeconds.length} requests` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["requests"],
+        message: `is ${u.requests} but requestSeconds lists ${u.requestSeconds.length} requests`,
+      });
     }
-    if (model.billing === "request" && u.requests === undefined && u.requestSeconds === undefined) ctx.addIssue({ code: "custom", path: ["requests"], message: "is needed for request-based billing" });
+    if (model.billing === "request" && u.requests === undefined && u.requestSeconds === undefined)
+      ctx.addIssue({ code: "custom", path: ["requests"], message: "is needed for request-based billing" });
     if (u.instances !== undefined) {
       if (u.durationSeconds === undefined) ctx.addIssue({ code: "custom", path: ["durationSeconds"], message: "is needed with instances" });
       else checkStaircase(u.instances, u.durationSeconds, "instances", ctx);
@@ -89,9 +104,23 @@ export function pricePayPerUse(model: PayPerUseModel, usage: PayPerUseUsage): Co
   const requests = usage.requests ?? usage.requestSeconds?.length ?? 0;
   const seconds = billedSeconds(model, usage, requests, notes);
   const lines: CostLine[] = [];
-  if (model.pricePerRequest > 0) lines.push(costLine("requests", "requests", "requests", model.pricePerRequest, requests, model.freeRequests));
-  if (model.pricePerVcpuSecond > 0) lines.push(costLine("vcpu", `vCPU time (${model.vcpu} vCPU)`, "vCPU-s", model.pricePerVcpuSecond, seconds * model.vcpu, model.freeVcpuSeconds));
-  if (model.pricePerGibSecond > 0) lines.push(costLine("memory", `memory time (${model.memoryGib} GiB)`, "GiB-s", model.pricePerGibSecond, seconds * model.memoryGib, model.freeGibSeconds));
+  if (model.pricePerRequest > 0)
+    lines.push(costLine("requests", "requests", "requests", model.pricePerRequest, requests, model.freeRequests));
+  if (model.pricePerVcpuSecond > 0)
+    lines.push(
+      costLine("vcpu", `vCPU time (${model.vcpu} vCPU)`, "vCPU-s", model.pricePerVcpuSecond, seconds * model.vcpu, model.freeVcpuSeconds),
+    );
+  if (model.pricePerGibSecond > 0)
+    lines.push(
+      costLine(
+        "memory",
+        `memory time (${model.memoryGib} GiB)`,
+        "GiB-s",
+        model.pricePerGibSecond,
+        seconds * model.memoryGib,
+        model.freeGibSeconds,
+      ),
+    );
   lines.push(...perGibLines(model, usage, notes));
   return costResult("pay-per-use", model.unit, lines, { ...usage, requests: usage.requests ?? usage.requestSeconds?.length }, notes);
 }
@@ -108,7 +137,9 @@ function billedSeconds(model: PayPerUseModel, u: PayPerUseUsage, requests: numbe
   }
   if (u.meanBilledSeconds !== undefined) {
     if (model.billingGranularityMs > 1 || model.minimumBilledMs > 0) {
-      notes.push("meanBilledSeconds is taken as billed: rounding and minimum per request cannot be applied to a mean (give requestSeconds for that)");
+      notes.push(
+        "meanBilledSeconds is taken as billed: rounding and minimum per request cannot be applied to a mean (give requestSeconds for that)",
+      );
     }
     return requests * u.meanBilledSeconds;
   }

@@ -12,9 +12,14 @@ export const perGibPrice = z
   .strict();
 export type PerGibPrice = z.infer<typeof perGibPrice>;
 
-export function perGibLines(model: { logging?: PerGibPrice; egress?: PerGibPrice }, usage: { loggingGib: number; egressGib: number }, notes: string[]): CostLine[] {
+export function perGibLines(
+  model: { logging?: PerGibPrice; egress?: PerGibPrice },
+  usage: { loggingGib: number; egressGib: number },
+  notes: string[],
+): CostLine[] {
   const out: CostLine[] = [];
-  if (model.logging) out.push(costLine("logging", "log ingestion", "GiB", model.logging.pricePerGib, usage.loggingGib, model.logging.freeGib));
+  if (model.logging)
+    out.push(costLine("logging", "log ingestion", "GiB", model.logging.pricePerGib, usage.loggingGib, model.logging.freeGib));
   else if (usage.loggingGib > 0) notes.push(`the usage has ${usage.loggingGib} GiB of logs but the model prices no logging`);
   if (model.egress) out.push(costLine("egress", "egress", "GiB", model.egress.pricePerGib, usage.egressGib, model.egress.freeGib));
   else if (usage.egressGib > 0) notes.push(`the usage has ${usage.egressGib} GiB of egress but the model prices no egress`);

@@ -45,7 +45,7 @@ export const reservedUsage = z
   .object({
     /** The window priced, in seconds (the IoT study: a 30 min run = 1800). */
     durationSeconds: z.number().positive("must be > 0"),
-    nodes: z.array(staircaseStep).min(1, "needs at least one step, e.g. [{\"fromSecond\":0,\"count\":2}]"),
+    nodes: z.array(staircaseStep).min(1, 'needs at least one step, e.g. [{"fromSecond":0,"count":2}]'),
     /** Node-seconds outside the staircase, e.g. a node that outlived the run until scale-down (the IoT study's third node). */
     extraNodeSeconds: z.number().min(0, "must be >= 0").default(0),
     ...commonUsageFields,
@@ -65,7 +65,10 @@ export function priceReserved(model: ReservedModel, usage: ReservedUsage): CostR
   if (nodeSeconds !== seen) notes.push(`node lifetimes rounded up: ${fmt(seen)} node-s seen, ${fmt(nodeSeconds)} billed`);
 
   const lines: CostLine[] = [costLine("nodes", `${model.nodeLabel} time`, "node-s", model.pricePerNodeSecond, nodeSeconds)];
-  if (usage.extraNodeSeconds > 0) lines.push(costLine("extra-nodes", `${model.nodeLabel} time outside the window`, "node-s", model.pricePerNodeSecond, usage.extraNodeSeconds));
+  if (usage.extraNodeSeconds > 0)
+    lines.push(
+      costLine("extra-nodes", `${model.nodeLabel} time outside the window`, "node-s", model.pricePerNodeSecond, usage.extraNodeSeconds),
+    );
   if (model.feePerSecond > 0) lines.push(costLine("fee", "fixed fee", "s", model.feePerSecond, usage.durationSeconds));
   model.fees.forEach((f, i) => {
     const seconds = f.billingGranularitySeconds ? roundUpTo(usage.durationSeconds, f.billingGranularitySeconds) : usage.durationSeconds;

@@ -15,7 +15,10 @@ export interface ResolvedCostModel {
 const catalogReference = z.looseObject({ catalog: priceCatalogName, version: z.string().min(1).optional() });
 
 /** Parses a model document (parsed JSON), resolving a catalog reference against `catalogs`. */
-export function parseCostModel(json: unknown, catalogs: readonly PriceCatalogEntry[] = BUILTIN_PRICE_CATALOGS): CostParse<ResolvedCostModel> {
+export function parseCostModel(
+  json: unknown,
+  catalogs: readonly PriceCatalogEntry[] = BUILTIN_PRICE_CATALOGS,
+): CostParse<ResolvedCostModel> {
   if (!isObject(json) || !("catalog" in json)) {
     const r = costModel.safeParse(json);
     return r.success ? { ok: true, value: { model: r.data } } : { ok: false, issues: issuesFromZod(r.error) };
@@ -32,7 +35,10 @@ export function parseCostModel(json: unknown, catalogs: readonly PriceCatalogEnt
     return { ok: false, issues: [{ path: versions.length ? "version" : "catalog", message }] };
   }
   if ("kind" in overrides && overrides.kind !== entry.model.kind) {
-    return { ok: false, issues: [{ path: "kind", message: `price catalog "${name}" is a ${entry.model.kind} model; its kind cannot be overridden` }] };
+    return {
+      ok: false,
+      issues: [{ path: "kind", message: `price catalog "${name}" is a ${entry.model.kind} model; its kind cannot be overridden` }],
+    };
   }
   // Fields given beside the reference replace the entry's (whole objects, not merged deeply).
   const r = costModel.safeParse({ ...entry.model, ...overrides });

@@ -46,7 +46,9 @@ export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
       return { durationSeconds: facts.durationSeconds, nodes: staircase(facts), ...counts };
     case "pay-per-use":
       if (model.billing === "instance") return { durationSeconds: facts.durationSeconds, instances: staircase(facts), ...counts };
-      return facts.billedSeconds != null ? { billedSeconds: facts.billedSeconds, ...counts } : { meanBilledSeconds: facts.meanLatencySeconds, ...counts };
+      return facts.billedSeconds != null
+        ? { billedSeconds: facts.billedSeconds, ...counts }
+        : { meanBilledSeconds: facts.meanLatencySeconds, ...counts };
     case "custom":
       return null;
   }
@@ -62,7 +64,11 @@ export interface RunCost extends CostResult {
 }
 
 /** Prices a run under a target's cost model document; an error message says why it could not. */
-export function priceRun(modelDocument: unknown, facts: RunUsageFacts, catalogs: readonly PriceCatalogEntry[] = BUILTIN_PRICE_CATALOGS): { ok: true; cost: RunCost } | { ok: false; error: string } {
+export function priceRun(
+  modelDocument: unknown,
+  facts: RunUsageFacts,
+  catalogs: readonly PriceCatalogEntry[] = BUILTIN_PRICE_CATALOGS,
+): { ok: true; cost: RunCost } | { ok: false; error: string } {
   const model = parseCostModel(modelDocument, catalogs);
   if (!model.ok) return { ok: false, error: `cost model: ${model.issues.map((i) => `${i.path || "(model)"}: ${i.message}`).join("; ")}` };
   const usageDoc = usageForRun(model.value.model, facts);
@@ -70,6 +76,9 @@ export function priceRun(modelDocument: unknown, facts: RunUsageFacts, catalogs:
   const usage = parseCostUsage(model.value.model, usageDoc);
   if (!usage.ok) return { ok: false, error: `usage: ${usage.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` };
   const source = model.value.catalog ? `${model.value.catalog.name}@${model.value.catalog.version}` : "inline";
-  const meanBilledSeconds = model.value.model.kind === "pay-per-use" && facts.requests > 0 ? (facts.billedSeconds ?? facts.meanLatencySeconds * facts.requests) / facts.requests : null;
+  const meanBilledSeconds =
+    model.value.model.kind === "pay-per-use" && facts.requests > 0
+      ? (facts.billedSeconds ?? facts.meanLatencySeconds * facts.requests) / facts.requests
+      : null;
   return { ok: true, cost: { ...priceUsage(model.value.model, usage.value), source, model: model.value.model, meanBilledSeconds } };
 }

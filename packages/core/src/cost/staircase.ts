@@ -14,15 +14,24 @@ export type StaircaseStep = z.infer<typeof staircaseStep>;
 /** Checks a staircase against its window; issues are reported under `field`. */
 export function checkStaircase(steps: StaircaseStep[], durationSeconds: number, field: string, ctx: z.RefinementCtx): void {
   if (steps.length === 0) return;
-  if (steps[0]!.fromSecond !== 0) ctx.addIssue({ code: "custom", path: [field, 0, "fromSecond"], message: "the first step must start at second 0" });
+  if (steps[0]!.fromSecond !== 0)
+    ctx.addIssue({ code: "custom", path: [field, 0, "fromSecond"], message: "the first step must start at second 0" });
   for (let i = 1; i < steps.length; i++) {
     if (!(steps[i]!.fromSecond > steps[i - 1]!.fromSecond)) {
-      ctx.addIssue({ code: "custom", path: [field, i, "fromSecond"], message: `must be after the previous step's (${steps[i - 1]!.fromSecond})` });
+      ctx.addIssue({
+        code: "custom",
+        path: [field, i, "fromSecond"],
+        message: `must be after the previous step's (${steps[i - 1]!.fromSecond})`,
+      });
     }
   }
   const last = steps[steps.length - 1]!;
   if (!(last.fromSecond < durationSeconds)) {
-    ctx.addIssue({ code: "custom", path: [field, steps.length - 1, "fromSecond"], message: `must be before durationSeconds (${durationSeconds})` });
+    ctx.addIssue({
+      code: "custom",
+      path: [field, steps.length - 1, "fromSecond"],
+      message: `must be before durationSeconds (${durationSeconds})`,
+    });
   }
 }
 
@@ -73,7 +82,12 @@ export function roundUpTo(x: number, granularity: number): number {
  * least 60 s per start). Lifetimes cut by the window are billed as seen: what
  * happened outside it is not known here.
  */
-export function billedStaircaseSeconds(steps: StaircaseStep[], durationSeconds: number, granularitySeconds: number, minimumSeconds: number): number {
+export function billedStaircaseSeconds(
+  steps: StaircaseStep[],
+  durationSeconds: number,
+  granularitySeconds: number,
+  minimumSeconds: number,
+): number {
   if (granularitySeconds <= 0 && minimumSeconds <= 0) return staircaseSeconds(steps, durationSeconds);
   let sum = 0;
   for (const l of lifetimes(steps, durationSeconds)) {

@@ -17,14 +17,24 @@ export const commonUsageFields = {
 };
 
 /** Checks the request counts agree with each other; reports on the usage's own paths. */
-export function checkRequestCounts(u: { requests?: number; failedRequests?: number; successfulRequests?: number }, ctx: z.RefinementCtx): void {
+export function checkRequestCounts(
+  u: { requests?: number; failedRequests?: number; successfulRequests?: number },
+  ctx: z.RefinementCtx,
+): void {
   if (u.requests === undefined) {
-    if (u.failedRequests !== undefined) ctx.addIssue({ code: "custom", path: ["requests"], message: "is needed when failedRequests is given" });
+    if (u.failedRequests !== undefined)
+      ctx.addIssue({ code: "custom", path: ["requests"], message: "is needed when failedRequests is given" });
     return;
   }
-  if (u.failedRequests !== undefined && u.failedRequests > u.requests) ctx.addIssue({ code: "custom", path: ["failedRequests"], message: `is more than requests (${u.requests})` });
-  if (u.successfulRequests !== undefined && u.successfulRequests > u.requests) ctx.addIssue({ code: "custom", path: ["successfulRequests"], message: `is more than requests (${u.requests})` });
+  if (u.failedRequests !== undefined && u.failedRequests > u.requests)
+    ctx.addIssue({ code: "custom", path: ["failedRequests"], message: `is more than requests (${u.requests})` });
+  if (u.successfulRequests !== undefined && u.successfulRequests > u.requests)
+    ctx.addIssue({ code: "custom", path: ["successfulRequests"], message: `is more than requests (${u.requests})` });
   if (u.failedRequests !== undefined && u.successfulRequests !== undefined && u.failedRequests + u.successfulRequests !== u.requests) {
-    ctx.addIssue({ code: "custom", path: ["successfulRequests"], message: "plus failedRequests must equal requests (give one of the two)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["successfulRequests"],
+      message: "plus failedRequests must equal requests (give one of the two)",
+    });
   }
 }

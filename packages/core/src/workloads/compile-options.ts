@@ -14,7 +14,13 @@ const withGracefulStop = (spec: { gracefulStop?: string }) => (spec.gracefulStop
 export function scenarioOptions(spec: GeneratedWorkloadSpec): Record<string, unknown> {
   switch (spec.kind) {
     case "ramping-vus":
-      return { executor: spec.kind, startVUs: spec.startVUs, stages: spec.stages, gracefulRampDown: spec.gracefulRampDown, ...withGracefulStop(spec) };
+      return {
+        executor: spec.kind,
+        startVUs: spec.startVUs,
+        stages: spec.stages,
+        gracefulRampDown: spec.gracefulRampDown,
+        ...withGracefulStop(spec),
+      };
     case "constant-vus":
       return { executor: spec.kind, vus: spec.vus, duration: spec.duration, ...withGracefulStop(spec) };
     case "shared-iterations":
@@ -26,13 +32,23 @@ export function scenarioOptions(spec: GeneratedWorkloadSpec): Record<string, unk
         );
       }
       return {
-        executor: spec.kind, rate: spec.rate, timeUnit: spec.timeUnit, duration: spec.duration,
-        preAllocatedVUs: spec.preAllocatedVUs, maxVUs: spec.maxVUs ?? spec.preAllocatedVUs, ...withGracefulStop(spec),
+        executor: spec.kind,
+        rate: spec.rate,
+        timeUnit: spec.timeUnit,
+        duration: spec.duration,
+        preAllocatedVUs: spec.preAllocatedVUs,
+        maxVUs: spec.maxVUs ?? spec.preAllocatedVUs,
+        ...withGracefulStop(spec),
       };
     case "ramping-arrival-rate":
       return {
-        executor: spec.kind, startRate: spec.startRate, timeUnit: spec.timeUnit, stages: spec.stages,
-        preAllocatedVUs: spec.preAllocatedVUs, maxVUs: spec.maxVUs ?? spec.preAllocatedVUs, ...withGracefulStop(spec),
+        executor: spec.kind,
+        startRate: spec.startRate,
+        timeUnit: spec.timeUnit,
+        stages: spec.stages,
+        preAllocatedVUs: spec.preAllocatedVUs,
+        maxVUs: spec.maxVUs ?? spec.preAllocatedVUs,
+        ...withGracefulStop(spec),
       };
   }
 }

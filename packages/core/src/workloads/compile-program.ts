@@ -86,7 +86,9 @@ export function programJs(spec: GeneratedWorkloadSpec): string {
 
   return `// Data pools: rows and how a key is chosen (one row per pool per iteration).
 const POOLS = {
-${Object.entries(pools).map(([n, p]) => poolJs(n, p)).join("\n")}
+${Object.entries(pools)
+  .map(([n, p]) => poolJs(n, p))
+  .join("\n")}
 };
 const PICKERS = {};
 for (const name in POOLS) {

@@ -1,9 +1,7 @@
 import { z } from "zod";
 
 /** k6 duration strings such as "30s", "1m30s", "500ms". */
-export const k6Duration = z
-  .string()
-  .regex(/^(\d+(\.\d+)?(ms|s|m|h))+$/, 'a duration like "30s", "2m" or "1m30s"');
+export const k6Duration = z.string().regex(/^(\d+(\.\d+)?(ms|s|m|h))+$/, 'a duration like "30s", "2m" or "1m30s"');
 
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
 
@@ -21,7 +19,12 @@ export function formatDuration(seconds: number): string {
   let ms = Math.round(seconds * 1000);
   if (ms <= 0) return "0s";
   let out = "";
-  for (const [unit, size] of [["h", 3_600_000], ["m", 60_000], ["s", 1000], ["ms", 1]] as const) {
+  for (const [unit, size] of [
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+    ["ms", 1],
+  ] as const) {
     const n = Math.floor(ms / size);
     if (n > 0) out += `${n}${unit}`;
     ms -= n * size;

@@ -30,14 +30,24 @@ export function loadProfile(spec: WorkloadSpec): LoadPoint[] {
     case "ramping-vus":
       return staged(spec.startVUs, spec.stages, "vus");
     case "constant-vus":
-      return [{ t: 0, vus: spec.vus }, { t: durationSeconds(spec.duration), vus: spec.vus }];
+      return [
+        { t: 0, vus: spec.vus },
+        { t: durationSeconds(spec.duration), vus: spec.vus },
+      ];
     case "shared-iterations":
       return [{ t: 0, vus: spec.vus }];
     case "constant-arrival-rate": {
       const end = durationSeconds(spec.duration);
-      if (typeof spec.rate !== "number") return [{ t: 0, percentOfMax: spec.rate.percentOfRunMax }, { t: end, percentOfMax: spec.rate.percentOfRunMax }];
+      if (typeof spec.rate !== "number")
+        return [
+          { t: 0, percentOfMax: spec.rate.percentOfRunMax },
+          { t: end, percentOfMax: spec.rate.percentOfRunMax },
+        ];
       const rate = spec.rate / durationSeconds(spec.timeUnit);
-      return [{ t: 0, rate }, { t: end, rate }];
+      return [
+        { t: 0, rate },
+        { t: end, rate },
+      ];
     }
     case "ramping-arrival-rate":
       return staged(spec.startRate, spec.stages, "rate", durationSeconds(spec.timeUnit));

@@ -28,7 +28,8 @@ type ProgramFields = { [K in keyof typeof programFields]?: unknown };
 
 function program(p: ProgramFields) {
   const out: Record<string, unknown> = { requests: p.requests ?? DEFAULT_REQUESTS };
-  for (const key of Object.keys(programFields) as Array<keyof ProgramFields>) if (key !== "requests" && p[key] !== undefined) out[key] = p[key];
+  for (const key of Object.keys(programFields) as Array<keyof ProgramFields>)
+    if (key !== "requests" && p[key] !== undefined) out[key] = p[key];
   return out;
 }
 
@@ -42,14 +43,28 @@ export const IOT_STAGES = {
   /** "A 30min linear increase to a target of 100 VUs." */
   linear: [["30m", 100]],
   /** "60 VUs at 7min, 30 VUs at 14min, 100 VUs at 21min, 40 VUs at 28min and 0 VUs after 30min. Transitions ... are linear." */
-  random: [["7m", 60], ["7m", 30], ["7m", 100], ["7m", 40], ["2m", 0]],
+  random: [
+    ["7m", 60],
+    ["7m", 30],
+    ["7m", 100],
+    ["7m", 40],
+    ["2m", 0],
+  ],
   /**
    * "After 1min a plateau of 10 VUs is reached. Between 14min and 16min a spike of 100 VUs is created. Following
    * the spike, the plateau of 10 VUs is held for another 13min before the VUs are linearly decreased to 0."
    * The text gives no ramp for the spike itself; a spike is sudden, so it jumps ("0s" stages) to 100 at 14:00
    * and back to 10 at 16:00. The final decrease takes the last minute of the 30-minute run.
    */
-  spike: [["1m", 10], ["13m", 10], ["0s", 100], ["2m", 100], ["0s", 10], ["13m", 10], ["1m", 0]],
+  spike: [
+    ["1m", 10],
+    ["13m", 10],
+    ["0s", 100],
+    ["2m", 100],
+    ["0s", 10],
+    ["13m", 10],
+    ["1m", 0],
+  ],
   /**
    * Sprint (Sensors-Add only): the text says only "a five minute experiment run". Inferred: Linear compressed to
    * five minutes (0 -> 100 VUs). By Little's law the slow deployments (OW: 698 requests at 22.9 s average, GCR:
@@ -145,7 +160,13 @@ export function payloadSweep(params: PayloadSweepParams = {}): SweepWorkload[] {
       iterations: Math.max(p.vus, Math.round(p.iterations * p.timeScale)),
       ...program(p),
       requests: p.requests ?? [
-        { name: `payload-${bytes}b`, method: p.method, path: p.path, body: `{{payload ${bytes}}}`, headers: { "Content-Type": "application/octet-stream" } },
+        {
+          name: `payload-${bytes}b`,
+          method: p.method,
+          path: p.path,
+          body: `{{payload ${bytes}}}`,
+          headers: { "Content-Type": "application/octet-stream" },
+        },
       ],
     }),
   }));
@@ -178,8 +199,13 @@ export function stepRamp(params: StepRampParams = {}): WorkloadSpec {
     list.push({ duration: scaled(p.stepDuration, p.timeScale), target: rate });
   }
   return workloadSpec.parse({
-    kind: "ramping-arrival-rate", startRate: p.startRate, timeUnit: "1s", stages: list,
-    preAllocatedVUs: p.preAllocatedVUs, maxVUs: Math.max(p.maxVUs, p.preAllocatedVUs), ...program(p),
+    kind: "ramping-arrival-rate",
+    startRate: p.startRate,
+    timeUnit: "1s",
+    stages: list,
+    preAllocatedVUs: p.preAllocatedVUs,
+    maxVUs: Math.max(p.maxVUs, p.preAllocatedVUs),
+    ...program(p),
   });
 }
 
@@ -187,7 +213,12 @@ const stableParams = z
   .object({
     ...common,
     /** The step-ramp run whose maximum throughput sets the rate. */
-    runId: z.uuid({ error: (i) => (i.input === undefined ? "required: the id of the step-ramp run whose maximum throughput sets the rate" : "must be a run id (a UUID)") }),
+    runId: z.uuid({
+      error: (i) =>
+        i.input === undefined
+          ? "required: the id of the step-ramp run whose maximum throughput sets the rate"
+          : "must be a run id (a UUID)",
+    }),
     percent: z.number().gt(0).max(1000).default(80),
     /** Study 004: 10 minutes. */
     duration: k6Duration.default("10m"),
@@ -201,8 +232,13 @@ export type StableAtPercentParams = z.input<typeof stableParams>;
 export function stableAtPercent(params: StableAtPercentParams): WorkloadSpec {
   const p = stableParams.parse(params);
   return workloadSpec.parse({
-    kind: "constant-arrival-rate", rate: { percentOfRunMax: p.percent, runId: p.runId }, timeUnit: "1s",
-    duration: scaled(p.duration, p.timeScale), preAllocatedVUs: p.preAllocatedVUs, maxVUs: Math.max(p.maxVUs, p.preAllocatedVUs), ...program(p),
+    kind: "constant-arrival-rate",
+    rate: { percentOfRunMax: p.percent, runId: p.runId },
+    timeUnit: "1s",
+    duration: scaled(p.duration, p.timeScale),
+    preAllocatedVUs: p.preAllocatedVUs,
+    maxVUs: Math.max(p.maxVUs, p.preAllocatedVUs),
+    ...program(p),
   });
 }
 
@@ -233,16 +269,77 @@ const sweep = (name: string, fn: (p: never) => SweepWorkload[]) => (params: Reco
   fn(params as never).map((w) => ({ name: `${name}-${w.suffix}`, spec: w.spec, repetitions: w.repetitions }));
 
 export const WORKLOAD_PRESETS: WorkloadPreset[] = [
-  { name: "iot-linear", study: "000", description: "ramping VUs: 0 -> 100 over 30 min", params: iotParams, requires: [], example: {}, build: single("iot-linear", iotLinear) },
-  { name: "iot-random", study: "000", description: "ramping VUs: 60 at 7 min, 30 at 14, 100 at 21, 40 at 28, 0 at 30", params: iotParams, requires: [], example: {}, build: single("iot-random", iotRandom) },
-  { name: "iot-spike", study: "000", description: "ramping VUs: 10 from 1 min, spike to 100 at 14-16 min, 10 until 29, 0 at 30", params: iotParams, requires: [], example: {}, build: single("iot-spike", iotSpike) },
-  { name: "iot-sprint", study: "000", description: "ramping VUs: 0 -> 100 over 5 min (Sensors-Add; inferred, see IOT_STAGES.sprint)", params: iotParams, requires: [], example: {}, build: single("iot-sprint", iotSprint) },
-  { name: "concurrency-sweep", study: "001/002", description: "closed loop at 1, 5, 10, 20, 50, 100 VUs: N requests each (ab -n/-c) or T seconds (Fortio); one workload per level", params: concurrencyParams, requires: [], example: {}, build: sweep("concurrency-sweep", concurrencySweep) },
-  { name: "payload-sweep", study: "003", description: "10,000 requests with a body of 0, 512, 1024, 2048, 4096, 8192 bytes; one workload per size", params: payloadParams, requires: [], example: {}, build: sweep("payload-sweep", payloadSweep) },
-  { name: "step-ramp", study: "004", description: "arrival rate up in steps every 2 min for 20 min, to find the maximum throughput", params: stepRampParams, requires: [], example: {}, build: single("step-ramp", stepRamp) },
   {
-    name: "stable-at-percent", study: "004", description: "constant arrival rate at 80% of a step-ramp run's maximum throughput, 10 min (needs runId)",
-    params: stableParams, requires: ["runId"], example: { runId: "00000000-0000-4000-8000-000000000000" }, build: single("stable-at-percent", stableAtPercent),
+    name: "iot-linear",
+    study: "000",
+    description: "ramping VUs: 0 -> 100 over 30 min",
+    params: iotParams,
+    requires: [],
+    example: {},
+    build: single("iot-linear", iotLinear),
+  },
+  {
+    name: "iot-random",
+    study: "000",
+    description: "ramping VUs: 60 at 7 min, 30 at 14, 100 at 21, 40 at 28, 0 at 30",
+    params: iotParams,
+    requires: [],
+    example: {},
+    build: single("iot-random", iotRandom),
+  },
+  {
+    name: "iot-spike",
+    study: "000",
+    description: "ramping VUs: 10 from 1 min, spike to 100 at 14-16 min, 10 until 29, 0 at 30",
+    params: iotParams,
+    requires: [],
+    example: {},
+    build: single("iot-spike", iotSpike),
+  },
+  {
+    name: "iot-sprint",
+    study: "000",
+    description: "ramping VUs: 0 -> 100 over 5 min (Sensors-Add; inferred, see IOT_STAGES.sprint)",
+    params: iotParams,
+    requires: [],
+    example: {},
+    build: single("iot-sprint", iotSprint),
+  },
+  {
+    name: "concurrency-sweep",
+    study: "001/002",
+    description: "closed loop at 1, 5, 10, 20, 50, 100 VUs: N requests each (ab -n/-c) or T seconds (Fortio); one workload per level",
+    params: concurrencyParams,
+    requires: [],
+    example: {},
+    build: sweep("concurrency-sweep", concurrencySweep),
+  },
+  {
+    name: "payload-sweep",
+    study: "003",
+    description: "10,000 requests with a body of 0, 512, 1024, 2048, 4096, 8192 bytes; one workload per size",
+    params: payloadParams,
+    requires: [],
+    example: {},
+    build: sweep("payload-sweep", payloadSweep),
+  },
+  {
+    name: "step-ramp",
+    study: "004",
+    description: "arrival rate up in steps every 2 min for 20 min, to find the maximum throughput",
+    params: stepRampParams,
+    requires: [],
+    example: {},
+    build: single("step-ramp", stepRamp),
+  },
+  {
+    name: "stable-at-percent",
+    study: "004",
+    description: "constant arrival rate at 80% of a step-ramp run's maximum throughput, 10 min (needs runId)",
+    params: stableParams,
+    requires: ["runId"],
+    example: { runId: "00000000-0000-4000-8000-000000000000" },
+    build: single("stable-at-percent", stableAtPercent),
   },
 ];
 

@@ -39,7 +39,9 @@ export const poolSpec = z.union([
   z
     .object({
       /** Generated rows: { user: 100, device: 5 } gives 500 rows { user: 1..100, device: 1..5, index: 0..499 }. */
-      dimensions: z.record(identifier, z.number().int().min(1).max(MAX_POOL_ROWS)).refine((d) => Object.keys(d).length >= 1, "name at least one dimension"),
+      dimensions: z
+        .record(identifier, z.number().int().min(1).max(MAX_POOL_ROWS))
+        .refine((d) => Object.keys(d).length >= 1, "name at least one dimension"),
       choice: keyChoice.optional(),
     })
     .strict()
@@ -47,7 +49,10 @@ export const poolSpec = z.union([
   z
     .object({
       /** Given rows, e.g. [{ "id": "p-1", "price": 10 }]. */
-      rows: z.array(z.record(identifier, z.union([z.string(), z.number(), z.boolean()]))).min(1).max(100_000),
+      rows: z
+        .array(z.record(identifier, z.union([z.string(), z.number(), z.boolean()])))
+        .min(1)
+        .max(100_000),
       choice: keyChoice.optional(),
     })
     .strict(),
@@ -135,7 +140,10 @@ export function programIssues(spec: ProgramFields): ProgramIssue[] {
 
   (spec.setup ?? []).forEach((step, i) => {
     if (step.forEach && !pools.has(step.forEach)) {
-      issues.push({ path: ["setup", i, "forEach"], message: `unknown pool "${step.forEach}" (${pools.size ? `pools: ${[...pools.keys()].join(", ")}` : "no pools are defined"})` });
+      issues.push({
+        path: ["setup", i, "forEach"],
+        message: `unknown pool "${step.forEach}" (${pools.size ? `pools: ${[...pools.keys()].join(", ")}` : "no pools are defined"})`,
+      });
       return;
     }
     checkRequest(step, ["setup", i]);
@@ -146,7 +154,8 @@ export function programIssues(spec: ProgramFields): ProgramIssue[] {
   });
   spec.requests.forEach((r, i) => {
     checkRequest(r, ["requests", i]);
-    if (r.weight !== undefined && spec.mix !== "weighted") issues.push({ path: ["requests", i, "weight"], message: 'weights need "mix": "weighted"' });
+    if (r.weight !== undefined && spec.mix !== "weighted")
+      issues.push({ path: ["requests", i, "weight"], message: 'weights need "mix": "weighted"' });
   });
   return issues;
 }

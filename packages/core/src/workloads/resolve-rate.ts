@@ -17,8 +17,10 @@ export function rateDependsOnRun(spec: WorkloadSpec): { runId: string; percentOf
 export function resolveRate(spec: WorkloadSpec, maxThroughputRps: number): WorkloadSpec {
   if (spec.kind !== "constant-arrival-rate" || typeof spec.rate === "number") return spec;
   if (!(maxThroughputRps > 0) || !Number.isFinite(maxThroughputRps)) {
-    throw new Error(`cannot resolve ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum: its maximum throughput is ${maxThroughputRps} req/s`);
+    throw new Error(
+      `cannot resolve ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum: its maximum throughput is ${maxThroughputRps} req/s`,
+    );
   }
-  const perUnit = (maxThroughputRps * spec.rate.percentOfRunMax) / 100 * durationSeconds(spec.timeUnit);
+  const perUnit = ((maxThroughputRps * spec.rate.percentOfRunMax) / 100) * durationSeconds(spec.timeUnit);
   return { ...spec, rate: Math.max(1, Math.round(perUnit)), rateSource: { ...spec.rate, maxThroughputRps } };
 }

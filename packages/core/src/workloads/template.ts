@@ -64,17 +64,24 @@ function parseExpression(expr: string, scope: TemplateScope): TemplatePart {
       if (args.length) throw new TemplateError(`"${whole}": ${head} takes no arguments`);
       return { type: head };
   }
-  if (args.length) throw new TemplateError(`"${whole}": unknown function "${head}" (known: randomInt, randomString, payload, uuid, vu, iteration, timestamp)`);
+  if (args.length)
+    throw new TemplateError(
+      `"${whole}": unknown function "${head}" (known: randomInt, randomString, payload, uuid, vu, iteration, timestamp)`,
+    );
   const dot = head.indexOf(".");
   const [left, right] = dot > 0 ? [head.slice(0, dot), head.slice(dot + 1)] : [head, ""];
   if (!IDENT.test(left) || !IDENT.test(right)) {
-    throw new TemplateError(`"${whole}": expected POOL.FIELD, setup.NAME, env.NAME or a function (randomInt, randomString, payload, uuid, vu, iteration, timestamp)`);
+    throw new TemplateError(
+      `"${whole}": expected POOL.FIELD, setup.NAME, env.NAME or a function (randomInt, randomString, payload, uuid, vu, iteration, timestamp)`,
+    );
   }
   if (left === "env") return { type: "env", name: right };
   if (left === "setup") {
     if (!scope.setupVars.has(right)) {
       const known = [...scope.setupVars];
-      throw new TemplateError(`"${whole}": no setup request captures "${right}" before this point${known.length ? ` (captured: ${known.join(", ")})` : ""}`);
+      throw new TemplateError(
+        `"${whole}": no setup request captures "${right}" before this point${known.length ? ` (captured: ${known.join(", ")})` : ""}`,
+      );
     }
     return { type: "setup", name: right };
   }
@@ -111,17 +118,28 @@ const q = (s: string) => JSON.stringify(s);
 
 function partToJs(p: TemplatePart): string {
   switch (p.type) {
-    case "text": return q(p.text);
-    case "pool": return `c.row(${q(p.pool)})[${q(p.field)}]`;
-    case "setup": return `c.vars[${q(p.name)}]`;
-    case "env": return `__ENV[${q(p.name)}]`;
-    case "randomInt": return `obRandomInt(c.random, ${p.min}, ${p.max})`;
-    case "randomString": return `obRandomString(c.random, ${p.length})`;
-    case "payload": return `obPayload(${p.bytes})`;
-    case "uuid": return "obUuid(c.random)";
-    case "vu": return "c.vu";
-    case "iteration": return "c.iter";
-    case "timestamp": return "Date.now()";
+    case "text":
+      return q(p.text);
+    case "pool":
+      return `c.row(${q(p.pool)})[${q(p.field)}]`;
+    case "setup":
+      return `c.vars[${q(p.name)}]`;
+    case "env":
+      return `__ENV[${q(p.name)}]`;
+    case "randomInt":
+      return `obRandomInt(c.random, ${p.min}, ${p.max})`;
+    case "randomString":
+      return `obRandomString(c.random, ${p.length})`;
+    case "payload":
+      return `obPayload(${p.bytes})`;
+    case "uuid":
+      return "obUuid(c.random)";
+    case "vu":
+      return "c.vu";
+    case "iteration":
+      return "c.iter";
+    case "timestamp":
+      return "Date.now()";
   }
 }
 

@@ -20,10 +20,21 @@ import net from "node:net";
 let c;
 try {
   c = JSON.parse(process.argv[2] ?? "");
-  for (const k of ["port", "adminPort", "concurrency", "minInstances", "maxInstances", "idleTimeoutMs", "queueTimeoutMs", "maxQueue", "startTimeoutMs"]) {
+  for (const k of [
+    "port",
+    "adminPort",
+    "concurrency",
+    "minInstances",
+    "maxInstances",
+    "idleTimeoutMs",
+    "queueTimeoutMs",
+    "maxQueue",
+    "startTimeoutMs",
+  ]) {
     if (!Number.isInteger(c[k])) throw new Error(`${k} must be an integer`);
   }
-  if (!Array.isArray(c.command) || !c.command.length || !c.healthPath || !c.billing) throw new Error("command, healthPath and billing are required");
+  if (!Array.isArray(c.command) || !c.command.length || !c.healthPath || !c.billing)
+    throw new Error("command, healthPath and billing are required");
 } catch (err) {
   console.error(`function-proxy.mjs: bad config: ${err.message}`);
   process.exit(2);
@@ -54,9 +65,25 @@ let nextId = 0;
 const slots = (c.cgroupSlots ?? []).map((paths) => ({ paths, used: false }));
 const queue = [];
 const t = {
-  requests: 0, responses: 0, coldStarts: 0, prewarmStarts: 0, startFailures: 0, crashes: 0, stoppedIdle: 0,
-  queuedTotal: 0, queueTimeouts: 0, queueRejected: 0, queueWaitMsTotal: 0, queueWaitMsMax: 0, queuePeak: 0,
-  billedRequestMs: 0, billedInstanceMs: 0, durationMs: 0, errors: 0, abandoned: 0, unlimitedStarts: 0,
+  requests: 0,
+  responses: 0,
+  coldStarts: 0,
+  prewarmStarts: 0,
+  startFailures: 0,
+  crashes: 0,
+  stoppedIdle: 0,
+  queuedTotal: 0,
+  queueTimeouts: 0,
+  queueRejected: 0,
+  queueWaitMsTotal: 0,
+  queueWaitMsMax: 0,
+  queuePeak: 0,
+  billedRequestMs: 0,
+  billedInstanceMs: 0,
+  durationMs: 0,
+  errors: 0,
+  abandoned: 0,
+  unlimitedStarts: 0,
 };
 const coldStartLog = []; // { seq, ms, at }
 let coldSeq = 0;
@@ -77,8 +104,20 @@ const used = (i) => i.reserved + i.inFlight;
 
 function startInstance(triggerAt) {
   const inst = {
-    id: nextId++, state: "starting", pid: null, port: null, child: null, reserved: 0, inFlight: 0, served: 0,
-    busySince: null, idleSince: now(), triggerAt, agent: null, tail: "", slot: null,
+    id: nextId++,
+    state: "starting",
+    pid: null,
+    port: null,
+    child: null,
+    reserved: 0,
+    inFlight: 0,
+    served: 0,
+    busySince: null,
+    idleSince: now(),
+    triggerAt,
+    agent: null,
+    tail: "",
+    slot: null,
   };
   inst.ready = new Promise((resolve, reject) => ((inst.resolve = resolve), (inst.reject = reject)));
   inst.ready.catch(() => {});
@@ -101,7 +140,9 @@ async function boot(inst) {
       cmd = ["sh", "-c", `${joins} && shift ${slot.paths.length} && exec "$@"`, "sh", ...slot.paths, ...c.command];
     }
     const child = spawn(cmd[0], cmd.slice(1), {
-      cwd: c.cwd, env: { ...process.env, ...c.env, PORT: String(inst.port), HOST: "127.0.0.1" }, stdio: ["ignore", "ignore", "pipe"],
+      cwd: c.cwd,
+      env: { ...process.env, ...c.env, PORT: String(inst.port), HOST: "127.0.0.1" },
+      stdio: ["ignore", "ignore", "pipe"],
     });
     inst.child = child;
     inst.pid = child.pid;
@@ -121,7 +162,11 @@ async function boot(inst) {
     inst.agent = new http.Agent({ keepAlive: true, maxSockets: c.concurrency });
     if (inst.triggerAt !== null) {
       t.coldStarts++;
-      coldStartLog.push({ seq: ++coldSeq, ms: Math.round((inst.readyAt - inst.triggerAt) * 10) / 10, at: new Date(inst.readyAt).toISOString() });
+      coldStartLog.push({
+        seq: ++coldSeq,
+        ms: Math.round((inst.readyAt - inst.triggerAt) * 10) / 10,
+        at: new Date(inst.readyAt).toISOString(),
+      });
       if (coldStartLog.length > 1000) coldStartLog.shift();
     } else t.prewarmStarts++;
     inst.resolve(inst);
@@ -257,7 +302,13 @@ const server = http.createServer(async (req, res) => {
   const inst = await acquire(arrivedAt, res);
   if (!inst) {
     // 429, as the platforms answer when no instance is available (not 503: the service is up, it is at its limit).
-    if (!gone) answer(res, 429, `no instance available within ${c.queueTimeoutMs} ms (max ${c.maxInstances} instances x concurrency ${c.concurrency})`, { "retry-after": "1" });
+    if (!gone)
+      answer(
+        res,
+        429,
+        `no instance available within ${c.queueTimeoutMs} ms (max ${c.maxInstances} instances x concurrency ${c.concurrency})`,
+        { "retry-after": "1" },
+      );
     req.resume();
     return;
   }
@@ -324,20 +375,23 @@ const server = http.createServer(async (req, res) => {
 server.keepAliveTimeout = 65_000;
 
 // Scale to zero: stop instances idle for idleTimeoutMs, keeping minInstances.
-setInterval(() => {
-  const at = now();
-  let keep = live().length;
-  for (const inst of [...instances.values()].sort((a, b) => a.idleSince - b.idleSince)) {
-    if (keep <= c.minInstances) break;
-    if (inst.state === "ready" && used(inst) === 0 && at - inst.idleSince >= c.idleTimeoutMs) {
-      t.stoppedIdle++;
-      retire(inst);
-      keep--;
+setInterval(
+  () => {
+    const at = now();
+    let keep = live().length;
+    for (const inst of [...instances.values()].sort((a, b) => a.idleSince - b.idleSince)) {
+      if (keep <= c.minInstances) break;
+      if (inst.state === "ready" && used(inst) === 0 && at - inst.idleSince >= c.idleTimeoutMs) {
+        t.stoppedIdle++;
+        retire(inst);
+        keep--;
+      }
     }
-  }
-  // Keep minInstances warm (also after a crash).
-  for (let n = live().length; n < c.minInstances; n++) startInstance(null);
-}, Math.max(50, Math.min(250, Math.floor(c.idleTimeoutMs / 4))));
+    // Keep minInstances warm (also after a crash).
+    for (let n = live().length; n < c.minInstances; n++) startInstance(null);
+  },
+  Math.max(50, Math.min(250, Math.floor(c.idleTimeoutMs / 4))),
+);
 
 function stats(resetPeak) {
   const all = [...instances.values()];

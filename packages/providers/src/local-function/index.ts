@@ -82,7 +82,10 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
   async deploy(spec, ctx) {
     const settings = functionSettings(spec);
     const app = readManifest(ctx.benchappsDir, spec.app);
-    if (app.multiService) throw new ProviderError(`local-function runs single-service benchapps; "${spec.app}" lists services (deploy it as a local-service with a placement)`);
+    if (app.multiService)
+      throw new ProviderError(
+        `local-function runs single-service benchapps; "${spec.app}" lists services (deploy it as a local-service with a placement)`,
+      );
     const state: LocalFunctionState = { id: randomBytes(3).toString("hex"), cgroups: [], settings };
     try {
       const limits = { cpuLimit: settings.resources.cpuLimit, memoryLimitMb: settings.resources.memoryLimitMb };
@@ -107,27 +110,50 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
       }
       const [port, adminPort] = [await freePort(), await freePort()];
       const config = {
-        port, adminPort,
-        command: app.manifest.command!, cwd: app.dir, healthPath: app.manifest.healthPath!,
+        port,
+        adminPort,
+        command: app.manifest.command!,
+        cwd: app.dir,
+        healthPath: app.manifest.healthPath!,
         env: { ...app.manifest.env, ...spec.env, OPSBENCH_RUN_ID: ctx.runId },
-        concurrency: settings.concurrency, minInstances: settings.minInstances, maxInstances: settings.maxInstances,
-        idleTimeoutMs: settings.idleTimeoutMs, queueTimeoutMs: settings.queueTimeoutMs, maxQueue: settings.maxQueue,
-        startTimeoutMs: settings.startTimeoutMs, billing: settings.billing, cgroupSlots: slots,
+        concurrency: settings.concurrency,
+        minInstances: settings.minInstances,
+        maxInstances: settings.maxInstances,
+        idleTimeoutMs: settings.idleTimeoutMs,
+        queueTimeoutMs: settings.queueTimeoutMs,
+        maxQueue: settings.maxQueue,
+        startTimeoutMs: settings.startTimeoutMs,
+        billing: settings.billing,
+        cgroupSlots: slots,
       };
-      const proxy = spawnGroup(process.execPath, [PROXY_SCRIPT, JSON.stringify(config)], { cwd: app.dir, env: { OPSBENCH_RUN_ID: ctx.runId } });
+      const proxy = spawnGroup(process.execPath, [PROXY_SCRIPT, JSON.stringify(config)], {
+        cwd: app.dir,
+        env: { OPSBENCH_RUN_ID: ctx.runId },
+      });
       state.proxy = { pid: proxy.pid, port, adminPort };
       state.endpoint = `http://127.0.0.1:${port}`;
       await ctx.saveState(state);
       const until = Date.now() + 5000;
       for (;;) {
         const exit = proxy.exit();
-        if (exit) throw new ProviderError(`the function proxy exited during start-up (${exit.signal ?? `code ${exit.code}`}): ${proxy.tail() || "no output"}`);
-        if (await proxyStats(state).then(() => true, () => false)) break;
+        if (exit)
+          throw new ProviderError(
+            `the function proxy exited during start-up (${exit.signal ?? `code ${exit.code}`}): ${proxy.tail() || "no output"}`,
+          );
+        if (
+          await proxyStats(state).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
         if (Date.now() > until) throw new ProviderError(`the function proxy did not start within 5000 ms: ${proxy.tail() || "no output"}`);
         await sleep(50);
       }
       // Like a platform checking a new revision: one instance must start and answer, then it is retired.
-      const probe = await request(`${state.endpoint}${app.manifest.healthPath}`, { timeoutMs: settings.startTimeoutMs + 2000 }).catch((err: Error) => ({ status: 0, body: err.message }));
+      const probe = await request(`${state.endpoint}${app.manifest.healthPath}`, { timeoutMs: settings.startTimeoutMs + 2000 }).catch(
+        (err: Error) => ({ status: 0, body: err.message }),
+      );
       if (probe.status < 200 || probe.status > 299) {
         const s = await proxyStats(state).catch(() => null);
         throw new ProviderError(`benchapp did not start as a function: ${s?.lastStartError ?? `${probe.status} ${probe.body}`}`);
@@ -135,10 +161,17 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
       const after = await adminCall<FunctionProxyStats>(`http://127.0.0.1:${adminPort}/retire-idle`, "POST");
       rememberPids(state, after);
       await ctx.saveState(state);
-      ctx.log("deployed", { endpoint: state.endpoint, platform: settings.platform, concurrency: settings.concurrency, maxInstances: settings.maxInstances });
+      ctx.log("deployed", {
+        endpoint: state.endpoint,
+        platform: settings.platform,
+        concurrency: settings.concurrency,
+        maxInstances: settings.maxInstances,
+      });
       return { endpoint: state.endpoint, state };
     } catch (err) {
-      await localFunction.teardown({ state }, ctx).catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
+      await localFunction
+        .teardown({ state }, ctx)
+        .catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
       throw err;
     }
   },
@@ -155,11 +188,21 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
     for (;;) {
       if (dep.state.proxy && !isAlive(dep.state.proxy.pid)) throw new ProviderError("the function proxy is not running");
       s = await proxyStats(dep.state).catch(() => null);
-      if (s && s.instances === settings.minInstances && s.ready === settings.minInstances && s.stopping === 0 && s.queued === 0 && s.inFlight === 0) break;
+      if (
+        s &&
+        s.instances === settings.minInstances &&
+        s.ready === settings.minInstances &&
+        s.stopping === 0 &&
+        s.queued === 0 &&
+        s.inFlight === 0
+      )
+        break;
       if (Date.now() > until || ctx.signal.aborted) {
         throw new ProviderError(
           `local-function did not scale ${settings.minInstances ? `to its ${settings.minInstances} minimum instance(s)` : "to zero"} within ${timeoutMs} ms` +
-            (s ? ` (${s.instances} instance(s) live, ${s.inFlight} request(s) in flight, ${s.queued} queued)` : " (no answer from the proxy)"),
+            (s
+              ? ` (${s.instances} instance(s) live, ${s.inFlight} request(s) in flight, ${s.queued} queued)`
+              : " (no answer from the proxy)"),
         );
       }
       await sleep(200);
@@ -216,7 +259,12 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
           crashes: d("crashes"),
           stoppedIdle: d("stoppedIdle"),
           perInstanceCpu,
-          totals: { coldStarts: s.coldStarts, requests: s.requests, billedMs: mode === "per-instance" ? s.billedInstanceMs : s.billedRequestMs, queueTimeouts: s.queueTimeouts },
+          totals: {
+            coldStarts: s.coldStarts,
+            requests: s.requests,
+            billedMs: mode === "per-instance" ? s.billedInstanceMs : s.billedRequestMs,
+            queueTimeouts: s.queueTimeouts,
+          },
           pids: s.pids,
         },
       } satisfies InfraPoint;

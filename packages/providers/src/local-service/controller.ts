@@ -142,7 +142,10 @@ export class ServiceController {
   private noteLimits(outcome: CgroupOutcome | null) {
     if (!outcome || this.state.limits) return;
     this.state.limits = {
-      enforced: outcome.enforced, mechanism: outcome.mechanism, cpuLimit: outcome.limits.cpuLimit, memoryLimitMb: outcome.limits.memoryLimitMb,
+      enforced: outcome.enforced,
+      mechanism: outcome.mechanism,
+      cpuLimit: outcome.limits.cpuLimit,
+      memoryLimitMb: outcome.limits.memoryLimitMb,
       ...(outcome.reason ? { reason: outcome.reason } : {}),
     };
     void this.persist();
@@ -152,7 +155,7 @@ export class ServiceController {
 
   private onExit(id: number, e: { code: number | null; signal: string | null }) {
     const entry = this.live.get(id);
-    if (!entry || entry.phase !== "ready" || this.stopped) return;
+    if (entry?.phase !== "ready" || this.stopped) return;
     // A replica died on its own: out of the balancer, cleaned up, replaced (as a ReplicaSet does).
     this.restarts++;
     entry.phase = "stopping";
@@ -242,7 +245,9 @@ export class ServiceController {
     const prefixes = ids.map((id) => `r${id}.`);
     const until = Date.now() + DRAIN_MS;
     while (Date.now() < until && !this.stopped) {
-      const stats = await adminCall<{ draining?: Array<{ id: string }> }>(`http://127.0.0.1:${this.state.lb.adminPort}/stats`).catch(() => null);
+      const stats = await adminCall<{ draining?: Array<{ id: string }> }>(`http://127.0.0.1:${this.state.lb.adminPort}/stats`).catch(
+        () => null,
+      );
       if (!stats || !(stats.draining ?? []).some((d) => prefixes.some((p) => d.id.startsWith(p)))) return;
       await sleep(50);
     }
@@ -268,14 +273,20 @@ export class ServiceController {
     const readyCpuPercent: number[] = [];
     let unready = [...this.live.values()].filter((l) => l.phase === "starting").length;
     for (const [, pct] of cpu) {
-      if (pct === null) unready++; // ready for less than one period: no metric yet
+      if (pct === null)
+        unready++; // ready for less than one period: no metric yet
       else readyCpuPercent.push(pct / request);
     }
     const decision = this.autoscaler.decide(this.desired, { readyCpuPercent, unready }, now);
     this.lastDecision = { ...decision, at: now };
     if (decision.desired !== this.desired) {
       const avg = decision.averageCpuPercent === null ? "?" : decision.averageCpuPercent.toFixed(0);
-      const ev: ScalingEvent = { at: now, from: this.desired, to: decision.desired, reason: `CPU ${avg}% of request, target ${this.settings.autoscaler!.targetCpuPercent}%` };
+      const ev: ScalingEvent = {
+        at: now,
+        from: this.desired,
+        to: decision.desired,
+        reason: `CPU ${avg}% of request, target ${this.settings.autoscaler!.targetCpuPercent}%`,
+      };
       this.events.push(ev);
       if (this.events.length > 100) this.events.shift();
       this.event("info", `autoscaler: ${ev.from} -> ${ev.to} replicas (${ev.reason})`, { ...ev });
@@ -287,7 +298,10 @@ export class ServiceController {
     const all = [...this.live.values()];
     return {
       desired: this.desired,
-      ready: all.filter((l) => l.phase === "ready").map((l) => l.record).sort((a, b) => a.id - b.id),
+      ready: all
+        .filter((l) => l.phase === "ready")
+        .map((l) => l.record)
+        .sort((a, b) => a.id - b.id),
       starting: all.filter((l) => l.phase === "starting").length,
       stopping: all.filter((l) => l.phase === "stopping").length,
       lastDecision: this.lastDecision,
@@ -311,7 +325,8 @@ export class ServiceController {
       for (;;) {
         const s = this.snapshot();
         if (s.ready.length === min && s.starting === 0 && s.stopping === 0 && !this.reconciling) break;
-        if (signal.aborted) throw new ProviderError(`reset of local-service stopped before it got back to ${min} replica(s) (ready ${s.ready.length})`);
+        if (signal.aborted)
+          throw new ProviderError(`reset of local-service stopped before it got back to ${min} replica(s) (ready ${s.ready.length})`);
         if (Date.now() > until) {
           throw new ProviderError(
             `local-service did not get back to its minimum of ${min} replica(s) within ${timeoutMs} ms (ready ${s.ready.length}, starting ${s.starting}, stopping ${s.stopping})` +
@@ -323,8 +338,12 @@ export class ServiceController {
       // Checked, not assumed: every replica answers through its own port.
       for (const r of this.snapshot().ready) {
         for (const e of r.endpoints) {
-          const res = await request(`http://${e.host}:${e.port}${this.healthPath()}`, { timeoutMs: 2000 }).catch((err: Error) => ({ status: 0, body: err.message }));
-          if (res.status < 200 || res.status > 299) throw new ProviderError(`replica r${r.id} does not answer its health check after the reset (${res.status || res.body})`);
+          const res = await request(`http://${e.host}:${e.port}${this.healthPath()}`, { timeoutMs: 2000 }).catch((err: Error) => ({
+            status: 0,
+            body: err.message,
+          }));
+          if (res.status < 200 || res.status > 299)
+            throw new ProviderError(`replica r${r.id} does not answer its health check after the reset (${res.status || res.body})`);
         }
       }
       this.lastDecision = null;

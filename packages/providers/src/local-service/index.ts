@@ -44,20 +44,32 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
         await ctx.saveState(state);
       }
       const plan: ReplicaPlan = {
-        app, domains, placement: settings.placement, env: spec.env,
+        app,
+        domains,
+        placement: settings.placement,
+        env: spec.env,
         limits: { cpuLimit: settings.resources.cpuLimit, memoryLimitMb: settings.resources.memoryLimitMb },
-        network: state.network ?? null, runId: ctx.runId, deploymentId: state.id, startTimeoutMs: spec.startTimeoutMs,
+        network: state.network ?? null,
+        runId: ctx.runId,
+        deploymentId: state.id,
+        startTimeoutMs: spec.startTimeoutMs,
       };
       controller = new ServiceController(state, settings, plan, ctx);
       controllers.set(state.id, controller);
       await controller.startInitial();
 
       const [lbPort, adminPort] = [await freePort(), await freePort()];
-      const initial = controller.snapshot().ready.flatMap((r) => r.endpoints.map((e, k) => ({ id: `r${r.id}.${k}`, host: e.host, port: e.port })));
-      const lb = spawnGroup(process.execPath, [LB_SCRIPT, JSON.stringify({ port: lbPort, adminPort, mode: settings.balancing, backends: initial })], {
-        cwd: app.dir,
-        env: { OPSBENCH_RUN_ID: ctx.runId },
-      });
+      const initial = controller
+        .snapshot()
+        .ready.flatMap((r) => r.endpoints.map((e, k) => ({ id: `r${r.id}.${k}`, host: e.host, port: e.port })));
+      const lb = spawnGroup(
+        process.execPath,
+        [LB_SCRIPT, JSON.stringify({ port: lbPort, adminPort, mode: settings.balancing, backends: initial })],
+        {
+          cwd: app.dir,
+          env: { OPSBENCH_RUN_ID: ctx.runId },
+        },
+      );
       state.lb = { pid: lb.pid, port: lbPort, adminPort };
       state.endpoint = `http://127.0.0.1:${lbPort}`;
       await controller.persist();
@@ -65,11 +77,19 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
       await waitHealthy(`${state.endpoint}${healthPath}`, lb, 5000, ctx.signal, "load balancer");
       await controller.attachLoadBalancer();
       controller.startAutoscaler();
-      ctx.log("deployed", { replicas: settings.minReplicas, maxReplicas: settings.maxReplicas, endpoint: state.endpoint, placement: settings.placement, processesPerReplica: domains.length });
+      ctx.log("deployed", {
+        replicas: settings.minReplicas,
+        maxReplicas: settings.maxReplicas,
+        endpoint: state.endpoint,
+        placement: settings.placement,
+        processesPerReplica: domains.length,
+      });
       return { endpoint: state.endpoint, state };
     } catch (err) {
       // Nothing half-made survives a failed deploy.
-      await localService.teardown({ state }, ctx).catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
+      await localService
+        .teardown({ state }, ctx)
+        .catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
       throw err;
     }
   },
@@ -127,7 +147,14 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
           utilizationPercent: avg === null ? null : round1(avg / request),
           targetCpuPercent: target,
           ...(snap?.lastDecision
-            ? { lastDecision: { reason: snap.lastDecision.reason, recommendation: snap.lastDecision.recommendation, desired: snap.lastDecision.desired, at: new Date(snap.lastDecision.at).toISOString() } }
+            ? {
+                lastDecision: {
+                  reason: snap.lastDecision.reason,
+                  recommendation: snap.lastDecision.recommendation,
+                  desired: snap.lastDecision.desired,
+                  at: new Date(snap.lastDecision.at).toISOString(),
+                },
+              }
             : {}),
           scalingEvents: events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
           restarts: snap?.restarts ?? 0,
@@ -153,7 +180,9 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
     await Promise.all(
       // (States saved before multi-process replicas have only `pid`.)
       [...records.values()].map((r) =>
-        stopReplica({ ...r, pids: r.pids ?? (r.pid ? [r.pid] : []), cgroups: r.cgroups ?? [], namespaces: r.namespaces ?? [] }).catch((e: Error) => problems.push(e.message)),
+        stopReplica({ ...r, pids: r.pids ?? (r.pid ? [r.pid] : []), cgroups: r.cgroups ?? [], namespaces: r.namespaces ?? [] }).catch(
+          (e: Error) => problems.push(e.message),
+        ),
       ),
     );
     if (state.network) problems.push(...(await removeNetwork(state.network)));

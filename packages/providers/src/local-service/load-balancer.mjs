@@ -20,10 +20,14 @@ import net from "node:net";
 let config;
 try {
   config = JSON.parse(process.argv[2] ?? "");
-  if (!Number.isInteger(config.port) || !Number.isInteger(config.adminPort) || !Array.isArray(config.backends)) throw new Error("port, adminPort and backends are required");
-  if (!["per-request", "per-connection"].includes(config.mode)) throw new Error(`mode must be per-request or per-connection, not ${config.mode}`);
+  if (!Number.isInteger(config.port) || !Number.isInteger(config.adminPort) || !Array.isArray(config.backends))
+    throw new Error("port, adminPort and backends are required");
+  if (!["per-request", "per-connection"].includes(config.mode))
+    throw new Error(`mode must be per-request or per-connection, not ${config.mode}`);
 } catch (err) {
-  console.error(`usage: load-balancer.mjs '{"port":..,"adminPort":..,"mode":"per-request","backends":[{"id":..,"host":..,"port":..}]}': ${err.message}`);
+  console.error(
+    `usage: load-balancer.mjs '{"port":..,"adminPort":..,"mode":"per-request","backends":[{"id":..,"host":..,"port":..}]}': ${err.message}`,
+  );
   process.exit(2);
 }
 
@@ -48,7 +52,12 @@ function setBackends(list) {
   for (const [id, b] of want) {
     if (backends.has(id)) continue;
     backends.set(id, {
-      id, host: b.host, port: b.port, active: 0, total: 0, removed: false,
+      id,
+      host: b.host,
+      port: b.port,
+      active: 0,
+      total: 0,
+      removed: false,
       agent: config.mode === "per-request" ? new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 1024 }) : null,
     });
   }

@@ -13,7 +13,14 @@ export async function benchappChecks(app: string, dep: Deployment<unknown>, ctx:
     const body = (await res.json()) as { ok?: unknown; violations?: unknown[] };
     const violations = Array.isArray(body.violations) ? body.violations : [];
     const ok = res.ok && body.ok === true;
-    return [{ name: "consistency", ok, message: ok ? "consistent" : `${violations.length} violation(s)${res.ok ? "" : ` (HTTP ${res.status})`}`, detail: { violations: violations.slice(0, 20) } }];
+    return [
+      {
+        name: "consistency",
+        ok,
+        message: ok ? "consistent" : `${violations.length} violation(s)${res.ok ? "" : ` (HTTP ${res.status})`}`,
+        detail: { violations: violations.slice(0, 20) },
+      },
+    ];
   } catch (err) {
     return [{ name: "consistency", ok: false, message: `the check at ${path} could not be read: ${(err as Error).message}` }];
   }

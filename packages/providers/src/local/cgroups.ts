@@ -50,7 +50,8 @@ function enableV2Controllers(dir: string): void {
 export function createCgroup(name: string, limits: Limits): CgroupOutcome {
   const base = { enforced: false, mechanism: null, paths: [] as string[], limits };
   if (process.platform !== "linux") return { ...base, reason: `cgroups need Linux (this is ${process.platform})` };
-  if (typeof process.getuid === "function" && process.getuid() !== 0) return { ...base, reason: "creating cgroups needs root; limits are not enforced" };
+  if (typeof process.getuid === "function" && process.getuid() !== 0)
+    return { ...base, reason: "creating cgroups needs root; limits are not enforced" };
   const errors: string[] = [];
   const v2 = v2Root();
   if (v2) {
@@ -60,7 +61,8 @@ export function createCgroup(name: string, limits: Limits): CgroupOutcome {
       mkdirSync(path.join(v2, PARENT), { recursive: true });
       enableV2Controllers(path.join(v2, PARENT));
       mkdirSync(dir, { recursive: true });
-      if (limits.cpuLimit !== null) writeFileSync(path.join(dir, "cpu.max"), `${Math.round(limits.cpuLimit * CFS_PERIOD_US)} ${CFS_PERIOD_US}`);
+      if (limits.cpuLimit !== null)
+        writeFileSync(path.join(dir, "cpu.max"), `${Math.round(limits.cpuLimit * CFS_PERIOD_US)} ${CFS_PERIOD_US}`);
       if (limits.memoryLimitMb !== null) writeFileSync(path.join(dir, "memory.max"), String(limits.memoryLimitMb * 1024 * 1024));
       return { enforced: true, mechanism: "cgroup v2", paths: [dir], limits };
     } catch (err) {
@@ -118,9 +120,12 @@ export function isMember(pid: number, paths: string[]): boolean {
   } catch {
     return false;
   }
-  const lines = text.trim().split("\n").map((l) => l.split(":").slice(2).join(":"));
+  const lines = text
+    .trim()
+    .split("\n")
+    .map((l) => l.split(":").slice(2).join(":"));
   return paths.every((p) => {
-    const rel = "/" + p.split("/").slice(-2).join("/");
+    const rel = `/${p.split("/").slice(-2).join("/")}`;
     return lines.some((l) => l === rel || l.endsWith(rel));
   });
 }

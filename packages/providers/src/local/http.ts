@@ -45,7 +45,8 @@ export async function waitHealthy(url: string, proc: Spawned, timeoutMs: number,
   while (Date.now() < until) {
     if (signal.aborted) throw new ProviderError(`aborted while waiting for the ${what} to start`);
     const exit = proc.exit();
-    if (exit) throw new ProviderError(`${what} exited during start-up (${exit.signal ?? `code ${exit.code}`}): ${proc.tail() || "no output"}`);
+    if (exit)
+      throw new ProviderError(`${what} exited during start-up (${exit.signal ?? `code ${exit.code}`}): ${proc.tail() || "no output"}`);
     try {
       const res = await request(url, { timeoutMs: 1000 });
       if (res.status >= 200 && res.status < 300) return;

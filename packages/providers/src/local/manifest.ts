@@ -40,7 +40,8 @@ export const benchappManifest = z
     }
     const names = Object.keys(m.services);
     if (names.length === 0) ctx.addIssue({ code: "custom", path: ["services"], message: "lists no service" });
-    if (!m.entry || !m.services[m.entry]) ctx.addIssue({ code: "custom", path: ["entry"], message: `must name one of the services (${names.join(", ")})` });
+    if (!m.entry || !m.services[m.entry])
+      ctx.addIssue({ code: "custom", path: ["entry"], message: `must name one of the services (${names.join(", ")})` });
     if (!m.command && names.some((n) => !m.services![n]!.command)) {
       ctx.addIssue({ code: "custom", path: ["command"], message: "needed unless every service has its own command" });
     }
@@ -50,7 +51,11 @@ export const benchappManifest = z
       const unknown = seen.filter((n) => !names.includes(n));
       const twice = seen.filter((n, i) => seen.indexOf(n) !== i);
       if (missing.length || unknown.length || twice.length) {
-        ctx.addIssue({ code: "custom", path: ["tiers"], message: `must hold every service exactly once (missing: ${missing.join(",") || "-"}; unknown: ${unknown.join(",") || "-"}; twice: ${twice.join(",") || "-"})` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["tiers"],
+          message: `must hold every service exactly once (missing: ${missing.join(",") || "-"}; unknown: ${unknown.join(",") || "-"}; twice: ${twice.join(",") || "-"})`,
+        });
       }
     }
   });
@@ -103,10 +108,17 @@ export function planDomains(app: LoadedApp, placement: Placement): Domain[] {
   if (!m.services) return [{ index: 0, command: m.command!, serves: [{ service: MAIN_SERVICE, instance: 0, healthPath: m.healthPath! }] }];
   const services = m.services;
   const instancesOf = (name: string): ServiceInstance[] =>
-    Array.from({ length: services[name]!.instances }, (_, instance) => ({ service: name, instance, healthPath: services[name]!.healthPath }));
+    Array.from({ length: services[name]!.instances }, (_, instance) => ({
+      service: name,
+      instance,
+      healthPath: services[name]!.healthPath,
+    }));
   let groups: ServiceInstance[][];
   if (placement === "co-located") groups = [Object.keys(services).flatMap(instancesOf)];
-  else if (placement === "isolated") groups = Object.keys(services).flatMap(instancesOf).map((si) => [si]);
+  else if (placement === "isolated")
+    groups = Object.keys(services)
+      .flatMap(instancesOf)
+      .map((si) => [si]);
   else {
     if (!m.tiers) throw new ProviderError(`benchapp declares no "tiers" in its benchapp.json, so it cannot be placed tiered`);
     groups = m.tiers.map((tier) => tier.flatMap(instancesOf));

@@ -31,7 +31,12 @@ export function spawnGroup(
   args: string[],
   opts: { cwd: string; env: Record<string, string>; onLine?: (line: string) => void },
 ): Spawned {
-  const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let buf = "";
   let partial = "";
   const keep = (chunk: Buffer) => {
@@ -117,7 +122,13 @@ function readStat(pid: number): ProcStat | null {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // fields[0] = state (3rd field), [2] = pgrp, [11] utime, [12] stime, [19] starttime
-    return { pid, state: fields[0]!, pgrp: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12]), startTicks: Number(fields[19]) };
+    return {
+      pid,
+      state: fields[0]!,
+      pgrp: Number(fields[2]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      startTicks: Number(fields[19]),
+    };
   } catch {
     return null;
   }
@@ -218,7 +229,11 @@ function startOf(pid: number, now: number): { ticks: number; at: number } | unde
 
 /** The most telling part of a process's output: its first error line if any, else its last lines. */
 export function summarizeOutput(output: string): string {
-  const lines = output.trim().split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .trim()
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const error = lines.find((l) => /^(\w*Error\b|error\b|fatal\b)/i.test(l));
   return error ?? lines.slice(-5).join(" | ");
 }

@@ -49,7 +49,12 @@ export interface StartedReplica {
  * check. `onRecord` runs after each spawn (to persist pids before waiting).
  * On failure, whatever was started is stopped again before the error is thrown.
  */
-export async function startReplica(plan: ReplicaPlan, id: number, signal: AbortSignal, onRecord: (r: ReplicaRecord) => Promise<void>): Promise<StartedReplica> {
+export async function startReplica(
+  plan: ReplicaPlan,
+  id: number,
+  signal: AbortSignal,
+  onRecord: (r: ReplicaRecord) => Promise<void>,
+): Promise<StartedReplica> {
   const record: ReplicaRecord = { id, pids: [], endpoints: [], cgroups: [], namespaces: [] };
   const procs: Spawned[] = [];
   let limits: CgroupOutcome | null = null;
@@ -96,7 +101,9 @@ export async function startReplica(plan: ReplicaPlan, id: number, signal: AbortS
       };
       if (plan.app.multiService) {
         Object.assign(env, {
-          OPSBENCH_SERVE: JSON.stringify(p.domain.serves.map((si, i) => ({ service: si.service, instance: si.instance, port: p.ports[i] }))),
+          OPSBENCH_SERVE: JSON.stringify(
+            p.domain.serves.map((si, i) => ({ service: si.service, instance: si.instance, port: p.ports[i] })),
+          ),
           OPSBENCH_URLS: JSON.stringify(urls),
           OPSBENCH_PLACEMENT: plan.placement,
           OPSBENCH_COLOCATED: [...new Set(p.domain.serves.map((s) => s.service))].join(","),
@@ -116,12 +123,15 @@ export async function startReplica(plan: ReplicaPlan, id: number, signal: AbortS
     }
     await Promise.all(
       placed.flatMap((p, d) =>
-        p.domain.serves.map((si, i) => waitHealthy(`http://${p.host}:${p.ports[i]}${si.healthPath}`, procs[d]!, plan.startTimeoutMs, signal)),
+        p.domain.serves.map((si, i) =>
+          waitHealthy(`http://${p.host}:${p.ports[i]}${si.healthPath}`, procs[d]!, plan.startTimeoutMs, signal),
+        ),
       ),
     );
     if (limits?.enforced) {
       const outside = record.pids.filter((pid) => !isMember(pid, limits!.paths));
-      if (outside.length) limits = { ...limits, enforced: false, reason: `process(es) ${outside.join(", ")} did not join ${limits.paths.join(", ")}` };
+      if (outside.length)
+        limits = { ...limits, enforced: false, reason: `process(es) ${outside.join(", ")} did not join ${limits.paths.join(", ")}` };
     }
     return { record, procs, limits };
   } catch (err) {

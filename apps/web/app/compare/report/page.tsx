@@ -30,13 +30,21 @@ export default async function CompareReportPage({ searchParams }: Props) {
           <h1 className="text-lg font-semibold">opsbench comparison{data.title ? `: ${data.title}` : ""}</h1>
           <PrintButton />
         </div>
-        <p className="text-xs text-zinc-600">Generated {fmtTime(data.generatedAt)} UTC · {data.groups.length} groups · {data.groups.reduce((n, g) => n + g.runs.length, 0)} runs</p>
+        <p className="text-xs text-zinc-600">
+          Generated {fmtTime(data.generatedAt)} UTC · {data.groups.length} groups · {data.groups.reduce((n, g) => n + g.runs.length, 0)}{" "}
+          runs
+        </p>
         <table className="mt-2 text-[11px]">
           <tbody>
             {data.groups.map((g, i) => (
               <tr key={i} className="align-top">
-                <td className="pr-3 font-mono font-medium">{g.label}{i === 0 && data.groups.length > 1 ? " (baseline)" : ""}</td>
-                <td className="pr-3 text-zinc-600">{g.target ? `${g.target.name} (${g.target.kind})` : "imported"} × {g.workload?.name ?? "—"}</td>
+                <td className="pr-3 font-mono font-medium">
+                  {g.label}
+                  {i === 0 && data.groups.length > 1 ? " (baseline)" : ""}
+                </td>
+                <td className="pr-3 text-zinc-600">
+                  {g.target ? `${g.target.name} (${g.target.kind})` : "imported"} × {g.workload?.name ?? "—"}
+                </td>
                 <td className="font-mono text-zinc-500">{g.runs.map((r) => `#${runNumbers(g).get(r.id)} ${r.id}`).join(", ")}</td>
               </tr>
             ))}

@@ -19,9 +19,14 @@ export default async function NewStudyPage() {
   return (
     <div className="space-y-4">
       <PageHeader title="New study">
-        <Link href="/studies" className="text-xs text-blue-600 hover:underline">all studies</Link>
+        <Link href="/studies" className="text-xs text-blue-600 hover:underline">
+          all studies
+        </Link>
       </PageHeader>
-      <StudyForm targets={targets.map((t) => ({ name: t.name, kind: t.kind }))} workloads={workloads.map((w) => ({ name: w.name, kind: w.kind, plannedSeconds: planned(w.spec) }))} />
+      <StudyForm
+        targets={targets.map((t) => ({ name: t.name, kind: t.kind }))}
+        workloads={workloads.map((w) => ({ name: w.name, kind: w.kind, plannedSeconds: planned(w.spec) }))}
+      />
     </div>
   );
 }

@@ -9,7 +9,9 @@ export default function NewTargetPage() {
   return (
     <div className="space-y-4">
       <PageHeader title="New target">
-        <Link href="/targets" className="text-xs text-blue-600 hover:underline">all targets</Link>
+        <Link href="/targets" className="text-xs text-blue-600 hover:underline">
+          all targets
+        </Link>
       </PageHeader>
       <TargetForm />
     </div>

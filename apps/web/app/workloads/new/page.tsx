@@ -9,7 +9,9 @@ export default function NewWorkloadPage() {
   return (
     <div className="space-y-4">
       <PageHeader title="New workload">
-        <Link href="/workloads" className="text-xs text-blue-600 hover:underline">all workloads</Link>
+        <Link href="/workloads" className="text-xs text-blue-600 hover:underline">
+          all workloads
+        </Link>
       </PageHeader>
       <WorkloadForm />
     </div>

@@ -49,5 +49,8 @@ export const asgT3MediumClassicElb: PriceCatalogEntryInput = {
     "An Auto Scaling Group of t3.medium ($0.0416 per hour, https://aws.amazon.com/ec2/pricing/on-demand/) behind a Classic " +
     "Load Balancer, as in study 002: $0.025 per load-balancer hour or partial hour. Its $0.008 per GB processed is not " +
     "counted (add a custom model for it).",
-  model: { ...t3Medium, fees: [{ label: "Classic Load Balancer hours", perSecond: CLASSIC_ELB_PER_HOUR / 3600, billingGranularitySeconds: 3600 }] },
+  model: {
+    ...t3Medium,
+    fees: [{ label: "Classic Load Balancer hours", perSecond: CLASSIC_ELB_PER_HOUR / 3600, billingGranularitySeconds: 3600 }],
+  },
 };

@@ -2,7 +2,8 @@
 // in EUR-cent per second, as the study traced them back from its April 2022 invoice.
 import type { PriceCatalogEntryInput } from "../price-catalog";
 
-const STUDY = "V. Pacyna, DevOps Versus NoOps Performance Comparison of an IoT Platform, Bachelor's thesis, TU Munich, 2022, Section 5.2 and Table A.1";
+const STUDY =
+  "V. Pacyna, DevOps Versus NoOps Performance Comparison of an IoT Platform, Bachelor's thesis, TU Munich, 2022, Section 5.2 and Table A.1";
 
 export const iotStudyGke: PriceCatalogEntryInput = {
   name: "iot-study-gke-europe-west3",

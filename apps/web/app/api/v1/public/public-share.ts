@@ -23,15 +23,36 @@ function publicSummary(s: RunSummary | null): RunSummary | null {
   if (!s) return null;
   const l = s.latencyMs;
   return {
-    requests: num(s.requests), failures: num(s.failures), goodput: num(s.goodput), successRatio: num(s.successRatio), rps: num(s.rps), durationSeconds: num(s.durationSeconds),
+    requests: num(s.requests),
+    failures: num(s.failures),
+    goodput: num(s.goodput),
+    successRatio: num(s.successRatio),
+    rps: num(s.rps),
+    durationSeconds: num(s.durationSeconds),
     latencyMs: { avg: num(l.avg), min: num(l.min), p50: num(l.p50), p90: num(l.p90), p95: num(l.p95), p99: num(l.p99), max: num(l.max) },
-    byClass: Object.fromEntries(Object.entries(s.byClass ?? {}).filter(([k]) => /^[0-9a-z]{1,16}$/.test(k)).map(([k, v]) => [k, num(v)])),
-    ...(s.maxThroughput ? { maxThroughput: { rps: num(s.maxThroughput.rps), windowSeconds: num(s.maxThroughput.windowSeconds), windowStartOffset: num(s.maxThroughput.windowStartOffset) } } : {}),
+    byClass: Object.fromEntries(
+      Object.entries(s.byClass ?? {})
+        .filter(([k]) => /^[0-9a-z]{1,16}$/.test(k))
+        .map(([k, v]) => [k, num(v)]),
+    ),
+    ...(s.maxThroughput
+      ? {
+          maxThroughput: {
+            rps: num(s.maxThroughput.rps),
+            windowSeconds: num(s.maxThroughput.windowSeconds),
+            windowStartOffset: num(s.maxThroughput.windowStartOffset),
+          },
+        }
+      : {}),
     ...(s.load
       ? {
           load: {
-            maxVUs: num(s.load.maxVUs), iterations: num(s.load.iterations), droppedIterations: num(s.load.droppedIterations),
-            bytesSent: num(s.load.bytesSent), bytesReceived: num(s.load.bytesReceived), generatorCpuPercent: numOrNull(s.load.generatorCpuPercent),
+            maxVUs: num(s.load.maxVUs),
+            iterations: num(s.load.iterations),
+            droppedIterations: num(s.load.droppedIterations),
+            bytesSent: num(s.load.bytesSent),
+            bytesReceived: num(s.load.bytesReceived),
+            generatorCpuPercent: numOrNull(s.load.generatorCpuPercent),
           },
         }
       : {}),
@@ -48,12 +69,19 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
   const out: CompareData = {
     title: data.title,
     generatedAt: data.generatedAt,
-    costs: data.costs.map((c): GroupCost | null => (c ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source } : null)),
+    costs: data.costs.map((c): GroupCost | null =>
+      c ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source } : null,
+    ),
     // Labels and numbers only.
     breakEvens: data.breakEvens.map((b) => ({
-      serverful: b.serverful, serverless: b.serverless, capacityPerNodeRps: b.capacityPerNodeRps,
+      serverful: b.serverful,
+      serverless: b.serverless,
+      capacityPerNodeRps: b.capacityPerNodeRps,
       result: {
-        unit: b.result.unit, periodSeconds: b.result.periodSeconds, breakEvenRps: b.result.breakEvenRps, serverfulCapacityRps: b.result.serverfulCapacityRps,
+        unit: b.result.unit,
+        periodSeconds: b.result.periodSeconds,
+        breakEvenRps: b.result.breakEvenRps,
+        serverfulCapacityRps: b.result.serverfulCapacityRps,
         points: b.result.points.map((p) => ({ rps: p.rps, nodes: p.nodes, serverful: p.serverful, serverless: p.serverless })),
         crossings: b.result.crossings.map((c) => ({ rps: c.rps, direction: c.direction })),
       },
@@ -62,16 +90,40 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       label: g.label,
       target: g.target ? { name: g.target.name, kind: g.target.kind } : null,
       workload: g.workload ? { name: g.workload.name } : null,
-      runs: g.runs.map((r) => ({ id: r.id, repetition: r.repetition, status: r.status, summary: publicSummary(r.summary), flags: publicFlags(r.flags) })),
+      runs: g.runs.map((r) => ({
+        id: r.id,
+        repetition: r.repetition,
+        status: r.status,
+        summary: publicSummary(r.summary),
+        flags: publicFlags(r.flags),
+      })),
       merged: publicSummary(g.merged),
-      series: g.series.map((b) => ({ offsetSeconds: b.offsetSeconds, requests: b.requests, p50Ms: b.p50Ms, p95Ms: b.p95Ms, p99Ms: b.p99Ms, goodput: b.goodput })),
+      series: g.series.map((b) => ({
+        offsetSeconds: b.offsetSeconds,
+        requests: b.requests,
+        p50Ms: b.p50Ms,
+        p95Ms: b.p95Ms,
+        p99Ms: b.p99Ms,
+        goodput: b.goodput,
+      })),
       distribution: g.distribution.map((d) => ({ ms: d.ms, cumulative: d.cumulative })),
       infra: g.infra.map((p) => ({ runId: p.runId, offsetSeconds: p.offsetSeconds, replicas: p.replicas, cpuPercent: p.cpuPercent })),
       byRequest: g.byRequest.map((b) => ({ name: b.name, requests: b.requests, p50: b.p50, p95: b.p95, p99: b.p99 })),
     })),
     verdicts: data.verdicts.map((v) => ({
-      metric: v.metric, baseline: v.baseline, candidate: v.candidate, basis: v.basis, samples: [v.samples[0], v.samples[1]], text: v.text,
-      difference: v.difference, low: v.low, high: v.high, level: v.level, resamples: v.resamples, seed: v.seed, significant: v.significant,
+      metric: v.metric,
+      baseline: v.baseline,
+      candidate: v.candidate,
+      basis: v.basis,
+      samples: [v.samples[0], v.samples[1]],
+      text: v.text,
+      difference: v.difference,
+      low: v.low,
+      high: v.high,
+      level: v.level,
+      resamples: v.resamples,
+      seed: v.seed,
+      significant: v.significant,
     })),
   };
   const named = out.groups.flatMap((g) => [...g.runs.map((r) => r.id), ...g.infra.map((p) => p.runId)]);

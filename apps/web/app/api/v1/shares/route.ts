@@ -37,13 +37,23 @@ export const POST = apiRoute(async ({ request, scope }) => {
   } catch (err) {
     if (err instanceof NotFoundError && (err.entity === "run" || err.entity === "study")) {
       const path = pathOf(input, err);
-      throw new ApiError("invalid_input", `${path}: ${err.entity} "${err.key}" does not exist`, [{ path, message: `no ${err.entity} "${err.key}"` }]);
+      throw new ApiError("invalid_input", `${path}: ${err.entity} "${err.key}" does not exist`, [
+        { path, message: `no ${err.entity} "${err.key}"` },
+      ]);
     }
     throw err;
   }
   const path = `/share/${link.token}`;
   return NextResponse.json(
-    { id: link.id, kind: link.kind, title: input.title ?? null, token: link.token, path, url: `${originOf(request)}${path}`, createdAt: link.createdAt.toISOString() },
+    {
+      id: link.id,
+      kind: link.kind,
+      title: input.title ?? null,
+      token: link.token,
+      path,
+      url: `${originOf(request)}${path}`,
+      createdAt: link.createdAt.toISOString(),
+    },
     { status: 201, headers: { "cache-control": "no-store" } },
   );
 });
@@ -52,7 +62,12 @@ export const POST = apiRoute(async ({ request, scope }) => {
 export const GET = apiRoute(async ({ scope }) =>
   NextResponse.json(
     (await scope.shares.list()).map((l) => ({
-      id: l.id, kind: l.kind, title: l.title, subject: l.subject, createdAt: l.createdAt.toISOString(), revokedAt: l.revokedAt?.toISOString() ?? null,
+      id: l.id,
+      kind: l.kind,
+      title: l.title,
+      subject: l.subject,
+      createdAt: l.createdAt.toISOString(),
+      revokedAt: l.revokedAt?.toISOString() ?? null,
     })),
     { headers: { "cache-control": "no-store" } },
   ),

@@ -25,7 +25,8 @@ export const POST = apiRoute(async ({ request, scope }) => {
       if (err instanceof ScriptValidationUnavailable) throw new ApiError("internal", `the script could not be checked: ${err.message}`);
       throw err;
     }
-    if (!result.ok) throw new ApiError("invalid_input", `spec.source: ${result.message}`, [{ path: "spec.source", message: result.message }]);
+    if (!result.ok)
+      throw new ApiError("invalid_input", `spec.source: ${result.message}`, [{ path: "spec.source", message: result.message }]);
   }
   return NextResponse.json(toSpecItem(await scope.workloads.put(input)), { status: 201 });
 });

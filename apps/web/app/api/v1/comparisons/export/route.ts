@@ -23,7 +23,10 @@ export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const q = parseInput(exportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
   const raw = selectionFromQuery(params);
-  if (raw === null) throw new ApiError("invalid_input", "nothing to export: give g=<label>:<runId>,<runId> or study=<studyId>", [{ path: "g", message: "expected at least one group" }]);
+  if (raw === null)
+    throw new ApiError("invalid_input", "nothing to export: give g=<label>:<runId>,<runId> or study=<studyId>", [
+      { path: "g", message: "expected at least one group" },
+    ]);
   const data = await loadCompareData(scope, parseInput(comparisonInputSchema(raw), raw));
   const table = comparisonTable(data, q.table);
   const body = q.format === "csv" ? toCsv(table) : toJson(table);
