@@ -28,7 +28,10 @@ function postgresBin(name) {
 function portOpen(port) {
   return new Promise((resolve) => {
     const s = net.connect({ host: "127.0.0.1", port });
-    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once("error", () => resolve(false));
   });
 }

@@ -3,9 +3,9 @@
 // missing), the benchapps that need a build, and the database schema. Safe to run
 // again: it reuses what is there.
 //   node scripts/setup.mjs [--for demo|test]
-import { spawnSync, } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync, } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureK6 } from "../apps/worker/k6-build/build.mjs";

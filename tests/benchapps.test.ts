@@ -44,7 +44,7 @@ function pidsOf(state: unknown): number[] {
   const out: number[] = [];
   const walk = (v: unknown, key?: string) => {
     if (typeof v === "number" && (key === "pid" || key === "pids")) out.push(v);
-    else if (Array.isArray(v)) v.forEach((x) => walk(x, key === "pids" ? "pids" : undefined));
+    else if (Array.isArray(v)) for (const x of v) walk(x, key === "pids" ? "pids" : undefined);
     else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
   };
   walk(state);
@@ -88,14 +88,14 @@ async function sendPreset(app: string, baseUrl: string) {
 /** Deploys, runs `fn` against the endpoint, tears down, and checks that no process is left. */
 async function withDeployment(spec: Record<string, unknown>, fn: (dep: Deployment) => Promise<void>) {
   const ctx = providerContext(`bench-${Math.random().toString(36).slice(2, 8)}`);
-  const dep = (await localService.deploy(localServiceSpec.parse({ startTimeoutMs: 60_000, ...spec }), ctx)) as Deployment;
+  const dep = await localService.deploy(localServiceSpec.parse({ startTimeoutMs: 60_000, ...spec }), ctx);
   const pids = pidsOf(dep.state);
   try {
     expect(pids.length).toBeGreaterThanOrEqual(2);
     expect(pids.filter(running)).toEqual(pids);
     await fn(dep);
   } finally {
-    await localService.teardown(dep as never, ctx);
+    await localService.teardown(dep, ctx);
   }
   expect(pids.filter(running)).toEqual([]);
   return pids;
@@ -316,7 +316,7 @@ describe("shop consistency check", () => {
         body: body === undefined ? undefined : JSON.stringify(body),
         headers: { "content-type": "application/json" },
       });
-      return { status: res.status, json: (await res.json()) as Record<string, any> };
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
     await withDeployment(
       { app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } },
@@ -343,7 +343,7 @@ describe("shop consistency check", () => {
         const after = (await call(dep.endpoint, "GET", manifest.consistencyCheck)).json;
         expect(after.ok).toBe(false);
         expect(after.violations).toEqual([expect.objectContaining({ kind: "stock", productId: "p3", stock: corrupted.stock })]);
-        const v = after.violations[0];
+        const v = (after.violations as Array<{ stock: number; sold: number; initial: number }>)[0]!;
         expect(v.stock + v.sold).toBe(v.initial - 2);
       },
     );

@@ -8,14 +8,6 @@ import { createRunQueue } from "@opsbench/jobs";
 import { ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { testStack } from "./stack-env";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    databaseUrl: string;
-    redisUrl: string;
-    webUrl: string;
-  }
-}
-
 const log = (m: string) => process.stderr.write(`[test stack] ${m}\n`);
 
 export async function setup(project: TestProject) {

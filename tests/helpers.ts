@@ -11,7 +11,15 @@ export async function openTestStack() {
   const db = createDb(inject("databaseUrl"), { max: 3 });
   const queue = createRunQueue(inject("redisUrl"));
   const scope = workspaceScope(db, await defaultWorkspaceId(db));
-  return { db, queue, scope, close: async () => (await queue.close(), await db.$disconnect()) };
+  return {
+    db,
+    queue,
+    scope,
+    close: async () => {
+      await queue.close();
+      await db.$disconnect();
+    },
+  };
 }
 
 export async function waitForFinal(db: Db, runId: string, timeoutMs = 150_000): Promise<RunView> {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
 const compose = parse(readFileSync(path.join(root, "docker-compose.yml"), "utf8"));
+// biome-ignore lint/suspicious/noExplicitAny: a compose file read loosely, its shape is what the assertions check
 const services = compose.services as Record<string, any>;
 
 describe("docker-compose.yml", () => {

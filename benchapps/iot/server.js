@@ -48,7 +48,10 @@ const served = all
   .filter((e) => !config.function || e.name === config.function)
   .map((e) => {
     const names = [];
-    const pattern = e.path.replace(/\/$/, "").replace(/:(\w+)/g, (_m, n) => (names.push(n), "([^/]+)"));
+    const pattern = e.path.replace(/\/$/, "").replace(/:(\w+)/g, (_m, n) => {
+      names.push(n);
+      return "([^/]+)";
+    });
     return { ...e, names, re: new RegExp(`^${pattern}/?$`) };
   });
 

@@ -115,7 +115,12 @@ const routes = [
   ],
 ].map(([method, pattern, handler]) => {
   const names = [];
-  const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_m, n) => (names.push(n), "([^/]+)"))}$`);
+  const re = new RegExp(
+    `^${pattern.replace(/:(\w+)/g, (_m, n) => {
+      names.push(n);
+      return "([^/]+)";
+    })}$`,
+  );
   return { method, re, names, handler };
 });
 

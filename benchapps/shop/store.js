@@ -95,7 +95,10 @@ export class Store {
     if (map.size === 0) throw new ShopError(404, `no ${what} to pick from`);
     // Entities are never deleted, so a cached key list is current while the size holds.
     let keys = this.keyCache.get(map);
-    if (!keys || keys.length !== map.size) this.keyCache.set(map, (keys = [...map.keys()]));
+    if (!keys || keys.length !== map.size) {
+      keys = [...map.keys()];
+      this.keyCache.set(map, keys);
+    }
     return keys[this.pick(keys.length)];
   }
 
@@ -221,7 +224,11 @@ export class Store {
         .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
         .slice(0, top)
         .map(([k]) => k);
-      for (const k of best) if (!seen.has(k)) seen.add(k), found.push(k);
+      for (const k of best) {
+        if (seen.has(k)) continue;
+        seen.add(k);
+        found.push(k);
+      }
       if (d > 1) await Promise.all(best.map((k) => visit(k, d - 1)));
     };
     await visit(id, depth);

@@ -22,6 +22,7 @@ export function FormField({
   className?: string;
 }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
     <label className={`block min-w-0 ${className}`} data-field={path}>
       <span className="mb-0.5 block text-[11px] font-medium text-zinc-600">{label}</span>
       {children}

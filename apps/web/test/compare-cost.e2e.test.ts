@@ -4,6 +4,7 @@
 // highlighted, and the break-even chart says where serverless stops being cheaper.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { targetInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { openTestStack, shortRamp, waitForFinal, launchBrowser } from "../../../tests/helpers";
 
@@ -15,26 +16,30 @@ const runIds: Record<string, string> = {};
 beforeAll(async () => {
   stack = await openTestStack();
   browser = await launchBrowser();
-  await stack.scope.targets.put({
-    name: "priced-service",
-    kind: "local-service",
-    spec: {
-      app: "cpu-loop/node-http",
-      replicas: 2,
-      costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
-    } as never,
-  });
-  await stack.scope.targets.put({
-    name: "priced-function",
-    kind: "local-function",
-    spec: {
-      app: "cpu-loop/node-http",
-      platform: "cloud-run",
-      concurrency: 10,
-      maxInstances: 2,
-      costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 },
-    } as never,
-  });
+  await stack.scope.targets.put(
+    targetInput.parse({
+      name: "priced-service",
+      kind: "local-service",
+      spec: {
+        app: "cpu-loop/node-http",
+        replicas: 2,
+        costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
+      },
+    }),
+  );
+  await stack.scope.targets.put(
+    targetInput.parse({
+      name: "priced-function",
+      kind: "local-function",
+      spec: {
+        app: "cpu-loop/node-http",
+        platform: "cloud-run",
+        concurrency: 10,
+        maxInstances: 2,
+        costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 },
+      },
+    }),
+  );
   await stack.scope.workloads.put(shortRamp("priced-ramp", { vus: 2, holdSeconds: 5 }));
   for (const t of ["priced-service", "priced-function"]) {
     const run = await startRun(stack.scope, stack.queue, { targetName: t, workloadName: "priced-ramp" });

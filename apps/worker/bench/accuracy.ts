@@ -30,7 +30,10 @@ function exactPercentile(sorted: number[], p: number): number {
 
 function random(seed: number) {
   let x = seed >>> 0 || 1;
-  return () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    x = (x * 1664525 + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
 }
 
 async function main() {

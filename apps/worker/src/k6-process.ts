@@ -100,7 +100,7 @@ export async function runK6(opts: {
   const reading = (async () => {
     for await (const raw of lines) {
       if (!raw) continue;
-      let parsed;
+      let parsed: ReturnType<typeof k6OutputLine.safeParse> | null;
       try {
         parsed = k6OutputLine.safeParse(JSON.parse(raw));
       } catch {

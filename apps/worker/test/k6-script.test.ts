@@ -29,6 +29,7 @@ describe("k6 script compiler, checked by the real k6", () => {
       requests: [{ name: "home", path: "/?n=1" }],
       thresholds: { http_req_duration: ["p(95)<500"] },
     });
+    if (spec.kind !== "ramping-vus") throw new Error("parsed as another kind");
     const options = inspect(compileK6Script(spec));
     expect(options.scenarios.main.executor).toBe("ramping-vus");
     // k6 normalises durations ("1m" -> "1m0s"); compare them in seconds.

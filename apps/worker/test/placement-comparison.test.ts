@@ -4,6 +4,7 @@
 // comparison of the two shows isolated slower. The difference is structural (an
 // extra HTTP hop per call), not a matter of noise.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { targetInput, workloadInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { openTestStack, waitForFinal } from "../../../tests/helpers";
 
@@ -16,21 +17,21 @@ afterAll(() => stack?.close());
 describe("placement (study 003)", () => {
   it("runs msd poll co-located and isolated, and the comparison shows isolated slower", async () => {
     for (const placement of ["co-located", "isolated"] as const) {
-      await stack.scope.targets.put({
-        name: `msd-${placement}`,
-        kind: "local-service",
-        spec: { app: "msd/poll", replicas: 1, placement } as never,
-      });
+      await stack.scope.targets.put(
+        targetInput.parse({ name: `msd-${placement}`, kind: "local-service", spec: { app: "msd/poll", replicas: 1, placement } }),
+      );
     }
-    await stack.scope.workloads.put({
-      name: "msd-poll-short",
-      spec: {
-        kind: "constant-vus",
-        vus: 2,
-        duration: "4s",
-        requests: [{ name: "poll 1024 B", method: "GET", path: "/call?size=1024", headers: {} }],
-      } as never,
-    });
+    await stack.scope.workloads.put(
+      workloadInput.parse({
+        name: "msd-poll-short",
+        spec: {
+          kind: "constant-vus",
+          vus: 2,
+          duration: "4s",
+          requests: [{ name: "poll 1024 B", method: "GET", path: "/call?size=1024", headers: {} }],
+        },
+      }),
+    );
     const ids: Record<string, string> = {};
     for (const placement of ["co-located", "isolated"]) {
       const run = await startRun(stack.scope, stack.queue, { targetName: `msd-${placement}`, workloadName: "msd-poll-short" });

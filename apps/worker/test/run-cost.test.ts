@@ -2,6 +2,7 @@
 // nodes; serverless: the function proxy's billed time), so comparisons can show
 // cost per 1,000 requests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { targetInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { openTestStack, shortRamp, waitForFinal } from "../../../tests/helpers";
 
@@ -14,15 +15,17 @@ afterAll(() => stack?.close());
 
 describe("run cost", () => {
   it("prices a serverful run as its replicas x price per node-second plus fees", async () => {
-    await stack.scope.targets.put({
-      name: "cost-service",
-      kind: "local-service",
-      spec: {
-        app: "cpu-loop/node-http",
-        replicas: 2,
-        costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
-      } as never,
-    });
+    await stack.scope.targets.put(
+      targetInput.parse({
+        name: "cost-service",
+        kind: "local-service",
+        spec: {
+          app: "cpu-loop/node-http",
+          replicas: 2,
+          costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
+        },
+      }),
+    );
     const run = await startRun(stack.scope, stack.queue, { targetName: "cost-service", workloadName: "cost-ramp" });
     const view = await waitForFinal(stack.db, run.id);
     expect(view.status).toBe("SUCCEEDED");
@@ -34,17 +37,19 @@ describe("run cost", () => {
   });
 
   it("prices a serverless run from the platform billed time", async () => {
-    await stack.scope.targets.put({
-      name: "cost-function",
-      kind: "local-function",
-      spec: {
-        app: "cpu-loop/node-http",
-        platform: "lambda",
-        concurrency: 4,
-        maxInstances: 2,
-        costModel: { kind: "pay-per-use", unit: "USD", pricePerRequest: 2e-7, pricePerVcpuSecond: 1.6667e-5, vcpu: 1 },
-      } as never,
-    });
+    await stack.scope.targets.put(
+      targetInput.parse({
+        name: "cost-function",
+        kind: "local-function",
+        spec: {
+          app: "cpu-loop/node-http",
+          platform: "lambda",
+          concurrency: 4,
+          maxInstances: 2,
+          costModel: { kind: "pay-per-use", unit: "USD", pricePerRequest: 2e-7, pricePerVcpuSecond: 1.6667e-5, vcpu: 1 },
+        },
+      }),
+    );
     const run = await startRun(stack.scope, stack.queue, { targetName: "cost-function", workloadName: "cost-ramp" });
     const view = await waitForFinal(stack.db, run.id);
     expect(view.error).toBeNull();

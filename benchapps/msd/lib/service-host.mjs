@@ -113,7 +113,8 @@ export async function hostServices({ app, services, entry, defaultInstances = {}
   const call = async (service, method, args) => {
     const list = targets[service];
     if (!list?.length) throw new Error(`${app}: no instance of "${service}" is hosted here or named in ${envName(service)}_URL(S)`);
-    const i = (cursor[service] = ((cursor[service] ?? -1) + 1) % list.length);
+    const i = ((cursor[service] ?? -1) + 1) % list.length;
+    cursor[service] = i;
     const target = list[i];
     if (target.url) return httpRpc(target.url, method, args);
     const fn = target.handlers.rpc[method];

@@ -17,10 +17,9 @@ import {
 /** A file that cannot be used: exit 2 with a message naming the file (and the field). */
 class CostInputError extends Error {}
 
-export async function costCommand(args: string[], io: { say: (m: string) => void; usageError: (m: string) => Error }): Promise<number> {
-  let values;
+function parseCostArgs(args: string[], io: { usageError: (m: string) => Error }) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args,
       strict: true,
       options: {
@@ -29,10 +28,14 @@ export async function costCommand(args: string[], io: { say: (m: string) => void
         json: { type: "boolean", default: false },
         catalogs: { type: "boolean", default: false },
       },
-    }));
+    }).values;
   } catch (err) {
     throw io.usageError((err as Error).message);
   }
+}
+
+export async function costCommand(args: string[], io: { say: (m: string) => void; usageError: (m: string) => Error }): Promise<number> {
+  const values = parseCostArgs(args, io);
   if (values.catalogs) {
     printCatalogs(values.json);
     return 0;

@@ -55,7 +55,9 @@ export async function studyCommand(args: string[], io: Io): Promise<number> {
 }
 
 function parse(args: string[], io: Io, what: string) {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: { json: { type: "boolean"; default: false } } }>
+  >;
   try {
     parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
   } catch (err) {
@@ -110,7 +112,7 @@ async function studyRun(args: string[], io: Io): Promise<number> {
     const worker = await ensureWorker(env, runQueue, io.say);
     if (worker) children.push(worker);
     await waitForStudyWorker(studyQueue);
-    let created;
+    let created: Awaited<ReturnType<typeof startStudy>>;
     try {
       created = await startStudy(scope, studyQueue, input);
     } catch (err) {

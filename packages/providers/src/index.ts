@@ -9,7 +9,7 @@ export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, CLOCK_TICKS_PER_
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
 
 /** Every provider, by kind. Adding a kind = one folder here and one line below. */
-const providers: Record<string, Provider<any, any>> = {
+const providers: Record<string, Provider> = {
   [localService.kind]: localService,
   [localFunction.kind]: localFunction,
 };

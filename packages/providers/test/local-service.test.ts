@@ -26,7 +26,7 @@ async function deploy(spec: Record<string, unknown>, benchappsDir?: string) {
   const t = testContext(benchappsDir);
   // Fixture apps are not in LOCAL_APPS: the provider takes the spec as the worker hands it over.
   const parsed = benchappsDir
-    ? ({ env: {}, startTimeoutMs: 10_000, ...spec } as never)
+    ? Object.assign(localService.spec.parse({ startTimeoutMs: 10_000, ...spec, app: "cpu-loop/node-http" }), { app: String(spec.app) })
     : localService.spec.parse({ app: "cpu-loop/node-http", ...spec });
   const dep = await localService.deploy(parsed, t.ctx);
   made.push({ dep, ctx: t.ctx });

@@ -3,7 +3,7 @@
 // are kept as JavaScript source so the script embeds exactly the code the unit
 // tests run (loadRuntime evaluates the same text; no I/O).
 
-export const K6_RUNTIME_SOURCE = String.raw`
+export const K6_RUNTIME_SOURCE = `
 // Zipf(s) over ranks 1..n by rejection-inversion (Hoermann & Derflinger 1996, as in
 // Apache Commons RNG): O(1) memory and time per sample, for any n and s > 0.
 function obZipf(n, s, random) {

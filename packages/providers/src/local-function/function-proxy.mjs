@@ -119,7 +119,10 @@ function startInstance(triggerAt) {
     tail: "",
     slot: null,
   };
-  inst.ready = new Promise((resolve, reject) => ((inst.resolve = resolve), (inst.reject = reject)));
+  inst.ready = new Promise((resolve, reject) => {
+    inst.resolve = resolve;
+    inst.reject = reject;
+  });
   inst.ready.catch(() => {});
   instances.set(inst.id, inst);
   void boot(inst);

@@ -70,7 +70,6 @@ export class ServiceController {
   private lastDecision: ControllerSnapshot["lastDecision"] = null;
   private events: ScalingEvent[] = [];
   private restarts = 0;
-  private startFailures = 0;
   private lastFailure: string | null = null;
 
   constructor(
@@ -200,7 +199,6 @@ export class ServiceController {
       do {
         this.again = false;
         await this.reconcileOnce().catch((err) => {
-          this.startFailures++;
           this.lastFailure = (err as Error).message;
           this.event("warn", `could not reach ${this.desired} replicas: ${(err as Error).message}`);
         });

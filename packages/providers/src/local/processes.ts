@@ -52,8 +52,14 @@ export function spawnGroup(
   child.stderr!.on("data", keep);
   let exitInfo: { code: number | null; signal: string | null } | null = null;
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.once("exit", (code, signal) => resolve((exitInfo = { code, signal })));
-    child.once("error", () => resolve((exitInfo = { code: -1, signal: null })));
+    child.once("exit", (code, signal) => {
+      exitInfo = { code, signal };
+      resolve(exitInfo);
+    });
+    child.once("error", () => {
+      exitInfo = { code: -1, signal: null };
+      resolve(exitInfo);
+    });
   });
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
   return { child, pid: child.pid, tail: () => summarizeOutput(buf), exited, exit: () => exitInfo };

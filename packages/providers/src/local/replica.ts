@@ -81,9 +81,10 @@ export async function startReplica(
     }
     const urls: Record<string, string[]> = {};
     for (const p of placed) {
-      p.domain.serves.forEach((si, i) => {
-        (urls[si.service] ??= [])[si.instance] = `http://${p.host}:${p.ports[i]}`;
-      });
+      for (const [i, si] of p.domain.serves.entries()) {
+        urls[si.service] ??= [];
+        urls[si.service][si.instance] = `http://${p.host}:${p.ports[i]}`;
+      }
     }
     const entry = m.services ? m.entry! : MAIN_SERVICE;
     for (const p of placed) {

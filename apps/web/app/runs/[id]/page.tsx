@@ -1,7 +1,6 @@
-import { NotFoundError } from "@opsbench/db";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { RunLive } from "@/components/run-live";
+import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
@@ -15,12 +14,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function RunPage({ params }: Props) {
   const { id } = await params;
   const scope = await resolveWorkspace();
-  let view;
-  try {
-    view = await scope.runs.view(id);
-  } catch (err) {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  }
+  const view = await orNotFound(scope.runs.view(id));
   return <RunLive key={view.id} initial={view} />;
 }

@@ -1,7 +1,6 @@
-import { NotFoundError } from "@opsbench/db";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { StudyLive } from "@/components/study-live";
+import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
@@ -15,12 +14,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function StudyPage({ params }: Props) {
   const { id } = await params;
   const scope = await resolveWorkspace();
-  let view;
-  try {
-    view = await scope.studies.view(id);
-  } catch (err) {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  }
+  const view = await orNotFound(scope.studies.view(id));
   return <StudyLive key={view.id} initial={view} />;
 }
