@@ -1,4 +1,4 @@
-/** The run's status machine (the Run row is the truth; see ARCHITECTURE.md). */
+/** The run's status machine (the Run row is the truth; see docs/architecture.md). */
 export const RUN_STATUSES = ["QUEUED", "PROVISIONING", "RUNNING", "ANALYZING", "SUCCEEDED", "FAILED", "ABORTED"] as const;
 export type RunStatusName = (typeof RUN_STATUSES)[number];
 export const FINAL_RUN_STATUSES: readonly RunStatusName[] = ["SUCCEEDED", "FAILED", "ABORTED"];
