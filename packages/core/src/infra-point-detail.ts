@@ -4,10 +4,10 @@
 import { z } from "zod";
 
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
-const count = lenient(z.number());
+const count = lenient(z.number().nullable());
 const counts = lenient(z.array(z.number().nullable().catch(null)));
 
-export const scalingEventSchema = z.object({ from: z.number(), to: z.number(), reason: z.string().catch("") });
+export const scalingEventSchema = z.looseObject({ from: z.number(), to: z.number(), reason: z.string().catch("") });
 export type ScalingEvent = z.infer<typeof scalingEventSchema>;
 
 export const infraPointDetailSchema = z.looseObject({

@@ -48,7 +48,16 @@ export function readStoredJson<S extends z.ZodType>(schema: S, json: unknown): z
   return r.success ? r.data : null;
 }
 
-/** A value about to be stored: checked against its schema, then as plain JSON (undefined fields dropped, as JSON.stringify does). */
-export function toStoredJson<S extends z.ZodType>(schema: S, value: z.input<S>): JsonValue {
-  return jsonValueSchema.parse(JSON.parse(JSON.stringify(schema.parse(value))));
+/** The schema type a JSON column's writer takes (so packages/db need not depend on zod itself). */
+export type StoredJsonSchema = z.ZodType;
+export type StoredJsonInput<S extends StoredJsonSchema> = z.input<S>;
+
+/** A value about to be stored: as JSON (what JSON.stringify keeps, as the database would), checked against its schema. */
+export function toStoredJson<S extends StoredJsonSchema>(schema: S, value: StoredJsonInput<S>): JsonValue {
+  return jsonValueSchema.parse(asJson(schema.parse(asJson(value))));
 }
+
+const asJson = (value: unknown): unknown => {
+  const text = JSON.stringify(value);
+  return text === undefined ? null : JSON.parse(text);
+};
