@@ -1,9 +1,9 @@
 // Step 1, claim: QUEUED -> PROVISIONING with a conditional update, so of two
 // deliveries of the same job only one runs it (the row is the truth, not the queue).
 // The run's stored target is read here, and only here.
+import type { TargetSnapshot } from "@opsbench/core";
 import type { RunStore } from "@opsbench/db";
 import type { RunContext } from "./run-context";
-import type { TargetSnapshot } from "./target-snapshot";
 import { teardown } from "./teardown";
 
 export interface ClaimedRun {
@@ -21,7 +21,7 @@ export async function claim(ctx: RunContext): Promise<ClaimedRun | null> {
     if (IN_FLIGHT.includes(run.status)) {
       // Delivered again after a worker died mid-run: load cannot resume, so clean up and say so.
       log.warn({ status: run.status }, "run was interrupted; tearing down what it made");
-      await teardown(ctx, run.targetSpec as unknown as TargetSnapshot).catch(() => {});
+      if (run.targetSpec) await teardown(ctx, run.targetSpec).catch(() => {});
       await ctx.moveTo("FAILED", { error: "interrupted: the worker stopped while this run was in progress", finishedAt: new Date() });
     } else {
       log.info({ status: run.status }, "run already claimed or finished; skipping");
@@ -31,7 +31,7 @@ export async function claim(ctx: RunContext): Promise<ClaimedRun | null> {
   await store.update({ k6Version: ctx.deps.k6.version });
   await ctx.publish("status", "PROVISIONING");
   const run = await store.get();
-  const target = run.targetSpec as unknown as TargetSnapshot | null;
+  const target = run.targetSpec;
   if (!target) {
     // Imported runs have no target; they are never queued, but a stray job must not crash.
     await ctx.moveTo("FAILED", { error: "this run has no target to deploy", finishedAt: new Date() });

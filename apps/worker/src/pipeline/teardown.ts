@@ -1,11 +1,11 @@
 // Step 7, teardown: always, also after a failure or an abort, and also by a later
 // delivery of the same job after a worker died (claim calls it). Then the run gets
 // its final status.
+import type { TargetSnapshot } from "@opsbench/core";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { Deployment } from "@opsbench/providers";
 import { providerFor } from "@opsbench/providers";
-import type { TargetSnapshot } from "./target-snapshot";
 import { providerContext, type RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
 
