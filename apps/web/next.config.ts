@@ -6,7 +6,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 
 const nextConfig: NextConfig = {
   // Workspace packages are TypeScript sources; Next compiles them with the app.
-  transpilePackages: ["@opsbench/core", "@opsbench/db", "@opsbench/jobs", "@opsbench/providers"],
+  transpilePackages: ["@opsbench/core", "@opsbench/db", "@opsbench/jobs"],
   // Node-only libraries with native bits, workers or dynamic requires stay outside the bundle.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "bullmq", "ioredis"],
   // npm workspaces hoist dependencies to the repo root.
