@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NextConfig } from "next";
+import { env } from "./lib/env";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -14,7 +15,7 @@ const nextConfig: NextConfig = {
   outputFileTracingRoot: repoRoot,
   poweredByHeader: false,
   // Developers building side by side (e.g. two checks at once) can keep their builds apart.
-  ...(process.env.OPSBENCH_NEXT_DIST_DIR ? { distDir: process.env.OPSBENCH_NEXT_DIST_DIR } : {}),
+  distDir: env.OPSBENCH_NEXT_DIST_DIR,
 };
 
 export default nextConfig;

@@ -8,7 +8,7 @@ import type { CompareData, GroupCost } from "@/app/compare/compare-data";
 import { loadCompareData } from "@/app/compare/load-compare-data";
 import { subjectRunIds, type StoredSubject } from "@/app/share/share-subject";
 import { ApiError } from "@/lib/api/errors";
-import { getDb } from "@/lib/server/db";
+import { getDb } from "@/lib/server/singletons";
 
 export interface PublicShare {
   kind: ShareKind;

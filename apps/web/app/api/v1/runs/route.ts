@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 import { startRunInput } from "@/lib/api/run-input";
 import { toRunListItem } from "@/lib/api/run-list-item";
-import { getRunQueue } from "@/lib/server/queue";
+import { getRunQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

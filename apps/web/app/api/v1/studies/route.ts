@@ -4,7 +4,7 @@ import { startStudy } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 import { toStudyListItem } from "@/lib/api/study-list-item";
-import { getStudyQueue } from "./_lib/study-server";
+import { getStudyQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

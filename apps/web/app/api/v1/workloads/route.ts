@@ -3,7 +3,7 @@ import { ScriptValidationUnavailable } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { toSpecItem } from "@/lib/api/dto";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
-import { getScriptValidator } from "./script-validator";
+import { getScriptValidator } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
