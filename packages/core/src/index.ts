@@ -1,6 +1,7 @@
 export * from "./histogram";
 export * from "./histogram-encoding";
 export * from "./latency-summary";
+export * from "./run-summary";
 export * from "./throughput";
 export * from "./target-spec";
 export * from "./workload-spec";
@@ -24,3 +25,7 @@ export * from "./study-progress";
 export * from "./validity-flags";
 export * from "./autoscaler";
 export * from "./cost";
+export * from "./study-cells";
+export * from "./share-subject";
+export * from "./infra-point-detail";
+export * from "./stored-json";

@@ -1,7 +1,7 @@
 // Validity flags: reasons to read a run's numbers with care, kept on the run
 // (runs.flags) and shown wherever its numbers are shown.
 import { z } from "zod";
-import type { RunSummary } from "./latency-summary";
+import type { RunSummary } from "./run-summary";
 
 export const VALIDITY_FLAG_CODES = ["baseline-not-reached", "dropped-iterations", "too-few-repetitions", "load-generator-cpu"] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
