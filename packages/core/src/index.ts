@@ -16,6 +16,7 @@ export * from "./metric-summary";
 export * from "./run-status";
 export * from "./k6-import";
 export * from "./seeded-random";
+export * from "./process-env";
 export * from "./compare";
 export * from "./statistics";
 export * from "./study-order";

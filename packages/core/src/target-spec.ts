@@ -272,7 +272,6 @@ export const targetSpecs = {
   "local-function": localFunctionSpec,
 } as const;
 export type TargetKind = keyof typeof targetSpecs;
-export const targetKinds = Object.keys(targetSpecs) as TargetKind[];
 
 export const targetInput = z.discriminatedUnion("kind", [
   z.object({ name: targetName, kind: z.literal("local-service"), spec: localServiceSpec }).strict(),

@@ -15,7 +15,7 @@ import { NotFoundError, resolveShareLink, workspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import type { CompareData, GroupCost } from "@/app/compare/compare-data";
 import { loadCompareData } from "@/app/compare/load-compare-data";
-import { getDb } from "@/lib/server/db";
+import { getDb } from "@/lib/server/singletons";
 
 export interface PublicShare {
   kind: ShareKind;
