@@ -46,7 +46,7 @@ function Progress({ study }: { study: StudyView }) {
   const running = study.runs.filter((r) => isRunInProgress(r.status)).length;
   return (
     <section className="rounded-md border border-zinc-200 bg-white p-3">
-      <div className="flex h-2 overflow-hidden rounded bg-zinc-100" aria-label={`${p.finished} of ${p.total} runs finished`}>
+      <div className="flex h-2 overflow-hidden rounded bg-zinc-100" role="img" aria-label={`${p.finished} of ${p.total} runs finished`}>
         {FINAL_RUN_STATUSES.map((s) => {
           const n = s === "SUCCEEDED" ? p.succeeded : s === "FAILED" ? p.failed : p.aborted;
           return n > 0 ? <div key={s} className={STATUS_BAR[s]} style={{ width: `${(100 * n) / Math.max(1, p.total)}%` }} /> : null;

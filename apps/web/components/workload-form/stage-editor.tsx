@@ -25,7 +25,6 @@ export function StageEditor({
         {stages.map((s, i) => {
           const e = [...errorsAt(errors, `spec.stages.${i}`, { nested: true })];
           return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: stages have no identity but their place
             <li key={i} className="flex flex-wrap items-center gap-2">
               <span className="w-5 text-right font-mono text-[11px] text-zinc-400">{i + 1}</span>
               <span className="w-24">

@@ -99,7 +99,10 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
     const workload = g.workload?.name ?? "-";
     for (const r of g.byRequest) {
       let row = rows.find((x) => x.request === r.name && x.workload === workload);
-      if (!row) rows.push((row = { request: r.name, workload, cells: {}, cheapest: null }));
+      if (!row) {
+        row = { request: r.name, workload, cells: {}, cheapest: null };
+        rows.push(row);
+      }
       const cost = data.costs[gi] ?? null;
       row.cells[columnOf[gi]!] = {
         group: gi,
