@@ -90,7 +90,12 @@ async function k6() {
 // Postgres and Redis on loopback, unless DATABASE_URL / REDIS_URL name servers of your own.
 async function services() {
   const said = [];
-  const env = await localServices.start({ log: (m) => (note(m), said.push(m)) });
+  const env = await localServices.start({
+    log: (m) => {
+      note(m);
+      said.push(m);
+    },
+  });
   const own = [process.env.DATABASE_URL && "DATABASE_URL", process.env.REDIS_URL && "REDIS_URL"].filter(Boolean);
   const started = said.filter((m) => / on 127\.0\.0\.1:/.test(m));
   return { env, result: [...started, ...(own.length ? [`using ${own.join(" and ")}`] : [])].join(", ") };
