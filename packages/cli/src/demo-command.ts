@@ -1,12 +1,11 @@
 // `opsbench demo`: starts the web app and a worker, runs the demo study (DevOps vs
-// NoOps in miniature, demo-study.ts) through the study queue like any other study,
+// NoOps in miniature, core's demo-study.ts) through the study queue like any other study,
 // shows one progress line while it runs, and ends on the comparison: its address
 // and a three-line verdict. Exit 0 when every run succeeded, 1 otherwise, 130 on Ctrl-C.
 import { parseArgs } from "node:util";
-import { isFinalRunStatus, studyInput } from "@opsbench/core";
+import { DEMO_FUNCTION, DEMO_RUN_SECONDS, DEMO_SERVICE, demoStudy, isFinalRunStatus, studyInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, workspaceScope, type StudyRunView, type StudyView, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, startStudy } from "@opsbench/jobs";
-import { DEMO_FUNCTION, DEMO_RUN_SECONDS, DEMO_SERVICE, demoStudy } from "./demo-study";
 import { demoVerdict, parseComparison } from "./demo-verdict";
 import { loadEnv } from "./env";
 import { ensureWorker, startWeb, type Managed } from "./processes";

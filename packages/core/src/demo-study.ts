@@ -3,8 +3,12 @@
 // against the same app as a scale-to-zero function (priced as the study's Cloud
 // Run), under the study's Spike profile compressed to about 2 minutes a run,
 // 2 repetitions each, interleaved. `timeScale` shortens everything further
-// (0.1: about 12 s a run) for tests and quick looks.
-import { iotSpike, type StudyInputDraft, type TargetInput, type WorkloadInput } from "@opsbench/core";
+// (0.1: about 12 s a run) for tests and quick looks. `opsbench demo` runs it, and
+// the home page of an empty install offers it.
+import type { StudyInputDraft } from "./study-spec";
+import type { TargetInput } from "./target-spec";
+import type { WorkloadInput } from "./workload-spec";
+import { iotSpike } from "./workloads/presets";
 
 export const DEMO_STUDY_NAME = "demo: DevOps vs NoOps";
 export const DEMO_SERVICE = "demo-gke-hpa";
