@@ -47,8 +47,9 @@ export function demoStudy(timeScale = 1): StudyInputDraft {
     spec: {
       app: "cpu-loop/node-http",
       platform: "cloud-run",
-      // Cloud Run as the study configured it: concurrency 100; scale to zero, idle instances stop within the run.
-      concurrency: 100,
+      // Scale to zero; idle instances stop within the run. The study's Cloud Run took 100 requests per instance, but
+      // Cloud Run also scales out on CPU, which the local function does not: 10 makes the spike scale it out here.
+      concurrency: 10,
       minInstances: 0,
       maxInstances: 4,
       idleTimeoutMs: ms(10_000 * timeScale, 500),
@@ -59,11 +60,11 @@ export function demoStudy(timeScale = 1): StudyInputDraft {
   };
   const workload: WorkloadInput = {
     name: DEMO_WORKLOAD,
-    // 10 VUs, a sudden spike to 100 in the middle, back to 10; each VU thinks 100 ms between requests,
-    // so the plateau is light and the spike is what makes the service scale out.
+    // 10 VUs, a sudden spike to 100 in the middle, back to 10; each VU thinks 100 ms between requests and a
+    // request costs a millisecond or two of CPU, so the plateau is light and the spike makes both scale out.
     spec: iotSpike({
       timeScale: SPIKE_TO_DEMO * timeScale,
-      requests: [{ name: "taewa", method: "GET", path: "/?n=5000", headers: {} }],
+      requests: [{ name: "taewa", method: "GET", path: "/?n=100000", headers: {} }],
       thinkTime: "100ms",
       requestTimeout: "10s",
     }),
