@@ -33,7 +33,9 @@ export function demoVerdict(c: DemoComparison): string[] {
   const scaling = c.groups.map((g, i) => {
     const counts = g.infra.map((p) => p.replicas);
     const unit = g.target?.kind === "local-function" ? "instances" : "replicas";
-    return counts.length ? `${name(i)} ${Math.min(...counts)}-${Math.max(...counts)} ${unit}` : `${name(i)} no ${unit} recorded`;
+    if (!counts.length) return `${name(i)} no ${unit} recorded`;
+    const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
+    return `${name(i)} ${lo === hi ? `${lo} ${unit} throughout` : `${lo}-${hi} ${unit}`}`;
   });
   const priced = c.groups.map((_, i) => ({ name: name(i), cost: c.costs[i] ?? null }));
   const cost = priced.map((p) =>
