@@ -7,6 +7,7 @@ import { useState } from "react";
 import { selectionToQuery } from "@/app/compare/selection";
 import type { ShareSubject } from "@opsbench/core";
 import { fmtTime } from "@/lib/format";
+import { EmptyState } from "./empty-state";
 
 export interface ShareListItem {
   id: string;
@@ -55,7 +56,13 @@ export function ShareList({ initial }: { initial: ShareListItem[] }) {
     }
     setItems((xs) => xs.map((x) => (x.id === id ? { ...x, revokedAt: new Date().toISOString() } : x)));
   };
-  if (items.length === 0) return <p className="px-3 py-2 text-xs text-zinc-400">No links yet. Use “Share…” on a run or a comparison.</p>;
+  if (items.length === 0)
+    return (
+      <EmptyState testId="shares-empty" links={[{ href: "/compare", label: "Compare" }]}>
+        No links yet. A share link shows a run or a comparison to anyone with the address, read-only; make one with “Share…” on a run page
+        or a comparison.
+      </EmptyState>
+    );
   return (
     <>
       {error && <p className="px-3 py-1 text-xs text-red-600">{error}</p>}

@@ -159,7 +159,7 @@ async function missingNames(scope: WorkspaceScope, input: StudyInput): Promise<s
 }
 
 /** A worker from before studies existed takes runs but not studies; say so instead of waiting forever. */
-async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>) {
+export async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>) {
   const until = Date.now() + 15_000;
   while ((await queueWorkers(queue)).length === 0) {
     if (Date.now() > until) throw new Error("no worker takes studies (a worker from an older version is running?); restart the worker");

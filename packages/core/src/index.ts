@@ -29,3 +29,4 @@ export * from "./study-cells";
 export * from "./share-subject";
 export * from "./infra-point-detail";
 export * from "./stored-json";
+export * from "./demo-study";
