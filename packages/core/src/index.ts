@@ -3,6 +3,7 @@ export * from "./histogram-encoding";
 export * from "./latency-summary";
 export * from "./throughput";
 export * from "./target-spec";
+export * from "./target-env";
 export * from "./workload-spec";
 export * from "./k6-script";
 export * from "./workloads/presets";
