@@ -21,7 +21,7 @@ import {
 import { addRunFlags, loadResultCells, plannedRepetitions, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
 import { providerFor, ProviderError, type Deployment, type ProviderContext } from "@opsbench/providers";
-import { K6_THRESHOLDS_FAILED, runK6 } from "./k6-process";
+import { K6_THRESHOLDS_FAILED, type K6Settings, runK6 } from "./k6-process";
 import { ResultWriter } from "./result-writer";
 import { checkBaseline } from "./baseline-check";
 import type { Logger } from "./logger";
@@ -30,7 +30,7 @@ export interface PipelineDeps {
   db: Db;
   redis: Publisher;
   log: Logger;
-  k6: { binary: string; version: string };
+  k6: K6Settings;
   benchappsDir: string;
   workDir: string;
 }
@@ -122,7 +122,10 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
           env: { OPSBENCH_BASE_URL: dep.endpoint },
           signal,
           onLine: (line) => writer.add(line),
+          sandbox: deps.k6.sandbox,
+          deadline: deps.k6.deadline,
         });
+        if (result.unsandboxed) await addRunFlags(deps.db, runId, [result.unsandboxed]);
         await store.update({
           loadFinishedAt: new Date(),
           k6ExitCode: result.exitCode,
@@ -132,6 +135,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
         if (result.malformedLines)
           await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
         if (signal.aborted) throw new RunFailure("aborted during load");
+        if (result.deadlineExceeded) throw new RunFailure(result.deadlineExceeded);
         if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
           throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
         }
