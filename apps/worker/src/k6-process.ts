@@ -107,8 +107,9 @@ export async function runK6(opts: {
       {
         ...opts,
         command: [
-          ...launch.prefix,
+          // taskset first: the sandbox shows k6 nothing but its own binary, and the affinity is inherited.
           ...(opts.cpuList ? ["taskset", "-c", opts.cpuList] : []),
+          ...launch.prefix,
           opts.binary,
           "run",
           "--no-color",
@@ -152,7 +153,7 @@ async function prepareLaunch(binary: string, workDir: string, env: Record<string
   const baseUrl = env.OPSBENCH_BASE_URL ? new URL(env.OPSBENCH_BASE_URL) : null;
   const targetHost = baseUrl?.hostname ?? null;
   const port = baseUrl ? Number(baseUrl.port || (baseUrl.protocol === "https:" ? 443 : 80)) : null;
-  let problem = await sandboxProblem(binary);
+  let problem = settings.off ? "turned off for a benchmark" : await sandboxProblem(binary);
   let network: LoadNetwork | null = null;
   if (!problem && targetHost && port) {
     if (!isLoopbackHost(targetHost)) problem = `its network reaches targets on this machine's loopback only, not ${targetHost}`;

@@ -18,6 +18,8 @@ export interface K6SandboxSettings {
   blockedRanges: string[];
   /** Hosts of the backing services (Postgres, Redis), blocked too where an address list can tell them from the target. */
   backingHosts: string[];
+  /** Never sandbox (with allowUnsandboxed): only for benchmarks measuring what the sandbox costs; not a worker setting. */
+  off?: boolean;
 }
 
 export const STRICT_SANDBOX: K6SandboxSettings = { allowUnsandboxed: false, blockedRanges: [], backingHosts: [] };

@@ -78,7 +78,9 @@ describe("the hard stop", () => {
 
     const hungView = await loadRunView(stack.db, hung.id);
     expect(hungView.status).toBe("FAILED");
-    expect(hungView.error).toMatch(/^k6 was stopped at its deadline: it ran past its planned duration plus the grace period \(4 s in all\)/);
+    expect(hungView.error).toMatch(
+      /^k6 was stopped at its deadline: it ran past its planned duration plus the grace period \(4 s in all\)/,
+    );
     const loadSeconds = (Date.parse(hungView.loadFinishedAt!) - Date.parse(hungView.loadStartedAt!)) / 1000;
     // Stopped at 1 s + 3 s (plus k6 inspect and the stop itself), not after setup's ten minutes.
     expect(loadSeconds).toBeGreaterThanOrEqual(1 + GRACE_SECONDS);

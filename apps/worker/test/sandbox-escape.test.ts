@@ -106,7 +106,11 @@ export default function () {
   }
 }
 `;
-    const target: TargetInput = { name: "escape-echo", kind: "local-service", spec: { app: "echo/node", replicas: 1, env: {}, startTimeoutMs: 10_000 } };
+    const target: TargetInput = {
+      name: "escape-echo",
+      kind: "local-service",
+      spec: { app: "echo/node", replicas: 1, env: {}, startTimeoutMs: 10_000 },
+    };
     await stack.scope.targets.put(target);
     await stack.scope.workloads.put({ name: "escape-script", spec: workloadSpec.parse({ kind: "script", source }) });
     const run = await startRun(stack.scope, stack.queue, { targetName: "escape-echo", workloadName: "escape-script" });
@@ -115,7 +119,11 @@ export default function () {
     expect(view.status).toBe("SUCCEEDED");
 
     const names = view.checks.map((c) => c.name).sort();
-    expect(names.filter((n) => n.startsWith("open "))).toEqual(filesToSteal().map((f) => `open ${f}: failed`).sort());
+    expect(names.filter((n) => n.startsWith("open "))).toEqual(
+      filesToSteal()
+        .map((f) => `open ${f}: failed`)
+        .sort(),
+    );
     const net = names.filter((n) => n.startsWith("net "));
     expect(net).toHaveLength(5);
     for (const n of net) expect(n, n).toMatch(/: status 0$/);
