@@ -6,7 +6,6 @@ export * from "./provider";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
 export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, groupCpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
-export { minimalEnv } from "./local/process-env";
 export { createLoadNetwork, removeLoadNetwork, isLoopbackHost, type LoadNetwork } from "./local/load-network";
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
 

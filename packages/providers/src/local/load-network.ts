@@ -28,12 +28,13 @@ export function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-async function nft(ruleset: string): Promise<void> {
+/** Runs a tool with a script on stdin (`nft -f -`, `ip -batch -`): one process for many commands. */
+async function withStdin(command: string, args: string[], script: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const child = execFile("nft", ["-f", "-"], { timeout: 10_000 }, (err, _out, stderr) =>
-      err ? reject(new Error(`nft: ${(stderr || err.message).trim()}`)) : resolve(),
+    const child = execFile(command, args, { timeout: 10_000 }, (err, _out, stderr) =>
+      err ? reject(new Error(`${command} ${args.join(" ")}: ${(stderr || err.message).trim()}`)) : resolve(),
     );
-    child.stdin?.end(ruleset);
+    child.stdin?.end(script);
   });
 }
 
@@ -61,25 +62,37 @@ export async function createLoadNetwork(target: { port: number }): Promise<LoadN
   try {
     const { gateway, inside } = await freeSubnet();
     net.gateway = gateway;
-    await ip("netns", "add", net.ns);
-    await ip("link", "add", net.hostDevice, "type", "veth", "peer", "name", "eth0", "netns", net.ns);
-    // No IPv6 on either end: nothing to reach, nothing to filter.
-    await ip("link", "set", net.hostDevice, "addrgenmode", "none");
-    await ip("-n", net.ns, "link", "set", "eth0", "addrgenmode", "none");
-    await ip("addr", "add", `${gateway}/30`, "dev", net.hostDevice);
-    // Lets the DNAT below send this veth's packets to 127.0.0.1.
+    // Few processes: under load each `ip` costs tens of milliseconds to start.
+    await withStdin(
+      "ip",
+      ["-batch", "-"],
+      [
+        `netns add ${net.ns}`,
+        `link add ${net.hostDevice} type veth peer name eth0 netns ${net.ns}`,
+        // No IPv6 on either end: nothing to reach, nothing to filter.
+        `link set ${net.hostDevice} addrgenmode none`,
+        `addr add ${gateway}/30 dev ${net.hostDevice}`,
+        `link set ${net.hostDevice} up`,
+      ].join("\n"),
+    );
+    // Lets the DNAT below send this veth's packets to 127.0.0.1 (nothing passes before the rules exist).
     writeFileSync(`/proc/sys/net/ipv4/conf/${net.hostDevice}/route_localnet`, "1");
-    await ip("link", "set", net.hostDevice, "up");
-    await ip("-n", net.ns, "addr", "add", `${inside}/30`, "dev", "eth0");
-    await ip("-n", net.ns, "link", "set", "eth0", "up");
-    await ip("-n", net.ns, "link", "set", "lo", "up");
+    await withStdin(
+      "ip",
+      ["-n", net.ns, "-batch", "-"],
+      ["link set eth0 addrgenmode none", `addr add ${inside}/30 dev eth0`, "link set eth0 up", "link set lo up"].join("\n"),
+    );
     const dev = `"${net.hostDevice}"`;
-    await nft(`table inet ${net.table} {
+    await withStdin(
+      "nft",
+      ["-f", "-"],
+      `table inet ${net.table} {
   chain to_target { type nat hook prerouting priority dstnat; iifname ${dev} ip daddr ${gateway} tcp dport ${target.port} dnat ip to 127.0.0.1:${target.port}; }
   chain host_in { type filter hook input priority filter; iifname ${dev} ip daddr 127.0.0.1 tcp dport ${target.port} ct status dnat accept; iifname ${dev} drop; }
   chain pass_through { type filter hook forward priority filter; iifname ${dev} drop; }
 }
-`);
+`,
+    );
     return net;
   } catch (err) {
     await removeLoadNetwork(net);
