@@ -5,7 +5,7 @@
 // stack's worker keeps its default); its runs are created without a queue job.
 import os from "node:os";
 import path from "node:path";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
@@ -20,6 +20,7 @@ import { executeRun, type PipelineDeps } from "../src/run-pipeline";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let redis: Redis;
+const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-deadline-"));
 beforeAll(async () => {
   stack = await openTestStack();
   redis = new Redis(inject("redisUrl"));
@@ -27,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await redis.quit();
   await stack.close();
+  rmSync(workDir, { recursive: true, force: true });
 });
 
 const GRACE_SECONDS = 3;
@@ -55,7 +57,7 @@ describe("the hard stop", () => {
         deadline: { graceSeconds: GRACE_SECONDS, maxSeconds: 600 },
       },
       benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
-      workDir: mkdtempSync(path.join(os.tmpdir(), "opsbench-deadline-")),
+      workDir,
     };
     await stack.scope.targets.put({
       name: "deadline-echo",
