@@ -36,6 +36,10 @@ async function systemPackages() {
   const missing = [];
   if (!process.env.DATABASE_URL && !localServices.postgresBin("postgres")) missing.push("postgresql");
   if (!process.env.REDIS_URL && !has("redis-server")) missing.push("redis-server");
+  // The k6 sandbox (docs/security.md): bubblewrap for its filesystem view, nftables for a network reaching only the target.
+  // Its network part needs root, so without root they are not required (the worker then refuses runs unless allowed, and flags them).
+  if (isRoot && !has("bwrap")) missing.push("bubblewrap");
+  if (isRoot && !has("nft")) missing.push("nftables");
   if (purpose === "test" && !existsSync("/usr/bin/chromium")) missing.push("chromium");
   if (missing.length === 0) return "present";
   if (!isRoot || !has("apt-get")) {

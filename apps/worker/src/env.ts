@@ -14,6 +14,25 @@ const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: tr
   OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),
   OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** 1: where the k6 sandbox cannot be made, run k6 without it (such runs are flagged) instead of refusing (docs/security.md). */
+  OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS: z
+    .enum(["0", "1", "false", "true"])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
+  /** More address ranges k6 must never reach, comma-separated CIDRs (e.g. your office network). */
+  OPSBENCH_K6_BLOCKED_RANGES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
+  /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
+  OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
+  /** No load test runs longer than this, whatever it plans (default one day). */
+  OPSBENCH_MAX_LOAD_SECONDS: z.coerce.number().int().min(1).default(86_400),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -6,9 +6,27 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
-import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine } from "@opsbench/core";
-import { CLOCK_TICKS_PER_SECOND, cpuTicks } from "@opsbench/providers";
+import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine, type ValidityFlag } from "@opsbench/core";
+import {
+  CLOCK_TICKS_PER_SECOND,
+  createLoadNetwork,
+  groupCpuTicks,
+  isLoopbackHost,
+  removeLoadNetwork,
+  type LoadNetwork,
+} from "@opsbench/providers";
+import {
+  blockArgs,
+  bwrapArgs,
+  type K6SandboxSettings,
+  refusal,
+  STRICT_SANDBOX,
+  sandboxEnv,
+  sandboxProblem,
+  unsandboxedFlag,
+} from "./k6-sandbox";
 import { systemEnv } from "./env";
+import { validateScriptSource } from "./validate-script";
 
 /** k6's exit code when thresholds failed: a result, not a crash. */
 export const K6_THRESHOLDS_FAILED = 99;
@@ -19,6 +37,21 @@ export function k6Version(binary: string): string {
   return /v\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim();
 }
 
+/** The hard stop: k6 is stopped at its planned duration (k6's own, from `k6 inspect`) plus a grace period. */
+export interface K6Deadline {
+  graceSeconds: number;
+  /** No run goes past this, whatever it plans. */
+  maxSeconds: number;
+}
+
+/** What a run's k6 is given to run with, set once per worker. */
+export interface K6Settings {
+  binary: string;
+  version: string;
+  sandbox: K6SandboxSettings;
+  deadline: K6Deadline;
+}
+
 export interface K6Result {
   exitCode: number;
   /** k6's own CPU use over the run, as a share of the machine's cores (100 = all of them). */
@@ -27,6 +60,10 @@ export interface K6Result {
   summary: unknown | null;
   outputTail: string;
   malformedLines: number;
+  /** Set when k6 ran without the sandbox (allowed by the admin): the run's flag. */
+  unsandboxed: ValidityFlag | null;
+  /** Set when k6 was stopped at its deadline: the reason, for the run's error. */
+  deadlineExceeded: string | null;
 }
 
 export async function runK6(opts: {
@@ -42,6 +79,10 @@ export async function runK6(opts: {
   extraArgs?: string[];
   /** CPUs to pin k6 to (taskset syntax, e.g. "0"), keeping the load generator off the target's cores. */
   cpuList?: string;
+  /** How k6 is confined; strict (sandbox or refuse) unless given. */
+  sandbox?: K6SandboxSettings;
+  /** The hard stop; none unless given. */
+  deadline?: K6Deadline;
 }): Promise<K6Result> {
   mkdirSync(opts.workDir, { recursive: true });
   const scriptPath = path.join(opts.workDir, "script.js");
@@ -49,40 +90,161 @@ export async function runK6(opts: {
   writeFileSync(scriptPath, opts.script);
   rmSync(summaryPath, { force: true });
 
-  const command = opts.cpuList ? ["taskset", "-c", opts.cpuList, opts.binary] : [opts.binary];
-  const child = spawn(
-    command[0]!,
-    [
-      ...command.slice(1),
-      "run",
-      "--no-color",
-      "--quiet",
-      ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
-      ...(opts.extraArgs ?? []),
-      "--summary-export",
+  const sandbox = opts.sandbox ?? STRICT_SANDBOX;
+  const launch = await prepareLaunch(opts.binary, opts.workDir, opts.env, sandbox);
+  try {
+    const deadlineMs = opts.deadline ? await deadlineOf(opts.binary, opts.script, sandbox, opts.deadline) : null;
+    const result = await superviseK6(
+      {
+        ...opts,
+        command: [
+          // taskset first: the sandbox shows k6 nothing but its own binary, and the affinity is inherited.
+          ...(opts.cpuList ? ["taskset", "-c", opts.cpuList] : []),
+          ...launch.prefix,
+          opts.binary,
+          "run",
+          "--no-color",
+          "--quiet",
+          // No REST API on localhost:6565 (it would let anyone on the machine steer the test).
+          "--address",
+          "",
+          ...launch.blockArgs,
+          ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
+          ...(opts.extraArgs ?? []),
+          "--summary-export",
+          summaryPath,
+          scriptPath,
+        ],
+        env: launch.env,
+        deadlineMs,
+      },
       summaryPath,
-      scriptPath,
-    ],
-    { cwd: opts.workDir, env: { ...systemEnv(), ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
-  );
+    );
+    return { ...result, unsandboxed: launch.unsandboxed };
+  } finally {
+    if (launch.network) await removeLoadNetwork(launch.network);
+  }
+}
+
+interface Launch {
+  /** What k6's command line starts with (ip netns exec ... bwrap ...), empty when unsandboxed. */
+  prefix: string[];
+  env: Record<string, string>;
+  blockArgs: string[];
+  network: LoadNetwork | null;
+  unsandboxed: ValidityFlag | null;
+}
+
+/**
+ * The sandbox for one run: its load network (when the target is on loopback)
+ * and bubblewrap; or, where that cannot be made and the admin allows it, k6 as
+ * a plain process with address blocking only. Otherwise the run is refused.
+ */
+async function prepareLaunch(binary: string, workDir: string, env: Record<string, string>, settings: K6SandboxSettings): Promise<Launch> {
+  const baseUrl = env.OPSBENCH_BASE_URL ? new URL(env.OPSBENCH_BASE_URL) : null;
+  const targetHost = baseUrl?.hostname ?? null;
+  const port = baseUrl ? Number(baseUrl.port || (baseUrl.protocol === "https:" ? 443 : 80)) : null;
+  let problem = settings.off ? "turned off for a benchmark" : await sandboxProblem(binary);
+  let network: LoadNetwork | null = null;
+  if (!problem && targetHost && port) {
+    if (!isLoopbackHost(targetHost)) problem = `its network reaches targets on this machine's loopback only, not ${targetHost}`;
+    else
+      network = await createLoadNetwork({ port }).catch((err: Error) => {
+        problem = `no network namespace for k6: ${err.message}`;
+        return null;
+      });
+  }
+  if (!problem) {
+    // Inside, the target is the gateway's address (same port); everything else is unreachable.
+    const inside = { ...env };
+    if (network && baseUrl) inside.OPSBENCH_BASE_URL = env.OPSBENCH_BASE_URL!.replace(`//${baseUrl.host}`, `//${network.gateway}:${port}`);
+    return {
+      prefix: [
+        ...(network ? ["ip", "netns", "exec", network.ns] : []),
+        ...bwrapArgs({ binary, workDir, network: network ? "inherit" : "none" }),
+      ],
+      env: sandboxEnv(workDir, inside),
+      // The namespace already reaches nothing but the target; the list is a second wall. Admin ranges are left
+      // out here: one as wide as 10.0.0.0/8 would cover the gateway itself.
+      blockArgs: blockArgs({ ...settings, blockedRanges: [] }, network?.gateway ?? null).args,
+      network,
+      unsandboxed: null,
+    };
+  }
+  if (!settings.allowUnsandboxed) throw refusal(problem);
+  const blocks = blockArgs(settings, targetHost);
+  return {
+    prefix: [],
+    env: { ...systemEnv(), ...env, K6_NO_USAGE_REPORT: "true", K6_AUTO_EXTENSION_RESOLUTION: "false" },
+    blockArgs: blocks.args,
+    network: null,
+    unsandboxed: unsandboxedFlag(problem, blocks.reachable),
+  };
+}
+
+/** When k6 must have finished: k6's own planned duration (k6 inspect) plus the grace, never past the maximum. */
+async function deadlineOf(binary: string, script: string, sandbox: K6SandboxSettings, d: K6Deadline): Promise<number> {
+  const inspected = await validateScriptSource(binary, script, { sandbox });
+  const planned = inspected.ok && inspected.totalDurationSeconds !== null ? inspected.totalDurationSeconds : d.maxSeconds;
+  return Math.min(planned + d.graceSeconds, d.maxSeconds) * 1000;
+}
+
+/** Between the SIGINT (k6 stops gracefully, runs teardown, writes its summary) and SIGKILL. */
+const KILL_AFTER_MS = 30_000;
+
+/** Runs k6, reads fd 3, samples its CPU, and stops it on abort or at its deadline. */
+async function superviseK6(
+  opts: {
+    command: string[];
+    workDir: string;
+    env: Record<string, string>;
+    signal: AbortSignal;
+    onLine: (line: K6OutputLine) => void;
+    deadlineMs: number | null;
+  },
+  summaryPath: string,
+): Promise<Omit<K6Result, "unsandboxed">> {
+  // Its own process group (and session: no controlling terminal), so bwrap, k6 and all are signalled together.
+  const child = spawn(opts.command[0]!, opts.command.slice(1), {
+    cwd: opts.workDir,
+    env: opts.env,
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  const signalGroup = (sig: NodeJS.Signals) => {
+    if (child.pid === undefined || child.exitCode !== null) return;
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
   let tail = "";
   const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-6000));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
 
-  // First abort: SIGINT, which k6 treats as a graceful stop. A second, later: SIGKILL.
-  const onAbort = () => {
-    child.kill("SIGINT");
-    setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 30_000).unref();
+  // First: SIGINT, which k6 treats as a graceful stop. Later: SIGKILL.
+  const stop = () => {
+    signalGroup("SIGINT");
+    setTimeout(() => signalGroup("SIGKILL"), KILL_AFTER_MS).unref();
   };
-  opts.signal.addEventListener("abort", onAbort, { once: true });
+  opts.signal.addEventListener("abort", stop, { once: true });
+  let deadlineExceeded: string | null = null;
+  const deadline =
+    opts.deadlineMs === null
+      ? null
+      : setTimeout(() => {
+          deadlineExceeded = `k6 was stopped at its deadline: it ran past its planned duration plus the grace period (${Math.round(opts.deadlineMs! / 1000)} s in all)`;
+          stop();
+        }, opts.deadlineMs);
 
-  // Sample k6's CPU time while it runs (its /proc entry is gone once it exits).
+  // Sample k6's CPU time while it runs (its /proc entry is gone once it exits); the group holds k6 and bwrap.
   const startedAt = Date.now();
   let lastTicks: number | null = null;
   const cpuSampler = setInterval(() => {
-    const t = child.pid ? cpuTicks(child.pid) : null;
-    if (t !== null) lastTicks = t;
+    const t = child.pid ? groupCpuTicks([child.pid]).get(child.pid) : undefined;
+    if (t !== undefined) lastTicks = t;
   }, 500);
 
   let malformed = 0;
@@ -101,7 +263,7 @@ export async function runK6(opts: {
       else if (parsed.data.t === "meta" && parsed.data.alpha !== HISTOGRAM_ALPHA) {
         // Buckets of another accuracy would be read wrongly: refuse the whole output.
         formatError = `k6 output writes histograms with alpha ${parsed.data.alpha}, opsbench reads ${HISTOGRAM_ALPHA}; rebuild k6 (npm run k6:build)`;
-        child.kill("SIGINT");
+        signalGroup("SIGINT");
       } else if (!formatError) opts.onLine(parsed.data);
     }
   })();
@@ -115,11 +277,19 @@ export async function runK6(opts: {
   });
   await reading;
   clearInterval(cpuSampler);
-  opts.signal.removeEventListener("abort", onAbort);
+  if (deadline) clearTimeout(deadline);
+  opts.signal.removeEventListener("abort", stop);
   const seconds = (Date.now() - startedAt) / 1000;
   const cpuPercentOfMachine =
     lastTicks !== null && seconds > 0 ? Math.round((10_000 * lastTicks) / CLOCK_TICKS_PER_SECOND / seconds / os.cpus().length) / 100 : null;
   const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, "utf8")) : null;
   if (formatError) throw new Error(formatError);
-  return { exitCode, cpuPercentOfMachine, summary, outputTail: tail.trim().split("\n").slice(-15).join("\n"), malformedLines: malformed };
+  return {
+    exitCode,
+    cpuPercentOfMachine,
+    summary,
+    outputTail: tail.trim().split("\n").slice(-15).join("\n"),
+    malformedLines: malformed,
+    deadlineExceeded,
+  };
 }

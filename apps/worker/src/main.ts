@@ -15,7 +15,7 @@ import {
   type StudyJobPayload,
 } from "@opsbench/jobs";
 import { loadEnv } from "./env";
-import { k6Version } from "./k6-process";
+import { k6Version, type K6Settings } from "./k6-process";
 import { createLogger } from "./logger";
 import { executeRun } from "./run-pipeline";
 import { LoadLock } from "./load-lock";
@@ -27,7 +27,16 @@ const log = createLogger(env.LOG_LEVEL);
 const db = createDb(env.DATABASE_URL);
 const publisher = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
 publisher.on("error", (err) => log.error({ err }, "redis publisher error"));
-const k6 = { binary: env.OPSBENCH_K6, version: k6Version(env.OPSBENCH_K6) };
+const k6: K6Settings = {
+  binary: env.OPSBENCH_K6,
+  version: k6Version(env.OPSBENCH_K6),
+  sandbox: {
+    allowUnsandboxed: env.OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS,
+    blockedRanges: env.OPSBENCH_K6_BLOCKED_RANGES,
+    backingHosts: [new URL(env.DATABASE_URL).hostname, new URL(env.REDIS_URL).hostname],
+  },
+  deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
+};
 const running = new Map<string, AbortController>();
 // Single runs and study runs share the machine: one load test at a time.
 const loadLock = new LoadLock();
@@ -81,7 +90,7 @@ studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
 studyWorker.on("failed", (job, err) => log.error({ jobId: job?.id, err }, "study job failed"));
 
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
-const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, log });
+const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log });
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,7 +1,8 @@
 // Validates a user's k6 script with the pinned k6 itself (`k6 inspect
 // --execution-requirements`: the script parses, its init code runs, its options
 // and scenarios are valid), answering with k6's own message when it is not.
-// Consumes the script-validation queue (packages/jobs/src/script-validation.ts).
+// Init code is the user's, so k6 runs sandboxed here too (k6-sandbox.ts), with
+// no network at all. Consumes the script-validation queue (packages/jobs/src/script-validation.ts).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import {
   type ScriptValidationPayload,
   type ScriptValidationResult,
 } from "@opsbench/jobs";
+import { bwrapArgs, type K6SandboxSettings, refusal, STRICT_SANDBOX, sandboxEnv, sandboxProblem } from "./k6-sandbox";
 import type { Logger } from "./logger";
 
 /** Init code that loops forever must not hold a worker: k6 inspect gets this long. */
@@ -34,15 +36,20 @@ export function k6ErrorMessage(stderr: string, dir: string): string {
 export async function validateScriptSource(
   k6Binary: string,
   source: string,
-  timeoutMs = INSPECT_TIMEOUT_MS,
+  opts: { sandbox?: K6SandboxSettings; timeoutMs?: number } = {},
 ): Promise<ScriptValidationResult> {
+  const timeoutMs = opts.timeoutMs ?? INSPECT_TIMEOUT_MS;
+  const problem = opts.sandbox?.off ? "turned off for a benchmark" : await sandboxProblem(k6Binary);
+  if (problem && !(opts.sandbox ?? STRICT_SANDBOX).allowUnsandboxed) return { ok: false, message: refusal(problem).message };
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-validate-"));
   try {
     writeFileSync(path.join(dir, "script.js"), source);
-    const child = spawn(k6Binary, ["inspect", "--execution-requirements", "script.js"], {
+    // Only what a run also gives it (with a placeholder address); none of the worker's own settings.
+    const env = sandboxEnv(dir, { OPSBENCH_BASE_URL: "http://127.0.0.1:8080" });
+    const command = [...(problem ? [] : bwrapArgs({ binary: k6Binary, workDir: dir, network: "none" })), k6Binary];
+    const child = spawn(command[0]!, [...command.slice(1), "inspect", "--execution-requirements", "script.js"], {
       cwd: dir,
-      // Only what a run also gives it (with a placeholder address); none of the worker's own settings.
-      env: { HOME: dir, K6_NO_USAGE_REPORT: "true", OPSBENCH_BASE_URL: "http://127.0.0.1:8080" },
+      env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -79,13 +86,13 @@ export async function validateScriptSource(
 }
 
 /** The BullMQ consumer of the script-validation queue; a script's own errors are results, not failures. */
-export function startScriptValidationWorker(opts: { redisUrl: string; k6Binary: string; log: Logger }) {
+export function startScriptValidationWorker(opts: { redisUrl: string; k6Binary: string; sandbox: K6SandboxSettings; log: Logger }) {
   const worker = new Worker<ScriptValidationPayload, ScriptValidationResult>(
     SCRIPT_VALIDATION_QUEUE,
     async (job) => {
       const parsed = scriptValidationPayload.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
-      const result = await validateScriptSource(opts.k6Binary, parsed.data.source);
+      const result = await validateScriptSource(opts.k6Binary, parsed.data.source, { sandbox: opts.sandbox });
       opts.log.info({ jobId: job.id, ok: result.ok }, "script validated");
       return result;
     },

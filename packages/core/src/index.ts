@@ -4,6 +4,7 @@ export * from "./latency-summary";
 export * from "./run-summary";
 export * from "./throughput";
 export * from "./target-spec";
+export * from "./target-env";
 export * from "./workload-spec";
 export * from "./k6-script";
 export * from "./workloads/presets";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
+import { targetEnv } from "./target-env";
 
 /** The benchapps a local target can run (folders under benchapps/). */
 export const LOCAL_APPS = [
@@ -75,7 +76,8 @@ export const localServiceSpec = z
     placement: z.enum(PLACEMENTS).optional(),
     /** loopback: every process on 127.0.0.1; namespaces: each process in its own network namespace (root only). */
     network: z.enum(["loopback", "namespaces"]).optional(),
-    env: z.record(z.string(), z.string()).default({}),
+    /** Given to the benchapp's processes: safe names only, values never shown (target-env.ts). */
+    env: targetEnv.default({}),
     /** How long each replica may take to answer its health check. */
     startTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
     /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). Replicas count as nodes. */
@@ -174,7 +176,8 @@ export const localFunctionSpec = z
       .strict()
       .optional(),
     resources: localResources.optional(),
-    env: z.record(z.string(), z.string()).default({}),
+    /** Given to the benchapp's processes: safe names only, values never shown (target-env.ts). */
+    env: targetEnv.default({}),
     /** How long an instance may take to answer its health check before its waiting requests get 503. */
     startTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
   })

@@ -4,7 +4,7 @@
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
 import path from "node:path";
 import { compileK6Script } from "@opsbench/core";
-import type { RunStore } from "@opsbench/db";
+import { addRunFlags, type RunStore } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
 import { K6_THRESHOLDS_FAILED, runK6, type K6Result } from "../k6-process";
@@ -31,7 +31,10 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
         env: { OPSBENCH_BASE_URL: dep.endpoint },
         signal,
         onLine: (line) => writer.add(line),
+        sandbox: deps.k6.sandbox,
+        deadline: deps.k6.deadline,
       });
+      if (result.unsandboxed) await addRunFlags(deps.db, ctx.runId, [result.unsandboxed]);
       await store.update({
         loadFinishedAt: new Date(),
         k6ExitCode: result.exitCode,
@@ -41,6 +44,7 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
       if (result.malformedLines)
         await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
       if (signal.aborted) throw new RunFailure("aborted during load");
+      if (result.deadlineExceeded) throw new RunFailure(result.deadlineExceeded);
       if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
         throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
       }

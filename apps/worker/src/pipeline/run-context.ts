@@ -1,5 +1,6 @@
 // What every step of a run gets: the run's store, its logger, the progress
 // publisher, the abort signal, and the services the worker was started with.
+import type { K6Settings } from "../k6-process";
 import type { RunStatusName } from "@opsbench/core";
 import { runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
@@ -10,7 +11,7 @@ export interface PipelineDeps {
   db: Db;
   redis: Publisher;
   log: Logger;
-  k6: { binary: string; version: string };
+  k6: K6Settings;
   benchappsDir: string;
   workDir: string;
 }

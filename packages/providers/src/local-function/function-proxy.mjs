@@ -144,7 +144,8 @@ async function boot(inst) {
     }
     const child = spawn(cmd[0], cmd.slice(1), {
       cwd: c.cwd,
-      env: { ...process.env, ...c.env, PORT: String(inst.port), HOST: "127.0.0.1" },
+      // The proxy itself starts with a minimal environment (local/process-env.ts); instances get only PATH and HOME of it.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...c.env, PORT: String(inst.port), HOST: "127.0.0.1" },
       stdio: ["ignore", "ignore", "pipe"],
     });
     inst.child = child;

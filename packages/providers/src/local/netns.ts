@@ -18,7 +18,7 @@ export interface NetworkState {
   namespaces: string[];
 }
 
-async function ip(...args: string[]): Promise<string> {
+export async function ip(...args: string[]): Promise<string> {
   try {
     const { stdout } = await run("ip", args, { timeout: 10_000 });
     return stdout;

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
+import { minimalEnv } from "./process-env";
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,7 +34,8 @@ export function spawnGroup(
 ): Spawned {
   const child = spawn(command, args, {
     cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
+    // A minimal environment: the worker's own settings (and their secrets) never reach a benchapp.
+    env: { ...minimalEnv(), ...opts.env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

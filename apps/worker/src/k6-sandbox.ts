@@ -1,0 +1,137 @@
+// How k6 runs user-controlled scripts (docs/security.md): inside bubblewrap, which
+// shows it only its own binary and the run's folder (no /proc, /etc, /home or
+// the worker's files), as an unprivileged user with no capabilities, and in a
+// network namespace that reaches only the target (packages/providers' load
+// network) or, for `k6 inspect`, no network at all. Where the sandbox cannot be
+// made, runs are refused unless the admin allows unsandboxed scripts; such runs
+// carry a flag.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ValidityFlag } from "@opsbench/core";
+
+export interface K6SandboxSettings {
+  /** Run k6 unsandboxed where the sandbox cannot be made (the admin's choice); such runs are flagged. */
+  allowUnsandboxed: boolean;
+  /** Address ranges (CIDR) k6 must never reach, set by the admin, on top of ALWAYS_BLOCKED_RANGES. */
+  blockedRanges: string[];
+  /** Hosts of the backing services (Postgres, Redis), blocked too where an address list can tell them from the target. */
+  backingHosts: string[];
+  /** Never sandbox (with allowUnsandboxed): only for benchmarks measuring what the sandbox costs; not a worker setting. */
+  off?: boolean;
+}
+
+export const STRICT_SANDBOX: K6SandboxSettings = { allowUnsandboxed: false, blockedRanges: [], backingHosts: [] };
+
+/** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network". */
+export const ALWAYS_BLOCKED_RANGES = ["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32", "0.0.0.0/8"];
+
+/** The user k6 runs as inside the sandbox (nobody). */
+const SANDBOX_UID = "65534";
+
+/**
+ * bwrap arguments that run `command` seeing only the k6 binary (read-only) and
+ * `workDir` (read-write, at the same path so paths in arguments stay valid).
+ * `network`: "none" gives an empty network namespace; "inherit" keeps the one
+ * bwrap starts in (the load network, entered with `ip netns exec`).
+ */
+export function bwrapArgs(opts: { binary: string; workDir: string; network: "none" | "inherit" }): string[] {
+  return [
+    "bwrap",
+    "--unshare-all",
+    ...(opts.network === "inherit" ? ["--share-net"] : []),
+    "--die-with-parent",
+    "--cap-drop",
+    "ALL",
+    "--uid",
+    SANDBOX_UID,
+    "--gid",
+    SANDBOX_UID,
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    // After /tmp: the run's folder may live under it.
+    "--ro-bind",
+    opts.binary,
+    opts.binary,
+    "--bind",
+    opts.workDir,
+    opts.workDir,
+    "--chdir",
+    opts.workDir,
+    // Public CA certificates, for HTTPS targets; nothing else of /etc.
+    "--ro-bind-try",
+    "/etc/ssl/certs",
+    "/etc/ssl/certs",
+  ];
+}
+
+/** The environment of a sandboxed k6: what the run gives it, nothing of the worker's. */
+export function sandboxEnv(workDir: string, env: Record<string, string>): Record<string, string> {
+  return { ...env, HOME: workDir, K6_NO_USAGE_REPORT: "true", K6_AUTO_EXTENSION_RESOLUTION: "false" };
+}
+
+const probes = new Map<string, Promise<string | null>>();
+
+/** Why bubblewrap cannot run k6 on this machine, or null when it can (checked once per binary). */
+export function sandboxProblem(binary: string): Promise<string | null> {
+  let probe = probes.get(binary);
+  if (!probe) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-probe-"));
+    probe = new Promise<string | null>((resolve) => {
+      const args = bwrapArgs({ binary, workDir: dir, network: "none" });
+      const child = spawn(args[0]!, [...args.slice(1), binary, "version"], { stdio: ["ignore", "ignore", "pipe"], env: {} });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      child.once("error", (err) => resolve(`bubblewrap (bwrap) cannot be started: ${err.message}`));
+      child.once("exit", (code) => resolve(code === 0 ? null : `bubblewrap could not start k6: ${stderr.trim() || `exit ${code}`}`));
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    probes.set(binary, probe);
+  }
+  return probe;
+}
+
+/** A run refused because k6 cannot be sandboxed and the admin did not allow unsandboxed scripts. */
+export class SandboxRefused extends Error {}
+
+export function refusal(problem: string): SandboxRefused {
+  return new SandboxRefused(
+    `k6 cannot be sandboxed on this worker (${problem}); runs are refused unless the admin allows unsandboxed scripts (OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS=1)`,
+  );
+}
+
+/** The flag an unsandboxed run carries. */
+export function unsandboxedFlag(problem: string, reachable: string[]): ValidityFlag {
+  const also = reachable.length ? `; k6 could also reach ${reachable.join(", ")}, which share the target's address` : "";
+  return {
+    code: "unsandboxed-load",
+    message: `k6 ran without the sandbox (${problem}): the script could read the worker's files and reach more than the target${also}`,
+  };
+}
+
+/**
+ * `--blacklist-ip` and `--block-hostnames` for k6: the always-blocked ranges, the
+ * admin's, and the backing services, except an address the target itself uses
+ * (returned as `reachable`: only the network namespace can separate those).
+ */
+export function blockArgs(settings: K6SandboxSettings, targetHost: string | null): { args: string[]; reachable: string[] } {
+  const ranges = [...ALWAYS_BLOCKED_RANGES, ...settings.blockedRanges];
+  const names: string[] = [];
+  const reachable: string[] = [];
+  const target = targetHost === "localhost" ? "127.0.0.1" : targetHost;
+  for (const host of settings.backingHosts) {
+    const addresses = host === "localhost" ? ["127.0.0.1", "::1"] : [host.replace(/^\[|\]$/g, "")];
+    for (const a of addresses) {
+      const literal = /^[\d.]+$/.test(a) || a.includes(":");
+      if (!literal) names.push(a);
+      else if (a === target) reachable.push(host);
+      else ranges.push(a.includes(":") ? `${a}/128` : `${a}/32`);
+    }
+  }
+  return {
+    args: ["--blacklist-ip", [...new Set(ranges)].join(","), ...(names.length ? ["--block-hostnames", [...new Set(names)].join(",")] : [])],
+    reachable: [...new Set(reachable)],
+  };
+}

@@ -1,0 +1,118 @@
+// A target's `env`: variables given to the benchapp's processes. They come from
+// users, so a name must be plain and must not be one of the hooks through which
+// an interpreter or the dynamic loader runs code of the caller's choosing
+// (NODE_OPTIONS=--import=data:..., LD_PRELOAD, PYTHONSTARTUP...). Values may be
+// credentials (a database URL), so the API shows names only (redactTargetSecrets).
+import { z } from "zod";
+
+/** Letters, digits and '_', not starting with a digit: what every shell and runtime reads the same way. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/** Prefixes of interpreter, loader and runtime hooks (compared upper-cased). */
+const REFUSED_PREFIXES = [
+  "LD_", // glibc's loader: LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT
+  "DYLD_",
+  "GLIBC_", // GLIBC_TUNABLES
+  "GCONV_",
+  "MALLOC_",
+  "NODE_", // NODE_OPTIONS, NODE_PATH, NODE_REPL_EXTERNAL_MODULE... (NODE_ENV is allowed below)
+  "PYTHON", // PYTHONSTARTUP, PYTHONPATH, PYTHONHOME, PYTHONWARNINGS...
+  "JAVA_", // JAVA_TOOL_OPTIONS
+  "_JAVA_",
+  "JDK_",
+  "PERL", // PERL5OPT, PERL5LIB
+  "RUBY", // RUBYOPT, RUBYLIB
+  "GEM_",
+  "BUNDLE_",
+  "LUA_",
+  "DOTNET_", // DOTNET_STARTUP_HOOKS
+  "CORECLR_",
+  "COMPLUS_",
+  "PHP",
+  "OPENSSL_", // OPENSSL_CONF loads engines
+  "BASH_FUNC_",
+  "NPM_CONFIG_",
+];
+
+/** Single names that are hooks too. */
+const REFUSED_NAMES = new Set([
+  "IFS",
+  "ENV",
+  "BASH_ENV",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "PROMPT_COMMAND",
+  "CLASSPATH",
+  "HOSTALIASES",
+  "LOCALDOMAIN",
+  "RES_OPTIONS",
+  "LOCPATH",
+  "NLSPATH",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+]);
+
+/** What opsbench gives every benchapp process itself (a benchapp's minimal environment). */
+const OWN_NAMES = new Set(["PATH", "HOME", "PORT"]);
+
+/** Names under a refused prefix that only tune a runtime, never load code. */
+const ALLOWED_NAMES = new Set(["NODE_ENV", "PYTHONUNBUFFERED", "PYTHONHASHSEED"]);
+
+/** Why a name cannot be used in a target's env, or null when it can. */
+export function targetEnvNameProblem(name: string): string | null {
+  if (!ENV_NAME.test(name))
+    return `"${name}" is not a plain variable name: use letters, digits and '_' (at most 128), not starting with a digit`;
+  const upper = name.toUpperCase();
+  if (ALLOWED_NAMES.has(upper)) return null;
+  if (OWN_NAMES.has(upper) || upper.startsWith("OPSBENCH_")) return `${name} is set by opsbench itself and cannot be given`;
+  if (REFUSED_NAMES.has(upper) || REFUSED_PREFIXES.some((p) => upper.startsWith(p)))
+    return `${name} is refused: it lets a runtime or the loader run code or read files of the caller's choosing (NODE_OPTIONS, LD_*, PYTHON*, JAVA_TOOL_OPTIONS and the like are not accepted)`;
+  return null;
+}
+
+/** At most this many variables, each value at most this long: env is configuration, not a data channel. */
+const MAX_VARIABLES = 64;
+const MAX_VALUE_LENGTH = 8192;
+
+/** A target's `env`: safe names only, plain string values without NUL. */
+export const targetEnv = z.record(z.string(), z.string().max(MAX_VALUE_LENGTH)).superRefine((env, ctx) => {
+  const names = Object.keys(env);
+  if (names.length > MAX_VARIABLES) ctx.addIssue({ code: "custom", message: `at most ${MAX_VARIABLES} variables` });
+  for (const name of names) {
+    const problem = targetEnvNameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", path: [name], message: problem });
+    else if (env[name]!.includes("\0")) ctx.addIssue({ code: "custom", path: [name], message: "a value cannot contain a NUL character" });
+  }
+});
+
+/** What the API shows instead of an env value: values are write-only. */
+export const REDACTED_ENV_VALUE = "(hidden)";
+
+/** A copy of a target spec whose env values are hidden (names stay, so a user sees what is set). */
+export function redactTargetSecrets<T>(spec: T): T {
+  if (!isRecord(spec) || !isRecord(spec.env)) return spec;
+  const env = Object.fromEntries(Object.keys(spec.env).map((k) => [k, REDACTED_ENV_VALUE]));
+  return { ...spec, env };
+}
+
+/**
+ * An edited spec as it should be stored: a variable still showing the hidden
+ * marker keeps its stored value (the editor never saw it); any other value replaces it.
+ */
+export function restoreTargetSecrets<T>(edited: T, stored: unknown): T {
+  if (!isRecord(edited) || !isRecord(edited.env)) return edited;
+  const before = isRecord(stored) && isRecord(stored.env) ? stored.env : {};
+  const env = Object.fromEntries(
+    Object.entries(edited.env).flatMap(([k, v]) => {
+      if (v !== REDACTED_ENV_VALUE) return [[k, v]];
+      const kept = before[k];
+      return typeof kept === "string" ? [[k, kept]] : [];
+    }),
+  );
+  return { ...edited, env };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,114 @@
+// The load generator's network (docs/security.md): a namespace of its own whose
+// only way out is one veth to the host, where nftables lets exactly one thing
+// through: the target's port, rewritten to the target's loopback address.
+// Everything else from the namespace (Postgres and Redis on loopback, other
+// host ports, the metadata service, the internet) is dropped. An IP blacklist
+// alone cannot do this when the target and the backing services share 127.0.0.1.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { ip } from "./netns";
+
+const run = promisify(execFile);
+
+export interface LoadNetwork {
+  /** The namespace to run the load generator in (`ip netns exec <ns>`). */
+  ns: string;
+  /** nftables table (family inet) holding this network's rules. */
+  table: string;
+  /** Host end of the veth. */
+  hostDevice: string;
+  /** What the load generator calls instead of the target's loopback address (same port). */
+  gateway: string;
+}
+
+/** Whether `host` is this machine's loopback (the only targets the load network can reach so far). */
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Runs a tool with a script on stdin (`nft -f -`, `ip -batch -`): one process for many commands. */
+async function withStdin(command: string, args: string[], script: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile(command, args, { timeout: 10_000 }, (err, _out, stderr) =>
+      err ? reject(new Error(`${command} ${args.join(" ")}: ${(stderr || err.message).trim()}`)) : resolve(),
+    );
+    child.stdin?.end(script);
+  });
+}
+
+/** A free 10.250-251.x.y/30 (gateway .1, load generator .2), avoiding addresses in use on the host. */
+async function freeSubnet(): Promise<{ gateway: string; inside: string }> {
+  const used = await ip("-o", "-4", "addr", "show").catch(() => "");
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const [a, b, c] = randomBytes(3);
+    const prefix = `10.${250 + (a! % 2)}.${b}`;
+    const base = c! & 0xfc;
+    const [gateway, inside] = [`${prefix}.${base + 1}`, `${prefix}.${base + 2}`];
+    if (!used.includes(`inet ${gateway}/`) && !used.includes(`inet ${inside}/`)) return { gateway, inside };
+  }
+  throw new Error("no free 10.250.0.0/15 subnet for the load generator's network");
+}
+
+/**
+ * Makes the namespace and the one path to `127.0.0.1:port`. Needs root, iproute2
+ * and nft; throws with the reason otherwise (after removing what it made).
+ */
+export async function createLoadNetwork(target: { port: number }): Promise<LoadNetwork> {
+  if (process.platform !== "linux") throw new Error(`network namespaces need Linux (this is ${process.platform})`);
+  const id = randomBytes(3).toString("hex");
+  const net: LoadNetwork = { ns: `obk6${id}`, table: `obk6${id}`, hostDevice: `obk6${id}h`, gateway: "" };
+  try {
+    const { gateway, inside } = await freeSubnet();
+    net.gateway = gateway;
+    // Few processes: under load each `ip` costs tens of milliseconds to start.
+    await withStdin(
+      "ip",
+      ["-batch", "-"],
+      [
+        `netns add ${net.ns}`,
+        `link add ${net.hostDevice} type veth peer name eth0 netns ${net.ns}`,
+        // No IPv6 on either end: nothing to reach, nothing to filter.
+        `link set ${net.hostDevice} addrgenmode none`,
+        `addr add ${gateway}/30 dev ${net.hostDevice}`,
+        `link set ${net.hostDevice} up`,
+      ].join("\n"),
+    );
+    // Lets the DNAT below send this veth's packets to 127.0.0.1 (nothing passes before the rules exist).
+    writeFileSync(`/proc/sys/net/ipv4/conf/${net.hostDevice}/route_localnet`, "1");
+    await withStdin(
+      "ip",
+      ["-n", net.ns, "-batch", "-"],
+      ["link set eth0 addrgenmode none", `addr add ${inside}/30 dev eth0`, "link set eth0 up", "link set lo up"].join("\n"),
+    );
+    const dev = `"${net.hostDevice}"`;
+    await withStdin(
+      "nft",
+      ["-f", "-"],
+      `table inet ${net.table} {
+  chain to_target { type nat hook prerouting priority dstnat; iifname ${dev} ip daddr ${gateway} tcp dport ${target.port} dnat ip to 127.0.0.1:${target.port}; }
+  chain host_in { type filter hook input priority filter; iifname ${dev} ip daddr 127.0.0.1 tcp dport ${target.port} ct status dnat accept; iifname ${dev} drop; }
+  chain pass_through { type filter hook forward priority filter; iifname ${dev} drop; }
+}
+`,
+    );
+    return net;
+  } catch (err) {
+    await removeLoadNetwork(net);
+    throw err;
+  }
+}
+
+/** Removes the rules and the namespace (its veth goes with it). Returns what could not be removed. */
+export async function removeLoadNetwork(net: Pick<LoadNetwork, "ns" | "table">): Promise<string[]> {
+  const left: string[] = [];
+  await run("nft", ["delete", "table", "inet", net.table], { timeout: 10_000 }).catch((err: { stderr?: string; message: string }) => {
+    const msg = (err.stderr || err.message).trim();
+    if (!/No such file|does not exist/i.test(msg)) left.push(`nft table ${net.table}: ${msg}`);
+  });
+  await ip("netns", "del", net.ns).catch((err: Error) => {
+    if (!/No such file|not found|does not exist/i.test(err.message)) left.push(`${net.ns}: ${err.message}`);
+  });
+  return left;
+}
