@@ -4,7 +4,7 @@ import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { RunDemoStudyButton } from "@/components/run-demo-study-button";
 import { StartRunForm } from "@/components/start-run-form";
 import { StatusBadge } from "@/components/status-badge";
-import { toSpecItem, type SpecItem } from "@/lib/api/dto";
+import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtCount, fmtMs, fmtTime } from "@/lib/format";
@@ -83,7 +83,7 @@ export default async function HomePage() {
   ]);
   const studies = studyRows.map(toStudyListItem);
   const runs = runRows.map(toRunListItem);
-  const targets = targetRows.map(toSpecItem);
+  const targets = targetRows.map(toTargetItem);
   const workloads = workloadRows.map(toSpecItem);
 
   return (

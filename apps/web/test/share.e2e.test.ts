@@ -87,8 +87,20 @@ describe("share links", () => {
     expect(list).not.toContain(shareUrl.split("/").pop()!);
     await app.close();
 
-    // Both are there to be leaked: the workspace's own API shows them.
-    expect(await (await fetch(`${web}/api/v1/targets`)).text()).toContain(SECRET);
+    // Env values are write-only: the workspace's own API names the variable, never its value;
+    // a target sent back as listed keeps the stored value. The run id is there to be leaked.
+    const targets = (await (await fetch(`${web}/api/v1/targets`)).json()) as Array<{ name: string; kind: string; spec: unknown }>;
+    expect(JSON.stringify(targets)).toContain("SECRET_TOKEN");
+    expect(JSON.stringify(targets)).not.toContain(SECRET);
+    const listed = targets.find((t) => t.name === "shr-secret")!;
+    const resent = await fetch(`${web}/api/v1/targets`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: listed.name, kind: listed.kind, spec: listed.spec }),
+    });
+    expect(resent.status).toBe(201);
+    expect(await resent.text()).not.toContain(SECRET);
+    expect(JSON.stringify((await stack.db.target.findFirstOrThrow({ where: { name: "shr-secret" } })).spec)).toContain(SECRET);
     expect(await (await fetch(`${web}/api/v1/runs`)).text()).toContain(other);
 
     const { ctx, page, status, bodies, data } = await openFresh(shareUrl);

@@ -1,4 +1,6 @@
 // What the API returns for stored targets and workloads (no workspace internals).
+import { redactTargetSecrets } from "@opsbench/core";
+
 interface SpecRow {
   id: string;
   name: string;
@@ -16,6 +18,9 @@ export interface SpecItem {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A target as the API and pages show it: env names, never their values (they may be credentials). */
+export const toTargetItem = (r: SpecRow): SpecItem => toSpecItem({ ...r, spec: redactTargetSecrets(r.spec) });
 
 export const toSpecItem = (r: SpecRow): SpecItem => ({
   id: r.id,

@@ -1,4 +1,4 @@
-import type { TargetInput, WorkloadInput } from "@opsbench/core";
+import { restoreTargetSecrets, type TargetInput, type WorkloadInput } from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { targetColumns, workloadColumns } from "../spec-columns";
@@ -16,13 +16,20 @@ function targetsScope(db: Db, workspaceId: string) {
       if (!t) throw new NotFoundError("target", name);
       return t;
     },
-    /** Creates the target, or replaces the spec of the one with that name. */
-    put: (input: TargetInput) =>
-      db.target.upsert({
-        where: { workspaceId_name: { workspaceId, name: input.name } },
-        create: { workspaceId, name: input.name, ...targetColumns(input) },
-        update: targetColumns(input),
-      }),
+    /**
+     * Creates the target, or replaces the spec of the one with that name. Env values
+     * are write-only: one sent back as the redacted placeholder keeps the stored value.
+     */
+    put: async (input: TargetInput) => {
+      const where = { workspaceId_name: { workspaceId, name: input.name } };
+      const stored = await db.target.findUnique({ where, select: { spec: true } });
+      const restored = { ...input, spec: restoreTargetSecrets(input.spec, stored?.spec) };
+      return db.target.upsert({
+        where,
+        create: { workspaceId, name: input.name, ...targetColumns(restored) },
+        update: targetColumns(restored),
+      });
+    },
   };
 }
 
