@@ -2,34 +2,20 @@
 // arguments, killed with SIGKILL, started again, the data is still there.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { redisServerArgs } from "../scripts/local-services.mjs";
+import { freePort, waitForPort } from "./ports";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-aof-"));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startRedis(port: number) {
   const r = spawnSync("redis-server", redisServerArgs(port, dir), { encoding: "utf8" });
   expect(r.status, r.stderr).toBe(0);
-  const redis = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: (n) => (n > 50 ? null : 100) });
-  // Refused connections while it starts are retried; they are not failures.
-  redis.on("error", () => {});
-  await redis.connect();
-  return redis;
+  await waitForPort(port);
+  return new Redis({ port, host: "127.0.0.1" });
 }
 
 const pidOf = () => Number(readFileSync(path.join(dir, "redis.pid"), "utf8").trim());
@@ -63,8 +49,10 @@ describe("local Redis (scripts/local-services.mjs)", () => {
     try {
       expect(await redis.lrange("opsbench:run-execute:wait", 0, -1)).toEqual(["job-1"]);
     } finally {
-      await redis.shutdown("NOSAVE").catch(() => {});
       redis.disconnect();
+      const last = pidOf();
+      process.kill(last, "SIGTERM");
+      for (let i = 0; i < 100 && alive(last); i++) await new Promise((r) => setTimeout(r, 50));
     }
   });
 });

@@ -23,3 +23,4 @@ export * from "./study-progress";
 export * from "./validity-flags";
 export * from "./autoscaler";
 export * from "./cost";
+export * from "./connection-urls";
