@@ -5,21 +5,21 @@
 import Link from "next/link";
 import { useState } from "react";
 import { selectionToQuery } from "@/app/compare/selection";
-import type { StoredSubject } from "@/app/share/share-subject";
+import type { ShareSubject } from "@opsbench/core";
 import { fmtTime } from "@/lib/format";
 
 export interface ShareListItem {
   id: string;
   kind: string;
   title: string | null;
-  subject: StoredSubject;
+  subject: ShareSubject;
   createdAt: string;
   revokedAt: string | null;
 }
 
 const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 
-function SubjectLink({ kind, s }: { kind: string; s: StoredSubject }) {
+function SubjectLink({ kind, s }: { kind: string; s: ShareSubject }) {
   if (kind === "run" && s.runIds?.[0])
     return (
       <Link className="font-mono text-blue-600 hover:underline" href={`/runs/${s.runIds[0]}`}>

@@ -4,7 +4,8 @@
 // A cell's merged result comes from merging its repetitions' histograms,
 // never from averaging their percentiles.
 import { maxThroughput, type MaxThroughput } from "./throughput";
-import { summarize, type ResultCell, type RunSummary } from "./latency-summary";
+import { summarize, type ResultCell } from "./latency-summary";
+import type { RunSummary } from "./run-summary";
 
 export function mean(xs: readonly number[]): number {
   if (xs.length === 0) throw new RangeError("mean of no values");

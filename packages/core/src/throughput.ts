@@ -1,16 +1,19 @@
+import { z } from "zod";
+
 /** Requests completed in one second of a run. */
 export interface SecondCount {
   ts: Date;
   requests: number;
 }
 
-export interface MaxThroughput {
+export const maxThroughputSchema = z.object({
   /** Highest moving average of completed requests per second. */
-  rps: number;
+  rps: z.number(),
   /** Seconds from the first second with data to the start of that window. */
-  windowStartOffset: number;
-  windowSeconds: number;
-}
+  windowStartOffset: z.number(),
+  windowSeconds: z.number(),
+});
+export type MaxThroughput = z.infer<typeof maxThroughputSchema>;
 
 /**
  * Maximum throughput as study 004 defined it: the highest moving average of

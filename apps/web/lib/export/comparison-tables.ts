@@ -1,9 +1,8 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
-import type { RunSummary } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, type RunSummary } from "@opsbench/core";
 import type { CompareData } from "@/app/compare/compare-data";
 import type { DataTable } from "./data-table";
-import { flagsOfGroup, flagsOfRun } from "./validity-flags";
 
 export const COMPARISON_TABLES = ["summary", "runs", "series", "distribution", "box", "infra", "verdicts", "cost"] as const;
 export type ComparisonTableName = (typeof COMPARISON_TABLES)[number];

@@ -3,8 +3,8 @@
 // IoT study did by hand: serverful = node staircase x price; serverless = requests
 // + billed time (metered by the platform, else requests x mean response time).
 import { z } from "zod";
-import type { CostResult } from "./cost-result";
-import { parseCostUsage, priceUsage, type CostModel } from "./cost-model";
+import { costResultSchema } from "./cost-result";
+import { costModel, parseCostUsage, priceUsage, type CostModel } from "./cost-model";
 import { parseCostModel } from "./resolve-cost-model";
 import type { PriceCatalogEntry } from "./price-catalog";
 import { BUILTIN_PRICE_CATALOGS } from "./catalogs";
@@ -54,14 +54,16 @@ export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
   }
 }
 
-export interface RunCost extends CostResult {
+/** A run's priced cost, as stored in its summary (runs.summary.cost). */
+export const runCostSchema = costResultSchema.extend({
   /** Where the model came from (catalog name@version, or "inline"). */
-  source: string;
+  source: z.string(),
   /** The model priced with (resolved), so a comparison can draw break-even curves from it. */
-  model: CostModel;
+  model: costModel,
   /** Mean billed seconds per request (serverless), as priced. */
-  meanBilledSeconds: number | null;
-}
+  meanBilledSeconds: z.number().nullable(),
+});
+export type RunCost = z.infer<typeof runCostSchema>;
 
 /** Prices a run under a target's cost model document; an error message says why it could not. */
 export function priceRun(
