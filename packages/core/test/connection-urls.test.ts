@@ -1,6 +1,7 @@
 import { parse as parsePgUrl } from "pg-connection-string";
 import { describe, expect, it } from "vitest";
 import { postgresUrl, redisUrl, withConnectionUrls } from "../src/connection-urls";
+import { parseProcessEnv, sharedEnvSchema } from "../src/process-env";
 
 const nasty = "p@ss#w?rd/:x%20 &=";
 
@@ -46,5 +47,28 @@ describe("connection URLs from parts", () => {
     expect(given.DATABASE_URL).toBe("postgresql://a@b/c");
     expect(given.REDIS_URL).toBe("redis://r:1/0");
     expect(withConnectionUrls({}).DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe("process environments from parts", () => {
+  it("every process's env module gets DATABASE_URL and REDIS_URL built from the compose file's parts", () => {
+    const env = parseProcessEnv(
+      sharedEnvSchema,
+      {
+        POSTGRES_HOST: "postgres",
+        POSTGRES_PORT: "5432",
+        POSTGRES_USER: "opsbench_app",
+        POSTGRES_PASSWORD: nasty,
+        POSTGRES_DB: "opsbench",
+        REDIS_HOST: "redis",
+        REDIS_PASSWORD: nasty,
+      },
+      "test",
+    );
+    const pgUrl = parsePgUrl(env.DATABASE_URL);
+    expect([pgUrl.user, pgUrl.password, pgUrl.host, pgUrl.database]).toEqual(["opsbench_app", nasty, "postgres", "opsbench"]);
+    expect(decodeURIComponent(new URL(env.REDIS_URL).password)).toBe(nasty);
+    // The parts themselves are not part of the parsed environment (they carry the passwords).
+    expect(Object.keys(env)).not.toContain("POSTGRES_PASSWORD");
   });
 });

@@ -2,11 +2,9 @@
 // load balancers, container healthchecks and people. 503 when Postgres or Redis
 // is unreachable. No authentication, and nothing secret in the answer.
 import { NextResponse } from "next/server";
-import { getStudyQueue } from "@/app/api/v1/studies/_lib/study-server";
 import { env } from "@/lib/env";
 import { checkHealth } from "@/lib/health";
-import { getDb } from "@/lib/server/db";
-import { getRunQueue } from "@/lib/server/queue";
+import { getDb, getRunQueue, getStudyQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
