@@ -95,34 +95,41 @@ function gid(user) {
   return Number(spawnSync("id", ["-g", user], { encoding: "utf8" }).stdout.trim());
 }
 
+/**
+ * redis-server's arguments for the local setup. The append-only file keeps queued
+ * jobs across a restart or a crash (at most the last second is lost): without it a
+ * run whose job vanished would stay QUEUED forever. BullMQ needs noeviction.
+ */
+export function redisServerArgs(port, dir) {
+  return [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--daemonize",
+    "yes",
+    "--dir",
+    dir,
+    "--pidfile",
+    path.join(dir, "redis.pid"),
+    "--logfile",
+    path.join(dir, "redis.log"),
+    "--save",
+    "",
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    "everysec",
+    "--maxmemory-policy",
+    "noeviction",
+  ];
+}
+
 async function startRedis(log) {
   if (!(await portOpen(REDIS_PORT))) {
     const dir = path.join(dataDir, "redis");
     mkdirSync(dir, { recursive: true });
-    const r = spawnSync(
-      "redis-server",
-      [
-        "--port",
-        String(REDIS_PORT),
-        "--bind",
-        "127.0.0.1",
-        "--daemonize",
-        "yes",
-        "--dir",
-        dir,
-        "--pidfile",
-        path.join(dir, "redis.pid"),
-        "--logfile",
-        path.join(dir, "redis.log"),
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--maxmemory-policy",
-        "noeviction",
-      ],
-      { encoding: "utf8" },
-    );
+    const r = spawnSync("redis-server", redisServerArgs(REDIS_PORT, dir), { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr.trim()}`);
     await waitForPort(REDIS_PORT, "Redis");
   }
@@ -143,6 +150,7 @@ export const localServices = {
   stop() {
     const pgData = path.join(dataDir, "postgres");
     if (existsSync(path.join(pgData, "postmaster.pid"))) asPostgresUser(postgresBin("pg_ctl"), ["-D", pgData, "-m", "fast", "stop"]);
+    // The append-only file is flushed on shutdown either way; no RDB snapshot is wanted.
     spawnSync("redis-cli", ["-p", String(REDIS_PORT), "shutdown", "nosave"], { stdio: "ignore" });
   },
 };

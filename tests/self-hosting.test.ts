@@ -1,14 +1,38 @@
 // docker compose cannot run here (no Docker engine), so this checks the compose
-// file and Dockerfiles for what self-hosting relies on.
-import { existsSync, readFileSync } from "node:fs";
+// file and Dockerfiles for what self-hosting relies on, and runs what can run
+// without Docker (the Redis command and healthcheck against a real redis-server).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, waitForPort } from "./ports";
 
 const root = path.resolve(import.meta.dirname, "..");
 const compose = parse(readFileSync(path.join(root, "docker-compose.yml"), "utf8"));
 // biome-ignore lint/suspicious/noExplicitAny: a compose file read loosely, its shape is what the assertions check
 const services = compose.services as Record<string, any>;
+const composeText = readFileSync(path.join(root, "docker-compose.yml"), "utf8");
+
+const dockerfiles = [
+  ...new Set(Object.values(services).flatMap((svc) => (svc.build ? [path.join(svc.build.context, svc.build.dockerfile)] : []))),
+];
+const dockerfile = (file: string) => readFileSync(path.join(root, file), "utf8");
+/** A Dockerfile's stages, each the lines from one FROM to the next (continuation lines joined). */
+const stagesOf = (text: string) =>
+  text
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"))
+    .reduce<string[][]>((stages, line) => {
+      if (/^FROM\s/i.test(line)) stages.push([line]);
+      else stages.at(-1)?.push(line);
+      return stages;
+    }, []);
+/** An image reference pinned to an exact version (major.minor at least, node major.minor.patch), never latest. */
+const PINNED = /^[\w./-]+:\d+\.\d+(\.\d+)?(-[\w.-]+)?(@sha256:[0-9a-f]{64})?$/;
 
 describe("docker-compose.yml", () => {
   it("has postgres, redis, a one-shot migrate, web and worker", () => {
@@ -44,5 +68,129 @@ describe("docker-compose.yml", () => {
         }
       }
     }
+  });
+});
+
+describe("images", () => {
+  it("come from base images pinned to exact versions (compose and every FROM)", () => {
+    for (const [name, svc] of Object.entries(services)) if (svc.image) expect(svc.image, name).toMatch(PINNED);
+    for (const file of dockerfiles) {
+      for (const stage of stagesOf(dockerfile(file))) {
+        const image = stage[0]!.split(/\s+/)[1]!;
+        expect(image, file).toMatch(PINNED);
+        if (image.startsWith("node:")) expect(image, `${file}: node needs major.minor.patch`).toMatch(/^node:\d+\.\d+\.\d+-/);
+      }
+    }
+  });
+
+  it("install with npm ci, with every workspace's manifest in place first (npm ci checks them against the lock file)", () => {
+    const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8")) as { packages: Record<string, { link?: boolean }> };
+    const workspaces = Object.keys(lock.packages).filter((key) => key !== "" && !key.includes("node_modules"));
+    expect(workspaces.length).toBeGreaterThan(5);
+    for (const file of dockerfiles) {
+      const text = dockerfile(file);
+      expect(text, file).not.toMatch(/npm (install|i)\b/);
+      const ci = text.indexOf("RUN npm ci");
+      expect(ci, `${file}: npm ci`).toBeGreaterThan(0);
+      const before = text.slice(0, ci);
+      for (const ws of workspaces)
+        expect(before, `${file}: COPY ${ws}/package.json before npm ci`).toContain(`COPY ${ws}/package.json ${ws}/`);
+    }
+  });
+
+  it("are multi-stage and run as a non-root user in the final stage", () => {
+    for (const file of dockerfiles) {
+      const stages = stagesOf(dockerfile(file));
+      expect(stages.length, file).toBeGreaterThanOrEqual(2);
+      const users = stages.at(-1)!.filter((l) => /^USER\s/i.test(l));
+      expect(users.length, `${file}: USER in the final stage`).toBeGreaterThan(0);
+      expect(users.at(-1), file).not.toMatch(/^USER\s+(root|0)(:|$)/i);
+      // Nothing after the last USER switches back.
+      const last = stages.at(-1)!;
+      expect(
+        last.slice(last.lastIndexOf(users.at(-1)!)).some((l) => /^RUN\s/.test(l)),
+        `${file}: no RUN after USER`,
+      ).toBe(false);
+    }
+  });
+});
+
+describe("compose: credentials and roles", () => {
+  const appServices = ["web", "worker"];
+
+  it("lists every variable the compose file reads in .env.example", () => {
+    const example = readFileSync(path.join(root, ".env.example"), "utf8");
+    const defined = new Set([...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    const used = new Set([...composeText.matchAll(/(?<!\$)\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!));
+    expect(used.size).toBeGreaterThanOrEqual(4);
+    for (const name of used) expect(defined.has(name), `${name} missing from .env.example`).toBe(true);
+  });
+
+  it("connects web and worker as the application role, never as the Postgres superuser, with parts instead of URLs", () => {
+    const superuser = services.postgres.environment.POSTGRES_USER;
+    const appRole = services.migrate.environment.OPSBENCH_APP_DB_USER;
+    expect(appRole).toBeTruthy();
+    expect(appRole).not.toBe(superuser);
+    for (const name of appServices) {
+      const env = services[name].environment;
+      expect(env.POSTGRES_USER, name).toBe(appRole);
+      expect(env.POSTGRES_PASSWORD, name).toBe(services.migrate.environment.OPSBENCH_APP_DB_PASSWORD);
+      expect(env.POSTGRES_PASSWORD, name).not.toBe(services.postgres.environment.POSTGRES_PASSWORD);
+      // A URL would carry the password unencoded: `@ # ? /` in it would break it.
+      expect(env.DATABASE_URL, name).toBeUndefined();
+      expect(env.REDIS_URL, name).toBeUndefined();
+    }
+    expect(services.migrate.environment.POSTGRES_USER).toBe(superuser);
+  });
+
+  it("runs Redis with a password that web and worker are given, and the append-only file", () => {
+    const command = services.redis.command.join(" ");
+    expect(command).toContain('--requirepass "$$REDIS_PASSWORD"');
+    expect(command).toContain("--appendonly yes");
+    expect(services.redis.environment.REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?/);
+    for (const name of appServices) expect(services[name].environment.REDIS_PASSWORD, name).toBe(services.redis.environment.REDIS_PASSWORD);
+  });
+
+  it("health-checks web on /api/health and the worker on its heartbeat, not on a process merely existing", () => {
+    expect(services.web.healthcheck.test.join(" ")).toContain("/api/health");
+    const worker = services.worker.healthcheck.test as string[];
+    expect(worker.join(" ")).not.toContain("kill -0");
+    const script = worker.find((a) => a.endsWith(".ts"));
+    expect(script && existsSync(path.join(root, script))).toBe(true);
+    expect(readFileSync(path.join(root, script!), "utf8")).toContain("readWorkerHeartbeats");
+    expect(existsSync(path.join(root, "apps/web/app/api/health/route.ts"))).toBe(true);
+  });
+});
+
+describe("compose: the Redis service's command and healthcheck, run against a real redis-server", () => {
+  const password = "p@ss#w?rd/:x' &=";
+  const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-compose-redis-"));
+  let server: ChildProcess | undefined;
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Compose turns `$$` into `$`; the shell then expands the variable from the environment.
+  const shell = (list: string[]) => list.at(-1)!.replaceAll("$$", "$");
+
+  it("starts with the password required, and the healthcheck passes only with the right one", async () => {
+    const port = await freePort();
+    const command = shell(services.redis.command).replace("redis-server", `redis-server --port ${port} --bind 127.0.0.1 --dir ${dir}`);
+    server = spawn("sh", ["-c", command], { env: { ...process.env, REDIS_PASSWORD: password }, stdio: "ignore" });
+    await waitForPort(port);
+    const check = (pw: string) =>
+      spawnSync("sh", ["-c", shell(services.redis.healthcheck.test).replace("redis-cli", `redis-cli -p ${port}`)], {
+        env: { ...process.env, REDIS_PASSWORD: pw },
+        encoding: "utf8",
+      }).status;
+    expect(check(password)).toBe(0);
+    expect(check("wrong")).not.toBe(0);
+    const noAuth = spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" });
+    expect(noAuth.stdout).toMatch(/NOAUTH/);
   });
 });

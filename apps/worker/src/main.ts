@@ -18,6 +18,7 @@ import { loadEnv } from "./env";
 import { k6Version, type K6Settings } from "./k6-process";
 import { createLogger } from "./logger";
 import { executeRun } from "./run-pipeline";
+import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
 import { executeStudy } from "./study-runner";
 import { startScriptValidationWorker } from "./validate-script";
@@ -65,7 +66,8 @@ const worker = new Worker<RunJobPayload>(
   { connection: redisConnection(env.REDIS_URL), prefix: "opsbench", concurrency: 1, lockDuration: 60_000 },
 );
 worker.on("error", (err) => log.error({ err }, "worker error"));
-worker.on("failed", (job, err) => log.error({ jobId: job?.id, err }, "job failed"));
+// The job id is the run id.
+worker.on("failed", (job, err) => log.error({ runId: job?.data.runId, jobId: job?.id, err }, "job failed"));
 worker.on("ready", () => log.info({ k6: k6.version, queue: RUN_QUEUE }, "worker ready"));
 
 const studyWorker = new Worker<StudyJobPayload>(
@@ -87,16 +89,21 @@ const studyWorker = new Worker<StudyJobPayload>(
   { connection: redisConnection(env.REDIS_URL), prefix: "opsbench", concurrency: 1, lockDuration: 60_000 },
 );
 studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
-studyWorker.on("failed", (job, err) => log.error({ jobId: job?.id, err }, "study job failed"));
+studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, jobId: job?.id, err }, "study job failed"));
 
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
 const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log });
 
 let stopping = false;
+const heartbeat = startHeartbeat(publisher, { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...running.keys()] }, log);
+worker.on("ready", () => void heartbeat.beat());
+log.info({ workerId: heartbeat.workerId }, "heartbeat started");
+
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal, running: [...running.keys()] }, "shutting down");
+  await heartbeat.stop();
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.

@@ -18,6 +18,7 @@ export * from "./run-status";
 export * from "./k6-import";
 export * from "./seeded-random";
 export * from "./process-env";
+export * from "./connection-urls";
 export * from "./compare";
 export * from "./statistics";
 export * from "./study-order";

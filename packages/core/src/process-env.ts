@@ -2,6 +2,7 @@
 // In core because web, worker and cli all depend on it and it is a pure schema over a record (no I/O):
 // each process's env module passes in process.env, picks the keys it uses and adds its own.
 import { z } from "zod";
+import { withConnectionUrls } from "./connection-urls";
 
 export const sharedEnvSchema = z.object({
   DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
@@ -18,13 +19,16 @@ export const sharedEnvSchema = z.object({
 /**
  * Parses an environment record with a process's schema. An empty variable counts as unset
  * (so `DATABASE_URL= opsbench ...` takes the default); a bad one throws, naming every problem.
+ * DATABASE_URL and REDIS_URL may instead be given as parts (POSTGRES_HOST, POSTGRES_PORT,
+ * POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB; REDIS_HOST, REDIS_PORT, REDIS_PASSWORD, REDIS_DB),
+ * as the compose file does: the URL is built with the password URL-encoded, so any password works.
  */
 export function parseProcessEnv<S extends z.ZodType>(
   schema: S,
   source: Readonly<Record<string, string | undefined>>,
   who: string,
 ): z.output<S> {
-  const set = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const set = withConnectionUrls(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== "")));
   const parsed = schema.safeParse(set);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

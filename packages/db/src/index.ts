@@ -1,5 +1,6 @@
 export { createDb, type Db } from "./client";
 export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate";
+export { ensureAppRole, type AppRoleOptions } from "./app-role";
 export { NotFoundError } from "./errors";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
 export { runStore, type RunStore } from "./run-store";

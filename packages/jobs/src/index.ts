@@ -5,3 +5,4 @@ export * from "./study-queue";
 export * from "./study-updates";
 export * from "./start-study";
 export * from "./script-validation";
+export * from "./worker-heartbeat";

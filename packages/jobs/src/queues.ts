@@ -52,6 +52,13 @@ export async function queueWorkers(queue: Queue) {
   return (await queue.getWorkers()).filter((w) => (w as { db?: string }).db === db);
 }
 
+/** How many jobs a queue holds: waiting (incl. prioritized), delayed, and being worked on. */
+export async function queueDepth(queue: Queue) {
+  const c = await queue.getJobCounts("waiting", "prioritized", "delayed", "active");
+  return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), delayed: c.delayed ?? 0, active: c.active ?? 0 };
+}
+export type QueueDepth = Awaited<ReturnType<typeof queueDepth>>;
+
 /** Enqueues a run; jobId = runId, so enqueuing twice delivers once. */
 export async function enqueueRun(queue: RunQueue, payload: RunJobPayload) {
   const data = runJobPayload.parse(payload);

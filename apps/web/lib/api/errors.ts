@@ -1,8 +1,10 @@
 // One error type for the API, a closed code -> HTTP status map, and the wrapper
 // every route handler goes through: workspace (auth) -> handler -> errors as JSON.
+import { randomUUID } from "node:crypto";
 import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { log } from "@/lib/log";
 import { resolveWorkspace } from "@/lib/server/workspace";
 import { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
 
@@ -49,13 +51,19 @@ const isZodError = (err: unknown): err is z.core.$ZodError =>
 const isNotFound = (err: unknown): err is NotFoundError =>
   err instanceof NotFoundError || (err instanceof Error && "entity" in err && err.message.endsWith("not found"));
 
-/** Any thrown value -> the response the client sees. Unexpected errors are logged, never leaked. */
-export function toErrorResponse(err: unknown, where: string): Response {
+/** Any thrown value -> the response the client sees. Unexpected errors are logged (with the request id), never leaked. */
+export function toErrorResponse(err: unknown, where: string, requestId?: string): Response {
   if (err instanceof ApiError) return err.toResponse();
   if (isZodError(err)) return fromZodError(err).toResponse();
   if (isNotFound(err)) return new ApiError("not_found", err.message).toResponse();
-  console.error(`${where}: unexpected error`, err);
+  log.error({ requestId, route: where, err }, "unexpected API error");
   return new ApiError("internal", "internal error").toResponse();
+}
+
+/** The caller's X-Request-Id when it is a sane token (a proxy's), else a new one; it ties a response to its log lines. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
 /** The request body as JSON; a missing or malformed body is a 422, not a 500. */
@@ -105,12 +113,20 @@ export function apiRoute<P extends Record<string, string | string[]> = Record<st
 ) {
   return async (request: Request, routeCtx: { params: Promise<P> }): Promise<Response> => {
     const where = `${request.method} ${new URL(request.url).pathname}`;
+    const requestId = requestIdOf(request);
+    let response: Response;
     try {
       const scope = await resolveWorkspace(request);
       const params = ((await routeCtx?.params) ?? {}) as P;
-      return await fn({ request, scope, params });
+      response = await fn({ request, scope, params });
     } catch (err) {
-      return toErrorResponse(err, where);
+      response = toErrorResponse(err, where, requestId);
     }
+    try {
+      response.headers.set("x-request-id", requestId);
+    } catch {
+      /* a response with immutable headers (a redirect) goes out without it */
+    }
+    return response;
   };
 }

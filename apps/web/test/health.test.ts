@@ -1,0 +1,50 @@
+// GET /api/health against the real stack: Postgres, Redis, the worker's heartbeat
+// and queue depth, and nothing secret in the answer.
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { createRunQueue } from "@opsbench/jobs";
+import { afterAll, describe, expect, inject, it } from "vitest";
+
+const web = inject("webUrl");
+const queue = createRunQueue(inject("redisUrl"));
+afterAll(() => queue.close());
+
+const health = async () => {
+  const res = await fetch(`${web}/api/health`);
+  return { res, text: await res.text() };
+};
+
+describe("GET /api/health", () => {
+  it("reports Postgres, Redis and a live worker as ok, without authentication", async () => {
+    const { res, text } = await health();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toContain("no-store");
+    const body = JSON.parse(text);
+    expect(body.status).toBe("ok");
+    expect(body.database.ok).toBe(true);
+    expect(body.redis.ok).toBe(true);
+    expect(body.workers.live).toBeGreaterThanOrEqual(1);
+    expect(body.workers.heartbeats[0].ageMs).toBeLessThan(20_000);
+  });
+
+  it("counts a queued job in the run queue's depth", async () => {
+    const before = JSON.parse((await health()).text).queues.run;
+    // Delayed a minute, so the worker does not take it before it is removed.
+    const job = await queue.add("execute", { runId: randomUUID() }, { delay: 60_000 });
+    try {
+      const after = JSON.parse((await health()).text).queues.run;
+      expect(after.delayed).toBe(before.delayed + 1);
+      expect(typeof after.waiting).toBe("number");
+      expect(typeof after.active).toBe("number");
+    } finally {
+      await job.remove();
+    }
+  });
+
+  it("reveals no connection details", async () => {
+    const { text } = await health();
+    for (const secret of ["postgresql://", "redis://", inject("databaseUrl"), inject("redisUrl"), os.hostname(), "password"]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,31 @@
+// TCP ports for throw-away servers in tests: one nobody listens on, and waiting until one answers.
+import net from "node:net";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const answers = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+export async function waitForPort(port: number, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await answers(port))) {
+    if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
