@@ -10,6 +10,10 @@ const unit = ["packages/core/test/**/*.test.ts", "tests/self-hosting.test.ts"];
 const browser = ["apps/web/test/**/*.test.ts"];
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 
+// Files that compare timings or need the CPU to themselves: each runs while no other
+// integration or browser file does (tests/machine-share.ts).
+const aloneFiles = ["apps/worker/test/placement-comparison.test.ts", "packages/providers/test/local-service.test.ts"];
+
 // Integration and browser files share this many parallel slots (measured on the 2-core machine:
 // load tests compare their numbers with k6's own summary, so contention does not fail them).
 const SERVICE_WORKERS = 3;
@@ -31,6 +35,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...unit, ...browser],
           globalSetup: ["tests/setup/services.ts"],
           setupFiles: ["tests/setup/integration-file.ts"],
+          provide: { aloneFiles },
           maxWorkers: SERVICE_WORKERS,
           sequence: { groupOrder: 1 },
         },
@@ -42,6 +47,7 @@ export default defineConfig({
           include: browser,
           globalSetup: ["tests/setup/services.ts"],
           setupFiles: ["tests/setup/browser-file.ts"],
+          provide: { aloneFiles },
           maxWorkers: SERVICE_WORKERS,
           sequence: { groupOrder: 1 },
         },

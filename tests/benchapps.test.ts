@@ -159,7 +159,8 @@ describe("benchapps", () => {
 describe("iot on a Postgres database of its own", () => {
   const admin = new URL(testDatabaseUrl());
   admin.pathname = "/postgres";
-  const dbName = `iot_test_${process.pid}_${Date.now().toString(36)}`;
+  // Named after the file's own database, so a run cut short has it cleared with the rest (tests/setup/services.ts).
+  const dbName = `${new URL(testDatabaseUrl()).pathname.slice(1)}_iot`;
   const dbUrl = new URL(testDatabaseUrl());
   dbUrl.pathname = `/${dbName}`;
   const env = { IOT_DATABASE_URL: dbUrl.toString(), IOT_SCRYPT_COST: "1024" };

@@ -8,9 +8,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { Redis } from "ioredis";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
 import { ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
+import { shareMachine } from "./machine-share";
 import { testStack } from "./stack-env";
 import { cloneTemplate, dropDatabase } from "./test-databases";
 
@@ -18,6 +19,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Starts the name of every database and Redis key prefix of this run (stack-env.ts runTagOf). */
     runTag: string;
+    /** Files (relative to the repository) that need the machine to themselves (machine-share.ts). */
+    aloneFiles: string[];
   }
 }
 
@@ -28,12 +31,14 @@ interface FileServices {
   redisUrl: string;
   worker: Promise<Managed | null> | null;
   web: { url: string; managed: Managed | null } | null;
+  releaseMachine: () => Promise<void>;
 }
 
 let current: FileServices | null = null;
+const repoRoot = path.resolve(import.meta.dirname, "..");
 
 /** Where a run notes the processes it started, so a later run can stop them if this one was killed. */
-export const childrenDir = (runTag: string) => path.resolve(import.meta.dirname, "../.data/test-stack", runTag);
+export const childrenDir = (runTag: string) => path.resolve(repoRoot, ".data/test-stack", runTag);
 
 function noteChild(managed: Managed | null) {
   const pid = managed?.child.pid;
@@ -66,8 +71,10 @@ function redisUrlWithPrefix(prefix: string): string {
 }
 
 export async function openFileServices(): Promise<void> {
+  const file = path.relative(repoRoot, expect.getState().testPath ?? "");
+  const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
   const name = `${inject("runTag")}_${randomBytes(4).toString("hex")}`;
-  current = { name, databaseUrl: await cloneTemplate(name), redisUrl: redisUrlWithPrefix(name), worker: null, web: null };
+  current = { name, databaseUrl: await cloneTemplate(name), redisUrl: redisUrlWithPrefix(name), worker: null, web: null, releaseMachine };
 }
 
 const cliEnv = (s: FileServices, webPort = 0) => ({
@@ -132,4 +139,5 @@ export async function closeFileServices(): Promise<void> {
   await stopChild((await s.worker?.catch(() => null)) ?? null);
   await dropDatabase(s.name);
   await deleteRedisKeys(testStack.redisUrl, s.name);
+  await s.releaseMachine();
 }

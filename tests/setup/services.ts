@@ -7,7 +7,7 @@ import type { TestProject } from "vitest/node";
 import { ensureWebBuild } from "../../packages/cli/src/processes";
 import { childrenDir, deleteRedisKeys } from "../file-services";
 import { isAlive } from "../helpers";
-import { runTagOf, testStack } from "../stack-env";
+import { runTagOf, runTagStem, testStack } from "../stack-env";
 import { databasesStartingWith, dropDatabase, ensureTemplate, runsWithDatabases } from "../test-databases";
 
 const log = (m: string) => process.stderr.write(`[test services] ${m}\n`);
@@ -32,9 +32,20 @@ async function clearRun(runTag: string) {
   await deleteRedisKeys(testStack.redisUrl, `${runTag}_*`);
 }
 
+/** Earlier runs of this checkout whose vitest process is gone but whose databases or processes are not. */
+async function killedRuns(): Promise<number[]> {
+  let noted: string[] = [];
+  try {
+    noted = readdirSync(childrenDir("")).filter((tag) => tag.startsWith(runTagStem));
+  } catch {
+    /* none noted */
+  }
+  const pids = [...(await runsWithDatabases()), ...noted.map((tag) => Number(tag.slice(runTagStem.length)))];
+  return [...new Set(pids)].filter((pid) => pid !== process.pid && !isAlive(pid));
+}
+
 export async function setup(project: TestProject) {
-  for (const pid of await runsWithDatabases()) {
-    if (pid === process.pid || isAlive(pid)) continue;
+  for (const pid of await killedRuns()) {
     log(`clearing what a killed test run (process ${pid}) left`);
     await clearRun(runTagOf(pid));
   }
