@@ -12,7 +12,11 @@ const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", 
 
 // Files that compare timings or need the CPU to themselves: each runs while no other
 // integration or browser file does (tests/machine-share.ts).
-const aloneFiles = ["apps/worker/test/placement-comparison.test.ts", "packages/providers/test/local-service.test.ts"];
+const aloneFiles = [
+  "apps/worker/test/placement-comparison.test.ts", // isolated vs co-located latency
+  "packages/providers/test/local-service.test.ts", // scale-out under CPU load (HPA rule)
+  "apps/worker/test/local-engine.test.ts", // the same, through the worker
+];
 
 // Integration and browser files share this many parallel slots (measured on the 2-core machine:
 // load tests compare their numbers with k6's own summary, so contention does not fail them).
