@@ -1,16 +1,64 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+// Three projects, each starting only what its files use:
+//   unit         pure code: no Postgres, Redis, worker, k6 or web build (`npm run test:unit`);
+//   integration  each file gets a database cloned from a migrated template and a Redis key
+//                prefix of its own, and a worker of its own when it asks (openTestStack);
+//   browser      the same, plus a worker and a `next start` of one shared build per file.
+// A file belongs to the first project whose globs match it.
+const unit = ["packages/core/test/**/*.test.ts", "tests/self-hosting.test.ts"];
+const browser = ["apps/web/test/**/*.test.ts", "tests/demo.test.ts"];
+const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
+
+// Files that compare timings or need the CPU to themselves: each runs while no other
+// integration or browser file does (tests/machine-share.ts).
+const aloneFiles = [
+  "apps/worker/test/placement-comparison.test.ts", // isolated vs co-located latency
+  "packages/providers/test/local-service.test.ts", // scale-out under CPU load (HPA rule)
+  "apps/worker/test/local-engine.test.ts", // the same, through the worker
+];
+
+// Integration and browser files share this many parallel slots (measured on the 2-core machine:
+// load tests compare their numbers with k6's own summary, so contention does not fail them).
+const SERVICE_WORKERS = 3;
 
 export default defineConfig({
   // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
   resolve: { tsconfigPaths: true },
 
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"],
-    globalSetup: ["tests/global-setup.ts"],
-    // Integration tests share one worker and one machine: a load test running
-    // beside another would measure it. Files run one at a time.
-    fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 300_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: unit, maxWorkers: 2, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: everything,
+          exclude: [...configDefaults.exclude, ...unit, ...browser],
+          globalSetup: ["tests/setup/services.ts"],
+          setupFiles: ["tests/setup/integration-file.ts"],
+          provide: { aloneFiles },
+          maxWorkers: SERVICE_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: browser,
+          globalSetup: ["tests/setup/services.ts"],
+          setupFiles: ["tests/setup/browser-file.ts"],
+          provide: { aloneFiles },
+          maxWorkers: SERVICE_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

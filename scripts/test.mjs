@@ -1,11 +1,23 @@
-// Runs the whole suite (unit and integration, against real Postgres, Redis, k6
-// and Chromium) and ends with one plain line: "N passed, N failed".
+// Runs the checks on every change, fastest first: lint, type check, then the
+// three vitest projects (unit; integration and browser against real Postgres,
+// Redis, k6 and Chromium; vitest.config.ts). Ends with one plain line: "N passed, N failed".
+// Extra arguments go to vitest (e.g. `--project integration`, a file name).
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+for (const check of ["lint", "typecheck"]) {
+  const r = spawnSync("npm", ["run", check, "--silent"], { cwd: root, stdio: "inherit", env });
+  if (r.status !== 0) {
+    console.log(`npm run ${check} failed (exit ${r.status ?? r.signal}): fix it first; the test suites did not run`);
+    process.exit(1);
+  }
+}
+
 const report = path.join(root, ".data/test-report.json");
 mkdirSync(path.dirname(report), { recursive: true });
 rmSync(report, { force: true });
@@ -13,11 +25,7 @@ rmSync(report, { force: true });
 const r = spawnSync(
   "npx",
   ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  },
+  { cwd: root, stdio: "inherit", env },
 );
 
 let passed = 0;

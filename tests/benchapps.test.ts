@@ -9,12 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_APPS, localServiceSpec, workloadInput, type WorkloadInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { localService, type Deployment, type ProviderContext } from "@opsbench/providers";
 import { buildBenchapps, listBenchapps } from "../benchapps/build.mjs";
-import { isAlive, openTestStack, waitForFinal } from "./helpers";
+import { isAlive, openTestStack, waitForFinal, testDatabaseUrl } from "./helpers";
 
 const benchappsDir = fileURLToPath(new URL("../benchapps", import.meta.url));
 
@@ -157,10 +157,11 @@ describe("benchapps", () => {
 });
 
 describe("iot on a Postgres database of its own", () => {
-  const admin = new URL(inject("databaseUrl"));
+  const admin = new URL(testDatabaseUrl());
   admin.pathname = "/postgres";
-  const dbName = `iot_test_${process.pid}_${Date.now().toString(36)}`;
-  const dbUrl = new URL(inject("databaseUrl"));
+  // Named after the file's own database, so a run cut short has it cleared with the rest (tests/setup/services.ts).
+  const dbName = `${new URL(testDatabaseUrl()).pathname.slice(1)}_iot`;
+  const dbUrl = new URL(testDatabaseUrl());
   dbUrl.pathname = `/${dbName}`;
   const env = { IOT_DATABASE_URL: dbUrl.toString(), IOT_SCRYPT_COST: "1024" };
   const databaseExists = async () => {

@@ -8,13 +8,13 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FUNCTION, DEMO_SERVICE, DEMO_STUDY_NAME, DEMO_WORKLOAD } from "@opsbench/core";
 import { loadRunView } from "@opsbench/db";
-import { launchBrowser, openTestStack } from "./helpers";
+import { launchBrowser, openTestStack, testDatabaseUrl, testRedisUrl, testWebUrl } from "./helpers";
 
 const root = path.resolve(import.meta.dirname, "..");
-const web = inject("webUrl");
+const web = testWebUrl();
 /** `npm run demo` prints its own header (a blank line, "> opsbench@ demo", "> the script", a blank line) before the script's output. */
 const NPM_HEADER_LINES = 4;
 
@@ -26,8 +26,8 @@ function runDemoScript(args: string): Promise<{ code: number; output: string; st
       cwd: root,
       env: {
         ...process.env,
-        DATABASE_URL: inject("databaseUrl"),
-        REDIS_URL: inject("redisUrl"),
+        DATABASE_URL: testDatabaseUrl(),
+        REDIS_URL: testRedisUrl(),
         // The test stack's web app and worker are already up: the demo uses them, as it would a running install.
         OPSBENCH_WEB_PORT: new URL(web).port,
       },

@@ -1,25 +1,35 @@
-// Shared by the integration tests: real database, real queue, real worker.
+// Shared by the integration and browser tests: the file's own database, queue and
+// worker (tests/file-services.ts), real k6, real processes.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { inject } from "vitest";
 import type { TargetInput, WorkloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, loadRunView, workspaceScope, type Db, type RunView } from "@opsbench/db";
 import { createRunQueue } from "@opsbench/jobs";
+import { fileServices, useWorker } from "./file-services";
 
+/** The test file's own database (a clone of the migrated template). */
+export const testDatabaseUrl = () => fileServices().databaseUrl;
+/** The test file's Redis, with the key prefix of its queues. */
+export const testRedisUrl = () => fileServices().redisUrl;
+/** The test file's web app (started before each file of the browser project). */
+export function testWebUrl(): string {
+  const web = fileServices().web;
+  if (!web) throw new Error("this test file has no web app: list it under browser in vitest.config.ts");
+  return web.url;
+}
+
+/** The file's database, run queue and default workspace, with its worker started. */
 export async function openTestStack() {
-  const db = createDb(inject("databaseUrl"), { max: 3 });
-  const queue = createRunQueue(inject("redisUrl"));
+  await useWorker();
+  const db = createDb(testDatabaseUrl(), { max: 3 });
+  const queue = createRunQueue(testRedisUrl());
   const scope = workspaceScope(db, await defaultWorkspaceId(db));
-  return {
-    db,
-    queue,
-    scope,
-    close: async () => {
-      await queue.close();
-      await db.$disconnect();
-    },
+  const close = async () => {
+    await queue.close();
+    await db.$disconnect();
   };
+  return { db, queue, scope, close };
 }
 
 export async function waitForFinal(db: Db, runId: string, timeoutMs = 150_000): Promise<RunView> {
@@ -86,11 +96,11 @@ export function launchBrowser(): Promise<Browser> {
 
 const opsbenchBin = path.resolve(import.meta.dirname, "../packages/cli/bin/opsbench.js");
 
-/** Runs the real `opsbench` command against the test stack; resolves with its exit code and output. */
+/** Runs the real `opsbench` command against the file's database and Redis; resolves with its exit code and output. */
 export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [opsbenchBin, ...args], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl") },
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl() },
     });
     let stdout = "";
     let stderr = "";
@@ -99,3 +109,4 @@ export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: 
     child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+export { useWorker } from "./file-services";

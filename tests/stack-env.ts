@@ -1,9 +1,30 @@
-// Where the test stack lives. Tests use a database and a Redis db of their own,
-// so `npm test` never touches the demo's data.
+// Where the test services live. Tests use a Postgres server and a Redis database
+// of their own, so `npm test` never touches the demo's data; every database and
+// Redis key they make is named after the test database's name, so two
+// checkouts with different TEST_DATABASE_URLs never touch each other's.
 export const testStack = {
   databaseUrl: process.env.TEST_DATABASE_URL ?? "postgresql://opsbench@127.0.0.1:55432/opsbench_test",
   redisUrl: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:56379/1",
-  webPort: Number(process.env.TEST_WEB_PORT ?? 3299),
   /** The test build of the web app lives apart from the demo's (.next). */
   nextDistDir: process.env.OPSBENCH_NEXT_DIST_DIR ?? ".next-test",
 };
+
+/** The test database's name: the stem of every database and key prefix the tests make. */
+export const stackName = new URL(testStack.databaseUrl).pathname.slice(1);
+
+/** The migrated database each test file's database is cloned from. */
+export const templateName = `${stackName}_template`;
+
+/** A database of this checkout's tests on the same server (another path, same credentials). */
+export function databaseUrlOf(name: string): string {
+  const url = new URL(testStack.databaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The prefix of a test run's databases and Redis keys: it names the vitest process,
+ * so a later run can tell the leftovers of a run that was killed (its process is gone).
+ */
+export const runTagOf = (pid: number) => `${runTagStem}${pid}`;
+export const runTagStem = `${stackName}_p`;

@@ -2,11 +2,11 @@
 // (apps/web/lib/api/contracts.ts); and every route file has a contract, every contract a route file.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 const apiDir = path.resolve(import.meta.dirname, "../app/api/v1");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 

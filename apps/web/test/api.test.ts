@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack } from "../../../tests/helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStack, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 beforeAll(async () => {
   stack = await openTestStack();

@@ -3,12 +3,12 @@
 // second), compared: the cost table shows cost per 1,000 requests with the cheapest
 // highlighted, and the break-even chart says where serverless stops being cheaper.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { targetInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;
 const runIds: Record<string, string> = {};

@@ -3,13 +3,13 @@
 // a study of two targets x 2 repetitions each, tiny loads.
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrapDifference, runSummarySchema, studyInput, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, launchBrowser, testRedisUrl, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let studyQueue: ReturnType<typeof createStudyQueue>;
 let browser: Browser;
@@ -18,7 +18,7 @@ const runsOf: Record<"one" | "two", string[]> = { one: [], two: [] };
 
 beforeAll(async () => {
   stack = await openTestStack();
-  studyQueue = createStudyQueue(inject("redisUrl"));
+  studyQueue = createStudyQueue(testRedisUrl());
   browser = await launchBrowser();
   // A two-target study: one replica against two of the same app, 2 repetitions each, tiny loads
   // of about 13 s (two 10 s buckets per run, so every time series has a line).

@@ -3,10 +3,11 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { createRunQueue } from "@opsbench/jobs";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { testDatabaseUrl, testRedisUrl, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
-const queue = createRunQueue(inject("redisUrl"));
+const web = testWebUrl();
+const queue = createRunQueue(testRedisUrl());
 afterAll(() => queue.close());
 
 const health = async () => {
@@ -43,7 +44,7 @@ describe("GET /api/health", () => {
 
   it("reveals no connection details", async () => {
     const { text } = await health();
-    for (const secret of ["postgresql://", "redis://", inject("databaseUrl"), inject("redisUrl"), os.hostname(), "password"]) {
+    for (const secret of ["postgresql://", "redis://", testDatabaseUrl(), testRedisUrl(), os.hostname(), "password"]) {
       expect(text).not.toContain(secret);
     }
   });

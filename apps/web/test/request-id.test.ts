@@ -1,8 +1,9 @@
 // Every /api/v1 answer carries an X-Request-Id, the one its log lines carry: the
 // caller's (e.g. a proxy's) when it is a sane token, a new one otherwise.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 
 describe("X-Request-Id on /api/v1", () => {
   it("echoes a caller's id, on success and on an error answer", async () => {

@@ -7,10 +7,10 @@ import { workloadSpec } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;
 

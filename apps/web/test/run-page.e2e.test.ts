@@ -1,11 +1,11 @@
 // The run page in a real browser (Debian's Chromium driven by playwright-core),
 // against the built web app, a real worker and a real k6 run.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;
 

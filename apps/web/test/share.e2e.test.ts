@@ -2,11 +2,11 @@
 // browser context (no cookies, no account), they show the comparison and nothing
 // else: no other run's id, no target secret. Revoked, they answer 404.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 const SECRET = "s3cr3t-value";
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;

@@ -4,11 +4,11 @@
 // form, followed live on its page to the end, every cell's confidence interval
 // equal to the API's; then an abort from the page.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StudyView } from "@opsbench/db";
-import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;
 

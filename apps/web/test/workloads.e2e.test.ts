@@ -6,10 +6,10 @@
 import { iotSpike, workloadSpec } from "@opsbench/core";
 import { NotFoundError } from "@opsbench/db";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack, launchBrowser } from "../../../tests/helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStack, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
-const web = inject("webUrl");
+const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;
 

@@ -8,6 +8,7 @@ import { createDb } from "@opsbench/db";
 import {
   RUN_QUEUE,
   STUDY_QUEUE,
+  queuePrefix,
   redisConnection,
   runJobPayload,
   studyJobPayload,
@@ -63,7 +64,7 @@ const worker = new Worker<RunJobPayload>(
       running.delete(runId);
     }
   },
-  { connection: redisConnection(env.REDIS_URL), prefix: "opsbench", concurrency: 1, lockDuration: 60_000 },
+  { connection: redisConnection(env.REDIS_URL), prefix: queuePrefix(env.REDIS_URL), concurrency: 1, lockDuration: 60_000 },
 );
 worker.on("error", (err) => log.error({ err }, "worker error"));
 // The job id is the run id.
@@ -86,7 +87,7 @@ const studyWorker = new Worker<StudyJobPayload>(
     };
     await executeStudy(parsed.data.studyId, deps, stoppingStudies.signal);
   },
-  { connection: redisConnection(env.REDIS_URL), prefix: "opsbench", concurrency: 1, lockDuration: 60_000 },
+  { connection: redisConnection(env.REDIS_URL), prefix: queuePrefix(env.REDIS_URL), concurrency: 1, lockDuration: 60_000 },
 );
 studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
 studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, jobId: job?.id, err }, "study job failed"));

@@ -11,6 +11,7 @@ import { UnrecoverableError, Worker } from "bullmq";
 import { durationSeconds } from "@opsbench/core";
 import {
   SCRIPT_VALIDATION_QUEUE,
+  queuePrefix,
   redisConnection,
   scriptValidationPayload,
   type ScriptValidationPayload,
@@ -97,7 +98,7 @@ export function startScriptValidationWorker(opts: { redisUrl: string; k6Binary: 
       return result;
     },
     // Validation is short and light; two at once keep a submit from waiting behind another.
-    { connection: redisConnection(opts.redisUrl), prefix: "opsbench", concurrency: 2 },
+    { connection: redisConnection(opts.redisUrl), prefix: queuePrefix(opts.redisUrl), concurrency: 2 },
   );
   worker.on("error", (err) => opts.log.error({ err }, "script validation worker error"));
   return worker;

@@ -12,11 +12,13 @@ import {
   writeWorkerHeartbeat,
 } from "@opsbench/jobs";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testRedisUrl, useWorker } from "../../../tests/helpers";
 import { ownHeartbeatAge } from "../src/healthcheck";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const redis = new Redis(inject("redisUrl"));
+const redis = new Redis(testRedisUrl());
+beforeAll(() => useWorker());
 afterAll(() => redis.quit());
 
 const runHealthcheck = (redisUrl: string) =>
@@ -53,7 +55,7 @@ describe("worker heartbeat", () => {
   });
 
   it("the healthcheck script exits 0 beside a live worker and 1 when Redis cannot be reached", () => {
-    const healthy = runHealthcheck(inject("redisUrl"));
+    const healthy = runHealthcheck(testRedisUrl());
     expect(healthy.status, healthy.stderr).toBe(0);
     expect(healthy.stdout).toMatch(/worker heartbeat \d+ s old/);
     const unreachable = runHealthcheck("redis://127.0.0.1:1/0");

@@ -7,10 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
 import { loadRunView } from "@opsbench/db";
-import { openTestStack } from "../../../tests/helpers";
+import { openTestStack, testRedisUrl } from "../../../tests/helpers";
 import { loadEnv } from "../src/env";
 import { k6Version } from "../src/k6-process";
 import { STRICT_SANDBOX } from "../src/k6-sandbox";
@@ -23,7 +23,7 @@ let redis: Redis;
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-deadline-"));
 beforeAll(async () => {
   stack = await openTestStack();
-  redis = new Redis(inject("redisUrl"));
+  redis = new Redis(testRedisUrl());
 });
 afterAll(async () => {
   await redis.quit();

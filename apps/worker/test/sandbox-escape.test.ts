@@ -6,26 +6,26 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localServiceSpec, type TargetInput, workloadSpec } from "@opsbench/core";
 import { createScriptValidator, startRun, type ScriptValidator } from "@opsbench/jobs";
 import { localService } from "@opsbench/providers";
-import { openTestStack, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, waitForFinal, testDatabaseUrl, testRedisUrl } from "../../../tests/helpers";
 import { loadEnv } from "../src/env";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let validator: ScriptValidator;
 beforeAll(async () => {
   stack = await openTestStack();
-  validator = createScriptValidator(inject("redisUrl"));
+  validator = createScriptValidator(testRedisUrl());
 });
 afterAll(async () => {
   await validator.close();
   await stack.close();
 });
 
-const databaseUrl = inject("databaseUrl");
-const redisUrl = inject("redisUrl");
+const databaseUrl = testDatabaseUrl();
+const redisUrl = testRedisUrl();
 const besideTheWorker = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src/env.ts");
 
 /** The test stack's worker: the process whose environment holds the test database's URL. */

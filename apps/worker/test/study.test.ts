@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planRunOrder, studyInput, type StudyInputDraft } from "@opsbench/core";
 import { loadStudyView, type StudyView } from "@opsbench/db";
 import { createStudyQueue, startRun, startStudy } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, testRedisUrl } from "../../../tests/helpers";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let studyQueue: ReturnType<typeof createStudyQueue>;
 beforeAll(async () => {
   stack = await openTestStack();
-  studyQueue = createStudyQueue(inject("redisUrl"));
+  studyQueue = createStudyQueue(testRedisUrl());
 });
 afterAll(async () => {
   await studyQueue.close();

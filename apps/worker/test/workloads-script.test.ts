@@ -1,16 +1,16 @@
 // Bring your own k6 script: validated by the worker (k6 inspect) through the
 // queue before anything is saved, run by the unchanged pipeline, and its checks
 // and custom metrics stored per second and shown in the run view.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
 import { createScriptValidator, startRun, type ScriptValidator } from "@opsbench/jobs";
-import { openTestStack, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, taewaTarget, waitForFinal, testRedisUrl } from "../../../tests/helpers";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let validator: ScriptValidator;
 beforeAll(async () => {
   stack = await openTestStack();
-  validator = createScriptValidator(inject("redisUrl"));
+  validator = createScriptValidator(testRedisUrl());
 });
 afterAll(async () => {
   await validator.close();

@@ -13,10 +13,9 @@ export function loadEnv(): CliEnv {
 }
 
 /** The environment handed to the processes the CLI starts (worker, web). */
-export function childEnv(env: CliEnv): Record<string, string> {
-  const inherited = Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])));
+export function childEnv(env: CliEnv): NodeJS.ProcessEnv {
   return {
-    ...inherited,
+    ...process.env,
     DATABASE_URL: env.DATABASE_URL,
     REDIS_URL: env.REDIS_URL,
     OPSBENCH_NEXT_DIST_DIR: env.OPSBENCH_NEXT_DIST_DIR,

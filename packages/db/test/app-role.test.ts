@@ -4,11 +4,12 @@
 // The local Postgres trusts loopback connections, so the password itself is not
 // checked here; the role's rights are.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseUrl } from "../../../tests/helpers";
 import { createDb, type Db } from "../src/client";
 import { ensureAppRole } from "../src/app-role";
 
-const ownerUrl = inject("databaseUrl");
+const ownerUrl = testDatabaseUrl();
 const role = `opsbench_app_test_${process.pid}`;
 const password = "p@ss#w?rd/:x' \"%";
 

@@ -2,11 +2,12 @@ import { mkdtempSync, cpSync, appendFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, defaultMigrationsDir, listMigrations } from "../src/migrate";
 import { shapeFromDatabase, shapeFromSchema } from "./schema-shape";
+import { testDatabaseUrl } from "../../../tests/helpers";
 
-const databaseUrl = inject("databaseUrl");
+const databaseUrl = testDatabaseUrl();
 let client: pg.Client;
 
 beforeAll(async () => {

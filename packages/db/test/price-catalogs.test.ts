@@ -2,9 +2,10 @@
 // one, resolving a model reference against the workspace's own entries, and
 // keeping workspaces apart.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_PRICE_CATALOGS, parseCostUsage, priceUsage } from "@opsbench/core";
 import { createDb, workspaceScope, type Db } from "../src/index";
+import { testDatabaseUrl } from "../../../tests/helpers";
 
 let db: Db;
 let a: ReturnType<typeof workspaceScope>;
@@ -12,7 +13,7 @@ let b: ReturnType<typeof workspaceScope>;
 const slugs = [`cost-a-${randomUUID()}`, `cost-b-${randomUUID()}`];
 
 beforeAll(async () => {
-  db = createDb(inject("databaseUrl"), { max: 2 });
+  db = createDb(testDatabaseUrl(), { max: 2 });
   const [wa, wb] = await Promise.all(slugs.map((slug) => db.workspace.create({ data: { slug, name: slug } })));
   a = workspaceScope(db, wa!.id);
   b = workspaceScope(db, wb!.id);

@@ -22,11 +22,20 @@ export function redisConnection(redisUrl: string): ConnectionOptions {
 }
 
 /**
+ * The key prefix of opsbench's queues on a Redis: the URL's `?prefix=`, else
+ * "opsbench". Several installations (the tests run one per file) can then share
+ * one Redis database and never take each other's jobs.
+ */
+export function queuePrefix(redisUrl: string): string {
+  return new URL(redisUrl).searchParams.get("prefix") || "opsbench";
+}
+
+/**
  * A queue of opsbench's, with the options every one of them shares: a load test
  * (or a study of them) is never repeated behind the user's back, so one attempt;
  * the rows record the outcome. Finished jobs are kept briefly for inspection.
  */
-export function createOpsbenchQueue<T>(name: string, redisUrl: string, prefix = "opsbench") {
+export function createOpsbenchQueue<T>(name: string, redisUrl: string, prefix = queuePrefix(redisUrl)) {
   const queue = new Queue<T>(name, {
     connection: redisConnection(redisUrl),
     prefix,

@@ -3,7 +3,7 @@
 // is saved or queued: the caller enqueues the source and awaits the answer.
 import { Queue, QueueEvents } from "bullmq";
 import { z } from "zod";
-import { redisConnection } from "./queues";
+import { queuePrefix, redisConnection } from "./queues";
 
 export const SCRIPT_VALIDATION_QUEUE = "script-validate";
 
@@ -29,7 +29,7 @@ export class ScriptValidationUnavailable extends Error {}
 
 export const DEFAULT_SCRIPT_VALIDATION_TIMEOUT_MS = 20_000;
 
-export function createScriptValidator(redisUrl: string, prefix = "opsbench") {
+export function createScriptValidator(redisUrl: string, prefix = queuePrefix(redisUrl)) {
   const connection = redisConnection(redisUrl);
   const queue = new Queue<ScriptValidationPayload>(SCRIPT_VALIDATION_QUEUE, {
     connection,

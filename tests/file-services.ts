@@ -1,0 +1,143 @@
+// The services one test file runs against, made for that file alone: a database
+// cloned from the migrated template and a Redis key prefix (the integration and
+// browser projects open them before each file: tests/setup/), and, when the file
+// asks, a worker and a web server bound to those two. So files run in parallel
+// without seeing each other's rows, jobs or workers. All of it goes after the file.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import net, { type AddressInfo } from "node:net";
+import path from "node:path";
+import { Redis } from "ioredis";
+import { expect, inject } from "vitest";
+import { createRunQueue } from "@opsbench/jobs";
+import { ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
+import { shareMachine } from "./machine-share";
+import { testStack } from "./stack-env";
+import { cloneTemplate, dropDatabase } from "./test-databases";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Starts the name of every database and Redis key prefix of this run (stack-env.ts runTagOf). */
+    runTag: string;
+    /** Files (relative to the repository) that need the machine to themselves (machine-share.ts). */
+    aloneFiles: string[];
+  }
+}
+
+interface FileServices {
+  /** The file's database and Redis key prefix. */
+  name: string;
+  databaseUrl: string;
+  redisUrl: string;
+  worker: Promise<Managed | null> | null;
+  web: { url: string; managed: Managed | null } | null;
+  releaseMachine: () => Promise<void>;
+}
+
+let current: FileServices | null = null;
+const repoRoot = path.resolve(import.meta.dirname, "..");
+
+/** Where a run notes the processes it started, so a later run can stop them if this one was killed. */
+export const childrenDir = (runTag: string) => path.resolve(repoRoot, ".data/test-stack", runTag);
+
+function noteChild(managed: Managed | null) {
+  const pid = managed?.child.pid;
+  if (!pid) return;
+  mkdirSync(childrenDir(inject("runTag")), { recursive: true });
+  writeFileSync(path.join(childrenDir(inject("runTag")), String(pid)), "");
+}
+
+async function stopChild(managed: Managed | null) {
+  if (!managed) return;
+  await managed.stop();
+  if (managed.child.pid) rmSync(path.join(childrenDir(inject("runTag")), String(managed.child.pid)), { force: true });
+}
+
+/** The file's services; only files of the integration and browser projects have them. */
+export function fileServices(): FileServices {
+  if (!current) {
+    throw new Error(
+      "this test file uses the test services, but its vitest project starts none: list it under integration or browser in vitest.config.ts",
+    );
+  }
+  return current;
+}
+
+/** A Redis URL whose `?prefix=` keeps opsbench's queues apart (packages/jobs queuePrefix). */
+function redisUrlWithPrefix(prefix: string): string {
+  const url = new URL(testStack.redisUrl);
+  url.searchParams.set("prefix", prefix);
+  return url.toString();
+}
+
+export async function openFileServices(): Promise<void> {
+  const file = path.relative(repoRoot, expect.getState().testPath ?? "");
+  const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
+  const name = `${inject("runTag")}_${randomBytes(4).toString("hex")}`;
+  current = { name, databaseUrl: await cloneTemplate(name), redisUrl: redisUrlWithPrefix(name), worker: null, web: null, releaseMachine };
+}
+
+const cliEnv = (s: FileServices, webPort = 0) => ({
+  DATABASE_URL: s.databaseUrl,
+  REDIS_URL: s.redisUrl,
+  OPSBENCH_WEB_PORT: webPort,
+  OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
+});
+
+/** Starts the file's worker (once; later calls wait for the same one). */
+export function useWorker(): Promise<Managed | null> {
+  const s = fileServices();
+  s.worker ??= (async () => {
+    const queue = createRunQueue(s.redisUrl);
+    try {
+      const worker = await ensureWorker(cliEnv(s), queue, () => {});
+      noteChild(worker);
+      return worker;
+    } finally {
+      await queue.close();
+    }
+  })();
+  return s.worker;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts the file's web app (`next start` of the build the browser project made) and its worker. */
+export async function useWeb(): Promise<string> {
+  const s = fileServices();
+  await useWorker();
+  if (!s.web) {
+    s.web = await startWeb(cliEnv(s, await freePort()), () => {});
+    noteChild(s.web.managed);
+  }
+  return s.web.url;
+}
+
+/** Deletes every Redis key under `prefix:` (SCAN, never FLUSHDB: other runs may share the database). */
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>) {
+      if (keys.length > 0) await redis.unlink(...keys);
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function closeFileServices(): Promise<void> {
+  const s = current;
+  if (!s) return;
+  current = null;
+  await stopChild(s.web?.managed ?? null);
+  await stopChild((await s.worker?.catch(() => null)) ?? null);
+  await dropDatabase(s.name);
+  await deleteRedisKeys(testStack.redisUrl, s.name);
+  await s.releaseMachine();
+}

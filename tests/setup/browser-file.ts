@@ -1,0 +1,8 @@
+// Before each file of the browser project: its own database and Redis key
+// prefix, a worker and a web server bound to them (testWebUrl()).
+import { afterAll } from "vitest";
+import { closeFileServices, openFileServices, useWeb } from "../file-services";
+
+await openFileServices();
+afterAll(closeFileServices);
+await useWeb();

@@ -1,0 +1,68 @@
+// Global set-up of the projects that use services (integration, browser): the
+// migrated template every test file's database is cloned from, the web app's
+// build for the browser project, and at the end (or at the next run, if this
+// one was killed) nothing left: no database, Redis key or process of the run.
+import { readdirSync, rmSync } from "node:fs";
+import type { TestProject } from "vitest/node";
+import { ensureWebBuild } from "../../packages/cli/src/processes";
+import { childrenDir, deleteRedisKeys } from "../file-services";
+import { isAlive } from "../helpers";
+import { runTagOf, runTagStem, testStack } from "../stack-env";
+import { databasesStartingWith, dropDatabase, ensureTemplate, runsWithDatabases } from "../test-databases";
+
+const log = (m: string) => process.stderr.write(`[test services] ${m}\n`);
+
+/** Stops the processes a run started and drops its databases and Redis keys. */
+async function clearRun(runTag: string) {
+  let children: string[] = [];
+  try {
+    children = readdirSync(childrenDir(runTag));
+  } catch {
+    /* none noted */
+  }
+  for (const pid of children.map(Number)) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
+  rmSync(childrenDir(runTag), { recursive: true, force: true });
+  for (const name of await databasesStartingWith(`${runTag}_`)) await dropDatabase(name);
+  await deleteRedisKeys(testStack.redisUrl, `${runTag}_*`);
+}
+
+/** Earlier runs of this checkout whose vitest process is gone but whose databases or processes are not. */
+async function killedRuns(): Promise<number[]> {
+  let noted: string[] = [];
+  try {
+    noted = readdirSync(childrenDir("")).filter((tag) => tag.startsWith(runTagStem));
+  } catch {
+    /* none noted */
+  }
+  const pids = [...(await runsWithDatabases()), ...noted.map((tag) => Number(tag.slice(runTagStem.length)))];
+  return [...new Set(pids)].filter((pid) => pid !== process.pid && !isAlive(pid));
+}
+
+export async function setup(project: TestProject) {
+  for (const pid of await killedRuns()) {
+    log(`clearing what a killed test run (process ${pid}) left`);
+    await clearRun(runTagOf(pid));
+  }
+  await ensureTemplate(log);
+  if (project.name === "browser") {
+    ensureWebBuild(
+      {
+        DATABASE_URL: testStack.databaseUrl,
+        REDIS_URL: testStack.redisUrl,
+        OPSBENCH_WEB_PORT: 0,
+        OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
+      },
+      log,
+    );
+  }
+  const runTag = runTagOf(process.pid);
+  project.provide("runTag", runTag);
+  // Each file clears its own; this catches files that were cut short.
+  return () => clearRun(runTag);
+}
