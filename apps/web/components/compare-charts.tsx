@@ -4,19 +4,23 @@
 // from each run's load start), the latency distribution (CDF, log x axis) and the
 // infra timelines (replicas/instances and CPU per run). Each group has one colour.
 import type { ComparisonGroup } from "@opsbench/db";
+import type { ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CompareData } from "@/app/compare/compare-data";
 import type { ChartLegendItem } from "@/lib/export/chart-image";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
 import { ChartCard } from "./charts/chart-card";
+import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, secondsAxis } from "./charts/chart-parts";
 import { AXIS, DASHES, GRID, groupColor, TOOLTIP } from "./charts/palette";
 
 type Props = { data: CompareData; exportable?: boolean };
 
-const seriesRows = (groups: ComparisonGroup[]) => {
+type SeriesRow = Record<string, number | null>;
+
+const seriesRows = (groups: ComparisonGroup[]): SeriesRow[] => {
   const offsets = [...new Set(groups.flatMap((g) => g.series.map((b) => b.offsetSeconds)))].sort((a, b) => a - b);
   return offsets.map((offsetSeconds) => {
-    const row: Record<string, number | null> = { offsetSeconds };
+    const row: SeriesRow = { offsetSeconds };
     groups.forEach((g, i) => {
       const b = g.series.find((x) => x.offsetSeconds === offsetSeconds);
       row[`req_${i}`] = b ? b.requests : null;
@@ -29,19 +33,9 @@ const seriesRows = (groups: ComparisonGroup[]) => {
   });
 };
 
-const timeAxis = (
-  <XAxis
-    dataKey="offsetSeconds"
-    tick={AXIS}
-    tickLine={false}
-    axisLine={{ stroke: GRID }}
-    tickFormatter={(v: number) => `${v}s`}
-    minTickGap={16}
-  />
-);
 const bucketLabel = (v: unknown) => `${v}–${Number(v) + 10} s after load start`;
 const fixed = (d: number, unit: string) => (v: unknown) => (v == null ? "—" : `${Number(v).toFixed(d)} ${unit}`);
-const countOf = (rows: Array<Record<string, number | null>>, key: (i: number) => string, n: number) =>
+const countOf = (rows: SeriesRow[], key: (i: number) => string, n: number) =>
   rows.reduce((s, r) => s + Array.from({ length: n }, (_, i) => (r[key(i)] == null ? 0 : 1)).reduce((a: number, b) => a + b, 0), 0);
 
 const PERCENTILES = [
@@ -50,108 +44,104 @@ const PERCENTILES = [
   { key: "p99", dash: DASHES[1]! },
 ];
 
+const groupLegend = (groups: ComparisonGroup[]): ChartLegendItem[] => groups.map((g, i) => ({ label: g.label, color: groupColor(i) }));
+
+/** The charts over time (10 s buckets): each counts the points of its `<series>_<group>` columns. */
+const OVER_TIME = {
+  latency: {
+    title: "Latency over time: p50 / p95 / p99 (ms, 10 s buckets)",
+    testId: "cmp-chart-latency",
+    fileName: "latency-over-time",
+    series: "p95",
+  },
+  requests: { title: "Requests served (per 10 s)", testId: "cmp-chart-requests", fileName: "requests-over-time", series: "req" },
+  goodput: { title: "Goodput (% 2xx, per 10 s)", testId: "cmp-chart-goodput", fileName: "goodput-over-time", series: "good" },
+};
+
+/** The card of a chart over time, exporting the comparison's "series" table. */
+function OverTimeCard({
+  data,
+  exportable,
+  chart: { title, testId, fileName, series },
+  rows,
+  legend = groupLegend(data.groups),
+  children,
+}: Props & { chart: (typeof OVER_TIME)[keyof typeof OVER_TIME]; rows: SeriesRow[]; legend?: ChartLegendItem[]; children: ReactNode }) {
+  return (
+    <ChartCard
+      title={title}
+      testId={testId}
+      fileName={fileName}
+      legend={legend}
+      exportable={exportable}
+      points={countOf(rows, (i) => `${series}_${i}`, data.groups.length)}
+      table={() => comparisonTable(data, "series")}
+    >
+      {children}
+    </ChartCard>
+  );
+}
+
 export function LatencyOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   const legend: ChartLegendItem[] = [
-    ...data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) })),
+    ...groupLegend(data.groups),
     ...PERCENTILES.map((p) => ({ label: p.key, color: "#71717a", dash: p.dash })),
   ];
   return (
-    <ChartCard
-      title="Latency over time: p50 / p95 / p99 (ms, 10 s buckets)"
-      testId="cmp-chart-latency"
-      fileName="latency-over-time"
-      legend={legend}
-      exportable={exportable}
-      points={countOf(rows, (i) => `p95_${i}`, data.groups.length)}
-      table={() => comparisonTable(data, "series")}
-    >
-      <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke={GRID} vertical={false} />
-        {timeAxis}
+    <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.latency} rows={rows} legend={legend}>
+      <LineChart data={rows} margin={CHART_MARGIN}>
+        {horizontalGrid}
+        {secondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} />
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "ms")} />
         {data.groups.flatMap((g, i) =>
-          PERCENTILES.map((p) => (
-            <Line
-              key={`${p.key}_${i}`}
-              name={`${g.label} ${p.key}`}
-              type="linear"
-              dataKey={`${p.key}_${i}`}
-              stroke={groupColor(i)}
-              strokeDasharray={p.dash || undefined}
-              strokeWidth={p.key === "p95" ? 1.8 : 1.2}
-              dot={{ r: p.key === "p95" ? 2.5 : 1.5, strokeWidth: 1 }}
-              activeDot={{ r: 4 }}
-              isAnimationActive={false}
-            />
-          )),
+          PERCENTILES.map((p) =>
+            bucketLine({
+              key: `${p.key}_${i}`,
+              name: `${g.label} ${p.key}`,
+              dataKey: `${p.key}_${i}`,
+              stroke: groupColor(i),
+              strokeDasharray: p.dash || undefined,
+              strokeWidth: p.key === "p95" ? 1.8 : 1.2,
+              dotRadius: p.key === "p95" ? 2.5 : 1.5,
+            }),
+          ),
         )}
       </LineChart>
-    </ChartCard>
+    </OverTimeCard>
   );
 }
 
 export function RequestsOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   return (
-    <ChartCard
-      title="Requests served (per 10 s)"
-      testId="cmp-chart-requests"
-      fileName="requests-over-time"
-      exportable={exportable}
-      legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
-      points={countOf(rows, (i) => `req_${i}`, data.groups.length)}
-      table={() => comparisonTable(data, "series")}
-    >
-      <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke={GRID} vertical={false} />
-        {timeAxis}
+    <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.requests} rows={rows}>
+      <BarChart data={rows} margin={CHART_MARGIN}>
+        {horizontalGrid}
+        {secondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} cursor={{ fill: "#f4f4f5" }} />
         {data.groups.map((g, i) => (
           <Bar key={i} name={g.label} dataKey={`req_${i}`} fill={groupColor(i)} isAnimationActive={false} minPointSize={1} />
         ))}
       </BarChart>
-    </ChartCard>
+    </OverTimeCard>
   );
 }
-
-/** Goodput axis: 100 at the top, the floor a little under the worst bucket (so a dip is visible). */
-const goodputFloor = (dataMin: number) => Math.max(0, Math.floor(dataMin / 5) * 5 - 5);
 
 export function GoodputOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
   return (
-    <ChartCard
-      title="Goodput (% 2xx, per 10 s)"
-      testId="cmp-chart-goodput"
-      fileName="goodput-over-time"
-      exportable={exportable}
-      legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
-      points={countOf(rows, (i) => `good_${i}`, data.groups.length)}
-      table={() => comparisonTable(data, "series")}
-    >
-      <LineChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke={GRID} vertical={false} />
-        {timeAxis}
+    <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.goodput} rows={rows}>
+      <LineChart data={rows} margin={CHART_MARGIN}>
+        {horizontalGrid}
+        {secondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} domain={[goodputFloor, 100]} tickCount={6} />
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "%")} />
-        {data.groups.map((g, i) => (
-          <Line
-            key={i}
-            name={g.label}
-            type="linear"
-            dataKey={`good_${i}`}
-            stroke={groupColor(i)}
-            strokeWidth={1.5}
-            dot={{ r: 2.5, strokeWidth: 1 }}
-            activeDot={{ r: 4 }}
-            isAnimationActive={false}
-          />
-        ))}
+        {data.groups.map((g, i) => bucketLine({ key: i, name: g.label, dataKey: `good_${i}`, stroke: groupColor(i) }))}
       </LineChart>
-    </ChartCard>
+    </OverTimeCard>
   );
 }
 
@@ -180,7 +170,7 @@ export function LatencyCdfChart({ data, exportable }: Props) {
       testId="cmp-chart-cdf"
       fileName="latency-distribution"
       exportable={exportable}
-      legend={data.groups.map((g, i) => ({ label: g.label, color: groupColor(i) }))}
+      legend={groupLegend(data.groups)}
       points={data.groups.reduce((s, g) => s + g.distribution.length, 0)}
       table={() => comparisonTable(data, "distribution")}
     >

@@ -5,7 +5,7 @@
 import Link from "next/link";
 import type { CompareData } from "@/app/compare/compare-data";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
-import { flagsOfGroup, flagsOfRun } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, type RunSummary } from "@opsbench/core";
 import { fmtCount, fmtMs, fmtPercent, fmtRps } from "@/lib/format";
 import { groupColor } from "./charts/palette";
 import { FlagBadges } from "./compare-flags";
@@ -14,6 +14,24 @@ import { StatusBadge } from "./status-badge";
 
 const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 const num = "px-2 py-1 text-right font-mono tabular-nums";
+
+type SummaryNumbers = Pick<RunSummary, "requests" | "failures" | "goodput" | "rps" | "latencyMs">;
+
+/** The numbers of a group's merged result or of one run: requests to max latency, one cell each. */
+function SummaryCells({ summary: s }: { summary: SummaryNumbers | null | undefined }) {
+  return (
+    <>
+      <td className={num}>{fmtCount(s?.requests)}</td>
+      <td className={`${num} ${s && s.failures > 0 ? "text-red-600" : ""}`}>{fmtCount(s?.failures)}</td>
+      <td className={num}>{fmtPercent(s?.goodput)}</td>
+      <td className={num}>{fmtRps(s?.rps)}</td>
+      <td className={num}>{fmtMs(s?.latencyMs.p50)}</td>
+      <td className={num}>{fmtMs(s?.latencyMs.p95)}</td>
+      <td className={num}>{fmtMs(s?.latencyMs.p99)}</td>
+      <td className={num}>{fmtMs(s?.latencyMs.max)}</td>
+    </>
+  );
+}
 
 export function CompareSummaryTable({
   data,
@@ -68,14 +86,7 @@ export function CompareSummaryTable({
                     </span>
                   </td>
                   <td className="px-2 py-1 text-[11px] font-normal text-zinc-500">merged</td>
-                  <td className={num}>{fmtCount(s?.requests)}</td>
-                  <td className={`${num} ${s && s.failures > 0 ? "text-red-600" : ""}`}>{fmtCount(s?.failures)}</td>
-                  <td className={num}>{fmtPercent(s?.goodput)}</td>
-                  <td className={num}>{fmtRps(s?.rps)}</td>
-                  <td className={num}>{fmtMs(s?.latencyMs.p50)}</td>
-                  <td className={num}>{fmtMs(s?.latencyMs.p95)}</td>
-                  <td className={num}>{fmtMs(s?.latencyMs.p99)}</td>
-                  <td className={num}>{fmtMs(s?.latencyMs.max)}</td>
+                  <SummaryCells summary={s} />
                   <td className="px-2 py-1 font-normal">
                     <FlagBadges flags={flagsOfGroup(g)} testId="group-flags" />
                   </td>
@@ -99,14 +110,7 @@ export function CompareSummaryTable({
                       <td className="px-2 py-1">
                         <StatusBadge status={r.status} />
                       </td>
-                      <td className={num}>{fmtCount(rs?.requests)}</td>
-                      <td className={`${num} ${rs && rs.failures > 0 ? "text-red-600" : ""}`}>{fmtCount(rs?.failures)}</td>
-                      <td className={num}>{fmtPercent(rs?.goodput)}</td>
-                      <td className={num}>{fmtRps(rs?.rps)}</td>
-                      <td className={num}>{fmtMs(rs?.latencyMs.p50)}</td>
-                      <td className={num}>{fmtMs(rs?.latencyMs.p95)}</td>
-                      <td className={num}>{fmtMs(rs?.latencyMs.p99)}</td>
-                      <td className={num}>{fmtMs(rs?.latencyMs.max)}</td>
+                      <SummaryCells summary={rs} />
                       <td className="px-2 py-1">
                         <FlagBadges flags={flagsOfRun(r)} testId="run-flags" />
                       </td>

@@ -2,18 +2,11 @@
 
 import type { TimeBucket } from "@opsbench/core";
 import type { ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, LineChart, ResponsiveContainer, Tooltip, YAxis } from "recharts";
+import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, secondsAxis } from "./charts/chart-parts";
+import { AXIS, TOOLTIP } from "./charts/palette";
 
-const AXIS = { fontSize: 11, fill: "#71717a" };
-const GRID = "#e4e4e7";
 const HEIGHT = 200;
-const TOOLTIP = {
-  contentStyle: { fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" },
-  labelStyle: { color: "#52525b", marginBottom: 2 },
-  itemStyle: { padding: 0 },
-};
-/** Goodput axis: 100 at the top, the floor a little under the worst bucket (so a dip is visible). */
-const goodputFloor = (dataMin: number) => Math.max(0, Math.floor(dataMin / 5) * 5 - 5);
 
 function ChartCard({ title, testId, points, children }: { title: string; testId: string; points: number; children: ReactNode }) {
   return (
@@ -32,17 +25,6 @@ function ChartCard({ title, testId, points, children }: { title: string; testId:
   );
 }
 
-const xAxis = (
-  <XAxis
-    dataKey="offsetSeconds"
-    tick={AXIS}
-    tickLine={false}
-    axisLine={{ stroke: GRID }}
-    tickFormatter={(v: number) => `${v}s`}
-    minTickGap={16}
-  />
-);
-
 /**
  * The run's time series in fixed buckets (x = seconds from load start). Every
  * bucket is one bar / one dot in the DOM (`.recharts-bar-rectangle`,
@@ -54,50 +36,34 @@ export function RunCharts({ points, bucketSeconds }: { points: TimeBucket[]; buc
   return (
     <div className="grid grid-cols-1 gap-3 lg:grid-cols-3">
       <ChartCard title={`Requests served (per ${bucketSeconds} s)`} testId="chart-requests" points={n}>
-        <BarChart data={points} syncId="run" margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          {xAxis}
+        <BarChart data={points} syncId="run" margin={CHART_MARGIN}>
+          {horizontalGrid}
+          {secondsAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
           <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} cursor={{ fill: "#f4f4f5" }} />
           <Bar dataKey="requests" fill="#3b82f6" isAnimationActive={false} minPointSize={1} />
         </BarChart>
       </ChartCard>
       <ChartCard title="p95 latency (ms)" testId="chart-p95" points={n}>
-        <LineChart data={points} syncId="run" margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          {xAxis}
+        <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
+          {horizontalGrid}
+          {secondsAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} />
           <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} ms`, "p95"]} />
-          <Line
-            type="linear"
-            dataKey="p95Ms"
-            stroke="#f59e0b"
-            strokeWidth={1.5}
-            dot={{ r: 2.5, strokeWidth: 1 }}
-            activeDot={{ r: 4 }}
-            isAnimationActive={false}
-          />
+          {bucketLine({ dataKey: "p95Ms", stroke: "#f59e0b" })}
         </LineChart>
       </ChartCard>
       <ChartCard title="Goodput (%)" testId="chart-goodput" points={n}>
-        <LineChart data={points} syncId="run" margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid stroke={GRID} vertical={false} />
-          {xAxis}
+        <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
+          {horizontalGrid}
+          {secondsAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} domain={[goodputFloor, 100]} tickCount={6} />
           <Tooltip
             {...TOOLTIP}
             labelFormatter={bucketLabel}
             formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} %`, "goodput"]}
           />
-          <Line
-            type="linear"
-            dataKey="goodput"
-            stroke="#10b981"
-            strokeWidth={1.5}
-            dot={{ r: 2.5, strokeWidth: 1 }}
-            activeDot={{ r: 4 }}
-            isAnimationActive={false}
-          />
+          {bucketLine({ dataKey: "goodput", stroke: "#10b981" })}
         </LineChart>
       </ChartCard>
     </div>

@@ -2,17 +2,12 @@
 
 import type { InfraSeriesPoint, RunInfra } from "@opsbench/db";
 import type { ReactElement, ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { fmtCount, NO_VALUE } from "@/lib/format";
+import { CHART_MARGIN, horizontalGrid } from "./charts/chart-parts";
+import { AXIS, GRID, TOOLTIP } from "./charts/palette";
 
-const AXIS = { fontSize: 11, fill: "#71717a" };
-const GRID = "#e4e4e7";
 const HEIGHT = 200;
-const TOOLTIP = {
-  contentStyle: { fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" },
-  labelStyle: { color: "#52525b", marginBottom: 2 },
-  itemStyle: { padding: 0 },
-};
 const UNIT_COLORS = ["#60a5fa", "#f87171", "#34d399", "#f59e0b", "#a78bfa", "#22d3ee", "#f472b6", "#84cc16"];
 
 function Card({
@@ -44,6 +39,17 @@ function Card({
     </section>
   );
 }
+
+/** y = a count (replicas, cold starts, queue), from 0 and at least up to 1. */
+const countAxis = (
+  <YAxis tick={AXIS} tickLine={false} axisLine={false} width={32} allowDecimals={false} domain={[0, (max: number) => Math.max(1, max)]} />
+);
+const legend = <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />;
+
+/** A count that holds until the next second's point. */
+const stepLine = (dataKey: keyof InfraSeriesPoint, name: string, stroke: string, strokeWidth: number) => (
+  <Line type="stepAfter" dataKey={dataKey} name={name} stroke={stroke} strokeWidth={strokeWidth} dot={false} isAnimationActive={false} />
+);
 
 const median = (xs: number[]) => {
   if (xs.length === 0) return null;
@@ -174,28 +180,13 @@ export function RunInfraCharts({
             ) : undefined
           }
         >
-          <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke={GRID} vertical={false} />
+          <LineChart data={points} margin={CHART_MARGIN}>
+            {horizontalGrid}
             {xAxis}
-            <YAxis
-              tick={AXIS}
-              tickLine={false}
-              axisLine={false}
-              width={32}
-              allowDecimals={false}
-              domain={[0, (max: number) => Math.max(1, max)]}
-            />
+            {countAxis}
             <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
-            <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
-            <Line
-              type="stepAfter"
-              dataKey="replicas"
-              name={fn ? "live" : "ready"}
-              stroke="#2563eb"
-              strokeWidth={2}
-              dot={false}
-              isAnimationActive={false}
-            />
+            {legend}
+            {stepLine("replicas", fn ? "live" : "ready", "#2563eb", 2)}
             <Line
               type="stepAfter"
               dataKey="desired"
@@ -214,8 +205,8 @@ export function RunInfraCharts({
           testId="chart-cpu"
           points={points.filter((p) => p.cpuPercent !== null).length}
         >
-          <LineChart data={cpu} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke={GRID} vertical={false} />
+          <LineChart data={cpu} margin={CHART_MARGIN}>
+            {horizontalGrid}
             {xAxis}
             <YAxis
               tick={AXIS}
@@ -229,7 +220,7 @@ export function RunInfraCharts({
               labelFormatter={atLabel}
               formatter={(v, name) => [v == null ? "—" : `${Number(v).toFixed(1)} %`, String(name)]}
             />
-            <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
+            {legend}
             {units.slice(0, 16).map((u, i) => (
               <Line
                 key={u}
@@ -274,17 +265,10 @@ export function RunInfraCharts({
               )
             }
           >
-            <BarChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-              <CartesianGrid stroke={GRID} vertical={false} />
+            <BarChart data={points} margin={CHART_MARGIN}>
+              {horizontalGrid}
               {xAxis}
-              <YAxis
-                tick={AXIS}
-                tickLine={false}
-                axisLine={false}
-                width={32}
-                allowDecimals={false}
-                domain={[0, (max: number) => Math.max(1, max)]}
-              />
+              {countAxis}
               <Tooltip
                 {...TOOLTIP}
                 labelFormatter={atLabel}
@@ -300,46 +284,15 @@ export function RunInfraCharts({
         ) : null}
         {fn && (
           <Card title="Queue and requests in flight" testId="chart-queue" points={points.length}>
-            <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-              <CartesianGrid stroke={GRID} vertical={false} />
+            <LineChart data={points} margin={CHART_MARGIN}>
+              {horizontalGrid}
               {xAxis}
-              <YAxis
-                tick={AXIS}
-                tickLine={false}
-                axisLine={false}
-                width={32}
-                allowDecimals={false}
-                domain={[0, (max: number) => Math.max(1, max)]}
-              />
+              {countAxis}
               <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
-              <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />
-              <Line
-                type="stepAfter"
-                dataKey="inFlight"
-                name="in flight"
-                stroke="#2563eb"
-                strokeWidth={1.5}
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                type="stepAfter"
-                dataKey="queuedPeak"
-                name="queued (peak)"
-                stroke="#f59e0b"
-                strokeWidth={1.5}
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                type="stepAfter"
-                dataKey="rejected"
-                name="429s"
-                stroke="#ef4444"
-                strokeWidth={1}
-                dot={false}
-                isAnimationActive={false}
-              />
+              {legend}
+              {stepLine("inFlight", "in flight", "#2563eb", 1.5)}
+              {stepLine("queuedPeak", "queued (peak)", "#f59e0b", 1.5)}
+              {stepLine("rejected", "429s", "#ef4444", 1)}
             </LineChart>
           </Card>
         )}

@@ -24,7 +24,7 @@ function Picker({
   chosen,
   onToggle,
   errors,
-  empty,
+  addHref,
 }: {
   label: string;
   path: string;
@@ -32,7 +32,8 @@ function Picker({
   chosen: string[];
   onToggle: (n: string) => void;
   errors: FormErrors;
-  empty: React.ReactNode;
+  /** Where to add one when there is none yet. */
+  addHref: string;
 }) {
   const errs = errorsAt(errors, path, { nested: true });
   return (
@@ -41,7 +42,13 @@ function Picker({
         {label} <span className="text-zinc-400">({chosen.length} chosen)</span>
       </legend>
       {options.length === 0 ? (
-        <p className="text-xs text-zinc-400">{empty}</p>
+        <p className="text-xs text-zinc-400">
+          No {label.toLowerCase()} yet:{" "}
+          <Link href={addHref} className="text-blue-600 hover:underline">
+            add one
+          </Link>
+          .
+        </p>
       ) : (
         <ul className="max-h-56 divide-y divide-zinc-100 overflow-auto rounded border border-zinc-200">
           {options.map((o) => (
@@ -145,15 +152,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
           chosen={chosenTargets}
           onToggle={toggle(chosenTargets, setTargets)}
           errors={errors}
-          empty={
-            <>
-              No targets yet:{" "}
-              <Link href="/targets/new" className="text-blue-600 hover:underline">
-                add one
-              </Link>
-              .
-            </>
-          }
+          addHref="/targets/new"
         />
         <Picker
           label="Workloads"
@@ -162,15 +161,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
           chosen={chosenWorkloads}
           onToggle={toggle(chosenWorkloads, setWorkloads)}
           errors={errors}
-          empty={
-            <>
-              No workloads yet:{" "}
-              <Link href="/workloads/new" className="text-blue-600 hover:underline">
-                add one
-              </Link>
-              .
-            </>
-          }
+          addHref="/workloads/new"
         />
       </div>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5">

@@ -4,8 +4,8 @@
 // highlighted, and the break-even chart says where serverless stops being cheaper.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { targetInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
+import { cpuLoopTarget, GKE_NODE_PRICES } from "../../../tests/cpu-loop-targets";
 import { openTestStack, shortRamp, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
 const web = testWebUrl();
@@ -16,28 +16,13 @@ const runIds: Record<string, string> = {};
 beforeAll(async () => {
   stack = await openTestStack();
   browser = await launchBrowser();
+  await stack.scope.targets.put(cpuLoopTarget("priced-service", "local-service", { replicas: 2, costModel: GKE_NODE_PRICES }));
   await stack.scope.targets.put(
-    targetInput.parse({
-      name: "priced-service",
-      kind: "local-service",
-      spec: {
-        app: "cpu-loop/node-http",
-        replicas: 2,
-        costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
-      },
-    }),
-  );
-  await stack.scope.targets.put(
-    targetInput.parse({
-      name: "priced-function",
-      kind: "local-function",
-      spec: {
-        app: "cpu-loop/node-http",
-        platform: "cloud-run",
-        concurrency: 10,
-        maxInstances: 2,
-        costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 },
-      },
+    cpuLoopTarget("priced-function", "local-function", {
+      platform: "cloud-run",
+      concurrency: 10,
+      maxInstances: 2,
+      costModel: { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 },
     }),
   );
   await stack.scope.workloads.put(shortRamp("priced-ramp", { vus: 2, holdSeconds: 5 }));

@@ -2,8 +2,8 @@
 // nodes; serverless: the function proxy's billed time), so comparisons can show
 // cost per 1,000 requests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { targetInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
+import { cpuLoopTarget, GKE_NODE_PRICES } from "../../../tests/cpu-loop-targets";
 import { openTestStack, shortRamp, waitForFinal } from "../../../tests/helpers";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -15,17 +15,7 @@ afterAll(() => stack?.close());
 
 describe("run cost", () => {
   it("prices a serverful run as its replicas x price per node-second plus fees", async () => {
-    await stack.scope.targets.put(
-      targetInput.parse({
-        name: "cost-service",
-        kind: "local-service",
-        spec: {
-          app: "cpu-loop/node-http",
-          replicas: 2,
-          costModel: { kind: "reserved", unit: "EUR-cent", pricePerNodeSecond: 0.0087959, feePerSecond: 0.0024996 },
-        },
-      }),
-    );
+    await stack.scope.targets.put(cpuLoopTarget("cost-service", "local-service", { replicas: 2, costModel: GKE_NODE_PRICES }));
     const run = await startRun(stack.scope, stack.queue, { targetName: "cost-service", workloadName: "cost-ramp" });
     const view = await waitForFinal(stack.db, run.id);
     expect(view.status).toBe("SUCCEEDED");
@@ -38,16 +28,11 @@ describe("run cost", () => {
 
   it("prices a serverless run from the platform billed time", async () => {
     await stack.scope.targets.put(
-      targetInput.parse({
-        name: "cost-function",
-        kind: "local-function",
-        spec: {
-          app: "cpu-loop/node-http",
-          platform: "lambda",
-          concurrency: 4,
-          maxInstances: 2,
-          costModel: { kind: "pay-per-use", unit: "USD", pricePerRequest: 2e-7, pricePerVcpuSecond: 1.6667e-5, vcpu: 1 },
-        },
+      cpuLoopTarget("cost-function", "local-function", {
+        platform: "lambda",
+        concurrency: 4,
+        maxInstances: 2,
+        costModel: { kind: "pay-per-use", unit: "USD", pricePerRequest: 2e-7, pricePerVcpuSecond: 1.6667e-5, vcpu: 1 },
       }),
     );
     const run = await startRun(stack.scope, stack.queue, { targetName: "cost-function", workloadName: "cost-ramp" });

@@ -64,42 +64,32 @@ const arrivalVus = {
   maxVUs: positiveVus.optional(),
 };
 
+/** An open-model workload: its own fields, then what every open model has. */
+const openModelWorkload = <S extends z.ZodRawShape>(shape: S) =>
+  z.object({ ...shape, gracefulStop, ...arrivalVus, ...programShape }).strict();
+/** maxVUs, when set, covers the pre-allocated VUs. */
+const maxVusCoverPreallocated = (w: { preAllocatedVUs: number; maxVUs?: number }) =>
+  w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs;
+const maxVusTooFew = { message: "maxVUs must be at least preAllocatedVUs", path: ["maxVUs"] };
+
 /** Open model: iterations start at a fixed rate whatever the response time. */
-export const constantArrivalRateWorkload = z
-  .object({
-    kind: z.literal("constant-arrival-rate"),
-    /** Iterations per timeUnit, or a share of a measured maximum. */
-    rate: z.union([z.number().int().min(1).max(10_000_000), percentOfRunMax]),
-    /** Where a resolved rate came from (set by resolveRate). */
-    rateSource: percentOfRunMax.extend({ maxThroughputRps: z.number().positive() }).strict().optional(),
-    timeUnit: k6Duration.default("1s"),
-    duration: k6Duration,
-    gracefulStop,
-    ...arrivalVus,
-    ...programShape,
-  })
-  .strict()
-  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, {
-    message: "maxVUs must be at least preAllocatedVUs",
-    path: ["maxVUs"],
-  });
+export const constantArrivalRateWorkload = openModelWorkload({
+  kind: z.literal("constant-arrival-rate"),
+  /** Iterations per timeUnit, or a share of a measured maximum. */
+  rate: z.union([z.number().int().min(1).max(10_000_000), percentOfRunMax]),
+  /** Where a resolved rate came from (set by resolveRate). */
+  rateSource: percentOfRunMax.extend({ maxThroughputRps: z.number().positive() }).strict().optional(),
+  timeUnit: k6Duration.default("1s"),
+  duration: k6Duration,
+}).refine(maxVusCoverPreallocated, maxVusTooFew);
 
 /** Open model with a changing rate; stages ramp linearly, a "0s" stage jumps (the step ramp of study 004). */
-export const rampingArrivalRateWorkload = z
-  .object({
-    kind: z.literal("ramping-arrival-rate"),
-    startRate: z.number().int().min(0).max(10_000_000).default(0),
-    timeUnit: k6Duration.default("1s"),
-    stages: z.array(rateStage).min(1),
-    gracefulStop,
-    ...arrivalVus,
-    ...programShape,
-  })
-  .strict()
-  .refine((w) => w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs, {
-    message: "maxVUs must be at least preAllocatedVUs",
-    path: ["maxVUs"],
-  });
+export const rampingArrivalRateWorkload = openModelWorkload({
+  kind: z.literal("ramping-arrival-rate"),
+  startRate: z.number().int().min(0).max(10_000_000).default(0),
+  timeUnit: k6Duration.default("1s"),
+  stages: z.array(rateStage).min(1),
+}).refine(maxVusCoverPreallocated, maxVusTooFew);
 
 /** A k6 script brought by the user. The target's address is in __ENV.OPSBENCH_BASE_URL. */
 export const scriptWorkload = z

@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { bucketize, summarize, type ResultCell } from "../src/latency-summary";
-import { bucketIndex } from "../src/histogram";
+import { bucketize, summarize } from "../src/latency-summary";
+import { resultCell } from "./result-cell";
 
-const cell = (second: number, cls: string, values: number[], failures = 0): ResultCell => {
-  const counts = new Map<number, number>();
-  for (const v of values) counts.set(bucketIndex(v), (counts.get(bucketIndex(v)) ?? 0) + 1);
-  return {
-    ts: new Date(1_700_000_000_000 + second * 1000),
-    name: "r",
-    class: cls,
-    count: values.length,
-    failures,
-    sum: values.reduce((a, b) => a + b, 0),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    buckets: [...counts.entries()].sort((a, b) => a[0] - b[0]),
-  };
-};
+const cell = (second: number, cls: string, values: number[], failures = 0) => resultCell(second, values, cls, failures);
 
 describe("run summary", () => {
   it("counts requests, failures and goodput (% 2xx) across cells", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketIndex } from "../src/histogram";
-import { summarize, type ResultCell } from "../src/latency-summary";
+import { summarize } from "../src/latency-summary";
 import {
   describeSample,
   mean,
@@ -10,6 +9,7 @@ import {
   studentTCdf,
   studentTQuantile,
 } from "../src/statistics";
+import { resultCell } from "./result-cell";
 
 const relClose = (actual: number, expected: number, rel: number) =>
   expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThanOrEqual(rel);
@@ -109,26 +109,10 @@ describe("mean, SD and the 95% confidence interval of a mean", () => {
 });
 
 describe("merged result of a study cell", () => {
-  const cell = (second: number, values: number[], cls = "2xx", failures = 0): ResultCell => {
-    const counts = new Map<number, number>();
-    for (const v of values) counts.set(bucketIndex(v), (counts.get(bucketIndex(v)) ?? 0) + 1);
-    return {
-      ts: new Date(1_700_000_000_000 + second * 1000),
-      name: "r",
-      class: cls,
-      count: values.length,
-      failures,
-      sum: values.reduce((a, b) => a + b, 0),
-      min: Math.min(...values),
-      max: Math.max(...values),
-      buckets: [...counts.entries()].sort((a, b) => a[0] - b[0]),
-    };
-  };
-
   it("merges the repetitions' histograms (percentiles of all requests together), never averages percentiles", () => {
     // Repetition A: 90 fast requests; repetition B (an hour later): 10 slow ones.
-    const a = { cells: [cell(0, Array(45).fill(1)), cell(1, Array(45).fill(1))], durationSeconds: 2 };
-    const b = { cells: [cell(3600, Array(9).fill(100)), cell(3601, [100], "5xx", 1)], durationSeconds: 2 };
+    const a = { cells: [resultCell(0, Array(45).fill(1)), resultCell(1, Array(45).fill(1))], durationSeconds: 2 };
+    const b = { cells: [resultCell(3600, Array(9).fill(100)), resultCell(3601, [100], "5xx", 1)], durationSeconds: 2 };
     const merged = mergeRepetitions([a, b])!;
     const together = summarize([...a.cells, ...b.cells], 4);
     expect(merged.requests).toBe(100);

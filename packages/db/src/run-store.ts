@@ -26,6 +26,45 @@ const parseStep = <S extends { detail: unknown }>({ detail, ...step }: S) => ({
   detail: readStoredJson(stepDetailSchema, detail),
 });
 
+/** Runs a bulk insert of the rows, or none when there are none. */
+const insertAll = (rows: unknown[], insert: () => Promise<{ count: number }>) =>
+  rows.length === 0 ? Promise.resolve({ count: 0 }) : insert();
+
+/** The run and the second a k6 output line is about. */
+const ofSecond = (runId: string, l: { s: number }) => ({ runId, ts: new Date(l.s * 1000) });
+
+/** A k6 output line's columns in its per-second table (beside the run and the second). */
+const resultColumns = (l: K6HttpLine) => ({
+  name: l.name,
+  class: l.class,
+  requests: l.n,
+  failures: l.fail,
+  sumMs: l.sum,
+  minMs: l.min,
+  maxMs: l.max,
+  buckets: Buffer.from(l.b, "base64"),
+});
+const loadColumns = (l: K6LoadLine) => ({
+  vus: Math.round(l.vus),
+  vusMax: Math.round(l.vusMax),
+  bytesSent: l.sent,
+  bytesReceived: l.received,
+  iterations: Math.round(l.iterations),
+  droppedIterations: Math.round(l.dropped),
+});
+const metricColumns = (l: K6MetricLine) => ({
+  kind: l.kind,
+  name: l.name,
+  unit: l.unit,
+  count: l.n,
+  passes: l.pass,
+  sum: l.sum,
+  min: l.min,
+  max: l.max,
+  last: l.last,
+  buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
+});
+
 export function runStore(db: Db, runId: string) {
   return {
     /** The run with its JSON parsed (targetSpec: the target as copied when the run was made) and its steps. */
@@ -81,72 +120,27 @@ export function runStore(db: Db, runId: string) {
       }),
 
     appendResults: (lines: K6HttpLine[]) =>
-      lines.length === 0
-        ? Promise.resolve({ count: 0 })
-        : db.resultSecond.createMany({
-            data: lines.map((l) => ({
-              runId,
-              ts: new Date(l.s * 1000),
-              name: l.name,
-              class: l.class,
-              requests: l.n,
-              failures: l.fail,
-              sumMs: l.sum,
-              minMs: l.min,
-              maxMs: l.max,
-              buckets: Buffer.from(l.b, "base64"),
-            })),
-          }),
+      insertAll(lines, () => db.resultSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...resultColumns(l) })) })),
 
     appendLoad: (lines: K6LoadLine[]) =>
-      lines.length === 0
-        ? Promise.resolve({ count: 0 })
-        : db.loadSecond.createMany({
-            data: lines.map((l) => ({
-              runId,
-              ts: new Date(l.s * 1000),
-              vus: Math.round(l.vus),
-              vusMax: Math.round(l.vusMax),
-              bytesSent: l.sent,
-              bytesReceived: l.received,
-              iterations: Math.round(l.iterations),
-              droppedIterations: Math.round(l.dropped),
-            })),
-          }),
+      insertAll(lines, () => db.loadSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...loadColumns(l) })) })),
 
     /** Checks and a script's own metrics, one row per second x kind x name. */
     appendMetrics: (lines: K6MetricLine[]) =>
-      lines.length === 0
-        ? Promise.resolve({ count: 0 })
-        : db.metricSecond.createMany({
-            data: lines.map((l) => ({
-              runId,
-              ts: new Date(l.s * 1000),
-              kind: l.kind,
-              name: l.name,
-              unit: l.unit,
-              count: l.n,
-              passes: l.pass,
-              sum: l.sum,
-              min: l.min,
-              max: l.max,
-              last: l.last,
-              buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
-            })),
-          }),
+      insertAll(lines, () => db.metricSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...metricColumns(l) })) })),
 
     appendInfra: (points: Array<{ ts: Date; replicas: number; cpuPercent?: number | null; detail?: unknown }>) =>
-      points.length === 0
-        ? Promise.resolve({ count: 0 })
-        : db.infraPoint.createMany({
-            data: points.map((p) => ({
-              runId,
-              ts: p.ts,
-              replicas: p.replicas,
-              cpuPercent: p.cpuPercent ?? null,
-              ...(p.detail === undefined ? {} : { detail: jsonInputOfUnknown(infraPointDetailSchema, p.detail) }),
-            })),
-          }),
+      insertAll(points, () =>
+        db.infraPoint.createMany({
+          data: points.map((p) => ({
+            runId,
+            ts: p.ts,
+            replicas: p.replicas,
+            cpuPercent: p.cpuPercent ?? null,
+            ...(p.detail === undefined ? {} : { detail: jsonInputOfUnknown(infraPointDetailSchema, p.detail) }),
+          })),
+        }),
+      ),
 
     /** Results of an earlier, interrupted attempt are dropped before load starts again. */
     clearResults: () =>

@@ -8,8 +8,9 @@ import { NotFoundError } from "./errors";
 import type { Target, Workload } from "./generated/prisma/client";
 import type { StudyStatus } from "./generated/prisma/enums";
 import { jsonInput } from "./json-column";
-import { runSpecColumns, targetColumns, workloadColumns } from "./spec-columns";
+import { runSpecColumns } from "./spec-columns";
 import { parseRunJson } from "./run-json";
+import { definitionsScope } from "./scope/definitions-scope";
 import { parseStudyJson, parseStudyWithRuns } from "./study-json";
 
 /**
@@ -19,37 +20,15 @@ import { parseStudyJson, parseStudyWithRuns } from "./study-json";
  */
 export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
   return db.$transaction(async (tx) => {
+    // One at a time, in the input's order: all in this transaction.
+    const definitions = definitionsScope(tx, workspaceId);
     const targets: Target[] = [];
     for (const ref of input.targets) {
-      if (typeof ref === "string") {
-        const t = await tx.target.findUnique({ where: { workspaceId_name: { workspaceId, name: ref } } });
-        if (!t) throw new NotFoundError("target", ref);
-        targets.push(t);
-      } else {
-        targets.push(
-          await tx.target.upsert({
-            where: { workspaceId_name: { workspaceId, name: ref.name } },
-            create: { workspaceId, name: ref.name, ...targetColumns(ref) },
-            update: targetColumns(ref),
-          }),
-        );
-      }
+      targets.push(typeof ref === "string" ? await definitions.targets.byName(ref) : await definitions.targets.put(ref));
     }
     const workloads: Workload[] = [];
     for (const ref of input.workloads) {
-      if (typeof ref === "string") {
-        const w = await tx.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: ref } } });
-        if (!w) throw new NotFoundError("workload", ref);
-        workloads.push(w);
-      } else {
-        workloads.push(
-          await tx.workload.upsert({
-            where: { workspaceId_name: { workspaceId, name: ref.name } },
-            create: { workspaceId, name: ref.name, ...workloadColumns(ref.spec) },
-            update: workloadColumns(ref.spec),
-          }),
-        );
-      }
+      workloads.push(typeof ref === "string" ? await definitions.workloads.byName(ref) : await definitions.workloads.put(ref));
     }
     // Targets outer, workloads inner: the order the input lists them in.
     const cells: StudyCell[] = targets.flatMap((t) =>

@@ -37,157 +37,102 @@ const missing = { 404: apiErrorBodySchema };
 /** The export query's own part (format, table). */
 export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv"), table: z.enum(COMPARISON_TABLES) });
 
-export const API_CONTRACTS = {
-  "GET /api/v1/targets": {
-    method: "GET",
-    path: "/api/v1/targets",
-    summary: "The workspace's targets, by name",
-    responses: { 200: z.array(targetItemSchema) },
-  },
-  "POST /api/v1/targets": {
-    method: "POST",
-    path: "/api/v1/targets",
-    summary: "Creates a target, or replaces the spec of the target with that name",
-    body: targetInput,
-    responses: { 201: targetItemSchema, ...refused },
-  },
-  "GET /api/v1/workloads": {
-    method: "GET",
-    path: "/api/v1/workloads",
-    summary: "The workspace's workloads, by name",
-    responses: { 200: z.array(workloadItemSchema) },
-  },
+const eventStream: NonJsonBody = { contentType: "text/event-stream" };
+
+/** GET of a list: the workspace's items. */
+const listRoute = (summary: string, item: z.ZodType) => ({ summary, responses: { 200: z.array(item) } });
+/** POST that creates an item from its body (201), or refuses the body (422). */
+const createRoute = <B extends z.ZodType>(summary: string, body: B, created: z.ZodType) => ({
+  summary,
+  body,
+  responses: { 201: created, ...refused },
+});
+/** A route about one item, by id: its answer, or 404. */
+const itemRoute = (summary: string, answer: z.ZodType | NonJsonBody) => ({
+  summary,
+  params: idParams,
+  responses: { 200: answer, ...missing },
+});
+
+/** A contract as written below: its key ("GET /api/v1/runs/{id}") names its method and path. */
+type ContractEntry = Omit<RouteContract, "method" | "path">;
+type MethodOf<K> = K extends `${infer M extends HttpMethod} ${string}` ? M : never;
+type PathOf<K> = K extends `${HttpMethod} ${infer P}` ? P : never;
+type WithMethodAndPath<T> = { [K in keyof T]: T[K] & { method: MethodOf<K>; path: PathOf<K> } };
+
+/** Adds to each entry the method and path its key names. */
+function withMethodAndPath<T extends Record<string, ContractEntry>>(entries: T): WithMethodAndPath<T> {
+  const contracts: Record<string, RouteContract> = {};
+  for (const [key, entry] of Object.entries(entries)) {
+    const [method, path] = key.split(" ") as [HttpMethod, string];
+    contracts[key] = { method, path, ...entry };
+  }
+  return contracts as WithMethodAndPath<T>;
+}
+
+export const API_CONTRACTS = withMethodAndPath({
+  "GET /api/v1/targets": listRoute("The workspace's targets, by name", targetItemSchema),
+  "POST /api/v1/targets": createRoute("Creates a target, or replaces the spec of the target with that name", targetInput, targetItemSchema),
+  "GET /api/v1/workloads": listRoute("The workspace's workloads, by name", workloadItemSchema),
   "POST /api/v1/workloads": {
-    method: "POST",
-    path: "/api/v1/workloads",
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
     body: workloadInput,
     responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
   },
   "GET /api/v1/workloads/presets": {
-    method: "GET",
-    path: "/api/v1/workloads/presets",
     summary: "The load-profile presets of the five studies, built at ?timeScale and charted",
     query: presetsQuery,
     responses: { 200: z.array(workloadPresetSchema), ...refused },
   },
-  "GET /api/v1/runs": {
-    method: "GET",
-    path: "/api/v1/runs",
-    summary: "The workspace's latest runs, newest first",
-    responses: { 200: z.array(runListItemSchema) },
-  },
-  "POST /api/v1/runs": {
-    method: "POST",
-    path: "/api/v1/runs",
-    summary: "Creates a run of an existing target and workload (by name) and queues it",
-    body: startRunInput,
-    responses: { 201: runCreatedSchema, ...refused },
-  },
-  "GET /api/v1/runs/{id}": {
-    method: "GET",
-    path: "/api/v1/runs/{id}",
-    summary: "The run as its page shows it",
-    params: idParams,
-    responses: { 200: runViewSchema, ...missing },
-  },
+  "GET /api/v1/runs": listRoute("The workspace's latest runs, newest first", runListItemSchema),
+  "POST /api/v1/runs": createRoute(
+    "Creates a run of an existing target and workload (by name) and queues it",
+    startRunInput,
+    runCreatedSchema,
+  ),
+  "GET /api/v1/runs/{id}": itemRoute("The run as its page shows it", runViewSchema),
   "GET /api/v1/runs/{id}/summary": {
-    method: "GET",
-    path: "/api/v1/runs/{id}/summary",
     summary: "The summary of a window of the run, merged from its per-second histograms",
     params: idParams,
     query: windowQuery,
     responses: { 200: windowSummarySchema, ...missing, ...refused },
   },
-  "GET /api/v1/runs/{id}/events": {
-    method: "GET",
-    path: "/api/v1/runs/{id}/events",
-    summary: "Server-sent events: the worker's notices about the run",
-    params: idParams,
-    responses: { 200: { contentType: "text/event-stream" }, ...missing },
-  },
-  "GET /api/v1/studies": {
-    method: "GET",
-    path: "/api/v1/studies",
-    summary: "The workspace's studies, newest first",
-    responses: { 200: z.array(studyListItemSchema) },
-  },
-  "POST /api/v1/studies": {
-    method: "POST",
-    path: "/api/v1/studies",
-    summary: "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",
-    body: studyInput,
-    responses: { 201: studyCreatedSchema, ...refused },
-  },
-  "GET /api/v1/studies/{id}": {
-    method: "GET",
-    path: "/api/v1/studies/{id}",
-    summary: "The study as its page shows it",
-    params: idParams,
-    responses: { 200: studyViewSchema, ...missing },
-  },
-  "POST /api/v1/studies/{id}/abort": {
-    method: "POST",
-    path: "/api/v1/studies/{id}/abort",
-    summary: "Aborts a study and its runs not yet started; a finished study is left as it is",
-    params: idParams,
-    responses: { 200: studyAbortSchema, ...missing },
-  },
-  "GET /api/v1/studies/{id}/events": {
-    method: "GET",
-    path: "/api/v1/studies/{id}/events",
-    summary: "Server-sent events: the worker's progress notices about the study",
-    params: idParams,
-    responses: { 200: { contentType: "text/event-stream" }, ...missing },
-  },
+  "GET /api/v1/runs/{id}/events": itemRoute("Server-sent events: the worker's notices about the run", eventStream),
+  "GET /api/v1/studies": listRoute("The workspace's studies, newest first", studyListItemSchema),
+  "POST /api/v1/studies": createRoute(
+    "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",
+    studyInput,
+    studyCreatedSchema,
+  ),
+  "GET /api/v1/studies/{id}": itemRoute("The study as its page shows it", studyViewSchema),
+  "POST /api/v1/studies/{id}/abort": itemRoute(
+    "Aborts a study and its runs not yet started; a finished study is left as it is",
+    studyAbortSchema,
+  ),
+  "GET /api/v1/studies/{id}/events": itemRoute("Server-sent events: the worker's progress notices about the study", eventStream),
   "GET /api/v1/comparisons": {
-    method: "GET",
-    path: "/api/v1/comparisons",
     summary: "Runs or study cells side by side, the selection in the query",
     query: comparisonQuery,
     responses: { 200: compareDataSchema, ...refused },
   },
   "POST /api/v1/comparisons": {
-    method: "POST",
-    path: "/api/v1/comparisons",
     summary: "Runs or study cells side by side",
     body: comparisonBody,
     responses: { 200: compareDataSchema, ...refused },
   },
   "GET /api/v1/comparisons/export": {
-    method: "GET",
-    path: "/api/v1/comparisons/export",
     summary: "One table or series of a comparison as a CSV or JSON file",
     query: comparisonQuery.extend(comparisonExportQuery.shape),
     responses: { 200: { contentType: "text/csv, application/json" }, ...refused },
   },
-  "GET /api/v1/shares": {
-    method: "GET",
-    path: "/api/v1/shares",
-    summary: "The workspace's share links, newest first (never their tokens)",
-    responses: { 200: z.array(shareListItemSchema) },
-  },
-  "POST /api/v1/shares": {
-    method: "POST",
-    path: "/api/v1/shares",
-    summary: "Creates a read-only share link to a run, a study or a comparison",
-    body: shareBody,
-    responses: { 201: shareCreatedSchema, ...refused },
-  },
-  "DELETE /api/v1/shares/{id}": {
-    method: "DELETE",
-    path: "/api/v1/shares/{id}",
-    summary: "Revokes a share link",
-    params: idParams,
-    responses: { 200: shareRevokedSchema, ...missing },
-  },
+  "GET /api/v1/shares": listRoute("The workspace's share links, newest first (never their tokens)", shareListItemSchema),
+  "POST /api/v1/shares": createRoute("Creates a read-only share link to a run, a study or a comparison", shareBody, shareCreatedSchema),
+  "DELETE /api/v1/shares/{id}": itemRoute("Revokes a share link", shareRevokedSchema),
   "GET /api/v1/public/shares/{token}": {
-    method: "GET",
-    path: "/api/v1/public/shares/{token}",
     summary: "Public: what a share link shows; no workspace, the token alone decides",
     params: z.object({ token: z.string() }),
     responses: { 200: publicShareSchema, ...missing },
   },
-} as const satisfies Record<string, RouteContract>;
+});
 
 export type RouteKey = keyof typeof API_CONTRACTS;

@@ -1,9 +1,10 @@
 import type { RunSummary } from "@opsbench/core";
 import type { WorkspaceScope } from "@opsbench/db";
+import { type LifecycleTimes, lifecycleTimes } from "./lifecycle-times";
 
 type RunRow = Awaited<ReturnType<WorkspaceScope["runs"]["list"]>>[number];
 
-export interface RunListItem {
+export interface RunListItem extends LifecycleTimes {
   id: string;
   status: string;
   studyId: string | null;
@@ -13,15 +14,10 @@ export interface RunListItem {
   workload: { name: string } | null;
   name: string | null;
   source: string;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
   error: string | null;
   /** Set when the run's analysis has finished. */
   summary: RunSummary | null;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toRunListItem(r: RunRow): RunListItem {
   return {
@@ -33,9 +29,7 @@ export function toRunListItem(r: RunRow): RunListItem {
     workload: r.workload,
     name: r.name,
     source: r.source,
-    createdAt: r.createdAt.toISOString(),
-    startedAt: iso(r.startedAt),
-    finishedAt: iso(r.finishedAt),
+    ...lifecycleTimes(r),
     error: r.error,
     summary: r.summary,
   };

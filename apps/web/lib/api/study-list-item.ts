@@ -1,10 +1,11 @@
 import { runStatusCounts, type RunStatusCounts } from "@opsbench/core";
 import type { WorkspaceScope } from "@opsbench/db";
+import { type LifecycleTimes, lifecycleTimes } from "./lifecycle-times";
 
 type StudyRow = Awaited<ReturnType<WorkspaceScope["studies"]["list"]>>[number];
 
 /** A study in the list (GET /api/v1/studies, the /studies page). */
-export interface StudyListItem {
+export interface StudyListItem extends LifecycleTimes {
   id: string;
   name: string;
   status: string;
@@ -14,12 +15,7 @@ export interface StudyListItem {
   /** Targets x workloads. */
   cells: number;
   runs: RunStatusCounts;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toStudyListItem(s: StudyRow): StudyListItem {
   return {
@@ -31,8 +27,6 @@ export function toStudyListItem(s: StudyRow): StudyListItem {
     repetitions: s.repetitions,
     cells: s.cells.length,
     runs: runStatusCounts(s.runs),
-    createdAt: s.createdAt.toISOString(),
-    startedAt: iso(s.startedAt),
-    finishedAt: iso(s.finishedAt),
+    ...lifecycleTimes(s),
   };
 }

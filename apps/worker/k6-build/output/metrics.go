@@ -1,9 +1,8 @@
 package output
 
 import (
-	"encoding/base64"
+	"cmp"
 	"math"
-	"sort"
 	"strings"
 
 	"go.k6.io/k6/metrics"
@@ -110,34 +109,17 @@ func (a *metricAggregates) add(sec int64, name, kind, unit string, s metrics.Sam
 
 // flush writes the cells of seconds up to cutoff (all of them at the end) as "metric" lines, in order.
 func (a *metricAggregates) flush(all bool, cutoff int64, write func(any)) {
-	keys := make([]metricKey, 0, len(a.cells))
-	for k := range a.cells {
-		if all || k.second <= cutoff {
-			keys = append(keys, k)
-		}
+	order := func(x, y metricKey) int {
+		return cmp.Or(cmp.Compare(x.second, y.second), cmp.Compare(x.kind, y.kind), cmp.Compare(x.name, y.name))
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].second != keys[j].second {
-			return keys[i].second < keys[j].second
-		}
-		if keys[i].kind != keys[j].kind {
-			return keys[i].kind < keys[j].kind
-		}
-		return keys[i].name < keys[j].name
-	})
-	for _, k := range keys {
+	for _, k := range dueKeys(a.cells, all, cutoff, func(k metricKey) int64 { return k.second }, order) {
 		c := a.cells[k]
 		line := map[string]any{
 			"t": "metric", "s": k.second, "kind": k.kind, "name": k.name, "unit": c.unit,
 			"n": c.count, "pass": c.passes, "sum": c.sum, "min": c.min, "max": c.max, "last": c.last,
 		}
 		if c.buckets != nil {
-			idx := make([]int32, 0, len(c.buckets))
-			for i := range c.buckets {
-				idx = append(idx, i)
-			}
-			sort.Slice(idx, func(x, y int) bool { return idx[x] < idx[y] })
-			line["b"] = base64.StdEncoding.EncodeToString(encodeBuckets(idx, c.buckets))
+			line["b"] = encodedBuckets(c.buckets)
 		}
 		write(line)
 		delete(a.cells, k)

@@ -8,14 +8,16 @@ package output
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,6 +204,24 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 	}
 }
 
+// dueKeys lists, in order, the keys of the cells of seconds up to cutoff (all of them when all is set).
+func dueKeys[K comparable, V any](cells map[K]V, all bool, cutoff int64, second func(K) int64, order func(a, b K) int) []K {
+	keys := make([]K, 0, len(cells))
+	for k := range cells {
+		if all || second(k) <= cutoff {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, order)
+	return keys
+}
+
+// encodedBuckets is a histogram's buckets as a line carries them ("b"): encodeBuckets of them sorted, in base64.
+func encodedBuckets(counts map[int32]int64) string {
+	sorted := slices.Sorted(maps.Keys(counts))
+	return base64.StdEncoding.EncodeToString(encodeBuckets(sorted, counts))
+}
+
 // encodeBuckets writes sorted sparse buckets compactly, as HdrHistogram does:
 // signed (zigzag) varints, first the lowest index, then for each bucket its count,
 // with a run of k empty buckets written as -k. Dense buckets cost a byte or two,
@@ -238,43 +258,19 @@ func (o *Output) flush(all bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	cutoff := time.Now().Unix() - settleSeconds
-	keys := make([]httpKey, 0, len(o.http))
-	for k := range o.http {
-		if all || k.second <= cutoff {
-			keys = append(keys, k)
-		}
+	httpOrder := func(a, b httpKey) int {
+		return cmp.Or(cmp.Compare(a.second, b.second), cmp.Compare(a.name, b.name), cmp.Compare(a.class, b.class))
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].second != keys[j].second {
-			return keys[i].second < keys[j].second
-		}
-		if keys[i].name != keys[j].name {
-			return keys[i].name < keys[j].name
-		}
-		return keys[i].class < keys[j].class
-	})
-	for _, k := range keys {
+	for _, k := range dueKeys(o.http, all, cutoff, func(k httpKey) int64 { return k.second }, httpOrder) {
 		c := o.http[k]
-		idx := make([]int32, 0, len(c.buckets))
-		for i := range c.buckets {
-			idx = append(idx, i)
-		}
-		sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
 		o.writeLine(map[string]any{
 			"t": "http", "s": k.second, "name": k.name, "class": k.class,
 			"n": c.count, "fail": c.failures, "sum": c.sum, "min": c.min, "max": c.max,
-			"b": base64.StdEncoding.EncodeToString(encodeBuckets(idx, c.buckets)),
+			"b": encodedBuckets(c.buckets),
 		})
 		delete(o.http, k)
 	}
-	secs := make([]int64, 0, len(o.load))
-	for s := range o.load {
-		if all || s <= cutoff {
-			secs = append(secs, s)
-		}
-	}
-	sort.Slice(secs, func(i, j int) bool { return secs[i] < secs[j] })
-	for _, s := range secs {
+	for _, s := range dueKeys(o.load, all, cutoff, func(s int64) int64 { return s }, cmp.Compare[int64]) {
 		l := o.load[s]
 		o.writeLine(map[string]any{
 			"t": "load", "s": s, "vus": l.vus, "vusMax": l.vusMax, "sent": l.sent, "received": l.received,

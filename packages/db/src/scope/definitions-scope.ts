@@ -3,49 +3,53 @@ import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { targetColumns, workloadColumns } from "../spec-columns";
 
+/** The client or a transaction: createStudy resolves a study's targets and workloads in its own. */
+type DefinitionsDb = Pick<Db, "target" | "workload">;
+
 /** A workspace's targets and workloads (what runs are made of). */
-export function definitionsScope(db: Db, workspaceId: string) {
+export function definitionsScope(db: DefinitionsDb, workspaceId: string) {
   return { targets: targetsScope(db, workspaceId), workloads: workloadsScope(db, workspaceId) };
 }
 
-function targetsScope(db: Db, workspaceId: string) {
+const nameKey = (workspaceId: string, name: string) => ({ workspaceId_name: { workspaceId, name } });
+
+function found<T>(row: T | null, entity: "target" | "workload", name: string): T {
+  if (!row) throw new NotFoundError(entity, name);
+  return row;
+}
+
+function targetsScope(db: DefinitionsDb, workspaceId: string) {
   return {
     list: () => db.target.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
-    byName: async (name: string) => {
-      const t = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
-      if (!t) throw new NotFoundError("target", name);
-      return t;
-    },
+    byName: async (name: string) => found(await db.target.findUnique({ where: nameKey(workspaceId, name) }), "target", name),
     /**
      * Creates the target, or replaces the spec of the one with that name. Env values
      * are write-only: one sent back as the redacted placeholder keeps the stored value.
      */
     put: async (input: TargetInput) => {
-      const where = { workspaceId_name: { workspaceId, name: input.name } };
-      const stored = await db.target.findUnique({ where, select: { spec: true } });
-      const restored = { ...input, spec: restoreTargetSecrets(input.spec, stored?.spec) };
+      const stored = await db.target.findUnique({ where: nameKey(workspaceId, input.name), select: { spec: true } });
+      const columns = targetColumns({ ...input, spec: restoreTargetSecrets(input.spec, stored?.spec) });
       return db.target.upsert({
-        where,
-        create: { workspaceId, name: input.name, ...targetColumns(restored) },
-        update: targetColumns(restored),
+        where: nameKey(workspaceId, input.name),
+        create: { workspaceId, name: input.name, ...columns },
+        update: columns,
       });
     },
   };
 }
 
-function workloadsScope(db: Db, workspaceId: string) {
+function workloadsScope(db: DefinitionsDb, workspaceId: string) {
   return {
     list: () => db.workload.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
-    byName: async (name: string) => {
-      const w = await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
-      if (!w) throw new NotFoundError("workload", name);
-      return w;
+    byName: async (name: string) => found(await db.workload.findUnique({ where: nameKey(workspaceId, name) }), "workload", name),
+    /** Creates the workload, or replaces the spec of the one with that name. */
+    put: (input: WorkloadInput) => {
+      const columns = workloadColumns(input.spec);
+      return db.workload.upsert({
+        where: nameKey(workspaceId, input.name),
+        create: { workspaceId, name: input.name, ...columns },
+        update: columns,
+      });
     },
-    put: (input: WorkloadInput) =>
-      db.workload.upsert({
-        where: { workspaceId_name: { workspaceId, name: input.name } },
-        create: { workspaceId, name: input.name, ...workloadColumns(input.spec) },
-        update: workloadColumns(input.spec),
-      }),
   };
 }
