@@ -8,11 +8,20 @@ import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
 import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
 import { apiErrorBodySchema } from "./contracts/error-body";
-import { runCreatedSchema, runListItemSchema, runViewSchema, startRunInput, windowQuery, windowSummarySchema } from "./contracts/runs";
+import {
+  runAbortSchema,
+  runCreatedSchema,
+  runListItemSchema,
+  runViewSchema,
+  startRunInput,
+  windowQuery,
+  windowSummarySchema,
+} from "./contracts/runs";
 import { shareBody, shareCreatedSchema, shareListItemSchema, shareRevokedSchema } from "./contracts/shares";
 import { studyAbortSchema, studyCreatedSchema, studyListItemSchema, studyViewSchema } from "./contracts/studies";
+import { auditEventSchema, auditQuery, limitsBody, workspaceLimitsSchema } from "./contracts/workspace-admin";
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /** An answer that is not JSON: a stream or a file, known by its content type. */
 export interface NonJsonBody {
@@ -33,6 +42,10 @@ export interface RouteContract {
 
 const idParams = z.object({ id: z.string() });
 const refused = { 422: apiErrorBodySchema };
+/** What any mutation may answer before its handler runs (request-guard.ts): cross-site, too large, not JSON. */
+const guarded = { 403: apiErrorBodySchema, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
+/** Run and study creation: too many a minute, or too many under way (the workspace's limits). */
+const admitted = { 429: apiErrorBodySchema };
 const missing = { 404: apiErrorBodySchema };
 /** The export query's own part (format, table). */
 export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv"), table: z.enum(COMPARISON_TABLES) });
@@ -49,7 +62,7 @@ export const API_CONTRACTS = {
     path: "/api/v1/targets",
     summary: "Creates a target, or replaces the spec of the target with that name",
     body: targetInput,
-    responses: { 201: targetItemSchema, ...refused },
+    responses: { ...guarded, 201: targetItemSchema, ...refused },
   },
   "GET /api/v1/workloads": {
     method: "GET",
@@ -62,7 +75,7 @@ export const API_CONTRACTS = {
     path: "/api/v1/workloads",
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
     body: workloadInput,
-    responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
+    responses: { ...guarded, 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
   },
   "GET /api/v1/workloads/presets": {
     method: "GET",
@@ -82,7 +95,7 @@ export const API_CONTRACTS = {
     path: "/api/v1/runs",
     summary: "Creates a run of an existing target and workload (by name) and queues it",
     body: startRunInput,
-    responses: { 201: runCreatedSchema, ...refused },
+    responses: { ...guarded, 201: runCreatedSchema, ...refused, ...admitted },
   },
   "GET /api/v1/runs/{id}": {
     method: "GET",
@@ -90,6 +103,14 @@ export const API_CONTRACTS = {
     summary: "The run as its page shows it",
     params: idParams,
     responses: { 200: runViewSchema, ...missing },
+  },
+  "POST /api/v1/runs/{id}/abort": {
+    method: "POST",
+    path: "/api/v1/runs/{id}/abort",
+    summary:
+      "Aborts a single run: a queued one at once, one under way within a second (its target is torn down); a final run is left as it is",
+    params: idParams,
+    responses: { ...guarded, 200: runAbortSchema, ...missing },
   },
   "GET /api/v1/runs/{id}/summary": {
     method: "GET",
@@ -117,7 +138,7 @@ export const API_CONTRACTS = {
     path: "/api/v1/studies",
     summary: "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",
     body: studyInput,
-    responses: { 201: studyCreatedSchema, ...refused },
+    responses: { ...guarded, 201: studyCreatedSchema, ...refused, ...admitted, 500: apiErrorBodySchema },
   },
   "GET /api/v1/studies/{id}": {
     method: "GET",
@@ -131,7 +152,7 @@ export const API_CONTRACTS = {
     path: "/api/v1/studies/{id}/abort",
     summary: "Aborts a study and its runs not yet started; a finished study is left as it is",
     params: idParams,
-    responses: { 200: studyAbortSchema, ...missing },
+    responses: { ...guarded, 200: studyAbortSchema, ...missing },
   },
   "GET /api/v1/studies/{id}/events": {
     method: "GET",
@@ -152,7 +173,7 @@ export const API_CONTRACTS = {
     path: "/api/v1/comparisons",
     summary: "Runs or study cells side by side",
     body: comparisonBody,
-    responses: { 200: compareDataSchema, ...refused },
+    responses: { ...guarded, 200: compareDataSchema, ...refused },
   },
   "GET /api/v1/comparisons/export": {
     method: "GET",
@@ -172,14 +193,14 @@ export const API_CONTRACTS = {
     path: "/api/v1/shares",
     summary: "Creates a read-only share link to a run, a study or a comparison",
     body: shareBody,
-    responses: { 201: shareCreatedSchema, ...refused },
+    responses: { ...guarded, 201: shareCreatedSchema, ...refused },
   },
   "DELETE /api/v1/shares/{id}": {
     method: "DELETE",
     path: "/api/v1/shares/{id}",
     summary: "Revokes a share link",
     params: idParams,
-    responses: { 200: shareRevokedSchema, ...missing },
+    responses: { ...guarded, 200: shareRevokedSchema, ...missing },
   },
   "GET /api/v1/public/shares/{token}": {
     method: "GET",
@@ -187,6 +208,32 @@ export const API_CONTRACTS = {
     summary: "Public: what a share link shows; no workspace, the token alone decides",
     params: z.object({ token: z.string() }),
     responses: { 200: publicShareSchema, ...missing },
+  },
+  "GET /api/v1/limits": {
+    method: "GET",
+    path: "/api/v1/limits",
+    summary: "What the workspace may ask of the machine (a new install's defaults until set)",
+    responses: { 200: workspaceLimitsSchema },
+  },
+  "PUT /api/v1/limits": {
+    method: "PUT",
+    path: "/api/v1/limits",
+    summary: "Sets some of the workspace's limits; the others keep their value",
+    body: limitsBody,
+    responses: { ...guarded, 200: workspaceLimitsSchema, ...refused },
+  },
+  "GET /api/v1/audit": {
+    method: "GET",
+    path: "/api/v1/audit",
+    summary: "The workspace's audit log, newest first: who created, started, aborted, shared and revoked what",
+    query: auditQuery,
+    responses: { 200: z.array(auditEventSchema), ...refused },
+  },
+  "GET /api/v1/openapi.json": {
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    summary: "This API as an OpenAPI 3.1 document, made from these contracts",
+    responses: { 200: { contentType: "application/json" } },
   },
 } as const satisfies Record<string, RouteContract>;
 
