@@ -36,7 +36,10 @@ class Components {
     const rewrite = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.map(rewrite);
       if (v === null || typeof v !== "object") return v;
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" ? rename(x) : rewrite(x)]));
+      const out = Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" ? rename(x) : rewrite(x)]),
+      );
+      return Array.isArray(out.prefixItems) ? withoutTuple(out, out.prefixItems) : out;
     };
     for (const [key, def] of Object.entries(defs)) this.schemas[`${name}_${key}`] = rewrite(def) as JsonSchema;
     const out = rewrite(root) as JsonSchema;
@@ -47,6 +50,16 @@ class Components {
     }
     return out;
   }
+}
+
+/**
+ * A tuple ([n, n]) as a fixed-length array of its item types: schemathesis reads OpenAPI 3.1's `prefixItems`
+ * as the `items` array of older drafts and refuses the document, so tuples are said in the older-compatible way.
+ */
+function withoutTuple(schema: JsonSchema, prefixItems: unknown[]): JsonSchema {
+  const { prefixItems: _, ...rest } = schema;
+  const kinds = [...new Map(prefixItems.map((p) => [JSON.stringify(p), p])).values()];
+  return { ...rest, items: kinds.length === 1 ? kinds[0] : { anyOf: kinds }, minItems: prefixItems.length, maxItems: prefixItems.length };
 }
 
 const operationId = (key: string) =>
