@@ -91,6 +91,20 @@ async function k6() {
   return `${version} built (${where})`;
 }
 
+// schemathesis (PyPI) in a virtualenv of its own, for the fuzz pass over /api/v1/openapi.json (tests only).
+// Its version is pinned in tests/schemathesis-requirements.txt; reinstalled when that file changes.
+async function schemathesis() {
+  const requirements = path.join(root, "tests/schemathesis-requirements.txt");
+  const venv = path.join(root, ".tools/schemathesis-venv");
+  const stamp = path.join(venv, ".requirements-hash");
+  const want = fileHash([requirements]);
+  if (stamped(stamp, want)) return "up to date";
+  await run("python3", ["-m", "venv", venv]);
+  await run(path.join(venv, "bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "-r", requirements]);
+  writeFileSync(stamp, want);
+  return "installed";
+}
+
 // Postgres and Redis on loopback, unless DATABASE_URL / REDIS_URL name servers of your own.
 async function services() {
   const said = [];
@@ -112,6 +126,7 @@ async function main() {
   await step("Prisma client", prismaClient);
   await step("benchapps", benchapps, { usually: "about 1 min on a fresh clone" });
   await step("k6", k6, { usually: "about 1.5 min to build on 2 cores" });
+  if (purpose === "test") await step("schemathesis", schemathesis, { usually: "about 30 s on a fresh clone" });
   let env;
   await step(
     "Postgres and Redis",

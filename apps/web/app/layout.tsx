@@ -34,6 +34,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/compare" className="text-xs text-zinc-600 hover:text-zinc-900">
                 Compare
               </Link>
+              <Link href="/audit" className="ml-auto text-xs text-zinc-600 hover:text-zinc-900">
+                Audit log
+              </Link>
+              <Link href="/api-docs" className="text-xs text-zinc-600 hover:text-zinc-900">
+                API
+              </Link>
             </div>
           </nav>
         </AppChrome>

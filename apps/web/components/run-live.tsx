@@ -3,6 +3,7 @@
 import { isFinalRunStatus } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import { useState } from "react";
+import { AbortButton } from "./abort-button";
 import { RunDetails } from "./run-details";
 import { streamLabel, useLiveResource } from "./use-live-resource";
 
@@ -14,7 +15,7 @@ import { streamLabel, useLiveResource } from "./use-live-resource";
 export function RunLive({ initial }: { initial: RunView }) {
   const [run, setRun] = useState(initial);
   const final = isFinalRunStatus(run.status);
-  const { stream } = useLiveResource<RunView>({
+  const { stream, refetchNow } = useLiveResource<RunView>({
     url: `/api/v1/runs/${run.id}`,
     eventsUrl: `/api/v1/runs/${run.id}/events`,
     final,
@@ -22,8 +23,20 @@ export function RunLive({ initial }: { initial: RunView }) {
     onData: setRun,
   });
   const liveLabel = final ? null : (
-    <span data-testid="run-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
-      {streamLabel(stream)}
+    <span className="inline-flex items-center gap-3">
+      <span data-testid="run-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
+        {streamLabel(stream)}
+      </span>
+      {/* A study's runs are aborted with their study. */}
+      {run.studyId === null && (
+        <AbortButton
+          url={`/api/v1/runs/${run.id}/abort`}
+          confirmText="Abort this run? Its load test is stopped and its target torn down."
+          label="Abort run"
+          testId="run-abort"
+          onAborted={refetchNow}
+        />
+      )}
     </span>
   );
   return <RunDetails run={run} liveLabel={liveLabel} />;

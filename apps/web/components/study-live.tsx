@@ -3,7 +3,7 @@
 import { isFinalStudyStatus } from "@opsbench/core";
 import type { StudyView } from "@opsbench/db";
 import { useCallback, useEffect, useState } from "react";
-import { buttonSecondary } from "./panel";
+import { AbortButton } from "./abort-button";
 import { isStudyFinal, StudyDetails } from "./study-details";
 import { streamLabel, useLiveResource } from "./use-live-resource";
 
@@ -12,49 +12,6 @@ function withLiveEta(study: StudyView, fetchedAt: number, now: number): StudyVie
   const eta = study.progress.etaSeconds;
   if (eta === null) return study;
   return { ...study, progress: { ...study.progress, etaSeconds: Math.max(0, Math.round(eta - (now - fetchedAt) / 1000)) } };
-}
-
-function AbortButton({ study, onAborted }: { study: StudyView; onAborted: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (isFinalStudyStatus(study.status)) return null;
-  const left = study.progress.total - study.progress.finished;
-  async function abort() {
-    if (
-      !window.confirm(
-        `Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${left} run(s) not finished will not run.`,
-      )
-    )
-      return;
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await fetch(`/api/v1/studies/${study.id}/abort`, { method: "POST" });
-      if (!res.ok)
-        throw new Error(
-          ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${res.status}`,
-        );
-      onAborted();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <span className="inline-flex items-center gap-2">
-      {error && <span className="text-xs text-red-600">{error}</span>}
-      <button
-        type="button"
-        data-testid="study-abort"
-        onClick={abort}
-        disabled={busy}
-        className={`${buttonSecondary} border-red-300 text-red-700 hover:bg-red-50`}
-      >
-        {busy ? "Aborting…" : "Abort study"}
-      </button>
-    </span>
-  );
 }
 
 /**
@@ -94,7 +51,19 @@ export function StudyLive({ initial }: { initial: StudyView }) {
     <StudyDetails
       study={final ? study : withLiveEta(study, fetchedAt, now)}
       liveLabel={liveLabel}
-      actions={<AbortButton study={study} onAborted={refetchNow} />}
+      actions={
+        isFinalStudyStatus(study.status) ? null : (
+          <AbortButton
+            url={`/api/v1/studies/${study.id}/abort`}
+            confirmText={`Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${
+              study.progress.total - study.progress.finished
+            } run(s) not finished will not run.`}
+            label="Abort study"
+            testId="study-abort"
+            onAborted={refetchNow}
+          />
+        )
+      }
     />
   );
 }

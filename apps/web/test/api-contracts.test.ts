@@ -97,6 +97,9 @@ describe("/api/v1 route contracts", () => {
     await call("GET /api/v1/runs/{id}", `/api/v1/runs/${runId}`);
     expect((await call("GET /api/v1/runs/{id}", `/api/v1/runs/${missingId}`)).status).toBe(404);
     expect((await call("GET /api/v1/runs/{id}/events", `/api/v1/runs/${missingId}/events`)).status).toBe(404);
+    const lateAbort = await call("POST /api/v1/runs/{id}/abort", `/api/v1/runs/${runId}/abort`);
+    expect(lateAbort.body).toEqual({ id: runId, aborted: false, status: "SUCCEEDED" });
+    expect((await call("POST /api/v1/runs/{id}/abort", `/api/v1/runs/${missingId}/abort`)).status).toBe(404);
     await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=0&to=2`);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=2&to=1`)).status).toBe(422);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${missingId}/summary?from=0&to=1`)).status).toBe(404);
@@ -141,6 +144,15 @@ describe("/api/v1 route contracts", () => {
     expect((await call("GET /api/v1/studies/{id}", `/api/v1/studies/${missingId}`)).status).toBe(404);
     expect((await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${missingId}/events`)).status).toBe(404);
     expect((await call("POST /api/v1/studies/{id}/abort", `/api/v1/studies/${missingId}/abort`)).status).toBe(404);
+
+    // The workspace's limits, its audit log, and the OpenAPI document.
+    const limits = await call("GET /api/v1/limits", "/api/v1/limits");
+    expect((await call("PUT /api/v1/limits", "/api/v1/limits", { body: limits.body })).status).toBe(200);
+    expect((await call("PUT /api/v1/limits", "/api/v1/limits", { body: { maxVUs: 0 } })).status).toBe(422);
+    const log = await call("GET /api/v1/audit", "/api/v1/audit?limit=50");
+    expect(JSON.stringify(log.body)).toContain("study.abort");
+    expect((await call("GET /api/v1/audit", "/api/v1/audit?limit=0")).status).toBe(422);
+    await call("GET /api/v1/openapi.json", "/api/v1/openapi.json");
 
     // Every route was called at least once with a success.
     const succeeded = Object.keys(API_CONTRACTS).filter((key) => [...called].some((c) => c === `${key} 200` || c === `${key} 201`));

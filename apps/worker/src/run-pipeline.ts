@@ -3,6 +3,8 @@
 // run as it finishes, so a later delivery of the same job never deploys twice and
 // can clean up what was made. See docs/architecture.md ("The run pipeline").
 import { providerFor } from "@opsbench/providers";
+import { runStore } from "@opsbench/db";
+import { ABORTED_BY_REQUEST, watchAbortRequest } from "./pipeline/abort-watch";
 import { analyze } from "./pipeline/analyze";
 import { baseline } from "./pipeline/baseline";
 import { claim } from "./pipeline/claim";
@@ -24,6 +26,21 @@ export interface RunOptions {
 }
 
 export async function executeRun(runId: string, deps: PipelineDeps, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
+  const abort = watchAbortRequest(runStore(deps.db, runId), signal, deps.log.child({ runId }));
+  try {
+    await executeWatchedRun(runId, deps, abort.signal, abort.requested, options);
+  } finally {
+    abort.stop();
+  }
+}
+
+async function executeWatchedRun(
+  runId: string,
+  deps: PipelineDeps,
+  signal: AbortSignal,
+  abortRequested: () => boolean,
+  options: RunOptions,
+): Promise<void> {
   const ctx = runContext(runId, deps, signal);
   const claimed = await claim(ctx);
   if (!claimed) return;
@@ -42,6 +59,6 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     if (isExpectedFailure(err)) ctx.log.warn({ error: failure }, "run failed");
     else ctx.log.error({ err }, "run failed unexpectedly");
   } finally {
-    await finishRun(ctx, claimed.target, failure);
+    await finishRun(ctx, claimed.target, abortRequested() ? ABORTED_BY_REQUEST : failure);
   }
 }

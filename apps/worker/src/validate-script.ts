@@ -23,12 +23,21 @@ import type { Logger } from "./logger";
 /** Init code that loops forever must not hold a worker: k6 inspect gets this long. */
 const INSPECT_TIMEOUT_MS = 15_000;
 
+/** A logfmt-quoted value; escapes JSON does not know (k6 quotes Go-style, e.g. \x00) are kept as written. */
+function unquote(quoted: string): string {
+  try {
+    return JSON.parse(`"${quoted}"`) as string;
+  } catch {
+    return quoted.replace(/\\(["\\])/g, "$1");
+  }
+}
+
 /** k6 logs `time="..." level=error msg="..."`; keep the messages, with the temp path shown as script.js. */
 export function k6ErrorMessage(stderr: string, dir: string): string {
   const messages: string[] = [];
   for (const line of stderr.split("\n")) {
     const m = /level=(?:error|fatal) msg="((?:[^"\\]|\\.)*)"/.exec(line);
-    if (m) messages.push(JSON.parse(`"${m[1]}"`) as string);
+    if (m) messages.push(unquote(m[1]!));
   }
   const text = (messages.length ? messages.join("\n") : stderr.trim()) || "k6 could not read the script";
   return text.replaceAll(`file://${dir}/`, "").replaceAll(`${dir}/`, "");

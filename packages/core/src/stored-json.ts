@@ -24,6 +24,9 @@ export type StepDetail = z.infer<typeof stepDetailSchema>;
 /** Structured data of a run event (run_events.data): free-form JSON. */
 export const runEventDataSchema = jsonValueSchema;
 
+/** What an audit event adds to who did what (audit_events.detail): names and numbers of the moment. */
+export const auditDetailSchema = z.record(z.string(), jsonValueSchema);
+
 /** Each JSON column and its schema, by "Model.field". A target's spec is read together with its kind: { kind, spec }. */
 export const STORED_JSON_SCHEMAS = {
   "Target.spec": targetDefinitionSchema,
@@ -40,6 +43,7 @@ export const STORED_JSON_SCHEMAS = {
   "RunEvent.data": runEventDataSchema,
   "ShareLink.subject": shareSubjectSchema,
   "PriceCatalog.model": costModel,
+  "AuditEvent.detail": auditDetailSchema,
 } as const;
 
 /** A stored value, or null when it does not match its schema (a bad row must not break a page; the reader decides what null means). */

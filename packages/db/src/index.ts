@@ -13,3 +13,4 @@ export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-st
 export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";
 export { addRunFlags, plannedRepetitions } from "./run-flags";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";
+export type { AuditAction, AuditEntry } from "./scope/audit-scope";

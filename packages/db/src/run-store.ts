@@ -85,6 +85,10 @@ export function runStore(db: Db, runId: string) {
     setStatus: (status: RunStatus, data: Partial<Prisma.RunUpdateManyMutationInput> = {}) =>
       db.run.update({ where: { id: runId }, data: { status, ...data } }),
 
+    /** Whether someone asked to abort the run (POST /api/v1/runs/<id>/abort). */
+    abortRequested: async () =>
+      (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { abortRequestedAt: true } })).abortRequestedAt !== null,
+
     update: (data: Prisma.RunUpdateManyMutationInput) => db.run.update({ where: { id: runId }, data }),
 
     step: async (name: StepNameValue) => {

@@ -7,7 +7,11 @@ import { jsonInput } from "./json-column";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export async function createShareLink(db: Db, workspaceId: string, input: { kind: ShareKind; subject: ShareSubject; title?: string }) {
+export async function createShareLink(
+  db: Db,
+  workspaceId: string,
+  input: { kind: ShareKind; subject: ShareSubject; title?: string; expiresAt?: Date },
+) {
   const token = randomBytes(32).toString("base64url");
   const link = await db.shareLink.create({
     data: {
@@ -16,16 +20,17 @@ export async function createShareLink(db: Db, workspaceId: string, input: { kind
       kind: input.kind,
       subject: jsonInput(shareSubjectSchema, input.subject),
       title: input.title ?? null,
+      expiresAt: input.expiresAt ?? null,
     },
   });
-  return { id: link.id, token, kind: link.kind, createdAt: link.createdAt };
+  return { id: link.id, token, kind: link.kind, createdAt: link.createdAt, expiresAt: link.expiresAt };
 }
 
-/** The live link for a token, or null for an unknown, malformed or revoked one. */
+/** The live link for a token, or null for an unknown, malformed, revoked or expired one. */
 export async function resolveShareLink(db: Db, token: string) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const link = await db.shareLink.findUnique({ where: { tokenHash: hashToken(token) } });
-  if (!link || link.revokedAt) return null;
+  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= Date.now())) return null;
   const kind = readStoredJson(shareKindSchema, link.kind);
   const subject = readStoredJson(shareSubjectSchema, link.subject);
   // A row this version cannot read shows nothing rather than something else.

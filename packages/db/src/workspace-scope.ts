@@ -5,7 +5,9 @@
 import type { Db } from "./client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
 import { priceCatalogStore } from "./price-catalogs";
+import { auditScope } from "./scope/audit-scope";
 import { definitionsScope } from "./scope/definitions-scope";
+import { limitsScope } from "./scope/limits-scope";
 import { runsScope } from "./scope/runs-scope";
 import { sharesScope } from "./scope/shares-scope";
 import { studiesScope } from "./scope/studies-scope";
@@ -39,6 +41,10 @@ export function workspaceScope(db: Db, workspaceId: string) {
       return loadComparison(db, groups);
     },
     shares: sharesScope(db, workspaceId, access),
+    /** What the workspace may ask of the machine (defaults until an owner sets them). */
+    limits: limitsScope(db, workspaceId),
+    /** Who created, started, aborted, shared and revoked what. */
+    audit: auditScope(db, workspaceId),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;

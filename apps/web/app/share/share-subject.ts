@@ -5,14 +5,16 @@ import { z } from "zod";
 import { comparisonGroupsInput } from "@/app/compare/comparison-input";
 
 const title = z.string().trim().min(1).max(120).optional();
+/** When the link stops working (answers 404, as a revoked one); none: it works until revoked. */
+const expiresAt = z.iso.datetime({ offset: true }).optional();
 const uuid = (what: string) => z.uuid({ message: `not a ${what} id (expected a UUID)` });
 
 export const shareKindInput = z.object({ kind: z.enum(SHARE_KINDS) }).loose();
 
 export const shareInputs = {
-  run: z.object({ kind: z.literal("run"), subject: z.object({ runId: uuid("run") }).strict(), title }).strict(),
-  study: z.object({ kind: z.literal("study"), subject: z.object({ studyId: uuid("study") }).strict(), title }).strict(),
-  comparison: z.object({ kind: z.literal("comparison"), subject: comparisonGroupsInput, title }).strict(),
+  run: z.object({ kind: z.literal("run"), subject: z.object({ runId: uuid("run") }).strict(), title, expiresAt }).strict(),
+  study: z.object({ kind: z.literal("study"), subject: z.object({ studyId: uuid("study") }).strict(), title, expiresAt }).strict(),
+  comparison: z.object({ kind: z.literal("comparison"), subject: comparisonGroupsInput, title, expiresAt }).strict(),
 };
 export type ShareInput = z.infer<(typeof shareInputs)[ShareKind]>;
 

@@ -8,11 +8,20 @@ import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
 import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
 import { apiErrorBodySchema } from "./contracts/error-body";
-import { runCreatedSchema, runListItemSchema, runViewSchema, startRunInput, windowQuery, windowSummarySchema } from "./contracts/runs";
+import {
+  runAbortSchema,
+  runCreatedSchema,
+  runListItemSchema,
+  runViewSchema,
+  startRunInput,
+  windowQuery,
+  windowSummarySchema,
+} from "./contracts/runs";
 import { shareBody, shareCreatedSchema, shareListItemSchema, shareRevokedSchema } from "./contracts/shares";
 import { studyAbortSchema, studyCreatedSchema, studyListItemSchema, studyViewSchema } from "./contracts/studies";
+import { auditEventSchema, auditQuery, limitsBody, workspaceLimitsSchema } from "./contracts/workspace-admin";
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /** An answer that is not JSON: a stream or a file, known by its content type. */
 export interface NonJsonBody {
@@ -34,6 +43,10 @@ export interface RouteContract {
 const idParams = z.object({ id: z.string() });
 const refused = { 422: apiErrorBodySchema };
 const missing = { 404: apiErrorBodySchema };
+/** What any mutation may answer before its handler runs (request-guard.ts): cross-site, too large, not JSON. */
+const guarded = { 403: apiErrorBodySchema, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
+/** Run and study creation: too many a minute, or too many under way (the workspace's limits). */
+const admitted = { 429: apiErrorBodySchema };
 /** The export query's own part (format, table). */
 export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv"), table: z.enum(COMPARISON_TABLES) });
 
@@ -42,16 +55,23 @@ const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 /** GET of a list: the workspace's items. */
 const listRoute = (summary: string, item: z.ZodType) => ({ summary, responses: { 200: z.array(item) } });
 /** POST that creates an item from its body (201), or refuses the body (422). */
-const createRoute = <B extends z.ZodType>(summary: string, body: B, created: z.ZodType) => ({
+const createRoute = <B extends z.ZodType>(summary: string, body: B, created: z.ZodType, more: Record<number, z.ZodType> = {}) => ({
   summary,
   body,
-  responses: { 201: created, ...refused },
+  responses: { ...guarded, 201: created, ...refused, ...more },
 });
 /** A route about one item, by id: its answer, or 404. */
 const itemRoute = (summary: string, answer: z.ZodType | NonJsonBody) => ({
   summary,
   params: idParams,
   responses: { 200: answer, ...missing },
+});
+
+/** A mutation of one item, by id (abort, revoke): its answer, or 404. */
+const actionRoute = (summary: string, answer: z.ZodType) => ({
+  summary,
+  params: idParams,
+  responses: { ...guarded, 200: answer, ...missing },
 });
 
 /** A contract as written below: its key ("GET /api/v1/runs/{id}") names its method and path. */
@@ -77,7 +97,7 @@ export const API_CONTRACTS = withMethodAndPath({
   "POST /api/v1/workloads": {
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
     body: workloadInput,
-    responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
+    responses: { ...guarded, 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
   },
   "GET /api/v1/workloads/presets": {
     summary: "The load-profile presets of the five studies, built at ?timeScale and charted",
@@ -89,8 +109,13 @@ export const API_CONTRACTS = withMethodAndPath({
     "Creates a run of an existing target and workload (by name) and queues it",
     startRunInput,
     runCreatedSchema,
+    admitted,
   ),
   "GET /api/v1/runs/{id}": itemRoute("The run as its page shows it", runViewSchema),
+  "POST /api/v1/runs/{id}/abort": actionRoute(
+    "Aborts a single run: a queued one at once, one under way within a second (its target is torn down); a final run is left as it is",
+    runAbortSchema,
+  ),
   "GET /api/v1/runs/{id}/summary": {
     summary: "The summary of a window of the run, merged from its per-second histograms",
     params: idParams,
@@ -103,9 +128,10 @@ export const API_CONTRACTS = withMethodAndPath({
     "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",
     studyInput,
     studyCreatedSchema,
+    { ...admitted, 500: apiErrorBodySchema },
   ),
   "GET /api/v1/studies/{id}": itemRoute("The study as its page shows it", studyViewSchema),
-  "POST /api/v1/studies/{id}/abort": itemRoute(
+  "POST /api/v1/studies/{id}/abort": actionRoute(
     "Aborts a study and its runs not yet started; a finished study is left as it is",
     studyAbortSchema,
   ),
@@ -118,7 +144,7 @@ export const API_CONTRACTS = withMethodAndPath({
   "POST /api/v1/comparisons": {
     summary: "Runs or study cells side by side",
     body: comparisonBody,
-    responses: { 200: compareDataSchema, ...refused },
+    responses: { ...guarded, 200: compareDataSchema, ...refused },
   },
   "GET /api/v1/comparisons/export": {
     summary: "One table or series of a comparison as a CSV or JSON file",
@@ -127,11 +153,29 @@ export const API_CONTRACTS = withMethodAndPath({
   },
   "GET /api/v1/shares": listRoute("The workspace's share links, newest first (never their tokens)", shareListItemSchema),
   "POST /api/v1/shares": createRoute("Creates a read-only share link to a run, a study or a comparison", shareBody, shareCreatedSchema),
-  "DELETE /api/v1/shares/{id}": itemRoute("Revokes a share link", shareRevokedSchema),
+  "DELETE /api/v1/shares/{id}": actionRoute("Revokes a share link", shareRevokedSchema),
   "GET /api/v1/public/shares/{token}": {
     summary: "Public: what a share link shows; no workspace, the token alone decides",
     params: z.object({ token: z.string() }),
     responses: { 200: publicShareSchema, ...missing },
+  },
+  "GET /api/v1/limits": {
+    summary: "What the workspace may ask of the machine (a new install's defaults until set)",
+    responses: { 200: workspaceLimitsSchema },
+  },
+  "PUT /api/v1/limits": {
+    summary: "Sets some of the workspace's limits; the others keep their value",
+    body: limitsBody,
+    responses: { ...guarded, 200: workspaceLimitsSchema, ...refused },
+  },
+  "GET /api/v1/audit": {
+    summary: "The workspace's audit log, newest first: who created, started, aborted, shared and revoked what",
+    query: auditQuery,
+    responses: { 200: z.array(auditEventSchema), ...refused },
+  },
+  "GET /api/v1/openapi.json": {
+    summary: "This API as an OpenAPI 3.1 document, made from these contracts",
+    responses: { 200: { contentType: "application/json" } },
   },
 });
 

@@ -2,31 +2,15 @@
 // every route handler goes through: workspace (auth) -> handler -> errors as JSON.
 import { randomUUID } from "node:crypto";
 import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
-import { NextResponse } from "next/server";
 import { z } from "zod";
 import { log } from "@/lib/log";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
+import { ApiError } from "./api-error";
+import type { ApiIssue } from "./contracts/error-body";
+import { assertSafeMutation, readCappedText } from "./request-guard";
 
+export { ApiError } from "./api-error";
 export { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly issues?: ApiIssue[],
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-  toResponse() {
-    const body: ApiErrorBody = { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } };
-    return NextResponse.json(body, { status: this.status });
-  }
-}
 
 export const dottedPath = (path: ReadonlyArray<PropertyKey>) => path.map((p) => String(p)).join(".");
 
@@ -66,9 +50,9 @@ export function requestIdOf(request: Request): string {
   return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-/** The request body as JSON; a missing or malformed body is a 422, not a 500. */
+/** The request body as JSON; a missing or malformed body is a 422, not a 500; one too large a 413. */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+  const text = await readCappedText(request);
   if (text.trim() === "")
     throw new ApiError("invalid_input", "request body is empty; expected JSON", [{ path: "body", message: "expected a JSON body" }]);
   try {
@@ -105,8 +89,8 @@ export interface ApiContext<P> {
 }
 
 /**
- * Wraps a route handler: resolves the workspace (the single place where auth
- * will go), runs the handler, and maps every thrown error to JSON.
+ * Wraps a route handler: refuses cross-site and non-JSON mutations (request-guard.ts), resolves the
+ * workspace (the single place where auth will go), runs the handler, and maps every thrown error to JSON.
  */
 export function apiRoute<P extends Record<string, string | string[]> = Record<string, never>>(
   fn: (ctx: ApiContext<P>) => Promise<Response>,
@@ -116,6 +100,7 @@ export function apiRoute<P extends Record<string, string | string[]> = Record<st
     const requestId = requestIdOf(request);
     let response: Response;
     try {
+      assertSafeMutation(request);
       const scope = await resolveWorkspace(request);
       const params = ((await routeCtx?.params) ?? {}) as P;
       response = await fn({ request, scope, params });

@@ -1,5 +1,6 @@
 // A table as the exports see it: named columns and rows of plain values.
-// CSV follows RFC 4180 (quoted when needed, CRLF line ends); numbers keep full precision.
+// CSV follows RFC 4180 (quoted when needed, CRLF line ends); numbers keep full precision. A text cell that a
+// spreadsheet would run as a formula (it begins with = + - @, a tab or a carriage return) gets a leading '.
 export type CellValue = string | number | boolean | null;
 
 export interface DataTable {
@@ -9,9 +10,12 @@ export interface DataTable {
   rows: CellValue[][];
 }
 
-const csvCell = (v: CellValue): string => {
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export const csvCell = (v: CellValue): string => {
   if (v === null || (typeof v === "number" && !Number.isFinite(v))) return "";
-  const s = String(v);
+  // Numbers are data even when negative; text is what a name or a label could smuggle a formula in.
+  const s = typeof v === "string" && FORMULA_START.test(v) ? `'${v}` : String(v);
   return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

@@ -1,16 +1,43 @@
-// A user's own k6 script is checked by a worker (k6 inspect) before it is saved: the web app never spawns k6.
+// Every workload is checked by a worker (k6 inspect) before it is saved: a user's own script must parse, and the
+// compiled script's real options (duration, VUs, arrival rate) must fit the workspace's limits. The web app never
+// spawns k6: the check goes through the worker's script-validation queue.
+import {
+  compileK6Script,
+  rateDependsOnRun,
+  resolveRate,
+  type WorkloadSpec,
+  type WorkspaceLimits,
+  workloadLimitBreaches,
+} from "@opsbench/core";
 import { ScriptValidationUnavailable, type ScriptValidationResult } from "@opsbench/jobs";
 import { ApiError } from "@/lib/api/errors";
 import { getScriptValidator } from "./singletons";
 
-/** Throws a 422 at spec.source with k6's message when the script does not parse; a 500 when no worker could check it. */
-export async function assertScriptParses(source: string): Promise<void> {
-  let result: ScriptValidationResult;
+/** What k6 inspect says of the source; a 500 when no worker could check it. */
+async function inspect(source: string): Promise<ScriptValidationResult> {
   try {
-    result = await getScriptValidator().validateScript(source);
+    return await getScriptValidator().validateScript(source);
   } catch (err) {
     if (err instanceof ScriptValidationUnavailable) throw new ApiError("internal", `the script could not be checked: ${err.message}`);
     throw err;
   }
-  if (!result.ok) throw new ApiError("invalid_input", `spec.source: ${result.message}`, [{ path: "spec.source", message: result.message }]);
+}
+
+/**
+ * Throws a 422 at `path` (e.g. "spec" or "workloads.2.spec") when the workload's script does not parse (k6's
+ * message) or when it asks for more than a limit allows (the message names the limit).
+ */
+export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLimits, path = "spec"): Promise<void> {
+  // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
+  const concrete = rateDependsOnRun(spec) ? resolveRate(spec, 1) : spec;
+  const result = await inspect(compileK6Script(concrete));
+  const at = spec.kind === "script" ? `${path}.source` : path;
+  if (!result.ok) throw new ApiError("invalid_input", `${at}: ${result.message}`, [{ path: at, message: result.message }]);
+  const breaches = workloadLimitBreaches(result, limits);
+  if (breaches.length > 0)
+    throw new ApiError(
+      "invalid_input",
+      breaches.map((b) => `${path}: the workload ${b.message}`).join("; "),
+      breaches.map((b) => ({ path, message: `the workload ${b.message}` })),
+    );
 }

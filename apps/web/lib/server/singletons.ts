@@ -22,6 +22,8 @@ interface ServerSingletons {
   studyPublisher?: Redis;
   /** Users' own k6 scripts are checked by a worker: the web app never spawns k6. */
   scriptValidator?: ScriptValidator;
+  /** Counters of the rate limits (rate-limit.ts). */
+  rateLimitRedis?: Redis;
   /** The one Redis subscriber all server-sent-event streams share. */
   channelUpdates?: ChannelUpdates;
   defaultWorkspaceId?: Promise<string>;
@@ -40,14 +42,14 @@ export const getStudyQueue = (): StudyQueue => (store.studyQueue ??= createStudy
 export const getScriptValidator = (): ScriptValidator => (store.scriptValidator ??= createScriptValidator(env.REDIS_URL));
 export const getChannelUpdates = (): ChannelUpdates => (store.channelUpdates ??= createChannelUpdates(env.REDIS_URL));
 
-export function getStudyPublisher(): Redis {
-  if (!store.studyPublisher) {
-    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
-    redis.on("error", (err) => console.error(`study publisher: ${err.message}`));
-    store.studyPublisher = redis;
-  }
-  return store.studyPublisher;
+function plainRedis(what: string): Redis {
+  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+  redis.on("error", (err) => console.error(`${what}: ${err.message}`));
+  return redis;
 }
+
+export const getStudyPublisher = (): Redis => (store.studyPublisher ??= plainRedis("study publisher"));
+export const getRateLimitRedis = (): Redis => (store.rateLimitRedis ??= plainRedis("rate limits"));
 
 /** The default workspace's id, looked up once; a failure is not kept (e.g. Postgres was down at the first request). */
 export function getDefaultWorkspaceId(): Promise<string> {

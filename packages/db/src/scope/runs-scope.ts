@@ -36,6 +36,27 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       await access.assertRun(id);
       return loadWindowSummary(db, id, fromSeconds, toSeconds);
     },
+    /**
+     * Aborts a single run: one still QUEUED becomes ABORTED at once; one under way is marked, and the worker
+     * running it stops its k6 within a second and tears it down (it ends ABORTED). A final run is left as it is.
+     */
+    abort: async (id: string): Promise<{ aborted: boolean; status: string }> => {
+      await access.assertRun(id);
+      const now = new Date();
+      const queued = await db.run.updateMany({
+        where: { id, workspaceId, status: "QUEUED" },
+        data: { status: "ABORTED", finishedAt: now, error: "aborted by request", abortRequestedAt: now },
+      });
+      const inFlight =
+        queued.count === 1
+          ? queued
+          : await db.run.updateMany({
+              where: { id, workspaceId, status: { in: ["PROVISIONING", "RUNNING", "ANALYZING"] }, abortRequestedAt: null },
+              data: { abortRequestedAt: now },
+            });
+      const { status } = await db.run.findUniqueOrThrow({ where: { id }, select: { status: true } });
+      return { aborted: inFlight.count === 1, status };
+    },
     /** Marks a run that never reached a worker as failed (e.g. the queue was down). */
     failBeforeStart: (id: string, error: string) =>
       db.run.updateMany({ where: { id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),

@@ -8,7 +8,7 @@ import { isUuid, type WorkspaceAccess } from "./workspace-access";
 export function sharesScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
   return {
     /** Creates a link; everything it names must belong to this workspace. */
-    create: async (input: { kind: ShareKind; subject: ShareSubject; title?: string }) => {
+    create: async (input: { kind: ShareKind; subject: ShareSubject; title?: string; expiresAt?: Date }) => {
       await access.assertRuns(subjectRunIds(input.subject));
       if (input.subject.studyId) await access.assertStudy(input.subject.studyId);
       return createShareLink(db, workspaceId, input);
@@ -18,7 +18,7 @@ export function sharesScope(db: Db, workspaceId: string, access: WorkspaceAccess
         await db.shareLink.findMany({
           where: { workspaceId },
           orderBy: { createdAt: "desc" },
-          select: { id: true, kind: true, title: true, subject: true, createdAt: true, revokedAt: true },
+          select: { id: true, kind: true, title: true, subject: true, createdAt: true, revokedAt: true, expiresAt: true },
         })
       ).map((l) => ({ ...l, subject: readStoredJson(shareSubjectSchema, l.subject) ?? {} })),
     revoke: async (id: string) => {

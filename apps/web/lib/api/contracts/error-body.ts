@@ -1,13 +1,28 @@
 // The body of every refused request (lib/api/errors.ts): a closed code, a message, and the input paths at fault.
 import { z } from "zod";
 
-export const errorCodeSchema = z.enum(["invalid_input", "not_found", "conflict", "internal"]);
+export const errorCodeSchema = z.enum([
+  "invalid_input",
+  "not_found",
+  "conflict",
+  "internal",
+  "forbidden",
+  "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 export const ERROR_STATUS = {
   invalid_input: 422,
   not_found: 404,
   conflict: 409,
   internal: 500,
+  /** A cross-site mutation (its Origin is not this server's). */
+  forbidden: 403,
+  payload_too_large: 413,
+  /** A mutation whose body is not declared JSON (e.g. text/plain, which any page may send without a preflight). */
+  unsupported_media_type: 415,
+  rate_limited: 429,
 } as const satisfies Record<ErrorCode, number>;
 
 export const apiIssueSchema = z.strictObject({

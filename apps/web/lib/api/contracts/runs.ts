@@ -144,3 +144,6 @@ export const windowQuery = z
 
 /** The window's summary, or null when the run has no data yet. */
 export const windowSummarySchema = runSummarySchema.extend({ fromSeconds: z.number(), toSeconds: z.number() }).nullable();
+
+/** POST /api/v1/runs/{id}/abort: whether this request aborted it, and its status now (ABORTED at once when it was queued). */
+export const runAbortSchema = z.strictObject({ id, aborted: z.boolean(), status: runStatus });

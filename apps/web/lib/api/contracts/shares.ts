@@ -15,6 +15,7 @@ export const shareCreatedSchema = z.strictObject({
   path: z.string().startsWith("/share/"),
   url: z.url(),
   createdAt: isoTime,
+  expiresAt: nullableIsoTime,
 });
 
 export const shareListItemSchema = z.strictObject({
@@ -24,6 +25,7 @@ export const shareListItemSchema = z.strictObject({
   subject: shareSubjectSchema,
   createdAt: isoTime,
   revokedAt: nullableIsoTime,
+  expiresAt: nullableIsoTime,
 });
 
 export const shareRevokedSchema = z.strictObject({ id, revoked: z.literal(true) });

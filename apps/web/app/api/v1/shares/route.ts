@@ -2,17 +2,11 @@ import { NotFoundError } from "@opsbench/db";
 import { NextResponse } from "next/server";
 import { shareInputs, shareKindInput, storedSubject, type ShareInput } from "@/app/share/share-subject";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
+import { originOf } from "@/lib/api/request-guard";
+import { audit } from "@/lib/server/audit";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-/** The origin the client used (behind a proxy: the forwarded host and protocol). */
-function originOf(request: Request): string {
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(/:$/, "");
-  return host ? `${proto}://${host}` : url.origin;
-}
 
 /** Where in the body a missing run or study was named, for the 422. */
 function pathOf(input: ShareInput, err: NotFoundError): string {
@@ -25,15 +19,18 @@ function pathOf(input: ShareInput, err: NotFoundError): string {
 /**
  * Creates a read-only share link: `{ kind: "run", subject: { runId } }`,
  * `{ kind: "study", subject: { studyId } }` or `{ kind: "comparison", subject: { groups } }`,
- * with an optional title. The token is in the answer only: just its hash is stored.
+ * with an optional title and expiry time. The token is in the answer only: just its hash is stored.
  */
 export const POST = apiRoute(async ({ request, scope }) => {
   const raw = await readJson(request);
   const { kind } = parseInput(shareKindInput, raw);
   const input = parseInput(shareInputs[kind], raw) as ShareInput;
+  const expiresAt = input.expiresAt === undefined ? undefined : new Date(input.expiresAt);
+  if (expiresAt && expiresAt.getTime() <= Date.now())
+    throw new ApiError("invalid_input", "expiresAt: the time is past", [{ path: "expiresAt", message: "the time is past" }]);
   let link: Awaited<ReturnType<typeof scope.shares.create>>;
   try {
-    link = await scope.shares.create({ kind: input.kind, subject: storedSubject(input), title: input.title });
+    link = await scope.shares.create({ kind: input.kind, subject: storedSubject(input), title: input.title, expiresAt });
   } catch (err) {
     if (err instanceof NotFoundError && (err.entity === "run" || err.entity === "study")) {
       const path = pathOf(input, err);
@@ -43,6 +40,7 @@ export const POST = apiRoute(async ({ request, scope }) => {
     }
     throw err;
   }
+  await audit(scope, request, { action: "share.create", subjectKind: "share", subjectId: link.id, detail: { kind: link.kind } });
   const path = `/share/${link.token}`;
   return NextResponse.json(
     {
@@ -53,6 +51,7 @@ export const POST = apiRoute(async ({ request, scope }) => {
       path,
       url: `${originOf(request)}${path}`,
       createdAt: link.createdAt.toISOString(),
+      expiresAt: link.expiresAt?.toISOString() ?? null,
     },
     { status: 201, headers: { "cache-control": "no-store" } },
   );
@@ -68,6 +67,7 @@ export const GET = apiRoute(async ({ scope }) =>
       subject: l.subject,
       createdAt: l.createdAt.toISOString(),
       revokedAt: l.revokedAt?.toISOString() ?? null,
+      expiresAt: l.expiresAt?.toISOString() ?? null,
     })),
     { headers: { "cache-control": "no-store" } },
   ),

@@ -5,6 +5,9 @@ import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
 import { toStudyListItem } from "@/lib/api/study-list-item";
+import { audit } from "@/lib/server/audit";
+import { admitNewWork } from "@/lib/server/run-admission";
+import { assertWorkloadFits } from "@/lib/server/script-check";
 import { getStudyQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
@@ -16,12 +19,28 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
 /**
  * Creates a study (targets x workloads x repetitions; docs/studies.md) with all
  * its runs in one transaction, and enqueues it. Bad input and unknown target or
- * workload names are 422s naming the field; nothing is written then.
+ * workload names are 422s naming the field; nothing is written then. Inline
+ * workloads are checked by a worker like saved ones (script parses, limits hold).
  */
 export const POST = apiRoute(async ({ request, scope }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/studies"].body, request);
+  const limits = await scope.limits.get();
+  const runCount = input.targets.length * input.workloads.length * input.repetitions;
+  if (runCount > limits.maxStudyRuns) {
+    const message = `${runCount} runs (targets x workloads x repetitions); the workspace's limit maxStudyRuns is ${limits.maxStudyRuns}`;
+    throw new ApiError("invalid_input", `repetitions: ${message}`, [{ path: "repetitions", message }]);
+  }
+  for (const [i, w] of input.workloads.entries())
+    if (typeof w !== "string") await assertWorkloadFits(w.spec, limits, `workloads.${i}.spec`);
+  await admitNewWork(scope, limits);
   try {
     const { study, runs, cells } = await startStudy(scope, getStudyQueue(), input);
+    await audit(scope, request, {
+      action: "study.start",
+      subjectKind: "study",
+      subjectId: study.id,
+      detail: { name: study.name, runs: runs.length },
+    });
     return NextResponse.json(
       { id: study.id, status: study.status, order: study.runOrder, seed: study.seed, cells: cells.length, runs: runs.length },
       { status: 201 },

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { toTargetItem } from "@/lib/api/dto";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { apiRoute, parseBody } from "@/lib/api/errors";
+import { audit } from "@/lib/server/audit";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,5 +12,7 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
 /** Creates a target, or replaces the spec of the target with that name. */
 export const POST = apiRoute(async ({ request, scope }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/targets"].body, request);
-  return NextResponse.json(toTargetItem(await scope.targets.put(input)), { status: 201 });
+  const target = await scope.targets.put(input);
+  await audit(scope, request, { action: "target.create", subjectKind: "target", subjectId: target.id, detail: { name: target.name } });
+  return NextResponse.json(toTargetItem(target), { status: 201 });
 });

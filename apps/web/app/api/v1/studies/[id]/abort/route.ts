@@ -1,6 +1,7 @@
 import { publishStudyUpdate } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/errors";
+import { audit } from "@/lib/server/audit";
 import { getStudyPublisher } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
@@ -11,8 +12,9 @@ export const dynamic = "force-dynamic";
  * worker sees it within a second and stops the run under way (which is torn down).
  * Aborting a finished study changes nothing: `aborted: false` with its status.
  */
-export const POST = apiRoute<{ id: string }>(async ({ scope, params }) => {
+export const POST = apiRoute<{ id: string }>(async ({ request, scope, params }) => {
   const r = await scope.studies.abort(params.id);
+  if (r.aborted) await audit(scope, request, { action: "study.abort", subjectKind: "study", subjectId: params.id });
   if (r.aborted) await publishStudyUpdate(getStudyPublisher(), { studyId: params.id, kind: "status", status: r.status }).catch(() => {});
   return NextResponse.json({ id: params.id, ...r });
 });

@@ -1,0 +1,21 @@
+// What the API returns for a workspace's limits and its audit log.
+import { auditDetailSchema, workspaceLimitsSchema } from "@opsbench/core";
+import { z } from "zod";
+import { isoTime } from "./wire";
+
+export { workspaceLimitsSchema };
+
+/** PUT /api/v1/limits: any of the limits; the others keep their value. */
+export const limitsBody = workspaceLimitsSchema.partial();
+
+export const auditQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(200) });
+
+export const auditEventSchema = z.strictObject({
+  id: z.string(),
+  at: isoTime,
+  actor: z.string(),
+  action: z.string(),
+  subjectKind: z.string(),
+  subjectId: z.string(),
+  detail: auditDetailSchema.nullable(),
+});
