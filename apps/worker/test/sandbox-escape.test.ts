@@ -168,10 +168,15 @@ describe("a target gets a minimal environment and no interpreter hooks", () => {
   it("a target stored with NODE_OPTIONS and LD_PRELOAD (past the API) is refused by the worker before anything starts", async () => {
     const proof = `/tmp/opsbench-hook-${randomUUID()}`;
     const hook = `--import=data:text/javascript,import{writeFileSync}from"node:fs";writeFileSync(${JSON.stringify(proof)},"ran")`;
-    await stack.scope.targets.put({
-      name: "hooked",
-      kind: "local-service",
-      spec: { app: "echo/node", replicas: 1, env: { NODE_OPTIONS: hook, LD_PRELOAD: "/tmp/evil.so" }, startTimeoutMs: 10_000 },
+    // Written as a raw row: the API and the store's own schema refuse it (tested in core), so a row like it
+    // could only come from an older version or by hand.
+    await stack.db.target.create({
+      data: {
+        workspaceId: stack.scope.workspaceId,
+        name: "hooked",
+        kind: "local-service",
+        spec: { app: "echo/node", replicas: 1, env: { NODE_OPTIONS: hook, LD_PRELOAD: "/tmp/evil.so" }, startTimeoutMs: 10_000 },
+      },
     });
     await stack.scope.workloads.put({
       name: "hooked-load",
