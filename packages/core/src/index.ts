@@ -21,6 +21,8 @@ export * from "./statistics/welch";
 export * from "./statistics/block-bootstrap";
 export * from "./statistics/verdict-method";
 export * from "./statistics/verdict-calibration";
+export * from "./statistics/study-definitions";
+export * from "./statistics/merged-repetitions";
 export * from "./study-order";
 export * from "./study-spec";
 export * from "./study-progress";

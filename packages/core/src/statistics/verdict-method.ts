@@ -9,9 +9,8 @@
 // - run-level values on one side and seconds on the other: no verdict.
 // The interval never treats seconds as independent samples.
 import { seededRandom } from "../seeded-random";
-import { mean } from "../statistics";
+import { mean, studentTQuantile } from "../statistics";
 import { blockBootstrapVariance, type BlockBootstrapVariance } from "./block-bootstrap";
-import { studentTQuantile } from "../statistics";
 import { welchDifference, welchRatio } from "./welch";
 
 /** One value per repetition, or the per-second series of a single run. */
