@@ -8,6 +8,7 @@ import {
   analysisFlags,
   baselineNotReachedFlag,
   compileK6Script,
+  k6LoadWindow,
   loadTotals,
   priceRun,
   resolveRate,
@@ -17,6 +18,7 @@ import {
   workloadSpec,
   type StepNameValue,
   type WorkloadSpec,
+  workerClockWindow,
 } from "@opsbench/core";
 import { addRunFlags, loadResultCells, plannedRepetitions, runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher } from "@opsbench/jobs";
@@ -135,7 +137,7 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
         if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
           throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
         }
-        return { result, detail: { exitCode: result.exitCode, rows: writer.rows } };
+        return { result: { ...result, k6Clock: writer.k6Clock }, detail: { exitCode: result.exitCode, rows: writer.rows } };
       } finally {
         observing.abort();
         await observer;
@@ -163,17 +165,21 @@ export async function executeRun(runId: string, deps: PipelineDeps, signal: Abor
     await publish("status", "ANALYZING");
     await step(store, "ANALYZE", publish, async () => {
       const cells = await loadResultCells(deps.db, runId);
-      const k6Duration = (k6.summary as { state?: { testRunDurationMs?: number } } | null)?.state?.testRunDurationMs;
       const fresh = await store.get();
-      const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
+      // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs).
+      const window =
+        k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
+        workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
+      const windowSeconds = window.seconds;
       const load = await deps.db.loadSecond.findMany({ where: { runId } });
       const summary = {
         ...summarize(cells, windowSeconds),
+        durationSource: window.source,
         load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
         thresholds: thresholdOutcomes(k6.summary),
         appChecks,
       };
-      const cost = await costOfRun(deps.db, runId, spec, summary, fresh.loadStartedAt);
+      const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
       if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
       await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
       await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
@@ -219,6 +225,7 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
     .filter((v): v is number => typeof v === "number");
   return priceRun(model, {
     durationSeconds: summary.durationSeconds,
+    durationSource: summary.durationSource,
     requests: summary.requests,
     failures: summary.failures,
     meanLatencySeconds: summary.latencyMs.avg / 1000,

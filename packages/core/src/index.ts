@@ -2,6 +2,7 @@ export * from "./histogram";
 export * from "./histogram-encoding";
 export * from "./latency-summary";
 export * from "./throughput";
+export * from "./load-window";
 export * from "./target-spec";
 export * from "./workload-spec";
 export * from "./k6-script";

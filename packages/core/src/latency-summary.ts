@@ -1,6 +1,7 @@
 import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
 import { maxThroughput, type MaxThroughput } from "./throughput";
 import type { RunCost } from "./cost/run-cost";
+import type { LoadWindowSource } from "./load-window";
 
 /** One stored aggregate: a second x request name x status class. */
 export interface ResultCell extends HistogramPart {
@@ -31,6 +32,8 @@ export interface RunSummary {
   /** Mean completed requests per second over the load window. */
   rps: number;
   durationSeconds: number;
+  /** Which span durationSeconds is: k6's clock (samples or per-second rows) or the worker's. */
+  durationSource?: LoadWindowSource;
   latencyMs: LatencyMs;
   /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
   byClass: Record<string, number>;
