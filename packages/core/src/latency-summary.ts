@@ -1,5 +1,6 @@
 import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
-import { maxThroughput, type MaxThroughput } from "./throughput";
+import type { MaxThroughput } from "./throughput";
+import { studyMaxThroughput } from "./statistics/study-definitions";
 import type { RunCost } from "./cost/run-cost";
 import type { LoadWindowSource } from "./load-window";
 
@@ -27,8 +28,10 @@ export interface RunSummary {
   failures: number;
   /** Share of responses with a 2xx status, in percent (the IoT study's goodput). */
   goodput: number;
-  /** Share of requests not failed, in percent (study 001's success ratio). */
+  /** Share of requests answered with a 2xx status, in percent (study 001's success ratio). */
   successRatio: number;
+  /** Share of requests k6 did not count as failed (its expected_response), in percent. */
+  expectedResponseRatio?: number;
   /** Mean completed requests per second over the load window. */
   rps: number;
   durationSeconds: number;
@@ -37,7 +40,7 @@ export interface RunSummary {
   latencyMs: LatencyMs;
   /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
   byClass: Record<string, number>;
-  /** Highest 10 s moving average of completed req/s (study 004). */
+  /** Highest 10 s moving average of successful (2xx) responses per second (study 004). For merged repetitions: the mean of the runs' maxima. */
   maxThroughput?: MaxThroughput | null;
   /** What the load generator did, from k6's per-second metrics. */
   load?: LoadTotals;
@@ -84,7 +87,8 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
     requests,
     failures,
     goodput: requests === 0 ? 0 : round((100 * ok) / requests),
-    successRatio: requests === 0 ? 0 : round((100 * (requests - failures)) / requests),
+    successRatio: requests === 0 ? 0 : round((100 * ok) / requests),
+    expectedResponseRatio: requests === 0 ? 0 : round((100 * (requests - failures)) / requests),
     rps: durationSeconds > 0 ? round(requests / durationSeconds) : 0,
     durationSeconds: round(durationSeconds),
     latencyMs: {
@@ -97,7 +101,8 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
       max: requests ? round(h.max) : 0,
     },
     byClass,
-    maxThroughput: maxThroughput((cells as ResultCell[]).map((c) => ({ ts: c.ts, requests: c.count }))),
+    // Study 004's definition: successful (2xx) responses only.
+    maxThroughput: studyMaxThroughput(cells as ResultCell[]),
   };
 }
 

@@ -10,6 +10,8 @@ export interface MaxThroughput {
   /** Seconds from the first second with data to the start of that window. */
   windowStartOffset: number;
   windowSeconds: number;
+  /** Merged repetitions: rps is the mean of each run's maximum; n, SD and 95% interval of those maxima. */
+  acrossRuns?: { n: number; sd: number | null; low: number | null; high: number | null };
 }
 
 /**
