@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
+  resolve: { tsconfigPaths: true },
+
   test: {
     include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],

@@ -79,7 +79,11 @@ async function startPostgres(log) {
     const args = ["-h", "127.0.0.1", "-p", String(PG_PORT), "-U", "opsbench", "-d", "postgres", "-tAc"];
     const exists = spawnSync(psql, [...args, `SELECT 1 FROM pg_database WHERE datname='${db}'`], { encoding: "utf8" });
     if (exists.status !== 0) throw new Error(`cannot reach Postgres on 127.0.0.1:${PG_PORT}: ${exists.stderr.trim()}`);
-    if (exists.stdout.trim() !== "1") spawnSync(psql, [...args, `CREATE DATABASE ${db}`], { stdio: "inherit" });
+    if (exists.stdout.trim() !== "1") {
+      const made = spawnSync(psql, [...args, `CREATE DATABASE ${db}`], { encoding: "utf8" });
+      if (made.status !== 0) throw new Error(`cannot create the database ${db}: ${made.stderr.trim()}`);
+      log(`created the database ${db}`);
+    }
   }
   log(`Postgres on 127.0.0.1:${PG_PORT}`);
 }

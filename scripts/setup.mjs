@@ -1,90 +1,130 @@
 // One-command set-up for a fresh machine: npm dependencies, the Prisma client, the
 // pinned k6, Postgres and Redis on loopback (from the distribution's packages when
 // missing), the benchapps that need a build, and the database schema. Safe to run
-// again: it reuses what is there.
-//   node scripts/setup.mjs [--for demo|test]
+// again: it reuses what is there. One line per step; the tools' own output goes to
+// .data/setup.log (shown when a step fails), or to the terminal with --verbose.
+//   node scripts/setup.mjs [--for demo|test] [--verbose]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureK6 } from "../apps/worker/k6-build/build.mjs";
+import { k6BuildInfo } from "../apps/worker/k6-build/build.mjs";
 import { localServices } from "./local-services.mjs";
-import { buildBenchapps } from "../benchapps/build.mjs";
+import { createSteps, StepError } from "./setup-steps.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const purpose = process.argv.includes("--for") ? process.argv[process.argv.indexOf("--for") + 1] : "demo";
-const log = (msg) => console.log(`setup: ${msg}`);
 const isRoot = process.getuid?.() === 0;
+const { step, run, note, logRel } = createSteps({
+  logFile: path.join(root, ".data/setup.log"),
+  verbose: process.argv.includes("--verbose"),
+  cwd: root,
+});
 
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: "inherit", cwd: root, ...opts });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status})`);
-}
 const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
 const fileHash = (files) => {
   const h = createHash("sha256");
   for (const f of files) if (existsSync(f)) h.update(readFileSync(f));
   return h.digest("hex");
 };
+/** A step's work is skipped while its stamp matches the hash of its inputs. */
+const stamped = (stamp, want) => existsSync(stamp) && readFileSync(stamp, "utf8") === want;
 
-// 1. npm dependencies, reinstalled when package-lock.json changes.
-function ensureNpm() {
-  const stamp = path.join(root, "node_modules/.opsbench-lock-hash");
-  const want = fileHash([path.join(root, "package-lock.json"), path.join(root, "package.json")]);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
-  log("installing npm dependencies...");
-  run("npm", ["install", "--no-audit", "--no-fund"]);
-  writeFileSync(stamp, want);
-}
-
-// 2. Debian packages for the services (and Chromium for the browser tests).
-function ensureSystemPackages() {
+// Debian packages for the services (and Chromium for the browser tests); servers of your own need none.
+async function systemPackages() {
   const missing = [];
-  if (!localServices.postgresBin("postgres")) missing.push("postgresql");
-  if (!has("redis-server")) missing.push("redis-server");
+  if (!process.env.DATABASE_URL && !localServices.postgresBin("postgres")) missing.push("postgresql");
+  if (!process.env.REDIS_URL && !has("redis-server")) missing.push("redis-server");
   if (purpose === "test" && !existsSync("/usr/bin/chromium")) missing.push("chromium");
-  if (missing.length === 0) return;
+  if (missing.length === 0) return "present";
   if (!isRoot || !has("apt-get")) {
-    throw new Error(
+    throw new StepError(
       `missing system packages: ${missing.join(", ")}. Install them (e.g. sudo apt-get install -y ${missing.join(" ")}) or set DATABASE_URL and REDIS_URL to servers of your own.`,
     );
   }
-  log(`installing ${missing.join(", ")} from the distribution's packages...`);
-  run("apt-get", ["update"]);
-  run("apt-get", ["install", "-y", "--no-install-recommends", ...missing], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  await run("apt-get", ["update"]);
+  await run("apt-get", ["install", "-y", "--no-install-recommends", ...missing], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  return `installed ${missing.join(", ")}`;
 }
 
-// 3. The Prisma client, regenerated when the schema changes.
-function ensurePrismaClient() {
-  const out = path.join(root, "packages/db/src/generated/prisma");
-  const stamp = path.join(out, ".schema-hash");
-  const want = fileHash([path.join(root, "prisma/schema.prisma")]);
-  if (existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
-  log("generating the Prisma client...");
-  run("npm", ["run", "generate", "-w", "@opsbench/db", "--silent"]);
+// npm dependencies, reinstalled when package-lock.json or package.json changes.
+async function npmDependencies() {
+  const stamp = path.join(root, "node_modules/.opsbench-lock-hash");
+  const want = fileHash([path.join(root, "package-lock.json"), path.join(root, "package.json")]);
+  if (stamped(stamp, want)) return "up to date";
+  await run("npm", ["install", "--no-audit", "--no-fund"]);
   writeFileSync(stamp, want);
+  return "installed";
 }
 
-// 4. Benchapps with a build step (Go binaries, the Flask app's virtualenv with its
-// PyPI requirements) into .tools/benchapps; each rebuilt only when missing or changed.
-function ensureBenchappBuilds() {
-  buildBenchapps({ log });
+// The Prisma client, regenerated when the schema changes.
+async function prismaClient() {
+  const stamp = path.join(root, "packages/db/src/generated/prisma/.schema-hash");
+  const want = fileHash([path.join(root, "prisma/schema.prisma")]);
+  if (stamped(stamp, want)) return "up to date";
+  await run("npm", ["run", "generate", "-w", "@opsbench/db", "--silent"]);
+  writeFileSync(stamp, want);
+  return "generated";
+}
+
+// Benchapps with a build step (Go binaries, the Flask app's virtualenv) into .tools/benchapps,
+// each rebuilt only when missing or changed (benchapps/build.mjs prints "app: built|fresh").
+async function benchapps() {
+  const lines = (await run(process.execPath, ["benchapps/build.mjs"])).trim().split("\n").filter(Boolean);
+  const built = lines.filter((l) => l.endsWith(": built")).map((l) => l.slice(0, -": built".length));
+  return built.length ? `built ${built.join(", ")}` : `${lines.length} up to date`;
+}
+
+// The pinned k6 with opsbench's output extension, built with Go when this version is not there yet.
+async function k6() {
+  const { version, binary } = k6BuildInfo();
+  const where = path.relative(root, binary);
+  if (existsSync(binary)) return `${version} present (${where})`;
+  await run(process.execPath, ["apps/worker/k6-build/build.mjs"]);
+  return `${version} built (${where})`;
+}
+
+// Postgres and Redis on loopback, unless DATABASE_URL / REDIS_URL name servers of your own.
+async function services() {
+  const said = [];
+  const env = await localServices.start({
+    log: (m) => {
+      note(m);
+      said.push(m);
+    },
+  });
+  const own = [process.env.DATABASE_URL && "DATABASE_URL", process.env.REDIS_URL && "REDIS_URL"].filter(Boolean);
+  const started = said.filter((m) => / on 127\.0\.0\.1:/.test(m));
+  return { env, result: [...started, ...(own.length ? [`using ${own.join(" and ")}`] : [])].join(", ") };
 }
 
 async function main() {
-  ensureSystemPackages();
-  ensureNpm();
-  ensurePrismaClient();
-  ensureBenchappBuilds();
-  const k6 = ensureK6({ log });
-  log(`k6 ${k6.version}: ${path.relative(root, k6.binary)}`);
-  const env = await localServices.start({ log });
-  const databases = purpose === "test" ? [env.testDatabaseUrl] : [env.databaseUrl];
-  for (const url of databases) {
-    run("npx", ["tsx", "packages/db/src/migrate-cli.ts"], { env: { ...process.env, DATABASE_URL: url } });
-  }
-  log("ready");
+  const started = Date.now();
+  await step("system packages", systemPackages);
+  await step("npm dependencies", npmDependencies, { usually: "1-3 min on a fresh clone" });
+  await step("Prisma client", prismaClient);
+  await step("benchapps", benchapps, { usually: "about 1 min on a fresh clone" });
+  await step("k6", k6, { usually: "about 1.5 min to build on 2 cores" });
+  let env;
+  await step(
+    "Postgres and Redis",
+    async () => {
+      const r = await services();
+      env = r.env;
+      return r.result;
+    },
+    { usually: "a few seconds" },
+  );
+  const url = purpose === "test" ? env.testDatabaseUrl : env.databaseUrl;
+  await step("database schema", async () => {
+    const said = (await run("npx", ["tsx", "packages/db/src/migrate-cli.ts"], { env: { ...process.env, DATABASE_URL: url } })).trim();
+    // "migrate: DB: applied a, b, c" -> "DB: applied 3 migrations" (the names are in the log).
+    return said.replace(/^migrate: /, "").replace(/applied (.+)$/, (_, names) => `applied ${names.split(", ").length} migration(s)`);
+  });
+  console.log(`setup: ready in ${((Date.now() - started) / 1000).toFixed(1)} s (tools' output: ${logRel})`);
 }
 
 main().catch((err) => {

@@ -284,24 +284,26 @@ describe("shop consistency check", () => {
         env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" },
       },
     });
-    await stack.scope.workloads.put({
-      name: "bench-shop-corrupt",
-      spec: {
-        kind: "shared-iterations",
-        vus: 1,
-        iterations: 1,
-        maxDuration: "30s",
-        requests: [
-          {
-            name: "corrupt",
-            method: "POST",
-            path: "/admin/corrupt",
-            body: '{"stockDelta":3}',
-            headers: { "content-type": "application/json" },
-          },
-        ],
-      } as unknown as WorkloadInput["spec"],
-    });
+    await stack.scope.workloads.put(
+      workloadInput.parse({
+        name: "bench-shop-corrupt",
+        spec: {
+          kind: "shared-iterations",
+          vus: 1,
+          iterations: 1,
+          maxDuration: "30s",
+          requests: [
+            {
+              name: "corrupt",
+              method: "POST",
+              path: "/admin/corrupt",
+              body: '{"stockDelta":3}',
+              headers: { "content-type": "application/json" },
+            },
+          ],
+        },
+      }),
+    );
     const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop-corruptible", workloadName: "bench-shop-corrupt" });
     const view = await waitForFinal(stack.db, run.id);
     expect(view.status).toBe("SUCCEEDED"); // a failed check is a result, not a crash

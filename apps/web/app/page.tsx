@@ -1,5 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { DemoCommand, EmptyState } from "@/components/empty-state";
+import { RunDemoStudyButton } from "@/components/run-demo-study-button";
 import { StartRunForm } from "@/components/start-run-form";
 import { StatusBadge } from "@/components/status-badge";
 import { toSpecItem, type SpecItem } from "@/lib/api/dto";
@@ -25,8 +27,8 @@ function Panel({ title, right, children }: { title: string; right?: ReactNode; c
 const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 const td = "px-3 py-1.5";
 
-function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string; empty: string }) {
-  if (items.length === 0) return <p className="px-3 py-2 text-xs text-zinc-400">{empty}</p>;
+function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string; empty: ReactNode }) {
+  if (items.length === 0) return empty;
   return (
     <ul data-testid={testId} className="divide-y divide-zinc-100 text-xs">
       {items.map((t) => (
@@ -39,6 +41,35 @@ function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string;
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The first thing an empty install shows: what opsbench is for, and the quickest way to see it. */
+function Welcome() {
+  return (
+    <section data-testid="welcome" className="space-y-2 rounded-md border border-blue-200 bg-blue-50/50 px-4 py-3 text-xs text-zinc-700">
+      <h1 className="text-sm font-semibold text-zinc-900">Compare deployments, not just endpoints</h1>
+      <p>
+        opsbench runs the same load against different deployments of an app and shows latency, goodput, scaling and cost side by side. The
+        demo study is the IoT study in miniature: an autoscaled service (1–4 replicas, priced as GKE nodes) against a scale-to-zero function
+        (priced as Cloud Run) under a spike, 2 repetitions each, about 10 minutes; it ends on the comparison.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <RunDemoStudyButton />
+        <span className="text-zinc-500">
+          or <DemoCommand /> in a terminal (it starts the worker too). Or start your own:
+        </span>
+        <Link href="/targets/new" className="text-blue-600 hover:underline">
+          create a target
+        </Link>
+        <Link href="/workloads/new" className="text-blue-600 hover:underline">
+          create a workload
+        </Link>
+        <Link href="/studies/new" className="text-blue-600 hover:underline">
+          then a study
+        </Link>
+      </div>
+    </section>
   );
 }
 
@@ -57,6 +88,7 @@ export default async function HomePage() {
 
   return (
     <div className="space-y-4">
+      {runs.length === 0 && studies.length === 0 && <Welcome />}
       <Panel
         title="Recent runs"
         right={
@@ -66,9 +98,10 @@ export default async function HomePage() {
         }
       >
         {runs.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">
-            No runs yet. Add a target and a workload, then start a run here or with `opsbench run`.
-          </p>
+          <EmptyState testId="runs-empty">
+            No runs yet. Runs come from studies, from “Start run” here once a target and a workload exist, from <code>opsbench run</code>,
+            or from a k6 result imported with <code>opsbench import k6 FILE</code>.
+          </EmptyState>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="runs-table" className="w-full text-xs">
@@ -121,10 +154,10 @@ export default async function HomePage() {
         }
       >
         {studies.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">
+          <EmptyState testId="studies-empty" links={[{ href: "/studies/new", label: "New study" }]}>
             No studies yet. A study runs targets × workloads several times in an interleaved order and shows each cell with its 95%
-            confidence interval.
-          </p>
+            confidence interval; the demo study (<DemoCommand />) is one.
+          </EmptyState>
         ) : (
           <ul className="divide-y divide-zinc-100 text-xs">
             {studies.map((st) => (
@@ -154,7 +187,16 @@ export default async function HomePage() {
             </Link>
           }
         >
-          <SpecList items={targets} testId="targets-list" empty="No targets yet. Add one with “New target” (or POST /api/v1/targets)." />
+          <SpecList
+            items={targets}
+            testId="targets-list"
+            empty={
+              <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target" }]}>
+                No targets yet. A target is how an app is deployed: replicas behind a load balancer with an autoscaler, or a scale-to-zero
+                function. Add one with “New target” (or POST /api/v1/targets).
+              </EmptyState>
+            }
+          />
         </Panel>
         <Panel
           title={`Workloads (${workloads.length})`}
@@ -167,7 +209,12 @@ export default async function HomePage() {
           <SpecList
             items={workloads}
             testId="workloads-list"
-            empty="No workloads yet. Add one with “New workload” (a preset, your own fields or a k6 script)."
+            empty={
+              <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload" }]}>
+                No workloads yet. A workload is a k6 load profile: a preset of the studies (IoT spike, concurrency sweep, …), your own
+                fields, or a k6 script. Add one with “New workload”.
+              </EmptyState>
+            }
           />
         </Panel>
       </div>

@@ -1,8 +1,8 @@
-import type { ValidityFlag } from "@opsbench/core";
+import { LOAD_GENERATOR_CPU_LIMIT, type ValidityFlag } from "@opsbench/core";
 
 const LABELS: Record<string, string> = {
   "dropped-iterations": "dropped iterations",
-  "load-generator-cpu": "load generator CPU > 80%",
+  "load-generator-cpu": `load generator CPU > ${LOAD_GENERATOR_CPU_LIMIT}%`,
   "baseline-not-reached": "baseline not reached",
   "too-few-repetitions": "too few repetitions",
 };

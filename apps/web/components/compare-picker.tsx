@@ -9,6 +9,7 @@ import { selectionToQuery } from "@/app/compare/selection";
 import { fmtCount, fmtMs, fmtTime } from "@/lib/format";
 import { groupColor } from "./charts/palette";
 import { StatusBadge } from "./status-badge";
+import { DemoCommand, EmptyState } from "./empty-state";
 
 export interface PickerRun {
   id: string;
@@ -113,7 +114,13 @@ export function ComparePicker({
           </span>
         )}
       </div>
-      <div className="max-h-80 overflow-auto">
+      {runs.length === 0 && (
+        <EmptyState testId="cmp-empty" links={[{ href: "/studies/new", label: "New study" }]}>
+          Nothing to compare yet: a comparison puts finished runs side by side, and there are none. The demo study (<DemoCommand />, or its
+          button on the home page) runs two deployments of one app and ends here; a study of your own does too.
+        </EmptyState>
+      )}
+      <div className={runs.length === 0 ? "hidden" : "max-h-80 overflow-auto"}>
         <table className="w-full text-xs">
           <thead className="sticky top-0 border-b border-zinc-200 bg-zinc-50">
             <tr>

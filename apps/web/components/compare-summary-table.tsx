@@ -5,7 +5,7 @@
 import Link from "next/link";
 import type { CompareData } from "@/app/compare/compare-data";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
-import { flagsOfGroup, flagsOfRun } from "@/lib/export/validity-flags";
+import { flagsOfGroup, flagsOfRun } from "@opsbench/core";
 import { fmtCount, fmtMs, fmtPercent, fmtRps } from "@/lib/format";
 import { groupColor } from "./charts/palette";
 import { FlagBadges } from "./compare-flags";

@@ -1,4 +1,4 @@
-import { STEP_NAMES } from "@opsbench/core";
+import { flagsOfRun, STEP_NAMES } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -7,7 +7,6 @@ import { RunChecks } from "./run-checks";
 import { RunInfraCharts } from "./run-infra-charts";
 import { FlagList } from "./compare-flags";
 import { ShareButton } from "./share-button";
-import { flagsOfRun } from "@/lib/export/validity-flags";
 import { StatusBadge } from "./status-badge";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -5,21 +5,22 @@
 import Link from "next/link";
 import { useState } from "react";
 import { selectionToQuery } from "@/app/compare/selection";
-import type { StoredSubject } from "@/app/share/share-subject";
+import type { ShareSubject } from "@opsbench/core";
 import { fmtTime } from "@/lib/format";
+import { EmptyState } from "./empty-state";
 
 export interface ShareListItem {
   id: string;
   kind: string;
   title: string | null;
-  subject: StoredSubject;
+  subject: ShareSubject;
   createdAt: string;
   revokedAt: string | null;
 }
 
 const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 
-function SubjectLink({ kind, s }: { kind: string; s: StoredSubject }) {
+function SubjectLink({ kind, s }: { kind: string; s: ShareSubject }) {
   if (kind === "run" && s.runIds?.[0])
     return (
       <Link className="font-mono text-blue-600 hover:underline" href={`/runs/${s.runIds[0]}`}>
@@ -55,7 +56,13 @@ export function ShareList({ initial }: { initial: ShareListItem[] }) {
     }
     setItems((xs) => xs.map((x) => (x.id === id ? { ...x, revokedAt: new Date().toISOString() } : x)));
   };
-  if (items.length === 0) return <p className="px-3 py-2 text-xs text-zinc-400">No links yet. Use “Share…” on a run or a comparison.</p>;
+  if (items.length === 0)
+    return (
+      <EmptyState testId="shares-empty" links={[{ href: "/compare", label: "Compare" }]}>
+        No links yet. A share link shows a run or a comparison to anyone with the address, read-only; make one with “Share…” on a run page
+        or a comparison.
+      </EmptyState>
+    );
   return (
     <>
       {error && <p className="px-3 py-1 text-xs text-red-600">{error}</p>}

@@ -1,5 +1,5 @@
-import type { StudyCellView, StudyMetric, StudyRunView, StudyView } from "@opsbench/db";
-import type { SampleStats } from "@opsbench/core";
+import type { StudyCellView, StudyRunView, StudyView } from "@opsbench/db";
+import { FINAL_RUN_STATUSES, isRunInProgress, isStudySettled, type SampleStats, type StudyMetric } from "@opsbench/core";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -16,9 +16,8 @@ const METRICS: Array<{ key: StudyMetric; label: string; unit: string; fmt: (v: n
   { key: "failures", label: "failures", unit: "", fmt: fmtCount },
 ];
 
-const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
-export const isStudyFinal = (s: Pick<StudyView, "status" | "runs">) =>
-  FINAL.includes(s.status) && s.runs.every((r) => FINAL.includes(r.status));
+/** The study and all its runs are final: nothing on the page will change any more. */
+export const isStudyFinal = (s: Pick<StudyView, "status" | "runs">) => isStudySettled(s);
 
 /** A letter per cell (A, B, ..., Z, AA, ...), so the run order reads compactly. */
 export const cellLetter = (i: number): string =>
@@ -44,11 +43,11 @@ function Progress({ study }: { study: StudyView }) {
   const p = study.progress;
   const current = p.current ? study.runs.find((r) => r.id === p.current!.runId) : null;
   const cell = current ? study.cells[current.cell] : null;
-  const running = study.runs.filter((r) => !FINAL.includes(r.status) && r.status !== "QUEUED").length;
+  const running = study.runs.filter((r) => isRunInProgress(r.status)).length;
   return (
     <section className="rounded-md border border-zinc-200 bg-white p-3">
-      <div className="flex h-2 overflow-hidden rounded bg-zinc-100" aria-label={`${p.finished} of ${p.total} runs finished`}>
-        {(["SUCCEEDED", "FAILED", "ABORTED"] as const).map((s) => {
+      <div className="flex h-2 overflow-hidden rounded bg-zinc-100" role="img" aria-label={`${p.finished} of ${p.total} runs finished`}>
+        {FINAL_RUN_STATUSES.map((s) => {
           const n = s === "SUCCEEDED" ? p.succeeded : s === "FAILED" ? p.failed : p.aborted;
           return n > 0 ? <div key={s} className={STATUS_BAR[s]} style={{ width: `${(100 * n) / Math.max(1, p.total)}%` }} /> : null;
         })}

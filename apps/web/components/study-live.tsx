@@ -1,5 +1,6 @@
 "use client";
 
+import { isFinalStudyStatus } from "@opsbench/core";
 import type { StudyView } from "@opsbench/db";
 import { useCallback, useEffect, useState } from "react";
 import { buttonSecondary } from "./panel";
@@ -16,7 +17,7 @@ function withLiveEta(study: StudyView, fetchedAt: number, now: number): StudyVie
 function AbortButton({ study, onAborted }: { study: StudyView; onAborted: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (["SUCCEEDED", "FAILED", "ABORTED"].includes(study.status)) return null;
+  if (isFinalStudyStatus(study.status)) return null;
   const left = study.progress.total - study.progress.finished;
   async function abort() {
     if (

@@ -1,22 +1,7 @@
-// The web app's only reader of process.env, validated once when the server boots.
-import { z } from "zod";
+// The web app's only reader of process.env, validated once when the server boots (instrumentation.ts).
+import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 
-const envSchema = z.object({
-  DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
-  REDIS_URL: z.url().default("redis://127.0.0.1:56379/0"),
-});
-export type Env = z.infer<typeof envSchema>;
+const webEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true });
 
-function loadEnv(): Env {
-  const parsed = envSchema.safeParse({
-    DATABASE_URL: process.env.DATABASE_URL || undefined,
-    REDIS_URL: process.env.REDIS_URL || undefined,
-  });
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`invalid environment: ${detail}`);
-  }
-  return parsed.data;
-}
-
-export const env: Env = loadEnv();
+export const env = parseProcessEnv(webEnvSchema, process.env, "web");
+export type WebEnv = typeof env;

@@ -45,8 +45,8 @@ describe("REST API /api/v1", () => {
       spec: { app: "cpu-loop/node-http", replicas: 2 },
     });
     expect(res.status).toBe(201);
-    const list = await (await fetch(`${web}/api/v1/targets`)).json();
-    const names = (Array.isArray(list) ? list : (list.targets ?? list.data)).map((t: { name: string }) => t.name);
+    const list: Array<{ name: string }> = await (await fetch(`${web}/api/v1/targets`)).json();
+    const names = list.map((t) => t.name);
     expect(names).toContain("api-good");
   });
 

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { bootstrapDifference, studyInput, type RunSummary } from "@opsbench/core";
+import { bootstrapDifference, runSummarySchema, studyInput, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
 import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
@@ -133,7 +133,7 @@ describe("comparison page", () => {
     // Verdicts: recompute each interval from the runs' stored summaries, in the order the page lists the runs.
     const stored = new Map(
       (await stack.db.run.findMany({ where: { id: { in: [...runsOf.one, ...runsOf.two] } }, select: { id: true, summary: true } })).map(
-        (r) => [r.id, r.summary as unknown as RunSummary],
+        (r) => [r.id, runSummarySchema.parse(r.summary)],
       ),
     );
     const order = await Promise.all(

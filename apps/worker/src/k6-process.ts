@@ -8,6 +8,7 @@ import readline from "node:readline";
 import type { Readable } from "node:stream";
 import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine } from "@opsbench/core";
 import { CLOCK_TICKS_PER_SECOND, cpuTicks } from "@opsbench/providers";
+import { systemEnv } from "./env";
 
 /** k6's exit code when thresholds failed: a result, not a crash. */
 export const K6_THRESHOLDS_FAILED = 99;
@@ -16,16 +17,6 @@ export function k6Version(binary: string): string {
   const r = spawnSync(binary, ["version"], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`cannot run k6 at ${binary}: ${r.stderr || r.error?.message}`);
   return /v\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim();
-}
-
-/**
- * The environment k6 starts with: only what a process needs to run, never the
- * worker's own settings (user scripts can read every variable through __ENV,
- * and DATABASE_URL or REDIS_URL may carry credentials).
- */
-function k6BaseEnv(): Record<string, string> {
-  const keep = ["PATH", "HOME", "TMPDIR", "LANG", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR"];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
 }
 
 export interface K6Result {
@@ -72,7 +63,7 @@ export async function runK6(opts: {
       summaryPath,
       scriptPath,
     ],
-    { cwd: opts.workDir, env: { ...k6BaseEnv(), ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
+    { cwd: opts.workDir, env: { ...systemEnv(), ...opts.env, K6_NO_USAGE_REPORT: "true" }, stdio: ["ignore", "pipe", "pipe", "pipe"] },
   );
   let tail = "";
   const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-6000));

@@ -3,7 +3,7 @@
 // the spike, and against local-function (concurrency 10, max 4, idle 5 s) shows
 // cold starts; both on the run's timeline (infra_points). Real worker, real k6.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TargetInput, WorkloadInput } from "@opsbench/core";
+import { readInfraPointDetail, type TargetInput, type WorkloadInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { isAlive, openTestStack, waitForFinal } from "../../../tests/helpers";
 
@@ -39,19 +39,13 @@ const spike = (name: string): WorkloadInput => ({
   },
 });
 
-interface Point {
-  ts: Date;
-  replicas: number;
-  cpuPercent: number | null;
-  detail: Record<string, unknown> | null;
-}
-
 async function runAndLoad(target: TargetInput, workload: WorkloadInput) {
   await stack.scope.targets.put(target);
   await stack.scope.workloads.put(workload);
   const run = await startRun(stack.scope, stack.queue, { targetName: target.name, workloadName: workload.name });
   const view = await waitForFinal(stack.db, run.id);
-  const points = (await stack.db.infraPoint.findMany({ where: { runId: run.id }, orderBy: { ts: "asc" } })) as unknown as Point[];
+  const rows = await stack.db.infraPoint.findMany({ where: { runId: run.id }, orderBy: { ts: "asc" } });
+  const points = rows.map((p) => ({ ...p, detail: readInfraPointDetail(p.detail) }));
   const events = await stack.db.runEvent.findMany({ where: { runId: run.id }, orderBy: { ts: "asc" } });
   const row = await stack.db.run.findUniqueOrThrow({ where: { id: run.id }, include: { steps: true } });
   const state = (row.steps.find((s) => s.name === "PROVISION")!.detail as { state: Record<string, unknown> }).state;

@@ -2,18 +2,18 @@
 // 99 the run finished but its k6 thresholds failed.
 import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
-import { createRunQueue, enqueueOrFail, startRun, type RunQueue } from "@opsbench/jobs";
-import { DEMO_TARGET, DEMO_WORKLOAD } from "./demo-fixtures";
+import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
+import { DEMO_USAGE, demoCommand } from "./demo-command";
 import { loadEnv, type CliEnv } from "./env";
 import { costCommand } from "./cost-command";
 import { importK6Command } from "./import-k6";
 import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
-import { ensureWorker, startWeb, type Managed } from "./processes";
+import { ensureWorker, type Managed } from "./processes";
 import { exitCodeFor, formatSummary, runSummaryJson, waitForRun } from "./wait-for-run";
 
 const USAGE = `usage:
-  opsbench demo [--no-serve]                                  set up a demo study on local targets and open it
+${DEMO_USAGE}
   opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
   opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
   opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "demo":
-      return demo(rest);
+      return demoCommand(rest, { usageError: (m) => new UsageError(m) });
     case "run":
       return run(rest);
     case "runs":
@@ -183,44 +183,6 @@ async function runsShowWindow(id: string, fromText: string | undefined, toText: 
         `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`,
       );
     return 0;
-  } finally {
-    await s.close();
-  }
-}
-
-async function demo(args: string[]): Promise<number> {
-  const { values } = parsing(() => parseArgs({ args, strict: true, options: { "no-serve": { type: "boolean", default: false } } }));
-  const s = await openSession();
-  const stopOnSignal = () => {
-    say("\nstopping...");
-    void s.close().then(() => process.exit(130));
-  };
-  process.once("SIGINT", stopOnSignal);
-  process.once("SIGTERM", stopOnSignal);
-  try {
-    const web = await startWeb(s.env, say);
-    if (web.managed) s.children.push(web.managed);
-    const worker = await ensureWorker(s.env, s.queue, say);
-    if (worker) s.children.push(worker);
-
-    const target = await s.scope.targets.put(DEMO_TARGET);
-    const workload = await s.scope.workloads.put(DEMO_WORKLOAD);
-    const { study, runs } = await s.scope.studies.createSingleCell({ name: "demo", targetId: target.id, workloadId: workload.id });
-    for (const r of runs) await enqueueOrFail(s.scope, s.queue, r.id);
-    say(`demo study ${study.id}: ${DEMO_TARGET.name} (2 local replicas of Taewa) x ${DEMO_WORKLOAD.name} (ramping VUs, about 1 minute)`);
-    for (const r of runs) say(`run page: ${web.url}/runs/${r.id}`);
-
-    let code = 0;
-    for (const r of runs) {
-      const view = await waitForRun(s.db, r.id, say);
-      console.log(formatSummary(view));
-      if (view.status !== "SUCCEEDED") code = 1;
-    }
-    say(`\nlook at: ${web.url}/runs/${runs[0]!.id}   (all runs: ${web.url}/)`);
-    if (values["no-serve"]) return code;
-    say("serving; press Ctrl-C to stop");
-    await new Promise(() => {});
-    return code;
   } finally {
     await s.close();
   }

@@ -1,11 +1,12 @@
 // The long-lived processes the CLI may start for the user: the worker, and the
 // web app (built first when its sources changed since the last build).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { queueWorkers, type RunQueue } from "@opsbench/jobs";
 import { childEnv, repoRoot, type CliEnv } from "./env";
+import { liveLine, withSpinner } from "./terminal-progress";
 
 export interface Managed {
   name: string;
@@ -42,10 +43,8 @@ function manage(name: string, child: ChildProcess): Managed {
 export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string) => void): Promise<Managed | null> {
   const workers = await queueWorkers(queue);
   if (workers.length > 0) return null;
-  const logFile = path.join(repoRoot, ".data/logs/worker.log");
-  mkdirSync(path.dirname(logFile), { recursive: true });
+  const { file: logFile, fd: out } = openLog("worker.log");
   log(`starting a worker (log: ${path.relative(process.cwd(), logFile)})`);
-  const out = openSync(logFile, "a");
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
     env: childEnv(env),
@@ -55,7 +54,8 @@ export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string
   closeSync(out);
   const until = Date.now() + 30_000;
   while ((await queueWorkers(queue)).length === 0) {
-    if (child.exitCode !== null) throw new Error(`the worker exited at start-up (code ${child.exitCode})`);
+    if (child.exitCode !== null)
+      throw new Error(`the worker exited at start-up (code ${child.exitCode}); the end of its log:\n${tailOf(logFile, 15)}`);
     if (Date.now() > until) throw new Error("the worker did not connect to the queue within 30 s");
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -86,16 +86,39 @@ function webSourceHash(): string {
   return h.digest("hex");
 }
 
-export function ensureWebBuild(env: CliEnv, log: (m: string) => void): void {
+/** A log file under .data/logs, opened for appending (the tools' own output goes there, not to the terminal). */
+function openLog(name: string): { file: string; fd: number } {
+  const file = path.join(repoRoot, ".data/logs", name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  return { file, fd: openSync(file, "a") };
+}
+
+/** The last lines of a log, to show when the step that wrote it failed. */
+export function tailOf(file: string, lines = 30): string {
+  if (!existsSync(file)) return "";
+  return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+/** Builds the web app when its sources changed since the last build; returns whether it built. */
+export async function ensureWebBuild(env: CliEnv, log: (m: string) => void): Promise<boolean> {
   // Next builds into .next, or wherever OPSBENCH_NEXT_DIST_DIR says (side-by-side builds).
   const distDir = path.join(webDir, env.OPSBENCH_NEXT_DIST_DIR);
   const stamp = path.join(distDir, "opsbench-source-hash");
   const want = webSourceHash();
-  if (existsSync(path.join(distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
-  log("building the web app (about a minute)...");
-  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: webDir, stdio: ["ignore", "inherit", "inherit"], env: childEnv(env) });
-  if (r.status !== 0) throw new Error(`building the web app failed (exit ${r.status})`);
+  if (existsSync(path.join(distDir, "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === want) return false;
+  const { file, fd } = openLog("web-build.log");
+  const rel = path.relative(process.cwd(), file);
+  log(`building the web app (about a minute; log: ${rel})`);
+  const child = spawn("npm", ["run", "build", "--silent"], { cwd: webDir, stdio: ["ignore", fd, fd], env: childEnv(env) });
+  closeSync(fd);
+  const code = await withSpinner(
+    liveLine(),
+    "building the web app",
+    new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c))),
+  );
+  if (code !== 0) throw new Error(`building the web app failed (exit ${code}); the end of ${rel}:\n${tailOf(file)}`);
   writeFileSync(stamp, want);
+  return true;
 }
 
 export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{ url: string; managed: Managed | null }> {
@@ -104,17 +127,21 @@ export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{
     log(`web app already running at ${url}`);
     return { url, managed: null };
   }
-  ensureWebBuild(env, log);
+  await ensureWebBuild(env, log);
+  const out = openLog("web.log");
   const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
     cwd: webDir,
     env: childEnv(env),
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", out.fd, out.fd],
     detached: true,
   });
+  closeSync(out.fd);
   const until = Date.now() + 60_000;
   while (!(await answers(`${url}/api/v1/runs`))) {
     if (child.exitCode !== null)
-      throw new Error(`the web app exited at start-up (code ${child.exitCode}); is port ${env.OPSBENCH_WEB_PORT} taken?`);
+      throw new Error(
+        `the web app exited at start-up (code ${child.exitCode}); is port ${env.OPSBENCH_WEB_PORT} taken? The end of its log:\n${tailOf(out.file, 15)}`,
+      );
     if (Date.now() > until) throw new Error(`the web app did not answer at ${url} within 60 s`);
     await new Promise((r) => setTimeout(r, 300));
   }

@@ -6,7 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { studyInput, type SampleStats, type StudyInput } from "@opsbench/core";
+import { isFinalRunStatus, isStudySettled, studyInput, type SampleStats, type StudyInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type StudyView, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, queueWorkers, startStudy } from "@opsbench/jobs";
 import { loadEnv } from "./env";
@@ -19,8 +19,6 @@ interface Io {
 
 /** A study file that cannot be run: exit 2, nothing written. */
 export class StudyFileError extends Error {}
-
-const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
 
 /** Reads and validates a study file; every problem names its field. */
 export async function readStudyFile(file: string): Promise<StudyInput> {
@@ -161,7 +159,7 @@ async function missingNames(scope: WorkspaceScope, input: StudyInput): Promise<s
 }
 
 /** A worker from before studies existed takes runs but not studies; say so instead of waiting forever. */
-async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>) {
+export async function waitForStudyWorker(queue: ReturnType<typeof createStudyQueue>) {
   const until = Date.now() + 15_000;
   while ((await queueWorkers(queue)).length === 0) {
     if (Date.now() > until) throw new Error("no worker takes studies (a worker from an older version is running?); restart the worker");
@@ -180,7 +178,7 @@ async function waitForStudy(scope: WorkspaceScope, studyId: string, say: (m: str
       lastStatus = view.status;
     }
     for (const r of view.runs) {
-      const shown = r.status === "QUEUED" ? "" : FINAL.includes(r.status) ? r.status : "STARTED";
+      const shown = r.status === "QUEUED" ? "" : isFinalRunStatus(r.status) ? r.status : "STARTED";
       if (!shown || seen.get(r.id) === shown) continue;
       seen.set(r.id, shown);
       if (shown === "ABORTED" && r.startedAt === null) continue; // never started: said once at the end
@@ -199,7 +197,7 @@ async function waitForStudy(scope: WorkspaceScope, studyId: string, say: (m: str
         say(`${where}: ${r.status.toLowerCase()}${res}${flags}${eta}`);
       }
     }
-    if (FINAL.includes(view.status) && view.runs.every((r) => FINAL.includes(r.status))) {
+    if (isStudySettled(view)) {
       const never = view.runs.filter((r) => r.status === "ABORTED" && r.startedAt === null).length;
       if (never) say(`${never} run${never === 1 ? "" : "s"} not started (aborted)`);
       return scope.studies.view(studyId);

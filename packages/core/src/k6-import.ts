@@ -124,12 +124,18 @@ export function k6ImportAggregator(format: K6FileFormat) {
       const cls = statusClassOf(s.tag("status"), s.tag("error_code"));
       const key = `${second}\u0000${name}\u0000${cls}`;
       let cell = cells.get(key);
-      if (!cell) cells.set(key, (cell = { second, name, class: cls, failures: 0, h: emptyHistogram() }));
+      if (!cell) {
+        cell = { second, name, class: cls, failures: 0, h: emptyHistogram() };
+        cells.set(key, cell);
+      }
       recordValue(cell.h, s.value);
       if (s.tag("expected_response") === "false") cell.failures++;
     } else if (LOAD_METRICS.has(s.metric)) {
       let l = load.get(second);
-      if (!l) load.set(second, (l = { ts: new Date(second * 1000), vus: 0, vusMax: 0, sent: 0, received: 0, iterations: 0, dropped: 0 }));
+      if (!l) {
+        l = { ts: new Date(second * 1000), vus: 0, vusMax: 0, sent: 0, received: 0, iterations: 0, dropped: 0 };
+        load.set(second, l);
+      }
       // As the opsbench output does: gauges keep the second's highest value, counters add up.
       if (s.metric === "vus") l.vus = Math.max(l.vus, s.value);
       else if (s.metric === "vus_max") l.vusMax = Math.max(l.vusMax, s.value);

@@ -1,8 +1,6 @@
 import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
-import type { MaxThroughput } from "./throughput";
+import { k6SummarySchema, type LoadTotals, type RunSummary, type ThresholdOutcome } from "./run-summary";
 import { studyMaxThroughput } from "./statistics/study-definitions";
-import type { RunCost } from "./cost/run-cost";
-import type { LoadWindowSource } from "./load-window";
 
 /** One stored aggregate: a second x request name x status class. */
 export interface ResultCell extends HistogramPart {
@@ -10,62 +8,6 @@ export interface ResultCell extends HistogramPart {
   name: string;
   class: string;
   failures: number;
-}
-
-export interface LatencyMs {
-  min: number;
-  avg: number;
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-export interface RunSummary {
-  requests: number;
-  /** Requests k6 counted as failed (expected_response=false). */
-  failures: number;
-  /** Share of responses with a 2xx status, in percent (the IoT study's goodput). */
-  goodput: number;
-  /** Share of requests answered with a 2xx status, in percent (study 001's success ratio). */
-  successRatio: number;
-  /** Share of requests k6 did not count as failed (its expected_response), in percent. */
-  expectedResponseRatio?: number;
-  /** Mean completed requests per second over the load window. */
-  rps: number;
-  durationSeconds: number;
-  /** Which span durationSeconds is: k6's clock (samples or per-second rows) or the worker's. */
-  durationSource?: LoadWindowSource;
-  latencyMs: LatencyMs;
-  /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
-  byClass: Record<string, number>;
-  /** Highest 10 s moving average of successful (2xx) responses per second (study 004). For merged repetitions: the mean of the runs' maxima. */
-  maxThroughput?: MaxThroughput | null;
-  /** What the load generator did, from k6's per-second metrics. */
-  load?: LoadTotals;
-  /** k6 thresholds and whether each held. */
-  thresholds?: ThresholdOutcome[];
-  /** What the run would cost on the platform its target stands for (the target's cost model). */
-  cost?: RunCost;
-  /** App-level checks after the load (e.g. the shop's consistency: stock + sold = initial). */
-  appChecks?: Array<{ name: string; ok: boolean; message: string; detail?: unknown }>;
-}
-
-export interface LoadTotals {
-  /** k6's own CPU use over the load, as a share of the machine's cores (over 80: the load generator may be the bottleneck). */
-  generatorCpuPercent?: number | null;
-  maxVUs: number;
-  iterations: number;
-  droppedIterations: number;
-  bytesSent: number;
-  bytesReceived: number;
-}
-
-export interface ThresholdOutcome {
-  metric: string;
-  expression: string;
-  ok: boolean;
 }
 
 /** Summarises merged cells; `durationSeconds` is the load window's length. */
@@ -123,7 +65,8 @@ export function loadTotals(
 
 /** Threshold outcomes from k6's --summary-export (there, `true` means the threshold was crossed). */
 export function thresholdOutcomes(k6Summary: unknown): ThresholdOutcome[] {
-  const metrics = (k6Summary as { metrics?: Record<string, { thresholds?: Record<string, boolean> }> } | null)?.metrics ?? {};
+  const parsed = k6SummarySchema.safeParse(k6Summary);
+  const metrics = (parsed.success ? parsed.data.metrics : undefined) ?? {};
   return Object.entries(metrics).flatMap(([metric, m]) =>
     Object.entries(m.thresholds ?? {}).map(([expression, crossed]) => ({ metric, expression, ok: !crossed })),
   );

@@ -5,7 +5,8 @@
 // Never the worker's wall clock around the k6 process: that adds init, setup,
 // teardown and the summary, several percent of a short run.
 
-export type LoadWindowSource = "k6-samples" | "k6-rows" | "worker-clock";
+export const LOAD_WINDOW_SOURCE_IDS = ["k6-samples", "k6-rows", "worker-clock"] as const;
+export type LoadWindowSource = (typeof LOAD_WINDOW_SOURCE_IDS)[number];
 
 export interface LoadWindow {
   startMs: number;

@@ -5,7 +5,8 @@
 // never from averaging their percentiles.
 import type { MaxThroughput } from "./throughput";
 import { studyMaxThroughput } from "./statistics/study-definitions";
-import { summarize, type ResultCell, type RunSummary } from "./latency-summary";
+import { summarize, type ResultCell } from "./latency-summary";
+import type { RunSummary } from "./run-summary";
 
 export function mean(xs: readonly number[]): number {
   if (xs.length === 0) throw new RangeError("mean of no values");

@@ -1,9 +1,21 @@
 // How far a study is and when it will be done: the remaining runs' planned
 // load time plus a per-run overhead (deploy, baseline, teardown; measured from
 // the study's finished runs when there are any) plus the cool-downs still ahead.
+import { isFinalRunStatus, runStatusCounts, type RunStatusCounts } from "./run-status";
+import { plannedSeconds, type WorkloadSpec } from "./workload-spec";
 
 /** Assumed deploy + baseline + analyse + teardown time of a run until one has been measured. */
 export const DEFAULT_RUN_OVERHEAD_SECONDS = 10;
+
+/** A run's planned load seconds; 0 when its spec is missing or cannot be planned (a bad row must not stop the estimate). */
+export function plannedLoadSeconds(spec: WorkloadSpec | null): number {
+  if (!spec) return 0;
+  try {
+    return plannedSeconds(spec);
+  } catch {
+    return 0;
+  }
+}
 
 export interface ProgressRun {
   status: string;
@@ -13,26 +25,18 @@ export interface ProgressRun {
   finishedAt: Date | null;
 }
 
-export interface StudyProgress {
-  total: number;
-  finished: number;
-  succeeded: number;
-  failed: number;
-  aborted: number;
+export interface StudyProgress extends RunStatusCounts {
   /** Seconds until the study is expected to finish; null once it is final. */
   etaSeconds: number | null;
   /** Per-run overhead used for the estimate. */
   overheadSeconds: number;
 }
 
-const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
-
 export function studyProgress(
   runs: readonly ProgressRun[],
   opts: { cooldownSeconds: number; studyFinal: boolean; now: Date },
 ): StudyProgress {
-  const finished = runs.filter((r) => FINAL.includes(r.status));
-  const count = (s: string) => runs.filter((r) => r.status === s).length;
+  const finished = runs.filter((r) => isFinalRunStatus(r.status));
   const measured = finished
     .filter((r) => r.status === "SUCCEEDED" && r.startedAt && r.finishedAt)
     .map((r) => (r.finishedAt!.getTime() - r.startedAt!.getTime()) / 1000 - r.plannedSeconds);
@@ -41,7 +45,7 @@ export function studyProgress(
     : DEFAULT_RUN_OVERHEAD_SECONDS;
   let etaSeconds: number | null = null;
   if (!opts.studyFinal) {
-    const pending = runs.filter((r) => !FINAL.includes(r.status));
+    const pending = runs.filter((r) => !isFinalRunStatus(r.status));
     etaSeconds = 0;
     for (const r of pending) {
       const whole = r.plannedSeconds + overheadSeconds;
@@ -55,11 +59,7 @@ export function studyProgress(
     etaSeconds = Math.round(etaSeconds + cooldowns * opts.cooldownSeconds);
   }
   return {
-    total: runs.length,
-    finished: finished.length,
-    succeeded: count("SUCCEEDED"),
-    failed: count("FAILED"),
-    aborted: count("ABORTED"),
+    ...runStatusCounts(runs),
     etaSeconds,
     overheadSeconds: Math.round(overheadSeconds * 10) / 10,
   };

@@ -272,10 +272,24 @@ export const targetSpecs = {
   "local-function": localFunctionSpec,
 } as const;
 export type TargetKind = keyof typeof targetSpecs;
-export const targetKinds = Object.keys(targetSpecs) as TargetKind[];
 
 export const targetInput = z.discriminatedUnion("kind", [
   z.object({ name: targetName, kind: z.literal("local-service"), spec: localServiceSpec }).strict(),
   z.object({ name: targetName, kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
 ]);
 export type TargetInput = z.infer<typeof targetInput>;
+
+/** A stored target's kind and spec (targets.kind + targets.spec): the spec must be that kind's. */
+export const targetDefinitionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("local-service"), spec: localServiceSpec }).strict(),
+  z.object({ kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
+]);
+export type TargetDefinition = z.infer<typeof targetDefinitionSchema>;
+
+/**
+ * The target as a run copied it when it was made (runs.target_spec). Only the
+ * envelope is read here: the worker checks the spec against its provider's
+ * schema, so a bad spec fails that run with the reasons rather than every reader.
+ */
+export const targetSnapshotSchema = z.object({ kind: z.string().min(1), spec: z.unknown() });
+export type TargetSnapshot = z.infer<typeof targetSnapshotSchema>;

@@ -1,18 +1,21 @@
+import { z } from "zod";
+
 /** Requests completed in one second of a run. */
 export interface SecondCount {
   ts: Date;
   requests: number;
 }
 
-export interface MaxThroughput {
+export const maxThroughputSchema = z.object({
   /** Highest moving average of completed requests per second. */
-  rps: number;
+  rps: z.number(),
   /** Seconds from the first second with data to the start of that window. */
-  windowStartOffset: number;
-  windowSeconds: number;
+  windowStartOffset: z.number(),
+  windowSeconds: z.number(),
   /** Merged repetitions: rps is the mean of each run's maximum; n, SD and 95% interval of those maxima. */
-  acrossRuns?: { n: number; sd: number | null; low: number | null; high: number | null };
-}
+  acrossRuns: z.object({ n: z.number(), sd: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() }).optional(),
+});
+export type MaxThroughput = z.infer<typeof maxThroughputSchema>;
 
 /**
  * Maximum throughput as study 004 defined it: the highest moving average of

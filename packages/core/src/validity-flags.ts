@@ -1,7 +1,7 @@
 // Validity flags: reasons to read a run's numbers with care, kept on the run
 // (runs.flags) and shown wherever its numbers are shown.
 import { z } from "zod";
-import type { RunSummary } from "./latency-summary";
+import type { RunSummary } from "./run-summary";
 
 export const VALIDITY_FLAG_CODES = ["baseline-not-reached", "dropped-iterations", "too-few-repetitions", "load-generator-cpu"] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
@@ -24,30 +24,56 @@ export function baselineNotReachedFlag(waitedSeconds: number, detail?: string): 
   };
 }
 
+export function loadGeneratorCpuFlag(cpuPercent: number): ValidityFlag {
+  return {
+    code: "load-generator-cpu",
+    message: `k6 used ${cpuPercent.toFixed(0)}% of the machine's CPU (over ${LOAD_GENERATOR_CPU_LIMIT}%): the load generator may have limited the results`,
+  };
+}
+
+export function droppedIterationsFlag(dropped: number): ValidityFlag {
+  return { code: "dropped-iterations", message: `${dropped} iterations dropped: the load generator could not keep the planned rate` };
+}
+
+/** The one wording of "too few repetitions", for a run (its cell's planned repetitions) and for a cell or group (its succeeded runs). */
+export function tooFewRepetitionsFlag(repetitions: number): ValidityFlag {
+  return {
+    code: "too-few-repetitions",
+    message: `${repetitions} repetition${repetitions === 1 ? "" : "s"} of this target x workload (fewer than ${MIN_REPETITIONS}): the spread across repetitions says little`,
+  };
+}
+
+/** Flags that follow from a run's summary alone (the load generator's CPU, dropped iterations). */
+export function summaryFlags(summary: Pick<RunSummary, "load"> | null): ValidityFlag[] {
+  const flags: ValidityFlag[] = [];
+  const cpu = summary?.load?.generatorCpuPercent ?? null;
+  if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) flags.push(loadGeneratorCpuFlag(cpu));
+  const dropped = summary?.load?.droppedIterations ?? 0;
+  if (dropped > 0) flags.push(droppedIterationsFlag(dropped));
+  return flags;
+}
+
+/** The "too few repetitions" flag when `repetitions` is under MIN_REPETITIONS, else none. */
+export const repetitionFlags = (repetitions: number): ValidityFlag[] =>
+  repetitions < MIN_REPETITIONS ? [tooFewRepetitionsFlag(repetitions)] : [];
+
 /** Flags that follow from a run's summary and its study's design, set when the run is analysed. */
 export function analysisFlags(summary: Pick<RunSummary, "load">, repetitions: number): ValidityFlag[] {
-  const flags: ValidityFlag[] = [];
-  const cpu = summary.load?.generatorCpuPercent ?? null;
-  if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) {
-    flags.push({
-      code: "load-generator-cpu",
-      message: `k6 used ${cpu.toFixed(0)}% of the machine's CPU (over ${LOAD_GENERATOR_CPU_LIMIT}%): the load generator may have limited the results`,
-    });
-  }
-  const dropped = summary.load?.droppedIterations ?? 0;
-  if (dropped > 0) {
-    flags.push({
-      code: "dropped-iterations",
-      message: `${dropped} iterations dropped: the load generator could not keep the planned rate`,
-    });
-  }
-  if (repetitions < MIN_REPETITIONS) {
-    flags.push({
-      code: "too-few-repetitions",
-      message: `${repetitions} repetition${repetitions === 1 ? "" : "s"} of this target x workload (fewer than ${MIN_REPETITIONS}): the spread across repetitions says little`,
-    });
-  }
-  return flags;
+  return [...summaryFlags(summary), ...repetitionFlags(repetitions)];
+}
+
+/**
+ * The flags shown beside a run's numbers: those stored on it, plus what its summary
+ * says when the worker did not store it (runs analysed before a check existed, imports).
+ */
+export function flagsOfRun(run: { flags: readonly ValidityFlag[]; summary: Pick<RunSummary, "load"> | null }): ValidityFlag[] {
+  const derived = summaryFlags(run.summary).filter((d) => !run.flags.some((f) => f.code === d.code));
+  return [...run.flags, ...derived];
+}
+
+/** Flags of a group of runs as a whole (a study cell, or runs put side by side): too few of them succeeded. */
+export function flagsOfGroup(group: { runs: ReadonlyArray<{ status: string; summary: unknown }> }): ValidityFlag[] {
+  return repetitionFlags(group.runs.filter((r) => r.summary && r.status === "SUCCEEDED").length);
 }
 
 /** Adds flags, one per code (a newer flag of the same code replaces the older). */

@@ -126,14 +126,6 @@ export type WorkloadSpec = z.infer<typeof workloadSpec>;
 export type WorkloadKind = WorkloadSpec["kind"];
 /** Every kind opsbench compiles itself (all but "script"). */
 export type GeneratedWorkloadSpec = Exclude<WorkloadSpec, { kind: "script" }>;
-export const WORKLOAD_KINDS = [
-  "ramping-vus",
-  "constant-vus",
-  "shared-iterations",
-  "constant-arrival-rate",
-  "ramping-arrival-rate",
-  "script",
-] as const;
 
 export const workloadInput = z
   .object({

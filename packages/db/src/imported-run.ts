@@ -2,9 +2,9 @@
 // no target, no workload, no steps; its per-second rows merge with native runs'.
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
-import { encodeBuckets, summarize, type K6LoadSecond, type ResultCell } from "@opsbench/core";
+import { encodeBuckets, runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type ResultCell } from "@opsbench/core";
 import type { Db } from "./client";
-import type { Prisma } from "./generated/prisma/client";
+import { jsonInput, jsonInputOfUnknown } from "./json-column";
 
 export const K6_IMPORT_SOURCE = "k6-import";
 
@@ -36,7 +36,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
           loadStartedAt: input.loadStartedAt,
           loadFinishedAt: input.loadFinishedAt,
           finishedAt: input.loadFinishedAt,
-          summary: summary as unknown as Prisma.InputJsonValue,
+          summary: jsonInput(runSummarySchema, summary),
         },
         select: { id: true },
       });
@@ -77,7 +77,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
             runId,
             level: e.level,
             message: e.message,
-            ...(e.data === undefined ? {} : { data: e.data as Prisma.InputJsonValue }),
+            ...(e.data === undefined ? {} : { data: jsonInputOfUnknown(runEventDataSchema, e.data) }),
           })),
         });
       }

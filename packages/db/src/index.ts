@@ -1,13 +1,14 @@
 export { createDb, type Db } from "./client";
 export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate";
-export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, NotFoundError, isUuid, type WorkspaceScope } from "./workspace-scope";
+export { NotFoundError } from "./errors";
+export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
 export { runStore, type RunStore } from "./run-store";
 export { loadRunView, loadResultCells, loadWindowSummary, type RunView } from "./run-view";
 export { loadRunInfra, type RunInfra, type InfraSeriesPoint } from "./run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
 export { loadComparison, type ComparisonView, type ComparisonGroup, type ComparisonGroupInput } from "./comparison";
-export { resolveShareLink, type ShareKind, type ShareSubject } from "./share-links";
-export { createStudy, abortStudy, studyStore, type StudyStore, type StudyCell } from "./study-store";
-export { loadStudyView, STUDY_METRICS, type StudyView, type StudyCellView, type StudyRunView, type StudyMetric } from "./study-view";
+export { resolveShareLink } from "./share-links";
+export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-store";
+export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";
 export { addRunFlags, plannedRepetitions } from "./run-flags";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";

@@ -5,17 +5,17 @@
 import {
   BUILTIN_PRICE_CATALOGS,
   costIssuesFromZod,
+  costModel,
   findPriceCatalog,
   formatCostIssues,
   parseCostModel,
   priceCatalogEntry,
-  type CostModel,
   type CostParse,
   type PriceCatalogEntry,
   type ResolvedCostModel,
 } from "@opsbench/core";
 import type { Db } from "./client";
-import type { Prisma } from "./generated/prisma/client";
+import { jsonInput } from "./json-column";
 
 export interface StoredPriceCatalog extends PriceCatalogEntry {
   id: string;
@@ -36,31 +36,37 @@ type Row = {
   updatedAt: Date;
 };
 
-const entryOf = (r: Row): PriceCatalogEntry => ({
+/** The row as an entry, its model not yet checked (resolveModel reports an invalid one; list and get show it as stored). */
+const entryOf = (r: Row) => ({
   name: r.name,
   version: r.version,
   source: r.source,
   date: r.date,
   ...(r.description === null ? {} : { description: r.description }),
-  model: r.model as CostModel,
+  model: r.model,
 });
-const toStored = (r: Row): StoredPriceCatalog => ({ ...entryOf(r), id: r.id, builtin: r.builtin, updatedAt: r.updatedAt });
+/** The row as a catalog entry; null when its model does not parse (every write is checked, so only a hand-edited row). */
+function toStored(r: Row): StoredPriceCatalog | null {
+  const e = priceCatalogEntry.safeParse(entryOf(r));
+  return e.success ? { ...e.data, id: r.id, builtin: r.builtin, updatedAt: r.updatedAt } : null;
+}
+const storedOf = (rows: Row[]) => rows.flatMap((r) => toStored(r) ?? []);
 const rowData = (e: PriceCatalogEntry) => ({
   source: e.source,
   date: e.date,
   description: e.description ?? null,
-  model: e.model as unknown as Prisma.InputJsonValue,
+  model: jsonInput(costModel, e.model),
 });
 
 export function priceCatalogStore(db: Db, workspaceId: string) {
   const rows = () =>
     db.priceCatalog.findMany({ where: { workspaceId }, orderBy: [{ name: "asc" }, { date: "desc" }, { version: "desc" }] });
   return {
-    list: async (): Promise<StoredPriceCatalog[]> => (await rows()).map(toStored),
+    list: async (): Promise<StoredPriceCatalog[]> => storedOf(await rows()),
 
     /** The entry of that name and version; without a version, the newest. Null when there is none. */
     get: async (name: string, version?: string): Promise<StoredPriceCatalog | null> =>
-      findPriceCatalog((await rows()).map(toStored), name, version) ?? null,
+      findPriceCatalog(storedOf(await rows()), name, version) ?? null,
 
     /** Creates or replaces the entry of that name and version; invalid input comes back as issues, nothing written. */
     put: async (input: unknown): Promise<CostParse<StoredPriceCatalog>> => {
@@ -72,7 +78,7 @@ export function priceCatalogStore(db: Db, workspaceId: string) {
         create: { workspaceId, name: e.name, version: e.version, ...rowData(e), builtin: false },
         update: { ...rowData(e), builtin: false },
       });
-      return { ok: true, value: toStored(row) };
+      return { ok: true, value: { ...e, id: row.id, builtin: row.builtin, updatedAt: row.updatedAt } };
     },
 
     /** Deletes one version; false when it did not exist. */

@@ -1,14 +1,14 @@
 // Validity flags on a run (runs.flags): added by the worker as it finds them.
-import { mergeFlags, readFlags, type ValidityFlag } from "@opsbench/core";
+import { mergeFlags, readFlags, validityFlags, type ValidityFlag } from "@opsbench/core";
 import type { Db } from "./client";
-import type { Prisma } from "./generated/prisma/client";
+import { jsonInput } from "./json-column";
 
 /** Adds flags to a run, one per code. The worker writes a run from one place at a time, so read-then-write is safe. */
 export async function addRunFlags(db: Db, runId: string, flags: readonly ValidityFlag[]): Promise<ValidityFlag[]> {
-  if (flags.length === 0) return readFlags((await db.run.findUniqueOrThrow({ where: { id: runId }, select: { flags: true } })).flags);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { flags: true } });
+  if (flags.length === 0) return readFlags(run.flags);
   const merged = mergeFlags(readFlags(run.flags), flags);
-  await db.run.update({ where: { id: runId }, data: { flags: merged as unknown as Prisma.InputJsonValue } });
+  await db.run.update({ where: { id: runId }, data: { flags: jsonInput(validityFlags, merged) } });
   return merged;
 }
 

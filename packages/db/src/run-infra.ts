@@ -1,8 +1,9 @@
 // A run's infra timeline (infra_points, one a second while the load runs) as the
 // run page draws it: replicas/instances, CPU (average and per replica/instance),
 // cold starts and the queue, on the same x axis as the latency charts.
-// The detail JSON is read defensively: a row written by an older provider (or
-// another kind) must never break a page. Fields: docs/local-engine.md.
+// The detail JSON is read leniently (core's infraPointDetailSchema): a row written by
+// an older provider (or another kind) must never break a page. Fields: docs/local-engine.md.
+import { readInfraPointDetail } from "@opsbench/core";
 import type { Db } from "./client";
 
 export interface InfraSeriesPoint {
@@ -39,40 +40,31 @@ export interface RunInfra {
   points: InfraSeriesPoint[];
 }
 
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const nums = (v: unknown): Array<number | null> => (Array.isArray(v) ? v.map(num) : []);
-
 export async function loadRunInfra(db: Db, runId: string, loadStart: Date | null): Promise<RunInfra> {
   const rows = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
   if (rows.length === 0) return { kind: null, points: [] };
   const start = Math.floor((loadStart ?? rows[0]!.ts).getTime() / 1000) * 1000;
   let kind: string | null = null;
   const points = rows.map((r): InfraSeriesPoint => {
-    const d = (r.detail && typeof r.detail === "object" && !Array.isArray(r.detail) ? r.detail : {}) as Record<string, unknown>;
-    if (typeof d.kind === "string") kind = d.kind;
+    const d = readInfraPointDetail(r.detail);
+    if (d.kind !== undefined) kind = d.kind;
     const fn = d.kind === "local-function";
-    const events = Array.isArray(d.scalingEvents) ? (d.scalingEvents as Array<Record<string, unknown>>) : [];
     return {
       offsetSeconds: Math.round((r.ts.getTime() - start) / 100) / 10,
       replicas: r.replicas,
       cpuPercent: r.cpuPercent,
-      perUnitCpu: nums(fn ? d.perInstanceCpu : d.perReplicaCpu),
-      unitIds:
-        !fn && Array.isArray(d.replicaIds)
-          ? (d.replicaIds as unknown[]).map((x) => (typeof x === "number" || typeof x === "string" ? x : String(x)))
-          : null,
-      desired: num(fn ? d.ready : d.desired),
-      starting: num(d.starting),
-      coldStarts: num(d.coldStarts) ?? 0,
-      coldStartMs: nums(d.coldStartMs).filter((v): v is number => v !== null),
-      queued: num(d.queued),
-      queuedPeak: num(d.queuedPeak),
-      inFlight: num(d.inFlight),
-      rejected: fn ? (num(d.queueTimeouts) ?? 0) + (num(d.rejected) ?? 0) : null,
-      billedMs: num(d.billedMs),
-      scalingEvents: events
-        .map((e) => ({ from: num(e.from), to: num(e.to), reason: typeof e.reason === "string" ? e.reason : "" }))
-        .filter((e): e is { from: number; to: number; reason: string } => e.from !== null && e.to !== null),
+      perUnitCpu: (fn ? d.perInstanceCpu : d.perReplicaCpu) ?? [],
+      unitIds: fn ? null : (d.replicaIds ?? null),
+      desired: (fn ? d.ready : d.desired) ?? null,
+      starting: d.starting ?? null,
+      coldStarts: d.coldStarts ?? 0,
+      coldStartMs: (d.coldStartMs ?? []).filter((v): v is number => v !== null),
+      queued: d.queued ?? null,
+      queuedPeak: d.queuedPeak ?? null,
+      inFlight: d.inFlight ?? null,
+      rejected: fn ? (d.queueTimeouts ?? 0) + (d.rejected ?? 0) : null,
+      billedMs: d.billedMs ?? null,
+      scalingEvents: (d.scalingEvents ?? []).map((e) => ({ from: e.from, to: e.to, reason: e.reason })),
     };
   });
   return { kind, points };

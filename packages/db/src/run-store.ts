@@ -1,13 +1,38 @@
 // The worker's writes to a run: the conditional claim, step records, and bulk
 // inserts of the per-second aggregates. The Run row is the truth; the queue only delivers.
-import type { K6HttpLine, K6LoadLine, K6MetricLine, RunSummary, StepNameValue } from "@opsbench/core";
+import {
+  infraPointDetailSchema,
+  k6SummarySchema,
+  readStoredJson,
+  runEventDataSchema,
+  runSummarySchema,
+  stepDetailSchema,
+  type K6HttpLine,
+  type K6LoadLine,
+  type K6MetricLine,
+  type RunSummary,
+  type StepDetail,
+  type StepNameValue,
+} from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
 import type { RunStatus } from "./generated/prisma/enums";
+import { jsonInput, jsonInputOfUnknown } from "./json-column";
+import { parseRunJson } from "./run-json";
+
+/** A step row with its detail parsed. */
+const parseStep = <S extends { detail: unknown }>({ detail, ...step }: S) => ({
+  ...step,
+  detail: readStoredJson(stepDetailSchema, detail),
+});
 
 export function runStore(db: Db, runId: string) {
   return {
-    get: () => db.run.findUniqueOrThrow({ where: { id: runId }, include: { steps: true } }),
+    /** The run with its JSON parsed (targetSpec: the target as copied when the run was made) and its steps. */
+    get: async () => {
+      const { steps, ...run } = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { steps: true } });
+      return { ...parseRunJson(run), steps: steps.map(parseStep) };
+    },
 
     /** QUEUED -> PROVISIONING, only if no other worker got there first. */
     claim: async () => {
@@ -23,7 +48,10 @@ export function runStore(db: Db, runId: string) {
 
     update: (data: Prisma.RunUpdateManyMutationInput) => db.run.update({ where: { id: runId }, data }),
 
-    step: (name: StepNameValue) => db.runStep.findUnique({ where: { runId_name: { runId, name } } }),
+    step: async (name: StepNameValue) => {
+      const step = await db.runStep.findUnique({ where: { runId_name: { runId, name } } });
+      return step ? parseStep(step) : null;
+    },
 
     startStep: (name: StepNameValue) =>
       db.runStep.upsert({
@@ -39,16 +67,18 @@ export function runStore(db: Db, runId: string) {
           status: outcome.status,
           finishedAt: new Date(),
           error: outcome.error ?? null,
-          ...(outcome.detail === undefined ? {} : { detail: outcome.detail as Prisma.InputJsonValue }),
+          ...(outcome.detail === undefined ? {} : { detail: jsonInputOfUnknown(stepDetailSchema, outcome.detail) }),
         },
       }),
 
     /** Records what a step has made so far (e.g. pids), before it finishes. */
-    stepDetail: (name: StepNameValue, detail: unknown) =>
-      db.runStep.update({ where: { runId_name: { runId, name } }, data: { detail: detail as Prisma.InputJsonValue } }),
+    stepDetail: (name: StepNameValue, detail: StepDetail) =>
+      db.runStep.update({ where: { runId_name: { runId, name } }, data: { detail: jsonInput(stepDetailSchema, detail) } }),
 
     event: (level: "info" | "warn" | "error", message: string, data?: unknown) =>
-      db.runEvent.create({ data: { runId, level, message, ...(data === undefined ? {} : { data: data as Prisma.InputJsonValue }) } }),
+      db.runEvent.create({
+        data: { runId, level, message, ...(data === undefined ? {} : { data: jsonInputOfUnknown(runEventDataSchema, data) }) },
+      }),
 
     appendResults: (lines: K6HttpLine[]) =>
       lines.length === 0
@@ -114,7 +144,7 @@ export function runStore(db: Db, runId: string) {
               ts: p.ts,
               replicas: p.replicas,
               cpuPercent: p.cpuPercent ?? null,
-              ...(p.detail === undefined ? {} : { detail: p.detail as Prisma.InputJsonValue }),
+              ...(p.detail === undefined ? {} : { detail: jsonInputOfUnknown(infraPointDetailSchema, p.detail) }),
             })),
           }),
 
@@ -127,11 +157,14 @@ export function runStore(db: Db, runId: string) {
         db.metricSecond.deleteMany({ where: { runId } }),
       ]),
 
-    saveSummary: (summary: RunSummary, k6Summary: unknown) =>
-      db.run.update({
+    /** The analysed summary, and k6's own (kept as k6 wrote it; null when k6 wrote none). */
+    saveSummary: (summary: RunSummary, k6Summary: unknown) => {
+      const k6 = k6Summary == null ? null : readStoredJson(k6SummarySchema, k6Summary);
+      return db.run.update({
         where: { id: runId },
-        data: { summary: summary as unknown as Prisma.InputJsonValue, k6Summary: (k6Summary ?? Prisma.DbNull) as Prisma.InputJsonValue },
-      }),
+        data: { summary: jsonInput(runSummarySchema, summary), k6Summary: k6 === null ? Prisma.DbNull : jsonInput(k6SummarySchema, k6) },
+      });
+    },
   };
 }
 export type RunStore = ReturnType<typeof runStore>;

@@ -11,8 +11,10 @@ import {
   type RunSummary,
   type TimeBucket,
 } from "@opsbench/core";
-import { readFlags, type ValidityFlag } from "@opsbench/core";
+import type { ValidityFlag } from "@opsbench/core";
 import type { Db } from "./client";
+import type { ResultSecond } from "./generated/prisma/client";
+import { parseRunJson } from "./run-json";
 import { loadRunInfra, type RunInfra } from "./run-infra";
 
 export interface RunView {
@@ -63,18 +65,29 @@ export async function loadResultCells(db: Db, runId: string, window?: { from: Da
     where: { runId, ...(window ? { ts: { gte: window.from, lt: window.to } } : {}) },
     orderBy: { ts: "asc" },
   });
-  return rows.map((r) => ({
-    ts: r.ts,
-    name: r.name,
-    class: r.class,
-    count: r.requests,
-    failures: r.failures,
-    sum: r.sumMs,
-    min: r.minMs,
-    max: r.maxMs,
-    buckets: decodeBuckets(r.buckets),
-  }));
+  return rows.map(toResultCell);
 }
+
+/** The cells of several runs in one query, by run id (every id is a key, with [] when it has none). */
+export async function loadResultCellsOfRuns(db: Db, runIds: readonly string[]): Promise<Map<string, ResultCell[]>> {
+  const byRun = new Map<string, ResultCell[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return byRun;
+  const rows = await db.resultSecond.findMany({ where: { runId: { in: [...new Set(runIds)] } }, orderBy: { ts: "asc" } });
+  for (const r of rows) byRun.get(r.runId)?.push(toResultCell(r));
+  return byRun;
+}
+
+const toResultCell = (r: ResultSecond): ResultCell => ({
+  ts: r.ts,
+  name: r.name,
+  class: r.class,
+  count: r.requests,
+  failures: r.failures,
+  sum: r.sumMs,
+  min: r.minMs,
+  max: r.maxMs,
+  buckets: decodeBuckets(r.buckets),
+});
 
 export async function loadMetricCells(db: Db, runId: string): Promise<MetricCell[]> {
   const rows = await db.metricSecond.findMany({ where: { runId }, orderBy: { ts: "asc" } });
@@ -95,15 +108,17 @@ export async function loadMetricCells(db: Db, runId: string): Promise<MetricCell
 
 /** The run as its page and the CLI show it. Callers check workspace access first (workspace-scope.ts). */
 export async function loadRunView(db: Db, runId: string): Promise<RunView> {
-  const run = await db.run.findUniqueOrThrow({
-    where: { id: runId },
-    include: {
-      target: { select: { name: true, kind: true } },
-      workload: { select: { name: true } },
-      steps: { orderBy: { startedAt: "asc" } },
-      events: { orderBy: { ts: "asc" }, take: 200 },
-    },
-  });
+  const run = parseRunJson(
+    await db.run.findUniqueOrThrow({
+      where: { id: runId },
+      include: {
+        target: { select: { name: true, kind: true } },
+        workload: { select: { name: true } },
+        steps: { orderBy: { startedAt: "asc" } },
+        events: { orderBy: { ts: "asc" }, take: 200 },
+      },
+    }),
+  );
   const cells = await loadResultCells(db, runId);
   // Cells are whole seconds; align the buckets to the second the load started in.
   const loadStart = run.loadStartedAt ?? cells[0]?.ts ?? null;
@@ -128,7 +143,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     k6ExitCode: run.k6ExitCode,
     thresholdsOk: run.thresholdsOk,
     error: run.error,
-    flags: readFlags(run.flags),
+    flags: run.flags,
     steps: run.steps.map((s) => ({
       name: s.name,
       status: s.status,
@@ -137,7 +152,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
       durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
       error: s.error,
     })),
-    summary: (run.summary as unknown as RunSummary | null) ?? live,
+    summary: run.summary ?? live,
     series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
     ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),

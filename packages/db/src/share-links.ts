@@ -1,16 +1,9 @@
 // Share links: unguessable (32 random bytes), read-only, revocable. Only the
 // token's SHA-256 is stored, so the database alone cannot rebuild a link.
 import { createHash, randomBytes } from "node:crypto";
+import { readStoredJson, shareKindSchema, shareSubjectSchema, type ShareKind, type ShareSubject } from "@opsbench/core";
 import type { Db } from "./client";
-import type { Prisma } from "./generated/prisma/client";
-
-export type ShareKind = "run" | "study" | "comparison";
-
-export interface ShareSubject {
-  runIds?: string[];
-  studyId?: string;
-  groups?: Array<{ label?: string; runIds: string[] }>;
-}
+import { jsonInput } from "./json-column";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -21,7 +14,7 @@ export async function createShareLink(db: Db, workspaceId: string, input: { kind
       workspaceId,
       tokenHash: hashToken(token),
       kind: input.kind,
-      subject: input.subject as Prisma.InputJsonValue,
+      subject: jsonInput(shareSubjectSchema, input.subject),
       title: input.title ?? null,
     },
   });
@@ -33,11 +26,9 @@ export async function resolveShareLink(db: Db, token: string) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const link = await db.shareLink.findUnique({ where: { tokenHash: hashToken(token) } });
   if (!link || link.revokedAt) return null;
-  return {
-    id: link.id,
-    workspaceId: link.workspaceId,
-    kind: link.kind as ShareKind,
-    subject: link.subject as ShareSubject,
-    title: link.title,
-  };
+  const kind = readStoredJson(shareKindSchema, link.kind);
+  const subject = readStoredJson(shareSubjectSchema, link.subject);
+  // A row this version cannot read shows nothing rather than something else.
+  if (kind === null || subject === null) return null;
+  return { id: link.id, workspaceId: link.workspaceId, kind, subject, title: link.title };
 }

@@ -2,20 +2,15 @@
 // inline, and every run row in one transaction: nothing half-made), and the
 // worker's conditional status changes. The Study row is the truth; the queue only delivers.
 import { randomInt } from "node:crypto";
-import { MAX_SEED, planRunOrder, refName, type StudyInput } from "@opsbench/core";
+import { MAX_SEED, planRunOrder, plannedOrderSchema, studyCellsSchema, type StudyCell, type StudyInput } from "@opsbench/core";
 import type { Db } from "./client";
-import type { Prisma, Target, Workload } from "./generated/prisma/client";
+import { NotFoundError } from "./errors";
+import type { Target, Workload } from "./generated/prisma/client";
 import type { StudyStatus } from "./generated/prisma/enums";
-import { NotFoundError } from "./workspace-scope";
-
-export interface StudyCell {
-  targetId: string;
-  target: string;
-  workloadId: string;
-  workload: string;
-}
-
-const json = (v: unknown) => v as Prisma.InputJsonValue;
+import { jsonInput } from "./json-column";
+import { runSpecColumns, targetColumns, workloadColumns } from "./spec-columns";
+import { parseRunJson } from "./run-json";
+import { parseStudyJson, parseStudyWithRuns } from "./study-json";
 
 /**
  * Creates a study and all its runs in one transaction. Targets and workloads
@@ -34,8 +29,8 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
         targets.push(
           await tx.target.upsert({
             where: { workspaceId_name: { workspaceId, name: ref.name } },
-            create: { workspaceId, name: ref.name, kind: ref.kind, spec: json(ref.spec) },
-            update: { kind: ref.kind, spec: json(ref.spec) },
+            create: { workspaceId, name: ref.name, ...targetColumns(ref) },
+            update: targetColumns(ref),
           }),
         );
       }
@@ -50,8 +45,8 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
         workloads.push(
           await tx.workload.upsert({
             where: { workspaceId_name: { workspaceId, name: ref.name } },
-            create: { workspaceId, name: ref.name, kind: ref.spec.kind, spec: json(ref.spec) },
-            update: { kind: ref.spec.kind, spec: json(ref.spec) },
+            create: { workspaceId, name: ref.name, ...workloadColumns(ref.spec) },
+            update: workloadColumns(ref.spec),
           }),
         );
       }
@@ -71,8 +66,11 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
         seed,
         cooldownSeconds: input.cooldownSeconds,
         baselineWaitSeconds: input.baselineWaitSeconds,
-        cells: json(cells),
-        plannedOrder: json(plan.map((p) => p.cell)),
+        cells: jsonInput(studyCellsSchema, cells),
+        plannedOrder: jsonInput(
+          plannedOrderSchema,
+          plan.map((p) => p.cell),
+        ),
       },
     });
     const byId = <T extends { id: string }>(list: T[], id: string) => list.find((x) => x.id === id)!;
@@ -89,23 +87,45 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
           repetition: p.repetition,
           round: p.round,
           position: p.position,
-          targetSpec: json({ kind: target.kind, spec: target.spec }),
-          workloadSpec: json(workload.spec),
+          ...runSpecColumns(target, workload),
         };
       }),
     });
     const runs = await tx.run.findMany({ where: { studyId: study.id }, orderBy: { position: "asc" } });
-    return { study, runs, cells };
+    return { study: parseStudyJson(study), runs: runs.map(parseRunJson), cells };
   });
 }
 
-/** The names a study input refers to that must already exist (for messages listing what does). */
-export const referencedNames = (input: StudyInput) => ({
-  targets: input.targets.filter((t) => typeof t === "string").map(refName),
-  workloads: input.workloads.filter((w) => typeof w === "string").map(refName),
-});
+/**
+ * A study of one target x one workload x `repetitions` runs in sequence (the demo):
+ * a study like any other, made by createStudy from the two rows' names.
+ */
+export async function createSingleCellStudy(
+  db: Db,
+  workspaceId: string,
+  args: { name: string; targetId: string; workloadId: string; repetitions?: number },
+) {
+  const [target, workload] = await Promise.all([
+    db.target.findFirst({ where: { id: args.targetId, workspaceId }, select: { name: true } }),
+    db.workload.findFirst({ where: { id: args.workloadId, workspaceId }, select: { name: true } }),
+  ]);
+  if (!target) throw new NotFoundError("target", args.targetId);
+  if (!workload) throw new NotFoundError("workload", args.workloadId);
+  return createStudy(db, workspaceId, {
+    name: args.name,
+    targets: [target.name],
+    workloads: [workload.name],
+    repetitions: args.repetitions ?? 1,
+    order: "sequential",
+    cooldownSeconds: DEFAULT_COOLDOWN_SECONDS,
+    baselineWaitSeconds: DEFAULT_BASELINE_WAIT_SECONDS,
+  });
+}
 
 const ACTIVE: StudyStatus[] = ["QUEUED", "RUNNING"];
+/** The columns' defaults (prisma/schema.prisma), for studies not made from a study input. */
+const DEFAULT_COOLDOWN_SECONDS = 60;
+const DEFAULT_BASELINE_WAIT_SECONDS = 120;
 
 /** Aborts a study that has not finished: the study and its runs not yet started become ABORTED. The worker aborts the run under way. */
 export async function abortStudy(db: Db, workspaceId: string, studyId: string): Promise<{ aborted: boolean; status: StudyStatus }> {
@@ -129,8 +149,13 @@ export async function abortStudy(db: Db, workspaceId: string, studyId: string): 
 /** The worker's view of one study. */
 export function studyStore(db: Db, studyId: string) {
   return {
-    get: () =>
-      db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: { orderBy: [{ position: "asc" }, { repetition: "asc" }] } } }),
+    get: async () =>
+      parseStudyWithRuns(
+        await db.study.findUniqueOrThrow({
+          where: { id: studyId },
+          include: { runs: { orderBy: [{ position: "asc" }, { repetition: "asc" }] } },
+        }),
+      ),
 
     status: async () => (await db.study.findUniqueOrThrow({ where: { id: studyId }, select: { status: true } })).status,
 

@@ -2,25 +2,26 @@
 // workload) with its runs, the spread across repetitions (mean +- SD and the
 // 95% CI of each metric) and the merged result of its histograms; progress and ETA.
 import {
-  describeSample,
-  MIN_REPETITIONS,
+  cellFlags,
+  cellIndexOf,
+  cellsFromRuns,
+  cellStats,
+  isFinalStudyStatus,
+  isRunInProgress,
   mergeRepetitions,
-  plannedSeconds,
-  readFlags,
+  plannedLoadSeconds,
   studyProgress,
-  workloadSpec,
+  studyRunResult,
   type RunSummary,
   type SampleStats,
+  type StudyMetric,
   type StudyProgress,
+  type StudyRunResult,
   type ValidityFlag,
 } from "@opsbench/core";
 import type { Db } from "./client";
-import { loadResultCells } from "./run-view";
-import type { StudyCell } from "./study-store";
-
-/** The metrics whose spread across repetitions a cell shows. */
-export const STUDY_METRICS = ["rps", "p50", "p95", "p99", "goodput", "failures"] as const;
-export type StudyMetric = (typeof STUDY_METRICS)[number];
+import { loadResultCellsOfRuns } from "./run-view";
+import { parseStudyWithRuns } from "./study-json";
 
 export interface StudyRunView {
   id: string;
@@ -34,7 +35,7 @@ export interface StudyRunView {
   startedAt: string | null;
   finishedAt: string | null;
   /** The run's own figures, once analysed. */
-  result: { requests: number; failures: number; goodput: number; rps: number; p50: number; p95: number; p99: number } | null;
+  result: StudyRunResult | null;
 }
 
 export interface StudyCellView {
@@ -70,113 +71,65 @@ export interface StudyView {
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
-
-function plannedLoadSeconds(spec: unknown): number {
-  const parsed = workloadSpec.safeParse(spec);
-  if (!parsed.success) return 0;
-  try {
-    return plannedSeconds(parsed.data);
-  } catch {
-    return 0;
-  }
-}
 
 /** Callers check workspace access first (workspace-scope.ts). `merged: false` skips loading histograms (for progress polling). */
 export async function loadStudyView(db: Db, studyId: string, opts: { merged?: boolean; now?: Date } = {}): Promise<StudyView> {
-  const study = await db.study.findUniqueOrThrow({
-    where: { id: studyId },
-    include: {
-      runs: {
-        orderBy: [{ position: "asc" }, { repetition: "asc" }, { createdAt: "asc" }],
-        include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
+  const study = parseStudyWithRuns(
+    await db.study.findUniqueOrThrow({
+      where: { id: studyId },
+      include: {
+        runs: {
+          orderBy: [{ position: "asc" }, { repetition: "asc" }, { createdAt: "asc" }],
+          include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
+        },
       },
-    },
-  });
-  // Studies made before cells were recorded (single-cell ones) derive them from their runs.
-  let cells = (Array.isArray(study.cells) ? study.cells : []) as unknown as StudyCell[];
-  if (cells.length === 0) {
-    const seen = new Map<string, StudyCell>();
-    for (const r of study.runs) {
-      const key = `${r.targetId}/${r.workloadId}`;
-      if (!seen.has(key))
-        seen.set(key, {
-          targetId: r.targetId ?? "",
-          target: r.target?.name ?? "?",
-          workloadId: r.workloadId ?? "",
-          workload: r.workload?.name ?? "?",
-        });
-    }
-    cells = [...seen.values()];
-  }
-  const cellOf = (r: { targetId: string | null; workloadId: string | null }) =>
-    cells.findIndex((c) => c.targetId === (r.targetId ?? "") && c.workloadId === (r.workloadId ?? ""));
+    }),
+  );
+  const cells = study.cells.length ? study.cells : cellsFromRuns(study.runs);
+  const studyFinal = isFinalStudyStatus(study.status);
 
-  const runs: StudyRunView[] = study.runs.map((r) => {
-    const s = r.summary as unknown as RunSummary | null;
+  const runs: StudyRunView[] = study.runs.map((r) => ({
+    id: r.id,
+    cell: cellIndexOf(cells, r),
+    status: r.status,
+    repetition: r.repetition,
+    round: r.round,
+    position: r.position,
+    flags: r.flags,
+    error: r.error,
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    result: studyRunResult(r),
+  }));
+
+  // Every succeeded run's histograms in one query (not one per run).
+  const succeeded = study.runs.filter((r) => studyRunResult(r) !== null);
+  const cellsOfRun =
+    opts.merged === false
+      ? new Map()
+      : await loadResultCellsOfRuns(
+          db,
+          succeeded.map((r) => r.id),
+        );
+
+  const cellViews: StudyCellView[] = cells.map((c, index) => {
+    const cellRuns = runs.filter((r) => r.cell === index).sort((a, b) => a.repetition - b.repetition);
+    const ok = cellRuns.flatMap((r) => (r.result ? [{ run: r, result: r.result }] : []));
+    const reps = ok.map(({ run }) => ({
+      cells: cellsOfRun.get(run.id) ?? [],
+      durationSeconds: succeeded.find((x) => x.id === run.id)?.summary?.durationSeconds ?? 0,
+    }));
     return {
-      id: r.id,
-      cell: cellOf(r),
-      status: r.status,
-      repetition: r.repetition,
-      round: r.round,
-      position: r.position,
-      flags: readFlags(r.flags),
-      error: r.error,
-      startedAt: iso(r.startedAt),
-      finishedAt: iso(r.finishedAt),
-      result:
-        s && r.status === "SUCCEEDED"
-          ? {
-              requests: s.requests,
-              failures: s.failures,
-              goodput: s.goodput,
-              rps: s.rps,
-              p50: s.latencyMs.p50,
-              p95: s.latencyMs.p95,
-              p99: s.latencyMs.p99,
-            }
-          : null,
+      index,
+      target: { id: c.targetId, name: c.target, kind: study.runs.find((r) => cellIndexOf(cells, r) === index)?.target?.kind ?? null },
+      workload: { id: c.workloadId, name: c.workload },
+      runs: cellRuns,
+      stats: cellStats(ok.map((o) => o.result)),
+      merged: opts.merged !== false && reps.length ? mergeRepetitions(reps) : null,
+      flags: cellFlags(ok.length, studyFinal),
     };
   });
 
-  const cellViews: StudyCellView[] = [];
-  for (const [index, c] of cells.entries()) {
-    const cellRuns = runs.filter((r) => r.cell === index).sort((a, b) => a.repetition - b.repetition);
-    const ok = cellRuns.filter((r) => r.result);
-    const stats = Object.fromEntries(STUDY_METRICS.map((m) => [m, describeSample(ok.map((r) => r.result![m]))])) as Record<
-      StudyMetric,
-      SampleStats
-    >;
-    let merged: RunSummary | null = null;
-    if (opts.merged !== false && ok.length) {
-      const reps = [];
-      for (const r of ok) {
-        const row = study.runs.find((x) => x.id === r.id)!;
-        reps.push({ cells: await loadResultCells(db, r.id), durationSeconds: (row.summary as unknown as RunSummary).durationSeconds });
-      }
-      merged = mergeRepetitions(reps);
-    }
-    const kind = study.runs.find((r) => cellOf(r) === index)?.target?.kind ?? null;
-    const flags: ValidityFlag[] = [];
-    if (FINAL.includes(study.status) && ok.length < MIN_REPETITIONS) {
-      flags.push({
-        code: "too-few-repetitions",
-        message: `${ok.length} succeeded repetition${ok.length === 1 ? "" : "s"} (fewer than ${MIN_REPETITIONS}): the spread says little`,
-      });
-    }
-    cellViews.push({
-      index,
-      target: { id: c.targetId, name: c.target, kind },
-      workload: { id: c.workloadId, name: c.workload },
-      runs: cellRuns,
-      stats,
-      merged,
-      flags,
-    });
-  }
-
-  const studyFinal = FINAL.includes(study.status);
   const progress = studyProgress(
     study.runs.map((r) => ({
       status: r.status,
@@ -186,7 +139,7 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
     })),
     { cooldownSeconds: study.cooldownSeconds, studyFinal, now: opts.now ?? new Date() },
   );
-  const current = runs.find((r) => !FINAL.includes(r.status) && r.status !== "QUEUED") ?? null;
+  const current = runs.find((r) => isRunInProgress(r.status)) ?? null;
 
   return {
     id: study.id,

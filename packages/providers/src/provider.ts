@@ -1,4 +1,4 @@
-// One interface for every kind of target (ARCHITECTURE.md). A deployment's
+// One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
 import type { ZodType } from "zod";

@@ -1,19 +1,11 @@
-import type { BreakEven } from "@opsbench/core";
 // What the comparison pages render and the exports read: the ComparisonView
 // from packages/db, a title, and cost per group. The same shape feeds the
 // in-app page, the printable report and the public share page (there stripped to
 // a whitelist: app/api/v1/public/public-share.ts).
+import type { BreakEvenPair, GroupCost } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 
-/** A group's cost, priced by the cost engine (packages/core/src/cost). */
-export interface GroupCost {
-  /** The unit the prices are in ("EUR-cent", "USD", ...). */
-  unit: string;
-  total: number | null;
-  perThousandRequests: number | null;
-  /** Where the figure came from, e.g. the catalog entry. */
-  source: string;
-}
+export type { BreakEvenPair, GroupCost };
 
 /** A ComparisonView (what POST /api/v1/comparisons returns), with a title and costs. */
 export interface CompareData extends ComparisonView {
@@ -21,20 +13,12 @@ export interface CompareData extends ComparisonView {
   title: string | null;
   /**
    * Cost per group, aligned with groups; null where no cost is known.
-   * Filled by costOfGroups() (load-compare-data.ts) from the runs' priced costs.
+   * Filled by core's groupCost() from the runs' priced costs.
    */
   costs: Array<GroupCost | null>;
   /** Cost vs request rate for each serverful x serverless pair of groups with cost models (where serverless stops being cheaper). */
   breakEvens: BreakEvenPair[];
   generatedAt: string;
-}
-
-export interface BreakEvenPair {
-  serverful: string;
-  serverless: string;
-  /** Requests per second one serverful replica served (its best 10 s / its mean replicas), the staircase's step. */
-  capacityPerNodeRps: number;
-  result: BreakEven;
 }
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */

@@ -22,14 +22,13 @@ export const comparisonGroupsInput = z
   .strict()
   .superRefine((v, ctx) => {
     const seen = new Map<string, string>();
-    v.groups.forEach((g, gi) =>
-      g.runIds.forEach((id, ri) => {
+    for (const [gi, g] of v.groups.entries())
+      for (const [ri, id] of g.runIds.entries()) {
         const where = `groups.${gi}.runIds.${ri}`;
         if (seen.has(id))
           ctx.addIssue({ code: "custom", path: ["groups", gi, "runIds", ri], message: `run ${id} is already in ${seen.get(id)}` });
         else seen.set(id, where);
-      }),
-    );
+      }
     const total = v.groups.reduce((s, g) => s + g.runIds.length, 0);
     if (total > MAX_RUNS)
       ctx.addIssue({ code: "custom", path: ["groups"], message: `${total} runs; at most ${MAX_RUNS} in one comparison` });

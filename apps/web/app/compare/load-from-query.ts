@@ -1,7 +1,8 @@
 // The pages' side of a comparison URL: the query -> validated input -> data, with
 // bad input or unknown runs as a message to show rather than an error page.
 import type { WorkspaceScope } from "@opsbench/db";
-import { ApiError, fromZodError } from "@/lib/api/errors";
+import { z } from "zod";
+import { fromZodError } from "@/lib/api/errors";
 import type { CompareData } from "./compare-data";
 import { comparisonInputSchema, type ComparisonInput } from "./comparison-input";
 import { loadCompareData } from "./load-compare-data";
@@ -23,7 +24,7 @@ export async function comparisonFromQuery(
   try {
     return { state: "ok", input: parsed.data, data: await loadCompareData(scope, parsed.data) };
   } catch (err) {
-    if (err instanceof ApiError) return { state: "invalid", message: err.message };
+    if (err instanceof z.ZodError) return { state: "invalid", message: fromZodError(err).message };
     throw err;
   }
 }

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { RunSummary } from "@opsbench/core";
 import { ComparePicker, type PickerRun } from "@/components/compare-picker";
 import { CompareView } from "@/components/compare-view";
 import type { ShareInput } from "@/app/share/share-subject";
@@ -17,21 +16,18 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function ComparePage({ searchParams }: Props) {
   const scope = await resolveWorkspace();
   const [result, rows] = await Promise.all([comparisonFromQuery(scope, await searchParams), scope.runs.list(100)]);
-  const runs: PickerRun[] = rows.map((r) => {
-    const s = r.summary as unknown as RunSummary | null;
-    return {
-      id: r.id,
-      status: r.status,
-      studyId: r.studyId,
-      repetition: r.repetition,
-      target: r.target?.name ?? null,
-      workload: r.workload?.name ?? null,
-      name: r.name,
-      createdAt: r.createdAt.toISOString(),
-      requests: s?.requests ?? null,
-      p95: s?.latencyMs.p95 ?? null,
-    };
-  });
+  const runs: PickerRun[] = rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    studyId: r.studyId,
+    repetition: r.repetition,
+    target: r.target?.name ?? null,
+    workload: r.workload?.name ?? null,
+    name: r.name,
+    createdAt: r.createdAt.toISOString(),
+    requests: r.summary?.requests ?? null,
+    p95: r.summary?.latencyMs.p95 ?? null,
+  }));
   const data = result.state === "ok" ? result.data : null;
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";
   const share: ShareInput | undefined =

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { ShareList, type ShareListItem } from "@/components/share-list";
-import type { StoredSubject } from "@/app/share/share-subject";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +12,7 @@ export default async function SharesPage() {
     id: l.id,
     kind: l.kind,
     title: l.title,
-    subject: l.subject as StoredSubject,
+    subject: l.subject,
     createdAt: l.createdAt.toISOString(),
     revokedAt: l.revokedAt?.toISOString() ?? null,
   }));

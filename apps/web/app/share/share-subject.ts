@@ -1,10 +1,8 @@
-// What a share link may show (POST /api/v1/shares), and the stored form of it:
-// a run ({ runIds: [id] }), a study ({ studyId }) or a comparison ({ groups }).
+// What a share link may show (POST /api/v1/shares), and the stored form of it
+// (core's shareSubjectSchema): a run ({ runIds: [id] }), a study ({ studyId }) or a comparison ({ groups }).
+import { SHARE_KINDS, type ShareKind, type ShareSubject } from "@opsbench/core";
 import { z } from "zod";
 import { comparisonGroupsInput } from "@/app/compare/comparison-input";
-
-export const SHARE_KINDS = ["run", "study", "comparison"] as const;
-export type ShareKindName = (typeof SHARE_KINDS)[number];
 
 const title = z.string().trim().min(1).max(120).optional();
 const uuid = (what: string) => z.uuid({ message: `not a ${what} id (expected a UUID)` });
@@ -16,16 +14,10 @@ export const shareInputs = {
   study: z.object({ kind: z.literal("study"), subject: z.object({ studyId: uuid("study") }).strict(), title }).strict(),
   comparison: z.object({ kind: z.literal("comparison"), subject: comparisonGroupsInput, title }).strict(),
 };
-export type ShareInput = z.infer<(typeof shareInputs)[ShareKindName]>;
-
-export interface StoredSubject {
-  runIds?: string[];
-  studyId?: string;
-  groups?: Array<{ label?: string; runIds: string[] }>;
-}
+export type ShareInput = z.infer<(typeof shareInputs)[ShareKind]>;
 
 /** The subject as it is stored (and compared, to find the links of a page's subject). */
-export function storedSubject(input: ShareInput): StoredSubject {
+export function storedSubject(input: ShareInput): ShareSubject {
   switch (input.kind) {
     case "run":
       return { runIds: [input.subject.runId] };
@@ -35,6 +27,3 @@ export function storedSubject(input: ShareInput): StoredSubject {
       return { groups: input.subject.groups.map((g) => (g.label ? { label: g.label, runIds: g.runIds } : { runIds: g.runIds })) };
   }
 }
-
-/** The run ids a stored subject names directly (a study's come from the study). */
-export const subjectRunIds = (s: StoredSubject) => [...(s.runIds ?? []), ...(s.groups ?? []).flatMap((g) => g.runIds)];

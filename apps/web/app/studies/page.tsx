@@ -4,6 +4,7 @@ import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } fr
 import { StatusBadge } from "@/components/status-badge";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtTime, NO_VALUE } from "@/lib/format";
+import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
@@ -24,10 +25,11 @@ export default async function StudiesPage() {
       />
       <Panel title={`Studies (${studies.length})`}>
         {studies.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">
+          <EmptyState testId="studies-empty" links={[{ href: "/studies/new", label: "New study" }]}>
             No studies yet. A study runs every target against every workload several times, in an interleaved random order, and reports each
-            cell with its spread (mean ± SD, 95% CI). Start one with “New study” or <code>opsbench study run FILE.json</code>.
-          </p>
+            cell with its spread (mean ± SD, 95% CI). Start one with “New study” or <code>opsbench study run FILE.json</code>; the demo
+            study (<DemoCommand />, or its button on the home page) is a ready-made one.
+          </EmptyState>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="studies-table" className="w-full text-xs">

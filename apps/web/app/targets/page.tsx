@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
+import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
@@ -64,10 +65,11 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
       )}
       <Panel title={`Targets (${rows.length})`}>
         {rows.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">
+          <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target" }]}>
             No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero
-            functions (local-function).
-          </p>
+            functions (local-function). Add one with “New target”, or run the demo study (<DemoCommand />
+            ), which defines one of each.
+          </EmptyState>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="targets-table" className="w-full text-xs">

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtDuration, fmtTime, NO_VALUE } from "@/lib/format";
+import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
@@ -73,10 +74,10 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
       )}
       <Panel title={`Workloads (${rows.length})`}>
         {rows.length === 0 ? (
-          <p className="px-3 py-2 text-xs text-zinc-400">
+          <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload" }]}>
             No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6
-            script.
-          </p>
+            script with “New workload”; the demo study (<DemoCommand />) defines an IoT spike.
+          </EmptyState>
         ) : (
           <div className="overflow-x-auto">
             <table data-testid="workloads-table" className="w-full text-xs">

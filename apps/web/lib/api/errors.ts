@@ -4,24 +4,9 @@ import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { resolveWorkspace } from "@/lib/server/workspace";
+import { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
 
-export const ERROR_STATUS = {
-  invalid_input: 422,
-  not_found: 404,
-  conflict: 409,
-  internal: 500,
-} as const;
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-export interface ApiIssue {
-  /** Dotted path into the input, e.g. "spec.replicas"; "" for the input as a whole. */
-  path: string;
-  message: string;
-}
-
-export interface ApiErrorBody {
-  error: { code: ErrorCode; message: string; issues?: ApiIssue[] };
-}
+export { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
 
 export class ApiError extends Error {
   constructor(
@@ -93,6 +78,16 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const r = schema.safeParse(input);
   if (!r.success) throw fromZodError(r.error);
   return r.data;
+}
+
+/** The request's JSON body parsed with a route contract's body schema (422 when it does not fit). */
+export async function parseBody<S extends z.ZodType>(schema: S, request: Request): Promise<z.output<S>> {
+  return parseInput(schema, await readJson(request));
+}
+
+/** The request's query parameters (one value each) parsed with a route contract's query schema. */
+export function parseQuery<S extends z.ZodType>(schema: S, request: Request): z.output<S> {
+  return parseInput(schema, Object.fromEntries(new URL(request.url).searchParams));
 }
 
 export interface ApiContext<P> {

@@ -21,7 +21,10 @@ export async function readFormErrors(res: Response): Promise<FormErrors> {
     /* not JSON: fall back to the status */
   }
   const fields: Record<string, string[]> = {};
-  for (const i of body?.error?.issues ?? []) (fields[i.path] ??= []).push(plain(i.message));
+  for (const i of body?.error?.issues ?? []) {
+    fields[i.path] ??= [];
+    fields[i.path]!.push(plain(i.message));
+  }
   const issues = body?.error?.issues ?? [];
   const message = issues.length
     ? issues.map((i) => (i.path ? `${i.path}: ${plain(i.message)}` : plain(i.message))).join("; ")

@@ -37,6 +37,6 @@ export function toRunListItem(r: RunRow): RunListItem {
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
     error: r.error,
-    summary: (r.summary as unknown as RunSummary | null) ?? null,
+    summary: r.summary,
   };
 }

@@ -1,3 +1,4 @@
+import { runStatusCounts, type RunStatusCounts } from "@opsbench/core";
 import type { WorkspaceScope } from "@opsbench/db";
 
 type StudyRow = Awaited<ReturnType<WorkspaceScope["studies"]["list"]>>[number];
@@ -12,7 +13,7 @@ export interface StudyListItem {
   repetitions: number;
   /** Targets x workloads. */
   cells: number;
-  runs: { total: number; finished: number; succeeded: number; failed: number; aborted: number };
+  runs: RunStatusCounts;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -21,10 +22,6 @@ export interface StudyListItem {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toStudyListItem(s: StudyRow): StudyListItem {
-  const count = (status: string) => s.runs.filter((r) => r.status === status).length;
-  const succeeded = count("SUCCEEDED");
-  const failed = count("FAILED");
-  const aborted = count("ABORTED");
   return {
     id: s.id,
     name: s.name,
@@ -32,8 +29,8 @@ export function toStudyListItem(s: StudyRow): StudyListItem {
     order: s.runOrder,
     seed: s.seed,
     repetitions: s.repetitions,
-    cells: Array.isArray(s.cells) ? s.cells.length : 0,
-    runs: { total: s.runs.length, finished: succeeded + failed + aborted, succeeded, failed, aborted },
+    cells: s.cells.length,
+    runs: runStatusCounts(s.runs),
     createdAt: s.createdAt.toISOString(),
     startedAt: iso(s.startedAt),
     finishedAt: iso(s.finishedAt),

@@ -1,9 +1,8 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
-import type { RunSummary } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, type RunSummary } from "@opsbench/core";
 import type { CompareData } from "@/app/compare/compare-data";
 import type { DataTable } from "./data-table";
-import { flagsOfGroup, flagsOfRun } from "./validity-flags";
 
 export const COMPARISON_TABLES = ["summary", "runs", "series", "distribution", "box", "infra", "verdicts", "cost"] as const;
 export type ComparisonTableName = (typeof COMPARISON_TABLES)[number];
@@ -100,7 +99,10 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
     const workload = g.workload?.name ?? "-";
     for (const r of g.byRequest) {
       let row = rows.find((x) => x.request === r.name && x.workload === workload);
-      if (!row) rows.push((row = { request: r.name, workload, cells: {}, cheapest: null }));
+      if (!row) {
+        row = { request: r.name, workload, cells: {}, cheapest: null };
+        rows.push(row);
+      }
       const cost = data.costs[gi] ?? null;
       row.cells[columnOf[gi]!] = {
         group: gi,

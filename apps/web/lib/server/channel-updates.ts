@@ -2,13 +2,11 @@
 // fanned out to listeners per channel (a run's, a study's). A channel is
 // subscribed while it has at least one listener.
 import Redis from "ioredis";
-import { env } from "@/lib/env";
-import { singleton } from "./singletons";
 
 type Listener = (message: string) => void;
 
-function createFanOut() {
-  const redis = new Redis(env.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: null });
+export function createChannelUpdates(redisUrl: string) {
+  const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
   redis.on("error", (err) => console.error(`updates subscriber: ${err.message}`));
   const listeners = new Map<string, Set<Listener>>();
   redis.on("message", (channel: string, message: string) => {
@@ -46,4 +44,4 @@ function createFanOut() {
   };
 }
 
-export const getChannelUpdates = () => singleton("channel-updates", createFanOut);
+export type ChannelUpdates = ReturnType<typeof createChannelUpdates>;

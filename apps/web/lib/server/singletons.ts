@@ -1,9 +1,62 @@
-// Server-side singletons, kept on globalThis so hot reloads in `next dev` reuse
-// them instead of opening new Postgres pools and Redis connections each time.
-const store = globalThis as unknown as { __opsbench?: Map<string, unknown> };
+// The web server's long-lived objects (Postgres pool, queues, Redis connections), made on first use and kept on
+// globalThis so hot reloads in `next dev` reuse them instead of opening new pools and connections each time.
+// The one home for server singletons: add a field to ServerSingletons and a getter below.
+import { createDb, type Db, defaultWorkspaceId } from "@opsbench/db";
+import {
+  createRunQueue,
+  createScriptValidator,
+  createStudyQueue,
+  type RunQueue,
+  type ScriptValidator,
+  type StudyQueue,
+} from "@opsbench/jobs";
+import Redis from "ioredis";
+import { env } from "@/lib/env";
+import { type ChannelUpdates, createChannelUpdates } from "./channel-updates";
 
-export function singleton<T>(key: string, make: () => T): T {
-  const map = (store.__opsbench ??= new Map());
-  if (!map.has(key)) map.set(key, make());
-  return map.get(key) as T;
+interface ServerSingletons {
+  db?: Db;
+  runQueue?: RunQueue;
+  studyQueue?: StudyQueue;
+  /** Publishes on study channels (to tell watchers of an abort at once). */
+  studyPublisher?: Redis;
+  /** Users' own k6 scripts are checked by a worker: the web app never spawns k6. */
+  scriptValidator?: ScriptValidator;
+  /** The one Redis subscriber all server-sent-event streams share. */
+  channelUpdates?: ChannelUpdates;
+  defaultWorkspaceId?: Promise<string>;
+}
+
+declare global {
+  var opsbenchServerSingletons: ServerSingletons | undefined;
+}
+
+globalThis.opsbenchServerSingletons ??= {};
+const store: ServerSingletons = globalThis.opsbenchServerSingletons;
+
+export const getDb = (): Db => (store.db ??= createDb(env.DATABASE_URL));
+export const getRunQueue = (): RunQueue => (store.runQueue ??= createRunQueue(env.REDIS_URL));
+export const getStudyQueue = (): StudyQueue => (store.studyQueue ??= createStudyQueue(env.REDIS_URL));
+export const getScriptValidator = (): ScriptValidator => (store.scriptValidator ??= createScriptValidator(env.REDIS_URL));
+export const getChannelUpdates = (): ChannelUpdates => (store.channelUpdates ??= createChannelUpdates(env.REDIS_URL));
+
+export function getStudyPublisher(): Redis {
+  if (!store.studyPublisher) {
+    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+    redis.on("error", (err) => console.error(`study publisher: ${err.message}`));
+    store.studyPublisher = redis;
+  }
+  return store.studyPublisher;
+}
+
+/** The default workspace's id, looked up once; a failure is not kept (e.g. Postgres was down at the first request). */
+export function getDefaultWorkspaceId(): Promise<string> {
+  if (!store.defaultWorkspaceId) {
+    const lookup = defaultWorkspaceId(getDb());
+    store.defaultWorkspaceId = lookup;
+    lookup.catch(() => {
+      if (store.defaultWorkspaceId === lookup) store.defaultWorkspaceId = undefined;
+    });
+  }
+  return store.defaultWorkspaceId;
 }

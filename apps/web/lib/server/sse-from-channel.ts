@@ -1,7 +1,7 @@
 // Server-sent events relaying a Redis pub/sub channel ("look again" notices from
 // the worker; the rows stay the truth) as `event: update`, with a heartbeat, and
 // unsubscribed as soon as the client goes away. Used by the run and study streams.
-import { getChannelUpdates } from "./channel-updates";
+import { getChannelUpdates } from "./singletons";
 
 const HEARTBEAT_MS = 15_000;
 

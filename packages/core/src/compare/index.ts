@@ -1,2 +1,3 @@
 export * from "./bootstrap";
 export * from "./verdict";
+export * from "./comparison-samples";

@@ -1,37 +1,41 @@
 // What pricing produces: line items in the model's unit, their total, and the
 // total per 1,000 requests (all, and successful ones) - the IoT study's Table 5.45 figure.
+// The schemas also read the cost stored in a run's summary (runs.summary.cost).
+import { z } from "zod";
 
-export interface CostLine {
+export const costLineSchema = z.object({
   /** Stable identifier of the line: "nodes", "fee:0", "requests", "vcpu", "memory", "logging", "egress", "item:0"... */
-  key: string;
-  label: string;
+  key: z.string(),
+  label: z.string(),
   /** Quantity used, after the platform's rounding and minimums. */
-  used: number;
+  used: z.number(),
   /** Part of `used` the free tier covers. */
-  free: number;
+  free: z.number(),
   /** used - free (never below 0): what is charged. */
-  billed: number;
-  quantityUnit: string;
-  unitPrice: number;
-  amount: number;
-}
+  billed: z.number(),
+  quantityUnit: z.string(),
+  unitPrice: z.number(),
+  amount: z.number(),
+});
+export type CostLine = z.infer<typeof costLineSchema>;
 
-export interface CostResult {
-  kind: "reserved" | "pay-per-use" | "custom";
+export const costResultSchema = z.object({
+  kind: z.enum(["reserved", "pay-per-use", "custom"]),
   /** The unit every price and amount is in, as the model states it ("EUR-cent", "USD"...). */
-  unit: string;
-  total: number;
-  requests: number | null;
+  unit: z.string(),
+  total: z.number(),
+  requests: z.number().nullable(),
   /** Known when the usage gives failedRequests or successfulRequests. */
-  successfulRequests: number | null;
-  perThousandRequests: number | null;
-  perThousandSuccessfulRequests: number | null;
-  lines: CostLine[];
+  successfulRequests: z.number().nullable(),
+  perThousandRequests: z.number().nullable(),
+  perThousandSuccessfulRequests: z.number().nullable(),
+  lines: z.array(costLineSchema),
   /** Assumptions worth knowing when reading the figures. */
-  notes: string[];
+  notes: z.array(z.string()),
   /** The catalog entry the model came from, if any. */
-  catalog?: { name: string; version: string };
-}
+  catalog: z.object({ name: z.string(), version: z.string() }).optional(),
+});
+export type CostResult = z.infer<typeof costResultSchema>;
 
 export function costLine(key: string, label: string, quantityUnit: string, unitPrice: number, used: number, freeAllowance = 0): CostLine {
   const free = Math.min(used, freeAllowance);

@@ -1,6 +1,6 @@
 // The cost engine's public surface (pure: no I/O). See docs/cost.md.
 export { type CostIssue, type CostParse, formatCostIssues, issuesFromZod as costIssuesFromZod } from "./cost-issues";
-export type { CostLine, CostResult } from "./cost-result";
+export { costLineSchema, costResultSchema, type CostLine, type CostResult } from "./cost-result";
 export { staircaseStep, staircaseSeconds, billedStaircaseSeconds, type StaircaseStep } from "./staircase";
 export { perGibPrice, type PerGibPrice } from "./per-gib-line";
 export { reservedModel, reservedUsage, priceReserved, type ReservedModel, type ReservedUsage } from "./reserved-cost";
@@ -24,4 +24,5 @@ export {
 export { parseCostModel, type ResolvedCostModel } from "./resolve-cost-model";
 export { breakEven, breakEvenInput, type BreakEven, type BreakEvenInput, type BreakEvenPoint, type BreakEvenCrossing } from "./break-even";
 export { BUILTIN_PRICE_CATALOGS } from "./catalogs";
-export { costModelDocument, priceRun, usageForRun, type RunCost, type RunUsageFacts } from "./run-cost";
+export { costModelDocument, priceRun, runCostSchema, usageForRun, type RunCost, type RunUsageFacts } from "./run-cost";
+export { groupCost, breakEvenPairs, type GroupCost, type BreakEvenPair, type CostedGroup } from "./group-cost";

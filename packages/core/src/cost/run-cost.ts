@@ -3,12 +3,12 @@
 // IoT study did by hand: serverful = node staircase x price; serverless = requests
 // + billed time (metered by the platform, else requests x mean response time).
 import { z } from "zod";
-import type { CostResult } from "./cost-result";
-import { parseCostUsage, priceUsage, type CostModel } from "./cost-model";
+import { costResultSchema } from "./cost-result";
+import { costModel, parseCostUsage, priceUsage, type CostModel } from "./cost-model";
 import { parseCostModel } from "./resolve-cost-model";
 import type { PriceCatalogEntry } from "./price-catalog";
 import { BUILTIN_PRICE_CATALOGS } from "./catalogs";
-import { LOAD_WINDOW_SOURCES, type LoadWindowSource } from "../load-window";
+import { LOAD_WINDOW_SOURCE_IDS, LOAD_WINDOW_SOURCES, type LoadWindowSource } from "../load-window";
 
 /** What a run measured that pricing needs. */
 export interface RunUsageFacts {
@@ -57,20 +57,22 @@ export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
   }
 }
 
-export interface RunCost extends CostResult {
+/** A run's priced cost, as stored in its summary (runs.summary.cost). */
+export const runCostSchema = costResultSchema.extend({
   /** Where the model came from (catalog name@version, or "inline"). */
-  source: string;
+  source: z.string(),
   /** The model priced with (resolved), so a comparison can draw break-even curves from it. */
-  model: CostModel;
+  model: costModel,
   /** Mean billed seconds per request (serverless), as priced. */
-  meanBilledSeconds: number | null;
-  /** True when a figure the price depends on was assumed rather than measured (see assumptions). */
-  estimated: boolean;
+  meanBilledSeconds: z.number().nullable(),
+  /** True when a figure the price depends on was assumed rather than measured (see assumptions). Absent on runs priced before it was recorded. */
+  estimated: z.boolean().optional(),
   /** What was assumed, in words: e.g. one node throughout, for a run with no replica data. */
-  assumptions: string[];
+  assumptions: z.array(z.string()).optional(),
   /** The span the duration-based lines were priced over. */
-  pricedSpan: { seconds: number; source: LoadWindowSource | "unknown"; label: string };
-}
+  pricedSpan: z.object({ seconds: z.number(), source: z.enum([...LOAD_WINDOW_SOURCE_IDS, "unknown"]), label: z.string() }).optional(),
+});
+export type RunCost = z.infer<typeof runCostSchema>;
 
 /** Models whose price follows a replica or instance timeline. */
 const usesTimeline = (model: CostModel) => model.kind === "reserved" || (model.kind === "pay-per-use" && model.billing === "instance");

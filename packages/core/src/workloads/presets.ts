@@ -343,5 +343,4 @@ export const WORKLOAD_PRESETS: WorkloadPreset[] = [
   },
 ];
 
-export const presetNames = () => WORKLOAD_PRESETS.map((p) => p.name);
 export const findPreset = (name: string) => WORKLOAD_PRESETS.find((p) => p.name === name) ?? null;

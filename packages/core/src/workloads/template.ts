@@ -111,9 +111,6 @@ export function parseTemplate(text: string, scope: TemplateScope): TemplatePart[
   return parts;
 }
 
-/** The pools a template reads, so the script picks their rows once per iteration. */
-export const poolsUsed = (parts: TemplatePart[]) => parts.flatMap((p) => (p.type === "pool" ? [p.pool] : []));
-
 const q = (s: string) => JSON.stringify(s);
 
 function partToJs(p: TemplatePart): string {

@@ -1,14 +1,21 @@
 // What a share link shows anyone who has it: the link's subject (a run, a study's
 // cells, or a comparison) loaded in the link's workspace, rebuilt field by field
-// from a whitelist. Nothing else leaves: no target spec (env values can be
-// secrets), no step errors or events, no run that is not the subject's.
-import type { RunSummary } from "@opsbench/core";
-import { NotFoundError, resolveShareLink, workspaceScope, type ShareKind } from "@opsbench/db";
+// from a whitelist (summaries and flags through core's schemas). Nothing else leaves:
+// no target spec (env values can be secrets), no step errors or events, no run that
+// is not the subject's.
+import {
+  publicRunSummarySchema,
+  subjectRunIds,
+  validityFlags,
+  type PublicRunSummary,
+  type RunSummary,
+  type ShareKind,
+} from "@opsbench/core";
+import { NotFoundError, resolveShareLink, workspaceScope } from "@opsbench/db";
+import { z } from "zod";
 import type { CompareData, GroupCost } from "@/app/compare/compare-data";
 import { loadCompareData } from "@/app/compare/load-compare-data";
-import { subjectRunIds, type StoredSubject } from "@/app/share/share-subject";
-import { ApiError } from "@/lib/api/errors";
-import { getDb } from "@/lib/server/db";
+import { getDb } from "@/lib/server/singletons";
 
 export interface PublicShare {
   kind: ShareKind;
@@ -16,53 +23,8 @@ export interface PublicShare {
   comparison: CompareData;
 }
 
-const num = (v: unknown): number => (typeof v === "number" ? v : Number.NaN);
-const numOrNull = (v: unknown): number | null => (typeof v === "number" ? v : null);
-
-function publicSummary(s: RunSummary | null): RunSummary | null {
-  if (!s) return null;
-  const l = s.latencyMs;
-  return {
-    requests: num(s.requests),
-    failures: num(s.failures),
-    goodput: num(s.goodput),
-    successRatio: num(s.successRatio),
-    rps: num(s.rps),
-    durationSeconds: num(s.durationSeconds),
-    latencyMs: { avg: num(l.avg), min: num(l.min), p50: num(l.p50), p90: num(l.p90), p95: num(l.p95), p99: num(l.p99), max: num(l.max) },
-    byClass: Object.fromEntries(
-      Object.entries(s.byClass ?? {})
-        .filter(([k]) => /^[0-9a-z]{1,16}$/.test(k))
-        .map(([k, v]) => [k, num(v)]),
-    ),
-    ...(s.maxThroughput
-      ? {
-          maxThroughput: {
-            rps: num(s.maxThroughput.rps),
-            windowSeconds: num(s.maxThroughput.windowSeconds),
-            windowStartOffset: num(s.maxThroughput.windowStartOffset),
-          },
-        }
-      : {}),
-    ...(s.load
-      ? {
-          load: {
-            maxVUs: num(s.load.maxVUs),
-            iterations: num(s.load.iterations),
-            droppedIterations: num(s.load.droppedIterations),
-            bytesSent: num(s.load.bytesSent),
-            bytesReceived: num(s.load.bytesReceived),
-            generatorCpuPercent: numOrNull(s.load.generatorCpuPercent),
-          },
-        }
-      : {}),
-  } as RunSummary;
-}
-
-const publicFlags = (flags: unknown) =>
-  (Array.isArray(flags) ? flags : [])
-    .filter((f): f is { code: string; message: string } => typeof f?.code === "string" && typeof f?.message === "string")
-    .map((f) => ({ code: f.code, message: f.message }));
+/** A summary as the public sees it: core's public schema (measured figures; no cost model, thresholds or app checks). */
+const publicSummary = (s: RunSummary | null): PublicRunSummary | null => (s ? publicRunSummarySchema.parse(s) : null);
 
 /** The comparison rebuilt from the whitelist; throws if it would name a run outside `allowed`. */
 export function publicComparison(data: CompareData, allowed: ReadonlySet<string>): CompareData {
@@ -95,7 +57,7 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
         repetition: r.repetition,
         status: r.status,
         summary: publicSummary(r.summary),
-        flags: publicFlags(r.flags),
+        flags: validityFlags.parse(r.flags),
       })),
       merged: publicSummary(g.merged),
       series: g.series.map((b) => ({
@@ -138,7 +100,7 @@ export async function loadPublicShare(token: string): Promise<PublicShare | null
   const link = await resolveShareLink(db, token);
   if (!link) return null;
   const scope = workspaceScope(db, link.workspaceId);
-  const subject = link.subject as StoredSubject;
+  const subject = link.subject;
   try {
     if (link.kind === "study" && subject.studyId) {
       const study = await scope.studies.get(subject.studyId);
@@ -151,7 +113,7 @@ export async function loadPublicShare(token: string): Promise<PublicShare | null
     return { kind: link.kind, title: link.title, comparison: publicComparison(data, new Set(subjectRunIds(subject))) };
   } catch (err) {
     // The subject was deleted since the link was made: the link shows nothing.
-    if (err instanceof NotFoundError || err instanceof ApiError) return null;
+    if (err instanceof NotFoundError || err instanceof z.ZodError) return null;
     throw err;
   }
 }

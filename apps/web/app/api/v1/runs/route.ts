@@ -1,10 +1,10 @@
 import { NotFoundError } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
-import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
-import { startRunInput } from "@/lib/api/run-input";
+import { API_CONTRACTS } from "@/lib/api/contracts";
+import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
 import { toRunListItem } from "@/lib/api/run-list-item";
-import { getRunQueue } from "@/lib/server/queue";
+import { getRunQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
 
 /** Creates a run of an existing target and workload (by name) and enqueues it. */
 export const POST = apiRoute(async ({ request, scope }) => {
-  const input = parseInput(startRunInput, await readJson(request));
+  const input = await parseBody(API_CONTRACTS["POST /api/v1/runs"].body, request);
   try {
     const run = await startRun(scope, getRunQueue(), { targetName: input.target, workloadName: input.workload });
     return NextResponse.json({ id: run.id, status: run.status }, { status: 201 });

@@ -31,7 +31,7 @@ export const POST = apiRoute(async ({ request, scope }) => {
   const raw = await readJson(request);
   const { kind } = parseInput(shareKindInput, raw);
   const input = parseInput(shareInputs[kind], raw) as ShareInput;
-  let link;
+  let link: Awaited<ReturnType<typeof scope.shares.create>>;
   try {
     link = await scope.shares.create({ kind: input.kind, subject: storedSubject(input), title: input.title });
   } catch (err) {

@@ -1,10 +1,11 @@
-import { refName, studyInput } from "@opsbench/core";
+import { refName } from "@opsbench/core";
 import { NotFoundError } from "@opsbench/db";
 import { startStudy } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
-import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
+import { API_CONTRACTS } from "@/lib/api/contracts";
+import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
 import { toStudyListItem } from "@/lib/api/study-list-item";
-import { getStudyQueue } from "./_lib/study-server";
+import { getStudyQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,7 +19,7 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
  * workload names are 422s naming the field; nothing is written then.
  */
 export const POST = apiRoute(async ({ request, scope }) => {
-  const input = parseInput(studyInput, await readJson(request));
+  const input = await parseBody(API_CONTRACTS["POST /api/v1/studies"].body, request);
   try {
     const { study, runs, cells } = await startStudy(scope, getStudyQueue(), input);
     return NextResponse.json(

@@ -1,7 +1,7 @@
-import { targetInput } from "@opsbench/core";
 import { NextResponse } from "next/server";
 import { toSpecItem } from "@/lib/api/dto";
-import { apiRoute, parseInput, readJson } from "@/lib/api/errors";
+import { API_CONTRACTS } from "@/lib/api/contracts";
+import { apiRoute, parseBody } from "@/lib/api/errors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,6 +10,6 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
 
 /** Creates a target, or replaces the spec of the target with that name. */
 export const POST = apiRoute(async ({ request, scope }) => {
-  const input = parseInput(targetInput, await readJson(request));
+  const input = await parseBody(API_CONTRACTS["POST /api/v1/targets"].body, request);
   return NextResponse.json(toSpecItem(await scope.targets.put(input)), { status: 201 });
 });

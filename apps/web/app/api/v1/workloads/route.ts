@@ -1,9 +1,8 @@
-import { workloadInput } from "@opsbench/core";
-import { ScriptValidationUnavailable } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { toSpecItem } from "@/lib/api/dto";
-import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
-import { getScriptValidator } from "./script-validator";
+import { API_CONTRACTS } from "@/lib/api/contracts";
+import { apiRoute, parseBody } from "@/lib/api/errors";
+import { assertScriptParses } from "@/lib/server/script-check";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -16,17 +15,7 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
  * not parse is refused with k6's message at spec.source, and nothing is saved.
  */
 export const POST = apiRoute(async ({ request, scope }) => {
-  const input = parseInput(workloadInput, await readJson(request));
-  if (input.spec.kind === "script") {
-    let result;
-    try {
-      result = await getScriptValidator().validateScript(input.spec.source);
-    } catch (err) {
-      if (err instanceof ScriptValidationUnavailable) throw new ApiError("internal", `the script could not be checked: ${err.message}`);
-      throw err;
-    }
-    if (!result.ok)
-      throw new ApiError("invalid_input", `spec.source: ${result.message}`, [{ path: "spec.source", message: result.message }]);
-  }
+  const input = await parseBody(API_CONTRACTS["POST /api/v1/workloads"].body, request);
+  if (input.spec.kind === "script") await assertScriptParses(input.spec.source);
   return NextResponse.json(toSpecItem(await scope.workloads.put(input)), { status: 201 });
 });

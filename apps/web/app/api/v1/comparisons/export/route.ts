@@ -1,19 +1,14 @@
-import { z } from "zod";
 import { comparisonInputSchema } from "@/app/compare/comparison-input";
 import { loadCompareData } from "@/app/compare/load-compare-data";
 import { selectionFromQuery } from "@/app/compare/selection";
+import { comparisonExportQuery } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseInput } from "@/lib/api/errors";
-import { COMPARISON_TABLES, comparisonTable } from "@/lib/export/comparison-tables";
+import { comparisonTable } from "@/lib/export/comparison-tables";
 import { toCsv, toJson } from "@/lib/export/data-table";
 import { exportFileName } from "@/lib/export/download";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-const exportQuery = z.object({
-  format: z.enum(["csv", "json"]).default("csv"),
-  table: z.enum(COMPARISON_TABLES),
-});
 
 /**
  * One table or series of a comparison as a file:
@@ -21,7 +16,7 @@ const exportQuery = z.object({
  */
 export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
-  const q = parseInput(exportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
+  const q = parseInput(comparisonExportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
   const raw = selectionFromQuery(params);
   if (raw === null)
     throw new ApiError("invalid_input", "nothing to export: give g=<label>:<runId>,<runId> or study=<studyId>", [

@@ -1,12 +1,11 @@
 import { loadProfile, plannedSeconds, WORKLOAD_PRESETS } from "@opsbench/core";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { apiRoute, parseInput } from "@/lib/api/errors";
+import { API_CONTRACTS } from "@/lib/api/contracts";
+import { apiRoute, parseQuery } from "@/lib/api/errors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-const query = z.object({ timeScale: z.coerce.number().gt(0).max(100).default(1) }).strict();
 
 /**
  * The load-profile presets of the five studies, each with its workloads (one,
@@ -15,7 +14,7 @@ const query = z.object({ timeScale: z.coerce.number().gt(0).max(100).default(1) 
  * Presets that require a parameter (stable-at-percent: runId) are previewed with a placeholder.
  */
 export const GET = apiRoute(async ({ request }) => {
-  const { timeScale } = parseInput(query, Object.fromEntries(new URL(request.url).searchParams));
+  const { timeScale } = parseQuery(API_CONTRACTS["GET /api/v1/workloads/presets"].query, request);
   return NextResponse.json(
     WORKLOAD_PRESETS.map((p) => ({
       name: p.name,

@@ -1,7 +1,7 @@
 import { publishStudyUpdate } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/errors";
-import { getStudyPublisher } from "../../_lib/study-server";
+import { getStudyPublisher } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,0 +1,31 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+/** What an empty list would hold and how to fill it: a sentence and the links that do it. */
+export function EmptyState({
+  children,
+  links = [],
+  testId,
+}: {
+  children: ReactNode;
+  links?: Array<{ href: string; label: string }>;
+  testId?: string;
+}) {
+  return (
+    <div data-testid={testId ?? "empty-state"} className="space-y-1 px-3 py-2 text-xs text-zinc-500">
+      <p>{children}</p>
+      {links.length > 0 && (
+        <p className="flex flex-wrap gap-3">
+          {links.map((l) => (
+            <Link key={l.href} href={l.href} className="text-blue-600 hover:underline">
+              {l.label}
+            </Link>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** How to run the demo study from a terminal, for empty pages that point to it. */
+export const DemoCommand = () => <code className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-700">npm run demo</code>;

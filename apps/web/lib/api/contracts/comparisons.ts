@@ -1,0 +1,90 @@
+// What the API returns for a comparison (runs or study cells side by side) and for a public share link.
+import { runSummarySchema, SHARE_KINDS, validityFlag } from "@opsbench/core";
+import { z } from "zod";
+import type { CompareData } from "../../../app/compare/compare-data";
+import { comparisonGroupsInput, comparisonStudyInput } from "../../../app/compare/comparison-input";
+import type { PublicShare } from "../../../app/api/v1/public/public-share";
+import type { Fits } from "./same-type";
+import { timeBucketSchema } from "./runs";
+import { id, isoTime, runStatus } from "./wire";
+
+/**
+ * POST /api/v1/comparisons: `{ groups }` or `{ studyId }`. The handler picks the branch by key
+ * (comparisonInputSchema) so a mistake is reported at its own path rather than as "invalid union".
+ */
+export const comparisonBody = z.union([comparisonStudyInput, comparisonGroupsInput]);
+
+/** GET /api/v1/comparisons and its export: the selection in the query (`g=<label>:<runId>,<runId>` per group, or `study=<id>`). */
+export const comparisonQuery = z.object({ g: z.union([z.string(), z.array(z.string())]).optional(), study: id.optional() });
+
+const comparisonGroupSchema = z.strictObject({
+  label: z.string(),
+  target: z.strictObject({ name: z.string(), kind: z.string() }).nullable(),
+  workload: z.strictObject({ name: z.string() }).nullable(),
+  runs: z.array(
+    z.strictObject({
+      id,
+      repetition: z.number().int(),
+      status: runStatus,
+      summary: runSummarySchema.nullable(),
+      flags: z.array(validityFlag),
+    }),
+  ),
+  merged: runSummarySchema.nullable(),
+  series: z.array(timeBucketSchema),
+  distribution: z.array(z.strictObject({ ms: z.number(), cumulative: z.number() })),
+  infra: z.array(z.strictObject({ runId: id, offsetSeconds: z.number(), replicas: z.number(), cpuPercent: z.number().nullable() })),
+  byRequest: z.array(z.strictObject({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
+});
+
+const metricVerdictSchema = z.strictObject({
+  metric: z.string(),
+  baseline: z.string(),
+  candidate: z.string(),
+  basis: z.enum(["repetitions", "time-windows"]),
+  samples: z.tuple([z.number(), z.number()]),
+  text: z.string(),
+  difference: z.number(),
+  low: z.number(),
+  high: z.number(),
+  level: z.number(),
+  resamples: z.number(),
+  seed: z.number(),
+  significant: z.boolean(),
+});
+
+const breakEvenSchema = z.strictObject({
+  unit: z.string(),
+  periodSeconds: z.number(),
+  points: z.array(
+    z.strictObject({ rps: z.number(), nodes: z.number().nullable(), serverful: z.number().nullable(), serverless: z.number() }),
+  ),
+  crossings: z.array(z.strictObject({ rps: z.number(), direction: z.enum(["serverless-dearer", "serverless-cheaper"]) })),
+  breakEvenRps: z.number().nullable(),
+  serverfulCapacityRps: z.number().nullable(),
+});
+
+export const compareDataSchema = z.strictObject({
+  title: z.string().nullable(),
+  generatedAt: isoTime,
+  groups: z.array(comparisonGroupSchema),
+  verdicts: z.array(metricVerdictSchema),
+  costs: z.array(
+    z
+      .strictObject({ unit: z.string(), total: z.number().nullable(), perThousandRequests: z.number().nullable(), source: z.string() })
+      .nullable(),
+  ),
+  breakEvens: z.array(
+    z.strictObject({ serverful: z.string(), serverless: z.string(), capacityPerNodeRps: z.number(), result: breakEvenSchema }),
+  ),
+});
+// One way: the stored runs' flags are still typed `unknown` in the comparison view.
+true satisfies Fits<z.output<typeof compareDataSchema>, CompareData>;
+
+/** GET /api/v1/public/shares/{token}: what a share link shows anyone who has it. */
+export const publicShareSchema = z.strictObject({
+  kind: z.enum(SHARE_KINDS),
+  title: z.string().nullable(),
+  comparison: compareDataSchema,
+});
+true satisfies Fits<z.output<typeof publicShareSchema>, PublicShare>;

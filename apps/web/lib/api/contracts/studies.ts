@@ -1,0 +1,112 @@
+// What the API returns for studies: the list, a created study, the study page's view and an abort.
+import { runSummarySchema, STUDY_ORDERS, validityFlag } from "@opsbench/core";
+import type { StudyView } from "@opsbench/db";
+import { z } from "zod";
+import type { StudyListItem } from "../study-list-item";
+import type { SameShape } from "./same-type";
+import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
+
+export const studyListItemSchema = z.strictObject({
+  id,
+  name: z.string(),
+  status: z.string(),
+  order: z.string(),
+  seed: z.number().int().nullable(),
+  repetitions: z.number().int(),
+  cells: z.number().int(),
+  runs: z.strictObject({ total: z.number(), finished: z.number(), succeeded: z.number(), failed: z.number(), aborted: z.number() }),
+  createdAt: isoTime,
+  startedAt: nullableIsoTime,
+  finishedAt: nullableIsoTime,
+});
+true satisfies SameShape<z.output<typeof studyListItemSchema>, StudyListItem>;
+
+/** POST /api/v1/studies: the study made, its run order and seed, and how many cells and runs it has. */
+export const studyCreatedSchema = z.strictObject({
+  id,
+  status: z.string(),
+  order: z.enum(STUDY_ORDERS),
+  seed: z.number().int().nullable(),
+  cells: z.number().int(),
+  runs: z.number().int(),
+});
+
+const sampleStatsSchema = z.strictObject({
+  n: z.number(),
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  ci95: z.strictObject({ level: z.number(), low: z.number(), high: z.number(), halfWidth: z.number() }).nullable(),
+});
+
+const studyRunViewSchema = z.strictObject({
+  id,
+  cell: z.number().int(),
+  status: runStatus,
+  repetition: z.number().int(),
+  round: z.number().int().nullable(),
+  position: z.number().int().nullable(),
+  flags: z.array(validityFlag),
+  error: z.string().nullable(),
+  startedAt: nullableIsoTime,
+  finishedAt: nullableIsoTime,
+  result: z
+    .strictObject({
+      requests: z.number(),
+      failures: z.number(),
+      goodput: z.number(),
+      rps: z.number(),
+      p50: z.number(),
+      p95: z.number(),
+      p99: z.number(),
+    })
+    .nullable(),
+});
+
+/** GET /api/v1/studies/{id}: cells, runs, spread across repetitions, merged results, progress and ETA. */
+export const studyViewSchema = z.strictObject({
+  id,
+  name: z.string(),
+  status: z.string(),
+  order: z.string(),
+  seed: z.number().int().nullable(),
+  repetitions: z.number().int(),
+  cooldownSeconds: z.number(),
+  baselineWaitSeconds: z.number(),
+  createdAt: isoTime,
+  startedAt: nullableIsoTime,
+  finishedAt: nullableIsoTime,
+  error: z.string().nullable(),
+  progress: z.strictObject({
+    total: z.number(),
+    finished: z.number(),
+    succeeded: z.number(),
+    failed: z.number(),
+    aborted: z.number(),
+    etaSeconds: z.number().nullable(),
+    overheadSeconds: z.number(),
+    current: z.strictObject({ runId: id, position: z.number().int().nullable(), cell: z.number().int(), status: runStatus }).nullable(),
+  }),
+  cells: z.array(
+    z.strictObject({
+      index: z.number().int(),
+      target: z.strictObject({ id: z.string(), name: z.string(), kind: z.string().nullable() }),
+      workload: z.strictObject({ id: z.string(), name: z.string() }),
+      runs: z.array(studyRunViewSchema),
+      stats: z.strictObject({
+        rps: sampleStatsSchema,
+        p50: sampleStatsSchema,
+        p95: sampleStatsSchema,
+        p99: sampleStatsSchema,
+        goodput: sampleStatsSchema,
+        failures: sampleStatsSchema,
+      }),
+      merged: runSummarySchema.nullable(),
+      flags: z.array(validityFlag),
+    }),
+  ),
+  runs: z.array(studyRunViewSchema),
+});
+true satisfies SameShape<z.output<typeof studyViewSchema>, StudyView>;
+
+/** POST /api/v1/studies/{id}/abort: whether this call aborted it, and its status now. */
+export const studyAbortSchema = z.strictObject({ id, aborted: z.boolean(), status: z.string() });

@@ -1,0 +1,149 @@
+// Every /api/v1 route against the real stack, each answer checked against the schema its contract declares
+// (apps/web/lib/api/contracts.ts); and every route file has a contract, every contract a route file.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+
+const web = inject("webUrl");
+const apiDir = path.resolve(import.meta.dirname, "../app/api/v1");
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+
+/** "METHOD /api/v1/..." of every handler a route file exports ([id] written {id}, as the contracts do). */
+function routesOnDisk(): string[] {
+  const files = readdirSync(apiDir, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "route.ts");
+  return files.flatMap((file) => {
+    const urlPath = `/api/v1/${path.dirname(file).split(path.sep).join("/")}`.replace(/\[(\w+)\]/g, "{$1}");
+    const source = readFileSync(path.join(apiDir, file), "utf8");
+    const methods = [...source.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+    return methods.map((m) => `${m} ${urlPath}`);
+  });
+}
+
+const contracts: Record<string, RouteContract> = API_CONTRACTS;
+const called = new Set<string>();
+
+/** Calls a route and checks the answer against its contract: a declared status, and a body its schema accepts. */
+async function call(
+  key: keyof typeof API_CONTRACTS,
+  url: string,
+  init: { body?: unknown } = {},
+): Promise<{ status: number; body: unknown }> {
+  const contract = contracts[key]!;
+  const res = await fetch(`${web}${url}`, {
+    method: contract.method,
+    ...(init.body !== undefined ? { headers: { "content-type": "application/json" }, body: JSON.stringify(init.body) } : {}),
+  });
+  const declared = contract.responses[res.status];
+  expect(declared, `${key} answered ${res.status}, which its contract does not declare`).toBeDefined();
+  called.add(`${key} ${res.status}`);
+  if (declared && "contentType" in declared) {
+    const type = res.headers.get("content-type") ?? "";
+    expect(
+      declared.contentType.split(", ").some((t) => type.startsWith(t)),
+      `${key}: content-type ${type}`,
+    ).toBe(true);
+    await res.body?.cancel();
+    return { status: res.status, body: null };
+  }
+  const body = await res.json();
+  const parsed = declared && "safeParse" in declared ? declared.safeParse(body) : null;
+  expect(parsed?.success, `${key} ${res.status}: ${parsed?.error?.message}\n${JSON.stringify(body).slice(0, 2000)}`).toBe(true);
+  return { status: res.status, body };
+}
+
+const field = (body: unknown, key: string): string => {
+  const v = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+  if (typeof v !== "string") throw new Error(`expected a string at ${key} in ${JSON.stringify(body)}`);
+  return v;
+};
+
+beforeAll(async () => {
+  stack = await openTestStack();
+});
+afterAll(() => stack.close());
+
+describe("/api/v1 route contracts", () => {
+  it("has a contract for every route file, and a route file for every contract", () => {
+    const onDisk = routesOnDisk().sort();
+    expect(onDisk.length).toBeGreaterThan(15);
+    expect(onDisk).toEqual(Object.keys(API_CONTRACTS).sort());
+    for (const [key, c] of Object.entries(contracts)) expect(key).toBe(`${c.method} ${c.path}`);
+  });
+
+  it("answers every route as its contract says, errors included", async () => {
+    const missingId = "00000000-0000-4000-8000-000000000000";
+    // Catalog.
+    expect((await call("POST /api/v1/targets", "/api/v1/targets", { body: taewaTarget("contract-target") })).status).toBe(201);
+    expect((await call("POST /api/v1/targets", "/api/v1/targets", { body: { name: "x", kind: "mainframe", spec: {} } })).status).toBe(422);
+    const targets = await call("GET /api/v1/targets", "/api/v1/targets");
+    expect(JSON.stringify(targets.body)).toContain("contract-target");
+    const workload = shortRamp("contract-load", { vus: 2, holdSeconds: 2 });
+    expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: workload })).status).toBe(201);
+    expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: { name: "x", spec: { kind: "nope" } } })).status).toBe(422);
+    await call("GET /api/v1/workloads", "/api/v1/workloads");
+    await call("GET /api/v1/workloads/presets", "/api/v1/workloads/presets?timeScale=0.1");
+    expect((await call("GET /api/v1/workloads/presets", "/api/v1/workloads/presets?timeScale=0")).status).toBe(422);
+
+    // A run, to its end.
+    const created = await call("POST /api/v1/runs", "/api/v1/runs", { body: { target: "contract-target", workload: "contract-load" } });
+    expect(created.status).toBe(201);
+    const runId = field(created.body, "id");
+    expect((await call("POST /api/v1/runs", "/api/v1/runs", { body: { target: "nope", workload: "nope" } })).status).toBe(422);
+    await call("GET /api/v1/runs/{id}/events", `/api/v1/runs/${runId}/events`);
+    expect((await waitForFinal(stack.db, runId)).status).toBe("SUCCEEDED");
+    await call("GET /api/v1/runs", "/api/v1/runs");
+    await call("GET /api/v1/runs/{id}", `/api/v1/runs/${runId}`);
+    expect((await call("GET /api/v1/runs/{id}", `/api/v1/runs/${missingId}`)).status).toBe(404);
+    expect((await call("GET /api/v1/runs/{id}/events", `/api/v1/runs/${missingId}/events`)).status).toBe(404);
+    await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=0&to=2`);
+    expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=2&to=1`)).status).toBe(422);
+    expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${missingId}/summary?from=0&to=1`)).status).toBe(404);
+
+    // Comparisons and their export.
+    const selection = `g=${encodeURIComponent(`one:${runId}`)}`;
+    await call("GET /api/v1/comparisons", `/api/v1/comparisons?${selection}`);
+    expect((await call("GET /api/v1/comparisons", "/api/v1/comparisons")).status).toBe(422);
+    await call("POST /api/v1/comparisons", "/api/v1/comparisons", { body: { groups: [{ label: "one", runIds: [runId] }] } });
+    expect((await call("POST /api/v1/comparisons", "/api/v1/comparisons", { body: { groups: [] } })).status).toBe(422);
+    await call("GET /api/v1/comparisons/export", `/api/v1/comparisons/export?format=csv&table=summary&${selection}`);
+    await call("GET /api/v1/comparisons/export", `/api/v1/comparisons/export?format=json&table=runs&${selection}`);
+    expect((await call("GET /api/v1/comparisons/export", `/api/v1/comparisons/export?table=nope&${selection}`)).status).toBe(422);
+
+    // Share links: made, listed, seen in public, revoked.
+    const share = await call("POST /api/v1/shares", "/api/v1/shares", { body: { kind: "run", subject: { runId }, title: "contract" } });
+    expect(share.status).toBe(201);
+    expect((await call("POST /api/v1/shares", "/api/v1/shares", { body: { kind: "run", subject: { runId: missingId } } })).status).toBe(
+      422,
+    );
+    await call("GET /api/v1/shares", "/api/v1/shares");
+    const token = field(share.body, "token");
+    await call("GET /api/v1/public/shares/{token}", `/api/v1/public/shares/${token}`);
+    await call("DELETE /api/v1/shares/{id}", `/api/v1/shares/${field(share.body, "id")}`);
+    expect((await call("DELETE /api/v1/shares/{id}", `/api/v1/shares/${field(share.body, "id")}`)).status).toBe(404);
+    expect((await call("GET /api/v1/public/shares/{token}", `/api/v1/public/shares/${token}`)).status).toBe(404);
+
+    // A study, aborted before it runs.
+    const study = await call("POST /api/v1/studies", "/api/v1/studies", {
+      body: { name: "contract-study", targets: ["contract-target"], workloads: ["contract-load"], repetitions: 2, cooldownSeconds: 0 },
+    });
+    expect(study.status).toBe(201);
+    const studyId = field(study.body, "id");
+    const abort = await call("POST /api/v1/studies/{id}/abort", `/api/v1/studies/${studyId}/abort`);
+    expect(abort.body).toMatchObject({ id: studyId, aborted: true });
+    expect(
+      (await call("POST /api/v1/studies", "/api/v1/studies", { body: { name: "x", targets: ["nope"], workloads: ["nope"] } })).status,
+    ).toBe(422);
+    await call("GET /api/v1/studies", "/api/v1/studies");
+    await call("GET /api/v1/studies/{id}", `/api/v1/studies/${studyId}`);
+    await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${studyId}/events`);
+    expect((await call("GET /api/v1/studies/{id}", `/api/v1/studies/${missingId}`)).status).toBe(404);
+    expect((await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${missingId}/events`)).status).toBe(404);
+    expect((await call("POST /api/v1/studies/{id}/abort", `/api/v1/studies/${missingId}/abort`)).status).toBe(404);
+
+    // Every route was called at least once with a success.
+    const succeeded = Object.keys(API_CONTRACTS).filter((key) => [...called].some((c) => c === `${key} 200` || c === `${key} 201`));
+    expect(succeeded.sort()).toEqual(Object.keys(API_CONTRACTS).sort());
+  });
+});

@@ -1,0 +1,71 @@
+// Step 6, analyze: the run's summary from the stored per-second cells (latency,
+// throughput, load, k6's thresholds, app checks), its cost when the target names a
+// cost model, and the validity flags a reader should see next to the numbers.
+import {
+  analysisFlags,
+  k6LoadWindow,
+  loadTotals,
+  priceRun,
+  summarize,
+  thresholdOutcomes,
+  workerClockWindow,
+  type RunSummary,
+} from "@opsbench/core";
+import { addRunFlags, loadResultCells, plannedRepetitions, type Db } from "@opsbench/db";
+import type { AppCheck } from "@opsbench/providers";
+import { K6_THRESHOLDS_FAILED } from "../k6-process";
+import type { LoadResult } from "./load";
+import { recordStep } from "./record-step";
+import type { RunContext } from "./run-context";
+
+export async function analyze(
+  ctx: RunContext,
+  { spec, k6, appChecks }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[] },
+): Promise<void> {
+  const { store, runId, deps } = ctx;
+  await recordStep(ctx, "ANALYZE", async () => {
+    const cells = await loadResultCells(deps.db, runId);
+    const fresh = await store.get();
+    // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs), never
+    // the worker's wall clock around the whole k6 process unless k6 reported no time at all.
+    const window =
+      k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
+      workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
+    const load = await deps.db.loadSecond.findMany({ where: { runId } });
+    const summary = {
+      ...summarize(cells, window.seconds),
+      durationSource: window.source,
+      load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
+      thresholds: thresholdOutcomes(k6.summary),
+      appChecks,
+    };
+    const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
+    if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
+    await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
+    await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
+    if (summary.load.droppedIterations > 0)
+      await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
+    if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
+    return { result: undefined, detail: { requests: summary.requests } };
+  });
+}
+
+/** What the run would have cost on the platform the target stands for, when the target names a cost model. */
+async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSummary, loadStartedAt: Date | null) {
+  const model = (spec as { costModel?: unknown } | null)?.costModel;
+  if (model === undefined || !loadStartedAt) return null;
+  const infra = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+  const billedMs = infra
+    .map((p) => (p.detail as { totals?: { billedMs?: number } } | null)?.totals?.billedMs)
+    .filter((v): v is number => typeof v === "number");
+  return priceRun(model, {
+    durationSeconds: summary.durationSeconds,
+    durationSource: summary.durationSource,
+    requests: summary.requests,
+    failures: summary.failures,
+    meanLatencySeconds: summary.latencyMs.avg / 1000,
+    replicas: infra.map((p) => ({ offsetSeconds: (p.ts.getTime() - loadStartedAt.getTime()) / 1000, replicas: p.replicas })),
+    // The platform's own meter (local-function) over the load window, when there is one.
+    billedSeconds: billedMs.length >= 2 ? (billedMs.at(-1)! - billedMs[0]!) / 1000 : null,
+  });
+}

@@ -1,0 +1,66 @@
+// Step 4, load: k6 (the pinned binary, with opsbench's output) runs the compiled
+// workload against the deployment; its per-second aggregates go to Postgres as they
+// come, while the provider's observe() records replicas and CPU alongside.
+// k6's exit code 99 (thresholds failed) is a result, not a failure.
+import path from "node:path";
+import { compileK6Script } from "@opsbench/core";
+import type { RunStore } from "@opsbench/db";
+import type { InfraPoint, Provider } from "@opsbench/providers";
+import type { Logger } from "../logger";
+import { K6_THRESHOLDS_FAILED, runK6, type K6Result } from "../k6-process";
+import { ResultWriter } from "../result-writer";
+import type { Provisioned } from "./provision";
+import { recordStep } from "./record-step";
+import { providerContext, type RunContext } from "./run-context";
+import { RunFailure } from "./run-failure";
+
+/** k6's result, and k6's own clock from its output (the test's start and last sample), when the build writes it. */
+export type LoadResult = K6Result & { k6Clock: ResultWriter["k6Clock"] };
+
+export async function load(ctx: RunContext, provider: Provider, { workload, dep }: Provisioned): Promise<LoadResult> {
+  const { store, signal, log, deps } = ctx;
+  return recordStep(ctx, "LOAD", async () => {
+    // Results of an earlier, interrupted attempt are not mixed with this one's.
+    await store.clearResults();
+    const observing = new AbortController();
+    const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), store, log);
+    const writer = new ResultWriter(store, () => ctx.publish("results"), log);
+    await store.update({ loadStartedAt: new Date() });
+    try {
+      const result = await runK6({
+        binary: deps.k6.binary,
+        workDir: path.join(deps.workDir, ctx.runId),
+        script: compileK6Script(workload),
+        env: { OPSBENCH_BASE_URL: dep.endpoint },
+        signal,
+        onLine: (line) => writer.add(line),
+      });
+      await store.update({
+        loadFinishedAt: new Date(),
+        k6ExitCode: result.exitCode,
+        thresholdsOk: result.exitCode !== K6_THRESHOLDS_FAILED,
+      });
+      await writer.close();
+      if (result.malformedLines)
+        await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
+      if (signal.aborted) throw new RunFailure("aborted during load");
+      if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
+        throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
+      }
+      return { result: { ...result, k6Clock: writer.k6Clock }, detail: { exitCode: result.exitCode, rows: writer.rows } };
+    } finally {
+      observing.abort();
+      await observer;
+      await writer.close();
+    }
+  });
+}
+
+/** Stores the provider's observations until the load ends; a failing observer is logged, and the run goes on. */
+async function observeInto(points: AsyncIterable<InfraPoint>, store: RunStore, log: Logger) {
+  try {
+    for await (const p of points) await store.appendInfra([p]);
+  } catch (err) {
+    log.warn({ err }, "observe failed");
+  }
+}

@@ -1,0 +1,44 @@
+// Step 2, provision: the target's spec and the workload are parsed again (the row
+// may come from anywhere), a "% of a measured maximum" rate is resolved, and the
+// provider deploys. The deployment is the PROVISION step's detail; teardown reads it there.
+import { resolveRate, workloadSpec, type WorkloadSpec } from "@opsbench/core";
+import type { Db } from "@opsbench/db";
+import type { Deployment, Provider } from "@opsbench/providers";
+import type { ClaimedRun } from "./claim";
+import { recordStep } from "./record-step";
+import { providerContext, type RunContext } from "./run-context";
+import { parseOrFail, RunFailure } from "./run-failure";
+
+/** What the later steps work with. */
+export interface Provisioned {
+  /** The target's spec, parsed by its provider. */
+  spec: unknown;
+  workload: WorkloadSpec;
+  dep: Deployment;
+}
+
+export async function provision(ctx: RunContext, provider: Provider, { run, target }: ClaimedRun): Promise<Provisioned> {
+  return recordStep(ctx, "PROVISION", async () => {
+    // Validated at the API, and again here: the row may come from anywhere.
+    const spec = parseOrFail(() => provider.spec.parse(target.spec), "target spec");
+    const workload = await resolveWorkload(
+      parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
+      ctx.deps.db,
+    );
+    const dep = await provider.deploy(spec, providerContext(ctx));
+    return { result: { spec, workload, dep }, detail: dep };
+  });
+}
+
+/** "Stable at X% of a measured maximum": the rate comes from the referenced run's max throughput. */
+async function resolveWorkload(spec: WorkloadSpec, db: Db): Promise<WorkloadSpec> {
+  if (spec.kind !== "constant-arrival-rate" || typeof spec.rate === "number") return spec;
+  const ref = await db.run.findUnique({ where: { id: spec.rate.runId }, select: { summary: true, status: true } });
+  const max = (ref?.summary as { maxThroughput?: { rps: number } | null } | null)?.maxThroughput?.rps;
+  if (ref?.status !== "SUCCEEDED" || !max) {
+    throw new RunFailure(
+      `the workload's rate is ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum throughput, but that run ${ref ? `has no measured maximum (status ${ref.status})` : "does not exist"}`,
+    );
+  }
+  return resolveRate(spec, max);
+}

@@ -1,0 +1,60 @@
+// What every step of a run gets: the run's store, its logger, the progress
+// publisher, the abort signal, and the services the worker was started with.
+import type { RunStatusName } from "@opsbench/core";
+import { runStore, type Db, type RunStore } from "@opsbench/db";
+import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
+import type { ProviderContext } from "@opsbench/providers";
+import type { Logger } from "../logger";
+
+export interface PipelineDeps {
+  db: Db;
+  redis: Publisher;
+  log: Logger;
+  k6: { binary: string; version: string };
+  benchappsDir: string;
+  workDir: string;
+}
+
+export interface RunContext {
+  runId: string;
+  deps: PipelineDeps;
+  /** Aborts on SIGTERM (or when a study stops): steps stop, teardown still runs. */
+  signal: AbortSignal;
+  store: RunStore;
+  log: Logger;
+  /** Tells browsers to look again (the row stays the truth); a failed publish is logged, never thrown. */
+  publish: (kind: RunUpdate["kind"], status?: RunStatusName) => Promise<unknown>;
+  /** Writes the run's status, then publishes it. */
+  moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
+}
+
+export function runContext(runId: string, deps: PipelineDeps, signal: AbortSignal): RunContext {
+  const store = runStore(deps.db, runId);
+  const log = deps.log.child({ runId });
+  const publish: RunContext["publish"] = (kind, status) =>
+    publishRunUpdate(deps.redis, { runId, kind, ...(status ? { status } : {}) }).catch((err) => log.warn({ err }, "publish failed"));
+  return {
+    runId,
+    deps,
+    signal,
+    store,
+    log,
+    publish,
+    moveTo: async (status, data) => {
+      await store.setStatus(status, data);
+      await publish("status", status);
+    },
+  };
+}
+
+/** The run as a provider sees it: partial deploy state is saved on the PROVISION step, so teardown can find it. */
+export function providerContext(ctx: RunContext): ProviderContext {
+  return {
+    runId: ctx.runId,
+    signal: ctx.signal,
+    benchappsDir: ctx.deps.benchappsDir,
+    log: (msg, data) => ctx.log.info({ ...data }, msg),
+    saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
+    event: (level, message, data) => ctx.store.event(level, message, data).then(() => undefined),
+  };
+}

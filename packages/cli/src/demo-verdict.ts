@@ -1,0 +1,73 @@
+// The demo's closing words: three lines read off the comparison the web app
+// computed (GET /api/v1/comparisons?study=ID), so the terminal and the page
+// never disagree. Only the fields used here are parsed; the rest is the page's.
+import { z } from "zod";
+
+const comparison = z.object({
+  groups: z.array(
+    z.object({
+      label: z.string(),
+      target: z.object({ name: z.string(), kind: z.string() }).nullable(),
+      merged: z.object({ rps: z.number(), goodput: z.number(), latencyMs: z.object({ p95: z.number() }) }).nullable(),
+      infra: z.array(z.object({ replicas: z.number() })),
+    }),
+  ),
+  costs: z.array(z.object({ unit: z.string(), perThousandRequests: z.number().nullable() }).nullable()),
+  breakEvens: z.array(
+    z.object({ serverful: z.string(), serverless: z.string(), result: z.object({ breakEvenRps: z.number().nullable() }) }),
+  ),
+});
+export type DemoComparison = z.infer<typeof comparison>;
+
+export const parseComparison = (body: unknown) => comparison.parse(body);
+
+const num = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
+
+/** Three lines: latency and goodput, scaling, cost with the break-even. */
+export function demoVerdict(c: DemoComparison): string[] {
+  const name = (i: number) => c.groups[i]?.target?.name ?? c.groups[i]?.label ?? "?";
+  const byLabel = new Map(c.groups.map((g, i) => [g.label, name(i)]));
+  const latency = c.groups.map((g, i) =>
+    g.merged ? `${name(i)} p95 ${num(g.merged.latencyMs.p95)} ms, goodput ${g.merged.goodput.toFixed(2)} %` : `${name(i)} no results`,
+  );
+  const scaling = c.groups.map((g, i) => {
+    const counts = g.infra.map((p) => p.replicas);
+    const unit = g.target?.kind === "local-function" ? "instances" : "replicas";
+    if (!counts.length) return `${name(i)} no ${unit} recorded`;
+    const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
+    return `${name(i)} ${lo === hi ? `${lo} ${unit} throughout` : `${lo}-${hi} ${unit}`}`;
+  });
+  const priced = c.groups.map((_, i) => ({ name: name(i), cost: c.costs[i] ?? null }));
+  const cost = priced.map((p) =>
+    p.cost?.perThousandRequests != null ? `${p.name} ${num(p.cost.perThousandRequests)} ${p.cost.unit}` : `${p.name} not priced`,
+  );
+  return [
+    `latency  ${latency.join(" · ")}`,
+    `scaling  ${scaling.join(" · ")}`,
+    `cost     per 1,000 requests: ${cost.join(" · ")}${cheaper(priced, c.breakEvens, byLabel)}`,
+  ];
+}
+
+function cheaper(
+  priced: Array<{ name: string; cost: DemoComparison["costs"][number] }>,
+  breakEvens: DemoComparison["breakEvens"],
+  byLabel: Map<string, string>,
+): string {
+  const known = priced.filter((p) => p.cost?.perThousandRequests != null && p.cost.perThousandRequests > 0);
+  if (known.length < 2 || new Set(known.map((p) => p.cost!.unit)).size > 1) return "";
+  const sorted = [...known].sort((a, b) => a.cost!.perThousandRequests! - b.cost!.perThousandRequests!);
+  const [best, next] = [sorted[0]!, sorted[1]!];
+  const factor = next.cost!.perThousandRequests! / best.cost!.perThousandRequests!;
+  let out = `; ${best.name} is ${factor.toFixed(1)}x cheaper at this load`;
+  const be = breakEvens.find((b) => byLabel.get(b.serverless) === best.name);
+  if (be) {
+    const rps = be.result.breakEvenRps;
+    out +=
+      rps === null
+        ? `, and at every steady rate charted`
+        : rps === 0
+          ? ""
+          : `, up to ${num(rps)} req/s (break-even with ${byLabel.get(be.serverful) ?? be.serverful})`;
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// Which samples feed which verdict when groups of runs are compared: one value per
+// succeeded repetition when a group has two or more, else one per 1 s window of its
+// load (so a single run still has a spread). Each group is judged against the first.
+import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
+import type { RunSummary } from "../run-summary";
+import { verdict, type ComparedGroup, type MetricVerdict } from "./verdict";
+
+/** Length of the time windows single runs are judged on: one second, so even a short run gives a spread. */
+export const VERDICT_WINDOW_SECONDS = 1;
+/** Buckets of a compared group's series. */
+export const COMPARISON_BUCKET_SECONDS = 10;
+const EPOCH = new Date(0);
+
+/** The metrics verdicts are given for, and which way is better. */
+export const COMPARED_METRICS: ReadonlyArray<{
+  key: string;
+  unit: string;
+  lowerIsBetter: boolean;
+  ofRun: (s: RunSummary) => number;
+  ofWindow: (b: TimeBucket) => number | null;
+}> = [
+  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofWindow: (b) => b.p50Ms },
+  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: (b) => b.p95Ms },
+  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: (b) => b.p99Ms },
+  { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofWindow: (b) => b.requests / VERDICT_WINDOW_SECONDS },
+  { key: "goodput", unit: "%", lowerIsBetter: false, ofRun: (s) => s.goodput, ofWindow: (b) => b.goodput },
+];
+export type ComparedMetric = (typeof COMPARED_METRICS)[number];
+
+/** A run's cells shifted onto a common clock: second 0 = the second its load started in. */
+export function alignToLoadStart(cells: readonly ResultCell[], loadStart: Date): ResultCell[] {
+  const startSecond = Math.floor(loadStart.getTime() / 1000) * 1000;
+  return cells.map((c) => ({ ...c, ts: new Date(c.ts.getTime() - startSecond) }));
+}
+
+/** What a comparison shows of a group, from its runs' aligned cells (histograms added, never percentiles averaged). */
+export function summarizeAligned(aligned: readonly ResultCell[], totalSeconds: number) {
+  const names = [...new Set(aligned.map((c) => c.name))].sort();
+  const seconds = totalSeconds || 1;
+  return {
+    merged: aligned.length ? summarize(aligned, seconds) : null,
+    series: aligned.length ? bucketize(aligned, EPOCH, COMPARISON_BUCKET_SECONDS) : [],
+    distribution: latencyCdf(aligned),
+    byRequest: names.map((name) => {
+      const s = summarize(
+        aligned.filter((c) => c.name === name),
+        seconds,
+      );
+      return { name, requests: s.requests, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 };
+    }),
+  };
+}
+
+/** The 1 s windows a single run is judged on: whole seconds inside the load only (the first and last may be partial). */
+export function verdictWindows(aligned: readonly ResultCell[]): TimeBucket[] {
+  if (aligned.length === 0) return [];
+  return bucketize(aligned, EPOCH, VERDICT_WINDOW_SECONDS)
+    .slice(1, -1)
+    .filter((b) => b.requests > 0);
+}
+
+/** A group as the verdicts see it: its label, its runs' summaries (null until analysed) and its load's windows. */
+export interface VerdictGroup {
+  label: string;
+  summaries: ReadonlyArray<RunSummary | null>;
+  windows: readonly TimeBucket[];
+}
+
+/** Values of a metric per repetition, or per time window when a group has fewer than two analysed runs. */
+export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): ComparedGroup {
+  const done = g.summaries.filter((s): s is RunSummary => s !== null);
+  if (done.length >= 2) return { label: g.label, values: done.map(m.ofRun), basis: "repetitions" };
+  const values = g.windows.map(m.ofWindow).filter((v): v is number => v !== null);
+  return { label: g.label, values, basis: "time-windows" };
+}
+
+/** Each group against the first, per metric. */
+export function comparisonVerdicts(groups: readonly VerdictGroup[]): MetricVerdict[] {
+  const [baseline, ...others] = groups;
+  if (!baseline) return [];
+  const out: MetricVerdict[] = [];
+  for (const other of others) {
+    for (const m of COMPARED_METRICS) {
+      const a = comparisonSamples(baseline, m);
+      const b = comparisonSamples(other, m);
+      // One sample a side has no spread to resample: no verdict rather than a zero-width "significant" one.
+      if (a.values.length >= 2 && b.values.length >= 2) out.push(verdict(m.key, a, b, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+// What a provider records beside replicas and CPU each second (infra_points.detail);
+// fields: docs/local-engine.md. Every field is optional and read leniently: a point
+// written by an older provider, or another kind, must never break a page.
+import { z } from "zod";
+
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const count = lenient(z.number().nullable());
+const counts = lenient(z.array(z.number().nullable().catch(null)));
+
+export const scalingEventSchema = z.looseObject({ from: z.number(), to: z.number(), reason: z.string().catch("") });
+export type ScalingEvent = z.infer<typeof scalingEventSchema>;
+
+export const infraPointDetailSchema = z.looseObject({
+  /** The target kind that wrote the point ("local-service", "local-function"). */
+  kind: lenient(z.string()),
+  // local-service
+  desired: count,
+  perReplicaCpu: counts,
+  replicaIds: lenient(z.array(z.union([z.number(), z.string()]))),
+  /** Autoscaler changes since the previous point. */
+  scalingEvents: lenient(z.array(z.unknown()).transform((events) => events.flatMap((e) => scalingEventSchema.safeParse(e).data ?? []))),
+  // local-service and local-function
+  starting: count,
+  // local-function
+  ready: count,
+  perInstanceCpu: counts,
+  coldStarts: count,
+  coldStartMs: counts,
+  queued: count,
+  queuedPeak: count,
+  inFlight: count,
+  queueTimeouts: count,
+  rejected: count,
+  billedMs: count,
+  /** Running totals since the deployment started (the platform's own meter). */
+  totals: lenient(z.looseObject({ billedMs: count, coldStarts: count, requests: count, queueTimeouts: count })),
+});
+export type InfraPointDetail = z.infer<typeof infraPointDetailSchema>;
+
+/** A stored detail, or {} for anything that is not an object. */
+export const readInfraPointDetail = (json: unknown): InfraPointDetail => infraPointDetailSchema.safeParse(json).data ?? {};

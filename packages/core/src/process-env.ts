@@ -1,0 +1,34 @@
+// The variables several opsbench processes read, with their one set of defaults.
+// In core because web, worker and cli all depend on it and it is a pure schema over a record (no I/O):
+// each process's env module passes in process.env, picks the keys it uses and adds its own.
+import { z } from "zod";
+
+export const sharedEnvSchema = z.object({
+  DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
+  REDIS_URL: z.url().default("redis://127.0.0.1:56379/0"),
+  /** The port `opsbench` starts the web app on. */
+  OPSBENCH_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(3210),
+  /** Where Next builds the web app (apps/web/<dir>); side-by-side builds use their own. */
+  OPSBENCH_NEXT_DIST_DIR: z
+    .string()
+    .regex(/^\.next[\w.-]*$/, 'a folder name starting with ".next"')
+    .default(".next"),
+});
+
+/**
+ * Parses an environment record with a process's schema. An empty variable counts as unset
+ * (so `DATABASE_URL= opsbench ...` takes the default); a bad one throws, naming every problem.
+ */
+export function parseProcessEnv<S extends z.ZodType>(
+  schema: S,
+  source: Readonly<Record<string, string | undefined>>,
+  who: string,
+): z.output<S> {
+  const set = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(set);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`${who}: bad environment\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,88 @@
+// A run's summary (runs.summary): what analysing its per-second aggregates gave,
+// plus what the load generator did, k6's thresholds, app checks and the cost.
+// The schema reads the stored JSON; the types are inferred from it.
+import { z } from "zod";
+import { runCostSchema } from "./cost/run-cost";
+import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
+import { maxThroughputSchema } from "./throughput";
+
+export const latencyMsSchema = z.object({
+  min: z.number(),
+  avg: z.number(),
+  p50: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  max: z.number(),
+});
+export type LatencyMs = z.infer<typeof latencyMsSchema>;
+
+export const loadTotalsSchema = z.object({
+  /** k6's own CPU use over the load, as a share of the machine's cores (see LOAD_GENERATOR_CPU_LIMIT). */
+  generatorCpuPercent: z.number().nullable().optional(),
+  maxVUs: z.number(),
+  iterations: z.number(),
+  droppedIterations: z.number(),
+  bytesSent: z.number(),
+  bytesReceived: z.number(),
+});
+export type LoadTotals = z.infer<typeof loadTotalsSchema>;
+
+export const thresholdOutcomeSchema = z.object({ metric: z.string(), expression: z.string(), ok: z.boolean() });
+export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;
+
+/** An app-level check after the load (e.g. the shop's consistency: stock + sold = initial). */
+export const appCheckSchema = z.object({ name: z.string(), ok: z.boolean(), message: z.string(), detail: z.unknown().optional() });
+export type AppCheckOutcome = z.infer<typeof appCheckSchema>;
+
+export const runSummarySchema = z.object({
+  requests: z.number(),
+  /** Requests k6 counted as failed (expected_response=false). */
+  failures: z.number(),
+  /** Share of responses with a 2xx status, in percent (the IoT study's goodput). */
+  goodput: z.number(),
+  /** Share of requests answered with a 2xx status, in percent (study 001's success ratio). */
+  successRatio: z.number(),
+  /** Share of requests k6 did not count as failed (its expected_response), in percent. */
+  expectedResponseRatio: z.number().optional(),
+  /** Mean completed requests per second over the load window. */
+  rps: z.number(),
+  durationSeconds: z.number(),
+  /** Which span durationSeconds is: k6's clock (test start to last sample, or per-second rows) or the worker's. */
+  durationSource: z.enum(LOAD_WINDOW_SOURCE_IDS).optional(),
+  latencyMs: latencyMsSchema,
+  /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
+  byClass: z.record(z.string(), z.number()),
+  /** Highest 10 s moving average of successful (2xx) responses per second (study 004); merged repetitions: the mean of the runs' maxima. */
+  maxThroughput: maxThroughputSchema.nullable().optional(),
+  /** What the load generator did, from k6's per-second metrics. */
+  load: loadTotalsSchema.optional(),
+  /** k6 thresholds and whether each held. */
+  thresholds: z.array(thresholdOutcomeSchema).optional(),
+  /** What the run would cost on the platform its target stands for (the target's cost model). */
+  cost: runCostSchema.optional(),
+  /** App-level checks after the load. */
+  appChecks: z.array(appCheckSchema).optional(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+/**
+ * What a public share link shows of a summary: the measured figures only; not how
+ * the target is priced (the cost model), k6's threshold expressions or what app
+ * checks found inside the app. Status classes are plain short words (nothing a
+ * stored row could smuggle through as a key).
+ */
+export const publicRunSummarySchema = runSummarySchema.omit({ cost: true, appChecks: true, thresholds: true }).extend({
+  byClass: runSummarySchema.shape.byClass.transform((byClass) =>
+    Object.fromEntries(Object.entries(byClass).filter(([k]) => /^[0-9a-z]{1,16}$/.test(k))),
+  ),
+});
+export type PublicRunSummary = z.infer<typeof publicRunSummarySchema>;
+
+/** k6's end-of-test summary (runs.k6_summary, from --summary-export): only what opsbench reads is typed, the rest kept. */
+export const k6SummarySchema = z.looseObject({
+  state: z.looseObject({ testRunDurationMs: z.number().optional() }).optional(),
+  /** Per metric: its values and, under `thresholds`, each expression and whether it was crossed (`true`). */
+  metrics: z.record(z.string(), z.looseObject({ thresholds: z.record(z.string(), z.boolean()).optional() })).optional(),
+});
+export type K6Summary = z.infer<typeof k6SummarySchema>;

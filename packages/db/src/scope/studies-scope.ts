@@ -1,0 +1,54 @@
+import type { StudyInput } from "@opsbench/core";
+import type { Db } from "../client";
+import { NotFoundError } from "../errors";
+import { abortStudy, createSingleCellStudy, createStudy } from "../study-store";
+import { parseStudyJson, parseStudyWithRuns } from "../study-json";
+import { loadStudyView } from "../study-view";
+import { isUuid, type WorkspaceAccess } from "./workspace-access";
+
+/** A workspace's studies. */
+export function studiesScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
+  return {
+    /** A study of one target x one workload x `repetitions` runs in sequence (study-store.ts). */
+    createSingleCell: (args: { name: string; targetId: string; workloadId: string; repetitions?: number }) =>
+      createSingleCellStudy(db, workspaceId, args),
+    get: async (id: string) => {
+      const s = isUuid(id)
+        ? await db.study.findFirst({ where: { id, workspaceId }, include: { runs: { orderBy: { repetition: "asc" } } } })
+        : null;
+      if (!s) throw new NotFoundError("study", id);
+      return parseStudyWithRuns(s);
+    },
+    /** The workspace's studies, newest first, with their runs' statuses (the studies list page). */
+    list: async (take = 50) =>
+      (
+        await db.study.findMany({
+          where: { workspaceId },
+          orderBy: { createdAt: "desc" },
+          take,
+          include: { runs: { select: { status: true } } },
+        })
+      ).map(parseStudyJson),
+    /** Targets x workloads x repetitions in a planned order, with every run row, in one transaction (study-store.ts). */
+    create: (input: StudyInput) => createStudy(db, workspaceId, input),
+    assertExists: access.assertStudy,
+    /** Cells, runs, spread across repetitions, merged results, progress and ETA (study-view.ts). */
+    view: async (id: string, opts: { merged?: boolean } = {}) => {
+      await access.assertStudy(id);
+      return loadStudyView(db, id, opts);
+    },
+    abort: (id: string) => {
+      if (!isUuid(id)) throw new NotFoundError("study", id);
+      return abortStudy(db, workspaceId, id);
+    },
+    /** Marks a study that never reached a worker as failed (e.g. the queue was down). */
+    failBeforeStart: (id: string, error: string) =>
+      db.$transaction([
+        db.study.updateMany({ where: { id, workspaceId, status: "QUEUED" }, data: { status: "FAILED", error, finishedAt: new Date() } }),
+        db.run.updateMany({
+          where: { studyId: id, workspaceId, status: "QUEUED" },
+          data: { status: "FAILED", error, finishedAt: new Date() },
+        }),
+      ]),
+  };
+}
