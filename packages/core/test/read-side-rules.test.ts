@@ -149,7 +149,11 @@ describe("group costs and break-even", () => {
       total: 6,
       perThousandRequests: 3,
       source: "inline, cat@1",
+      assumptions: [],
     });
+    // A run priced on an assumption (no replica data) marks the group's cost as estimated.
+    const assumed = "no replica or instance data was recorded for this run: priced as one node throughout";
+    expect(groupCost([cost({}), cost({ assumptions: [assumed], estimated: true })])!.assumptions).toEqual([assumed]);
   });
 
   it("pairs only a reserved group with a request-billed one", () => {

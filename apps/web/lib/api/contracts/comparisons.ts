@@ -78,7 +78,13 @@ export const compareDataSchema = z.strictObject({
   verdicts: z.array(metricVerdictSchema),
   costs: z.array(
     z
-      .strictObject({ unit: z.string(), total: z.number().nullable(), perThousandRequests: z.number().nullable(), source: z.string() })
+      .strictObject({
+        unit: z.string(),
+        total: z.number().nullable(),
+        perThousandRequests: z.number().nullable(),
+        source: z.string(),
+        assumptions: z.array(z.string()),
+      })
       .nullable(),
   ),
   breakEvens: z.array(

@@ -32,7 +32,9 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
     title: data.title,
     generatedAt: data.generatedAt,
     costs: data.costs.map((c): GroupCost | null =>
-      c ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source } : null,
+      c
+        ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source, assumptions: [...c.assumptions] }
+        : null,
     ),
     // Labels and numbers only.
     breakEvens: data.breakEvens.map((b) => ({
