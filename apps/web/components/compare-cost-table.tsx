@@ -65,6 +65,8 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                       data-target={c}
                       data-cheapest={String(cheapest)}
                       data-cost={cell?.perThousand ?? ""}
+                      data-estimated={String((cell?.assumptions.length ?? 0) > 0)}
+                      title={cell?.assumptions.length ? `estimated: ${cell.assumptions.join("; ")}` : undefined}
                       className={`px-3 py-1.5 text-right ${cheapest ? "bg-emerald-50 font-semibold text-emerald-800" : ""}`}
                     >
                       {!cell ? (
@@ -77,7 +79,18 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                             ) : (
                               `${fmtCost(cell.perThousand)} ${cell.unit ?? ""}`
                             )}
+                            {cell.assumptions.length > 0 && (
+                              <span
+                                data-testid="cost-estimated"
+                                className="ml-1 rounded bg-amber-50 px-1 text-[10px] text-amber-800 ring-1 ring-amber-300"
+                              >
+                                estimated
+                              </span>
+                            )}
                           </div>
+                          {cell.assumptions.length > 0 && (
+                            <div className="text-[10px] font-normal text-amber-700">{cell.assumptions.join("; ")}</div>
+                          )}
                           <div className="font-mono text-[10px] font-normal text-zinc-500">
                             {fmtCount(cell.requests)} req · p95 {fmtMs(cell.p95)} ms
                           </div>

@@ -42,11 +42,16 @@ const fmtBytes = (b: number) =>
 function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
   return (
     <dl className="flex flex-wrap gap-x-8 gap-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2">
-      <Field label="Success ratio">
+      <Field label="Success ratio (2xx share, study 001)">
         <span data-testid="summary-success-ratio">{fmtPercent(s.successRatio)}</span> %
       </Field>
+      {s.expectedResponseRatio !== undefined && (
+        <Field label="k6 expected_response ratio">
+          <span data-testid="summary-expected-response-ratio">{fmtPercent(s.expectedResponseRatio)}</span> %
+        </Field>
+      )}
       {s.maxThroughput && (
-        <Field label={`Max throughput (${s.maxThroughput.windowSeconds} s avg)`}>
+        <Field label={`Max throughput (best ${s.maxThroughput.windowSeconds} s average of 2xx responses, study 004)`}>
           <span data-testid="summary-max-throughput">{fmtRps(s.maxThroughput.rps)}</span> req/s at {s.maxThroughput.windowStartOffset} s
         </Field>
       )}

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapDifference, runSummarySchema, studyInput, type RunSummary } from "@opsbench/core";
+import { runSummarySchema, studyInput, welchDifference, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
 import { openTestStack, shortRamp, taewaTarget, launchBrowser, testRedisUrl, testWebUrl } from "../../../tests/helpers";
@@ -84,7 +84,7 @@ async function download(page: Page, click: () => Promise<void>) {
 }
 
 describe("comparison page", () => {
-  it("compares runs picked in the page, with every chart populated and verdict intervals equal to an independent bootstrap", async () => {
+  it("compares runs picked in the page, with every chart populated and verdict intervals equal to Welch's interval computed here", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -144,21 +144,22 @@ describe("comparison page", () => {
       ),
     );
     expect(order.map((ids) => [...ids].sort())).toEqual([[...runsOf.one].sort(), [...runsOf.two].sort()]);
-    let normalChecked = 0;
     for (const metric of METRICS) {
       const row = page.getByTestId(`verdict-${slug(metric)}`);
       expect(await row.count(), metric).toBe(1);
       const attr = async (n: string) => (await row.getAttribute(n))!;
-      expect(await attr("data-basis")).toBe("repetitions");
+      // Two runs a side: Welch's t-interval over the repetitions, never a bootstrap of two values.
+      expect(await attr("data-basis")).toBe("runs");
+      expect(await attr("data-method")).toBe("welch-t");
+      expect(await attr("data-samples")).toBe("2,2");
       const a = order[0]!.map((id) => ofSummary[metric](stored.get(id)!));
       const b = order[1]!.map((id) => ofSummary[metric](stored.get(id)!));
-      const mine = bootstrapDifference(a, b, { seed: Number(await attr("data-seed")), resamples: Number(await attr("data-resamples")) });
+      const mine = welchDifference(a, b);
       expect([Number(await attr("data-low")), Number(await attr("data-high")), Number(await attr("data-difference"))], metric).toEqual([
         mine.low,
         mine.high,
-        mine.difference,
+        mine.estimate,
       ]);
-      expect(await attr("data-significant"), metric).toBe(String(mine.significant));
       // The interval as printed: [low, high] with the page's rounding.
       const shown = ((await row.getByTestId("verdict-ci").textContent()) ?? "")
         .replace(/−/g, "-")
@@ -168,25 +169,14 @@ describe("comparison page", () => {
       expect(Math.abs(shown[0]! - mine.low), `${metric} low shown`).toBeLessThanOrEqual(tolerance);
       expect(Math.abs(shown[1]! - mine.high), `${metric} high shown`).toBeLessThanOrEqual(tolerance);
       const said = (await row.getByTestId("verdict-text").textContent()) ?? "";
-      if (mine.significant) expect(said).toMatch(/is better/);
-      else expect(said).toBe("no significant difference");
-
-      // Normal theory: difference +- 1.96 x sqrt(var_a/n_a + var_b/n_b), with the plug-in (divide by n)
-      // variances the bootstrap resamples from. With n = 2 per group the percentile bootstrap's 2.5%
-      // and 97.5% points are the extreme resamples (each has probability 1/16 > 2.5%), so its interval is
-      // [min b - max a, max b - min a]: centred on the difference, and 0.72 to 1.02 times as wide as the
-      // normal one (1 when both spreads are equal, 0.72 when one is zero).
-      const plugInVar = (xs: number[]) => xs.reduce((s, x) => s + (x - xs.reduce((p, q) => p + q, 0) / xs.length) ** 2, 0) / xs.length;
-      const normalHalf = 1.96 * Math.sqrt(plugInVar(a) / a.length + plugInVar(b) / b.length);
-      if (normalHalf > 1e-9) {
-        const half = (mine.high - mine.low) / 2;
-        expect(half / normalHalf, `${metric}: bootstrap vs normal half-width`).toBeGreaterThan(0.7);
-        expect(half / normalHalf, `${metric}: bootstrap vs normal half-width`).toBeLessThan(1.03);
-        expect(Math.abs((mine.low + mine.high) / 2 - mine.difference), `${metric}: centre`).toBeLessThan(1e-9 + normalHalf * 1e-6);
-        normalChecked++;
+      const outcome = await attr("data-outcome");
+      if (mine.low > 0 || mine.high < 0) expect(said).toMatch(/is better|no practical difference/);
+      else {
+        expect(outcome).toBe("no-significant-difference");
+        expect(said).toBe("no significant difference");
       }
+      expect(await row.getAttribute("title")).toMatch(/Welch's t-interval, n = 2 vs 2 runs, margin \+-5\.00%/);
     }
-    expect(normalChecked, "metrics with a spread, checked against normal theory").toBeGreaterThanOrEqual(1);
 
     // Exports: CSV of a series, JSON of the verdicts, PNG and SVG of a chart.
     const csv = await download(page, () => page.getByTestId("cmp-chart-requests").getByTestId("export-csv").click());

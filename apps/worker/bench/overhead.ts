@@ -1,58 +1,101 @@
-// npm run bench:overhead [-- --pairs 5 --seconds 10 --vus 20 --storageSeconds 60]
+// npm run bench:overhead [-- --pairs 10 --iterations 30000 --vus 20 --seed 1 --storageSeconds 60]
 //
-// How much does opsbench's measurement cost the load generator? Against the same
-// fast local target, in one process, it alternates bare k6 (no outputs) and k6
-// as opsbench runs it (the opsbench output, aggregation, and storage in Postgres),
-// and prints the ratio of achieved req/s per pair: median, min and max. k6's own
-// JSON output is measured alongside for reference. Then one full-speed run of
-// --storageSeconds checks storage per series-minute.
-import { mkdtempSync } from "node:fs";
+// What does opsbench's measurement cost the load generator? The same k6 binary
+// runs a fixed number of iterations against a fast local target, bare (no
+// outputs) and with the opsbench output, in pairs whose order is drawn at
+// random. Two figures, each the geometric mean of the per-pair ratios with a
+// 95% t-interval over the pairs:
+// - k6's CPU seconds per 1,000 requests (opsbench / bare): what noise hides
+//   least, since a busy neighbour slows k6 down but hardly changes the CPU a
+//   request costs it;
+// - throughput (opsbench / bare req/s).
+// A figure whose interval is wider than +-3% is printed as "inconclusive",
+// never as a bare median. Then one full-speed run of --storageSeconds checks
+// storage per series-minute (0 skips it).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { compileK6Script, workloadSpec } from "@opsbench/core";
+import { compileK6Script, meanConfidenceInterval, seededRandom, workloadSpec } from "@opsbench/core";
 import { runStore } from "@opsbench/db";
 import { runK6 } from "../src/k6-process";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
-import { args, createDb, env, median, pinning, scratchRun, startEchoServer } from "./bench-support";
+import { args, createDb, env, pinning, scratchRun, startEchoServer } from "./bench-support";
 
-const opt = args({ pairs: 5, seconds: 10, vus: 20, storageSeconds: 60 });
+const opt = args({ pairs: 10, iterations: 30_000, vus: 20, seed: 1, storageSeconds: 60 });
+/** An interval wider than this (relative half-width) says nothing about a few-percent overhead. */
+const CONCLUSIVE_HALF_WIDTH = 0.03;
 const db = createDb(env.DATABASE_URL);
 const log = createLogger("warn");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-bench-"));
 
-const script = (seconds: number) =>
-  compileK6Script(
-    workloadSpec.parse({
-      kind: "ramping-vus",
-      startVUs: opt.vus,
-      stages: [{ duration: `${seconds}s`, target: opt.vus }],
-      gracefulRampDown: "0s",
-      requests: [{ name: "echo", path: "/?input=opsbench" }],
-    }),
-  );
+/** A fixed amount of work: `iterations` requests shared by `vus` VUs, as fast as they go. */
+const fixedIterations = `import http from "k6/http";
+export const options = {
+  scenarios: { fixed: { executor: "shared-iterations", vus: ${opt.vus}, iterations: ${opt.iterations}, maxDuration: "10m" } },
+};
+export default function () {
+  http.get(\`\${__ENV.OPSBENCH_BASE_URL}/?input=opsbench\`, { tags: { name: "echo" } });
+}
+`;
 
-type Variant = "bare" | "opsbench" | "k6-json";
+type Variant = "bare" | "opsbench";
 
-async function trial(variant: Variant, url: string, runId: string, seconds = opt.seconds) {
-  const store = runStore(db, runId);
-  await store.clearResults();
-  const writer = new ResultWriter(store, () => {}, log);
-  const result = await runK6({
-    binary: env.OPSBENCH_K6,
-    workDir,
-    script: script(seconds),
-    env: { OPSBENCH_BASE_URL: url },
-    signal: new AbortController().signal,
-    onLine: (line) => writer.add(line),
-    opsbenchOutput: variant === "opsbench",
-    extraArgs: variant === "k6-json" ? ["--out", `json=${path.join(workDir, "k6.json")}`] : [],
-    ...(pinning ? { cpuList: pinning.k6 } : {}),
+interface Trial {
+  requests: number;
+  rate: number;
+  /** User + system CPU seconds of the k6 process. */
+  cpuSeconds: number;
+}
+
+/**
+ * Runs k6 under a shell whose `times` prints its children's CPU use once k6
+ * has exited: exact rusage, not samples of /proc taken while it ran.
+ */
+async function trial(variant: Variant, url: string): Promise<Trial> {
+  const script = path.join(workDir, "fixed.js");
+  const summary = path.join(workDir, "summary.json");
+  writeFileSync(script, fixedIterations);
+  rmSync(summary, { force: true });
+  const k6Args = [
+    "run",
+    "--no-color",
+    "--quiet",
+    ...(variant === "opsbench" ? ["--out", `opsbench=${path.join(workDir, "out.ndjson")}`] : []),
+    "--summary-export",
+    summary,
+    script,
+  ];
+  const shell = ['"$@" >/dev/null 2>&1; code=$?; times; exit $code', "k6-cpu", env.OPSBENCH_K6, ...k6Args];
+  const [cmd, ...cmdArgs] = pinning ? ["taskset", "-c", pinning.k6, "sh", "-c", ...shell] : ["sh", "-c", ...shell];
+  const child = spawn(cmd!, cmdArgs, {
+    cwd: workDir,
+    env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), OPSBENCH_BASE_URL: url, K6_NO_USAGE_REPORT: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  await writer.close();
-  if (result.exitCode !== 0) throw new Error(`k6 (${variant}) exited ${result.exitCode}: ${result.outputTail}`);
-  const reqs = (result.summary as { metrics: { http_reqs: { count: number; rate: number } } }).metrics.http_reqs;
-  return { rate: reqs.rate, count: reqs.count };
+  let out = "";
+  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+  const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? -1)));
+  if (code !== 0) throw new Error(`k6 (${variant}) exited ${code}: ${out.slice(-2000)}`);
+  // `times`: the shell's own user and system time, then its children's ("0m1.234s 0m0.056s").
+  const children = out.trim().split("\n").at(-1)!;
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  if (seconds.length !== 2) throw new Error(`could not read k6's CPU time from: ${children}`);
+  const reqs = (JSON.parse(readFileSync(summary, "utf8")) as { metrics: { http_reqs: { count: number; rate: number } } }).metrics.http_reqs;
+  return { requests: reqs.count, rate: reqs.rate, cpuSeconds: seconds[0]! + seconds[1]! };
+}
+
+/** The geometric mean of ratios with its 95% t-interval over the pairs, and whether it is narrow enough to say anything. */
+function ratioSummary(ratios: number[]) {
+  const ci = meanConfidenceInterval(ratios.map(Math.log));
+  const est = Math.exp((ci.low + ci.high) / 2);
+  const low = Math.exp(ci.low);
+  const high = Math.exp(ci.high);
+  const conclusive = high / est - 1 <= CONCLUSIVE_HALF_WIDTH && 1 - low / est <= CONCLUSIVE_HALF_WIDTH;
+  const text = `${est.toFixed(3)} (95% CI ${low.toFixed(3)} to ${high.toFixed(3)}, ${ratios.length} pairs)`;
+  return conclusive ? text : `inconclusive: ${text}, wider than +-${CONCLUSIVE_HALF_WIDTH * 100}%`;
 }
 
 async function storagePerSeriesMinute(runId: string) {
@@ -70,40 +113,66 @@ async function storagePerSeriesMinute(runId: string) {
   return { rows, series: Number(row!.series), seconds: Number(row!.seconds), bytes, perSeriesMinute: bytes / seriesMinutes };
 }
 
+async function storageCheck(url: string, runId: string) {
+  const store = runStore(db, runId);
+  await store.clearResults();
+  const writer = new ResultWriter(store, () => {}, log);
+  const script = compileK6Script(
+    workloadSpec.parse({
+      kind: "ramping-vus",
+      startVUs: opt.vus,
+      stages: [{ duration: `${opt.storageSeconds}s`, target: opt.vus }],
+      gracefulRampDown: "0s",
+      requests: [{ name: "echo", path: "/?input=opsbench" }],
+    }),
+  );
+  const result = await runK6({
+    binary: env.OPSBENCH_K6,
+    workDir,
+    script,
+    env: { OPSBENCH_BASE_URL: url },
+    signal: new AbortController().signal,
+    onLine: (line) => writer.add(line),
+    ...(pinning ? { cpuList: pinning.k6 } : {}),
+  });
+  await writer.close();
+  const t = (result.summary as { metrics: { http_reqs: { count: number; rate: number } } }).metrics.http_reqs;
+  const s = await storagePerSeriesMinute(runId);
+  console.log(
+    `storage: ${opt.storageSeconds} s at full speed (${t.count} requests, ${t.rate.toFixed(0)} req/s): ${s.rows} rows, ${s.series} series, ${(s.bytes / 1024).toFixed(1)} KB -> ${(s.perSeriesMinute / 1024).toFixed(1)} KB per series-minute (bar: <= 50 KB)`,
+  );
+}
+
 async function main() {
   const echo = await startEchoServer();
-  const scratch = await scratchRun(db, "bench:overhead");
+  const scratch = opt.storageSeconds > 0 ? await scratchRun(db, "bench:overhead") : null;
   try {
     console.log(
-      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.vus} VUs, ${opt.seconds} s a trial, ${opt.pairs} rounds, target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`,
+      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.iterations} iterations x ${opt.pairs} pairs (bare vs opsbench output, order drawn with seed ${opt.seed}), ${opt.vus} VUs, target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`,
     );
-    await trial("bare", echo.url, scratch.id, 3); // warm-up, not counted
-    const ratios: number[] = [];
-    const jsonRatios: number[] = [];
+    await trial("bare", echo.url); // warm-up (page cache, target), not counted
+    const rand = seededRandom(opt.seed);
+    const cpuRatios: number[] = [];
+    const rateRatios: number[] = [];
     for (let i = 0; i < opt.pairs; i++) {
-      // Alternate the order so a drift of the machine does not favour one side.
-      const order: Variant[] = i % 2 === 0 ? ["bare", "opsbench", "k6-json"] : ["k6-json", "opsbench", "bare"];
-      const rates: Partial<Record<Variant, number>> = {};
-      for (const v of order) rates[v] = (await trial(v, echo.url, scratch.id)).rate;
-      ratios.push(rates.opsbench! / rates.bare!);
-      jsonRatios.push(rates["k6-json"]! / rates.bare!);
+      const order: Variant[] = rand() < 0.5 ? ["bare", "opsbench"] : ["opsbench", "bare"];
+      const r: Partial<Record<Variant, Trial>> = {};
+      for (const v of order) r[v] = await trial(v, echo.url);
+      const perThousand = (t: Trial) => (1000 * t.cpuSeconds) / t.requests;
+      cpuRatios.push(perThousand(r.opsbench!) / perThousand(r.bare!));
+      rateRatios.push(r.opsbench!.rate / r.bare!.rate);
       console.log(
-        `  round ${i + 1}: bare ${rates.bare!.toFixed(0)} req/s, opsbench ${rates.opsbench!.toFixed(0)} req/s (x${ratios.at(-1)!.toFixed(3)}), k6 --out json ${rates["k6-json"]!.toFixed(0)} req/s (x${jsonRatios.at(-1)!.toFixed(3)})`,
+        `  pair ${String(i + 1).padStart(2)} (${order.join(" first, ")} second): CPU per 1,000 requests bare ${perThousand(r.bare!).toFixed(4)} s, opsbench ${perThousand(r.opsbench!).toFixed(4)} s (x${cpuRatios.at(-1)!.toFixed(3)}); req/s bare ${r.bare!.rate.toFixed(0)}, opsbench ${r.opsbench!.rate.toFixed(0)} (x${rateRatios.at(-1)!.toFixed(3)})`,
       );
     }
-    const fmt = (xs: number[]) => `median ${median(xs).toFixed(3)} (min ${Math.min(...xs).toFixed(3)}, max ${Math.max(...xs).toFixed(3)})`;
-    console.log(`opsbench / bare k6 req/s: ${fmt(ratios)}`);
-    console.log(`k6 --out json / bare k6 req/s (reference): ${fmt(jsonRatios)}`);
-
-    const t = await trial("opsbench", echo.url, scratch.id, opt.storageSeconds);
-    const s = await storagePerSeriesMinute(scratch.id);
-    console.log(
-      `storage: ${opt.storageSeconds} s at full speed (${t.count} requests, ${(t.rate).toFixed(0)} req/s): ${s.rows} rows, ${s.series} series, ${(s.bytes / 1024).toFixed(1)} KB -> ${(s.perSeriesMinute / 1024).toFixed(1)} KB per series-minute (bar: <= 50 KB)`,
-    );
+    console.log(`k6 CPU seconds per 1,000 requests, opsbench / bare: ${ratioSummary(cpuRatios)}`);
+    console.log(`throughput, opsbench / bare req/s: ${ratioSummary(rateRatios)}`);
+    if (scratch) await storageCheck(echo.url, scratch.id);
   } finally {
-    await scratch.drop();
+    await scratch?.drop();
     await echo.stop();
     await db.$disconnect();
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

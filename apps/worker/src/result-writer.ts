@@ -1,6 +1,6 @@
 // Streams the k6 output's per-second aggregates into Postgres: buffered, and
 // written in order about once a second (or every 500 lines).
-import type { K6HttpLine, K6LoadLine, K6MetricLine } from "@opsbench/core";
+import type { K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine } from "@opsbench/core";
 import type { RunStore } from "@opsbench/db";
 import type { Logger } from "./logger";
 
@@ -13,6 +13,8 @@ export class ResultWriter {
   private timer: NodeJS.Timeout;
   private error: unknown = null;
   rows = 0;
+  /** k6's clock from the output's "end" line (epoch ms), when the build writes it: the test's start and its last sample. */
+  k6Clock: { startMs: number; lastMs: number } | null = null;
 
   constructor(
     private store: RunStore,
@@ -26,6 +28,11 @@ export class ResultWriter {
     if (line.t === "http") this.http.push(line as K6HttpLine);
     else if (line.t === "load") this.load.push(line as K6LoadLine);
     else if (line.t === "metric") this.metrics.push(line as K6MetricLine);
+    else if (line.t === "end") {
+      const { startMs, firstMs, lastMs } = line as K6EndLine;
+      const start = startMs ?? firstMs;
+      if (start !== undefined && lastMs !== undefined) this.k6Clock = { startMs: start, lastMs };
+    }
     if (this.http.length >= 500 || this.metrics.length >= 500) this.flush();
   }
 

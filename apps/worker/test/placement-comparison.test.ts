@@ -51,7 +51,8 @@ describe("placement (study 003)", () => {
     );
     expect(isolated!.merged!.latencyMs.p50).toBeGreaterThan(colocated!.merged!.latencyMs.p50);
     const p50 = cmp.verdicts.find((v) => v.metric === "p50")!;
-    expect(p50.difference).toBeGreaterThan(0);
-    expect(p50.basis).toBe("time-windows");
+    // One run a side: judged over each run's seconds (moving-block bootstrap), or no verdict if they are too dependent.
+    expect(p50.basis).toBe("seconds");
+    if (p50.outcome !== "no-verdict") expect(p50.estimate).toBeGreaterThan(0);
   });
 });

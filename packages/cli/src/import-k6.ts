@@ -55,8 +55,9 @@ export async function importK6Command(args: string[], io: { say: (m: string) => 
   try {
     const run = await createImportedRun(db, await defaultWorkspaceId(db), {
       name: values.name ?? path.basename(file),
-      loadStartedAt: new Date(r.firstSampleMs!),
-      loadFinishedAt: new Date(r.lastSampleMs!),
+      // k6's clock: first to last sample, or whole seconds when k6 wrote whole-second timestamps (CSV).
+      loadStartedAt: new Date(r.loadWindow!.startMs),
+      loadFinishedAt: new Date(r.loadWindow!.endMs),
       cells: r.cells,
       load: r.load,
       events: [

@@ -2,10 +2,15 @@
 // Bucket i holds values in (gamma^(i-1), gamma^i]; reporting a bucket by
 // 2*gamma^i/(gamma+1) keeps every value within ALPHA (relative) of the truth.
 // Merging is adding counts, so windows, runs and repetitions merge exactly.
+// Negative values (a script's own Trend can hold them) are kept with their
+// sign: value -v goes to bucket NEGATIVE_INDEX_OFFSET - index(v), so bucket
+// order is value order and merging and quantiles need no special case.
 // The k6 output extension (apps/worker/k6-build/output) writes the same buckets.
 
 export const HISTOGRAM_ALPHA = 0.008;
 export const HISTOGRAM_MIN_VALUE_MS = 0.001;
+/** Bucket indexes of negative values start here and go down (positive values use about -430..45,000). */
+export const NEGATIVE_INDEX_OFFSET = -(2 ** 24);
 
 const gammaFor = (alpha: number) => (1 + alpha) / (1 - alpha);
 
@@ -25,13 +30,18 @@ export function emptyHistogram(alpha = HISTOGRAM_ALPHA): Histogram {
   return { alpha, count: 0, sum: 0, min: Infinity, max: -Infinity, buckets: new Map() };
 }
 
+const magnitudeIndex = (v: number, alpha: number) => Math.ceil(Math.log(Math.max(v, HISTOGRAM_MIN_VALUE_MS)) / Math.log(gammaFor(alpha)));
+
+/** The bucket of a value; values within HISTOGRAM_MIN_VALUE_MS of zero share the lowest positive bucket. */
 export function bucketIndex(valueMs: number, alpha = HISTOGRAM_ALPHA): number {
-  const v = Math.max(valueMs, HISTOGRAM_MIN_VALUE_MS);
-  return Math.ceil(Math.log(v) / Math.log(gammaFor(alpha)));
+  if (valueMs <= -HISTOGRAM_MIN_VALUE_MS) return NEGATIVE_INDEX_OFFSET - magnitudeIndex(-valueMs, alpha);
+  return magnitudeIndex(valueMs, alpha);
 }
 
+/** The value a bucket reports: within alpha (relative) of every value in it, with its sign. */
 export function bucketValue(index: number, alpha = HISTOGRAM_ALPHA): number {
   const gamma = gammaFor(alpha);
+  if (index < NEGATIVE_INDEX_OFFSET / 2) return -(2 * gamma ** (NEGATIVE_INDEX_OFFSET - index)) / (gamma + 1);
   return (2 * gamma ** index) / (gamma + 1);
 }
 

@@ -4,6 +4,7 @@
 // Pure: the caller reads the file and feeds it line by line. Memory grows with
 // seconds x names, never with requests. Bad lines are counted with their line numbers.
 import { emptyHistogram, recordValue, toPart, type Histogram } from "./histogram";
+import { k6LoadWindow, type LoadWindow } from "./load-window";
 import type { ResultCell } from "./latency-summary";
 
 export type K6FileFormat = "json" | "csv";
@@ -37,6 +38,8 @@ export interface K6ImportResult {
   /** Times of the first and last sample (any metric), in epoch milliseconds. */
   firstSampleMs: number | null;
   lastSampleMs: number | null;
+  /** The load window on k6's clock (whole seconds when every timestamp was, as in k6's CSV output). */
+  loadWindow: LoadWindow | null;
   /** Sorted by second, name, class. */
   cells: ResultCell[];
   /** Sorted by second. */
@@ -101,6 +104,7 @@ export function k6ImportAggregator(format: K6FileFormat) {
   let skipped = 0;
   let first = Infinity;
   let last = -Infinity;
+  let wholeSecondSamples = true;
   let csv: { columns: string[]; index: Map<string, number>; header: string } | null = null;
 
   const skip = (line: number, reason: string) => {
@@ -112,6 +116,7 @@ export function k6ImportAggregator(format: K6FileFormat) {
     samples++;
     if (s.timeMs < first) first = s.timeMs;
     if (s.timeMs > last) last = s.timeMs;
+    if (s.timeMs % 1000 !== 0) wholeSecondSamples = false;
     const second = Math.floor(s.timeMs / 1000);
     if (s.metric === "http_req_duration") {
       requests++;
@@ -206,6 +211,9 @@ export function k6ImportAggregator(format: K6FileFormat) {
         skippedExamples: [...skippedExamples],
         firstSampleMs: samples ? first : null,
         lastSampleMs: samples ? last : null,
+        loadWindow: samples
+          ? k6LoadWindow({ firstSampleMs: first, lastSampleMs: last, wholeSecondSamples, rowSeconds: out.map((c) => c.ts) })
+          : null,
         cells: out,
         load: [...load.values()].sort((a, b) => a.ts.getTime() - b.ts.getTime()),
       };

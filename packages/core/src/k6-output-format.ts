@@ -54,9 +54,20 @@ export const k6MetricLine = z.object({
   /** Trends only: buckets as in "http" lines. */
   b: z.string().optional(),
 });
-export const k6EndLine = z.object({ t: z.literal("end") });
+/**
+ * The last line. Newer builds add k6's clock (epoch ms): when the output started
+ * (k6 about to start the test), and the first and last sample (the last not
+ * counting k6's once-a-second VU-count ticks, which go on after the test).
+ */
+export const k6EndLine = z.object({
+  t: z.literal("end"),
+  startMs: z.number().optional(),
+  firstMs: z.number().optional(),
+  lastMs: z.number().optional(),
+});
 export const k6OutputLine = z.discriminatedUnion("t", [k6MetaLine, k6HttpLine, k6LoadLine, k6MetricLine, k6EndLine]);
 export type K6OutputLine = z.infer<typeof k6OutputLine>;
 export type K6HttpLine = z.infer<typeof k6HttpLine>;
 export type K6LoadLine = z.infer<typeof k6LoadLine>;
 export type K6MetricLine = z.infer<typeof k6MetricLine>;
+export type K6EndLine = z.infer<typeof k6EndLine>;

@@ -1,6 +1,6 @@
 import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
 import { k6SummarySchema, type LoadTotals, type RunSummary, type ThresholdOutcome } from "./run-summary";
-import { maxThroughput } from "./throughput";
+import { studyMaxThroughput } from "./statistics/study-definitions";
 
 /** One stored aggregate: a second x request name x status class. */
 export interface ResultCell extends HistogramPart {
@@ -29,7 +29,8 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
     requests,
     failures,
     goodput: requests === 0 ? 0 : round((100 * ok) / requests),
-    successRatio: requests === 0 ? 0 : round((100 * (requests - failures)) / requests),
+    successRatio: requests === 0 ? 0 : round((100 * ok) / requests),
+    expectedResponseRatio: requests === 0 ? 0 : round((100 * (requests - failures)) / requests),
     rps: durationSeconds > 0 ? round(requests / durationSeconds) : 0,
     durationSeconds: round(durationSeconds),
     latencyMs: {
@@ -42,7 +43,8 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
       max: requests ? round(h.max) : 0,
     },
     byClass,
-    maxThroughput: maxThroughput((cells as ResultCell[]).map((c) => ({ ts: c.ts, requests: c.count }))),
+    // Study 004's definition: successful (2xx) responses only.
+    maxThroughput: studyMaxThroughput(cells as ResultCell[]),
   };
 }
 

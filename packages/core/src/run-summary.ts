@@ -3,6 +3,7 @@
 // The schema reads the stored JSON; the types are inferred from it.
 import { z } from "zod";
 import { runCostSchema } from "./cost/run-cost";
+import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
 import { maxThroughputSchema } from "./throughput";
 
 export const latencyMsSchema = z.object({
@@ -40,15 +41,19 @@ export const runSummarySchema = z.object({
   failures: z.number(),
   /** Share of responses with a 2xx status, in percent (the IoT study's goodput). */
   goodput: z.number(),
-  /** Share of requests not failed, in percent (study 001's success ratio). */
+  /** Share of requests answered with a 2xx status, in percent (study 001's success ratio). */
   successRatio: z.number(),
+  /** Share of requests k6 did not count as failed (its expected_response), in percent. */
+  expectedResponseRatio: z.number().optional(),
   /** Mean completed requests per second over the load window. */
   rps: z.number(),
   durationSeconds: z.number(),
+  /** Which span durationSeconds is: k6's clock (test start to last sample, or per-second rows) or the worker's. */
+  durationSource: z.enum(LOAD_WINDOW_SOURCE_IDS).optional(),
   latencyMs: latencyMsSchema,
   /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
   byClass: z.record(z.string(), z.number()),
-  /** Highest 10 s moving average of completed req/s (study 004). */
+  /** Highest 10 s moving average of successful (2xx) responses per second (study 004); merged repetitions: the mean of the runs' maxima. */
   maxThroughput: maxThroughputSchema.nullable().optional(),
   /** What the load generator did, from k6's per-second metrics. */
   load: loadTotalsSchema.optional(),

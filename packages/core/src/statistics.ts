@@ -3,7 +3,8 @@
 // intervals of 3 repetitions less than half as wide as they should be).
 // A cell's merged result comes from merging its repetitions' histograms,
 // never from averaging their percentiles.
-import { maxThroughput, type MaxThroughput } from "./throughput";
+import type { MaxThroughput } from "./throughput";
+import { studyMaxThroughput } from "./statistics/study-definitions";
 import { summarize, type ResultCell } from "./latency-summary";
 import type { RunSummary } from "./run-summary";
 
@@ -137,18 +138,27 @@ export interface Repetition {
 /**
  * The merged result of a study cell: every repetition's histograms merged into
  * one (exact percentiles of all requests together), req/s over the summed load
- * windows, and the best 10 s window of any single repetition.
+ * windows (the mean rate, never a sum of rates), and the maximum throughput
+ * of each repetition summarised across them (mean and interval; study 004's
+ * definition, successful responses only). Windows never span two repetitions.
  */
 export function mergeRepetitions(reps: readonly Repetition[]): RunSummary | null {
   if (reps.length === 0) return null;
   const all = reps.flatMap((r) => r.cells);
   const duration = reps.reduce((a, r) => a + r.durationSeconds, 0);
   const merged = summarize(all, duration);
-  // Windows never span two repetitions (gaps between runs are not load).
-  let best: MaxThroughput | null = null;
-  for (const r of reps) {
-    const m = maxThroughput(r.cells.map((c) => ({ ts: c.ts, requests: c.count })));
-    if (m && (!best || m.rps > best.rps)) best = m;
-  }
-  return { ...merged, maxThroughput: best };
+  return { ...merged, maxThroughput: meanMaxThroughput(reps.map((r) => studyMaxThroughput(r.cells))) };
+}
+
+/** The runs' maximum throughputs summarised: rps is their mean, with n, SD and the 95% interval. */
+export function meanMaxThroughput(perRun: ReadonlyArray<MaxThroughput | null | undefined>): MaxThroughput | null {
+  const runs = perRun.filter((m): m is MaxThroughput => !!m);
+  if (runs.length === 0) return null;
+  const s = describeSample(runs.map((m) => m.rps));
+  return {
+    rps: Math.round(s.mean! * 100) / 100,
+    windowStartOffset: runs[0]!.windowStartOffset,
+    windowSeconds: Math.min(...runs.map((m) => m.windowSeconds)),
+    acrossRuns: { n: s.n, sd: s.sd, low: s.ci95?.low ?? null, high: s.ci95?.high ?? null },
+  };
 }

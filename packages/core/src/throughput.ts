@@ -12,6 +12,8 @@ export const maxThroughputSchema = z.object({
   /** Seconds from the first second with data to the start of that window. */
   windowStartOffset: z.number(),
   windowSeconds: z.number(),
+  /** Merged repetitions: rps is the mean of each run's maximum; n, SD and 95% interval of those maxima. */
+  acrossRuns: z.object({ n: z.number(), sd: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() }).optional(),
 });
 export type MaxThroughput = z.infer<typeof maxThroughputSchema>;
 

@@ -2,12 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeBuckets, encodeBuckets } from "../src/histogram-encoding";
+import { bucketIndex } from "../src/histogram";
 import type { Buckets } from "../src/histogram";
 
-const vectors = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/histogram-encoding.json"), "utf8")).vectors as Array<{
-  buckets: Buckets;
-  hex: string;
-}>;
+const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/histogram-encoding.json"), "utf8")) as {
+  vectors: Array<{ buckets: Buckets; hex: string }>;
+  bucketIndexes: Array<[number, number]>;
+};
+const vectors = fixture.vectors;
 
 describe("histogram encoding", () => {
   it("matches the vectors the Go output extension is tested against", () => {
@@ -15,6 +17,10 @@ describe("histogram encoding", () => {
       expect(Buffer.from(encodeBuckets(v.buckets)).toString("hex")).toBe(v.hex);
       expect(decodeBuckets(Buffer.from(v.hex, "hex"))).toEqual(v.buckets);
     }
+  });
+
+  it("puts values in the same buckets as the Go output extension, negative ones with their sign", () => {
+    for (const [value, index] of fixture.bucketIndexes) expect([value, bucketIndex(value)]).toEqual([value, index]);
   });
 
   it("round-trips wide, sparse histograms and refuses truncated input", () => {

@@ -73,4 +73,25 @@ describe("latency histogram", () => {
     expect(quantile(h, 0)).toBe(1);
     expect(quantile(h, 1)).toBe(1000);
   });
+
+  it("keeps the sign of negative values (a script's own Trend): quantiles within alpha, not clamped to 0.001", () => {
+    const rand = seededRandom(9);
+    const values = Array.from({ length: 20_000 }, () => (rand() - 0.7) * 400); // -280..120, 70% negative
+    const h = histogramOf(values);
+    for (const p of [0.01, 0.25, 0.5, 0.69, 0.75, 0.95, 0.99]) {
+      const want = k6Percentile(values, p);
+      // Near zero the relative error is meaningless; allow alpha of the value or 0.01 absolute.
+      expect(Math.abs(quantile(h, p) - want)).toBeLessThanOrEqual(Math.max(HISTOGRAM_ALPHA * Math.abs(want) * 1.01, 0.01));
+    }
+    expect(quantile(histogramOf([-5, -4, -3]), 0.5)).toBeCloseTo(-4, 1);
+    for (const v of [-0.002, -1, -1234.5])
+      expect(Math.abs(bucketValue(bucketIndex(v)) - v) / -v).toBeLessThanOrEqual(HISTOGRAM_ALPHA + 1e-12);
+    // Bucket order is value order, so merged negative and positive parts stay sorted.
+    expect(bucketIndex(-1000)).toBeLessThan(bucketIndex(-1));
+    expect(bucketIndex(-0.001)).toBeLessThan(bucketIndex(0));
+    const merged = mergeHistograms(histogramOf([-10, -20]), histogramOf([5, 30]));
+    expect(quantile(merged, 0)).toBe(-20);
+    expect(quantile(merged, 1 / 3)).toBeCloseTo(-10, 0);
+    expect(quantile(merged, 2 / 3)).toBeCloseTo(5, 0);
+  });
 });

@@ -130,6 +130,9 @@ describe("k6 result file import", () => {
     expect(r.samples).toBe(15);
     expect(r.firstSampleMs).toBeCloseTo(T0 + 0.123, 2);
     expect(r.lastSampleMs).toBeCloseTo(T0 + 2100.123, 2);
+    // Exact times: the load window is first to last sample on k6's clock.
+    expect(r.loadWindow!.source).toBe("k6-samples");
+    expect(r.loadWindow!.seconds).toBeCloseTo(2.1, 6);
     expect(r.load.map((l) => ({ ...l, ts: l.ts.getTime() }))).toEqual([
       { ts: sec(0), vus: 5, vusMax: 10, sent: 150, received: 0, iterations: 0, dropped: 0 },
       { ts: sec(1), vus: 0, vusMax: 0, sent: 0, received: 2000, iterations: 2, dropped: 2 },
@@ -183,6 +186,8 @@ describe("k6 result file import", () => {
       [2000, "home", "2xx", 1, 0, 7.5],
     ]);
     expect(r.load).toEqual([expect.objectContaining({ vus: 3 })]);
+    // Whole-second timestamps: each stands for its second, so seconds 0..2 are a 3 s window, not 2.
+    expect(r.loadWindow).toEqual({ startMs: T0, endMs: T0 + 3000, seconds: 3, source: "k6-rows" });
   });
 
   it("parses CSV records as Go's encoding/csv writes them", () => {

@@ -16,7 +16,15 @@ describe("run summary", () => {
     expect(s.latencyMs.avg).toBeCloseTo(31 / 7, 3);
     expect(s.byClass).toEqual({ "2xx": 6, "5xx": 1 });
     expect(s.successRatio).toBeCloseTo((600 / 7) * 1, 3);
-    expect(s.maxThroughput).toEqual({ rps: 3.5, windowStartOffset: 0, windowSeconds: 2 });
+    // Study 004's maximum throughput counts successful responses only: 3 a second, not 3.5.
+    expect(s.maxThroughput).toEqual({ rps: 3, windowStartOffset: 0, windowSeconds: 2 });
+  });
+
+  it("keeps study 001's success ratio (2xx share) apart from k6's expected_response ratio", () => {
+    // A 404 the script expects (not failed): 2xx share 75%, expected-response ratio 100%.
+    const s = summarize([cell(0, "2xx", [1, 2, 3]), cell(0, "4xx", [4])], 1);
+    expect(s.successRatio).toBe(75);
+    expect(s.expectedResponseRatio).toBe(100);
   });
 
   it("buckets into 10 s windows from the load start, with empty windows kept", () => {

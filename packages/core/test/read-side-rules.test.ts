@@ -112,10 +112,13 @@ describe("comparison samples", () => {
     expect(windows).toEqual({ label: "b", basis: "time-windows", values: [7, 8] });
   });
 
-  it("gives no verdict where a side has fewer than two samples, and judges every group against the first", () => {
+  it("gives no verdict where run-level values meet seconds, and judges every group against the first", () => {
     const one = { label: "one", summaries: [summaryOf([10])], windows: [bucket(5, 7)] };
     const many = (label: string, ms: number) => ({ label, summaries: [summaryOf([ms]), summaryOf([ms + 1])], windows: [] });
-    expect(comparisonVerdicts([one, many("b", 20)])).toEqual([]);
+    // A single run's seconds against repetitions: a "no verdict" entry per metric that says why, not silence.
+    const mixed = comparisonVerdicts([one, many("b", 20)]);
+    expect(mixed).toHaveLength(COMPARED_METRICS.length);
+    expect(mixed.every((v) => v.outcome === "no-verdict" && v.significant === false && v.reason !== null)).toBe(true);
     const verdicts = comparisonVerdicts([many("a", 10), many("b", 20), many("c", 30)]);
     expect(new Set(verdicts.map((v) => `${v.baseline}>${v.candidate}`))).toEqual(new Set(["a>b", "a>c"]));
     expect(verdicts.filter((v) => v.candidate === "b").map((v) => v.metric)).toEqual(COMPARED_METRICS.map((m) => m.key));
@@ -146,7 +149,11 @@ describe("group costs and break-even", () => {
       total: 6,
       perThousandRequests: 3,
       source: "inline, cat@1",
+      assumptions: [],
     });
+    // A run priced on an assumption (no replica data) marks the group's cost as estimated.
+    const assumed = "no replica or instance data was recorded for this run: priced as one node throughout";
+    expect(groupCost([cost({}), cost({ assumptions: [assumed], estimated: true })])!.assumptions).toEqual([assumed]);
   });
 
   it("pairs only a reserved group with a request-billed one", () => {

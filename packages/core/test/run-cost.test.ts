@@ -24,6 +24,25 @@ describe("pricing a run", () => {
     const r = priceRun(gke, facts);
     expect(r.ok && r.cost.total).toBeCloseTo(36.1643, 3);
     expect(r.ok && r.cost.source).toBe("inline");
+    expect(r.ok && r.cost.estimated).toBe(false);
+    expect(r.ok && r.cost.pricedSpan).toEqual({ seconds: 1800, source: "unknown", label: "load window (source not recorded)" });
+  });
+
+  it("flags a serverful run priced without replica data and says what it assumed, and names the priced span", () => {
+    const r = priceRun(gke, {
+      durationSeconds: 20,
+      durationSource: "k6-samples",
+      requests: 2000,
+      failures: 0,
+      meanLatencySeconds: 0.01,
+      replicas: [],
+    });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.cost.estimated).toBe(true);
+    expect(r.cost.assumptions).toEqual(["no replica or instance data was recorded for this run: priced as one node throughout"]);
+    expect(r.cost.notes[0]).toBe(r.cost.assumptions?.[0]);
+    expect(r.cost.total).toBeCloseTo(20 * (0.0087959 + 0.0024996), 8);
+    expect(r.cost.pricedSpan).toEqual({ seconds: 20, source: "k6-samples", label: "k6's clock, the test's start to its last sample" });
   });
 
   it("counts a scale-up as a step", () => {
@@ -51,6 +70,8 @@ describe("pricing a run", () => {
     const run = { kind: "pay-per-use", unit: "EUR-cent", pricePerRequest: 2.568e-5, pricePerVcpuSecond: 9.122e-4, vcpu: 1 };
     const byLatency = priceRun(run, { durationSeconds: 1800, requests: 325_239, failures: 0, meanLatencySeconds: 0.02594, replicas: [] });
     expect(byLatency.ok && byLatency.cost.total).toBeCloseTo(325_239 * 2.568e-5 + 325_239 * 0.02594 * 9.122e-4, 4);
+    // Billed per request: no timeline needed, nothing assumed.
+    expect(byLatency.ok && byLatency.cost.estimated).toBe(false);
     const metered = priceRun(run, {
       durationSeconds: 60,
       requests: 1000,

@@ -123,9 +123,21 @@ describe("merged result of a study cell", () => {
     expect(merged.latencyMs.p50).toBeCloseTo(1, 1);
     const averaged = (summarize(a.cells, 2).latencyMs.p50 + summarize(b.cells, 2).latencyMs.p50) / 2;
     expect(averaged).toBeGreaterThan(50); // what averaging percentiles would have claimed
-    // The best window lies within one repetition (A's 2 s at 45 req/s); one spanning the hour between
-    // the repetitions would have found 90 requests in 10 s, 9 req/s.
-    expect(merged.maxThroughput!.rps).toBe(45);
+    // Each repetition's own maximum (windows never span the hour between them), successful responses only:
+    // A 45 req/s; B (9 in its first second, its 5xx second counts 0) 4.5; merged: their mean.
+    expect(merged.maxThroughput!.rps).toBe(24.75);
+    expect(merged.maxThroughput!.acrossRuns).toMatchObject({ n: 2 });
     expect(mergeRepetitions([])).toBeNull();
+  });
+
+  it("three identical runs at 100 req/s merge to 100 req/s and a maximum throughput of 100, not 300", () => {
+    const run = (start: number) => ({
+      cells: Array.from({ length: 30 }, (_, s) => resultCell(start + s, Array(100).fill(5))),
+      durationSeconds: 30,
+    });
+    const merged = mergeRepetitions([run(0), run(1000), run(2000)])!;
+    expect(merged.rps).toBe(100);
+    expect(merged.maxThroughput!.rps).toBe(100);
+    expect(merged.maxThroughput!.acrossRuns).toEqual({ n: 3, sd: 0, low: 100, high: 100 });
   });
 });

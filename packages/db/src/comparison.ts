@@ -1,6 +1,7 @@
 // Runs or study cells side by side: merged results, series aligned on each run's
-// load start, latency distributions, infra timelines, and verdicts with bootstrap
-// confidence intervals (what is compared and how: core's compare/comparison-samples.ts).
+// load start, latency distributions, infra timelines, and verdicts with their
+// confidence intervals (what is compared and how: core's compare/comparison-samples.ts
+// and statistics/verdict-method.ts).
 // Callers check workspace access (workspace-scope.ts).
 import {
   alignToLoadStart,
@@ -55,14 +56,14 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Pr
 
   const loaded = groups.map((g, i) => {
     const groupRuns = runs.filter((r) => g.runIds.includes(r.id));
-    const aligned: ResultCell[] = [];
+    const alignedRuns: ResultCell[][] = [];
     const infra: ComparisonGroup["infra"] = [];
     for (const run of groupRuns) {
       const cells = cellsOfRun.get(run.id) ?? [];
       const start = run.loadStartedAt ?? cells[0]?.ts;
       if (!start) continue;
       // Every run on a common clock: second 0 = its load start.
-      aligned.push(...alignToLoadStart(cells, start));
+      alignedRuns.push(alignToLoadStart(cells, start));
       const startSecond = Math.floor(start.getTime() / 1000) * 1000;
       for (const p of run.infra)
         infra.push({
@@ -79,10 +80,11 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Pr
       target: first?.target ?? null,
       workload: first?.workload ?? null,
       runs: groupRuns.map((r) => ({ id: r.id, repetition: r.repetition, status: r.status, summary: r.summary, flags: r.flags })),
-      ...summarizeAligned(aligned, totalSeconds),
+      ...summarizeAligned(alignedRuns, totalSeconds),
       infra,
     };
-    return { group, windows: verdictWindows(aligned) };
+    // A single run is judged over its own seconds (never several runs' seconds added together).
+    return { group, windows: alignedRuns.length === 1 ? verdictWindows(alignedRuns[0]!) : [] };
   });
   return {
     groups: loaded.map((l) => l.group),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapDifference } from "@opsbench/core";
+import { welchDifference } from "@opsbench/core";
 import { resolveShareLink, workspaceScope } from "../src";
 import { startRun } from "@opsbench/jobs";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 describe("comparison", () => {
-  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match an independent bootstrap", async () => {
+  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match Welch's interval", async () => {
     const view = await stack.scope.compare([
       { label: "light", runIds: runsOf.light! },
       { label: "heavy", runIds: runsOf.heavy! },
@@ -32,28 +32,38 @@ describe("comparison", () => {
     for (const g of [light!, heavy!]) {
       expect(g.merged!.requests).toBe(g.runs.reduce((s, r) => s + r.summary!.requests, 0));
       expect(g.series[0]!.offsetSeconds).toBe(0);
-      expect(g.series.reduce((s, b) => s + b.requests, 0)).toBe(g.merged!.requests);
+      // Requests per bucket are the mean per run, never the sum of the runs.
+      const perRun = g.merged!.requests / g.runs.length;
+      expect(Math.abs(g.series.reduce((s, b) => s + b.requests, 0) - perRun) / perRun).toBeLessThan(0.15);
+      // Maximum throughput: each run's own, then their mean.
+      const maxima = g.runs.map((r) => r.summary!.maxThroughput!.rps);
+      expect(g.merged!.maxThroughput!.rps).toBeCloseTo(maxima.reduce((a, b) => a + b, 0) / maxima.length, 1);
       expect(g.distribution.at(-1)!.cumulative).toBeCloseTo(1, 10);
       expect(g.infra.length).toBeGreaterThan(0);
     }
     const p95 = view.verdicts.find((v) => v.metric === "p95")!;
-    expect(p95.basis).toBe("repetitions");
-    const again = bootstrapDifference(
+    expect(p95.basis).toBe("runs");
+    expect(p95.method).toBe("welch-t");
+    const again = welchDifference(
       light!.runs.map((r) => r.summary!.latencyMs.p95),
       heavy!.runs.map((r) => r.summary!.latencyMs.p95),
-      { seed: p95.seed, resamples: p95.resamples },
     );
-    expect([p95.low, p95.high, p95.difference]).toEqual([again.low, again.high, again.difference]);
+    expect([p95.low, p95.high, p95.estimate]).toEqual([again.low, again.high, again.estimate]);
     // 4000x more work per request is slower beyond doubt.
     expect(heavy!.merged!.latencyMs.p95).toBeGreaterThan(light!.merged!.latencyMs.p95);
     expect(p95.significant).toBe(true);
     expect(p95.text).toMatch(/^light is better on p95/);
   });
 
-  it("uses time windows when a group has a single run, and says so", async () => {
+  it("judges single runs over their seconds (moving-block bootstrap, or no verdict), never mixed with repetitions", async () => {
     const view = await stack.scope.compare([{ runIds: [runsOf.light![0]!] }, { runIds: [runsOf.heavy![0]!] }]);
-    expect(view.verdicts.every((v) => v.basis === "time-windows")).toBe(true);
-    expect(view.verdicts[0]!.text).toContain("time windows of single runs");
+    expect(view.verdicts.every((v) => v.basis === "seconds")).toBe(true);
+    for (const v of view.verdicts) {
+      expect(["moving-block-bootstrap", "none"]).toContain(v.method);
+      expect(v.text).toMatch(/1 run a side|no verdict/);
+    }
+    const mixed = await stack.scope.compare([{ runIds: runsOf.light! }, { runIds: [runsOf.heavy![0]!] }]);
+    expect(mixed.verdicts.every((v) => v.outcome === "no-verdict" && v.basis === "mixed")).toBe(true);
   });
 
   it("refuses runs of another workspace", async () => {

@@ -81,6 +81,8 @@ export interface CostCell {
   p95: number;
   perThousand: number | null;
   unit: string | null;
+  /** What the price assumed rather than measured (an estimated row); empty when nothing. */
+  assumptions: string[];
 }
 
 /**
@@ -110,6 +112,7 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
         p95: r.p95,
         perThousand: cost?.perThousandRequests ?? null,
         unit: cost?.unit ?? null,
+        assumptions: cost?.assumptions ?? [],
       };
     }
   });
@@ -265,10 +268,15 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
           "baseline",
           "candidate",
           "basis",
+          "n_baseline",
+          "n_candidate",
+          "method",
           "difference",
           "ci_low",
           "ci_high",
           "level",
+          "margin",
+          "outcome",
           "significant",
           "resamples",
           "seed",
@@ -279,10 +287,15 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
           v.baseline,
           v.candidate,
           v.basis,
-          v.difference,
+          v.samples[0],
+          v.samples[1],
+          v.method,
+          v.estimate,
           v.low,
           v.high,
           v.level,
+          v.margin,
+          v.outcome,
           v.significant,
           v.resamples,
           v.seed,
@@ -293,13 +306,23 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
       const t = costTable(data);
       return {
         name,
-        columns: ["request", "workload", "target", "requests", "p95_ms", "cost_per_1000_requests", "cost_unit", "cheapest"],
+        columns: ["request", "workload", "target", "requests", "p95_ms", "cost_per_1000_requests", "cost_unit", "cheapest", "estimated"],
         rows: t.rows.flatMap((r) =>
           t.columns
             .filter((c) => r.cells[c])
             .map((c) => {
               const cell = r.cells[c]!;
-              return [r.request, r.workload, c, cell.requests, cell.p95, cell.perThousand, cell.unit, r.cheapest === c];
+              return [
+                r.request,
+                r.workload,
+                c,
+                cell.requests,
+                cell.p95,
+                cell.perThousand,
+                cell.unit,
+                r.cheapest === c,
+                cell.assumptions.length ? cell.assumptions.join("; ") : null,
+              ];
             }),
         ),
       };

@@ -126,8 +126,16 @@ func TestChecksAndCustomMetricsPerSecond(t *testing.T) {
 			t.Errorf("built-in metric written as a custom one: %s", k)
 		}
 	}
-	if lines[len(lines)-1]["t"] != "end" {
-		t.Errorf("last line: %v", lines[len(lines)-1])
+	end := lines[len(lines)-1]
+	if end["t"] != "end" {
+		t.Errorf("last line: %v", end)
+	}
+	// k6's clock: the first and the last sample of any metric (at(0, 1) and at(1, 0)), and when the output started.
+	if end["firstMs"] != float64(t0.UnixMilli()+1) || end["lastMs"] != float64(t0.UnixMilli()+1000) {
+		t.Errorf("end line's k6 clock: %v", end)
+	}
+	if started, ok := end["startMs"].(float64); !ok || started < float64(time.Now().Add(-time.Minute).UnixMilli()) {
+		t.Errorf("end line's start: %v", end["startMs"])
 	}
 }
 

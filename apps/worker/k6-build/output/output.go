@@ -77,6 +77,12 @@ type Output struct {
 	http    map[httpKey]*httpCell
 	load    map[int64]*loadCell
 	metrics metricAggregates
+	// k6's clock, written on the "end" line so req/s is taken over the test k6
+	// ran, not over the worker's wall clock around the whole k6 process (unix ns):
+	// when the output started (k6 is about to start the test: its test run
+	// duration counts from about here), and the first and last sample. The
+	// once-a-second VU-count ticks do not move lastNs: they go on after the test.
+	startNs, firstNs, lastNs int64
 }
 
 // New opens the destination: "fd:N" (a pipe the parent process gave k6) or a file path.
@@ -107,6 +113,7 @@ func New(p output.Params) (output.Output, error) {
 func (o *Output) Description() string { return "opsbench (per-second histograms)" }
 
 func (o *Output) Start() error {
+	o.startNs = time.Now().UnixNano()
 	o.writeLine(map[string]any{"t": "meta", "version": FormatVersion, "alpha": Alpha, "minValueMs": minValueMs})
 	_ = o.w.Flush()
 	f, err := output.NewPeriodicFlusher(time.Second, func() { o.flush(false) })
@@ -120,7 +127,12 @@ func (o *Output) Start() error {
 func (o *Output) Stop() error {
 	o.flusher.Stop()
 	o.flush(true)
-	o.writeLine(map[string]any{"t": "end"})
+	end := map[string]any{"t": "end", "startMs": float64(o.startNs) / 1e6}
+	if o.lastNs != 0 {
+		end["firstMs"] = float64(o.firstNs) / 1e6
+		end["lastMs"] = float64(o.lastNs) / 1e6
+	}
+	o.writeLine(end)
 	if err := o.w.Flush(); err != nil {
 		return err
 	}
@@ -154,6 +166,12 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 	for _, c := range containers {
 		for _, s := range c.GetSamples() {
 			sec := s.Time.Unix()
+			if at := s.Time.UnixNano(); o.firstNs == 0 || at < o.firstNs {
+				o.firstNs = at
+			}
+			if at := s.Time.UnixNano(); at > o.lastNs && s.Metric.Name != "vus" && s.Metric.Name != "vus_max" {
+				o.lastNs = at
+			}
 			switch s.Metric.Name {
 			case "http_req_duration":
 				name, _ := s.Tags.Get("name")
@@ -247,11 +265,24 @@ func appendZigzag(out []byte, v int64) []byte {
 	return binary.AppendUvarint(out, uint64((v<<1)^(v>>63)))
 }
 
-func bucketIndex(v float64) int32 {
+// negativeIndexOffset: a negative value -v goes to bucket negativeIndexOffset -
+// index(v), so bucket order is value order and a script's own Trend keeps its
+// sign (positive values use about -430..45,000). packages/core/src/histogram.ts does the same.
+const negativeIndexOffset = -(1 << 24)
+
+func magnitudeIndex(v float64) int32 {
 	if v < minValueMs {
 		v = minValueMs
 	}
 	return int32(math.Ceil(math.Log(v) / lnGamma))
+}
+
+// bucketIndex: values within minValueMs of zero share the lowest positive bucket.
+func bucketIndex(v float64) int32 {
+	if v <= -minValueMs {
+		return negativeIndexOffset - magnitudeIndex(-v)
+	}
+	return magnitudeIndex(v)
 }
 
 func (o *Output) flush(all bool) {

@@ -21,6 +21,7 @@ func TestEncodeBucketsMatchesSharedVectors(t *testing.T) {
 			Buckets [][2]int64 `json:"buckets"`
 			Hex     string     `json:"hex"`
 		} `json:"vectors"`
+		BucketIndexes [][2]float64 `json:"bucketIndexes"`
 	}
 	if err := json.Unmarshal(raw, &file); err != nil {
 		t.Fatal(err)
@@ -36,6 +37,14 @@ func TestEncodeBucketsMatchesSharedVectors(t *testing.T) {
 			t.Errorf("buckets %v: got %s, want %s", v.Buckets, got, v.Hex)
 		}
 	}
+	if len(file.BucketIndexes) == 0 {
+		t.Fatal("no bucketIndexes in the shared vectors")
+	}
+	for _, p := range file.BucketIndexes {
+		if got := bucketIndex(p[0]); got != int32(p[1]) {
+			t.Errorf("value %v: bucket %d, want %d", p[0], got, int32(p[1]))
+		}
+	}
 }
 
 func TestBucketIndexKeepsValuesWithinAlpha(t *testing.T) {
@@ -45,6 +54,22 @@ func TestBucketIndexKeepsValuesWithinAlpha(t *testing.T) {
 		if math.Abs(reported-v)/v > Alpha+1e-12 {
 			t.Errorf("value %v reported as %v", v, reported)
 		}
+	}
+}
+
+func TestNegativeValuesKeepTheirSign(t *testing.T) {
+	for v := -60000.0; v <= -0.05; v /= 1.37 {
+		i := bucketIndex(v)
+		reported := -2 * math.Pow(gamma, float64(negativeIndexOffset-i)) / (gamma + 1)
+		if math.Abs(reported-v)/-v > Alpha+1e-12 {
+			t.Errorf("value %v reported as %v", v, reported)
+		}
+		if i >= bucketIndex(v/1.37) {
+			t.Errorf("bucket of %v (%d) not below that of %v", v, i, v/1.37)
+		}
+	}
+	if bucketIndex(-0.001) >= bucketIndex(0) {
+		t.Error("negative buckets must sort below zero's")
 	}
 }
 

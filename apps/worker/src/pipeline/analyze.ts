@@ -1,31 +1,45 @@
 // Step 6, analyze: the run's summary from the stored per-second cells (latency,
 // throughput, load, k6's thresholds, app checks), its cost when the target names a
 // cost model, and the validity flags a reader should see next to the numbers.
-import { analysisFlags, loadTotals, priceRun, summarize, thresholdOutcomes, type RunSummary } from "@opsbench/core";
+import {
+  analysisFlags,
+  k6LoadWindow,
+  loadTotals,
+  priceRun,
+  summarize,
+  thresholdOutcomes,
+  workerClockWindow,
+  type RunSummary,
+} from "@opsbench/core";
 import { addRunFlags, loadResultCells, plannedRepetitions, type Db } from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
-import { K6_THRESHOLDS_FAILED, type K6Result } from "../k6-process";
+import { K6_THRESHOLDS_FAILED } from "../k6-process";
+import type { LoadResult } from "./load";
 import { recordStep } from "./record-step";
 import type { RunContext } from "./run-context";
 
 export async function analyze(
   ctx: RunContext,
-  { spec, k6, appChecks }: { spec: unknown; k6: K6Result; appChecks: AppCheck[] },
+  { spec, k6, appChecks }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[] },
 ): Promise<void> {
   const { store, runId, deps } = ctx;
   await recordStep(ctx, "ANALYZE", async () => {
     const cells = await loadResultCells(deps.db, runId);
-    const k6Duration = (k6.summary as { state?: { testRunDurationMs?: number } } | null)?.state?.testRunDurationMs;
     const fresh = await store.get();
-    const windowSeconds = k6Duration ? k6Duration / 1000 : (fresh.loadFinishedAt!.getTime() - fresh.loadStartedAt!.getTime()) / 1000;
+    // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs), never
+    // the worker's wall clock around the whole k6 process unless k6 reported no time at all.
+    const window =
+      k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
+      workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
     const load = await deps.db.loadSecond.findMany({ where: { runId } });
     const summary = {
-      ...summarize(cells, windowSeconds),
+      ...summarize(cells, window.seconds),
+      durationSource: window.source,
       load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
       thresholds: thresholdOutcomes(k6.summary),
       appChecks,
     };
-    const cost = await costOfRun(deps.db, runId, spec, summary, fresh.loadStartedAt);
+    const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
     if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
     await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
     await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
@@ -46,6 +60,7 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
     .filter((v): v is number => typeof v === "number");
   return priceRun(model, {
     durationSeconds: summary.durationSeconds,
+    durationSource: summary.durationSource,
     requests: summary.requests,
     failures: summary.failures,
     meanLatencySeconds: summary.latencyMs.avg / 1000,

@@ -14,7 +14,10 @@ import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
 import { RunFailure } from "./run-failure";
 
-export async function load(ctx: RunContext, provider: Provider, { workload, dep }: Provisioned): Promise<K6Result> {
+/** k6's result, and k6's own clock from its output (the test's start and last sample), when the build writes it. */
+export type LoadResult = K6Result & { k6Clock: ResultWriter["k6Clock"] };
+
+export async function load(ctx: RunContext, provider: Provider, { workload, dep }: Provisioned): Promise<LoadResult> {
   const { store, signal, log, deps } = ctx;
   return recordStep(ctx, "LOAD", async () => {
     // Results of an earlier, interrupted attempt are not mixed with this one's.
@@ -48,7 +51,7 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
       if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
         throw new RunFailure(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`);
       }
-      return { result, detail: { exitCode: result.exitCode, rows: writer.rows } };
+      return { result: { ...result, k6Clock: writer.k6Clock }, detail: { exitCode: result.exitCode, rows: writer.rows } };
     } finally {
       observing.abort();
       await observer;

@@ -1,11 +1,18 @@
 // Which samples feed which verdict when groups of runs are compared: one value per
-// succeeded repetition when a group has two or more, else one per 1 s window of its
-// load (so a single run still has a spread). Each group is judged against the first.
+// succeeded repetition when a group has two or more, else its single run's
+// per-second series (judged with a moving-block bootstrap, never as independent
+// samples). Each group is judged against the first. Repetitions merge on a common
+// clock: latency histograms add, rates are averaged, maximum throughput is each
+// run's own, then summarised (never a sum of runs).
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
 import type { RunSummary } from "../run-summary";
+import { meanMaxThroughput } from "../statistics";
+import { averagedSeries } from "../statistics/merged-repetitions";
+import { studyMaxThroughput } from "../statistics/study-definitions";
+import type { VerdictOptions } from "../statistics/verdict-method";
 import { verdict, type ComparedGroup, type MetricVerdict } from "./verdict";
 
-/** Length of the time windows single runs are judged on: one second, so even a short run gives a spread. */
+/** Single runs are judged over their per-second series. */
 export const VERDICT_WINDOW_SECONDS = 1;
 /** Buckets of a compared group's series. */
 export const COMPARISON_BUCKET_SECONDS = 10;
@@ -33,13 +40,26 @@ export function alignToLoadStart(cells: readonly ResultCell[], loadStart: Date):
   return cells.map((c) => ({ ...c, ts: new Date(c.ts.getTime() - startSecond) }));
 }
 
-/** What a comparison shows of a group, from its runs' aligned cells (histograms added, never percentiles averaged). */
-export function summarizeAligned(aligned: readonly ResultCell[], totalSeconds: number) {
+/**
+ * What a comparison shows of a group, from each run's aligned cells: latency from
+ * the added histograms (never averaged percentiles), req/s over the summed load
+ * windows (the mean rate), requests per bucket averaged across the runs, and the
+ * maximum throughput of each run summarised (mean and interval).
+ */
+export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, totalSeconds: number) {
+  const aligned = runs.flat();
   const names = [...new Set(aligned.map((c) => c.name))].sort();
   const seconds = totalSeconds || 1;
   return {
-    merged: aligned.length ? summarize(aligned, seconds) : null,
-    series: aligned.length ? bucketize(aligned, EPOCH, COMPARISON_BUCKET_SECONDS) : [],
+    merged: aligned.length
+      ? { ...summarize(aligned, seconds), maxThroughput: meanMaxThroughput(runs.map((r) => studyMaxThroughput(r))) }
+      : null,
+    series: aligned.length
+      ? averagedSeries(
+          runs.map((cells) => ({ cells, start: EPOCH })),
+          COMPARISON_BUCKET_SECONDS,
+        )
+      : [],
     distribution: latencyCdf(aligned),
     byRequest: names.map((name) => {
       const s = summarize(
@@ -51,7 +71,7 @@ export function summarizeAligned(aligned: readonly ResultCell[], totalSeconds: n
   };
 }
 
-/** The 1 s windows a single run is judged on: whole seconds inside the load only (the first and last may be partial). */
+/** The per-second series a single run is judged on: whole seconds inside the load only (the first and last may be partial). */
 export function verdictWindows(aligned: readonly ResultCell[]): TimeBucket[] {
   if (aligned.length === 0) return [];
   return bucketize(aligned, EPOCH, VERDICT_WINDOW_SECONDS)
@@ -66,7 +86,7 @@ export interface VerdictGroup {
   windows: readonly TimeBucket[];
 }
 
-/** Values of a metric per repetition, or per time window when a group has fewer than two analysed runs. */
+/** Values of a metric per repetition, or per second of the load when a group has fewer than two analysed runs. */
 export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): ComparedGroup {
   const done = g.summaries.filter((s): s is RunSummary => s !== null);
   if (done.length >= 2) return { label: g.label, values: done.map(m.ofRun), basis: "repetitions" };
@@ -74,18 +94,17 @@ export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): ComparedG
   return { label: g.label, values, basis: "time-windows" };
 }
 
-/** Each group against the first, per metric. */
-export function comparisonVerdicts(groups: readonly VerdictGroup[]): MetricVerdict[] {
+/** Each group against the first, per metric; where no method applies, a "no verdict" entry that says why. */
+export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: Pick<VerdictOptions, "margin" | "seed"> = {}): MetricVerdict[] {
   const [baseline, ...others] = groups;
   if (!baseline) return [];
-  const out: MetricVerdict[] = [];
-  for (const other of others) {
-    for (const m of COMPARED_METRICS) {
-      const a = comparisonSamples(baseline, m);
-      const b = comparisonSamples(other, m);
-      // One sample a side has no spread to resample: no verdict rather than a zero-width "significant" one.
-      if (a.values.length >= 2 && b.values.length >= 2) out.push(verdict(m.key, a, b, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }));
-    }
-  }
-  return out;
+  return others.flatMap((other) =>
+    COMPARED_METRICS.map((m) =>
+      verdict(m.key, comparisonSamples(baseline, m), comparisonSamples(other, m), {
+        lowerIsBetter: m.lowerIsBetter,
+        unit: m.unit,
+        ...opts,
+      }),
+    ),
+  );
 }

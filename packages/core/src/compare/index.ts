@@ -1,3 +1,2 @@
-export * from "./bootstrap";
-export * from "./verdict";
 export * from "./comparison-samples";
+export * from "./verdict";

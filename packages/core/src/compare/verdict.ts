@@ -1,55 +1,35 @@
-import { bootstrapDifference, type DifferenceInterval } from "./bootstrap";
+import { compareGroups, type GroupVerdict, type VerdictOptions } from "../statistics/verdict-method";
 
-/** Where the samples of a comparison came from. */
+/** Where the samples of a comparison came from: one value per run, or the per-second series of a single run. */
 export type SampleBasis = "repetitions" | "time-windows";
 
 export interface ComparedGroup {
   label: string;
-  /** One value per repetition (a study cell), or per time window when there is a single run. */
+  /** One value per repetition (a study cell), or per second of a single run's load. */
   values: number[];
   basis: SampleBasis;
 }
 
-export interface MetricVerdict extends DifferenceInterval {
-  metric: string;
-  baseline: string;
-  candidate: string;
-  basis: SampleBasis;
-  /** How many samples each side had (runs, or time windows). */
-  samples: [number, number];
-  /** A sentence for people: which is better, by how much, or no significant difference. */
-  text: string;
-}
+/** A verdict as pages, the CLI and exports show it (statistics/verdict-method.ts decides it). */
+export type MetricVerdict = GroupVerdict;
 
 /**
- * The verdict on one metric between two groups: the difference with its 95%
- * bootstrap interval, and "no significant difference" when the interval spans zero.
- * `lowerIsBetter` says which direction wins (latency: yes; throughput, goodput: no).
+ * The verdict on one metric between two groups, by the one statistics module:
+ * Welch's t-interval between repetitions, a moving-block bootstrap within single
+ * runs, no verdict when run-level values meet seconds; "no significant difference"
+ * when the interval covers zero, "equivalent" inside the margin (default 5%).
  */
 export function verdict(
   metric: string,
   baseline: ComparedGroup,
   candidate: ComparedGroup,
-  opts: { lowerIsBetter: boolean; unit?: string; seed?: number },
+  opts: VerdictOptions & { lowerIsBetter: boolean },
 ): MetricVerdict {
-  const basis: SampleBasis = baseline.basis === "repetitions" && candidate.basis === "repetitions" ? "repetitions" : "time-windows";
-  const ci = bootstrapDifference(baseline.values, candidate.values, { seed: opts.seed });
-  const unit = opts.unit ? ` ${opts.unit}` : "";
-  const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
-  const range = `95% CI ${fmt(ci.low)} to ${fmt(ci.high)}${unit}, over ${basis === "repetitions" ? "repetitions" : "time windows of single runs"}`;
-  let text: string;
-  if (!ci.significant) text = `no significant difference in ${metric} (${range})`;
-  else {
-    const candidateBetter = opts.lowerIsBetter ? ci.difference < 0 : ci.difference > 0;
-    text = `${candidateBetter ? candidate.label : baseline.label} is better on ${metric}: ${candidate.label} - ${baseline.label} = ${fmt(ci.difference)}${unit} (${range})`;
-  }
-  return {
-    ...ci,
+  const sample = (g: ComparedGroup) => ({ kind: g.basis === "repetitions" ? ("runs" as const) : ("seconds" as const), values: g.values });
+  return compareGroups(
     metric,
-    baseline: baseline.label,
-    candidate: candidate.label,
-    basis,
-    samples: [baseline.values.length, candidate.values.length],
-    text,
-  };
+    { label: baseline.label, sample: sample(baseline) },
+    { label: candidate.label, sample: sample(candidate) },
+    opts,
+  );
 }

@@ -11,6 +11,8 @@ export interface GroupCost {
   perThousandRequests: number | null;
   /** Where the figure came from, e.g. the catalog entry. */
   source: string;
+  /** What some run's price assumed rather than measured (e.g. one node, for a run with no replica data); empty when nothing. */
+  assumptions: string[];
 }
 
 /**
@@ -28,6 +30,7 @@ export function groupCost(costs: ReadonlyArray<RunCost | null | undefined>): Gro
     total,
     perThousandRequests: requests > 0 ? (total / requests) * 1000 : null,
     source: [...new Set(priced.map((c) => c.source))].join(", "),
+    assumptions: [...new Set(priced.flatMap((c) => c.assumptions ?? []))],
   };
 }
 

@@ -8,6 +8,7 @@ import { costModel, parseCostUsage, priceUsage, type CostModel } from "./cost-mo
 import { parseCostModel } from "./resolve-cost-model";
 import type { PriceCatalogEntry } from "./price-catalog";
 import { BUILTIN_PRICE_CATALOGS } from "./catalogs";
+import { LOAD_WINDOW_SOURCE_IDS, LOAD_WINDOW_SOURCES, type LoadWindowSource } from "../load-window";
 
 /** What a run measured that pricing needs. */
 export interface RunUsageFacts {
@@ -19,6 +20,8 @@ export interface RunUsageFacts {
   replicas: Array<{ offsetSeconds: number; replicas: number }>;
   /** Billed seconds as the platform metered them, when it did (local-function). */
   billedSeconds?: number | null;
+  /** Which span durationSeconds is (k6's clock, or the worker's). */
+  durationSource?: LoadWindowSource;
 }
 
 /** A cost model document on a target: a whole model, or a catalog reference with overrides. */
@@ -62,8 +65,17 @@ export const runCostSchema = costResultSchema.extend({
   model: costModel,
   /** Mean billed seconds per request (serverless), as priced. */
   meanBilledSeconds: z.number().nullable(),
+  /** True when a figure the price depends on was assumed rather than measured (see assumptions). Absent on runs priced before it was recorded. */
+  estimated: z.boolean().optional(),
+  /** What was assumed, in words: e.g. one node throughout, for a run with no replica data. */
+  assumptions: z.array(z.string()).optional(),
+  /** The span the duration-based lines were priced over. */
+  pricedSpan: z.object({ seconds: z.number(), source: z.enum([...LOAD_WINDOW_SOURCE_IDS, "unknown"]), label: z.string() }).optional(),
 });
 export type RunCost = z.infer<typeof runCostSchema>;
+
+/** Models whose price follows a replica or instance timeline. */
+const usesTimeline = (model: CostModel) => model.kind === "reserved" || (model.kind === "pay-per-use" && model.billing === "instance");
 
 /** Prices a run under a target's cost model document; an error message says why it could not. */
 export function priceRun(
@@ -82,5 +94,28 @@ export function priceRun(
     model.value.model.kind === "pay-per-use" && facts.requests > 0
       ? (facts.billedSeconds ?? facts.meanLatencySeconds * facts.requests) / facts.requests
       : null;
-  return { ok: true, cost: { ...priceUsage(model.value.model, usage.value), source, model: model.value.model, meanBilledSeconds } };
+  const assumptions =
+    usesTimeline(model.value.model) && facts.replicas.length === 0
+      ? ["no replica or instance data was recorded for this run: priced as one node throughout"]
+      : [];
+  const spanSource: LoadWindowSource | "unknown" = facts.durationSource ?? "unknown";
+  const pricedSpan = {
+    seconds: facts.durationSeconds,
+    source: spanSource,
+    label: spanSource === "unknown" ? "load window (source not recorded)" : LOAD_WINDOW_SOURCES[spanSource],
+  };
+  const priced = priceUsage(model.value.model, usage.value);
+  return {
+    ok: true,
+    cost: {
+      ...priced,
+      notes: [...assumptions, ...priced.notes],
+      source,
+      model: model.value.model,
+      meanBilledSeconds,
+      estimated: assumptions.length > 0,
+      assumptions,
+      pricedSpan,
+    },
+  };
 }

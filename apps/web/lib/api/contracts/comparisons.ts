@@ -41,16 +41,23 @@ const metricVerdictSchema = z.strictObject({
   metric: z.string(),
   baseline: z.string(),
   candidate: z.string(),
-  basis: z.enum(["repetitions", "time-windows"]),
+  method: z.enum(["welch-t", "bootstrap", "moving-block-bootstrap", "none"]),
+  methodLabel: z.string(),
+  basis: z.enum(["runs", "seconds", "mixed"]),
   samples: z.tuple([z.number(), z.number()]),
-  text: z.string(),
-  difference: z.number(),
-  low: z.number(),
-  high: z.number(),
+  scale: z.enum(["difference", "ratio"]),
+  estimate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
   level: z.number(),
-  resamples: z.number(),
-  seed: z.number(),
+  margin: z.number(),
+  outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "no-significant-difference", "no-verdict"]),
   significant: z.boolean(),
+  seed: z.number().nullable(),
+  resamples: z.number().nullable(),
+  blockLengths: z.tuple([z.number(), z.number()]).nullable(),
+  reason: z.string().nullable(),
+  text: z.string(),
 });
 
 const breakEvenSchema = z.strictObject({
@@ -71,7 +78,13 @@ export const compareDataSchema = z.strictObject({
   verdicts: z.array(metricVerdictSchema),
   costs: z.array(
     z
-      .strictObject({ unit: z.string(), total: z.number().nullable(), perThousandRequests: z.number().nullable(), source: z.string() })
+      .strictObject({
+        unit: z.string(),
+        total: z.number().nullable(),
+        perThousandRequests: z.number().nullable(),
+        source: z.string(),
+        assumptions: z.array(z.string()),
+      })
       .nullable(),
   ),
   breakEvens: z.array(

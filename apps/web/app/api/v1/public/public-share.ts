@@ -32,7 +32,9 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
     title: data.title,
     generatedAt: data.generatedAt,
     costs: data.costs.map((c): GroupCost | null =>
-      c ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source } : null,
+      c
+        ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source, assumptions: [...c.assumptions] }
+        : null,
     ),
     // Labels and numbers only.
     breakEvens: data.breakEvens.map((b) => ({
@@ -76,16 +78,23 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       metric: v.metric,
       baseline: v.baseline,
       candidate: v.candidate,
+      method: v.method,
+      methodLabel: v.methodLabel,
       basis: v.basis,
-      samples: [v.samples[0], v.samples[1]],
-      text: v.text,
-      difference: v.difference,
+      samples: [v.samples[0], v.samples[1]] as [number, number],
+      scale: v.scale,
+      estimate: v.estimate,
       low: v.low,
       high: v.high,
       level: v.level,
-      resamples: v.resamples,
-      seed: v.seed,
+      margin: v.margin,
+      outcome: v.outcome,
       significant: v.significant,
+      seed: v.seed,
+      resamples: v.resamples,
+      blockLengths: v.blockLengths ? ([v.blockLengths[0], v.blockLengths[1]] as [number, number]) : null,
+      reason: v.reason,
+      text: v.text,
     })),
   };
   const named = out.groups.flatMap((g) => [...g.runs.map((r) => r.id), ...g.infra.map((p) => p.runId)]);

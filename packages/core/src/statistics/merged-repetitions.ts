@@ -1,0 +1,57 @@
+// Repetitions of one cell merged on a common clock (second 0 = each run's load
+// start): latency histograms add (exact percentiles of all requests), but rates
+// are averaged across the runs, never summed: three runs at 100 req/s are a
+// cell at 100 req/s, not 300. Maximum throughput comes from each run and is
+// then summarised across the runs (mean and Student-t interval).
+import { bucketize, type ResultCell, type TimeBucket } from "../latency-summary";
+import { describeSample, type SampleStats } from "../statistics";
+import type { MaxThroughput } from "../throughput";
+import { studyMaxThroughput } from "./study-definitions";
+
+export interface RepetitionCells {
+  cells: readonly ResultCell[];
+  /** The run's load start: its second 0. */
+  start: Date;
+}
+
+const EPOCH = new Date(0);
+
+/** Every run's cells moved onto the common clock (ts = epoch + seconds since the run's load start, whole seconds). */
+export function alignRepetitions(runs: readonly RepetitionCells[]): ResultCell[] {
+  return runs.flatMap((r) => {
+    const startSecond = Math.floor(r.start.getTime() / 1000) * 1000;
+    return r.cells.map((c) => ({ ...c, ts: new Date(c.ts.getTime() - startSecond) }));
+  });
+}
+
+/**
+ * Requests, percentiles and goodput per bucket of the merged repetitions:
+ * percentiles and goodput from the summed histograms and counts; requests as
+ * the mean per run that reached that bucket.
+ */
+export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds = 10): TimeBucket[] {
+  const reached = new Map<number, number>();
+  for (const r of runs)
+    for (const b of bucketize(alignRepetitions([r]), EPOCH, bucketSeconds))
+      if (b.requests > 0) reached.set(b.offsetSeconds, (reached.get(b.offsetSeconds) ?? 0) + 1);
+  return bucketize(alignRepetitions(runs), EPOCH, bucketSeconds).map((b) => ({
+    ...b,
+    requests: b.requests / Math.max(1, reached.get(b.offsetSeconds) ?? 1),
+  }));
+}
+
+export interface MaxThroughputAcrossRuns {
+  /** Each run's own maximum (study 004's definition), in run order; null where a run had none. */
+  perRun: Array<MaxThroughput | null>;
+  /** Mean, SD and 95% interval of the runs' maxima (req/s). */
+  stats: SampleStats;
+}
+
+/** Maximum throughput per run, then summarised across runs. */
+export function maxThroughputAcrossRuns(
+  runs: readonly RepetitionCells[],
+  opts: { requestName?: string; windowSeconds?: number } = {},
+): MaxThroughputAcrossRuns {
+  const perRun = runs.map((r) => studyMaxThroughput(r.cells, opts));
+  return { perRun, stats: describeSample(perRun.filter((m): m is MaxThroughput => m !== null).map((m) => m.rps)) };
+}

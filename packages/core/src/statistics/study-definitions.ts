@@ -1,0 +1,116 @@
+// The metrics as the studies defined them, named so a page can say which one it
+// shows and a user can pick. Each is a pure function of stored per-second rows.
+import { maxThroughput, type MaxThroughput } from "../throughput";
+
+export type StudyMetricId =
+  | "max-throughput"
+  | "stable-throughput"
+  | "goodput"
+  | "success-ratio"
+  | "expected-response-ratio"
+  | "weighted-qps";
+
+export interface StudyMetricDefinition {
+  id: StudyMetricId;
+  label: string;
+  /** Which study defined it (the seeds: 000 IoT, 001 echo, 002 ASG vs EKS, 004 shop), or k6. */
+  source: string;
+  definition: string;
+}
+
+export const STUDY_METRIC_DEFINITIONS: Record<StudyMetricId, StudyMetricDefinition> = {
+  "max-throughput": {
+    id: "max-throughput",
+    label: "maximum throughput",
+    source: "study 004",
+    definition: "highest 10 s moving average of successful (2xx) responses per second of the chosen request name",
+  },
+  "stable-throughput": {
+    id: "stable-throughput",
+    label: "stable throughput",
+    source: "study 004",
+    definition: "80% of the maximum throughput: the rate a stable-load run is driven at",
+  },
+  goodput: { id: "goodput", label: "goodput", source: "study 000", definition: "share of responses with a 2xx status, in percent" },
+  "success-ratio": {
+    id: "success-ratio",
+    label: "success ratio",
+    source: "study 001",
+    definition: "share of all requests answered with a 2xx status, in percent",
+  },
+  "expected-response-ratio": {
+    id: "expected-response-ratio",
+    label: "expected-response ratio",
+    source: "k6",
+    definition: "share of requests k6 did not count as failed (expected_response: a status the script expects)",
+  },
+  "weighted-qps": {
+    id: "weighted-qps",
+    label: "weighted qps",
+    source: "study 002",
+    definition: "requests per second divided by the target's mean CPU utilization in percent over the load window",
+  },
+};
+
+/** A stored per-second row of one request name and status class. */
+export interface ClassSecond {
+  ts: Date;
+  name: string;
+  class: string;
+  count: number;
+}
+
+/**
+ * Study 004's maximum throughput: the highest 10 s moving average of
+ * *successful* responses per second, of one request name (the shop counted
+ * completed checkouts only) or of all names. 5xx, timeouts and errors do not count.
+ */
+export function studyMaxThroughput(
+  rows: Iterable<ClassSecond>,
+  opts: { requestName?: string; windowSeconds?: number } = {},
+): MaxThroughput | null {
+  const ok: Array<{ ts: Date; requests: number }> = [];
+  let any = false;
+  for (const r of rows) {
+    if (opts.requestName !== undefined && r.name !== opts.requestName) continue;
+    any = true;
+    // Seconds with only failures still count, as zeros: they are part of the window.
+    ok.push({ ts: r.ts, requests: r.class === "2xx" ? r.count : 0 });
+  }
+  return any ? maxThroughput(ok, opts.windowSeconds ?? 10) : null;
+}
+
+/** Study 004's stable load: a share (80%) of a measured maximum throughput. */
+export function stableThroughput(maxRps: number, share = 0.8): number {
+  return maxRps * share;
+}
+
+const percent = (part: number, whole: number) => (whole > 0 ? (100 * part) / whole : null);
+
+/** Study 000's goodput and study 001's success ratio: the 2xx share of all requests, in percent (null without requests). */
+export function twoXxShare(byClass: Readonly<Record<string, number>>): number | null {
+  const total = Object.values(byClass).reduce((a, b) => a + b, 0);
+  return percent(byClass["2xx"] ?? 0, total);
+}
+
+/** k6's expected_response ratio: requests not counted as failed, in percent. */
+export function expectedResponseRatio(requests: number, failures: number): number | null {
+  return percent(requests - failures, requests);
+}
+
+/** Mean of the CPU samples inside [start, end] (inclusive); null when there are none. */
+export function meanCpuPercent(points: Iterable<{ ts: Date; cpuPercent: number | null }>, start: Date, end: Date): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const p of points) {
+    if (p.cpuPercent === null || p.ts < start || p.ts > end) continue;
+    sum += p.cpuPercent;
+    n++;
+  }
+  return n ? sum / n : null;
+}
+
+/** Study 002's weighted qps: qps / CPU% (57233 qps at 99.60% CPU is 574.6). Null without a CPU figure above zero. */
+export function weightedQps(qps: number, cpuPercent: number | null): number | null {
+  return cpuPercent !== null && cpuPercent > 0 ? qps / cpuPercent : null;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { bucketIndex } from "../src/histogram";
+import type { ResultCell } from "../src/latency-summary";
+import { alignRepetitions, averagedSeries, maxThroughputAcrossRuns } from "../src/statistics/merged-repetitions";
+
+/** A run at `rps` 2xx responses a second of `ms` each, for `seconds`, starting at `startS` (unix seconds). */
+function steadyRun(startS: number, seconds: number, rps: number, ms = 10): { cells: ResultCell[]; start: Date } {
+  const cells = Array.from({ length: seconds }, (_, s) => ({
+    ts: new Date((startS + s) * 1000),
+    name: "echo",
+    class: "2xx",
+    failures: 0,
+    count: rps,
+    sum: rps * ms,
+    min: ms,
+    max: ms,
+    buckets: [[bucketIndex(ms), rps]] as Array<[number, number]>,
+  }));
+  return { cells, start: new Date(startS * 1000 + 300) };
+}
+
+describe("merged repetitions", () => {
+  const runs = [steadyRun(1_700_000_000, 60, 100), steadyRun(1_700_000_500, 60, 100), steadyRun(1_700_001_000, 60, 100)];
+
+  it("three identical runs at 100 req/s merge to a maximum throughput of 100, not 300", () => {
+    const m = maxThroughputAcrossRuns(runs);
+    expect(m.perRun.map((r) => r!.rps)).toEqual([100, 100, 100]);
+    expect(m.stats.mean).toBe(100);
+    expect(m.stats.n).toBe(3);
+    expect(m.stats.ci95).toMatchObject({ low: 100, high: 100 });
+  });
+
+  it("averages requests per bucket across the runs and adds the latency histograms", () => {
+    const series = averagedSeries(runs, 10);
+    expect(series).toHaveLength(6);
+    for (const b of series) {
+      expect(b.requests).toBe(1000); // 100 req/s x 10 s, per run
+      expect(b.p95Ms).toBeCloseTo(10, 0);
+    }
+    // The aligned cells keep every request for the histograms: 3 x 60 x 100.
+    expect(alignRepetitions(runs).reduce((a, c) => a + c.count, 0)).toBe(18_000);
+  });
+
+  it("summarises different runs with a t interval", () => {
+    const m = maxThroughputAcrossRuns([steadyRun(0, 30, 90), steadyRun(100, 30, 100), steadyRun(200, 30, 110)]);
+    expect(m.stats.mean).toBe(100);
+    expect(m.stats.sd).toBe(10);
+    // t(0.975, 2) = 4.303: 100 +- 4.303 x 10 / sqrt(3).
+    expect(m.stats.ci95!.halfWidth).toBeCloseTo((4.303 * 10) / Math.sqrt(3), 2);
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { compareGroups, type VerdictSample } from "../src/statistics/verdict-method";
+import { seededRandom } from "../src/seeded-random";
+
+const runs = (values: number[]): VerdictSample => ({ kind: "runs", values });
+const seconds = (values: number[]): VerdictSample => ({ kind: "seconds", values });
+
+function noise(n: number, level: number, sd: number, seed: number, rho = 0): number[] {
+  const rand = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  let x = 0;
+  return Array.from({ length: n }, () => {
+    x = rho * x + Math.sqrt(1 - rho * rho) * normal();
+    return level + sd * x;
+  });
+}
+
+describe("the comparison's verdict", () => {
+  it("uses Welch's interval for small groups and says n, the method, the interval and the margin", () => {
+    const v = compareGroups(
+      "req/s",
+      { label: "A", sample: runs([10, 12, 14]) },
+      { label: "B", sample: runs([20, 22, 24, 26]) },
+      { lowerIsBetter: false, unit: "req/s" },
+    );
+    expect(v.method).toBe("welch-t");
+    expect(v.outcome).toBe("candidate-better");
+    expect(v.significant).toBe(true);
+    expect(v.estimate).toBe(11);
+    expect(v.low).toBeCloseTo(6.54, 1);
+    expect(v.text).toMatch(
+      /^B is better on req\/s \(B - A = 11\.00 req\/s, 95% CI 6\.5\d to 15\.4\d req\/s; Welch's t-interval, n = 3 vs 4 runs, margin \+-5\.00%\)$/,
+    );
+  });
+
+  it("says 'no significant difference' when the interval covers zero, 'equivalent' when it lies inside the margin", () => {
+    const same = compareGroups(
+      "p95",
+      { label: "A", sample: runs([10, 12, 11]) },
+      { label: "B", sample: runs([11, 10, 12]) },
+      { lowerIsBetter: true },
+    );
+    expect(same.outcome).toBe("no-significant-difference");
+    expect(same.text).toMatch(/^no significant difference in p95/);
+    // 1% apart with tiny spread: significant in the statistical sense, not beyond the 5% margin.
+    const a = [100, 100.1, 99.9, 100, 100.05];
+    const close = compareGroups(
+      "p95",
+      { label: "A", sample: runs(a) },
+      { label: "B", sample: runs(a.map((x) => x + 1)) },
+      { lowerIsBetter: true },
+    );
+    expect(close.low).toBeGreaterThan(0);
+    expect(close.outcome).toBe("equivalent");
+    expect(close.significant).toBe(false);
+    const strict = compareGroups(
+      "p95",
+      { label: "A", sample: runs(a) },
+      { label: "B", sample: runs(a.map((x) => x + 1)) },
+      { lowerIsBetter: true, margin: 0 },
+    );
+    expect(strict.outcome).toBe("baseline-better");
+  });
+
+  it("gives no verdict on fewer than 2 runs a side or on run-level values against seconds", () => {
+    expect(
+      compareGroups("p95", { label: "A", sample: runs([10]) }, { label: "B", sample: runs([11, 12]) }, { lowerIsBetter: true }),
+    ).toMatchObject({
+      outcome: "no-verdict",
+      method: "none",
+      significant: false,
+      low: null,
+    });
+    const mixed = compareGroups(
+      "p95",
+      { label: "A", sample: runs([10, 11]) },
+      { label: "B", sample: seconds(noise(300, 10, 1, 1)) },
+      { lowerIsBetter: true },
+    );
+    expect(mixed.outcome).toBe("no-verdict");
+    expect(mixed.basis).toBe("mixed");
+    expect(mixed.text).toMatch(/never compared/);
+  });
+
+  it("uses a seeded, reproducible bootstrap from 30 runs a side", () => {
+    const a = runs(noise(30, 100, 5, 2));
+    const b = runs(noise(30, 100, 5, 3));
+    const v = compareGroups("req/s", { label: "A", sample: a }, { label: "B", sample: b }, { lowerIsBetter: false, seed: 7 });
+    expect(v.method).toBe("bootstrap");
+    expect(v.seed).toBe(7);
+    expect(v.resamples).toBe(4000);
+    expect(compareGroups("req/s", { label: "A", sample: a }, { label: "B", sample: b }, { lowerIsBetter: false, seed: 7 })).toEqual(v);
+    expect(v.text).toContain("seed 7, 4000 resamples, n = 30 vs 30 runs");
+  });
+
+  it("judges single runs over their seconds with a moving-block bootstrap, or not at all when the seconds are too dependent", () => {
+    const a = noise(300, 100, 10, 4, 0.5);
+    const b = noise(300, 120, 10, 5, 0.5);
+    const v = compareGroups("req/s", { label: "A", sample: seconds(a) }, { label: "B", sample: seconds(b) }, { lowerIsBetter: false });
+    expect(v.method).toBe("moving-block-bootstrap");
+    expect(v.outcome).toBe("candidate-better");
+    expect(v.blockLengths![0]).toBeGreaterThan(1);
+    expect(v.text).toContain("1 run a side (300 vs 300 s)");
+    const sticky = compareGroups(
+      "req/s",
+      { label: "A", sample: seconds(noise(300, 100, 10, 6, 0.97)) },
+      { label: "B", sample: seconds(noise(300, 130, 10, 7, 0.97)) },
+      { lowerIsBetter: false },
+    );
+    expect(sticky.outcome).toBe("no-verdict");
+    expect(sticky.reason).toMatch(/autocorrelation|blocks/);
+  });
+
+  it("on the ratio scale reports b / a and judges it against 1", () => {
+    const v = compareGroups(
+      "p95",
+      { label: "A", sample: runs([100, 110, 90]) },
+      { label: "B", sample: runs([200, 220, 180]) },
+      { lowerIsBetter: true, scale: "ratio" },
+    );
+    expect(v.estimate).toBeCloseTo(2, 10);
+    expect(v.outcome).toBe("baseline-better");
+    expect(v.text).toContain("B / A = 2.00");
+  });
+});
