@@ -7,6 +7,7 @@ import { applyMigrations, defaultMigrationsDir } from "@opsbench/db";
 import { createRunQueue } from "@opsbench/jobs";
 import { ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { testStack } from "./stack-env";
+import { createTestIdentity } from "./test-identity";
 
 const log = (m: string) => process.stderr.write(`[test stack] ${m}\n`);
 
@@ -16,6 +17,7 @@ export async function setup(project: TestProject) {
   await client.query("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
   await client.end();
   await applyMigrations(testStack.databaseUrl, defaultMigrationsDir());
+  project.provide("testIdentity", await createTestIdentity(testStack.databaseUrl));
 
   const redis = new Redis(testStack.redisUrl);
   await redis.flushdb();

@@ -68,9 +68,29 @@ export const shortRamp = (
   },
 });
 
-/** Debian's Chromium driven by playwright-core, with the flags a closed network needs (never a downloaded browser). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** fetch with the test owner's API token (tests/test-identity.ts), for the API routes that need an account. */
+export function apiFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization")) headers.set("authorization", `Bearer ${inject("testIdentity").token}`);
+  return fetch(url, { ...init, headers });
+}
+
+/** A browser context's state with the test owner signed in on the test stack's web app. */
+export function signedInState(webUrl = inject("webUrl")) {
+  const { name, value } = inject("testIdentity").sessionCookie;
+  const domain = new URL(webUrl).hostname;
+  return {
+    cookies: [{ name, value, domain, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const }],
+    origins: [],
+  };
+}
+
+/**
+ * Debian's Chromium driven by playwright-core, with the flags a closed network needs (never a downloaded browser).
+ * Its new pages and contexts are signed in as the test owner unless `signedIn: false` (or a storageState is given).
+ */
+export async function launchBrowser({ signedIn = true }: { signedIn?: boolean } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
       "--headless",
@@ -82,6 +102,12 @@ export function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+  if (!signedIn) return browser;
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (options = {}) => newContext({ storageState: signedInState(), ...options });
+  browser.newPage = (options = {}) => newPage({ storageState: signedInState(), ...options });
+  return browser;
 }
 
 const opsbenchBin = path.resolve(import.meta.dirname, "../packages/cli/bin/opsbench.js");

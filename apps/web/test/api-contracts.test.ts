@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 const apiDir = path.resolve(import.meta.dirname, "../app/api/v1");
@@ -31,7 +31,7 @@ async function call(
   init: { body?: unknown } = {},
 ): Promise<{ status: number; body: unknown }> {
   const contract = contracts[key]!;
-  const res = await fetch(`${web}${url}`, {
+  const res = await apiFetch(`${web}${url}`, {
     method: contract.method,
     ...(init.body !== undefined ? { headers: { "content-type": "application/json" }, body: JSON.stringify(init.body) } : {}),
   });

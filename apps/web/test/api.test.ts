@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack } from "../../../tests/helpers";
+import { openTestStack, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const post = (path: string, body: unknown) =>
-  fetch(`${web}${path}`, {
+  apiFetch(`${web}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -45,7 +45,7 @@ describe("REST API /api/v1", () => {
       spec: { app: "cpu-loop/node-http", replicas: 2 },
     });
     expect(res.status).toBe(201);
-    const list: Array<{ name: string }> = await (await fetch(`${web}/api/v1/targets`)).json();
+    const list: Array<{ name: string }> = await (await apiFetch(`${web}/api/v1/targets`)).json();
     const names = list.map((t) => t.name);
     expect(names).toContain("api-good");
   });
@@ -60,7 +60,7 @@ describe("REST API /api/v1", () => {
   });
 
   it("answers 404 for an unknown or malformed run id", async () => {
-    expect((await fetch(`${web}/api/v1/runs/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
-    expect((await fetch(`${web}/api/v1/runs/not-a-uuid`)).status).toBe(404);
+    expect((await apiFetch(`${web}/api/v1/runs/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
+    expect((await apiFetch(`${web}/api/v1/runs/not-a-uuid`)).status).toBe(404);
   });
 });

@@ -6,7 +6,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { targetInput } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, waitForFinal, launchBrowser, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -54,7 +54,7 @@ afterAll(async () => {
 
 describe("comparison with costs", () => {
   it("prices both groups, names the cheapest, and draws the break-even curve", async () => {
-    const res = await fetch(`${web}/api/v1/comparisons`, {
+    const res = await apiFetch(`${web}/api/v1/comparisons`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { bootstrapDifference, runSummarySchema, studyInput, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, launchBrowser, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -101,7 +101,7 @@ describe("comparison page", () => {
     await page.getByTestId("cmp-view").waitFor();
 
     // What the page was given, from the API with the same selection.
-    const api = (await (await fetch(`${web}/api/v1/comparisons?${selectionQuery()}`)).json()) as ComparisonView;
+    const api = (await (await apiFetch(`${web}/api/v1/comparisons?${selectionQuery()}`)).json()) as ComparisonView;
     expect(api.groups.map((g) => g.label)).toEqual(["one replica", "two replicas"]);
     expect(api.groups.map((g) => g.runs.map((r) => r.id).sort())).toEqual([[...runsOf.one].sort(), [...runsOf.two].sort()]);
 
@@ -207,7 +207,7 @@ describe("comparison page", () => {
     expect(svg).toContain("one replica");
     expect((svg.match(/class="cmp-box"/g) ?? []).length).toBe(METRICS.length * 2);
     // The same tables from the server, for scripts.
-    const server = await fetch(`${web}/api/v1/comparisons/export?format=csv&table=series&${selectionQuery()}`);
+    const server = await apiFetch(`${web}/api/v1/comparisons/export?format=csv&table=series&${selectionQuery()}`);
     expect(server.status).toBe(200);
     expect((await server.text()).trim().split(/\r\n/)).toEqual(lines);
 
@@ -267,7 +267,11 @@ describe("comparison page", () => {
 
   it("answers bad comparison input with 422 naming the place, and unknown runs likewise", async () => {
     const post = (body: unknown) =>
-      fetch(`${web}/api/v1/comparisons`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      apiFetch(`${web}/api/v1/comparisons`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const bad = await post({ groups: [{ runIds: ["nope"] }] });
     expect(bad.status).toBe(422);
     expect((await bad.json()).error.issues.map((i: { path: string }) => i.path)).toEqual(["groups.0.runIds.0"]);

@@ -8,7 +8,7 @@ import type { RunView } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -27,7 +27,7 @@ async function openRun(runId: string): Promise<{ page: Page; errors: string[]; a
   const view = await waitForFinal(stack.db, runId);
   expect(view.error).toBeNull();
   expect(view.status).toBe("SUCCEEDED");
-  const api = (await (await fetch(`${web}/api/v1/runs/${runId}`)).json()) as RunView;
+  const api = (await (await apiFetch(`${web}/api/v1/runs/${runId}`)).json()) as RunView;
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

@@ -3,7 +3,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -36,7 +36,7 @@ describe("run page", () => {
       .filter({ hasText: /SUCCEEDED/i })
       .waitFor({ timeout: 150_000 });
     const view = await waitForFinal(stack.db, run.id);
-    const api = await (await fetch(`${web}/api/v1/runs/${run.id}`)).json();
+    const api = await (await apiFetch(`${web}/api/v1/runs/${run.id}`)).json();
     expect(api.summary.requests).toBe(view.summary!.requests);
 
     await page

@@ -4,7 +4,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 const SECRET = "s3cr3t-value";
@@ -41,7 +41,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
  * loads (`bodies`), and those that carry data rather than code (`data`: HTML, JSON, RSC).
  */
 async function openFresh(url: string): Promise<{ ctx: BrowserContext; page: Page; status: number; bodies: string[]; data: string[] }> {
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  // Signed out: no session cookie at all.
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 }, storageState: { cookies: [], origins: [] } });
   expect(await ctx.cookies()).toEqual([]);
   const page = await ctx.newPage();
   const bodies: string[] = [];
@@ -82,14 +83,14 @@ describe("share links", () => {
     await app.getByTestId("share-link").first().waitFor();
     shareId = (await app.getByTestId("share-link").first().getAttribute("data-share-id"))!;
     // The list of links never carries a token.
-    const list = await (await fetch(`${web}/api/v1/shares`)).text();
+    const list = await (await apiFetch(`${web}/api/v1/shares`)).text();
     expect(list).toContain(shareId);
     expect(list).not.toContain(shareUrl.split("/").pop()!);
     await app.close();
 
     // Both are there to be leaked: the workspace's own API shows them.
-    expect(await (await fetch(`${web}/api/v1/targets`)).text()).toContain(SECRET);
-    expect(await (await fetch(`${web}/api/v1/runs`)).text()).toContain(other);
+    expect(await (await apiFetch(`${web}/api/v1/targets`)).text()).toContain(SECRET);
+    expect(await (await apiFetch(`${web}/api/v1/runs`)).text()).toContain(other);
 
     const { ctx, page, status, bodies, data } = await openFresh(shareUrl);
     expect(status).toBe(200);
@@ -137,7 +138,7 @@ describe("share links", () => {
   });
 
   it("of a single run show only that run", async () => {
-    const res = await fetch(`${web}/api/v1/shares`, {
+    const res = await apiFetch(`${web}/api/v1/shares`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ kind: "run", subject: { runId: shared.a }, title: "one run" }),
@@ -159,7 +160,7 @@ describe("share links", () => {
 
   it("refuse bad input with 422 and a subject outside the workspace likewise", async () => {
     const post = (body: unknown) =>
-      fetch(`${web}/api/v1/shares`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      apiFetch(`${web}/api/v1/shares`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const kind = await post({ kind: "everything", subject: {} });
     expect(kind.status).toBe(422);
     expect((await kind.json()).error.issues[0].path).toBe("kind");
@@ -194,8 +195,8 @@ describe("share links", () => {
     expect((await fetch(`${web}/api/v1/public/shares/${token}`)).status).toBe(404);
     expect((await fetch(`${web}/share/${"A".repeat(43)}`)).status).toBe(404);
     expect((await fetch(`${web}/share/not-a-token`)).status).toBe(404);
-    expect((await fetch(`${web}/api/v1/shares/${shareId}`, { method: "DELETE" })).status).toBe(404);
-    expect((await fetch(`${web}/api/v1/shares/00000000-0000-4000-8000-000000000000`, { method: "DELETE" })).status).toBe(404);
+    expect((await apiFetch(`${web}/api/v1/shares/${shareId}`, { method: "DELETE" })).status).toBe(404);
+    expect((await apiFetch(`${web}/api/v1/shares/00000000-0000-4000-8000-000000000000`, { method: "DELETE" })).status).toBe(404);
   });
 
   it("can be made from the run page, which shows the run's validity flags", async () => {

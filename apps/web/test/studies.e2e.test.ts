@@ -6,7 +6,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { StudyView } from "@opsbench/db";
-import { openTestStack, shortRamp, taewaTarget, launchBrowser } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, launchBrowser, apiFetch } from "../../../tests/helpers";
 
 const web = inject("webUrl");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -37,7 +37,7 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
 }
 
 async function apiView(id: string): Promise<StudyView> {
-  const res = await fetch(`${web}/api/v1/studies/${id}`);
+  const res = await apiFetch(`${web}/api/v1/studies/${id}`);
   expect(res.status).toBe(200);
   return (await res.json()) as StudyView;
 }
@@ -146,7 +146,7 @@ describe("study pages", () => {
   });
 
   it("aborts a study from its page after a confirmation; the run under way and the rest end ABORTED", async () => {
-    const res = await fetch(`${web}/api/v1/studies`, {
+    const res = await apiFetch(`${web}/api/v1/studies`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: "to abort", targets: ["st-one"], workloads: ["st-long"], repetitions: 3, cooldownSeconds: 0 }),

@@ -1,7 +1,7 @@
 // The web server's long-lived objects (Postgres pool, queues, Redis connections), made on first use and kept on
 // globalThis so hot reloads in `next dev` reuse them instead of opening new pools and connections each time.
 // The one home for server singletons: add a field to ServerSingletons and a getter below.
-import { createDb, type Db, defaultWorkspaceId } from "@opsbench/db";
+import { type Auth, createAuth, createDb, type Db, storedAuthSecret } from "@opsbench/db";
 import {
   createRunQueue,
   createScriptValidator,
@@ -24,7 +24,8 @@ interface ServerSingletons {
   scriptValidator?: ScriptValidator;
   /** The one Redis subscriber all server-sent-event streams share. */
   channelUpdates?: ChannelUpdates;
-  defaultWorkspaceId?: Promise<string>;
+  /** Better Auth: accounts, sessions, workspaces and API tokens (lib/server/workspace.ts). */
+  auth?: Promise<Auth>;
 }
 
 declare global {
@@ -49,14 +50,17 @@ export function getStudyPublisher(): Redis {
   return store.studyPublisher;
 }
 
-/** The default workspace's id, looked up once; a failure is not kept (e.g. Postgres was down at the first request). */
-export function getDefaultWorkspaceId(): Promise<string> {
-  if (!store.defaultWorkspaceId) {
-    const lookup = defaultWorkspaceId(getDb());
-    store.defaultWorkspaceId = lookup;
-    lookup.catch(() => {
-      if (store.defaultWorkspaceId === lookup) store.defaultWorkspaceId = undefined;
+/** Better Auth, made once its secret is known (from the environment, else kept in the database). */
+export function getAuth(): Promise<Auth> {
+  if (!store.auth) {
+    const made = (async () => {
+      const secret = env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(getDb()));
+      return createAuth(getDb(), { secret, baseURL: env.OPSBENCH_PUBLIC_URL });
+    })();
+    store.auth = made;
+    made.catch(() => {
+      if (store.auth === made) store.auth = undefined;
     });
   }
-  return store.defaultWorkspaceId;
+  return store.auth;
 }
