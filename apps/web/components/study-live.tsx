@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from "react";
 import { buttonSecondary } from "./panel";
 import { isStudyFinal, StudyDetails } from "./study-details";
 import { streamLabel, useLiveResource } from "./use-live-resource";
+import { RoleGate } from "@/components/auth/role-gate";
 
 /** Counts the ETA down between refetches, so it does not sit still for seconds at a time. */
 function withLiveEta(study: StudyView, fetchedAt: number, now: number): StudyView {
@@ -94,7 +95,11 @@ export function StudyLive({ initial }: { initial: StudyView }) {
     <StudyDetails
       study={final ? study : withLiveEta(study, fetchedAt, now)}
       liveLabel={liveLabel}
-      actions={<AbortButton study={study} onAborted={refetchNow} />}
+      actions={
+        <RoleGate atLeast="editor">
+          <AbortButton study={study} onAborted={refetchNow} />
+        </RoleGate>
+      }
     />
   );
 }

@@ -32,3 +32,4 @@ export * from "./share-subject";
 export * from "./infra-point-detail";
 export * from "./stored-json";
 export * from "./demo-study";
+export * from "./workspace-roles";

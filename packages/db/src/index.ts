@@ -13,3 +13,8 @@ export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-st
 export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";
 export { addRunFlags, plannedRepetitions } from "./run-flags";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";
+export { createAuth, API_TOKEN_PREFIX, type Auth, type AuthOptions } from "./auth/create-auth";
+export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";
+export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
+export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";
+export { loadOpenInvitation, listWorkspaceMembers, listPendingInvitations, listMemberships } from "./auth/workspace-members";

@@ -2,7 +2,7 @@
 // answers. Handlers parse their input with these; test/api-contracts.test.ts calls every route and checks
 // each answer against them (and that every route file has an entry); an OpenAPI document can be made from it.
 // Kept free of Next and server modules (schemas only), so tests and scripts can load it outside Next.
-import { studyInput, targetInput, workloadInput } from "@opsbench/core";
+import { studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
 import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
@@ -24,6 +24,11 @@ export interface RouteContract {
   /** The path as OpenAPI writes it: /api/v1/runs/{id}. */
   path: string;
   summary: string;
+  /**
+   * Who may call it: the weakest workspace role that may (checked by apiRoute for a session or an API token),
+   * or "public" (no account: a share link's own API). test/authorization-matrix.test.ts is built from this.
+   */
+  role: WorkspaceRole | "public";
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -34,24 +39,32 @@ export interface RouteContract {
 const idParams = z.object({ id: z.string() });
 const refused = { 422: apiErrorBodySchema };
 const missing = { 404: apiErrorBodySchema };
+/** Every route that needs an account: 401 without a session or valid token, 403 for a role too weak. */
+const guarded = { 401: apiErrorBodySchema, 403: apiErrorBodySchema };
 /** The export query's own part (format, table). */
 export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv"), table: z.enum(COMPARISON_TABLES) });
 
 const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 
 /** GET of a list: the workspace's items. */
-const listRoute = (summary: string, item: z.ZodType) => ({ summary, responses: { 200: z.array(item) } });
-/** POST that creates an item from its body (201), or refuses the body (422). */
-const createRoute = <B extends z.ZodType>(summary: string, body: B, created: z.ZodType) => ({
+const listRoute = (role: WorkspaceRole, summary: string, item: z.ZodType) => ({
   summary,
+  role,
+  responses: { 200: z.array(item), ...guarded },
+});
+/** POST that creates an item from its body (201), or refuses the body (422). */
+const createRoute = <B extends z.ZodType>(role: WorkspaceRole, summary: string, body: B, created: z.ZodType) => ({
+  summary,
+  role,
   body,
-  responses: { 201: created, ...refused },
+  responses: { 201: created, ...refused, ...guarded },
 });
 /** A route about one item, by id: its answer, or 404. */
-const itemRoute = (summary: string, answer: z.ZodType | NonJsonBody) => ({
+const itemRoute = (role: WorkspaceRole, summary: string, answer: z.ZodType | NonJsonBody) => ({
   summary,
+  role,
   params: idParams,
-  responses: { 200: answer, ...missing },
+  responses: { 200: answer, ...missing, ...guarded },
 });
 
 /** A contract as written below: its key ("GET /api/v1/runs/{id}") names its method and path. */
@@ -71,65 +84,85 @@ function withMethodAndPath<T extends Record<string, ContractEntry>>(entries: T):
 }
 
 export const API_CONTRACTS = withMethodAndPath({
-  "GET /api/v1/targets": listRoute("The workspace's targets, by name", targetItemSchema),
-  "POST /api/v1/targets": createRoute("Creates a target, or replaces the spec of the target with that name", targetInput, targetItemSchema),
-  "GET /api/v1/workloads": listRoute("The workspace's workloads, by name", workloadItemSchema),
+  "GET /api/v1/targets": listRoute("viewer", "The workspace's targets, by name", targetItemSchema),
+  "POST /api/v1/targets": createRoute(
+    "editor",
+    "Creates a target, or replaces the spec of the target with that name",
+    targetInput,
+    targetItemSchema,
+  ),
+  "GET /api/v1/workloads": listRoute("viewer", "The workspace's workloads, by name", workloadItemSchema),
   "POST /api/v1/workloads": {
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
+    role: "editor",
     body: workloadInput,
-    responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
+    responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema, ...guarded },
   },
   "GET /api/v1/workloads/presets": {
     summary: "The load-profile presets of the five studies, built at ?timeScale and charted",
+    role: "viewer",
     query: presetsQuery,
-    responses: { 200: z.array(workloadPresetSchema), ...refused },
+    responses: { 200: z.array(workloadPresetSchema), ...refused, ...guarded },
   },
-  "GET /api/v1/runs": listRoute("The workspace's latest runs, newest first", runListItemSchema),
+  "GET /api/v1/runs": listRoute("viewer", "The workspace's latest runs, newest first", runListItemSchema),
   "POST /api/v1/runs": createRoute(
+    "editor",
     "Creates a run of an existing target and workload (by name) and queues it",
     startRunInput,
     runCreatedSchema,
   ),
-  "GET /api/v1/runs/{id}": itemRoute("The run as its page shows it", runViewSchema),
+  "GET /api/v1/runs/{id}": itemRoute("viewer", "The run as its page shows it", runViewSchema),
   "GET /api/v1/runs/{id}/summary": {
     summary: "The summary of a window of the run, merged from its per-second histograms",
+    role: "viewer",
     params: idParams,
     query: windowQuery,
-    responses: { 200: windowSummarySchema, ...missing, ...refused },
+    responses: { 200: windowSummarySchema, ...missing, ...refused, ...guarded },
   },
-  "GET /api/v1/runs/{id}/events": itemRoute("Server-sent events: the worker's notices about the run", eventStream),
-  "GET /api/v1/studies": listRoute("The workspace's studies, newest first", studyListItemSchema),
+  "GET /api/v1/runs/{id}/events": itemRoute("viewer", "Server-sent events: the worker's notices about the run", eventStream),
+  "GET /api/v1/studies": listRoute("viewer", "The workspace's studies, newest first", studyListItemSchema),
   "POST /api/v1/studies": createRoute(
+    "editor",
     "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",
     studyInput,
     studyCreatedSchema,
   ),
-  "GET /api/v1/studies/{id}": itemRoute("The study as its page shows it", studyViewSchema),
+  "GET /api/v1/studies/{id}": itemRoute("viewer", "The study as its page shows it", studyViewSchema),
   "POST /api/v1/studies/{id}/abort": itemRoute(
+    "editor",
     "Aborts a study and its runs not yet started; a finished study is left as it is",
     studyAbortSchema,
   ),
-  "GET /api/v1/studies/{id}/events": itemRoute("Server-sent events: the worker's progress notices about the study", eventStream),
+  "GET /api/v1/studies/{id}/events": itemRoute("viewer", "Server-sent events: the worker's progress notices about the study", eventStream),
   "GET /api/v1/comparisons": {
     summary: "Runs or study cells side by side, the selection in the query",
+    role: "viewer",
     query: comparisonQuery,
-    responses: { 200: compareDataSchema, ...refused },
+    responses: { 200: compareDataSchema, ...refused, ...guarded },
   },
   "POST /api/v1/comparisons": {
     summary: "Runs or study cells side by side",
+    role: "viewer",
     body: comparisonBody,
-    responses: { 200: compareDataSchema, ...refused },
+    responses: { 200: compareDataSchema, ...refused, ...guarded },
   },
   "GET /api/v1/comparisons/export": {
     summary: "One table or series of a comparison as a CSV or JSON file",
+    role: "viewer",
     query: comparisonQuery.extend(comparisonExportQuery.shape),
-    responses: { 200: { contentType: "text/csv, application/json" }, ...refused },
+    responses: { 200: { contentType: "text/csv, application/json" }, ...refused, ...guarded },
   },
-  "GET /api/v1/shares": listRoute("The workspace's share links, newest first (never their tokens)", shareListItemSchema),
-  "POST /api/v1/shares": createRoute("Creates a read-only share link to a run, a study or a comparison", shareBody, shareCreatedSchema),
-  "DELETE /api/v1/shares/{id}": itemRoute("Revokes a share link", shareRevokedSchema),
+  "GET /api/v1/shares": listRoute("owner", "The workspace's share links, newest first (never their tokens)", shareListItemSchema),
+  "POST /api/v1/shares": createRoute(
+    "owner",
+    "Creates a read-only share link to a run, a study or a comparison",
+    shareBody,
+    shareCreatedSchema,
+  ),
+  "DELETE /api/v1/shares/{id}": itemRoute("owner", "Revokes a share link", shareRevokedSchema),
   "GET /api/v1/public/shares/{token}": {
     summary: "Public: what a share link shows; no workspace, the token alone decides",
+    role: "public",
     params: z.object({ token: z.string() }),
     responses: { 200: publicShareSchema, ...missing },
   },

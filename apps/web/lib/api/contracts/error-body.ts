@@ -1,9 +1,11 @@
 // The body of every refused request (lib/api/errors.ts): a closed code, a message, and the input paths at fault.
 import { z } from "zod";
 
-export const errorCodeSchema = z.enum(["invalid_input", "not_found", "conflict", "internal"]);
+export const errorCodeSchema = z.enum(["unauthorized", "forbidden", "invalid_input", "not_found", "conflict", "internal"]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 export const ERROR_STATUS = {
+  unauthorized: 401,
+  forbidden: 403,
   invalid_input: 422,
   not_found: 404,
   conflict: 409,
