@@ -51,7 +51,7 @@ export async function setup(project: TestProject) {
   }
   await ensureTemplate(log);
   if (project.name === "browser") {
-    ensureWebBuild(
+    await ensureWebBuild(
       {
         DATABASE_URL: testStack.databaseUrl,
         REDIS_URL: testStack.redisUrl,

@@ -21,8 +21,9 @@ async function localOwner(): Promise<RequestMember> {
 
 /** The member a request (or, in a page, the current request's headers) acts as; null when nobody is signed in. */
 export async function currentMember(request?: Request): Promise<RequestMember | null> {
-  if (env.OPSBENCH_AUTH === "off") return localOwner();
+  // Read first even when sign-in is off: it keeps pages per request (never prerendered at build time).
   const h = request ? request.headers : await headers();
+  if (env.OPSBENCH_AUTH === "off") return localOwner();
   return authenticateRequest(await getAuth(), getDb(), h);
 }
 
