@@ -24,13 +24,16 @@ declare module "vitest" {
   }
 }
 
+/** The web app's OPSBENCH_AUTH: "off" (no sign-in, as the CLI starts it) unless a file asks for "required". */
+export type AuthMode = "required" | "off";
+
 interface FileServices {
   /** The file's database and Redis key prefix. */
   name: string;
   databaseUrl: string;
   redisUrl: string;
   worker: Promise<Managed | null> | null;
-  web: { url: string; managed: Managed | null } | null;
+  web: { url: string; managed: Managed | null; auth: AuthMode } | null;
   releaseMachine: () => Promise<void>;
 }
 
@@ -77,11 +80,12 @@ export async function openFileServices(): Promise<void> {
   current = { name, databaseUrl: await cloneTemplate(name), redisUrl: redisUrlWithPrefix(name), worker: null, web: null, releaseMachine };
 }
 
-const cliEnv = (s: FileServices, webPort = 0) => ({
+const cliEnv = (s: FileServices, webPort = 0, auth: AuthMode = "off") => ({
   DATABASE_URL: s.databaseUrl,
   REDIS_URL: s.redisUrl,
   OPSBENCH_WEB_PORT: webPort,
   OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
+  OPSBENCH_AUTH: auth,
 });
 
 /** Starts the file's worker (once; later calls wait for the same one). */
@@ -108,12 +112,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the file's web app (`next start` of the build the browser project made) and its worker. */
-export async function useWeb(): Promise<string> {
+/**
+ * Starts the file's web app (`next start` of the build the browser project made) and its worker. A file that
+ * tests sign-in and roles asks for `{ auth: "required" }`; a web app already started in the other mode is replaced.
+ */
+export async function useWeb({ auth = "off" }: { auth?: AuthMode } = {}): Promise<string> {
   const s = fileServices();
   await useWorker();
+  if (s.web && s.web.auth !== auth) {
+    await stopChild(s.web.managed);
+    s.web = null;
+  }
   if (!s.web) {
-    s.web = await startWeb(cliEnv(s, await freePort()), () => {});
+    s.web = { ...(await startWeb(cliEnv(s, await freePort(), auth), () => {})), auth };
     noteChild(s.web.managed);
   }
   return s.web.url;

@@ -98,9 +98,14 @@ const opsbenchBin = path.resolve(import.meta.dirname, "../packages/cli/bin/opsbe
 
 /** Runs the real `opsbench` command against the file's database and Redis; resolves with its exit code and output. */
 export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runOpsbenchWith({}, ...args);
+}
+
+/** runOpsbench with extra environment variables (e.g. OPSBENCH_URL and OPSBENCH_TOKEN to use the server). */
+export function runOpsbenchWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [opsbenchBin, ...args], {
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl() },
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), ...env },
     });
     let stdout = "";
     let stderr = "";

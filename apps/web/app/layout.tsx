@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { RoleProvider } from "@/components/auth/role-gate";
 import { AppChrome } from "@/components/share-chrome";
+import { currentMember } from "@/lib/server/workspace";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,7 +11,8 @@ export const metadata: Metadata = {
   description: "Benchmark deployments with k6",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const member = await currentMember();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
@@ -40,10 +43,22 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/api-docs" className="text-xs text-zinc-600 hover:text-zinc-900">
                 API
               </Link>
+              {member ? (
+                <Link href="/settings" data-testid="nav-settings" className="text-xs text-zinc-600 hover:text-zinc-900">
+                  {member.email}
+                  {member.role ? ` · ${member.role}` : ""}
+                </Link>
+              ) : (
+                <Link href="/sign-in" className="text-xs text-zinc-600 hover:text-zinc-900">
+                  Sign in
+                </Link>
+              )}
             </div>
           </nav>
         </AppChrome>
-        <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
+        <main className="mx-auto max-w-7xl px-4 py-5">
+          <RoleProvider role={member?.role ?? null}>{children}</RoleProvider>
+        </main>
       </body>
     </html>
   );

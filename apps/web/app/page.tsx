@@ -9,6 +9,7 @@ import { toRunListItem } from "@/lib/api/run-list-item";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtCount, fmtMs, fmtTime } from "@/lib/format";
 import { resolveWorkspace } from "@/lib/server/workspace";
+import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 
@@ -54,21 +55,23 @@ function Welcome() {
         demo study is the IoT study in miniature: an autoscaled service (1–4 replicas, priced as GKE nodes) against a scale-to-zero function
         (priced as Cloud Run) under a spike, 2 repetitions each, about 10 minutes; it ends on the comparison.
       </p>
-      <div className="flex flex-wrap items-center gap-3">
-        <RunDemoStudyButton />
-        <span className="text-zinc-500">
-          or <DemoCommand /> in a terminal (it starts the worker too). Or start your own:
-        </span>
-        <Link href="/targets/new" className="text-blue-600 hover:underline">
-          create a target
-        </Link>
-        <Link href="/workloads/new" className="text-blue-600 hover:underline">
-          create a workload
-        </Link>
-        <Link href="/studies/new" className="text-blue-600 hover:underline">
-          then a study
-        </Link>
-      </div>
+      <RoleGate atLeast="editor">
+        <div className="flex flex-wrap items-center gap-3">
+          <RunDemoStudyButton />
+          <span className="text-zinc-500">
+            or <DemoCommand /> in a terminal (it starts the worker too). Or start your own:
+          </span>
+          <Link href="/targets/new" className="text-blue-600 hover:underline">
+            create a target
+          </Link>
+          <Link href="/workloads/new" className="text-blue-600 hover:underline">
+            create a workload
+          </Link>
+          <Link href="/studies/new" className="text-blue-600 hover:underline">
+            then a study
+          </Link>
+        </div>
+      </RoleGate>
     </section>
   );
 }
@@ -93,7 +96,9 @@ export default async function HomePage() {
         title="Recent runs"
         right={
           targets.length > 0 && workloads.length > 0 ? (
-            <StartRunForm targets={targets.map((t) => t.name)} workloads={workloads.map((w) => w.name)} />
+            <RoleGate atLeast="editor">
+              <StartRunForm targets={targets.map((t) => t.name)} workloads={workloads.map((w) => w.name)} />
+            </RoleGate>
           ) : null
         }
       >
@@ -147,9 +152,11 @@ export default async function HomePage() {
             <Link href="/studies" data-testid="home-studies-link" className="text-blue-600 hover:underline">
               all studies
             </Link>
-            <Link href="/studies/new" className="rounded bg-zinc-900 px-2 py-1 font-medium text-white hover:bg-zinc-700">
-              New study
-            </Link>
+            <RoleGate atLeast="editor">
+              <Link href="/studies/new" className="rounded bg-zinc-900 px-2 py-1 font-medium text-white hover:bg-zinc-700">
+                New study
+              </Link>
+            </RoleGate>
           </span>
         }
       >
@@ -182,9 +189,11 @@ export default async function HomePage() {
         <Panel
           title={`Targets (${targets.length})`}
           right={
-            <Link href="/targets/new" className="text-xs text-blue-600 hover:underline">
-              New target
-            </Link>
+            <RoleGate atLeast="editor">
+              <Link href="/targets/new" className="text-xs text-blue-600 hover:underline">
+                New target
+              </Link>
+            </RoleGate>
           }
         >
           <SpecList
@@ -201,9 +210,11 @@ export default async function HomePage() {
         <Panel
           title={`Workloads (${workloads.length})`}
           right={
-            <Link href="/workloads/new" className="text-xs text-blue-600 hover:underline">
-              New workload
-            </Link>
+            <RoleGate atLeast="editor">
+              <Link href="/workloads/new" className="text-xs text-blue-600 hover:underline">
+                New workload
+              </Link>
+            </RoleGate>
           }
         >
           <SpecList

@@ -24,6 +24,7 @@ import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
 import { CompareVerdicts } from "./compare-verdicts";
 import { ShareButton } from "./share-button";
+import { RoleGate } from "@/components/auth/role-gate";
 
 export type CompareMode = "app" | "report" | "share";
 
@@ -87,7 +88,11 @@ export function CompareView({
             >
               Export all (JSON)
             </button>
-            {mode === "app" && share && <ShareButton input={share} />}
+            {mode === "app" && share && (
+              <RoleGate atLeast="owner">
+                <ShareButton input={share} />
+              </RoleGate>
+            )}
           </div>
         )}
       </div>

@@ -8,6 +8,7 @@ import { RunInfraCharts } from "./run-infra-charts";
 import { FlagList } from "./compare-flags";
 import { ShareButton } from "./share-button";
 import { StatusBadge } from "./status-badge";
+import { RoleGate } from "@/components/auth/role-gate";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -157,7 +158,9 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           <StatusBadge status={run.status} testId="run-status" />
           {liveLabel}
           <span className="ml-auto">
-            <ShareButton input={{ kind: "run", subject: { runId: run.id } }} />
+            <RoleGate atLeast="owner">
+              <ShareButton input={{ kind: "run", subject: { runId: run.id } }} />
+            </RoleGate>
           </span>
         </div>
         <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">

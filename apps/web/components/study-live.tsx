@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from "react";
 import { AbortButton } from "./abort-button";
 import { isStudyFinal, StudyDetails } from "./study-details";
 import { streamLabel, useLiveResource } from "./use-live-resource";
+import { RoleGate } from "@/components/auth/role-gate";
 
 /** Counts the ETA down between refetches, so it does not sit still for seconds at a time. */
 function withLiveEta(study: StudyView, fetchedAt: number, now: number): StudyView {
@@ -53,15 +54,17 @@ export function StudyLive({ initial }: { initial: StudyView }) {
       liveLabel={liveLabel}
       actions={
         isFinalStudyStatus(study.status) ? null : (
-          <AbortButton
-            url={`/api/v1/studies/${study.id}/abort`}
-            confirmText={`Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${
-              study.progress.total - study.progress.finished
-            } run(s) not finished will not run.`}
-            label="Abort study"
-            testId="study-abort"
-            onAborted={refetchNow}
-          />
+          <RoleGate atLeast="editor">
+            <AbortButton
+              url={`/api/v1/studies/${study.id}/abort`}
+              confirmText={`Abort the study "${study.name}"? The run under way is stopped and torn down, and the ${
+                study.progress.total - study.progress.finished
+              } run(s) not finished will not run.`}
+              label="Abort study"
+              testId="study-abort"
+              onAborted={refetchNow}
+            />
+          </RoleGate>
         )
       }
     />

@@ -4,13 +4,14 @@ import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
 import { DEMO_USAGE, demoCommand } from "./demo-command";
-import { loadEnv, type CliEnv } from "./env";
+import { loadEnv, loadRemote, type CliEnv } from "./env";
 import { costCommand } from "./cost-command";
 import { importK6Command } from "./import-k6";
 import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
 import { ensureWorker, type Managed } from "./processes";
-import { exitCodeFor, formatSummary, runSummaryJson, waitForRun } from "./wait-for-run";
+import { type Remote, RemoteInputError, remoteRunReport, remoteStartRun } from "./remote-client";
+import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson, waitForRun } from "./wait-for-run";
 
 const USAGE = `usage:
 ${DEMO_USAGE}
@@ -19,7 +20,8 @@ ${DEMO_USAGE}
   opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
-  opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)`;
+  opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
+With OPSBENCH_URL and OPSBENCH_TOKEN set, run and runs show go to that server's API instead of the database.`;
 
 class UsageError extends Error {}
 
@@ -99,6 +101,8 @@ async function run(args: string[]): Promise<number> {
     }),
   );
   if (!values.target || !values.workload) throw new UsageError("run needs --target NAME and --workload NAME");
+  const remote = loadRemote();
+  if (remote) return printRun(await remoteRun(remote, values.target, values.workload), values.json);
   const s = await openSession();
   try {
     // Names are checked before anything is started or written.
@@ -107,13 +111,30 @@ async function run(args: string[]): Promise<number> {
     const worker = await ensureWorker(s.env, s.queue, say);
     if (worker) s.children.push(worker);
     const created = await startRun(s.scope, s.queue, { targetName: values.target, workloadName: values.workload });
-    const view = await waitForRun(s.db, created.id, say);
-    if (values.json) console.log(JSON.stringify(runSummaryJson(view)));
-    else console.log(formatSummary(view));
-    return exitCodeFor(view);
+    return printRun(await waitForRun(s.db, created.id, say), values.json);
   } finally {
     await s.close();
   }
+}
+
+function printRun(view: RunReport, json: boolean): number {
+  if (json) console.log(JSON.stringify(runSummaryJson(view)));
+  else console.log(formatSummary(view));
+  return exitCodeFor(view);
+}
+
+/** A server's refusal of the input (unknown name, bad id) is a usage error, as it is against the database. */
+async function asUsage<T>(p: Promise<T>): Promise<T> {
+  return p.catch((err) => {
+    throw err instanceof RemoteInputError ? new UsageError(err.message) : err;
+  });
+}
+
+/** `run` against a server: the server's worker runs it; this polls its API until the run is final. */
+async function remoteRun(remote: Remote, target: string, workload: string): Promise<RunReport> {
+  const id = await asUsage(remoteStartRun(remote, target, workload));
+  say(`run ${id.slice(0, 8)} created on ${remote.url}`);
+  return pollRun(() => remoteRunReport(remote, id), say);
 }
 
 async function rethrowKnown(err: unknown, list: () => Promise<Array<{ name: string }>>): Promise<never> {
@@ -135,6 +156,12 @@ async function runsShow(args: string[]): Promise<number> {
   );
   if (positionals.length !== 1) throw new UsageError("runs show needs one RUN_ID");
   if (values.from !== undefined || values.to !== undefined) return runsShowWindow(positionals[0]!, values.from, values.to, values.json);
+  const remote = loadRemote();
+  if (remote) {
+    const view = await asUsage(remoteRunReport(remote, positionals[0]!));
+    console.log(values.json ? JSON.stringify(runSummaryJson(view), null, 2) : formatSummary(view));
+    return 0;
+  }
   const s = await openSession();
   try {
     const view = await s.scope.runs.view(positionals[0]!).catch((err) => {

@@ -151,7 +151,8 @@ export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{
 async function answers(url: string): Promise<boolean> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return res.ok;
+    // The API answers 401 without an account: any answer but a server error means the app is up.
+    return res.status < 500;
   } catch {
     return false;
   }

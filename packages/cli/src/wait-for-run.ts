@@ -1,13 +1,28 @@
-import { isFinalRunStatus } from "@opsbench/core";
-import { loadRunView, type Db, type RunView } from "@opsbench/db";
+import { isFinalRunStatus, type RunSummary } from "@opsbench/core";
+import { loadRunView, type Db } from "@opsbench/db";
 
-/** Polls the run until it is final, printing status and step changes as they happen. */
-export async function waitForRun(db: Db, runId: string, log: (m: string) => void): Promise<RunView> {
+/** What the CLI prints and decides its exit code from: a run as the database or the server's API gives it. */
+export interface RunReport {
+  id: string;
+  status: string;
+  error: string | null;
+  k6ExitCode: number | null;
+  summary: RunSummary | null;
+  steps: Array<{ name: string; status: string; durationMs: number | null; error: string | null }>;
+}
+
+/** Polls the run (in the database) until it is final, printing status and step changes as they happen. */
+export function waitForRun(db: Db, runId: string, log: (m: string) => void): Promise<RunReport> {
+  return pollRun(() => loadRunView(db, runId), log);
+}
+
+/** Polls a run with `load` until it is final, printing status and step changes as they happen. */
+export async function pollRun<V extends RunReport>(load: () => Promise<V>, log: (m: string) => void): Promise<V> {
   let lastStatus = "";
   const seenSteps = new Map<string, string>();
   let lastLoadReport = 0;
   for (;;) {
-    const view = await loadRunView(db, runId);
+    const view = await load();
     if (view.status !== lastStatus) {
       log(`run ${view.id.slice(0, 8)}: ${view.status}${view.error ? `: ${view.error}` : ""}`);
       lastStatus = view.status;
@@ -29,7 +44,7 @@ export async function waitForRun(db: Db, runId: string, log: (m: string) => void
 }
 
 /** The summary `runs show --json` and `run --json` print. */
-export function runSummaryJson(view: RunView) {
+export function runSummaryJson(view: RunReport) {
   const s = view.summary;
   return {
     id: view.id,
@@ -44,7 +59,7 @@ export function runSummaryJson(view: RunView) {
   };
 }
 
-export function formatSummary(view: RunView): string {
+export function formatSummary(view: RunReport): string {
   const s = view.summary;
   if (!s) return `run ${view.id}: ${view.status}, no results`;
   const l = s.latencyMs;
@@ -56,7 +71,7 @@ export function formatSummary(view: RunView): string {
 }
 
 /** The CLI's exit code for a finished run: 0 succeeded, 99 thresholds failed, 1 otherwise. */
-export function exitCodeFor(view: RunView): number {
+export function exitCodeFor(view: RunReport): number {
   if (view.status !== "SUCCEEDED") return 1;
   return view.k6ExitCode === 99 ? 99 : 0;
 }

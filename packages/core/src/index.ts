@@ -40,3 +40,4 @@ export * from "./infra-point-detail";
 export * from "./stored-json";
 export * from "./demo-study";
 export * from "./workspace-limits";
+export * from "./workspace-roles";

@@ -14,6 +14,12 @@ export const sharedEnvSchema = z.object({
     .string()
     .regex(/^\.next[\w.-]*$/, 'a folder name starting with ".next"')
     .default(".next"),
+  /**
+   * "required" (the web app's default): every page and API route needs a session or an API token.
+   * "off": one person on one machine, no sign-in; every request acts as the owner of the "default" workspace.
+   * The CLI starts its local web app (127.0.0.1) with "off" unless told otherwise.
+   */
+  OPSBENCH_AUTH: z.enum(["required", "off"]).optional(),
 });
 
 /**

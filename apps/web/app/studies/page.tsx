@@ -6,6 +6,7 @@ import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtTime, NO_VALUE } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
+import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Studies" };
@@ -18,9 +19,11 @@ export default async function StudiesPage() {
       <PageHeader
         title="Studies"
         right={
-          <Link href="/studies/new" className={buttonPrimary}>
-            New study
-          </Link>
+          <RoleGate atLeast="editor">
+            <Link href="/studies/new" className={buttonPrimary}>
+              New study
+            </Link>
+          </RoleGate>
         }
       />
       <Panel title={`Studies (${studies.length})`}>

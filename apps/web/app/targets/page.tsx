@@ -5,6 +5,7 @@ import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } fr
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
+import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Targets" };
@@ -53,9 +54,11 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
       <PageHeader
         title="Targets"
         right={
-          <Link href="/targets/new" className={buttonPrimary}>
-            New target
-          </Link>
+          <RoleGate atLeast="editor">
+            <Link href="/targets/new" className={buttonPrimary}>
+              New target
+            </Link>
+          </RoleGate>
         }
       />
       {typeof saved === "string" && saved && (

@@ -5,6 +5,7 @@ import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } fr
 import { fmtDuration, fmtTime, NO_VALUE } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
+import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workloads" };
@@ -62,9 +63,11 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Workloads"
         right={
-          <Link href="/workloads/new" className={buttonPrimary}>
-            New workload
-          </Link>
+          <RoleGate atLeast="editor">
+            <Link href="/workloads/new" className={buttonPrimary}>
+              New workload
+            </Link>
+          </RoleGate>
         }
       />
       {typeof saved === "string" && saved && (

@@ -2,7 +2,7 @@
 // answers. Handlers parse their input with these; test/api-contracts.test.ts calls every route and checks
 // each answer against them (and that every route file has an entry); an OpenAPI document can be made from it.
 // Kept free of Next and server modules (schemas only), so tests and scripts can load it outside Next.
-import { studyInput, targetInput, workloadInput } from "@opsbench/core";
+import { studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
 import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
@@ -33,6 +33,11 @@ export interface RouteContract {
   /** The path as OpenAPI writes it: /api/v1/runs/{id}. */
   path: string;
   summary: string;
+  /**
+   * Who may call it: the weakest workspace role that may (checked by apiRoute for a session or an API token),
+   * or "public" (no account: a share link's own API). test/authorization-matrix.test.ts is built from this.
+   */
+  role: WorkspaceRole | "public";
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -43,8 +48,10 @@ export interface RouteContract {
 const idParams = z.object({ id: z.string() });
 const refused = { 422: apiErrorBodySchema };
 const missing = { 404: apiErrorBodySchema };
-/** What any mutation may answer before its handler runs (request-guard.ts): cross-site, too large, not JSON. */
-const guarded = { 403: apiErrorBodySchema, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
+/** Every route that needs an account: 401 without a session or valid token, 403 for a role too weak. */
+const guarded = { 401: apiErrorBodySchema, 403: apiErrorBodySchema };
+/** What any mutation may also answer before its handler runs (request-guard.ts): too large, not JSON (403: cross-site). */
+const mutation = { ...guarded, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
 /** Run and study creation: too many a minute, or too many under way (the workspace's limits). */
 const admitted = { 429: apiErrorBodySchema };
 /** The export query's own part (format, table). */
@@ -53,25 +60,38 @@ export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).
 const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 
 /** GET of a list: the workspace's items. */
-const listRoute = (summary: string, item: z.ZodType) => ({ summary, responses: { 200: z.array(item) } });
-/** POST that creates an item from its body (201), or refuses the body (422). */
-const createRoute = <B extends z.ZodType>(summary: string, body: B, created: z.ZodType, more: Record<number, z.ZodType> = {}) => ({
+const listRoute = (role: WorkspaceRole, summary: string, item: z.ZodType) => ({
   summary,
+  role,
+  responses: { 200: z.array(item), ...guarded },
+});
+/** POST that creates an item from its body (201), or refuses the body (422). */
+const createRoute = <B extends z.ZodType>(
+  role: WorkspaceRole,
+  summary: string,
+  body: B,
+  created: z.ZodType,
+  more: Record<number, z.ZodType> = {},
+) => ({
+  summary,
+  role,
   body,
-  responses: { ...guarded, 201: created, ...refused, ...more },
+  responses: { 201: created, ...refused, ...mutation, ...more },
 });
 /** A route about one item, by id: its answer, or 404. */
-const itemRoute = (summary: string, answer: z.ZodType | NonJsonBody) => ({
+const itemRoute = (role: WorkspaceRole, summary: string, answer: z.ZodType | NonJsonBody) => ({
   summary,
+  role,
   params: idParams,
-  responses: { 200: answer, ...missing },
+  responses: { 200: answer, ...missing, ...guarded },
 });
 
 /** A mutation of one item, by id (abort, revoke): its answer, or 404. */
-const actionRoute = (summary: string, answer: z.ZodType) => ({
+const actionRoute = (role: WorkspaceRole, summary: string, answer: z.ZodType) => ({
   summary,
+  role,
   params: idParams,
-  responses: { ...guarded, 200: answer, ...missing },
+  responses: { 200: answer, ...missing, ...mutation },
 });
 
 /** A contract as written below: its key ("GET /api/v1/runs/{id}") names its method and path. */
@@ -91,90 +111,115 @@ function withMethodAndPath<T extends Record<string, ContractEntry>>(entries: T):
 }
 
 export const API_CONTRACTS = withMethodAndPath({
-  "GET /api/v1/targets": listRoute("The workspace's targets, by name", targetItemSchema),
-  "POST /api/v1/targets": createRoute("Creates a target, or replaces the spec of the target with that name", targetInput, targetItemSchema),
-  "GET /api/v1/workloads": listRoute("The workspace's workloads, by name", workloadItemSchema),
+  "GET /api/v1/targets": listRoute("viewer", "The workspace's targets, by name", targetItemSchema),
+  "POST /api/v1/targets": createRoute(
+    "editor",
+    "Creates a target, or replaces the spec of the target with that name",
+    targetInput,
+    targetItemSchema,
+  ),
+  "GET /api/v1/workloads": listRoute("viewer", "The workspace's workloads, by name", workloadItemSchema),
   "POST /api/v1/workloads": {
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
+    role: "editor",
     body: workloadInput,
-    responses: { ...guarded, 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema },
+    responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema, ...mutation },
   },
   "GET /api/v1/workloads/presets": {
     summary: "The load-profile presets of the five studies, built at ?timeScale and charted",
+    role: "viewer",
     query: presetsQuery,
-    responses: { 200: z.array(workloadPresetSchema), ...refused },
+    responses: { 200: z.array(workloadPresetSchema), ...refused, ...guarded },
   },
-  "GET /api/v1/runs": listRoute("The workspace's latest runs, newest first", runListItemSchema),
+  "GET /api/v1/runs": listRoute("viewer", "The workspace's latest runs, newest first", runListItemSchema),
   "POST /api/v1/runs": createRoute(
+    "editor",
     "Creates a run of an existing target and workload (by name) and queues it",
     startRunInput,
     runCreatedSchema,
     admitted,
   ),
-  "GET /api/v1/runs/{id}": itemRoute("The run as its page shows it", runViewSchema),
+  "GET /api/v1/runs/{id}": itemRoute("viewer", "The run as its page shows it", runViewSchema),
   "POST /api/v1/runs/{id}/abort": actionRoute(
+    "editor",
     "Aborts a single run: a queued one at once, one under way within a second (its target is torn down); a final run is left as it is",
     runAbortSchema,
   ),
   "GET /api/v1/runs/{id}/summary": {
     summary: "The summary of a window of the run, merged from its per-second histograms",
+    role: "viewer",
     params: idParams,
     query: windowQuery,
-    responses: { 200: windowSummarySchema, ...missing, ...refused },
+    responses: { 200: windowSummarySchema, ...missing, ...refused, ...guarded },
   },
-  "GET /api/v1/runs/{id}/events": itemRoute("Server-sent events: the worker's notices about the run", eventStream),
-  "GET /api/v1/studies": listRoute("The workspace's studies, newest first", studyListItemSchema),
+  "GET /api/v1/runs/{id}/events": itemRoute("viewer", "Server-sent events: the worker's notices about the run", eventStream),
+  "GET /api/v1/studies": listRoute("viewer", "The workspace's studies, newest first", studyListItemSchema),
   "POST /api/v1/studies": createRoute(
+    "editor",
     "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",
     studyInput,
     studyCreatedSchema,
     { ...admitted, 500: apiErrorBodySchema },
   ),
-  "GET /api/v1/studies/{id}": itemRoute("The study as its page shows it", studyViewSchema),
+  "GET /api/v1/studies/{id}": itemRoute("viewer", "The study as its page shows it", studyViewSchema),
   "POST /api/v1/studies/{id}/abort": actionRoute(
+    "editor",
     "Aborts a study and its runs not yet started; a finished study is left as it is",
     studyAbortSchema,
   ),
-  "GET /api/v1/studies/{id}/events": itemRoute("Server-sent events: the worker's progress notices about the study", eventStream),
+  "GET /api/v1/studies/{id}/events": itemRoute("viewer", "Server-sent events: the worker's progress notices about the study", eventStream),
   "GET /api/v1/comparisons": {
     summary: "Runs or study cells side by side, the selection in the query",
+    role: "viewer",
     query: comparisonQuery,
-    responses: { 200: compareDataSchema, ...refused },
+    responses: { 200: compareDataSchema, ...refused, ...guarded },
   },
   "POST /api/v1/comparisons": {
     summary: "Runs or study cells side by side",
+    role: "viewer",
     body: comparisonBody,
-    responses: { ...guarded, 200: compareDataSchema, ...refused },
+    responses: { 200: compareDataSchema, ...refused, ...mutation },
   },
   "GET /api/v1/comparisons/export": {
     summary: "One table or series of a comparison as a CSV or JSON file",
+    role: "viewer",
     query: comparisonQuery.extend(comparisonExportQuery.shape),
-    responses: { 200: { contentType: "text/csv, application/json" }, ...refused },
+    responses: { 200: { contentType: "text/csv, application/json" }, ...refused, ...guarded },
   },
-  "GET /api/v1/shares": listRoute("The workspace's share links, newest first (never their tokens)", shareListItemSchema),
-  "POST /api/v1/shares": createRoute("Creates a read-only share link to a run, a study or a comparison", shareBody, shareCreatedSchema),
-  "DELETE /api/v1/shares/{id}": actionRoute("Revokes a share link", shareRevokedSchema),
+  "GET /api/v1/shares": listRoute("owner", "The workspace's share links, newest first (never their tokens)", shareListItemSchema),
+  "POST /api/v1/shares": createRoute(
+    "owner",
+    "Creates a read-only share link to a run, a study or a comparison",
+    shareBody,
+    shareCreatedSchema,
+  ),
+  "DELETE /api/v1/shares/{id}": actionRoute("owner", "Revokes a share link", shareRevokedSchema),
   "GET /api/v1/public/shares/{token}": {
     summary: "Public: what a share link shows; no workspace, the token alone decides",
+    role: "public",
     params: z.object({ token: z.string() }),
     responses: { 200: publicShareSchema, ...missing },
   },
   "GET /api/v1/limits": {
     summary: "What the workspace may ask of the machine (a new install's defaults until set)",
-    responses: { 200: workspaceLimitsSchema },
+    role: "viewer",
+    responses: { 200: workspaceLimitsSchema, ...guarded },
   },
   "PUT /api/v1/limits": {
     summary: "Sets some of the workspace's limits; the others keep their value",
+    role: "owner",
     body: limitsBody,
-    responses: { ...guarded, 200: workspaceLimitsSchema, ...refused },
+    responses: { 200: workspaceLimitsSchema, ...refused, ...mutation },
   },
   "GET /api/v1/audit": {
     summary: "The workspace's audit log, newest first: who created, started, aborted, shared and revoked what",
+    role: "viewer",
     query: auditQuery,
-    responses: { 200: z.array(auditEventSchema), ...refused },
+    responses: { 200: z.array(auditEventSchema), ...refused, ...guarded },
   },
   "GET /api/v1/openapi.json": {
     summary: "This API as an OpenAPI 3.1 document, made from these contracts",
+    role: "public",
     responses: { 200: { contentType: "application/json" } },
   },
 });

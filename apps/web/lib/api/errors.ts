@@ -1,11 +1,13 @@
 // One error type for the API, a closed code -> HTTP status map, and the wrapper
-// every route handler goes through: workspace (auth) -> handler -> errors as JSON.
+// every route handler goes through: contract -> member and role (auth) -> handler -> errors as JSON.
 import { randomUUID } from "node:crypto";
 import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { z } from "zod";
+import { authorize } from "@/lib/auth/authorize";
 import { log } from "@/lib/log";
-import { resolveWorkspace } from "@/lib/server/workspace";
+import type { SignedInMember } from "@/lib/server/workspace";
 import { ApiError } from "./api-error";
+import { contractForRequest } from "./contract-for-request";
 import type { ApiIssue } from "./contracts/error-body";
 import { assertSafeMutation, readCappedText } from "./request-guard";
 
@@ -84,26 +86,40 @@ export function parseQuery<S extends z.ZodType>(schema: S, request: Request): z.
 
 export interface ApiContext<P> {
   request: Request;
+  /** The calling member's workspace: every read and write goes through it. */
   scope: WorkspaceScope;
+  member: SignedInMember;
   params: P;
 }
 
+/** The member a request acts as, if their role is at least what the route's contract requires. */
+async function authorizeByContract(request: Request, pathname: string): Promise<SignedInMember> {
+  const contract = contractForRequest(request.method, pathname);
+  if (!contract || contract.role === "public") throw new Error(`no contract with a workspace role for ${request.method} ${pathname}`);
+  const auth = await authorize(request, contract.role);
+  if (!auth.ok) throw new ApiError(auth.code, auth.message);
+  return auth.member;
+}
+
 /**
- * Wraps a route handler: refuses cross-site and non-JSON mutations (request-guard.ts), resolves the
- * workspace (the single place where auth will go), runs the handler, and maps every thrown error to JSON.
+ * Wraps a route handler: refuses cross-site and non-JSON mutations (request-guard.ts), finds the route's
+ * contract, checks the caller's session or API token against the role it requires (the single place where
+ * authentication and roles are checked), runs the handler in the caller's workspace, and maps every thrown
+ * error to JSON.
  */
 export function apiRoute<P extends Record<string, string | string[]> = Record<string, never>>(
   fn: (ctx: ApiContext<P>) => Promise<Response>,
 ) {
   return async (request: Request, routeCtx: { params: Promise<P> }): Promise<Response> => {
-    const where = `${request.method} ${new URL(request.url).pathname}`;
+    const { pathname } = new URL(request.url);
+    const where = `${request.method} ${pathname}`;
     const requestId = requestIdOf(request);
     let response: Response;
     try {
       assertSafeMutation(request);
-      const scope = await resolveWorkspace(request);
+      const member = await authorizeByContract(request, pathname);
       const params = ((await routeCtx?.params) ?? {}) as P;
-      response = await fn({ request, scope, params });
+      response = await fn({ request, scope: member.scope, member, params });
     } catch (err) {
       response = toErrorResponse(err, where, requestId);
     }

@@ -1,7 +1,7 @@
 // The web server's long-lived objects (Postgres pool, queues, Redis connections), made on first use and kept on
 // globalThis so hot reloads in `next dev` reuse them instead of opening new pools and connections each time.
 // The one home for server singletons: add a field to ServerSingletons and a getter below.
-import { createDb, type Db, defaultWorkspaceId } from "@opsbench/db";
+import { type Auth, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
 import {
   createRunQueue,
   createScriptValidator,
@@ -26,6 +26,8 @@ interface ServerSingletons {
   rateLimitRedis?: Redis;
   /** The one Redis subscriber all server-sent-event streams share. */
   channelUpdates?: ChannelUpdates;
+  /** Better Auth: accounts, sessions, workspaces and API tokens (lib/server/workspace.ts). */
+  auth?: Promise<Auth>;
   defaultWorkspaceId?: Promise<string>;
 }
 
@@ -51,14 +53,26 @@ function plainRedis(what: string): Redis {
 export const getStudyPublisher = (): Redis => (store.studyPublisher ??= plainRedis("study publisher"));
 export const getRateLimitRedis = (): Redis => (store.rateLimitRedis ??= plainRedis("rate limits"));
 
-/** The default workspace's id, looked up once; a failure is not kept (e.g. Postgres was down at the first request). */
-export function getDefaultWorkspaceId(): Promise<string> {
-  if (!store.defaultWorkspaceId) {
-    const lookup = defaultWorkspaceId(getDb());
-    store.defaultWorkspaceId = lookup;
-    lookup.catch(() => {
-      if (store.defaultWorkspaceId === lookup) store.defaultWorkspaceId = undefined;
-    });
-  }
-  return store.defaultWorkspaceId;
+/** The value `make` resolves to, made once; a failure is not kept (e.g. Postgres was down at the first request). */
+function keptOnSuccess<K extends "auth" | "defaultWorkspaceId">(
+  key: K,
+  make: () => NonNullable<ServerSingletons[K]>,
+): NonNullable<ServerSingletons[K]> {
+  const kept = store[key];
+  if (kept) return kept;
+  const made = make();
+  store[key] = made;
+  made.catch(() => {
+    if (store[key] === made) store[key] = undefined;
+  });
+  return made;
 }
+
+/** Better Auth, made once its secret is known (from the environment, else kept in the database). */
+export const getAuth = (): Promise<Auth> =>
+  keptOnSuccess("auth", async () =>
+    createAuth(getDb(), { secret: env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(getDb())), baseURL: env.OPSBENCH_PUBLIC_URL }),
+  );
+
+/** The "default" workspace's id, looked up once (OPSBENCH_AUTH=off acts in it). */
+export const getDefaultWorkspaceId = (): Promise<string> => keptOnSuccess("defaultWorkspaceId", () => defaultWorkspaceId(getDb()));

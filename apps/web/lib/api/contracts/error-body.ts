@@ -2,23 +2,25 @@
 import { z } from "zod";
 
 export const errorCodeSchema = z.enum([
+  "unauthorized",
+  "forbidden",
   "invalid_input",
   "not_found",
   "conflict",
   "internal",
-  "forbidden",
   "payload_too_large",
   "unsupported_media_type",
   "rate_limited",
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 export const ERROR_STATUS = {
+  unauthorized: 401,
+  /** A role too low for the route, or a cross-site mutation (its Origin is not this server's). */
+  forbidden: 403,
   invalid_input: 422,
   not_found: 404,
   conflict: 409,
   internal: 500,
-  /** A cross-site mutation (its Origin is not this server's). */
-  forbidden: 403,
   payload_too_large: 413,
   /** A mutation whose body is not declared JSON (e.g. text/plain, which any page may send without a preflight). */
   unsupported_media_type: 415,

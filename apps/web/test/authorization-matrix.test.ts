@@ -1,0 +1,172 @@
+// The authorization matrix, generated from the route contracts (apps/web/lib/api/contracts.ts): every /api/v1
+// route x {anonymous, viewer, editor, owner, member of another workspace, revoked token} answers the status its
+// contract's role implies. A route without a row below fails the test (and the type check).
+import { createApiToken, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
+import { roleAllows, type WorkspaceRole } from "@opsbench/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_CONTRACTS, type RouteKey } from "@/lib/api/contracts";
+import { testDatabaseUrl } from "../../../tests/helpers";
+import { startSignedInWeb } from "../../../tests/test-identity";
+
+// This file's web app requires sign-in (the other web tests run with OPSBENCH_AUTH=off); its first account is `owner`.
+const { web, owner } = await startSignedInWeb();
+
+type Ids = { run: string; study: string; share: string };
+interface Row {
+  /** The URL to call, given the ids of rows in the *other* workspace than the caller's. */
+  url: (ids: Ids) => string;
+  body?: unknown;
+  /** What a member whose role suffices gets: 404 for another workspace's id, else the route's answer to this input. */
+  allowed: number;
+}
+
+// A POST with an empty object is refused as invalid input (422) once the caller is let in.
+const MATRIX: Record<RouteKey, Row> = {
+  "GET /api/v1/targets": { url: () => "/api/v1/targets", allowed: 200 },
+  "POST /api/v1/targets": { url: () => "/api/v1/targets", body: {}, allowed: 422 },
+  "GET /api/v1/workloads": { url: () => "/api/v1/workloads", allowed: 200 },
+  "POST /api/v1/workloads": { url: () => "/api/v1/workloads", body: {}, allowed: 422 },
+  "GET /api/v1/workloads/presets": { url: () => "/api/v1/workloads/presets", allowed: 200 },
+  "GET /api/v1/runs": { url: () => "/api/v1/runs", allowed: 200 },
+  "POST /api/v1/runs": { url: () => "/api/v1/runs", body: {}, allowed: 422 },
+  "GET /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
+  "GET /api/v1/runs/{id}/summary": { url: (i) => `/api/v1/runs/${i.run}/summary?from=0&to=1`, allowed: 404 },
+  "GET /api/v1/runs/{id}/events": { url: (i) => `/api/v1/runs/${i.run}/events`, allowed: 404 },
+  "GET /api/v1/studies": { url: () => "/api/v1/studies", allowed: 200 },
+  "POST /api/v1/studies": { url: () => "/api/v1/studies", body: {}, allowed: 422 },
+  "GET /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
+  "POST /api/v1/studies/{id}/abort": { url: (i) => `/api/v1/studies/${i.study}/abort`, allowed: 404 },
+  "GET /api/v1/studies/{id}/events": { url: (i) => `/api/v1/studies/${i.study}/events`, allowed: 404 },
+  "GET /api/v1/comparisons": { url: () => "/api/v1/comparisons", allowed: 422 },
+  "POST /api/v1/comparisons": { url: () => "/api/v1/comparisons", body: {}, allowed: 422 },
+  "GET /api/v1/comparisons/export": { url: () => "/api/v1/comparisons/export", allowed: 422 },
+  "GET /api/v1/shares": { url: () => "/api/v1/shares", allowed: 200 },
+  "POST /api/v1/shares": { url: () => "/api/v1/shares", body: {}, allowed: 422 },
+  "DELETE /api/v1/shares/{id}": { url: (i) => `/api/v1/shares/${i.share}`, allowed: 404 },
+  "GET /api/v1/public/shares/{token}": { url: () => `/api/v1/public/shares/${"x".repeat(43)}`, allowed: 404 },
+  "POST /api/v1/runs/{id}/abort": { url: (i) => `/api/v1/runs/${i.run}/abort`, allowed: 404 },
+  "GET /api/v1/limits": { url: () => "/api/v1/limits", allowed: 200 },
+  // An invalid value, so the owner's call is refused (422) and the limits stay as they are.
+  "PUT /api/v1/limits": { url: () => "/api/v1/limits", body: { maxVUs: -1 }, allowed: 422 },
+  "GET /api/v1/audit": { url: () => "/api/v1/audit", allowed: 200 },
+  "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
+};
+
+type Caller = { name: string; headers: Record<string, string>; role: WorkspaceRole | null; workspace: "default" | "other" | null };
+
+let db: Db;
+const callers: Caller[] = [];
+const ids: Record<"default" | "other", Ids> = { default: { run: "", study: "", share: "" }, other: { run: "", study: "", share: "" } };
+
+/** A run, a study and a share link in the workspace, made directly in the database (nothing is queued). */
+async function seed(workspaceId: string): Promise<Ids> {
+  const run = await db.run.create({ data: { workspaceId, status: "SUCCEEDED", source: "k6-import", name: "matrix" } });
+  const study = await db.study.create({ data: { workspaceId, name: "matrix", status: "SUCCEEDED" } });
+  const share = await db.shareLink.create({
+    data: { workspaceId, tokenHash: `matrix-${workspaceId}`, kind: "run", subject: { runIds: [run.id] } },
+  });
+  return { run: run.id, study: study.id, share: share.id };
+}
+
+const sessionHeaders = (setCookie: string | null): Record<string, string> => {
+  const cookie = setCookie?.match(/^[^;]+/)?.[0];
+  if (!cookie) throw new Error("no session cookie");
+  // Cookie requests come from the app's own pages: same origin.
+  return { cookie, origin: web };
+};
+
+beforeAll(async () => {
+  db = createDb(testDatabaseUrl(), { max: 2 });
+  const auth = createAuth(db, { secret: await storedAuthSecret(db) });
+  const defaultId = await defaultWorkspaceId(db);
+  const password = "matrix-password-1";
+
+  // A viewer invited to "default", signed in by session; an editor there by API token.
+  await db.invitation.create({
+    data: {
+      organizationId: defaultId,
+      email: "viewer@matrix.test",
+      role: "viewer",
+      inviterId: (await db.user.findFirstOrThrow()).id,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  const viewer = await auth.api.signUpEmail({ body: { email: "viewer@matrix.test", password, name: "viewer" }, returnHeaders: true });
+  const viewerHeaders = sessionHeaders(viewer.headers.get("set-cookie"));
+  const invitation = await db.invitation.findFirstOrThrow({ where: { email: "viewer@matrix.test" } });
+  await auth.api.acceptInvitation({ headers: new Headers(viewerHeaders), body: { invitationId: invitation.id } });
+
+  const editor = await auth.api.signUpEmail({ body: { email: "editor@matrix.test", password, name: "editor" } });
+  await db.member.create({ data: { organizationId: defaultId, userId: editor.user.id, role: "editor" } });
+  const editorToken = await createApiToken(auth, { userId: editor.user.id, workspaceId: defaultId }, "matrix");
+
+  // Someone who signed up openly: owner of a workspace of their own, signed in by session.
+  const outsider = await auth.api.signUpEmail({ body: { email: "outsider@matrix.test", password, name: "outsider" }, returnHeaders: true });
+  const otherId = (await db.member.findFirstOrThrow({ where: { userId: outsider.response.user.id } })).organizationId;
+
+  const ownerUser = await db.user.findUniqueOrThrow({ where: { email: owner.email } });
+  const revoked = await createApiToken(auth, { userId: ownerUser.id, workspaceId: defaultId }, "revoked");
+  await db.apikey.delete({ where: { id: revoked.id } });
+
+  ids.default = await seed(defaultId);
+  ids.other = await seed(otherId);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  callers.push(
+    { name: "anonymous", headers: {}, role: null, workspace: null },
+    { name: "viewer", headers: viewerHeaders, role: "viewer", workspace: "default" },
+    { name: "editor", headers: bearer(editorToken.key), role: "editor", workspace: "default" },
+    { name: "owner", headers: bearer(owner.token), role: "owner", workspace: "default" },
+    { name: "member of another workspace", headers: sessionHeaders(outsider.headers.get("set-cookie")), role: "owner", workspace: "other" },
+    { name: "revoked token", headers: bearer(revoked.key), role: null, workspace: null },
+  );
+});
+afterAll(() => db.$disconnect());
+
+/** The status a caller should get from a route: 401 without a valid identity, 403 for a weaker role, else the row's. */
+function expectedStatus(key: RouteKey, caller: Caller): number {
+  const { role } = API_CONTRACTS[key];
+  if (role === "public") return MATRIX[key].allowed;
+  if (!caller.role) return 401;
+  return roleAllows(caller.role, role) ? MATRIX[key].allowed : 403;
+}
+
+describe("authorization matrix (every /api/v1 route x every kind of caller)", () => {
+  it("has a row for every route in the contract list, and no row without a route", () => {
+    expect(Object.keys(MATRIX).sort()).toEqual(Object.keys(API_CONTRACTS).sort());
+  });
+
+  it("answers each caller with the status the route's role implies; another workspace's ids are 404", async () => {
+    const wrong: string[] = [];
+    for (const key of Object.keys(API_CONTRACTS) as RouteKey[]) {
+      const row = MATRIX[key];
+      const { method } = API_CONTRACTS[key];
+      for (const caller of callers) {
+        // Each caller asks for the ids of the workspace that is not theirs.
+        const url = row.url(caller.workspace === "other" ? ids.default : ids.other);
+        const headers: Record<string, string> = { ...caller.headers };
+        if (row.body !== undefined) headers["content-type"] = "application/json";
+        const res = await fetch(`${web}${url}`, { method, headers, body: row.body === undefined ? undefined : JSON.stringify(row.body) });
+        await res.body?.cancel();
+        const want = expectedStatus(key, caller);
+        if (res.status !== want) wrong.push(`${key} as ${caller.name}: ${res.status}, expected ${want}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("lists only the caller's own workspace", async () => {
+    const outsider = callers.find((c) => c.workspace === "other")!;
+    const theirs = await (await fetch(`${web}/api/v1/runs`, { headers: outsider.headers })).text();
+    const ours = await (await fetch(`${web}/api/v1/runs`, { headers: { authorization: `Bearer ${owner.token}` } })).text();
+    expect(theirs).toContain(ids.other.run);
+    expect(theirs).not.toContain(ids.default.run);
+    expect(ours).toContain(ids.default.run);
+    expect(ours).not.toContain(ids.other.run);
+  });
+
+  it("records when a token was last used", async () => {
+    const row = await db.apikey.findFirstOrThrow({ where: { name: "matrix" } });
+    expect(row.lastRequest).toBeInstanceOf(Date);
+    expect(row.key).not.toContain("obk_");
+  });
+});

@@ -1,0 +1,37 @@
+// The account a test file of sign-in and roles acts as: the first one in the file's own database, so the
+// instance admin and owner of the "default" workspace, made directly through Better Auth. API calls send its
+// token, browser pages its session.
+import { createApiToken, createAuth, createDb, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
+import { fileServices, useWeb } from "./file-services";
+
+export interface TestIdentity {
+  email: string;
+  password: string;
+  /** An API token of the owner in "default" (Authorization: Bearer). */
+  token: string;
+  /** The session cookie (name=value) a browser context carries. */
+  sessionCookie: { name: string; value: string };
+}
+
+export const TEST_OWNER = { email: "owner@opsbench.test", password: "test-owner-password", name: "Test owner" };
+
+export async function createTestIdentity(databaseUrl: string): Promise<TestIdentity> {
+  const db = createDb(databaseUrl, { max: 2 });
+  try {
+    const auth = createAuth(db, { secret: await storedAuthSecret(db) });
+    const signedUp = await auth.api.signUpEmail({ body: TEST_OWNER, returnHeaders: true });
+    const cookie = signedUp.headers.get("set-cookie")?.match(/^([^=;]+)=([^;]*)/);
+    if (!cookie?.[1] || !cookie[2]) throw new Error("signing up the test owner set no session cookie");
+    const member = { userId: signedUp.response.user.id, workspaceId: await defaultWorkspaceId(db) };
+    const { key } = await createApiToken(auth, member, "tests");
+    return { email: TEST_OWNER.email, password: TEST_OWNER.password, token: key, sessionCookie: { name: cookie[1], value: cookie[2] } };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** The file's web app with sign-in required (OPSBENCH_AUTH=required), and its first account (the owner). */
+export async function startSignedInWeb(): Promise<{ web: string; owner: TestIdentity }> {
+  const web = await useWeb({ auth: "required" });
+  return { web, owner: await createTestIdentity(fileServices().databaseUrl) };
+}
