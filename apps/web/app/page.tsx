@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { NewDefinitionLink } from "@/components/definitions-frame";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { RunDemoStudyButton } from "@/components/run-demo-study-button";
 import { StartRunForm } from "@/components/start-run-form";
@@ -186,16 +187,7 @@ export default async function HomePage() {
       </Panel>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <Panel
-          title={`Targets (${targets.length})`}
-          right={
-            <RoleGate atLeast="editor">
-              <Link href="/targets/new" className="text-xs text-blue-600 hover:underline">
-                New target
-              </Link>
-            </RoleGate>
-          }
-        >
+        <Panel title={`Targets (${targets.length})`} right={<NewDefinitionLink href="/targets/new" label="New target" />}>
           <SpecList
             items={targets}
             testId="targets-list"
@@ -207,16 +199,7 @@ export default async function HomePage() {
             }
           />
         </Panel>
-        <Panel
-          title={`Workloads (${workloads.length})`}
-          right={
-            <RoleGate atLeast="editor">
-              <Link href="/workloads/new" className="text-xs text-blue-600 hover:underline">
-                New workload
-              </Link>
-            </RoleGate>
-          }
-        >
+        <Panel title={`Workloads (${workloads.length})`} right={<NewDefinitionLink href="/workloads/new" label="New workload" />}>
           <SpecList
             items={workloads}
             testId="workloads-list"

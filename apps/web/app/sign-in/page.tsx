@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { CredentialsForm } from "@/components/auth/credentials-form";
-import { Panel } from "@/components/panel";
+import { CredentialsPage } from "@/components/auth/credentials-page";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -10,18 +9,12 @@ type Props = { searchParams: Promise<{ invitation?: string }> };
 export default async function SignInPage({ searchParams }: Props) {
   const { invitation } = await searchParams;
   return (
-    <div className="mx-auto max-w-sm">
-      <Panel title="Sign in to opsbench">
-        <div className="space-y-3 p-3">
-          <CredentialsForm mode="sign-in" invitationId={invitation} />
-          <p className="text-xs text-zinc-500">
-            No account yet?{" "}
-            <Link className="text-blue-600 hover:underline" href={invitation ? `/sign-up?invitation=${invitation}` : "/sign-up"}>
-              Create one
-            </Link>
-          </p>
-        </div>
-      </Panel>
-    </div>
+    <CredentialsPage
+      title="Sign in to opsbench"
+      invitation={invitation}
+      otherPage={{ path: "/sign-up", question: "No account yet?", label: "Create one" }}
+    >
+      <CredentialsForm mode="sign-in" invitationId={invitation} />
+    </CredentialsPage>
   );
 }

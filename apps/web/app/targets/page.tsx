@@ -1,11 +1,10 @@
 import { functionSettings, localFunctionSpec, localServiceSpec, serviceSettings } from "@opsbench/core";
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
+import { DefinitionsListPage } from "@/components/definitions-frame";
+import { tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Targets" };
@@ -50,64 +49,54 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
   const saved = (await searchParams).saved;
   const rows = await scope.targets.list();
   return (
-    <div className="space-y-4">
-      <PageHeader
-        title="Targets"
-        right={
-          <RoleGate atLeast="editor">
-            <Link href="/targets/new" className={buttonPrimary}>
-              New target
-            </Link>
-          </RoleGate>
-        }
-      />
-      {typeof saved === "string" && saved && (
-        <p data-testid="target-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
-          Saved: {saved}
+    <DefinitionsListPage
+      title="Targets"
+      newLink={{ href: "/targets/new", label: "New target" }}
+      saved={typeof saved === "string" && saved ? saved : null}
+      savedTestId="target-saved"
+      count={rows.length}
+      empty={
+        <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target" }]}>
+          No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero
+          functions (local-function). Add one with “New target”, or run the demo study (<DemoCommand />
+          ), which defines one of each.
+        </EmptyState>
+      }
+      footer={
+        <p className="text-[11px] text-zinc-500">
+          How the local kinds behave and where they differ from the real platforms: docs/local-engine.md.
         </p>
-      )}
-      <Panel title={`Targets (${rows.length})`}>
-        {rows.length === 0 ? (
-          <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target" }]}>
-            No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero
-            functions (local-function). Add one with “New target”, or run the demo study (<DemoCommand />
-            ), which defines one of each.
-          </EmptyState>
-        ) : (
-          <div className="overflow-x-auto">
-            <table data-testid="targets-table" className="w-full text-xs">
-              <thead className="border-b border-zinc-200 bg-zinc-50">
-                <tr>
-                  <th className={th}>Name</th>
-                  <th className={th}>Kind</th>
-                  <th className={th}>App</th>
-                  <th className={th}>Deployment</th>
-                  <th className={th}>Updated (UTC)</th>
+      }
+    >
+      <div className="overflow-x-auto">
+        <table data-testid="targets-table" className="w-full text-xs">
+          <thead className="border-b border-zinc-200 bg-zinc-50">
+            <tr>
+              <th className={th}>Name</th>
+              <th className={th}>Kind</th>
+              <th className={th}>App</th>
+              <th className={th}>Deployment</th>
+              <th className={th}>Updated (UTC)</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {rows.map((t) => {
+              const d = describe(t.kind, t.spec);
+              return (
+                <tr key={t.id} data-testid="target-row" data-name={t.name} className="hover:bg-zinc-50">
+                  <td className={`${td} whitespace-nowrap font-mono font-medium`}>{t.name}</td>
+                  <td className={`${td} whitespace-nowrap`}>
+                    <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
+                  </td>
+                  <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
+                  <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
+                  <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {rows.map((t) => {
-                  const d = describe(t.kind, t.spec);
-                  return (
-                    <tr key={t.id} data-testid="target-row" data-name={t.name} className="hover:bg-zinc-50">
-                      <td className={`${td} whitespace-nowrap font-mono font-medium`}>{t.name}</td>
-                      <td className={`${td} whitespace-nowrap`}>
-                        <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
-                      </td>
-                      <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
-                      <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
-                      <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </Panel>
-      <p className="text-[11px] text-zinc-500">
-        How the local kinds behave and where they differ from the real platforms: docs/local-engine.md.
-      </p>
-    </div>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </DefinitionsListPage>
   );
 }

@@ -1,11 +1,10 @@
 import { loadProfile, plannedSeconds, workloadSpec, type WorkloadSpec } from "@opsbench/core";
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
+import { DefinitionsListPage } from "@/components/definitions-frame";
+import { tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtDuration, fmtTime, NO_VALUE } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workloads" };
@@ -59,75 +58,65 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
   const saved = (await searchParams).saved;
   const rows = await scope.workloads.list();
   return (
-    <div className="space-y-4">
-      <PageHeader
-        title="Workloads"
-        right={
-          <RoleGate atLeast="editor">
-            <Link href="/workloads/new" className={buttonPrimary}>
-              New workload
-            </Link>
-          </RoleGate>
-        }
-      />
-      {typeof saved === "string" && saved && (
-        <p data-testid="workload-saved" className="rounded border border-emerald-300 bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
-          Saved: {saved.split(",").join(", ")}
+    <DefinitionsListPage
+      title="Workloads"
+      newLink={{ href: "/workloads/new", label: "New workload" }}
+      saved={typeof saved === "string" && saved ? saved.split(",").join(", ") : null}
+      savedTestId="workload-saved"
+      count={rows.length}
+      empty={
+        <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload" }]}>
+          No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6 script
+          with “New workload”; the demo study (<DemoCommand />) defines an IoT spike.
+        </EmptyState>
+      }
+      footer={
+        <p className="text-[11px] text-zinc-500">
+          From the command line: <code>opsbench workload preset list</code>, <code>opsbench workload show NAME --k6</code> (the compiled k6
+          script). See docs/workloads.md.
         </p>
-      )}
-      <Panel title={`Workloads (${rows.length})`}>
-        {rows.length === 0 ? (
-          <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload" }]}>
-            No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6
-            script with “New workload”; the demo study (<DemoCommand />) defines an IoT spike.
-          </EmptyState>
-        ) : (
-          <div className="overflow-x-auto">
-            <table data-testid="workloads-table" className="w-full text-xs">
-              <thead className="border-b border-zinc-200 bg-zinc-50">
-                <tr>
-                  <th className={th}>Name</th>
-                  <th className={th}>Kind</th>
-                  <th className={th}>Profile</th>
-                  <th className={`${th} text-right`}>Planned</th>
-                  <th className={th}>What it does</th>
-                  <th className={th}>Updated (UTC)</th>
+      }
+    >
+      <div className="overflow-x-auto">
+        <table data-testid="workloads-table" className="w-full text-xs">
+          <thead className="border-b border-zinc-200 bg-zinc-50">
+            <tr>
+              <th className={th}>Name</th>
+              <th className={th}>Kind</th>
+              <th className={th}>Profile</th>
+              <th className={`${th} text-right`}>Planned</th>
+              <th className={th}>What it does</th>
+              <th className={th}>Updated (UTC)</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {rows.map((w) => {
+              const parsed = workloadSpec.safeParse(w.spec);
+              const spec = parsed.success ? parsed.data : null;
+              const planned = spec ? plannedSeconds(spec) : 0;
+              return (
+                <tr key={w.id} data-testid="workload-row" data-name={w.name} className="hover:bg-zinc-50">
+                  <td className={`${td} whitespace-nowrap font-mono font-medium`}>{w.name}</td>
+                  <td className={td}>
+                    <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>
+                  </td>
+                  <td className={td}>{spec ? <Sparkline spec={spec} /> : NO_VALUE}</td>
+                  <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>
+                    {planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}
+                  </td>
+                  <td
+                    className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`}
+                    title={JSON.stringify(w.spec).slice(0, 500)}
+                  >
+                    {spec ? describe(spec) : "unreadable spec"}
+                  </td>
+                  <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {rows.map((w) => {
-                  const parsed = workloadSpec.safeParse(w.spec);
-                  const spec = parsed.success ? parsed.data : null;
-                  const planned = spec ? plannedSeconds(spec) : 0;
-                  return (
-                    <tr key={w.id} data-testid="workload-row" data-name={w.name} className="hover:bg-zinc-50">
-                      <td className={`${td} whitespace-nowrap font-mono font-medium`}>{w.name}</td>
-                      <td className={td}>
-                        <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>
-                      </td>
-                      <td className={td}>{spec ? <Sparkline spec={spec} /> : NO_VALUE}</td>
-                      <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>
-                        {planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}
-                      </td>
-                      <td
-                        className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`}
-                        title={JSON.stringify(w.spec).slice(0, 500)}
-                      >
-                        {spec ? describe(spec) : "unreadable spec"}
-                      </td>
-                      <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </Panel>
-      <p className="text-[11px] text-zinc-500">
-        From the command line: <code>opsbench workload preset list</code>, <code>opsbench workload show NAME --k6</code> (the compiled k6
-        script). See docs/workloads.md.
-      </p>
-    </div>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </DefinitionsListPage>
   );
 }

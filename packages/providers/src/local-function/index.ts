@@ -3,6 +3,7 @@
 // instances on demand, limits each to `concurrency` requests, queues with a
 // timeout at maxInstances, stops idle instances (scale to zero), times every
 // cold start and bills every request as the chosen platform rounds.
+import { undoFailedDeploy } from "../local/undo-failed-deploy";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -169,10 +170,7 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
       });
       return { endpoint: state.endpoint, state };
     } catch (err) {
-      await localFunction
-        .teardown({ state }, ctx)
-        .catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
-      throw err;
+      return undoFailedDeploy(localFunction, state, ctx, err);
     }
   },
 

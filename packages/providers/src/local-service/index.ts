@@ -3,6 +3,7 @@
 // and max replicas, an optional CPU autoscaler with the HPA's rule, readiness
 // before a replica takes load, per-replica limits with cgroups where the OS
 // allows, and a placement for multi-service apps (docs/local-engine.md).
+import { undoFailedDeploy } from "../local/undo-failed-deploy";
 import { benchappChecks } from "../local/app-checks";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -86,11 +87,7 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
       });
       return { endpoint: state.endpoint, state };
     } catch (err) {
-      // Nothing half-made survives a failed deploy.
-      await localService
-        .teardown({ state }, ctx)
-        .catch((e) => ctx.log("teardown after a failed deploy failed", { error: (e as Error).message }));
-      throw err;
+      return undoFailedDeploy(localService, state, ctx, err);
     }
   },
 

@@ -1,19 +1,13 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { PageHeader } from "@/components/panel";
+import { NewDefinitionPage } from "@/components/definitions-frame";
 import { TargetForm } from "@/components/target-form";
 
 export const metadata: Metadata = { title: "New target" };
 
 export default function NewTargetPage() {
   return (
-    <div className="space-y-4">
-      <PageHeader title="New target">
-        <Link href="/targets" className="text-xs text-blue-600 hover:underline">
-          all targets
-        </Link>
-      </PageHeader>
+    <NewDefinitionPage title="New target" listHref="/targets" listLabel="all targets">
       <TargetForm />
-    </div>
+    </NewDefinitionPage>
   );
 }

@@ -1,19 +1,13 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { PageHeader } from "@/components/panel";
+import { NewDefinitionPage } from "@/components/definitions-frame";
 import { WorkloadForm } from "@/components/workload-form";
 
 export const metadata: Metadata = { title: "New workload" };
 
 export default function NewWorkloadPage() {
   return (
-    <div className="space-y-4">
-      <PageHeader title="New workload">
-        <Link href="/workloads" className="text-xs text-blue-600 hover:underline">
-          all workloads
-        </Link>
-      </PageHeader>
+    <NewDefinitionPage title="New workload" listHref="/workloads" listLabel="all workloads">
       <WorkloadForm />
-    </div>
+    </NewDefinitionPage>
   );
 }
