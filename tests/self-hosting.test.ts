@@ -31,6 +31,23 @@ const stagesOf = (text: string) =>
       else stages.at(-1)?.push(line);
       return stages;
     }, []);
+/** A stage's name: "FROM node:20 AS web" -> "web". */
+const stageName = (stage: string[]) => /\sAS\s+(\S+)$/i.exec(stage[0]!)?.[1] ?? "";
+/** Each image compose builds: its Dockerfile and the stage it targets. */
+const images = [
+  ...new Map(
+    Object.values(services).flatMap((svc) =>
+      svc.build
+        ? [
+            [
+              `${svc.build.dockerfile}#${svc.build.target}`,
+              { file: path.join(svc.build.context, svc.build.dockerfile), target: svc.build.target as string },
+            ],
+          ]
+        : [],
+    ),
+  ).values(),
+];
 /** An image reference pinned to an exact version (major.minor at least, node major.minor.patch), never latest. */
 const PINNED = /^[\w./-]+:\d+\.\d+(\.\d+)?(-[\w.-]+)?(@sha256:[0-9a-f]{64})?$/;
 
@@ -75,8 +92,11 @@ describe("images", () => {
   it("come from base images pinned to exact versions (compose and every FROM)", () => {
     for (const [name, svc] of Object.entries(services)) if (svc.image) expect(svc.image, name).toMatch(PINNED);
     for (const file of dockerfiles) {
-      for (const stage of stagesOf(dockerfile(file))) {
+      const stages = stagesOf(dockerfile(file));
+      const named = new Set(stages.map(stageName));
+      for (const stage of stages) {
         const image = stage[0]!.split(/\s+/)[1]!;
+        if (named.has(image)) continue; // built on an earlier stage of the same file
         expect(image, file).toMatch(PINNED);
         if (image.startsWith("node:")) expect(image, `${file}: node needs major.minor.patch`).toMatch(/^node:\d+\.\d+\.\d+-/);
       }
@@ -98,18 +118,23 @@ describe("images", () => {
     }
   });
 
-  it("are multi-stage and run as a non-root user in the final stage", () => {
-    for (const file of dockerfiles) {
-      const stages = stagesOf(dockerfile(file));
-      expect(stages.length, file).toBeGreaterThanOrEqual(2);
-      const users = stages.at(-1)!.filter((l) => /^USER\s/i.test(l));
-      expect(users.length, `${file}: USER in the final stage`).toBeGreaterThan(0);
-      expect(users.at(-1), file).not.toMatch(/^USER\s+(root|0)(:|$)/i);
-      // Nothing after the last USER switches back.
-      const last = stages.at(-1)!;
+  it("are multi-stage and run as a non-root user in each image's stage (the compose build target)", () => {
+    expect(images.map((i) => i.target).sort()).toEqual(["web", "worker"]);
+    for (const { file, target } of images) {
+      const stage = stagesOf(dockerfile(file)).find((s) => stageName(s) === target);
+      expect(stage, `${file}: a stage named ${target}`).toBeDefined();
+      // Multi-stage: the image copies what other stages built, it does not build itself.
       expect(
-        last.slice(last.lastIndexOf(users.at(-1)!)).some((l) => /^RUN\s/.test(l)),
-        `${file}: no RUN after USER`,
+        stage!.some((l) => /^COPY\s+--from=/.test(l)),
+        `${file} ${target}: COPY --from`,
+      ).toBe(true);
+      const users = stage!.filter((l) => /^USER\s/i.test(l));
+      expect(users.length, `${file} ${target}: USER`).toBeGreaterThan(0);
+      expect(users.at(-1), `${file} ${target}`).not.toMatch(/^USER\s+(root|0)(:|$)/i);
+      // Nothing after the last USER switches back.
+      expect(
+        stage!.slice(stage!.lastIndexOf(users.at(-1)!)).some((l) => /^RUN\s/.test(l)),
+        `${file} ${target}: no RUN after USER`,
       ).toBe(false);
     }
   });

@@ -18,6 +18,7 @@ import {
 } from "@opsbench/core";
 import { loadEnv } from "../src/env";
 import { runK6 } from "../src/k6-process";
+import { shopSession } from "../../../packages/core/test/fixtures/shop-session";
 
 const k6 = loadEnv({}).OPSBENCH_K6;
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-workloads-"));
@@ -173,32 +174,15 @@ describe("request mixes in the real k6", () => {
       kind: "constant-vus",
       vus: 2,
       duration: "2s",
-      mix: "weighted",
       pools: {
         user: { dimensions: { user: 5 } },
         product: { rows: Array.from({ length: 20 }, (_, i) => ({ id: `p-${i + 1}` })), choice: { zipf: 1.25 } },
       },
-      setup: [
-        {
-          name: "signin",
-          method: "POST",
-          path: "/signin/{{user.user}}",
-          body: '{"user":{{user.user}}}',
-          forEach: "user",
-          capture: { token: "token" },
-        },
-      ],
-      requests: [
-        { name: "view", path: "/products/{{product.id}}?n={{randomInt 1 9}}", weight: 9, expectStatus: [200] },
-        {
-          name: "buy",
-          method: "POST",
-          path: "/users/{{user.user}}/orders",
-          body: '{"product":"{{product.id}}","pad":"{{payload 100}}"}',
-          headers: { Authorization: "Bearer {{user.token}}" },
-          weight: 1,
-        },
-      ],
+      ...shopSession({
+        signin: { path: "/signin/{{user.user}}", body: '{"user":{{user.user}}}' },
+        view: "/products/{{product.id}}?n={{randomInt 1 9}}",
+        buy: { path: "/users/{{user.user}}/orders", body: '{"product":"{{product.id}}","pad":"{{payload 100}}"}' },
+      }),
     });
     const signins = r.seen.filter((s) => s.url.startsWith("/signin/"));
     expect(signins.map((s) => s.url).sort()).toEqual(["/signin/1", "/signin/2", "/signin/3", "/signin/4", "/signin/5"]);

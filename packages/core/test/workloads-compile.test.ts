@@ -13,6 +13,7 @@ import {
   type GeneratedWorkloadSpec,
   type TemplateScope,
 } from "../src/index";
+import { shopSession } from "./fixtures/shop-session";
 
 const requests = [{ name: "home", path: "/" }];
 const options = (input: unknown) => compileK6Options(workloadSpec.parse(input) as GeneratedWorkloadSpec);
@@ -205,32 +206,15 @@ describe("request mixes", () => {
         kind: "ramping-arrival-rate",
         stages: [{ duration: "10s", target: 10 }],
         preAllocatedVUs: 2,
-        mix: "weighted",
         pools: {
           user: { dimensions: { user: 100, device: 5 } },
           product: { rows: [{ id: "p-1" }, { id: "p-2" }], choice: { zipf: 1.25 } },
         },
-        setup: [
-          {
-            name: "signin",
-            method: "POST",
-            path: "/signin",
-            body: '{"user":"{{user.user}}"}',
-            forEach: "user",
-            capture: { token: "token" },
-          },
-        ],
-        requests: [
-          { name: "view", path: "/products/{{product.id}}", weight: 9, expectStatus: [200] },
-          {
-            name: "buy",
-            method: "POST",
-            path: "/orders",
-            body: '{"product":"{{product.id}}"}',
-            headers: { Authorization: "Bearer {{user.token}}" },
-            weight: 1,
-          },
-        ],
+        ...shopSession({
+          signin: { path: "/signin", body: '{"user":"{{user.user}}"}' },
+          view: "/products/{{product.id}}",
+          buy: { path: "/orders", body: '{"product":"{{product.id}}"}' },
+        }),
         thinkTime: { min: "1s", max: "3s" },
       }),
     );

@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
-# The worker image: Node + the pinned k6 (with opsbench's output) + the benchapps,
-# so local targets run inside the container. Also runs the one-shot migrate service.
+# opsbench's two images, one stage each: `web` (Next.js UI, /api/v1, /api/health) and `worker`
+# (Node + the pinned k6 with opsbench's output + the benchapps, so local targets run inside the
+# container; it also runs the one-shot migrate service). They share one dependency layer.
 # Build from the repo root:
-#   docker build -f apps/worker/Dockerfile .
+#   docker build --target web .      docker build --target worker .
+# Configuration comes from the environment at run time (see .env.example and docker-compose.yml).
 # Base images are pinned to exact versions; bump them on purpose.
 
 FROM golang:1.25.0-bookworm AS k6
@@ -10,8 +12,9 @@ WORKDIR /src
 COPY apps/worker/k6-build/ ./
 RUN CGO_ENABLED=0 go build -trimpath -o /k6 .
 
-FROM node:20.20.2-bookworm-slim AS build
+FROM node:20.20.2-bookworm-slim AS deps
 WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
 # Every workspace's manifest first (npm ci checks them against the lock file), so the
 # dependency layer is rebuilt only when one of them changes.
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
@@ -29,17 +32,43 @@ COPY benchapps/iot/package.json benchapps/iot/
 COPY benchapps/msd/beps/package.json benchapps/msd/beps/
 COPY benchapps/msd/poll/package.json benchapps/msd/poll/
 COPY benchapps/shop/package.json benchapps/shop/
+# No install scripts: the Prisma client is generated below (no engine download needed),
+# and the native packages ship prebuilt.
 # tsx (a dev dependency) runs the worker's TypeScript, so dev dependencies stay.
 # No install scripts: the Prisma client is generated below (no engine download needed),
 # and the native packages ship prebuilt.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY prisma ./prisma
 COPY packages ./packages
-COPY apps/worker ./apps/worker
-COPY benchapps ./benchapps
+# The Prisma client is generated into packages/db/src/generated (git-ignored).
 RUN npm run db:generate
 
-FROM node:20.20.2-bookworm-slim
+FROM deps AS web-build
+COPY apps/web ./apps/web
+RUN npm run build -w @opsbench/web && rm -rf apps/web/.next/cache
+
+FROM deps AS worker-build
+COPY apps/worker ./apps/worker
+COPY benchapps ./benchapps
+
+FROM node:20.20.2-bookworm-slim AS web
+WORKDIR /app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
+# The code stays owned by root (the app cannot rewrite itself); only Next's cache is writable.
+# node_modules stay: pg, @prisma/*, bullmq and ioredis are loaded at run time, not bundled.
+COPY --from=web-build /app/package.json /app/tsconfig.base.json ./
+COPY --from=web-build /app/node_modules ./node_modules
+COPY --from=web-build /app/packages ./packages
+COPY --from=web-build /app/apps/web ./apps/web
+RUN mkdir -p apps/web/.next/cache && chown -R node:node apps/web/.next/cache
+USER node
+WORKDIR /app/apps/web
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "../../node_modules/next/dist/bin/next", "start", "-p", "3000"]
+
+FROM node:20.20.2-bookworm-slim AS worker
 WORKDIR /app
 # The k6 sandbox (docs/security.md): bubblewrap, and nftables + iproute2 for k6's own network namespace.
 # Not verified in a container (no Docker engine where this was written): the network part needs
@@ -49,7 +78,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap nfta
 ENV NODE_ENV=production OPSBENCH_K6=/usr/local/bin/k6 OPSBENCH_WORK_DIR=/app/.data/runs
 # The code stays owned by root (the worker, which runs users' scripts, cannot rewrite it);
 # only the runs' working folder is the worker's.
-COPY --from=build /app ./
+COPY --from=worker-build /app ./
 COPY --from=k6 /k6 /usr/local/bin/k6
 RUN mkdir -p .data/runs && chown -R node:node .data
 USER node
