@@ -2,6 +2,7 @@
 // NoOps in miniature, core's demo-study.ts) through the study queue like any other study,
 // shows one progress line while it runs, and ends on the comparison: its address
 // and a three-line verdict. Exit 0 when every run succeeded, 1 otherwise, 130 on Ctrl-C.
+import { StudyInterrupt } from "./study-interrupt";
 import { parseArgs } from "node:util";
 import { DEMO_FUNCTION, DEMO_RUN_SECONDS, DEMO_SERVICE, demoStudy, isFinalRunStatus, studyInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, workspaceScope, type StudyRunView, type StudyView, type WorkspaceScope } from "@opsbench/db";
@@ -47,16 +48,11 @@ export async function demoCommand(args: string[], io: Io): Promise<number> {
   const studyQueue = createStudyQueue(env.REDIS_URL);
   const children: Managed[] = [];
   const scope = workspaceScope(db, await defaultWorkspaceId(db));
-  let studyId: string | null = null;
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    out.say("\ndemo: stopping (the run under way is stopped and torn down; Ctrl-C again to leave at once)...");
-    if (studyId) scope.studies.abort(studyId).catch((err) => out.say(`demo: could not abort: ${(err as Error).message}`));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const interrupt = new StudyInterrupt(scope, {
+    say,
+    notice: "stopping (the run under way is stopped and torn down; Ctrl-C again to leave at once)...",
+    secondSignalExits: true,
+  });
   try {
     const web = await startWeb(env, say);
     if (web.managed) children.push(web.managed);
@@ -64,10 +60,11 @@ export async function demoCommand(args: string[], io: Io): Promise<number> {
     const worker = await ensureWorker(env, runQueue, say);
     if (worker) children.push(worker);
     await waitForStudyWorker(studyQueue);
-    if (interrupted) return 130;
+    if (interrupt.interrupted) return 130;
 
     const created = await startStudy(scope, studyQueue, studyInput.parse(demoStudy(timeScale)));
-    studyId = created.study.id;
+    const studyId = created.study.id;
+    await interrupt.follow(studyId);
     const first = await scope.studies.view(studyId, { merged: false });
     say(
       `${DEMO_SERVICE} (autoscaled 1-4 replicas, GKE prices) vs ${DEMO_FUNCTION} (scale to zero, Cloud Run prices), ` +
@@ -77,7 +74,7 @@ export async function demoCommand(args: string[], io: Io): Promise<number> {
     say(`watch it at ${web.url}/studies/${studyId}`);
 
     const view = await followStudy(scope, studyId, out);
-    if (interrupted) return 130;
+    if (interrupt.interrupted) return 130;
     const compareUrl = `${web.url}/compare?study=${studyId}`;
     if (view.status !== "SUCCEEDED") {
       say(
@@ -93,14 +90,12 @@ export async function demoCommand(args: string[], io: Io): Promise<number> {
     for (const line of verdict) console.log(`  ${line}`);
     console.log(`comparison: ${compareUrl}`);
     if (!serve || children.length === 0) return 0;
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    interrupt.release();
     out.say(`serving ${web.url} until Ctrl-C`);
     await new Promise<void>((resolve) => process.once("SIGINT", resolve));
     return 0;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    interrupt.release();
     await Promise.all(children.map((c) => c.stop()));
     await runQueue.close();
     await studyQueue.close();

@@ -3,6 +3,7 @@
 // printing progress and, at the end, each cell's mean +- SD and 95% CI.
 // `opsbench study show ID` and `opsbench study abort ID`. Exit codes: 0 every
 // run succeeded, 1 any did not, 2 bad input (nothing written), 130 interrupted.
+import { StudyInterrupt } from "./study-interrupt";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -90,16 +91,11 @@ async function studyRun(args: string[], io: Io): Promise<number> {
   const runQueue = createRunQueue(env.REDIS_URL);
   const studyQueue = createStudyQueue(env.REDIS_URL);
   const children: Managed[] = [];
-  let studyId: string | null = null;
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) return;
-    interrupted = true;
-    io.say("\nstopping: aborting the study (the run under way is stopped and torn down)...");
-    if (studyId) scope.studies.abort(studyId).catch((err) => io.say(`opsbench: could not abort: ${(err as Error).message}`));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const interrupt = new StudyInterrupt(scope, {
+    say: (m) => io.say(m.startsWith("\n") ? m : `opsbench: ${m}`),
+    notice: "\nstopping: aborting the study (the run under way is stopped and torn down)...",
+    secondSignalExits: false,
+  });
   try {
     // Names are checked before a worker is started; the study is then created in one transaction.
     const missing = await missingNames(scope, input);
@@ -120,8 +116,8 @@ async function studyRun(args: string[], io: Io): Promise<number> {
       }
       throw err;
     }
-    studyId = created.study.id;
-    if (interrupted) await scope.studies.abort(studyId);
+    const studyId = created.study.id;
+    await interrupt.follow(studyId);
     const cells = created.cells.length;
     io.say(
       `study ${studyId}: ${cells} cell${cells === 1 ? "" : "s"} x ${input.repetitions} repetition${input.repetitions === 1 ? "" : "s"} = ${created.runs.length} runs, ` +
@@ -130,11 +126,10 @@ async function studyRun(args: string[], io: Io): Promise<number> {
     const view = await waitForStudy(scope, studyId, io.say);
     if (json) console.log(JSON.stringify(view, null, 2));
     else console.log(formatStudy(view));
-    if (interrupted) return 130;
+    if (interrupt.interrupted) return 130;
     return view.status === "SUCCEEDED" ? 0 : 1;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    interrupt.release();
     await Promise.all(children.map((c) => c.stop()));
     await runQueue.close();
     await studyQueue.close();
