@@ -33,6 +33,13 @@ const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: tr
   OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
   /** No load test runs longer than this, whatever it plans (default one day). */
   OPSBENCH_MAX_LOAD_SECONDS: z.coerce.number().int().min(1).default(86_400),
+  /** How often the reconciler looks for runs and studies nothing executes (docs/faults.md). */
+  OPSBENCH_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * SIGTERM: how long the worker may take to stop k6, keep the results, tear down and mark the run
+   * ABORTED before it exits anyway (keep it under the container's stop_grace_period, 90 s in compose).
+   */
+  OPSBENCH_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).default(75),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

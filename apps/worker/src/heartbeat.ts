@@ -10,6 +10,7 @@ export interface HeartbeatSource {
   /** True while the worker takes jobs (not closing, consumer running). */
   isConsuming(): boolean;
   runIds(): string[];
+  studyIds?(): string[];
 }
 
 export function startHeartbeat(redis: Redis, source: HeartbeatSource, log: Logger) {
@@ -27,6 +28,7 @@ export function startHeartbeat(redis: Redis, source: HeartbeatSource, log: Logge
         startedAt,
         at: new Date().toISOString(),
         runIds: source.runIds(),
+        studyIds: source.studyIds?.() ?? [],
       });
       if (failing) log.info({ workerId }, "heartbeat written again");
       failing = false;

@@ -12,9 +12,12 @@ import {
   createLoadNetwork,
   groupCpuTicks,
   isLoopbackHost,
+  processStartTicks,
   removeLoadNetwork,
+  stopGroup,
   type LoadNetwork,
 } from "@opsbench/providers";
+import { z } from "zod";
 import {
   blockArgs,
   bwrapArgs,
@@ -66,6 +69,24 @@ export interface K6Result {
   deadlineExceeded: string | null;
 }
 
+/**
+ * What one k6 run made that outlives a killed worker: k6's process group (leader pid and
+ * its start time) and its load network. The LOAD step records it, so whoever finds the
+ * run interrupted stops exactly these (stopOwnedK6).
+ */
+export const k6Owned = z.object({
+  pid: z.number().int().nullable(),
+  startTicks: z.number().nullable(),
+  network: z.object({ ns: z.string(), table: z.string() }).nullable(),
+});
+export type K6Owned = z.infer<typeof k6Owned>;
+
+/** Stops a recorded k6 (never a process that reused its pid) and removes its load network. Returns what was left. */
+export async function stopOwnedK6(owned: K6Owned): Promise<string[]> {
+  if (owned.pid !== null) await stopGroup(owned.pid, 2000, owned.startTicks);
+  return owned.network ? removeLoadNetwork(owned.network) : [];
+}
+
 export async function runK6(opts: {
   binary: string;
   workDir: string;
@@ -83,6 +104,8 @@ export async function runK6(opts: {
   sandbox?: K6SandboxSettings;
   /** The hard stop; none unless given. */
   deadline?: K6Deadline;
+  /** Told what this k6 owns as soon as it exists (its network, then its process), to be recorded. */
+  onOwned?: (owned: K6Owned) => void;
 }): Promise<K6Result> {
   mkdirSync(opts.workDir, { recursive: true });
   const scriptPath = path.join(opts.workDir, "script.js");
@@ -92,6 +115,8 @@ export async function runK6(opts: {
 
   const sandbox = opts.sandbox ?? STRICT_SANDBOX;
   const launch = await prepareLaunch(opts.binary, opts.workDir, opts.env, sandbox);
+  const network = launch.network ? { ns: launch.network.ns, table: launch.network.table } : null;
+  if (network) opts.onOwned?.({ pid: null, startTicks: null, network });
   try {
     const deadlineMs = opts.deadline ? await deadlineOf(opts.binary, opts.script, sandbox, opts.deadline) : null;
     const result = await superviseK6(
@@ -117,6 +142,7 @@ export async function runK6(opts: {
         ],
         env: launch.env,
         deadlineMs,
+        onSpawn: (pid) => opts.onOwned?.({ pid, startTicks: processStartTicks(pid), network }),
       },
       summaryPath,
     );
@@ -201,6 +227,7 @@ async function superviseK6(
     signal: AbortSignal;
     onLine: (line: K6OutputLine) => void;
     deadlineMs: number | null;
+    onSpawn: (pid: number) => void;
   },
   summaryPath: string,
 ): Promise<Omit<K6Result, "unsandboxed">> {
@@ -211,6 +238,7 @@ async function superviseK6(
     stdio: ["ignore", "pipe", "pipe", "pipe"],
     detached: true,
   });
+  if (child.pid !== undefined) opts.onSpawn(child.pid);
   const signalGroup = (sig: NodeJS.Signals) => {
     if (child.pid === undefined || child.exitCode !== null) return;
     try {

@@ -1,14 +1,20 @@
 // The worker process: consumes run jobs and study jobs, one load test at a time
-// (two load tests on one machine would measure each other) and shuts down cleanly on SIGTERM/SIGINT:
-// stop taking jobs, stop k6 gracefully, tear the target down, mark the run
-// aborted, close Redis and Postgres.
+// (two load tests on one machine would measure each other). At start, before it
+// takes a job, the reconciler ends what a dead worker left unfinished and leftover
+// load networks are swept; then the reconciler runs every minute. On SIGTERM/SIGINT
+// it stops within a bound: stop taking jobs, stop k6 gracefully (its results are
+// kept), tear the target down, mark the run ABORTED, close Redis and Postgres.
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { createDb } from "@opsbench/db";
 import {
   RUN_QUEUE,
+  STALLED_JOB_SETTINGS,
   STUDY_QUEUE,
+  createRunQueue,
+  createStudyQueue,
   queuePrefix,
+  readWorkerHeartbeats,
   redisConnection,
   runJobPayload,
   studyJobPayload,
@@ -18,10 +24,12 @@ import {
 import { loadEnv } from "./env";
 import { k6Version, type K6Settings } from "./k6-process";
 import { createLogger } from "./logger";
-import { executeRun } from "./run-pipeline";
+import { reconcile, startReconciler, type ReconcilerDeps } from "./reconciler";
+import { executeRun, type PipelineDeps } from "./run-pipeline";
 import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
 import { executeStudy } from "./study-runner";
+import { sweepLoadNetworks } from "./sweep-load-networks";
 import { startScriptValidationWorker } from "./validate-script";
 
 const env = loadEnv();
@@ -39,10 +47,29 @@ const k6: K6Settings = {
   },
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
 };
+// What this process executes now: its heartbeat lists it, the reconciler leaves it alone.
+const live = { runs: new Set<string>(), studies: new Set<string>() };
+const pipeline: PipelineDeps = {
+  db,
+  redis: publisher,
+  log,
+  k6,
+  benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
+  workDir: env.OPSBENCH_WORK_DIR,
+  live: live.runs,
+};
 const running = new Map<string, AbortController>();
 // Single runs and study runs share the machine: one load test at a time.
 const loadLock = new LoadLock();
 const stoppingStudies = new AbortController();
+const consumerOptions = {
+  connection: redisConnection(env.REDIS_URL),
+  prefix: queuePrefix(env.REDIS_URL),
+  concurrency: 1,
+  ...STALLED_JOB_SETTINGS,
+  // Taken only after the first reconciler pass (below).
+  autorun: false,
+};
 
 const worker = new Worker<RunJobPayload>(
   RUN_QUEUE,
@@ -53,18 +80,12 @@ const worker = new Worker<RunJobPayload>(
     const abort = new AbortController();
     running.set(runId, abort);
     try {
-      await loadLock.run(() =>
-        executeRun(
-          runId,
-          { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR },
-          abort.signal,
-        ),
-      );
+      await loadLock.run(() => executeRun(runId, pipeline, abort.signal));
     } finally {
       running.delete(runId);
     }
   },
-  { connection: redisConnection(env.REDIS_URL), prefix: queuePrefix(env.REDIS_URL), concurrency: 1, lockDuration: 60_000 },
+  consumerOptions,
 );
 worker.on("error", (err) => log.error({ err }, "worker error"));
 // The job id is the run id.
@@ -76,18 +97,15 @@ const studyWorker = new Worker<StudyJobPayload>(
   async (job) => {
     const parsed = studyJobPayload.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
-    const deps = {
-      db,
-      redis: publisher,
-      log,
-      k6,
-      benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
-      workDir: env.OPSBENCH_WORK_DIR,
-      lock: loadLock,
-    };
-    await executeStudy(parsed.data.studyId, deps, stoppingStudies.signal);
+    const { studyId } = parsed.data;
+    live.studies.add(studyId);
+    try {
+      await executeStudy(studyId, { ...pipeline, lock: loadLock }, stoppingStudies.signal);
+    } finally {
+      live.studies.delete(studyId);
+    }
   },
-  { connection: redisConnection(env.REDIS_URL), prefix: queuePrefix(env.REDIS_URL), concurrency: 1, lockDuration: 60_000 },
+  consumerOptions,
 );
 studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
 studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, jobId: job?.id, err }, "study job failed"));
@@ -95,23 +113,66 @@ studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, j
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
 const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log });
 
+// Read before this worker's first beat: after a container restart a dead predecessor may share its id.
+const beatsAtStart = await readWorkerHeartbeats(publisher).catch(() => undefined);
 let stopping = false;
-const heartbeat = startHeartbeat(publisher, { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...running.keys()] }, log);
+const heartbeat = startHeartbeat(
+  publisher,
+  { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...live.runs], studyIds: () => [...live.studies] },
+  log,
+);
 worker.on("ready", () => void heartbeat.beat());
 log.info({ workerId: heartbeat.workerId }, "heartbeat started");
+
+const runQueue = createRunQueue(env.REDIS_URL);
+const studyQueue = createStudyQueue(env.REDIS_URL);
+const reconcilerDeps: ReconcilerDeps = {
+  ...pipeline,
+  runQueue,
+  studyQueue,
+  executing: live,
+  queueRedis: publisher,
+  workerId: heartbeat.workerId,
+  readHeartbeats: () => readWorkerHeartbeats(publisher),
+};
+const startedAt = Date.now();
+try {
+  const report = await reconcile(reconcilerDeps, beatsAtStart);
+  await sweepLoadNetworks(db, log);
+  log.info({ ms: Date.now() - startedAt, failed: report.failed.length }, "start-up reconciliation done");
+} catch (err) {
+  // A database or Redis away at start: the periodic pass tries again.
+  log.error({ err }, "start-up reconciliation failed");
+}
+const reconciler = startReconciler(reconcilerDeps, env.OPSBENCH_RECONCILE_SECONDS * 1000);
+if (!stopping) {
+  void worker.run();
+  void studyWorker.run();
+}
 
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  log.info({ signal, running: [...running.keys()] }, "shutting down");
+  const started = Date.now();
+  log.info(
+    { signal, running: [...live.runs], studies: [...live.studies], graceSeconds: env.OPSBENCH_SHUTDOWN_GRACE_SECONDS },
+    "shutting down",
+  );
+  // The bound: whatever is not done by then is left to the next start's reconciler.
+  setTimeout(() => {
+    log.error({ running: [...live.runs] }, "shutdown grace period over; exiting with work unfinished");
+    process.exit(1);
+  }, env.OPSBENCH_SHUTDOWN_GRACE_SECONDS * 1000).unref();
   await heartbeat.stop();
+  await reconciler.stop();
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.
   await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close()]);
+  await Promise.all([runQueue.close(), studyQueue.close()]);
   await publisher.quit().catch(() => {});
   await db.$disconnect();
-  log.info("stopped");
+  log.info({ ms: Date.now() - started }, "stopped");
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -10,7 +10,7 @@ import { baseline } from "./pipeline/baseline";
 import { claim } from "./pipeline/claim";
 import { collect } from "./pipeline/collect";
 import { load } from "./pipeline/load";
-import { provision } from "./pipeline/provision";
+import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
 import { errorMessage, isExpectedFailure } from "./pipeline/run-failure";
 import { finishRun } from "./pipeline/teardown";
@@ -27,9 +27,11 @@ export interface RunOptions {
 
 export async function executeRun(runId: string, deps: PipelineDeps, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
   const abort = watchAbortRequest(runStore(deps.db, runId), signal, deps.log.child({ runId }));
+  deps.live?.add(runId);
   try {
     await executeWatchedRun(runId, deps, abort.signal, abort.requested, options);
   } finally {
+    deps.live?.delete(runId);
     abort.stop();
   }
 }
@@ -45,9 +47,11 @@ async function executeWatchedRun(
   const claimed = await claim(ctx);
   if (!claimed) return;
   let failure: string | null = null;
+  // Held in memory from the moment it exists: teardown uses it without reading the database.
+  let provisioned: Provisioned | null = null;
   try {
     const provider = providerFor(claimed.target.kind);
-    const provisioned = await provision(ctx, provider, claimed);
+    provisioned = await provision(ctx, provider, claimed);
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
     await ctx.moveTo("RUNNING");
     const k6 = await load(ctx, provider, provisioned);
@@ -59,6 +63,6 @@ async function executeWatchedRun(
     if (isExpectedFailure(err)) ctx.log.warn({ error: failure }, "run failed");
     else ctx.log.error({ err }, "run failed unexpectedly");
   } finally {
-    await finishRun(ctx, claimed.target, abortRequested() ? ABORTED_BY_REQUEST : failure);
+    await finishRun(ctx, claimed.target, abortRequested() ? ABORTED_BY_REQUEST : failure, provisioned?.dep);
   }
 }

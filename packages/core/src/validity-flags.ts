@@ -3,7 +3,13 @@
 import { z } from "zod";
 import type { RunSummary } from "./run-summary";
 
-export const VALIDITY_FLAG_CODES = ["baseline-not-reached", "dropped-iterations", "too-few-repetitions", "load-generator-cpu"] as const;
+export const VALIDITY_FLAG_CODES = [
+  "baseline-not-reached",
+  "dropped-iterations",
+  "too-few-repetitions",
+  "load-generator-cpu",
+  "partial",
+] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
 /** Codes are open (later checks add their own, e.g. load-generator CPU); known ones are listed above. */
@@ -33,6 +39,14 @@ export function loadGeneratorCpuFlag(cpuPercent: number): ValidityFlag {
 
 export function droppedIterationsFlag(dropped: number): ValidityFlag {
   return { code: "dropped-iterations", message: `${dropped} iterations dropped: the load generator could not keep the planned rate` };
+}
+
+/** The run ended before its load did (worker crash, shutdown, abort): the seconds written until then are kept, and are not a whole run. */
+export function partialResultsFlag(seconds: number, why: string): ValidityFlag {
+  return {
+    code: "partial",
+    message: `partial results: ${seconds} second${seconds === 1 ? "" : "s"} of load were recorded before the run ended early (${why}); they are kept, but are not a whole run`,
+  };
 }
 
 /** The one wording of "too few repetitions", for a run (its cell's planned repetitions) and for a cell or group (its succeeded runs). */

@@ -12,6 +12,15 @@ export { resolveShareLink } from "./share-links";
 export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-store";
 export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";
 export { addRunFlags, plannedRepetitions } from "./run-flags";
+export {
+  unfinishedRuns,
+  unfinishedStudies,
+  closeOpenSteps,
+  resultSecondsWritten,
+  endUnfinishedRun,
+  endUnfinishedStudy,
+  runOfLoadNetwork,
+} from "./run-recovery";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";
 export type { AuditAction, AuditEntry } from "./scope/audit-scope";
 export { createAuth, API_TOKEN_PREFIX, type Auth, type AuthOptions } from "./auth/create-auth";

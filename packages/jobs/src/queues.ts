@@ -31,6 +31,18 @@ export function queuePrefix(redisUrl: string): string {
 }
 
 /**
+ * How the worker's run and study consumers notice a worker that died (BullMQ's stalled jobs).
+ * - lockDuration 30 s: a live worker renews its job's lock every 15 s; a dead one's lock is gone
+ *   within 30 s (the reconciler does not wait for it when the dead worker's heartbeat names the job).
+ * - stalledInterval 15 s: how often a consumer looks for jobs whose lock expired and redelivers them.
+ * - maxStalledCount 2: a job is redelivered after a crash, and again after a second crash during
+ *   that recovery; a third marks the job failed. Redelivery is always safe: a run found in flight is
+ *   torn down and ended FAILED (never loaded twice), a study resumes with the runs not yet finished.
+ *   Whatever the count, the reconciler ends every run and study whose job is gone, failed or stalled.
+ */
+export const STALLED_JOB_SETTINGS = { lockDuration: 30_000, stalledInterval: 15_000, maxStalledCount: 2 } as const;
+
+/**
  * A queue of opsbench's, with the options every one of them shares: a load test
  * (or a study of them) is never repeated behind the user's back, so one attempt;
  * the rows record the outcome. Finished jobs are kept briefly for inspection.

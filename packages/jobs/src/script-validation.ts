@@ -35,7 +35,9 @@ export function createScriptValidator(redisUrl: string, prefix = queuePrefix(red
     connection,
     prefix,
     defaultJobOptions: {
-      attempts: 1,
+      // Checking a script changes nothing, so a second attempt is safe (a worker that died mid-check, a k6 that crashed).
+      attempts: 2,
+      backoff: { type: "fixed", delay: 500 },
       // Kept a few minutes, so the waiting side can still read a result that arrived before it listened.
       removeOnComplete: { age: 300, count: 1000 },
       removeOnFail: { age: 3600, count: 1000 },

@@ -19,14 +19,16 @@ export const workerHeartbeat = z.object({
   pid: z.number().int(),
   startedAt: z.iso.datetime(),
   at: z.iso.datetime(),
-  /** Ids of the runs this worker is executing now. */
+  /** Ids of the runs this worker is executing now (single runs and a study's run). */
   runIds: z.array(z.string()),
+  /** Ids of the studies this worker is executing now (absent in beats of older workers). */
+  studyIds: z.array(z.string()).default([]),
 });
 export type WorkerHeartbeat = z.infer<typeof workerHeartbeat>;
 
 export const workerHeartbeatKey = (workerId: string) => `${WORKER_HEARTBEAT_PREFIX}${workerId}`;
 
-export async function writeWorkerHeartbeat(redis: Redis, beat: WorkerHeartbeat): Promise<void> {
+export async function writeWorkerHeartbeat(redis: Redis, beat: z.input<typeof workerHeartbeat>): Promise<void> {
   const value = workerHeartbeat.parse(beat);
   await redis.set(workerHeartbeatKey(value.workerId), JSON.stringify(value), "EX", WORKER_HEARTBEAT_TTL_SECONDS);
 }

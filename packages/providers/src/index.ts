@@ -5,8 +5,18 @@ import { localFunction } from "./local-function";
 export * from "./provider";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
-export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, groupCpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
-export { createLoadNetwork, removeLoadNetwork, isLoopbackHost, type LoadNetwork } from "./local/load-network";
+export {
+  freePort,
+  spawnGroup,
+  stopGroup,
+  groupAlive,
+  ownsGroup,
+  processStartTicks,
+  cpuTicks,
+  groupCpuTicks,
+  CLOCK_TICKS_PER_SECOND,
+} from "./local/processes";
+export { createLoadNetwork, removeLoadNetwork, listLoadNetworks, isLoopbackHost, type LoadNetwork } from "./local/load-network";
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
 
 /** Every provider, by kind. Adding a kind = one folder here and one line below. */

@@ -4,7 +4,7 @@
 import type { TargetSnapshot } from "@opsbench/core";
 import type { RunStore } from "@opsbench/db";
 import type { RunContext } from "./run-context";
-import { teardown } from "./teardown";
+import { endInterruptedRun, INTERRUPTED } from "./interrupted-run";
 
 export interface ClaimedRun {
   run: Awaited<ReturnType<RunStore["get"]>>;
@@ -21,8 +21,7 @@ export async function claim(ctx: RunContext): Promise<ClaimedRun | null> {
     if (IN_FLIGHT.includes(run.status)) {
       // Delivered again after a worker died mid-run: load cannot resume, so clean up and say so.
       log.warn({ status: run.status }, "run was interrupted; tearing down what it made");
-      if (run.targetSpec) await teardown(ctx, run.targetSpec).catch(() => {});
-      await ctx.moveTo("FAILED", { error: "interrupted: the worker stopped while this run was in progress", finishedAt: new Date() });
+      await endInterruptedRun(ctx, INTERRUPTED);
     } else {
       log.info({ status: run.status }, "run already claimed or finished; skipping");
     }

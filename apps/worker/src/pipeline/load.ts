@@ -7,7 +7,7 @@ import { compileK6Script } from "@opsbench/core";
 import { addRunFlags, type RunStore } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
-import { K6_THRESHOLDS_FAILED, runK6, type K6Result } from "../k6-process";
+import { K6_THRESHOLDS_FAILED, runK6, type K6Owned, type K6Result } from "../k6-process";
 import { ResultWriter } from "../result-writer";
 import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
@@ -26,6 +26,12 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
     const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), store, log);
     const writer = new ResultWriter(store, () => ctx.publish("results"), log);
     await store.update({ loadStartedAt: new Date() });
+    // k6's process group and network go on the step as soon as they exist: a worker killed
+    // now leaves them running, and whoever finds the run interrupted stops exactly these.
+    let recording: Promise<unknown> = Promise.resolve();
+    const recordOwned = (k6: K6Owned) => {
+      recording = recording.then(() => store.stepDetail("LOAD", { k6 })).catch((err) => log.warn({ err }, "could not record k6's process"));
+    };
     try {
       const result = await runK6({
         binary: deps.k6.binary,
@@ -36,7 +42,9 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
         onLine: (line) => writer.add(line),
         sandbox: deps.k6.sandbox,
         deadline: deps.k6.deadline,
+        onOwned: recordOwned,
       });
+      await recording;
       if (result.unsandboxed) await addRunFlags(deps.db, ctx.runId, [result.unsandboxed]);
       await store.update({
         loadFinishedAt: new Date(),

@@ -14,6 +14,8 @@ export interface PipelineDeps {
   k6: K6Settings;
   benchappsDir: string;
   workDir: string;
+  /** Ids of the runs this process is executing now (its heartbeat lists them; the reconciler leaves them alone). */
+  live?: Set<string>;
 }
 
 export interface RunContext {

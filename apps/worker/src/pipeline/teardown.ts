@@ -1,43 +1,77 @@
-// Step 7, teardown: always, also after a failure or an abort, and also by a later
-// delivery of the same job after a worker died (claim calls it). Then the run gets
-// its final status.
+// Step 7, teardown: always, also after a failure or an abort, and also by whoever
+// finds the run interrupted (interrupted-run.ts). Then the run gets its final status.
+// The deployment this worker holds in memory is torn down as it is, without reading
+// the database first: a database outage must not leave the target running.
 import type { TargetSnapshot } from "@opsbench/core";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { Deployment } from "@opsbench/providers";
 import { providerFor } from "@opsbench/providers";
+import { flagPartial } from "./partial-results";
 import { providerContext, type RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
 
-/** Tears down whatever PROVISION recorded (its full deployment, or the partial state saved on the way). */
-export async function teardown(ctx: RunContext, target: TargetSnapshot): Promise<void> {
+/** Runs a bookkeeping write that must not stop the teardown itself (e.g. while the database is away). */
+async function bestEffort(ctx: RunContext, what: string, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    ctx.log.warn({ err }, `could not record ${what}`);
+  }
+}
+
+/** The deployment's state: the one held in memory when there is one, else what PROVISION recorded (full or partial). */
+async function stateToTearDown(ctx: RunContext, held: Deployment | null | undefined): Promise<unknown> {
+  if (held?.state) return held.state;
+  const provision = await ctx.store.step("PROVISION");
+  return (provision?.detail as { state?: unknown } | null | undefined)?.state;
+}
+
+/** Tears down the deployment (see above); throws when something could not be stopped or removed. */
+export async function teardown(ctx: RunContext, target: TargetSnapshot, held?: Deployment | null): Promise<void> {
   const { store } = ctx;
-  const provision = await store.step("PROVISION");
-  const detail = provision?.detail as { state?: unknown } | null | undefined;
-  if (!detail?.state) return;
-  await store.startStep("TEARDOWN");
+  const state = await stateToTearDown(ctx, held);
+  if (!state) return;
+  await bestEffort(ctx, "the teardown's start", () => store.startStep("TEARDOWN"));
   try {
     const provider = providerFor(target.kind);
-    await provider.teardown({ state: detail.state } as Deployment, providerContext(ctx));
-    await store.finishStep("TEARDOWN", { status: "SUCCEEDED" });
+    await provider.teardown({ state } as Deployment, providerContext(ctx));
+    await bestEffort(ctx, "the teardown", () => store.finishStep("TEARDOWN", { status: "SUCCEEDED" }));
   } catch (err) {
-    await store.finishStep("TEARDOWN", { status: "FAILED", error: errorMessage(err) });
+    await bestEffort(ctx, "the failed teardown", () => store.finishStep("TEARDOWN", { status: "FAILED", error: errorMessage(err) }));
     throw err;
   }
 }
 
+/** Attempts at writing the final status while the database does not answer (1+2+4+8+16 s); after that the reconciler ends the run. */
+const FINAL_WRITE_ATTEMPTS = 6;
+
 /**
  * Tears down, removes the run's work folder and writes the final status:
  * ABORTED when the signal fired, FAILED with the error(s), else SUCCEEDED.
+ * A run that ended early keeps the results it wrote, flagged partial.
  */
-export async function finishRun(ctx: RunContext, target: TargetSnapshot, failure: string | null): Promise<void> {
-  const teardownError = await teardown(ctx, target).then(
+export async function finishRun(ctx: RunContext, target: TargetSnapshot, failure: string | null, held?: Deployment | null): Promise<void> {
+  const teardownError = await teardown(ctx, target, held).then(
     () => null,
     (err) => errorMessage(err),
   );
   if (teardownError) failure = failure ? `${failure}; teardown: ${teardownError}` : `teardown: ${teardownError}`;
   rmSync(path.join(ctx.deps.workDir, ctx.runId), { recursive: true, force: true });
   const status = ctx.signal.aborted ? "ABORTED" : failure ? "FAILED" : "SUCCEEDED";
-  await ctx.moveTo(status, { finishedAt: new Date(), error: failure });
+  if (status !== "SUCCEEDED") await flagPartial(ctx, status === "ABORTED" ? "aborted" : "failed");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.moveTo(status, { finishedAt: new Date(), error: failure });
+      break;
+    } catch (err) {
+      if (attempt === FINAL_WRITE_ATTEMPTS) {
+        ctx.log.error({ err, status }, "could not record the run's end; the reconciler will end it");
+        return;
+      }
+      ctx.log.warn({ err, attempt }, "could not record the run's end; retrying");
+      await new Promise((r) => setTimeout(r, 1000 * 2 ** (attempt - 1)));
+    }
+  }
   ctx.log.info({ status, error: failure }, "run finished");
 }

@@ -13,12 +13,13 @@ import { createCgroup, removeCgroups, wantsLimits } from "../local/cgroups";
 import { adminCall, request } from "../local/http";
 import { benchappChecks } from "../local/app-checks";
 import { readManifest } from "../local/manifest";
-import { CpuMeter, freePort, groupAlive, isAlive, sleep, spawnGroup, stopGroup } from "../local/processes";
+import { CpuMeter, freePort, groupAlive, isAlive, ownsGroup, sleep, spawnGroup, stopGroup } from "../local/processes";
 
 export interface LocalFunctionState {
   id: string;
   endpoint?: string;
-  proxy?: { pid: number; port: number; adminPort: number };
+  /** The proxy's process group leader (its instances are in the group), with its start time (ticks after boot) when known. */
+  proxy?: { pid: number; startTicks?: number | null; port: number; adminPort: number };
   /** One cgroup per possible instance, when limits are asked for and enforceable. */
   cgroups: string[];
   limits?: { enforced: boolean; mechanism: string | null; reason?: string; cpuLimit: number | null; memoryLimitMb: number | null };
@@ -131,7 +132,7 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
         cwd: app.dir,
         env: { OPSBENCH_RUN_ID: ctx.runId },
       });
-      state.proxy = { pid: proxy.pid, port, adminPort };
+      state.proxy = { pid: proxy.pid, startTicks: proxy.startTicks, port, adminPort };
       state.endpoint = `http://127.0.0.1:${port}`;
       await ctx.saveState(state);
       const until = Date.now() + 5000;
@@ -184,7 +185,8 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
     const until = Date.now() + timeoutMs;
     let s: FunctionProxyStats | null = null;
     for (;;) {
-      if (dep.state.proxy && !isAlive(dep.state.proxy.pid)) throw new ProviderError("the function proxy is not running");
+      if (dep.state.proxy && !(isAlive(dep.state.proxy.pid) && ownsGroup(dep.state.proxy.pid, dep.state.proxy.startTicks)))
+        throw new ProviderError("the function proxy is not running");
       s = await proxyStats(dep.state).catch(() => null);
       if (
         s &&
@@ -277,12 +279,12 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
     if (state.proxy) {
       const last = await proxyStats(state as LocalFunctionState).catch(() => null);
       if (last) rememberPids(state as LocalFunctionState, last);
-      await stopGroup(state.proxy.pid);
+      await stopGroup(state.proxy.pid, 5000, state.proxy.startTicks);
     }
     // Instances live in the proxy's process group, so stopping the group stopped them.
     // (Old instance pids are only reported, never signalled: they may belong to someone else by now.)
     const pids = [...(state.proxy ? [state.proxy.pid] : []), ...(state.instancePids ?? [])];
-    const survivors = state.proxy && groupAlive(state.proxy.pid) ? [state.proxy.pid] : [];
+    const survivors = state.proxy && groupAlive(state.proxy.pid, state.proxy.startTicks) ? [state.proxy.pid] : [];
     const left = await removeCgroups(state.cgroups ?? []);
     const problems = [
       ...(survivors.length ? [`processes still running after teardown: ${survivors.join(", ")}`] : []),

@@ -15,7 +15,8 @@ export interface LocalServiceState {
   /** Deployment id: names its cgroups and namespaces, and finds its controller. */
   id: string;
   endpoint?: string;
-  lb?: { pid: number; port: number; adminPort: number };
+  /** The load balancer's process group leader, with its start time (ticks after boot) when known. */
+  lb?: { pid: number; startTicks?: number | null; port: number; adminPort: number };
   /** Every replica that may have processes: starting, ready or stopping. */
   replicas: ReplicaRecord[];
   /** Set when each process runs in its own network namespace. */
@@ -114,7 +115,7 @@ export class ServiceController {
 
   private async startOne(keepRecordOnFailure = false): Promise<void> {
     const id = this.nextId++;
-    const entry: Live = { record: { id, pids: [], endpoints: [], cgroups: [], namespaces: [] }, phase: "starting" };
+    const entry: Live = { record: { id, pids: [], starts: [], endpoints: [], cgroups: [], namespaces: [] }, phase: "starting" };
     this.live.set(id, entry);
     this.state.replicas.push(entry.record);
     try {

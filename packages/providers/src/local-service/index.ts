@@ -71,7 +71,7 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
           env: { OPSBENCH_RUN_ID: ctx.runId },
         },
       );
-      state.lb = { pid: lb.pid, port: lbPort, adminPort };
+      state.lb = { pid: lb.pid, startTicks: lb.startTicks, port: lbPort, adminPort };
       state.endpoint = `http://127.0.0.1:${lbPort}`;
       await controller.persist();
       const healthPath = app.manifest.services ? app.manifest.services[app.manifest.entry!]!.healthPath : app.manifest.healthPath!;
@@ -95,7 +95,7 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
     const controller = controllers.get(dep.state.id);
     if (!controller) {
       // Another process made this deployment: all we can do is check it is whole.
-      const dead = dep.state.replicas.filter((r) => !r.pids.every(groupAlive));
+      const dead = dep.state.replicas.filter((r) => !r.pids.every((pid, i) => groupAlive(pid, r.starts?.[i])));
       if (dead.length) throw new ProviderError(`${dead.length} replica(s) died before the load started`);
       return;
     }
@@ -132,7 +132,9 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
       if (snap) seenEvents = snap.scalingEvents.length;
       yield {
         ts: new Date(now),
-        replicas: snap ? snap.ready.length : dep.state.replicas.filter((r) => r.pids.some(groupAlive)).length,
+        replicas: snap
+          ? snap.ready.length
+          : dep.state.replicas.filter((r) => r.pids.some((pid, i) => groupAlive(pid, r.starts?.[i]))).length,
         cpuPercent: avg,
         detail: {
           kind: "local-service",
@@ -172,7 +174,7 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
     // Everything either side knows of: the saved state and the live controller.
     const records = new Map((state.replicas ?? []).map((r) => [r.id, r]));
     for (const r of controller?.records() ?? []) records.set(r.id, r);
-    if (state.lb) await stopGroup(state.lb.pid);
+    if (state.lb) await stopGroup(state.lb.pid, 5000, state.lb.startTicks);
     const problems: string[] = [];
     await Promise.all(
       // (States saved before multi-process replicas have only `pid`.)
@@ -183,8 +185,13 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
       ),
     );
     if (state.network) problems.push(...(await removeNetwork(state.network)));
-    const pids = [...(state.lb ? [state.lb.pid] : []), ...[...records.values()].flatMap((r) => r.pids ?? (r.pid ? [r.pid] : []))];
-    const survivors = pids.filter(groupAlive);
+    // Each pid with its start time: a pid reused by another process since is neither signalled nor counted.
+    const owned = [
+      ...(state.lb ? [{ pid: state.lb.pid, start: state.lb.startTicks }] : []),
+      ...[...records.values()].flatMap((r) => (r.pids ?? (r.pid ? [r.pid] : [])).map((pid, i) => ({ pid, start: r.starts?.[i] }))),
+    ];
+    const pids = owned.map((o) => o.pid);
+    const survivors = owned.filter((o) => groupAlive(o.pid, o.start)).map((o) => o.pid);
     if (state.id) controllers.delete(state.id);
     if (survivors.length) problems.unshift(`processes still running after teardown: ${survivors.join(", ")}`);
     if (problems.length) throw new ProviderError(problems.join("; "));

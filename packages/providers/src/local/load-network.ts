@@ -112,3 +112,29 @@ export async function removeLoadNetwork(net: Pick<LoadNetwork, "ns" | "table">):
   });
   return left;
 }
+
+/** Load generator namespaces and tables share one name: "obk6" and six hex digits (createLoadNetwork). */
+const LOAD_NETWORK_NAME = /^obk6[0-9a-f]{6}$/;
+
+/**
+ * The load networks on this machine (their namespaces and nftables tables), by name. A worker
+ * killed during a load leaves its own behind; the worker's start sweeps those whose run is final.
+ * Empty where `ip` or `nft` is missing or not allowed.
+ */
+export async function listLoadNetworks(): Promise<string[]> {
+  const names = new Set<string>();
+  const namespaces = await ip("netns", "list").catch(() => "");
+  for (const line of namespaces.split("\n")) {
+    const name = line.trim().split(/\s+/)[0] ?? "";
+    if (LOAD_NETWORK_NAME.test(name)) names.add(name);
+  }
+  const tables = await run("nft", ["list", "tables", "inet"], { timeout: 10_000 }).then(
+    (r) => r.stdout,
+    () => "",
+  );
+  for (const line of tables.split("\n")) {
+    const name = /^table inet (\S+)$/.exec(line.trim())?.[1] ?? "";
+    if (LOAD_NETWORK_NAME.test(name)) names.add(name);
+  }
+  return [...names];
+}

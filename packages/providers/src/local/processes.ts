@@ -1,5 +1,8 @@
 // Child processes of local targets: spawned in their own process group so the
 // whole tree can be stopped, with free loopback ports and a bounded log tail.
+// Each group is owned, not guessed: its leader's pid is recorded with its start
+// time (/proc/<pid>/stat), and a later stop (another worker, after a crash)
+// signals the group only while that pid is still the process that was started.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
@@ -20,6 +23,8 @@ export function freePort(): Promise<number> {
 export interface Spawned {
   child: ChildProcess;
   pid: number;
+  /** The leader's start time (clock ticks after boot), recorded beside the pid: see ownsGroup(). */
+  startTicks: number | null;
   /** Last lines of stdout+stderr, for error messages. */
   tail: () => string;
   exited: Promise<{ code: number | null; signal: string | null }>;
@@ -64,7 +69,14 @@ export function spawnGroup(
     });
   });
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
-  return { child, pid: child.pid, tail: () => summarizeOutput(buf), exited, exit: () => exitInfo };
+  return {
+    child,
+    pid: child.pid,
+    startTicks: processStartTicks(child.pid),
+    tail: () => summarizeOutput(buf),
+    exited,
+    exit: () => exitInfo,
+  };
 }
 
 export function isAlive(pid: number): boolean {
@@ -84,13 +96,36 @@ function isZombie(pid: number): boolean {
   }
 }
 
-/** Whether any live (non-zombie) process is left in the process group `pgid`. */
-export function groupAlive(pgid: number): boolean {
+/** A process's start time in clock ticks after boot (/proc/<pid>/stat field 22), or null when there is no such process. */
+export function processStartTicks(pid: number): number | null {
+  return readStat(pid)?.startTicks ?? null;
+}
+
+/**
+ * Whether the process group led by `pid` may still be the one started at `startTicks`.
+ * A pid that now belongs to a process with another start time was reused: Linux never
+ * hands out a pid still in use as a process group id, so none of the recorded group is
+ * left and nothing may be signalled. Without a recorded start time (state written before
+ * start times were kept) the pid is trusted as before.
+ */
+export function ownsGroup(pid: number, startTicks?: number | null): boolean {
+  if (startTicks === undefined || startTicks === null) return true;
+  const now = processStartTicks(pid);
+  return now === null || now === startTicks;
+}
+
+/** Whether any live (non-zombie) process is left in the process group `pgid` (started at `startTicks`, when given). */
+export function groupAlive(pgid: number, startTicks?: number | null): boolean {
+  if (!ownsGroup(pgid, startTicks)) return false;
   return groupMembers(pgid).length > 0 || isAlive(pgid);
 }
 
-/** SIGTERM to the process group, SIGKILL after `graceMs`. Resolves when all are gone. */
-export async function stopGroup(pid: number, graceMs = 5000): Promise<void> {
+/**
+ * SIGTERM to the process group, SIGKILL after `graceMs`. Resolves when all are gone.
+ * With `startTicks`, a group whose leader's pid now belongs to another process is left alone.
+ */
+export async function stopGroup(pid: number, graceMs = 5000, startTicks?: number | null): Promise<void> {
+  if (!ownsGroup(pid, startTicks)) return;
   const signalGroup = (sig: NodeJS.Signals) => {
     try {
       process.kill(-pid, sig);
@@ -104,16 +139,17 @@ export async function stopGroup(pid: number, graceMs = 5000): Promise<void> {
   };
   // Never signal group 0 (our own) or init: a pid of 0 would stop the worker itself.
   if (!Number.isInteger(pid) || pid <= 1) return;
-  if (!groupAlive(pid)) return;
+  if (!groupAlive(pid, startTicks)) return;
   signalGroup("SIGTERM");
   const until = Date.now() + graceMs;
   while (Date.now() < until) {
-    if (!groupAlive(pid)) return;
+    if (!groupAlive(pid, startTicks)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
+  if (!ownsGroup(pid, startTicks)) return;
   signalGroup("SIGKILL");
   const hardUntil = Date.now() + 5000;
-  while (groupAlive(pid) && Date.now() < hardUntil) await new Promise((r) => setTimeout(r, 20));
+  while (groupAlive(pid, startTicks) && Date.now() < hardUntil) await new Promise((r) => setTimeout(r, 20));
 }
 
 interface ProcStat {

@@ -17,6 +17,8 @@ export interface ReplicaRecord {
   pid?: number;
   /** Process group leaders, one per domain. */
   pids: number[];
+  /** Each leader's start time (clock ticks after boot), by position in `pids`: a stop skips a pid reused since. */
+  starts?: Array<number | null>;
   /** Where the entry service's instances listen: the load balancer's backends. */
   endpoints: Array<{ host: string; port: number }>;
   /** Cgroup folders to remove at teardown. */
@@ -55,7 +57,7 @@ export async function startReplica(
   signal: AbortSignal,
   onRecord: (r: ReplicaRecord) => Promise<void>,
 ): Promise<StartedReplica> {
-  const record: ReplicaRecord = { id, pids: [], endpoints: [], cgroups: [], namespaces: [] };
+  const record: ReplicaRecord = { id, pids: [], starts: [], endpoints: [], cgroups: [], namespaces: [] };
   const procs: Spawned[] = [];
   let limits: CgroupOutcome | null = null;
   try {
@@ -119,6 +121,7 @@ export async function startReplica(
       const proc = spawnGroup(command[0]!, command.slice(1), { cwd: plan.app.dir, env });
       procs.push(proc);
       record.pids.push(proc.pid);
+      record.starts = [...(record.starts ?? []), proc.startTicks];
       record.pid ??= proc.pid;
       await onRecord(record);
     }
@@ -143,8 +146,9 @@ export async function startReplica(
 
 /** Stops every process of a replica and removes its cgroups and namespaces. Throws if something survives. */
 export async function stopReplica(record: ReplicaRecord, graceMs = 5000): Promise<void> {
-  await Promise.all(record.pids.map((pid) => stopGroup(pid, graceMs)));
-  const survivors = record.pids.filter(groupAlive);
+  const startOf = (i: number) => record.starts?.[i] ?? null;
+  await Promise.all(record.pids.map((pid, i) => stopGroup(pid, graceMs, startOf(i))));
+  const survivors = record.pids.filter((pid, i) => groupAlive(pid, startOf(i)));
   const left = [...(await removeCgroups(record.cgroups)), ...(await removeNamespaces(record.namespaces))];
   if (survivors.length) throw new ProviderError(`processes still running after stop: ${survivors.join(", ")}`);
   if (left.length) throw new ProviderError(`could not remove: ${left.join("; ")}`);

@@ -1,0 +1,40 @@
+// A run whose worker died (SIGKILL, OOM, a lost machine) cannot resume its load.
+// Whoever finds it (a redelivery of its job, or the reconciler) stops exactly what
+// it recorded (k6's process group and network from the LOAD step, the target from
+// the PROVISION step), closes the steps it left RUNNING, keeps the results written
+// so far flagged partial, and ends it FAILED with the reason.
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { closeOpenSteps, endUnfinishedRun } from "@opsbench/db";
+import { k6Owned, stopOwnedK6 } from "../k6-process";
+import { flagPartial } from "./partial-results";
+import type { RunContext } from "./run-context";
+import { errorMessage } from "./run-failure";
+import { teardown } from "./teardown";
+
+export const INTERRUPTED = "interrupted: the worker stopped while this run was in progress";
+
+/** Ends an interrupted run as described above; false when it had reached a final state meanwhile. */
+export async function endInterruptedRun(ctx: RunContext, reason: string): Promise<boolean> {
+  ctx.log.warn({ reason }, "ending an interrupted run: stopping what it recorded");
+  const run = await ctx.store.get();
+  const problems: string[] = [];
+  const load = run.steps.find((s) => s.name === "LOAD");
+  const k6 = k6Owned.safeParse(load?.detail?.k6);
+  if (k6.success) {
+    const left = await stopOwnedK6(k6.data);
+    if (left.length) problems.push(`k6's network: ${left.join("; ")}`);
+  }
+  if (run.targetSpec) await teardown(ctx, run.targetSpec).catch((err) => problems.push(`teardown: ${errorMessage(err)}`));
+  rmSync(path.join(ctx.deps.workDir, ctx.runId), { recursive: true, force: true });
+  await closeOpenSteps(ctx.deps.db, ctx.runId, reason);
+  await flagPartial(ctx, "the worker stopped");
+  const error = problems.length ? `${reason}; ${problems.join("; ")}` : reason;
+  const ended = await endUnfinishedRun(ctx.deps.db, ctx.runId, "FAILED", error);
+  if (ended) {
+    await ctx.store.event("error", error).catch(() => {});
+    await ctx.publish("status", "FAILED");
+    ctx.log.warn({ error, k6: k6.success ? k6.data : null }, "interrupted run ended FAILED");
+  }
+  return ended;
+}
