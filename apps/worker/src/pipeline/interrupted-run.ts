@@ -5,6 +5,7 @@
 // so far flagged partial, and ends it FAILED with the reason.
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { isFinalRunStatus } from "@opsbench/core";
 import { closeOpenSteps, endUnfinishedRun } from "@opsbench/db";
 import { k6Owned, stopOwnedK6 } from "../k6-process";
 import { flagPartial } from "./partial-results";
@@ -16,8 +17,10 @@ export const INTERRUPTED = "interrupted: the worker stopped while this run was i
 
 /** Ends an interrupted run as described above; false when it had reached a final state meanwhile. */
 export async function endInterruptedRun(ctx: RunContext, reason: string): Promise<boolean> {
-  ctx.log.warn({ reason }, "ending an interrupted run: stopping what it recorded");
   const run = await ctx.store.get();
+  // Ended meanwhile (the reconciler read its list a moment ago): that outcome and its steps stand.
+  if (isFinalRunStatus(run.status)) return false;
+  ctx.log.warn({ reason }, "ending an interrupted run: stopping what it recorded");
   const problems: string[] = [];
   const load = run.steps.find((s) => s.name === "LOAD");
   const k6 = k6Owned.safeParse(load?.detail?.k6);
