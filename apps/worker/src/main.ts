@@ -18,6 +18,7 @@ import {
 import { loadEnv } from "./env";
 import { k6Version, type K6Settings } from "./k6-process";
 import { createLogger } from "./logger";
+import { DEFAULT_DB_OUTAGE_WAIT_MS } from "./pipeline/run-context";
 import { executeRun } from "./run-pipeline";
 import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
@@ -26,7 +27,13 @@ import { startScriptValidationWorker } from "./validate-script";
 
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
-const db = createDb(env.DATABASE_URL);
+// Queries wait (bounded) for a Postgres that is restarting instead of failing the run (docs/faults.md).
+const db = createDb(env.DATABASE_URL, {
+  waitForDatabase: {
+    maxWaitMs: DEFAULT_DB_OUTAGE_WAIT_MS,
+    onWait: (err) => log.warn({ err: String(err) }, "database unreachable: waiting for it"),
+  },
+});
 const publisher = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
 publisher.on("error", (err) => log.error({ err }, "redis publisher error"));
 const k6: K6Settings = {

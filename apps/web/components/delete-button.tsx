@@ -1,0 +1,22 @@
+"use client";
+
+import { AbortButton } from "./abort-button";
+
+/**
+ * Deletes a run, a study, a target or a workload through its DELETE route after asking, then goes to `then`
+ * (the list page). The API aborts what is under way first, and refuses a target or workload that runs still use:
+ * its message is shown beside the button.
+ */
+export function DeleteButton({ url, confirmText, testId, then }: { url: string; confirmText: string; testId: string; then: string }) {
+  return (
+    <AbortButton
+      url={url}
+      method="DELETE"
+      confirmText={confirmText}
+      label="Delete"
+      busyLabel="Deleting…"
+      testId={testId}
+      onAborted={() => window.location.assign(then)}
+    />
+  );
+}
