@@ -63,7 +63,8 @@ async function waitUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, tim
     } catch {
       /* the database is down: look again */
     }
-    if (Date.now() > until) throw new Error(`${what}: not reached after ${timeoutMs} ms (last: ${JSON.stringify(last)})\n${worker.log().slice(-3000)}`);
+    if (Date.now() > until)
+      throw new Error(`${what}: not reached after ${timeoutMs} ms (last: ${JSON.stringify(last)})\n${worker.log().slice(-3000)}`);
     await sleep(250);
   }
 }
@@ -109,15 +110,29 @@ describe("service outages (own Postgres and Redis, a real worker child)", () => 
     await scope.workloads.put(shortRamp("outage-24s", { vus: 3, holdSeconds: 22, path: "/?n=500" }));
     const run = await startRun(scope, runQueue, { targetName: "outage-taewa", workloadName: "outage-24s" });
     // A few seconds of the series stored, then the database goes away for 10 s.
-    await waitUntil(() => db.resultSecond.count({ where: { runId: run.id } }), (n) => n >= 3, 90_000, "first results");
+    await waitUntil(
+      () => db.resultSecond.count({ where: { runId: run.id } }),
+      (n) => n >= 3,
+      90_000,
+      "first results",
+    );
+    const stoppedAt = Date.now();
     pg.stop();
     await sleep(10_000);
     await pg.start();
 
-    const final = await waitUntil(() => runRow(run.id), (r) => FINAL.includes(r.status), 120_000, "final state");
+    const final = await waitUntil(
+      () => runRow(run.id),
+      (r) => FINAL.includes(r.status),
+      120_000,
+      "final state",
+    );
     expect(final.error).toBeNull();
     expect(final.status).toBe("SUCCEEDED");
-    expect(worker.log()).toMatch(/database unreachable: keeping results in memory/);
+    // The outage fell inside the load, and the worker waited for the database (its pool and writer retry).
+    expect(final.loadStartedAt!.getTime()).toBeLessThan(stoppedAt);
+    expect(final.loadFinishedAt!.getTime()).toBeGreaterThan(stoppedAt + 10_000);
+    expect(worker.log()).toMatch(/database unreachable/);
     const results = await secondsOf("result_seconds", run.id);
     const load = await secondsOf("load_seconds", run.id);
     expect(results.count).toBeGreaterThanOrEqual(20);
@@ -134,7 +149,12 @@ describe("service outages (own Postgres and Redis, a real worker child)", () => 
   it("Postgres stopped as the run ends: teardown still happens and the run reaches a final state once it is back", async () => {
     await scope.workloads.put(shortRamp("outage-10s", { vus: 2, holdSeconds: 8, path: "/?n=500" }));
     const run = await startRun(scope, runQueue, { targetName: "outage-taewa", workloadName: "outage-10s" });
-    const started = await waitUntil(() => runRow(run.id), (r) => r.loadStartedAt !== null, 90_000, "load started");
+    const started = await waitUntil(
+      () => runRow(run.id),
+      (r) => r.loadStartedAt !== null,
+      90_000,
+      "load started",
+    );
     const provision = started.steps.find((s) => s.name === "PROVISION");
     const pids = targetPids(provision?.detail);
     expect(pids.length).toBeGreaterThanOrEqual(2);
@@ -144,7 +164,12 @@ describe("service outages (own Postgres and Redis, a real worker child)", () => 
     await sleep(10_000);
     await pg.start();
 
-    const final = await waitUntil(() => runRow(run.id), (r) => FINAL.includes(r.status), 120_000, "final state");
+    const final = await waitUntil(
+      () => runRow(run.id),
+      (r) => FINAL.includes(r.status),
+      120_000,
+      "final state",
+    );
     expect(final.status, final.error ?? "").toBe("SUCCEEDED");
     expect(final.steps.find((s) => s.name === "TEARDOWN")?.status).toBe("SUCCEEDED");
     expect(pids.filter(alive)).toEqual([]);
@@ -166,7 +191,12 @@ describe("service outages (own Postgres and Redis, a real worker child)", () => 
           cooldownSeconds: 0,
         }),
       );
-      await waitUntil(() => runRow(runs[0]!.id), (r) => r.status === "RUNNING", 90_000, "first run under way");
+      await waitUntil(
+        () => runRow(runs[0]!.id),
+        (r) => r.status === "RUNNING",
+        90_000,
+        "first run under way",
+      );
       await redis.restart(1000);
 
       const done = await waitUntil(

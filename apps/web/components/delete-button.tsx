@@ -1,5 +1,6 @@
 "use client";
 
+import { RoleGate } from "@/components/auth/role-gate";
 import { AbortButton } from "./abort-button";
 
 /**
@@ -18,5 +19,19 @@ export function DeleteButton({ url, confirmText, testId, then }: { url: string; 
       testId={testId}
       onAborted={() => window.location.assign(then)}
     />
+  );
+}
+
+/** The delete button of a target or workload row (editors and owners); one that runs use is refused by the API. */
+export function DeleteDefinitionButton({ kind, id, name }: { kind: "target" | "workload"; id: string; name: string }) {
+  return (
+    <RoleGate atLeast="editor">
+      <DeleteButton
+        url={`/api/v1/${kind}s/${id}`}
+        confirmText={`Delete the ${kind} "${name}"? A ${kind} that runs use is kept: delete those runs first.`}
+        testId={`${kind}-delete`}
+        then={`/${kind}s`}
+      />
+    </RoleGate>
   );
 }

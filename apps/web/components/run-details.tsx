@@ -186,8 +186,8 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
         </div>
         {run.seriesPrunedAt && (
           <p data-testid="run-series-pruned" className="mt-3 text-xs text-zinc-600">
-            The per-second series of this run was pruned on {fmtTime(run.seriesPrunedAt)} (UTC) under the workspace&apos;s retention
-            period: the summary below is kept, the charts are empty.
+            The per-second series of this run was pruned on {fmtTime(run.seriesPrunedAt)} (UTC) under the workspace&apos;s retention period:
+            the summary below is kept, the charts are empty.
           </p>
         )}
         {run.error && (

@@ -19,6 +19,7 @@ import { loadEnv } from "./env";
 import { k6Version, type K6Settings } from "./k6-process";
 import { createLogger } from "./logger";
 import { DEFAULT_DB_OUTAGE_WAIT_MS } from "./pipeline/run-context";
+import { startRetentionSweep } from "./retention-sweep";
 import { executeRun } from "./run-pipeline";
 import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
@@ -102,6 +103,9 @@ studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, j
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
 const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log });
 
+// Raw series past a workspace's retention period are pruned (runs keep their summaries).
+const retention = startRetentionSweep(db, log);
+
 let stopping = false;
 const heartbeat = startHeartbeat(publisher, { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...running.keys()] }, log);
 worker.on("ready", () => void heartbeat.beat());
@@ -112,6 +116,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info({ signal, running: [...running.keys()] }, "shutting down");
   await heartbeat.stop();
+  retention.stop();
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.

@@ -10,7 +10,11 @@ export const DELETE_USAGE = `  opsbench runs delete ID | study delete ID | targe
                                                              delete (a run or study under way is aborted first)`;
 
 /** Deletes one thing; 0 when deleted, 2 when there is no such thing, 1 when it was refused (still used, still running). */
-export async function deleteCommand(kind: DeletedKind, args: string[], opts: { say: (m: string) => void; usageError: (m: string) => Error }) {
+export async function deleteCommand(
+  kind: DeletedKind,
+  args: string[],
+  opts: { say: (m: string) => void; usageError: (m: string) => Error },
+) {
   if (args.length !== 1) throw opts.usageError(`${kind} delete needs one ${kind === "run" || kind === "study" ? "ID" : "NAME"}`);
   const key = args[0]!;
   const env = loadEnv();

@@ -44,10 +44,6 @@ const parseStep = <S extends { detail: unknown }>({ detail, ...step }: S) => ({
   detail: readStoredJson(stepDetailSchema, detail),
 });
 
-/** Runs a bulk insert of the rows, or none when there are none. */
-const insertAll = (rows: unknown[], insert: () => Promise<{ count: number }>) =>
-  rows.length === 0 ? Promise.resolve({ count: 0 }) : insert();
-
 /** The run and the second a k6 output line is about. */
 const ofSecond = (runId: string, l: { s: number }) => ({ runId, ts: new Date(l.s * 1000) });
 

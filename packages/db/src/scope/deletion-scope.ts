@@ -41,10 +41,15 @@ export function deletionScope(db: Db, workspaceId: string, access: WorkspaceAcce
     deleteStudy: async (id: string) => {
       await access.assertStudy(id);
       return db.$transaction(async (tx) => {
-        const study = await tx.study.findUniqueOrThrow({ where: { id }, select: { status: true, runs: { select: { id: true, status: true } } } });
+        const study = await tx.study.findUniqueOrThrow({
+          where: { id },
+          select: { status: true, runs: { select: { id: true, status: true } } },
+        });
         const busy = study.runs.filter((r) => !isFinalRunStatus(r.status));
         if (!isFinalRunStatus(study.status) || busy.length)
-          throw new ConflictError(`study ${id} is ${study.status}${busy.length ? ` with a run under way` : ""}: it must be stopped before it is deleted`);
+          throw new ConflictError(
+            `study ${id} is ${study.status}${busy.length ? ` with a run under way` : ""}: it must be stopped before it is deleted`,
+          );
         const shareLinks = await deleteShareLinksOf(
           tx,
           workspaceId,
@@ -60,8 +65,7 @@ export function deletionScope(db: Db, workspaceId: string, access: WorkspaceAcce
       const target = await db.target.findFirst({ where: byIdOrName(workspaceId, key), select: { id: true, name: true } });
       if (!target) throw new NotFoundError("target", key);
       const runs = await db.run.count({ where: { targetId: target.id } });
-      if (runs)
-        throw new ConflictError(`target "${target.name}" is used by ${runs} run(s): delete those runs (or their studies) first`);
+      if (runs) throw new ConflictError(`target "${target.name}" is used by ${runs} run(s): delete those runs (or their studies) first`);
       await db.target.delete({ where: { id: target.id } });
       return { id: target.id, name: target.name };
     },
