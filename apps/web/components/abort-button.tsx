@@ -3,19 +3,26 @@
 import { useState } from "react";
 import { buttonSecondary } from "./panel";
 
-/** A red button that asks first, then POSTs to an abort endpoint (a run's or a study's) and shows its refusal, if any. */
+/**
+ * A red button that asks first, then POSTs to an abort endpoint (a run's or a study's), or DELETEs (DeleteButton),
+ * and shows its refusal, if any.
+ */
 export function AbortButton({
   url,
   confirmText,
   label,
   testId,
   onAborted,
+  method = "POST",
+  busyLabel = "Aborting…",
 }: {
   url: string;
   confirmText: string;
   label: string;
   testId: string;
   onAborted: () => void;
+  method?: "POST" | "DELETE";
+  busyLabel?: string;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +31,7 @@ export function AbortButton({
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch(url, { method: "POST" });
+      const res = await fetch(url, { method });
       if (!res.ok)
         throw new Error(
           ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${res.status}`,
@@ -46,7 +53,7 @@ export function AbortButton({
         disabled={busy}
         className={`${buttonSecondary} border-red-300 text-red-700 hover:bg-red-50`}
       >
-        {busy ? "Aborting…" : label}
+        {busy ? busyLabel : label}
       </button>
     </span>
   );

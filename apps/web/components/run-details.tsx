@@ -184,6 +184,12 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
         <div className="mt-3 empty:hidden">
           <FlagList flags={flagsOfRun(run)} testId="run-flags" />
         </div>
+        {run.seriesPrunedAt && (
+          <p data-testid="run-series-pruned" className="mt-3 text-xs text-zinc-600">
+            The per-second series of this run was pruned on {fmtTime(run.seriesPrunedAt)} (UTC) under the workspace&apos;s retention period:
+            the summary below is kept, the charts are empty.
+          </p>
+        )}
         {run.error && (
           <pre
             data-testid="run-error"

@@ -3,7 +3,9 @@
 import { isFinalRunStatus } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import { useState } from "react";
+import { RoleGate } from "@/components/auth/role-gate";
 import { AbortButton } from "./abort-button";
+import { DeleteButton } from "./delete-button";
 import { RunDetails } from "./run-details";
 import { streamLabel, useLiveResource } from "./use-live-resource";
 
@@ -22,7 +24,16 @@ export function RunLive({ initial }: { initial: RunView }) {
     minGapMs: 1000,
     onData: setRun,
   });
-  const liveLabel = final ? null : (
+  const liveLabel = final ? (
+    <RoleGate atLeast="editor">
+      <DeleteButton
+        url={`/api/v1/runs/${run.id}`}
+        confirmText="Delete this run with its per-second series, events and share links? This cannot be undone."
+        testId="run-delete"
+        then="/"
+      />
+    </RoleGate>
+  ) : (
     <span className="inline-flex items-center gap-3">
       <span data-testid="run-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
         {streamLabel(stream)}

@@ -4,6 +4,7 @@ import { isFinalStudyStatus } from "@opsbench/core";
 import type { StudyView } from "@opsbench/db";
 import { useCallback, useEffect, useState } from "react";
 import { AbortButton } from "./abort-button";
+import { DeleteButton } from "./delete-button";
 import { isStudyFinal, StudyDetails } from "./study-details";
 import { streamLabel, useLiveResource } from "./use-live-resource";
 import { RoleGate } from "@/components/auth/role-gate";
@@ -53,7 +54,16 @@ export function StudyLive({ initial }: { initial: StudyView }) {
       study={final ? study : withLiveEta(study, fetchedAt, now)}
       liveLabel={liveLabel}
       actions={
-        isFinalStudyStatus(study.status) ? null : (
+        isFinalStudyStatus(study.status) ? (
+          <RoleGate atLeast="editor">
+            <DeleteButton
+              url={`/api/v1/studies/${study.id}`}
+              confirmText={`Delete the study "${study.name}" with its ${study.progress.total} run(s), their series and share links? This cannot be undone.`}
+              testId="study-delete"
+              then="/studies"
+            />
+          </RoleGate>
+        ) : (
           <RoleGate atLeast="editor">
             <AbortButton
               url={`/api/v1/studies/${study.id}/abort`}

@@ -154,6 +154,24 @@ describe("/api/v1 route contracts", () => {
     expect((await call("GET /api/v1/audit", "/api/v1/audit?limit=0")).status).toBe(422);
     await call("GET /api/v1/openapi.json", "/api/v1/openapi.json");
 
+    // Deleting: the study (with its runs), then a target runs still use is refused, then the run, the target and the workload.
+    const deletedStudy = await call("DELETE /api/v1/studies/{id}", `/api/v1/studies/${studyId}`);
+    expect(deletedStudy.body).toMatchObject({ id: studyId, deleted: true, runs: 2 });
+    expect((await call("DELETE /api/v1/studies/{id}", `/api/v1/studies/${studyId}`)).status).toBe(404);
+    const inUse = await call("DELETE /api/v1/targets/{id}", "/api/v1/targets/contract-target");
+    expect(inUse.status).toBe(409);
+    expect(JSON.stringify(inUse.body)).toContain("is used by 1 run(s)");
+    expect((await call("DELETE /api/v1/runs/{id}", `/api/v1/runs/${runId}`)).body).toMatchObject({ id: runId, deleted: true });
+    expect((await call("DELETE /api/v1/runs/{id}", `/api/v1/runs/${runId}`)).status).toBe(404);
+    expect((await call("DELETE /api/v1/targets/{id}", "/api/v1/targets/contract-target")).body).toMatchObject({ name: "contract-target" });
+    expect((await call("DELETE /api/v1/workloads/{id}", "/api/v1/workloads/contract-load")).status).toBe(200);
+    expect((await call("DELETE /api/v1/workloads/{id}", "/api/v1/workloads/contract-load")).status).toBe(404);
+    expect((await call("PUT /api/v1/retention", "/api/v1/retention", { body: { seriesRetentionDays: 30 } })).body).toEqual({
+      seriesRetentionDays: 30,
+    });
+    expect((await call("GET /api/v1/retention", "/api/v1/retention")).body).toEqual({ seriesRetentionDays: 30 });
+    expect((await call("PUT /api/v1/retention", "/api/v1/retention", { body: { seriesRetentionDays: 0 } })).status).toBe(422);
+
     // Every route was called at least once with a success.
     const succeeded = Object.keys(API_CONTRACTS).filter((key) => [...called].some((c) => c === `${key} 200` || c === `${key} 201`));
     expect(succeeded.sort()).toEqual(Object.keys(API_CONTRACTS).sort());

@@ -50,6 +50,13 @@ const MATRIX: Record<RouteKey, Row> = {
   "PUT /api/v1/limits": { url: () => "/api/v1/limits", body: { maxVUs: -1 }, allowed: 422 },
   "GET /api/v1/audit": { url: () => "/api/v1/audit", allowed: 200 },
   "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
+  "DELETE /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
+  "DELETE /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
+  "DELETE /api/v1/targets/{id}": { url: () => "/api/v1/targets/matrix-no-such-target", allowed: 404 },
+  "DELETE /api/v1/workloads/{id}": { url: () => "/api/v1/workloads/matrix-no-such-workload", allowed: 404 },
+  "GET /api/v1/retention": { url: () => "/api/v1/retention", allowed: 200 },
+  // An invalid value, so the owner's call is refused (422) and the setting stays as it is.
+  "PUT /api/v1/retention": { url: () => "/api/v1/retention", body: { seriesRetentionDays: 0 }, allowed: 422 },
 };
 
 type Caller = { name: string; headers: Record<string, string>; role: WorkspaceRole | null; workspace: "default" | "other" | null };

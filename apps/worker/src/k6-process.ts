@@ -257,7 +257,9 @@ async function superviseK6(
     signalGroup("SIGINT");
     setTimeout(() => signalGroup("SIGKILL"), KILL_AFTER_MS).unref();
   };
-  opts.signal.addEventListener("abort", stop, { once: true });
+  // A run aborted between its steps (e.g. during the baseline) reaches here already aborted: no event will fire.
+  if (opts.signal.aborted) stop();
+  else opts.signal.addEventListener("abort", stop, { once: true });
   let deadlineExceeded: string | null = null;
   const deadline =
     opts.deadlineMs === null

@@ -26,6 +26,8 @@ import { k6Version, type K6Settings } from "./k6-process";
 import { createLogger } from "./logger";
 import { reconcile, startReconciler, type ReconcilerDeps } from "./reconciler";
 import { executeRun, type PipelineDeps } from "./run-pipeline";
+import { DEFAULT_DB_OUTAGE_WAIT_MS } from "./pipeline/run-context";
+import { startRetentionSweep } from "./retention-sweep";
 import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
 import { executeStudy } from "./study-runner";
@@ -34,7 +36,13 @@ import { startScriptValidationWorker } from "./validate-script";
 
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
-const db = createDb(env.DATABASE_URL);
+// Queries wait (bounded) for a Postgres that is restarting instead of failing the run (docs/faults.md).
+const db = createDb(env.DATABASE_URL, {
+  waitForDatabase: {
+    maxWaitMs: DEFAULT_DB_OUTAGE_WAIT_MS,
+    onWait: (err) => log.warn({ err: String(err) }, "database unreachable: waiting for it"),
+  },
+});
 const publisher = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
 publisher.on("error", (err) => log.error({ err }, "redis publisher error"));
 const k6: K6Settings = {
@@ -115,6 +123,9 @@ const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Bi
 
 // Read before this worker's first beat: after a container restart a dead predecessor may share its id.
 const beatsAtStart = await readWorkerHeartbeats(publisher).catch(() => undefined);
+// Raw series past a workspace's retention period are pruned (runs keep their summaries).
+const retention = startRetentionSweep(db, log);
+
 let stopping = false;
 const heartbeat = startHeartbeat(
   publisher,
@@ -165,6 +176,7 @@ async function shutdown(signal: string) {
   }, env.OPSBENCH_SHUTDOWN_GRACE_SECONDS * 1000).unref();
   await heartbeat.stop();
   await reconciler.stop();
+  retention.stop();
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.

@@ -1,18 +1,49 @@
-// Streams the k6 output's per-second aggregates into Postgres: buffered, and
-// written in order about once a second (or every 500 lines).
-import type { K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine } from "@opsbench/core";
-import type { RunStore } from "@opsbench/db";
+// Streams the k6 output's per-second aggregates (and the provider's infra points) into
+// Postgres: buffered, and written in order about once a second (or every 500 lines),
+// each batch in one transaction. While the database is away the writer keeps the
+// lines in memory and retries with backoff, so a blip loses no second of the series;
+// the buffer is bounded (maxBufferedLines), and lines past the bound are dropped,
+// counted and flagged on the run (docs/faults.md).
+import type { K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine, ValidityFlag } from "@opsbench/core";
+import { retryWhileDown, type InfraRow, type ResultBatch, type RunStore } from "@opsbench/db";
 import type { Logger } from "./logger";
 
-/** Buffers output lines and writes them in order, about once a second. */
+export interface ResultWriterOptions {
+  /** Lines held while the database is away (about 200 bytes each, plus histogram buckets); past it, new lines are dropped. */
+  maxBufferedLines?: number;
+  /** How long one batch waits for the database, in all, before the writer gives up and the run fails (ms). */
+  outageWaitMs?: number;
+}
+
+/** 100,000 lines: about 40 minutes of a load with 20 request names, in roughly 50 MB. */
+export const DEFAULT_MAX_BUFFERED_LINES = 100_000;
+export const DEFAULT_OUTAGE_WAIT_MS = 10 * 60_000;
+
+/** The flag a run gets when the writer had to drop lines. */
+export function resultsDroppedFlag(lines: number, seconds: number, bound: number): ValidityFlag {
+  return {
+    code: "results-dropped",
+    message: `${lines} per-second line(s) over ${seconds} second(s) were dropped while the database was unreachable (the worker buffers at most ${bound} lines): the series has gaps and the totals are low`,
+  };
+}
+
+/** Buffers output lines and writes them in order, about once a second, retrying while the database is away. */
 export class ResultWriter {
   private http: K6HttpLine[] = [];
   private load: K6LoadLine[] = [];
   private metrics: K6MetricLine[] = [];
-  private chain: Promise<void> = Promise.resolve();
+  private infra: InfraRow[] = [];
+  private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout;
   private error: unknown = null;
+  private readonly maxBuffered: number;
+  private readonly outageWaitMs: number;
+  /** Lines taken for the batch being written (still in memory until it is stored). */
+  private inFlight = 0;
+  private dropped = { lines: 0, seconds: new Set<number>() };
   rows = 0;
+  /** Times a batch had to wait for the database. */
+  outages = 0;
   /** k6's clock from the output's "end" line (epoch ms), when the build writes it: the test's start and its last sample. */
   k6Clock: { startMs: number; lastMs: number } | null = null;
 
@@ -20,45 +51,95 @@ export class ResultWriter {
     private store: RunStore,
     private onFlushed: () => unknown,
     private log: Logger,
+    options: ResultWriterOptions = {},
   ) {
+    this.maxBuffered = options.maxBufferedLines ?? DEFAULT_MAX_BUFFERED_LINES;
+    this.outageWaitMs = options.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
     this.timer = setInterval(() => this.flush(), 1000);
   }
 
+  /** Lines held in memory, written or not yet. */
+  get buffered(): number {
+    return this.inFlight + this.http.length + this.load.length + this.metrics.length + this.infra.length;
+  }
+
   add(line: { t: string }) {
-    if (line.t === "http") this.http.push(line as K6HttpLine);
-    else if (line.t === "load") this.load.push(line as K6LoadLine);
-    else if (line.t === "metric") this.metrics.push(line as K6MetricLine);
-    else if (line.t === "end") {
+    if (line.t === "end") {
       const { startMs, firstMs, lastMs } = line as K6EndLine;
       const start = startMs ?? firstMs;
       if (start !== undefined && lastMs !== undefined) this.k6Clock = { startMs: start, lastMs };
+      return;
     }
+    if (line.t !== "http" && line.t !== "load" && line.t !== "metric") return;
+    if (this.buffered >= this.maxBuffered) {
+      this.drop((line as K6HttpLine).s);
+      return;
+    }
+    if (line.t === "http") this.http.push(line as K6HttpLine);
+    else if (line.t === "load") this.load.push(line as K6LoadLine);
+    else this.metrics.push(line as K6MetricLine);
     if (this.http.length >= 500 || this.metrics.length >= 500) this.flush();
   }
 
+  /** One of the provider's observations (replicas, CPU), written with the next batch. */
+  addInfra(point: InfraRow) {
+    if (this.buffered >= this.maxBuffered) this.drop(Math.floor(point.ts.getTime() / 1000));
+    else this.infra.push(point);
+  }
+
+  private drop(second: number) {
+    if (this.dropped.lines === 0)
+      this.log.error({ bound: this.maxBuffered }, "result buffer full: dropping lines until the database answers");
+    this.dropped.lines++;
+    this.dropped.seconds.add(second);
+  }
+
+  /** Starts writing what is buffered, unless a write is already under way (it goes on until the buffer is empty). */
   private flush() {
-    const http = this.http.splice(0);
-    const load = this.load.splice(0);
-    const metrics = this.metrics.splice(0);
-    if (!http.length && !load.length && !metrics.length) return;
-    this.chain = this.chain.then(async () => {
-      try {
-        await this.store.appendResults(http);
-        await this.store.appendLoad(load);
-        await this.store.appendMetrics(metrics);
-        this.rows += http.length;
-        this.onFlushed();
-      } catch (err) {
-        this.error = err;
-        this.log.error({ err }, "writing results failed");
-      }
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
     });
   }
 
+  private async drain() {
+    while (this.http.length || this.load.length || this.metrics.length || this.infra.length) {
+      const batch: ResultBatch = {
+        http: this.http.splice(0),
+        load: this.load.splice(0),
+        metrics: this.metrics.splice(0),
+        infra: this.infra.splice(0),
+      };
+      this.inFlight = batch.http.length + batch.load.length + batch.metrics.length + batch.infra.length;
+      try {
+        await retryWhileDown(() => this.store.appendBatch(batch, this.outageWaitMs), {
+          maxWaitMs: this.outageWaitMs,
+          onWait: (err) => {
+            this.outages++;
+            this.log.warn({ err: String(err), buffered: this.buffered }, "database unreachable: keeping results in memory and retrying");
+          },
+        });
+        this.rows += batch.http.length;
+        this.onFlushed();
+      } catch (err) {
+        this.error ??= err;
+        this.log.error({ err }, "writing results failed");
+      } finally {
+        this.inFlight = 0;
+      }
+    }
+  }
+
+  /** Writes what is left, flags the run when lines were dropped, and throws when results could not be stored. */
   async close() {
     clearInterval(this.timer);
     this.flush();
-    await this.chain;
+    while (this.draining) await this.draining;
+    if (this.dropped.lines > 0) {
+      const flag = resultsDroppedFlag(this.dropped.lines, this.dropped.seconds.size, this.maxBuffered);
+      this.dropped = { lines: 0, seconds: new Set() };
+      await this.store.flag(flag);
+      await this.store.event("warn", flag.message);
+    }
     if (this.error) throw new Error(`results could not be stored: ${(this.error as Error).message ?? String(this.error)}`);
   }
 }

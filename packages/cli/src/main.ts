@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
+import { DELETE_USAGE, deleteCommand } from "./delete-command";
 import { DEMO_USAGE, demoCommand } from "./demo-command";
 import { loadEnv, loadRemote, type CliEnv } from "./env";
 import { costCommand } from "./cost-command";
@@ -21,6 +22,7 @@ ${DEMO_USAGE}
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
+${DELETE_USAGE}
 With OPSBENCH_URL and OPSBENCH_TOKEN set, run and runs show go to that server's API instead of the database.`;
 
 class UsageError extends Error {}
@@ -29,6 +31,9 @@ const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const deleting = { runs: "run", study: "study", targets: "target", workloads: "workload" } as const;
+  if (rest[0] === "delete" && command && command in deleting)
+    return deleteCommand(deleting[command as keyof typeof deleting], rest.slice(1), { say, usageError: (m) => new UsageError(m) });
   switch (command) {
     case "demo":
       return demoCommand(rest, { usageError: (m) => new UsageError(m) });

@@ -9,3 +9,6 @@ export class NotFoundError extends Error {
     super(`${entity} "${key}" not found`);
   }
 }
+
+/** The request cannot be done in the row's present state (e.g. deleting a target that runs still use); the message says why. */
+export class ConflictError extends Error {}

@@ -1,9 +1,11 @@
-export { createDb, type Db } from "./client";
+export { createDb, type Db, type DbOptions } from "./client";
 export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate";
 export { ensureAppRole, type AppRoleOptions } from "./app-role";
-export { NotFoundError } from "./errors";
+export { ConflictError, NotFoundError } from "./errors";
+export { pruneExpiredSeries } from "./retention";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
-export { runStore, type RunStore } from "./run-store";
+export { runStore, type RunStore, type InfraRow, type ResultBatch } from "./run-store";
+export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
 export { loadRunView, loadResultCells, loadWindowSummary, type RunView } from "./run-view";
 export { loadRunInfra, type RunInfra, type InfraSeriesPoint } from "./run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";

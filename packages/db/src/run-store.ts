@@ -13,22 +13,36 @@ import {
   type RunSummary,
   type StepDetail,
   type StepNameValue,
+  type ValidityFlag,
 } from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
 import type { RunStatus } from "./generated/prisma/enums";
 import { jsonInput, jsonInputOfUnknown } from "./json-column";
+import { addRunFlags } from "./run-flags";
 import { parseRunJson } from "./run-json";
+
+/** One of the provider's observations, as stored in infra_points. */
+export interface InfraRow {
+  ts: Date;
+  replicas: number;
+  cpuPercent?: number | null;
+  detail?: unknown;
+}
+
+/** What the result writer stores at once: one transaction, so a batch cut off by an outage is retried whole. */
+export interface ResultBatch {
+  http: K6HttpLine[];
+  load: K6LoadLine[];
+  metrics: K6MetricLine[];
+  infra: InfraRow[];
+}
 
 /** A step row with its detail parsed. */
 const parseStep = <S extends { detail: unknown }>({ detail, ...step }: S) => ({
   ...step,
   detail: readStoredJson(stepDetailSchema, detail),
 });
-
-/** Runs a bulk insert of the rows, or none when there are none. */
-const insertAll = (rows: unknown[], insert: () => Promise<{ count: number }>) =>
-  rows.length === 0 ? Promise.resolve({ count: 0 }) : insert();
 
 /** The run and the second a k6 output line is about. */
 const ofSecond = (runId: string, l: { s: number }) => ({ runId, ts: new Date(l.s * 1000) });
@@ -66,6 +80,17 @@ const metricColumns = (l: K6MetricLine) => ({
 });
 
 export function runStore(db: Db, runId: string) {
+  const resultRows = (lines: K6HttpLine[]) => lines.map((l) => ({ ...ofSecond(runId, l), ...resultColumns(l) }));
+  const loadRows = (lines: K6LoadLine[]) => lines.map((l) => ({ ...ofSecond(runId, l), ...loadColumns(l) }));
+  const metricRows = (lines: K6MetricLine[]) => lines.map((l) => ({ ...ofSecond(runId, l), ...metricColumns(l) }));
+  const infraRows = (points: InfraRow[]) =>
+    points.map((p) => ({
+      runId,
+      ts: p.ts,
+      replicas: p.replicas,
+      cpuPercent: p.cpuPercent ?? null,
+      ...(p.detail === undefined ? {} : { detail: jsonInputOfUnknown(infraPointDetailSchema, p.detail) }),
+    }));
   return {
     /** The run with its JSON parsed (targetSpec: the target as copied when the run was made) and its steps. */
     get: async () => {
@@ -118,33 +143,30 @@ export function runStore(db: Db, runId: string) {
     stepDetail: (name: StepNameValue, detail: StepDetail) =>
       db.runStep.update({ where: { runId_name: { runId, name } }, data: { detail: jsonInput(stepDetailSchema, detail) } }),
 
-    event: (level: "info" | "warn" | "error", message: string, data?: unknown) =>
+    /** A line on the run's timeline, stamped when it happened (a write delayed by an outage keeps its time). */
+    event: (level: "info" | "warn" | "error", message: string, data?: unknown, ts = new Date()) =>
       db.runEvent.create({
-        data: { runId, level, message, ...(data === undefined ? {} : { data: jsonInputOfUnknown(runEventDataSchema, data) }) },
+        data: { runId, ts, level, message, ...(data === undefined ? {} : { data: jsonInputOfUnknown(runEventDataSchema, data) }) },
       }),
 
-    appendResults: (lines: K6HttpLine[]) =>
-      insertAll(lines, () => db.resultSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...resultColumns(l) })) })),
+    /** Adds validity flags to the run (one per code). */
+    flag: (...flags: ValidityFlag[]) => addRunFlags(db, runId, flags),
 
-    appendLoad: (lines: K6LoadLine[]) =>
-      insertAll(lines, () => db.loadSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...loadColumns(l) })) })),
-
-    /** Checks and a script's own metrics, one row per second x kind x name. */
-    appendMetrics: (lines: K6MetricLine[]) =>
-      insertAll(lines, () => db.metricSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...metricColumns(l) })) })),
-
-    appendInfra: (points: Array<{ ts: Date; replicas: number; cpuPercent?: number | null; detail?: unknown }>) =>
-      insertAll(points, () =>
-        db.infraPoint.createMany({
-          data: points.map((p) => ({
-            runId,
-            ts: p.ts,
-            replicas: p.replicas,
-            cpuPercent: p.cpuPercent ?? null,
-            ...(p.detail === undefined ? {} : { detail: jsonInputOfUnknown(infraPointDetailSchema, p.detail) }),
-          })),
-        }),
-      ),
+    /**
+     * A batch of the result writer, in one transaction. Its start may wait for a database that is down (the
+     * worker's pool retries connecting) for as long as `maxWaitMs`, instead of Prisma's 2 s.
+     */
+    appendBatch: async ({ http, load, metrics, infra }: ResultBatch, maxWaitMs = 2000) => {
+      await db.$transaction(
+        async (tx) => {
+          if (http.length) await tx.resultSecond.createMany({ data: resultRows(http) });
+          if (load.length) await tx.loadSecond.createMany({ data: loadRows(load) });
+          if (metrics.length) await tx.metricSecond.createMany({ data: metricRows(metrics) });
+          if (infra.length) await tx.infraPoint.createMany({ data: infraRows(infra) });
+        },
+        { maxWait: maxWaitMs, timeout: 60_000 },
+      );
+    },
 
     /** Results of an earlier, interrupted attempt are dropped before load starts again. */
     clearResults: () =>

@@ -56,6 +56,8 @@ export interface RunView {
   customMetrics: CustomMetricSummary[];
   /** The target's infra timeline (replicas/instances, CPU, cold starts, queue) on the load's time axis (run-infra.ts). */
   infra: RunInfra;
+  /** When the retention sweep removed the raw per-second series (charts are empty; the summary stays); null: all there. */
+  seriesPrunedAt: string | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -157,6 +159,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
     ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),
     infra: await loadRunInfra(db, runId, start),
+    seriesPrunedAt: iso(run.seriesPrunedAt),
   };
 }
 

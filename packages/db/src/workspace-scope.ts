@@ -5,7 +5,9 @@
 import type { Db } from "./client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
 import { priceCatalogStore } from "./price-catalogs";
+import { retentionScope } from "./retention";
 import { auditScope } from "./scope/audit-scope";
+import { deletionScope } from "./scope/deletion-scope";
 import { definitionsScope } from "./scope/definitions-scope";
 import { limitsScope } from "./scope/limits-scope";
 import { runsScope } from "./scope/runs-scope";
@@ -45,6 +47,10 @@ export function workspaceScope(db: Db, workspaceId: string) {
     limits: limitsScope(db, workspaceId),
     /** Who created, started, aborted, shared and revoked what. */
     audit: auditScope(db, workspaceId),
+    /** Deleting runs, studies, targets and workloads (the aborting and waiting is packages/jobs' delete-resources.ts). */
+    deletion: deletionScope(db, workspaceId, access),
+    /** How long finished runs keep their raw per-second series (retention.ts). */
+    retention: retentionScope(db, workspaceId),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;

@@ -1,6 +1,7 @@
 import { functionSettings, localFunctionSpec, localServiceSpec, serviceSettings } from "@opsbench/core";
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
+import { DeleteDefinitionButton } from "@/components/delete-button";
 import { tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
@@ -77,6 +78,7 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
               <th className={th}>App</th>
               <th className={th}>Deployment</th>
               <th className={th}>Updated (UTC)</th>
+              <th className={th} />
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100">
@@ -91,6 +93,9 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
                   <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
                   <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
                   <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
+                  <td className={`${td} whitespace-nowrap text-right`}>
+                    <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />
+                  </td>
                 </tr>
               );
             })}

@@ -1,6 +1,7 @@
 import { loadProfile, plannedSeconds, workloadSpec, type WorkloadSpec } from "@opsbench/core";
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
+import { DeleteDefinitionButton } from "@/components/delete-button";
 import { tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtDuration, fmtTime, NO_VALUE } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
@@ -87,6 +88,7 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
               <th className={`${th} text-right`}>Planned</th>
               <th className={th}>What it does</th>
               <th className={th}>Updated (UTC)</th>
+              <th className={th} />
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100">
@@ -111,6 +113,9 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
                     {spec ? describe(spec) : "unreadable spec"}
                   </td>
                   <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
+                  <td className={`${td} whitespace-nowrap text-right`}>
+                    <DeleteDefinitionButton kind="workload" id={w.id} name={w.name} />
+                  </td>
                 </tr>
               );
             })}

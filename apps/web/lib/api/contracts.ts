@@ -7,6 +7,7 @@ import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
 import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
+import { definitionDeletedSchema, retentionSchema, runDeletedSchema, studyDeletedSchema } from "./contracts/deletion";
 import { apiErrorBodySchema } from "./contracts/error-body";
 import {
   runAbortSchema,
@@ -92,6 +93,14 @@ const actionRoute = (role: WorkspaceRole, summary: string, answer: z.ZodType) =>
   role,
   params: idParams,
   responses: { 200: answer, ...missing, ...mutation },
+});
+
+/** DELETE of one item, by id: gone (200), unknown (404), or refused in its state (409: under way, or still used). */
+const deleteRoute = (summary: string, answer: z.ZodType) => ({
+  summary,
+  role: "editor" as const,
+  params: idParams,
+  responses: { 200: answer, ...missing, 409: apiErrorBodySchema, ...mutation },
 });
 
 /** A contract as written below: its key ("GET /api/v1/runs/{id}") names its method and path. */
@@ -216,6 +225,33 @@ export const API_CONTRACTS = withMethodAndPath({
     role: "viewer",
     query: auditQuery,
     responses: { 200: z.array(auditEventSchema), ...refused, ...guarded },
+  },
+  "DELETE /api/v1/runs/{id}": deleteRoute(
+    "Deletes a run with its series, steps, events and share links; one queued or under way is aborted first (409 if it does not stop within 30 s)",
+    runDeletedSchema,
+  ),
+  "DELETE /api/v1/studies/{id}": deleteRoute(
+    "Deletes a study with its runs (and theirs) and share links; one under way is aborted first (409 if it does not stop within 30 s)",
+    studyDeletedSchema,
+  ),
+  "DELETE /api/v1/targets/{id}": deleteRoute(
+    "Deletes a target (by id or name); refused (409) while runs use it: delete those runs or studies first",
+    definitionDeletedSchema,
+  ),
+  "DELETE /api/v1/workloads/{id}": deleteRoute(
+    "Deletes a workload (by id or name); refused (409) while runs use it: delete those runs or studies first",
+    definitionDeletedSchema,
+  ),
+  "GET /api/v1/retention": {
+    summary: "How long finished runs keep their raw per-second series (null: forever); the summary is always kept",
+    role: "viewer",
+    responses: { 200: retentionSchema, ...guarded },
+  },
+  "PUT /api/v1/retention": {
+    summary: "Sets how many days finished runs keep their raw per-second series (null: forever)",
+    role: "owner",
+    body: retentionSchema,
+    responses: { 200: retentionSchema, ...refused, ...mutation },
   },
   "GET /api/v1/openapi.json": {
     summary: "This API as an OpenAPI 3.1 document, made from these contracts",

@@ -1,7 +1,7 @@
 // One error type for the API, a closed code -> HTTP status map, and the wrapper
 // every route handler goes through: contract -> member and role (auth) -> handler -> errors as JSON.
 import { randomUUID } from "node:crypto";
-import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
+import { ConflictError, NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import { authorize } from "@/lib/auth/authorize";
 import { log } from "@/lib/log";
@@ -42,6 +42,7 @@ export function toErrorResponse(err: unknown, where: string, requestId?: string)
   if (err instanceof ApiError) return err.toResponse();
   if (isZodError(err)) return fromZodError(err).toResponse();
   if (isNotFound(err)) return new ApiError("not_found", err.message).toResponse();
+  if (err instanceof ConflictError) return new ApiError("conflict", err.message).toResponse();
   log.error({ requestId, route: where, err }, "unexpected API error");
   return new ApiError("internal", "internal error").toResponse();
 }

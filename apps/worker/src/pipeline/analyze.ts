@@ -11,43 +11,49 @@ import {
   workerClockWindow,
   type RunSummary,
 } from "@opsbench/core";
-import { addRunFlags, loadResultCells, plannedRepetitions, type Db } from "@opsbench/db";
+import { addRunFlags, loadResultCells, plannedRepetitions, retryWhileDown, type Db } from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED } from "../k6-process";
 import type { LoadResult } from "./load";
 import { recordStep } from "./record-step";
-import type { RunContext } from "./run-context";
+import { outageWait, type RunContext } from "./run-context";
 
 export async function analyze(
   ctx: RunContext,
   { spec, k6, appChecks }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[] },
 ): Promise<void> {
-  const { store, runId, deps } = ctx;
-  await recordStep(ctx, "ANALYZE", async () => {
-    const cells = await loadResultCells(deps.db, runId);
-    const fresh = await store.get();
-    // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs), never
-    // the worker's wall clock around the whole k6 process unless k6 reported no time at all.
-    const window =
-      k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
-      workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
-    const load = await deps.db.loadSecond.findMany({ where: { runId } });
-    const summary = {
-      ...summarize(cells, window.seconds),
-      durationSource: window.source,
-      load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
-      thresholds: thresholdOutcomes(k6.summary),
-      appChecks,
-    };
-    const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
-    if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
-    await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
-    await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
-    if (summary.load.droppedIterations > 0)
-      await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
-    if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
-    return { result: undefined, detail: { requests: summary.requests } };
-  });
+  const { deps } = ctx;
+  // Reads and writes that are safe to repeat: a database blip while analysing waits for the database (bounded).
+  await recordStep(ctx, "ANALYZE", () => retryWhileDown(() => analyzeRun(ctx, { spec, k6, appChecks }), outageWait(deps, ctx.log)));
+}
+
+async function analyzeRun(
+  { store, runId, deps }: RunContext,
+  { spec, k6, appChecks }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[] },
+) {
+  const cells = await loadResultCells(deps.db, runId);
+  const fresh = await store.get();
+  // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs), never
+  // the worker's wall clock around the whole k6 process unless k6 reported no time at all.
+  const window =
+    k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
+    workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
+  const load = await deps.db.loadSecond.findMany({ where: { runId } });
+  const summary = {
+    ...summarize(cells, window.seconds),
+    durationSource: window.source,
+    load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
+    thresholds: thresholdOutcomes(k6.summary),
+    appChecks,
+  };
+  const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
+  if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
+  await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
+  await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
+  if (summary.load.droppedIterations > 0)
+    await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
+  if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
+  return { result: undefined, detail: { requests: summary.requests } };
 }
 
 /** What the run would have cost on the platform the target stands for, when the target names a cost model. */

@@ -4,7 +4,7 @@
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
 import path from "node:path";
 import { compileK6Script } from "@opsbench/core";
-import { addRunFlags, type RunStore } from "@opsbench/db";
+import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
 import { K6_THRESHOLDS_FAILED, runK6, type K6Owned, type K6Result } from "../k6-process";
@@ -22,9 +22,9 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
   return recordStep(ctx, "LOAD", async () => {
     // Results of an earlier, interrupted attempt are not mixed with this one's.
     await store.clearResults();
+    const writer = new ResultWriter(store, () => ctx.publish("results"), log, { outageWaitMs: deps.dbOutageWaitMs });
     const observing = new AbortController();
-    const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), store, log);
-    const writer = new ResultWriter(store, () => ctx.publish("results"), log);
+    const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), writer, log);
     await store.update({ loadStartedAt: new Date() });
     // k6's process group and network go on the step as soon as they exist: a worker killed
     // now leaves them running, and whoever finds the run interrupted stops exactly these.
@@ -68,10 +68,10 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
   });
 }
 
-/** Stores the provider's observations until the load ends; a failing observer is logged, and the run goes on. */
-async function observeInto(points: AsyncIterable<InfraPoint>, store: RunStore, log: Logger) {
+/** Stores the provider's observations (with the results, riding out a database blip) until the load ends; a failing observer is logged, and the run goes on. */
+async function observeInto(points: AsyncIterable<InfraPoint>, writer: ResultWriter, log: Logger) {
   try {
-    for await (const p of points) await store.appendInfra([p]);
+    for await (const p of points) writer.addInfra(p);
   } catch (err) {
     log.warn({ err }, "observe failed");
   }

@@ -2,7 +2,7 @@
 // publisher, the abort signal, and the services the worker was started with.
 import type { K6Settings } from "../k6-process";
 import type { RunStatusName } from "@opsbench/core";
-import { runStore, type Db, type RunStore } from "@opsbench/db";
+import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
 import type { ProviderContext } from "@opsbench/providers";
 import type { Logger } from "../logger";
@@ -16,7 +16,12 @@ export interface PipelineDeps {
   workDir: string;
   /** Ids of the runs this process is executing now (its heartbeat lists them; the reconciler leaves them alone). */
   live?: Set<string>;
+  /** How long a run's writes wait for a database that is down before they fail (ms; default DEFAULT_DB_OUTAGE_WAIT_MS). */
+  dbOutageWaitMs?: number;
 }
+
+/** Five minutes: a restart or a failover of Postgres, not a database that is gone. */
+export const DEFAULT_DB_OUTAGE_WAIT_MS = 5 * 60_000;
 
 export interface RunContext {
   runId: string;
@@ -31,9 +36,18 @@ export interface RunContext {
   moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
 }
 
+/** How a run's writes wait for the database: bounded, and said once per write in the log. */
+export function outageWait(deps: PipelineDeps, log: Logger): OutageWait {
+  return {
+    maxWaitMs: deps.dbOutageWaitMs ?? DEFAULT_DB_OUTAGE_WAIT_MS,
+    onWait: (err) => log.warn({ err: String(err) }, "database unreachable: waiting for it"),
+  };
+}
+
 export function runContext(runId: string, deps: PipelineDeps, signal: AbortSignal): RunContext {
-  const store = runStore(deps.db, runId);
   const log = deps.log.child({ runId });
+  // Status, steps, summary and events wait for a database that is down (bounded), so the run still ends in a final state.
+  const store = retryingMethods(runStore(deps.db, runId), outageWait(deps, log));
   const publish: RunContext["publish"] = (kind, status) =>
     publishRunUpdate(deps.redis, { runId, kind, ...(status ? { status } : {}) }).catch((err) => log.warn({ err }, "publish failed"));
   return {
@@ -58,6 +72,6 @@ export function providerContext(ctx: RunContext): ProviderContext {
     benchappsDir: ctx.deps.benchappsDir,
     log: (msg, data) => ctx.log.info({ ...data }, msg),
     saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
-    event: (level, message, data) => ctx.store.event(level, message, data).then(() => undefined),
+    event: (level, message, data) => ctx.store.event(level, message, data, new Date()).then(() => undefined),
   };
 }

@@ -11,7 +11,12 @@ export type AuditAction =
   | "study.abort"
   | "share.create"
   | "share.revoke"
-  | "limits.set";
+  | "limits.set"
+  | "run.delete"
+  | "study.delete"
+  | "target.delete"
+  | "workload.delete"
+  | "retention.set";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

@@ -131,6 +131,7 @@ export const runViewSchema = z.strictObject({
   checks: z.array(checkSummarySchema),
   customMetrics: z.array(customMetricSummarySchema),
   infra: z.strictObject({ kind: z.string().nullable(), points: z.array(infraSeriesPointSchema) }),
+  seriesPrunedAt: nullableIsoTime,
 });
 true satisfies SameShape<z.output<typeof runViewSchema>, RunView>;
 
