@@ -198,4 +198,33 @@ describe("the IoT study's tables, reproduced from data", () => {
     expect(await page.getByTestId("study-table-throughput").textContent()).toContain('max throughput of "users-signin"');
     await page.close();
   });
+
+  it("compares the study's cells under the margin the user sets on /compare (query parameter), and the verdicts say it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${web}/compare?study=${studyId}&margin=2`);
+    const margins = async () =>
+      page.locator("[data-testid^=verdict-][data-margin]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.margin));
+    expect(await page.getByTestId("cmp-margin").inputValue()).toBe("2");
+    expect(new Set(await margins())).toEqual(new Set(["0.02"]));
+    expect(await page.getByTestId("cmp-verdicts").textContent()).toContain("±2%");
+    await page.getByTestId("cmp-margin").fill("10");
+    await page.getByTestId("cmp-margin-form").getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/margin=10/);
+    expect(page.url()).toContain(`study=${studyId}`);
+    expect(new Set(await margins())).toEqual(new Set(["0.1"]));
+    const titles = await page
+      .locator("[data-testid^=verdict-][data-outcome]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("title") ?? ""));
+    expect(titles.filter((t) => !t.startsWith("no verdict")).every((t) => t.includes("margin +-10.0"))).toBe(true);
+    await page.goto(`${web}/compare?study=${studyId}&margin=lots`);
+    expect(await page.getByTestId("cmp-margin-error").textContent()).toContain("margin: expected a number");
+    await page.close();
+
+    const api = await fetch(`${web}/api/v1/comparisons?study=${studyId}&margin=2`);
+    expect(api.status).toBe(200);
+    const body = (await api.json()) as { verdicts: Array<{ margin: number }> };
+    expect(body.verdicts.length).toBeGreaterThan(0);
+    expect(body.verdicts.every((v) => v.margin === 0.02)).toBe(true);
+    expect((await fetch(`${web}/api/v1/comparisons?study=${studyId}&margin=80`)).status).toBe(422);
+  });
 });
