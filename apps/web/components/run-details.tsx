@@ -1,4 +1,4 @@
-import { flagsOfRun, STEP_NAMES } from "@opsbench/core";
+import { flagsOfRun, meanCpuPercent, STEP_NAMES, weightedQps } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -39,8 +39,20 @@ function Stat({ label, value, unit, testId, tone }: { label: string; value: stri
 const fmtBytes = (b: number) =>
   b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GiB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`;
 
+/** Study 002's weighted qps: req/s over the target's mean CPU% in the load window (null without a CPU series). */
+function runWeightedQps(s: NonNullable<RunView["summary"]>, infra: RunView["infra"]): { value: number; cpu: number } | null {
+  const cpu = meanCpuPercent(
+    infra.points.map((p) => ({ ts: new Date(p.offsetSeconds * 1000), cpuPercent: p.cpuPercent })),
+    new Date(0),
+    new Date(s.durationSeconds * 1000),
+  );
+  const value = weightedQps(s.rps, cpu);
+  return value === null || cpu === null ? null : { value, cpu };
+}
+
 /** Derived figures the studies used, and what the load generator did. */
-function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
+function MoreFigures({ s, infra }: { s: NonNullable<RunView["summary"]>; infra: RunView["infra"] }) {
+  const wq = runWeightedQps(s, infra);
   return (
     <dl className="flex flex-wrap gap-x-8 gap-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2">
       <Field label="Success ratio (2xx share, study 001)">
@@ -54,6 +66,11 @@ function MoreFigures({ s }: { s: NonNullable<RunView["summary"]> }) {
       {s.maxThroughput && (
         <Field label={`Max throughput (best ${s.maxThroughput.windowSeconds} s average of 2xx responses, study 004)`}>
           <span data-testid="summary-max-throughput">{fmtRps(s.maxThroughput.rps)}</span> req/s at {s.maxThroughput.windowStartOffset} s
+        </Field>
+      )}
+      {wq && (
+        <Field label="Weighted qps (req/s / CPU%, study 002)">
+          <span data-testid="summary-weighted-qps">{wq.value.toFixed(3)}</span> at {wq.cpu.toFixed(1)} % CPU
         </Field>
       )}
       {s.load && (
@@ -232,7 +249,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
               .join(" · ")}
           </p>
         )}
-        {s && <MoreFigures s={s} />}
+        {s && <MoreFigures s={s} infra={run.infra} />}
       </section>
 
       <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} />

@@ -368,9 +368,18 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
           {liveLabel}
           <span className="ml-auto flex items-center gap-2">
             {anyResult && (
-              <Link href={`/compare?study=${study.id}`} className="text-xs text-blue-600 hover:underline">
-                Compare cells
-              </Link>
+              <>
+                <Link
+                  href={`/studies/${study.id}/tables`}
+                  data-testid="study-tables-link"
+                  className="text-xs text-blue-600 hover:underline"
+                >
+                  Tables (as the studies printed them)
+                </Link>
+                <Link href={`/compare?study=${study.id}`} className="text-xs text-blue-600 hover:underline">
+                  Compare cells
+                </Link>
+              </>
             )}
             {actions}
           </span>

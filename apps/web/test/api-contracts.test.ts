@@ -107,6 +107,8 @@ describe("/api/v1 route contracts", () => {
     // Comparisons and their export.
     const selection = `g=${encodeURIComponent(`one:${runId}`)}`;
     await call("GET /api/v1/comparisons", `/api/v1/comparisons?${selection}`);
+    await call("GET /api/v1/comparisons", `/api/v1/comparisons?${selection}&margin=2.5`);
+    expect((await call("GET /api/v1/comparisons", `/api/v1/comparisons?${selection}&margin=-1`)).status).toBe(422);
     expect((await call("GET /api/v1/comparisons", "/api/v1/comparisons")).status).toBe(422);
     await call("POST /api/v1/comparisons", "/api/v1/comparisons", { body: { groups: [{ label: "one", runIds: [runId] }] } });
     expect((await call("POST /api/v1/comparisons", "/api/v1/comparisons", { body: { groups: [] } })).status).toBe(422);
@@ -141,6 +143,10 @@ describe("/api/v1 route contracts", () => {
     await call("GET /api/v1/studies", "/api/v1/studies");
     await call("GET /api/v1/studies/{id}", `/api/v1/studies/${studyId}`);
     await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${studyId}/events`);
+    await call("GET /api/v1/studies/{id}/tables", `/api/v1/studies/${studyId}/tables?table=request-counts`);
+    await call("GET /api/v1/studies/{id}/tables", `/api/v1/studies/${studyId}/tables?table=cost&format=json&request=none`);
+    expect((await call("GET /api/v1/studies/{id}/tables", `/api/v1/studies/${studyId}/tables?table=nope`)).status).toBe(422);
+    expect((await call("GET /api/v1/studies/{id}/tables", `/api/v1/studies/${missingId}/tables?table=cost`)).status).toBe(404);
     expect((await call("GET /api/v1/studies/{id}", `/api/v1/studies/${missingId}`)).status).toBe(404);
     expect((await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${missingId}/events`)).status).toBe(404);
     expect((await call("POST /api/v1/studies/{id}/abort", `/api/v1/studies/${missingId}/abort`)).status).toBe(404);

@@ -36,6 +36,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "POST /api/v1/studies": { url: () => "/api/v1/studies", body: {}, allowed: 422 },
   "GET /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
   "POST /api/v1/studies/{id}/abort": { url: (i) => `/api/v1/studies/${i.study}/abort`, allowed: 404 },
+  "GET /api/v1/studies/{id}/tables": { url: (i) => `/api/v1/studies/${i.study}/tables?table=cost`, allowed: 404 },
   "GET /api/v1/studies/{id}/events": { url: (i) => `/api/v1/studies/${i.study}/events`, allowed: 404 },
   "GET /api/v1/comparisons": { url: () => "/api/v1/comparisons", allowed: 422 },
   "POST /api/v1/comparisons": { url: () => "/api/v1/comparisons", body: {}, allowed: 422 },

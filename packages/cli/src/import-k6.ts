@@ -58,6 +58,7 @@ export async function importK6Command(args: string[], io: { say: (m: string) => 
       // k6's clock: first to last sample, or whole seconds when k6 wrote whole-second timestamps (CSV).
       loadStartedAt: new Date(r.loadWindow!.startMs),
       loadFinishedAt: new Date(r.loadWindow!.endMs),
+      durationSource: r.loadWindow!.source,
       cells: r.cells,
       load: r.load,
       events: [

@@ -21,6 +21,7 @@ ${DEMO_USAGE}
   opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
+  opsbench study iot [--time-scale 0.0333] [--repetitions 3]  print the local IoT study (study 000's four profiles) as a study file
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
 ${DELETE_USAGE}
 With OPSBENCH_URL and OPSBENCH_TOKEN set, run and runs show go to that server's API instead of the database.`;

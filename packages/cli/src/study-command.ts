@@ -7,7 +7,15 @@ import { StudyInterrupt } from "./study-interrupt";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { isFinalRunStatus, isStudySettled, studyInput, type SampleStats, type StudyInput } from "@opsbench/core";
+import {
+  IOT_STUDY_TIME_SCALE,
+  iotStudy,
+  isFinalRunStatus,
+  isStudySettled,
+  studyInput,
+  type SampleStats,
+  type StudyInput,
+} from "@opsbench/core";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type StudyView, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, queueWorkers, startStudy } from "@opsbench/jobs";
 import { loadEnv } from "./env";
@@ -50,7 +58,27 @@ export async function studyCommand(args: string[], io: Io): Promise<number> {
   if (sub === "run") return studyRun(rest, io);
   if (sub === "show") return studyShow(rest, io);
   if (sub === "abort") return studyAbort(rest, io);
-  throw io.usageError(`unknown command "study ${sub ?? ""}" (known: study run, study show, study abort)`);
+  if (sub === "iot") return studyIotFile(rest, io);
+  throw io.usageError(`unknown command "study ${sub ?? ""}" (known: study run, study show, study abort, study iot)`);
+}
+
+/** `study iot [--time-scale X] [--repetitions N]`: prints the local IoT study (core's iotStudy) as a study file. */
+function studyIotFile(args: string[], io: Io): number {
+  let values: { "time-scale"?: string; repetitions?: string };
+  try {
+    ({ values } = parseArgs({ args, strict: true, options: { "time-scale": { type: "string" }, repetitions: { type: "string" } } }));
+  } catch (err) {
+    throw io.usageError((err as Error).message);
+  }
+  const timeScale = values["time-scale"] === undefined ? IOT_STUDY_TIME_SCALE : Number(values["time-scale"]);
+  if (!(timeScale > 0 && timeScale <= 1)) throw io.usageError(`--time-scale must be a number in (0, 1], not "${values["time-scale"]}"`);
+  const repetitions = values.repetitions === undefined ? undefined : Number(values.repetitions);
+  const draft = iotStudy({ timeScale, ...(repetitions === undefined ? {} : { repetitions }) });
+  const parsed = studyInput.safeParse(draft);
+  if (!parsed.success)
+    throw io.usageError(`not a valid study: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  console.log(JSON.stringify(draft, null, 2));
+  return 0;
 }
 
 function parse(args: string[], io: Io, what: string) {

@@ -53,6 +53,8 @@ export function runSummaryJson(view: RunReport) {
     failures: s?.failures ?? 0,
     goodput: s?.goodput ?? 0,
     rps: s?.rps ?? 0,
+    durationSeconds: s?.durationSeconds ?? 0,
+    ...(s?.durationSource ? { durationSource: s.durationSource } : {}),
     latencyMs: s?.latencyMs ?? { min: 0, avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
     ...(view.error ? { error: view.error } : {}),
     k6ExitCode: view.k6ExitCode,

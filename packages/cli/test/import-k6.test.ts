@@ -169,6 +169,10 @@ describe("opsbench import k6", () => {
     // Stored to the millisecond.
     expect(Math.abs(row.loadStartedAt!.getTime() - raw.firstMs)).toBeLessThanOrEqual(1);
     expect(Math.abs(row.loadFinishedAt!.getTime() - raw.lastMs)).toBeLessThanOrEqual(1);
+    // req/s over k6's own clock, first to last sample, and the summary says which span that is.
+    expect(out.durationSource).toBe("k6-samples");
+    expect(out.durationSeconds).toBeCloseTo((raw.lastMs - raw.firstMs) / 1000, 3);
+    expect(out.rps).toBeCloseTo(raw.durations.length / ((raw.lastMs - raw.firstMs) / 1000), 2);
     expect(row.results.reduce((a, c) => a + c.requests, 0)).toBe(raw.durations.length);
     expect([...new Set(row.results.map((c) => c.name))].sort()).toEqual([expect.stringMatching(/^http:.*\/missing$/), "taewa"]);
     expect(new Set(row.results.map((c) => c.class))).toEqual(new Set(["2xx", "4xx"]));
@@ -206,6 +210,10 @@ describe("opsbench import k6", () => {
     expect(out.failures).toBe(raw.failures);
     expect(out.skippedLines).toBe(0);
     expectPercentilesWithin1Percent(out.latencyMs, raw.durations);
+    // CSV timestamps are whole seconds: the window runs from the first one to the end of the last second.
+    expect(out.durationSource).toBe("k6-rows");
+    const wholeSeconds = Math.floor(raw.lastMs / 1000) - Math.floor(raw.firstMs / 1000) + 1;
+    expect(out.durationSeconds).toBe(wholeSeconds);
     const cells = await stack.db.resultSecond.findMany({ where: { runId: out.id } });
     expect(new Set(cells.map((c) => c.class))).toEqual(new Set(["2xx", "4xx"]));
   });
@@ -308,6 +316,7 @@ describe("opsbench import k6", () => {
         name: "half-made",
         loadStartedAt: new Date(t0),
         loadFinishedAt: new Date(t0 + 6001_000),
+        durationSource: "k6-rows",
         cells,
         load: [],
         events: [],

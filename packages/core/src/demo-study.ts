@@ -5,8 +5,8 @@
 // 2 repetitions each, interleaved. `timeScale` shortens everything further
 // (0.1: about 12 s a run) for tests and quick looks. `opsbench demo` runs it, and
 // the home page of an empty install offers it.
+import { devOpsVsNoOpsTargets } from "./devops-noops-targets";
 import type { StudyInputDraft } from "./study-spec";
-import type { TargetInput } from "./target-spec";
 import type { WorkloadInput } from "./workload-spec";
 import { iotSpike } from "./workloads/presets";
 
@@ -20,44 +20,8 @@ const SPIKE_TO_DEMO = 2 / 30;
 /** A run's load at time scale 1, in seconds (for the terminal's "about N minutes"). */
 export const DEMO_RUN_SECONDS = 120;
 
-const ms = (v: number, min: number) => Math.max(min, Math.round(v));
-
 export function demoStudy(timeScale = 1): StudyInputDraft {
-  const service: TargetInput = {
-    name: DEMO_SERVICE,
-    kind: "local-service",
-    spec: {
-      app: "cpu-loop/node-http",
-      minReplicas: 1,
-      maxReplicas: 4,
-      // The HPA at 50% CPU as in the study; its 15 s sync and 5 min scale-down window compressed as the load is.
-      autoscaler: {
-        targetCpuPercent: 50,
-        syncPeriodMs: ms(1000 * timeScale, 200),
-        scaleDownStabilizationMs: ms(20_000 * timeScale, 0),
-      },
-      env: {},
-      startTimeoutMs: 10_000,
-      costModel: { catalog: "iot-study-gke-europe-west3" },
-    },
-  };
-  const fn: TargetInput = {
-    name: DEMO_FUNCTION,
-    kind: "local-function",
-    spec: {
-      app: "cpu-loop/node-http",
-      platform: "cloud-run",
-      // Scale to zero; idle instances stop within the run. The study's Cloud Run took 100 requests per instance, but
-      // Cloud Run also scales out on CPU, which the local function does not: 10 makes the spike scale it out here.
-      concurrency: 10,
-      minInstances: 0,
-      maxInstances: 4,
-      idleTimeoutMs: ms(10_000 * timeScale, 500),
-      env: {},
-      startTimeoutMs: 10_000,
-      costModel: { catalog: "iot-study-cloud-run-europe-west3" },
-    },
-  };
+  const { service, fn } = devOpsVsNoOpsTargets({ service: DEMO_SERVICE, fn: DEMO_FUNCTION }, SPIKE_TO_DEMO * timeScale);
   const workload: WorkloadInput = {
     name: DEMO_WORKLOAD,
     // 10 VUs, a sudden spike to 100 in the middle, back to 10; each VU thinks 100 ms between requests and a

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { bucketIndex } from "../src/histogram";
 import type { ResultCell } from "../src/latency-summary";
+import { alignToLoadStart, summarizeAligned } from "../src/compare/comparison-samples";
+import { breakEvenPairs } from "../src/cost/group-cost";
+import { priceRun, type RunCost } from "../src/cost/run-cost";
 import { alignRepetitions, averagedSeries, maxThroughputAcrossRuns } from "../src/statistics/merged-repetitions";
 
 /** A run at `rps` 2xx responses a second of `ms` each, for `seconds`, starting at `startS` (unix seconds). */
@@ -47,5 +50,33 @@ describe("merged repetitions", () => {
     expect(m.stats.sd).toBe(10);
     // t(0.975, 2) = 4.303: 100 +- 4.303 x 10 / sqrt(3).
     expect(m.stats.ci95!.halfWidth).toBeCloseTo((4.303 * 10) / Math.sqrt(3), 2);
+  });
+});
+
+describe("break-even from merged repetitions", () => {
+  // Priced as the IoT study's GKE node pool and Cloud Run, from the built-in catalogs.
+  const priced = (catalog: string): RunCost => {
+    const r = priceRun(
+      { catalog },
+      { durationSeconds: 60, requests: 6000, failures: 0, meanLatencySeconds: 0.01, replicas: [{ offsetSeconds: 0, replicas: 1 }] },
+    );
+    if (!r.ok) throw new Error(r.error);
+    return r.cost;
+  };
+  const groupOf = (label: string, runs: Array<{ cells: ResultCell[]; start: Date }>, catalog: string) => {
+    const aligned = runs.map((r) => alignToLoadStart(r.cells, r.start));
+    const { merged } = summarizeAligned(aligned, runs.length * 60);
+    return { label, cost: priced(catalog), rps: merged!.rps, maxThroughputRps: merged!.maxThroughput!.rps, replicas: [1, 1, 1] };
+  };
+
+  it("three identical runs at 100 req/s give the break-even capacity of a single run (not three times it)", () => {
+    const three = [steadyRun(1_700_000_000, 60, 100), steadyRun(1_700_000_500, 60, 100), steadyRun(1_700_001_000, 60, 100)];
+    const fn = groupOf("fn", [steadyRun(1_700_002_000, 60, 100)], "iot-study-cloud-run-europe-west3");
+    const merged = breakEvenPairs([groupOf("svc x3", three, "iot-study-gke-europe-west3"), fn]);
+    const single = breakEvenPairs([groupOf("svc x1", [three[0]!], "iot-study-gke-europe-west3"), fn]);
+    expect(merged).toHaveLength(1);
+    expect(Math.abs(merged[0]!.capacityPerNodeRps - 100) / 100).toBeLessThanOrEqual(0.01);
+    expect(merged[0]!.capacityPerNodeRps).toBe(single[0]!.capacityPerNodeRps);
+    expect(merged[0]!.result.breakEvenRps).toBe(single[0]!.result.breakEvenRps);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareGroups, type VerdictSample } from "../src/statistics/verdict-method";
+import { applyMargin } from "../src/compare/comparison-samples";
+import { compareGroups, withMargin, type VerdictSample } from "../src/statistics/verdict-method";
 import { seededRandom } from "../src/seeded-random";
 
 const runs = (values: number[]): VerdictSample => ({ kind: "runs", values });
@@ -121,5 +122,35 @@ describe("the comparison's verdict", () => {
     expect(v.estimate).toBeCloseTo(2, 10);
     expect(v.outcome).toBe("baseline-better");
     expect(v.text).toContain("B / A = 2.00");
+  });
+});
+
+describe("the margin the user sets", () => {
+  // A: ~100, B: ~103 with little spread: the interval lies clear of zero, a few percent above it.
+  const a = runs([100, 100.2, 99.8, 100.1, 99.9]);
+  const b = runs([103, 103.2, 102.8, 103.1, 102.9]);
+  const opts = { lowerIsBetter: false, unit: "req/s" };
+
+  it("decides the same interval again: equivalent inside a 5% margin, better outside a 1% one, and says which margin", () => {
+    const at5 = compareGroups("req/s", { label: "A", sample: a }, { label: "B", sample: b }, { ...opts, margin: 0.05 });
+    expect(at5.outcome).toBe("equivalent");
+    expect(at5.baselineMean).toBeCloseTo(100, 6);
+    const at1 = withMargin(at5, 0.01, opts);
+    expect([at1.low, at1.high, at1.estimate]).toEqual([at5.low, at5.high, at5.estimate]);
+    expect(at1.outcome).toBe("candidate-better");
+    expect(at1.significant).toBe(true);
+    expect(at1.margin).toBe(0.01);
+    expect(at1.text).toMatch(/^B is better on req\/s \(.*margin \+-1\.00%\)$/);
+    // Deciding again is the same as computing with that margin from the start.
+    expect(at1).toEqual(compareGroups("req/s", { label: "A", sample: a }, { label: "B", sample: b }, { ...opts, margin: 0.01 }));
+    expect(withMargin(at1, 0.05, opts)).toEqual(at5);
+  });
+
+  it("applies to a comparison's verdicts by metric, and refuses a negative margin", () => {
+    const p95 = compareGroups("p95", { label: "A", sample: a }, { label: "B", sample: b }, { lowerIsBetter: true, unit: "ms" });
+    const [decided] = applyMargin([p95], 0.02);
+    // Lower is better for p95: B's higher latency makes A the better one once 3% is beyond the margin.
+    expect(decided!.outcome).toBe("baseline-better");
+    expect(() => withMargin(p95, -0.01, opts)).toThrow(/margin must be a number >= 0/);
   });
 });

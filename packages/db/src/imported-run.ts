@@ -2,7 +2,15 @@
 // no target, no workload, no steps; its per-second rows merge with native runs'.
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
-import { encodeBuckets, runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type ResultCell } from "@opsbench/core";
+import {
+  encodeBuckets,
+  runEventDataSchema,
+  runSummarySchema,
+  summarize,
+  type K6LoadSecond,
+  type LoadWindowSource,
+  type ResultCell,
+} from "@opsbench/core";
 import type { Db } from "./client";
 import { jsonInput, jsonInputOfUnknown } from "./json-column";
 
@@ -14,6 +22,8 @@ export interface ImportedRunInput {
   /** Times of the first and last sample in the file: the load window. */
   loadStartedAt: Date;
   loadFinishedAt: Date;
+  /** Which span the window is on k6's clock: exact sample times (JSON) or whole-second rows (CSV). */
+  durationSource: LoadWindowSource;
   cells: ResultCell[];
   load: K6LoadSecond[];
   events: Array<{ level: "info" | "warn" | "error"; message: string; data?: unknown }>;
@@ -23,7 +33,7 @@ const CHUNK = 5000;
 
 export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
   const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
-  const summary = summarize(input.cells, durationSeconds);
+  const summary = { ...summarize(input.cells, durationSeconds), durationSource: input.durationSource };
   return db.$transaction(
     async (tx) => {
       const run = await tx.run.create({

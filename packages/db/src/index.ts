@@ -13,6 +13,7 @@ export { loadComparison, type ComparisonView, type ComparisonGroup, type Compari
 export { resolveShareLink } from "./share-links";
 export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-store";
 export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";
+export { loadStudyTables, type StudyTablesView } from "./study-tables";
 export { addRunFlags, plannedRepetitions } from "./run-flags";
 export {
   unfinishedRuns,

@@ -19,60 +19,64 @@ import { parseStudyJson, parseStudyWithRuns } from "./study-json";
  * full definitions, created or replacing the one of that name.
  */
 export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
-  return db.$transaction(async (tx) => {
-    // One at a time, in the input's order: all in this transaction.
-    const definitions = definitionsScope(tx, workspaceId);
-    const targets: Target[] = [];
-    for (const ref of input.targets) {
-      targets.push(typeof ref === "string" ? await definitions.targets.byName(ref) : await definitions.targets.put(ref));
-    }
-    const workloads: Workload[] = [];
-    for (const ref of input.workloads) {
-      workloads.push(typeof ref === "string" ? await definitions.workloads.byName(ref) : await definitions.workloads.put(ref));
-    }
-    // Targets outer, workloads inner: the order the input lists them in.
-    const cells: StudyCell[] = targets.flatMap((t) =>
-      workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name })),
-    );
-    const seed = input.seed ?? (input.order === "interleaved-random" ? randomInt(0, MAX_SEED + 1) : null);
-    const plan = planRunOrder({ cells: cells.length, repetitions: input.repetitions, order: input.order, seed });
-    const study = await tx.study.create({
-      data: {
-        workspaceId,
-        name: input.name,
-        repetitions: input.repetitions,
-        runOrder: input.order,
-        seed,
-        cooldownSeconds: input.cooldownSeconds,
-        baselineWaitSeconds: input.baselineWaitSeconds,
-        cells: jsonInput(studyCellsSchema, cells),
-        plannedOrder: jsonInput(
-          plannedOrderSchema,
-          plan.map((p) => p.cell),
-        ),
-      },
-    });
-    const byId = <T extends { id: string }>(list: T[], id: string) => list.find((x) => x.id === id)!;
-    await tx.run.createMany({
-      data: plan.map((p) => {
-        const cell = cells[p.cell]!;
-        const target = byId(targets, cell.targetId);
-        const workload = byId(workloads, cell.workloadId);
-        return {
+  return db.$transaction(
+    async (tx) => {
+      // One at a time, in the input's order: all in this transaction.
+      const definitions = definitionsScope(tx, workspaceId);
+      const targets: Target[] = [];
+      for (const ref of input.targets) {
+        targets.push(typeof ref === "string" ? await definitions.targets.byName(ref) : await definitions.targets.put(ref));
+      }
+      const workloads: Workload[] = [];
+      for (const ref of input.workloads) {
+        workloads.push(typeof ref === "string" ? await definitions.workloads.byName(ref) : await definitions.workloads.put(ref));
+      }
+      // Targets outer, workloads inner: the order the input lists them in.
+      const cells: StudyCell[] = targets.flatMap((t) =>
+        workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name })),
+      );
+      const seed = input.seed ?? (input.order === "interleaved-random" ? randomInt(0, MAX_SEED + 1) : null);
+      const plan = planRunOrder({ cells: cells.length, repetitions: input.repetitions, order: input.order, seed });
+      const study = await tx.study.create({
+        data: {
           workspaceId,
-          studyId: study.id,
-          targetId: target.id,
-          workloadId: workload.id,
-          repetition: p.repetition,
-          round: p.round,
-          position: p.position,
-          ...runSpecColumns(target, workload),
-        };
-      }),
-    });
-    const runs = await tx.run.findMany({ where: { studyId: study.id }, orderBy: { position: "asc" } });
-    return { study: parseStudyJson(study), runs: runs.map(parseRunJson), cells };
-  });
+          name: input.name,
+          repetitions: input.repetitions,
+          runOrder: input.order,
+          seed,
+          cooldownSeconds: input.cooldownSeconds,
+          baselineWaitSeconds: input.baselineWaitSeconds,
+          cells: jsonInput(studyCellsSchema, cells),
+          plannedOrder: jsonInput(
+            plannedOrderSchema,
+            plan.map((p) => p.cell),
+          ),
+        },
+      });
+      const byId = <T extends { id: string }>(list: T[], id: string) => list.find((x) => x.id === id)!;
+      await tx.run.createMany({
+        data: plan.map((p) => {
+          const cell = cells[p.cell]!;
+          const target = byId(targets, cell.targetId);
+          const workload = byId(workloads, cell.workloadId);
+          return {
+            workspaceId,
+            studyId: study.id,
+            targetId: target.id,
+            workloadId: workload.id,
+            repetition: p.repetition,
+            round: p.round,
+            position: p.position,
+            ...runSpecColumns(target, workload),
+          };
+        }),
+      });
+      const runs = await tx.run.findMany({ where: { studyId: study.id }, orderBy: { position: "asc" } });
+      return { study: parseStudyJson(study), runs: runs.map(parseRunJson), cells };
+    },
+    // Prisma's default of 5 s is short for hundreds of run rows on a busy machine.
+    { maxWait: 10_000, timeout: 60_000 },
+  );
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CompareMarginControl } from "@/components/compare-margin-control";
 import { ComparePicker, type PickerRun } from "@/components/compare-picker";
 import { CompareView } from "@/components/compare-view";
 import type { ShareInput } from "@/app/share/share-subject";
 import { resolveWorkspace } from "@/lib/server/workspace";
 import { selectionOf } from "./compare-data";
 import { comparisonFromQuery } from "./load-from-query";
+import { marginFromQuery, withVerdictMargin } from "./margin";
 import { selectionToQuery } from "./selection";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +17,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function ComparePage({ searchParams }: Props) {
   const scope = await resolveWorkspace();
-  const [result, rows] = await Promise.all([comparisonFromQuery(scope, await searchParams), scope.runs.list(100)]);
+  const params = await searchParams;
+  const margin = marginFromQuery(params);
+  const [result, rows] = await Promise.all([comparisonFromQuery(scope, params), scope.runs.list(100)]);
   const runs: PickerRun[] = rows.map((r) => ({
     id: r.id,
     status: r.status,
@@ -28,7 +32,7 @@ export default async function ComparePage({ searchParams }: Props) {
     requests: r.summary?.requests ?? null,
     p95: r.summary?.latencyMs.p95 ?? null,
   }));
-  const data = result.state === "ok" ? result.data : null;
+  const data = result.state === "ok" ? withVerdictMargin(result.data, margin.margin) : null;
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";
   const share: ShareInput | undefined =
     result.state !== "ok"
@@ -53,6 +57,12 @@ export default async function ComparePage({ searchParams }: Props) {
           {result.message}
         </p>
       )}
+      {margin.error && (
+        <p data-testid="cmp-margin-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">
+          {margin.error}; the verdicts use the default margin
+        </p>
+      )}
+      {data && <CompareMarginControl selection={new URLSearchParams(query)} marginPercent={margin.margin * 100} />}
       {data && <CompareView data={data} mode="app" share={share} reportHref={`/compare/report?${query}`} />}
     </div>
   );

@@ -2,7 +2,7 @@
 // answers. Handlers parse their input with these; test/api-contracts.test.ts calls every route and checks
 // each answer against them (and that every route file has an entry); an OpenAPI document can be made from it.
 // Kept free of Next and server modules (schemas only), so tests and scripts can load it outside Next.
-import { studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
+import { STUDY_TABLE_IDS, studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
 import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
@@ -57,6 +57,13 @@ const mutation = { ...guarded, 413: apiErrorBodySchema, 415: apiErrorBodySchema 
 const admitted = { 429: apiErrorBodySchema };
 /** The export query's own part (format, table). */
 export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv"), table: z.enum(COMPARISON_TABLES) });
+
+/** A study table export: which table, the file format, and the request name maximum throughput is of (default: all). */
+export const studyTablesQuery = z.object({
+  table: z.enum(STUDY_TABLE_IDS),
+  format: z.enum(["csv", "json"]).default("csv"),
+  request: z.string().trim().min(1).max(200).optional(),
+});
 
 const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 
@@ -176,6 +183,13 @@ export const API_CONTRACTS = withMethodAndPath({
     "Aborts a study and its runs not yet started; a finished study is left as it is",
     studyAbortSchema,
   ),
+  "GET /api/v1/studies/{id}/tables": {
+    summary: "One of the study's tables (IoT Tables 5.x, cost per 1,000 requests, success ratio, throughput) as CSV or JSON",
+    role: "viewer",
+    params: idParams,
+    query: studyTablesQuery,
+    responses: { 200: { contentType: "text/csv, application/json" }, ...missing, ...refused, ...guarded },
+  },
   "GET /api/v1/studies/{id}/events": itemRoute("viewer", "Server-sent events: the worker's progress notices about the study", eventStream),
   "GET /api/v1/comparisons": {
     summary: "Runs or study cells side by side, the selection in the query",

@@ -9,7 +9,7 @@ import type { RunSummary } from "../run-summary";
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
-import type { VerdictOptions } from "../statistics/verdict-method";
+import { withMargin, type VerdictOptions } from "../statistics/verdict-method";
 import { verdict, type ComparedGroup, type MetricVerdict } from "./verdict";
 
 /** Single runs are judged over their per-second series. */
@@ -107,4 +107,15 @@ export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: Pick<V
       }),
     ),
   );
+}
+
+/**
+ * The verdicts under the margin the user set (relative, 0.05 = 5%): each interval
+ * stays as computed, the outcome and its text are decided again.
+ */
+export function applyMargin(verdicts: readonly MetricVerdict[], margin: number): MetricVerdict[] {
+  return verdicts.map((v) => {
+    const m = COMPARED_METRICS.find((c) => c.key === v.metric);
+    return m ? withMargin(v, margin, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }) : v;
+  });
 }

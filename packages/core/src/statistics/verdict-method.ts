@@ -58,6 +58,8 @@ export interface GroupVerdict {
   high: number | null;
   level: number;
   margin: number;
+  /** |mean| of the baseline's samples: what a margin on the difference scale is relative to (null without a verdict). */
+  baselineMean: number | null;
   outcome: VerdictOutcome;
   /** True when one side is better beyond the interval and the margin. */
   significant: boolean;
@@ -200,6 +202,7 @@ export function compareGroups(
     seed: null,
     resamples: null,
     blockLengths: null,
+    baselineMean: null,
     reason,
     text: `no verdict on ${metric} (${a.length} vs ${b.length} ${unitOf}): ${reason}`,
   });
@@ -216,10 +219,40 @@ export function compareGroups(
   else interval = secondsInterval(a, b, ratio, level);
   if (typeof interval === "string") return noVerdict(interval);
 
-  const { estimate, low, high } = interval;
+  return withMargin(
+    {
+      ...base,
+      method: interval.method,
+      methodLabel: METHOD_LABELS[interval.method],
+      estimate: interval.estimate,
+      low: interval.low,
+      high: interval.high,
+      baselineMean: Math.abs(mean(a)),
+      outcome: "no-significant-difference",
+      significant: false,
+      seed: interval.seed ?? null,
+      resamples: interval.resamples ?? null,
+      blockLengths: interval.blockLengths ?? null,
+      reason: null,
+      text: "",
+    },
+    margin,
+    opts,
+  );
+}
+
+/**
+ * The verdict under another practical-equivalence margin: the interval stays, the
+ * outcome and the text are decided again (so a page can let the user set the
+ * margin without recomputing any interval). A "no verdict" only takes the margin.
+ */
+export function withMargin(v: GroupVerdict, margin: number, opts: Pick<VerdictOptions, "lowerIsBetter" | "unit">): GroupVerdict {
+  if (!(margin >= 0 && Number.isFinite(margin))) throw new RangeError(`margin must be a number >= 0, not ${margin}`);
+  const { estimate, low, high, baselineMean } = v;
+  if (v.method === "none" || estimate === null || low === null || high === null || baselineMean === null) return { ...v, margin };
+  const ratio = v.scale === "ratio";
   const neutral = ratio ? 1 : 0;
-  const ref = Math.abs(mean(a));
-  const [bandLow, bandHigh] = ratio ? [1 / (1 + margin), 1 + margin] : [-margin * ref, margin * ref];
+  const [bandLow, bandHigh] = ratio ? [1 / (1 + margin), 1 + margin] : [-margin * baselineMean, margin * baselineMean];
   const coversNeutral = low <= neutral && high >= neutral;
   const insideMargin = low >= bandLow && high <= bandHigh;
   const candidateHigher = low > neutral;
@@ -231,33 +264,24 @@ export function compareGroups(
         ? "candidate-better"
         : "baseline-better";
   const unit = opts.unit ? ` ${opts.unit}` : "";
-  const n = kind === "seconds" ? `1 run a side (${a.length} vs ${b.length} s)` : `n = ${a.length} vs ${b.length} runs`;
-  const est = ratio
-    ? `${candidate.label} / ${baseline.label} = ${fmt(estimate)}`
-    : `${candidate.label} - ${baseline.label} = ${fmt(estimate)}${unit}`;
+  const [na, nb] = v.samples;
+  const n = v.basis === "seconds" ? `1 run a side (${na} vs ${nb} s)` : `n = ${na} vs ${nb} runs`;
+  const est = ratio ? `${v.candidate} / ${v.baseline} = ${fmt(estimate)}` : `${v.candidate} - ${v.baseline} = ${fmt(estimate)}${unit}`;
   const range = ratio ? `${fmt(low)} to ${fmt(high)}` : `${fmt(low)} to ${fmt(high)}${unit}`;
-  const blocks = interval.blockLengths ? `, blocks of ${interval.blockLengths[0]} and ${interval.blockLengths[1]} s` : "";
-  const seeded = interval.seed !== undefined ? `, seed ${interval.seed}, ${interval.resamples} resamples` : "";
-  const detail = `${est}, ${Math.round(level * 100)}% CI ${range}; ${METHOD_LABELS[interval.method]}${blocks}${seeded}, ${n}, margin +-${fmt(margin * 100)}%`;
+  const blocks = v.blockLengths ? `, blocks of ${v.blockLengths[0]} and ${v.blockLengths[1]} s` : "";
+  const seeded = v.seed !== null ? `, seed ${v.seed}, ${v.resamples} resamples` : "";
+  const detail = `${est}, ${Math.round(v.level * 100)}% CI ${range}; ${METHOD_LABELS[v.method]}${blocks}${seeded}, ${n}, margin +-${fmt(margin * 100)}%`;
   const head =
     outcome === "no-significant-difference"
-      ? `no significant difference in ${metric}`
+      ? `no significant difference in ${v.metric}`
       : outcome === "equivalent"
-        ? `no practical difference in ${metric} (within the margin)`
-        : `${outcome === "candidate-better" ? candidate.label : baseline.label} is better on ${metric}`;
+        ? `no practical difference in ${v.metric} (within the margin)`
+        : `${outcome === "candidate-better" ? v.candidate : v.baseline} is better on ${v.metric}`;
   return {
-    ...base,
-    method: interval.method,
-    methodLabel: METHOD_LABELS[interval.method],
-    estimate,
-    low,
-    high,
+    ...v,
+    margin,
     outcome,
     significant: outcome === "candidate-better" || outcome === "baseline-better",
-    seed: interval.seed ?? null,
-    resamples: interval.resamples ?? null,
-    blockLengths: interval.blockLengths ?? null,
-    reason: null,
     text: `${head} (${detail})`,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { abortStudy, createSingleCellStudy, createStudy } from "../study-store";
 import { parseStudyJson, parseStudyWithRuns } from "../study-json";
+import { loadStudyTables } from "../study-tables";
 import { loadStudyView } from "../study-view";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
@@ -36,6 +37,11 @@ export function studiesScope(db: Db, workspaceId: string, access: WorkspaceAcces
     view: async (id: string, opts: { merged?: boolean } = {}) => {
       await access.assertStudy(id);
       return loadStudyView(db, id, opts);
+    },
+    /** The studies' tables (IoT Tables 5.x, study 001's success ratio, throughput definitions) over each cell's repetitions (study-tables.ts). */
+    tables: async (id: string, opts: { requestName?: string | null } = {}) => {
+      await access.assertStudy(id);
+      return loadStudyTables(db, id, opts);
     },
     abort: (id: string) => {
       if (!isUuid(id)) throw new NotFoundError("study", id);

@@ -15,7 +15,12 @@ import { id, isoTime, runStatus } from "./wire";
 export const comparisonBody = z.union([comparisonStudyInput, comparisonGroupsInput]);
 
 /** GET /api/v1/comparisons and its export: the selection in the query (`g=<label>:<runId>,<runId>` per group, or `study=<id>`). */
-export const comparisonQuery = z.object({ g: z.union([z.string(), z.array(z.string())]).optional(), study: id.optional() });
+export const comparisonQuery = z.object({
+  g: z.union([z.string(), z.array(z.string())]).optional(),
+  study: id.optional(),
+  /** The verdicts' practical-equivalence margin, percent of the baseline (default 5). */
+  margin: z.string().optional(),
+});
 
 const comparisonGroupSchema = z.strictObject({
   label: z.string(),
@@ -51,6 +56,7 @@ const metricVerdictSchema = z.strictObject({
   high: z.number().nullable(),
   level: z.number(),
   margin: z.number(),
+  baselineMean: z.number().nullable(),
   outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "no-significant-difference", "no-verdict"]),
   significant: z.boolean(),
   seed: z.number().nullable(),

@@ -88,6 +88,7 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       high: v.high,
       level: v.level,
       margin: v.margin,
+      baselineMean: v.baselineMean,
       outcome: v.outcome,
       significant: v.significant,
       seed: v.seed,

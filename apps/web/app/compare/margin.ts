@@ -1,0 +1,35 @@
+// The practical-equivalence margin a comparison's verdicts use: `?margin=<percent>`
+// (default 5). The intervals do not depend on it, so the verdicts loaded once are
+// decided again under the user's margin (core's applyMargin), never recomputed.
+import { applyMargin, DEFAULT_EQUIVALENCE_MARGIN } from "@opsbench/core";
+import { z } from "zod";
+import type { CompareData } from "./compare-data";
+
+export const MARGIN_PARAM = "margin";
+export const DEFAULT_MARGIN_PERCENT = DEFAULT_EQUIVALENCE_MARGIN * 100;
+
+/** The query's margin, in percent of the baseline: 0 to 50 (absent: the default). */
+export const marginPercentQuery = z.coerce
+  .number({ message: "margin: expected a number (percent of the baseline, e.g. 5)" })
+  .min(0, { message: "margin: must be at least 0 (percent)" })
+  .max(50, { message: "margin: at most 50 (percent); a wider margin calls almost anything equivalent" })
+  .optional();
+
+type Query = URLSearchParams | Record<string, string | string[] | undefined>;
+
+/** The margin the query asks for, as a fraction (0.05); the default with a message saying what is wrong when it cannot be used. */
+export function marginFromQuery(q: Query): { margin: number; error: string | null } {
+  const raw = q instanceof URLSearchParams ? (q.get(MARGIN_PARAM) ?? undefined) : [q[MARGIN_PARAM]].flat()[0];
+  const parsed = marginPercentQuery.safeParse(raw === undefined || raw.trim() === "" ? undefined : raw);
+  if (!parsed.success) return { margin: DEFAULT_EQUIVALENCE_MARGIN, error: parsed.error.issues[0]?.message ?? "margin: invalid" };
+  return { margin: (parsed.data ?? DEFAULT_MARGIN_PERCENT) / 100, error: null };
+}
+
+/** The comparison with its verdicts decided under `margin` (a fraction). */
+export const withVerdictMargin = (data: CompareData, margin: number): CompareData => ({
+  ...data,
+  verdicts: applyMargin(data.verdicts, margin),
+});
+
+/** The API's form: `{ margin }` of a query, in percent (parse with parseInput, so a bad one is a 422 naming "margin"). */
+export const marginQuery = z.object({ [MARGIN_PARAM]: marginPercentQuery });

@@ -1,0 +1,40 @@
+// The practical-equivalence margin of the verdicts, set by the user: a plain GET
+// form, so the margin lives in the URL (?margin=5) next to the selection and
+// works without JavaScript.
+import { DEFAULT_MARGIN_PERCENT, MARGIN_PARAM } from "@/app/compare/margin";
+
+export function CompareMarginControl({ selection, marginPercent }: { selection: URLSearchParams; marginPercent: number }) {
+  return (
+    <form
+      method="get"
+      action="/compare"
+      data-testid="cmp-margin-form"
+      className="flex items-center gap-2 text-xs text-zinc-700 print:hidden"
+    >
+      {[...selection.entries()].map(([k, v], i) => (
+        <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
+      ))}
+      <label
+        htmlFor="cmp-margin"
+        title="Differences whose 95% interval lies inside ± this share of the baseline count as no practical difference"
+      >
+        Equivalence margin (±% of the baseline)
+      </label>
+      <input
+        id="cmp-margin"
+        data-testid="cmp-margin"
+        name={MARGIN_PARAM}
+        type="number"
+        min={0}
+        max={50}
+        step={0.5}
+        defaultValue={marginPercent}
+        className="w-16 rounded border border-zinc-300 px-1 py-0.5 font-mono"
+      />
+      <button type="submit" className="rounded border border-zinc-300 bg-white px-2 py-0.5 hover:bg-zinc-50">
+        Apply
+      </button>
+      {marginPercent !== DEFAULT_MARGIN_PERCENT && <span className="text-zinc-500">(default {DEFAULT_MARGIN_PERCENT}%)</span>}
+    </form>
+  );
+}

@@ -1,0 +1,191 @@
+// The studies' own tables, made from stored runs instead of transcribed: the IoT
+// study's (000) Tables 5.x, overall request counts (failed, total, goodput) and
+// durations (avg, min, med, max, p90, p95) per deployment x workload, its Table 5.45
+// (cost per 1,000 requests, workloads x deployments), study 001's Table 4.3 (success
+// ratio, the 2xx share) next to k6's expected_response ratio, and the throughput
+// definitions (study 004's maximum and stable throughput, study 002's weighted qps).
+// Every figure is a mean over a cell's succeeded repetitions with its 95% t-interval
+// (describeSample), never a single run or a transcription.
+import type { RunSummary } from "../run-summary";
+import { describeSample, type SampleStats } from "../statistics";
+import { stableThroughput, STUDY_METRIC_DEFINITIONS, weightedQps } from "./study-definitions";
+
+/** One succeeded repetition as the tables need it. */
+export interface StudyTableRun {
+  runId: string;
+  summary: RunSummary;
+  /** Study 004's maximum throughput of this run (of the chosen request name), req/s; null when it had no such requests. */
+  maxThroughputRps: number | null;
+  /** Mean CPU of the target over the load window, % of one core per replica (study 002's CPU%); null without a CPU series. */
+  cpuPercent: number | null;
+}
+
+export interface StudyTableCellInput {
+  target: string;
+  workload: string;
+  runs: readonly StudyTableRun[];
+}
+
+/** The figures a table can show, each a value per run. */
+export const STUDY_TABLE_METRICS = {
+  failed: { label: "Failed", unit: "", of: (r: StudyTableRun) => r.summary.failures },
+  total: { label: "Total", unit: "", of: (r: StudyTableRun) => r.summary.requests },
+  goodput: { label: "Goodput", unit: "%", of: (r: StudyTableRun) => r.summary.goodput },
+  avg: { label: "AVG", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.avg },
+  min: { label: "MIN", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.min },
+  med: { label: "MED", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.p50 },
+  max: { label: "MAX", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.max },
+  p90: { label: "p(90)", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.p90 },
+  p95: { label: "p(95)", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.p95 },
+  costPerThousand: {
+    label: "Cost per 1,000 requests",
+    unit: "cost",
+    of: (r: StudyTableRun) => r.summary.cost?.perThousandRequests ?? null,
+  },
+  successRatio: { label: "Success ratio (2xx)", unit: "%", of: (r: StudyTableRun) => r.summary.successRatio },
+  expectedResponseRatio: {
+    label: "k6 expected_response ratio",
+    unit: "%",
+    of: (r: StudyTableRun) =>
+      r.summary.expectedResponseRatio ??
+      (r.summary.requests > 0 ? (100 * (r.summary.requests - r.summary.failures)) / r.summary.requests : null),
+  },
+  rps: { label: "req/s", unit: "req/s", of: (r: StudyTableRun) => r.summary.rps },
+  maxThroughput: { label: "Max throughput", unit: "req/s", of: (r: StudyTableRun) => r.maxThroughputRps },
+  stableThroughput: {
+    label: "Stable throughput (80% of max)",
+    unit: "req/s",
+    of: (r: StudyTableRun) => (r.maxThroughputRps === null ? null : stableThroughput(r.maxThroughputRps)),
+  },
+  cpuPercent: { label: "CPU", unit: "%", of: (r: StudyTableRun) => r.cpuPercent },
+  weightedQps: { label: "Weighted qps", unit: "req/s per CPU%", of: (r: StudyTableRun) => weightedQps(r.summary.rps, r.cpuPercent) },
+} satisfies Record<string, { label: string; unit: string; of: (r: StudyTableRun) => number | null }>;
+export type StudyTableMetric = keyof typeof STUDY_TABLE_METRICS;
+
+/**
+ * The tables, as the studies laid them out: "rows" tables have a row per target x
+ * workload (the IoT study printed one such table per workload, a row per deployment);
+ * "by-target" tables have a row per workload and the targets side by side (Table 5.45);
+ * "by-workload" tables a row per target and the workloads side by side (Table 4.3).
+ */
+export const STUDY_TABLES = {
+  "request-counts": {
+    title: "Overall request counts",
+    source: "study 000, Tables 5.1, 5.3, ... (one per endpoint x workload)",
+    layout: "rows",
+    metrics: ["failed", "total", "goodput"],
+  },
+  "request-durations": {
+    title: "Overall request durations",
+    source: "study 000, Tables 5.2, 5.4, ...",
+    layout: "rows",
+    metrics: ["avg", "min", "med", "max", "p90", "p95"],
+  },
+  cost: {
+    title: "Cost per 1,000 requests",
+    source: "study 000, Table 5.45",
+    layout: "by-target",
+    metrics: ["costPerThousand"],
+  },
+  "success-ratio": {
+    title: "Success ratio (2xx share) and k6's expected_response ratio, in %",
+    source: "study 001, Table 4.3",
+    layout: "by-workload",
+    metrics: ["successRatio", "expectedResponseRatio"],
+  },
+  throughput: {
+    title: "Throughput by the studies' definitions",
+    source: "study 004 (maximum, stable), study 002 (weighted qps)",
+    layout: "rows",
+    metrics: ["rps", "maxThroughput", "stableThroughput", "cpuPercent", "weightedQps"],
+  },
+} as const satisfies Record<
+  string,
+  { title: string; source: string; layout: "rows" | "by-target" | "by-workload"; metrics: StudyTableMetric[] }
+>;
+export type StudyTableId = keyof typeof STUDY_TABLES;
+export const STUDY_TABLE_IDS = ["request-counts", "request-durations", "cost", "success-ratio", "throughput"] as const;
+// Every table listed once, and nothing else.
+true satisfies (typeof STUDY_TABLE_IDS)[number] extends StudyTableId
+  ? StudyTableId extends (typeof STUDY_TABLE_IDS)[number]
+    ? true
+    : false
+  : false;
+
+/** What each named figure means and which study defined it (shown under the tables). */
+export const STUDY_TABLE_DEFINITIONS = [
+  STUDY_METRIC_DEFINITIONS.goodput,
+  STUDY_METRIC_DEFINITIONS["success-ratio"],
+  STUDY_METRIC_DEFINITIONS["expected-response-ratio"],
+  STUDY_METRIC_DEFINITIONS["max-throughput"],
+  STUDY_METRIC_DEFINITIONS["stable-throughput"],
+  STUDY_METRIC_DEFINITIONS["weighted-qps"],
+];
+
+export interface StudyTableCell {
+  target: string;
+  workload: string;
+  /** Succeeded repetitions the figures are over. */
+  n: number;
+  /** The cost's unit ("EUR-cent"), when the runs were priced. */
+  costUnit: string | null;
+  /** True when some run's price assumed what it did not measure (e.g. no replica data). */
+  costEstimated: boolean;
+  stats: Record<StudyTableMetric, SampleStats>;
+}
+
+/** Each cell's figures: mean, SD and 95% t-interval over its succeeded runs, per metric (runs without a value are left out of that metric). */
+export function studyTableCells(cells: readonly StudyTableCellInput[]): StudyTableCell[] {
+  return cells.map((c) => {
+    const stats = {} as Record<StudyTableMetric, SampleStats>;
+    for (const [key, m] of Object.entries(STUDY_TABLE_METRICS) as Array<[StudyTableMetric, (typeof STUDY_TABLE_METRICS)[StudyTableMetric]]>)
+      stats[key] = describeSample(c.runs.map((r) => m.of(r)).filter((v): v is number => v !== null && Number.isFinite(v)));
+    const costs = c.runs.map((r) => r.summary.cost).filter((x) => x != null);
+    return {
+      target: c.target,
+      workload: c.workload,
+      n: c.runs.length,
+      costUnit: costs[0]?.unit ?? null,
+      costEstimated: costs.some((x) => x.estimated === true),
+      stats,
+    };
+  });
+}
+
+/** A plain table of a study table: column names and rows (mean, then the interval's ends, per figure). */
+export interface StudyTableRows {
+  columns: string[];
+  rows: Array<Array<string | number | null>>;
+}
+
+const triple = (s: SampleStats | undefined): Array<number | null> => [s?.mean ?? null, s?.ci95?.low ?? null, s?.ci95?.high ?? null];
+const ordered = (xs: readonly string[]) => [...new Set(xs)];
+
+/** A table laid out as its study laid it out, each figure as mean, 95% low, 95% high (CSV and JSON exports). */
+export function studyTableRows(id: StudyTableId, cells: readonly StudyTableCell[]): StudyTableRows {
+  const t = STUDY_TABLES[id];
+  const targets = ordered(cells.map((c) => c.target));
+  const workloads = ordered(cells.map((c) => c.workload));
+  const find = (target: string, workload: string) => cells.find((c) => c.target === target && c.workload === workload);
+  const figure = (m: StudyTableMetric, prefix = "") => [`${prefix}${m}`, `${prefix}${m}_ci95_low`, `${prefix}${m}_ci95_high`];
+  if (t.layout === "by-target") {
+    const units = ordered(cells.map((c) => c.costUnit ?? "").filter(Boolean));
+    return {
+      columns: ["workload", "unit", ...targets.flatMap((target) => t.metrics.flatMap((m) => figure(m, `${target}:`)))],
+      rows: workloads.map((w) => [
+        w,
+        units.join(" ") || null,
+        ...targets.flatMap((target) => t.metrics.flatMap((m) => triple(find(target, w)?.stats[m]))),
+      ]),
+    };
+  }
+  if (t.layout === "by-workload")
+    return {
+      columns: ["target", ...workloads.flatMap((w) => t.metrics.flatMap((m) => figure(m, `${w}:`)))],
+      rows: targets.map((target) => [target, ...workloads.flatMap((w) => t.metrics.flatMap((m) => triple(find(target, w)?.stats[m])))]),
+    };
+  return {
+    columns: ["target", "workload", "n", ...t.metrics.flatMap((m) => figure(m))],
+    rows: cells.map((c) => [c.target, c.workload, c.n, ...t.metrics.flatMap((m) => triple(c.stats[m]))]),
+  };
+}
