@@ -48,6 +48,15 @@ export function spawnWorker(name: string, env: Record<string, string> = {}): Wor
   return { child, pid: child.pid!, log, output: () => readFileSync(log, "utf8"), exited };
 }
 
+/** The restarted worker's first reconciler pass (it runs before the worker takes jobs): its duration and the runs it ended. */
+export function startUpPass(w: WorkerProcess): { ms: number; failed: number } {
+  const line = w
+    .output()
+    .split("\n")
+    .find((l) => l.includes("start-up reconciliation done"));
+  return JSON.parse(line!) as { ms: number; failed: number };
+}
+
 /** Kills the worker (never its children's groups: they are what a crash leaves behind). */
 export async function killWorker(w: WorkerProcess, signal: NodeJS.Signals = "SIGKILL") {
   if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill(signal);

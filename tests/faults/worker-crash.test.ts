@@ -14,6 +14,7 @@ import {
   processesOfRun,
   recordedPids,
   spawnWorker,
+  startUpPass,
   startWorker,
   waitFor,
   waitForLoad,
@@ -65,15 +66,6 @@ async function crashMidLoad() {
   if (pids.network) expect(loadNetworkExists(pids.network)).toBe(true);
   const before = await db.resultSecond.count({ where: { runId: long.id } });
   return { long, next, pids, before };
-}
-
-/** The restarted worker's first reconciler pass (it runs before the worker takes jobs): its duration and the runs it ended. */
-function startUpPass(w: WorkerProcess): { ms: number; failed: number } {
-  const line = w
-    .output()
-    .split("\n")
-    .find((l) => l.includes("start-up reconciliation done"));
-  return JSON.parse(line!) as { ms: number; failed: number };
 }
 
 /** The run was ended by the restarted worker's start-up pass: FAILED already when that pass is done, not a lock expiry later. */
