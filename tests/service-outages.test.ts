@@ -7,6 +7,7 @@ import { studyInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, workspaceScope, type Db, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, queueWorkers, startRun, startStudy } from "@opsbench/jobs";
 import { shortRamp, taewaTarget } from "./helpers";
+import { orphans } from "./orphan-rows";
 import {
   alive,
   startPrivatePostgres,
@@ -218,5 +219,13 @@ describe("service outages (own Postgres and Redis, a real worker child)", () => 
     } finally {
       await studyQueue.close();
     }
+  });
+
+  it("ends with every run and study in a final state and no row without its parent", async () => {
+    const notFinal = { status: { notIn: ["SUCCEEDED" as const, "FAILED" as const, "ABORTED" as const] } };
+    expect(await db.run.count({ where: notFinal })).toBe(0);
+    expect(await db.study.count({ where: notFinal })).toBe(0);
+    expect(await db.run.count()).toBeGreaterThanOrEqual(5);
+    expect(await orphans(db)).toBe(0);
   });
 });
