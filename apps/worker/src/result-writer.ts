@@ -1,6 +1,6 @@
 // Streams the k6 output's per-second aggregates into Postgres: buffered, and
 // written in order about once a second (or every 500 lines).
-import type { K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine } from "@opsbench/core";
+import type { HttpSeriesCap, K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine } from "@opsbench/core";
 import type { RunStore } from "@opsbench/db";
 import type { Logger } from "./logger";
 
@@ -20,6 +20,8 @@ export class ResultWriter {
     private store: RunStore,
     private onFlushed: () => unknown,
     private log: Logger,
+    /** The workspace's http-series limit: names beyond it are stored as one "other" series. */
+    private seriesCap: HttpSeriesCap | null = null,
   ) {
     this.timer = setInterval(() => this.flush(), 1000);
   }
@@ -37,7 +39,8 @@ export class ResultWriter {
   }
 
   private flush() {
-    const http = this.http.splice(0);
+    const lines = this.http.splice(0);
+    const http = this.seriesCap ? this.seriesCap.apply(lines) : lines;
     const load = this.load.splice(0);
     const metrics = this.metrics.splice(0);
     if (!http.length && !load.length && !metrics.length) return;

@@ -4,6 +4,7 @@
 // later; until then there is "default".
 import type { Db } from "./client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
+import { createImportedRun, type ImportedRunInput } from "./imported-run";
 import { priceCatalogStore } from "./price-catalogs";
 import { auditScope } from "./scope/audit-scope";
 import { definitionsScope } from "./scope/definitions-scope";
@@ -45,6 +46,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     limits: limitsScope(db, workspaceId),
     /** Who created, started, aborted, shared and revoked what. */
     audit: auditScope(db, workspaceId),
+    /** A run brought in from a plain k6 result file (imported-run.ts): written whole, in one transaction. */
+    importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;
