@@ -27,6 +27,14 @@ export const env = parseProcessEnv(
         path: [oidcVariables.find((name) => e[name] === undefined) ?? oidcVariables[0]],
         message: `OIDC sign-in needs all of ${oidcVariables.join(", ")} (only ${set.join(", ")} set)`,
       });
+    // The redirect URI registered at the provider must be exact; one inferred from each request is not.
+    if (set.length === oidcVariables.length && !e.OPSBENCH_PUBLIC_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["OPSBENCH_PUBLIC_URL"],
+        message:
+          "OIDC sign-in needs OPSBENCH_PUBLIC_URL (the address users reach opsbench at; the redirect URI is <it>/api/auth/callback/oidc)",
+      });
   }),
   process.env,
   "web",

@@ -23,6 +23,7 @@ beforeAll(async () => {
     auth: "required",
     port,
     env: {
+      OPSBENCH_PUBLIC_URL: web,
       OPSBENCH_OIDC_ISSUER: idp.issuer,
       OPSBENCH_OIDC_CLIENT_ID: idp.clientId,
       OPSBENCH_OIDC_CLIENT_SECRET: idp.clientSecret,

@@ -21,7 +21,7 @@ ${DEMO_USAGE}
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
-With OPSBENCH_URL and OPSBENCH_TOKEN set, run and runs show go to that server's API instead of the database.`;
+With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, study run and import k6 go to that server's API instead of the database.`;
 
 class UsageError extends Error {}
 

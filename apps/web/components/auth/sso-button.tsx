@@ -25,7 +25,13 @@ export function SsoButton({ providerId, name }: { providerId: string; name: stri
   };
   return (
     <div className="space-y-1">
-      <button type="button" data-testid="sso-sign-in" disabled={busy} onClick={() => void start()} className={`${buttonSecondary} w-full`}>
+      <button
+        type="button"
+        data-testid="sso-sign-in"
+        disabled={busy}
+        onClick={() => void start()}
+        className={`${buttonSecondary} w-full justify-center`}
+      >
         Sign in with {name}
       </button>
       {error && (
@@ -33,6 +39,7 @@ export function SsoButton({ providerId, name }: { providerId: string; name: stri
           {error}
         </p>
       )}
+      <p className="pt-1 text-center text-[11px] text-zinc-400">or with email and password</p>
     </div>
   );
 }
