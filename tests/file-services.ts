@@ -104,7 +104,7 @@ export function useWorker(): Promise<Managed | null> {
   return s.worker;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -114,17 +114,26 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts the file's web app (`next start` of the build the browser project made) and its worker. A file that
- * tests sign-in and roles asks for `{ auth: "required" }`; a web app already started in the other mode is replaced.
+ * tests sign-in and roles asks for `{ auth: "required" }`; a web app already started in the other mode is replaced,
+ * as is one started without the `env` (web settings, e.g. an OIDC provider) or `port` a file asks for.
  */
-export async function useWeb({ auth = "off" }: { auth?: AuthMode } = {}): Promise<string> {
+export async function useWeb({
+  auth = "off",
+  env,
+  port,
+}: {
+  auth?: AuthMode;
+  env?: Record<string, string>;
+  port?: number;
+} = {}): Promise<string> {
   const s = fileServices();
   await useWorker();
-  if (s.web && s.web.auth !== auth) {
+  if (s.web && (s.web.auth !== auth || env || port)) {
     await stopChild(s.web.managed);
     s.web = null;
   }
   if (!s.web) {
-    s.web = { ...(await startWeb(cliEnv(s, await freePort(), auth), () => {})), auth };
+    s.web = { ...(await startWeb(cliEnv(s, port ?? (await freePort()), auth), () => {}, env)), auth };
     noteChild(s.web.managed);
   }
   return s.web.url;

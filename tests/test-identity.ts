@@ -35,3 +35,18 @@ export async function startSignedInWeb(): Promise<{ web: string; owner: TestIden
   const web = await useWeb({ auth: "required" });
   return { web, owner: await createTestIdentity(fileServices().databaseUrl) };
 }
+
+/**
+ * The file's web app with sign-in required on a database with no account at all (the template has none): the
+ * first sign-up through the pages becomes the instance admin. Refuses to start on a database that has one.
+ */
+export async function startWebWithoutAccounts(): Promise<string> {
+  const db = createDb(fileServices().databaseUrl, { max: 1 });
+  try {
+    const accounts = await db.user.count();
+    if (accounts > 0) throw new Error(`the file's database already has ${accounts} account(s): the journey starts with none`);
+  } finally {
+    await db.$disconnect();
+  }
+  return useWeb({ auth: "required" });
+}

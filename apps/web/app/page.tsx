@@ -162,7 +162,7 @@ export default async function HomePage() {
         }
       >
         {studies.length === 0 ? (
-          <EmptyState testId="studies-empty" links={[{ href: "/studies/new", label: "New study" }]}>
+          <EmptyState testId="studies-empty" links={[{ href: "/studies/new", label: "New study", atLeast: "editor" }]}>
             No studies yet. A study runs targets × workloads several times in an interleaved order and shows each cell with its 95%
             confidence interval; the demo study (<DemoCommand />) is one.
           </EmptyState>
@@ -192,7 +192,7 @@ export default async function HomePage() {
             items={targets}
             testId="targets-list"
             empty={
-              <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target" }]}>
+              <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target", atLeast: "editor" }]}>
                 No targets yet. A target is how an app is deployed: replicas behind a load balancer with an autoscaler, or a scale-to-zero
                 function. Add one with “New target” (or POST /api/v1/targets).
               </EmptyState>
@@ -204,7 +204,7 @@ export default async function HomePage() {
             items={workloads}
             testId="workloads-list"
             empty={
-              <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload" }]}>
+              <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload", atLeast: "editor" }]}>
                 No workloads yet. A workload is a k6 load profile: a preset of the studies (IoT spike, concurrency sweep, …), your own
                 fields, or a k6 script. Add one with “New workload”.
               </EmptyState>

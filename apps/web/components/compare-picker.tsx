@@ -115,7 +115,7 @@ export function ComparePicker({
         )}
       </div>
       {runs.length === 0 && (
-        <EmptyState testId="cmp-empty" links={[{ href: "/studies/new", label: "New study" }]}>
+        <EmptyState testId="cmp-empty" links={[{ href: "/studies/new", label: "New study", atLeast: "editor" }]}>
           Nothing to compare yet: a comparison puts finished runs side by side, and there are none. The demo study (<DemoCommand />, or its
           button on the home page) runs two deployments of one app and ends here; a study of your own does too.
         </EmptyState>

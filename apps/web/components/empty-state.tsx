@@ -1,14 +1,16 @@
+import type { WorkspaceRole } from "@opsbench/core";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { RoleGate } from "@/components/auth/role-gate";
 
-/** What an empty list would hold and how to fill it: a sentence and the links that do it. */
+/** What an empty list would hold and how to fill it: a sentence and the links that do it (a creating one only for members who may). */
 export function EmptyState({
   children,
   links = [],
   testId,
 }: {
   children: ReactNode;
-  links?: Array<{ href: string; label: string }>;
+  links?: Array<{ href: string; label: string; atLeast?: WorkspaceRole }>;
   testId?: string;
 }) {
   return (
@@ -16,11 +18,20 @@ export function EmptyState({
       <p>{children}</p>
       {links.length > 0 && (
         <p className="flex flex-wrap gap-3">
-          {links.map((l) => (
-            <Link key={l.href} href={l.href} className="text-blue-600 hover:underline">
-              {l.label}
-            </Link>
-          ))}
+          {links.map((l) => {
+            const link = (
+              <Link key={l.href} href={l.href} className="text-blue-600 hover:underline">
+                {l.label}
+              </Link>
+            );
+            return l.atLeast ? (
+              <RoleGate key={l.href} atLeast={l.atLeast}>
+                {link}
+              </RoleGate>
+            ) : (
+              link
+            );
+          })}
         </p>
       )}
     </div>

@@ -8,7 +8,46 @@ const webEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: true,
   OPSBENCH_AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
   /** The address users reach the app at (e.g. https://bench.example.com); inferred from each request when unset. */
   OPSBENCH_PUBLIC_URL: z.url().optional(),
+  /** Sign-in through the team's OpenID Connect provider (docs/self-hosting.md): its issuer URL, and the client. */
+  OPSBENCH_OIDC_ISSUER: z.url().optional(),
+  OPSBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OPSBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The provider's name on the sign-in button ("Sign in with <name>"). */
+  OPSBENCH_OIDC_NAME: z.string().min(1).default("single sign-on"),
 });
 
-export const env = parseProcessEnv(webEnvSchema, process.env, "web");
+const oidcVariables = ["OPSBENCH_OIDC_ISSUER", "OPSBENCH_OIDC_CLIENT_ID", "OPSBENCH_OIDC_CLIENT_SECRET"] as const;
+
+export const env = parseProcessEnv(
+  webEnvSchema.superRefine((e, ctx) => {
+    const set = oidcVariables.filter((name) => e[name] !== undefined);
+    if (set.length > 0 && set.length < oidcVariables.length)
+      ctx.addIssue({
+        code: "custom",
+        path: [oidcVariables.find((name) => e[name] === undefined) ?? oidcVariables[0]],
+        message: `OIDC sign-in needs all of ${oidcVariables.join(", ")} (only ${set.join(", ")} set)`,
+      });
+    // The redirect URI registered at the provider must be exact; one inferred from each request is not.
+    if (set.length === oidcVariables.length && !e.OPSBENCH_PUBLIC_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["OPSBENCH_PUBLIC_URL"],
+        message:
+          "OIDC sign-in needs OPSBENCH_PUBLIC_URL (the address users reach opsbench at; the redirect URI is <it>/api/auth/callback/oidc)",
+      });
+  }),
+  process.env,
+  "web",
+);
+
+/** The OIDC sign-in's settings when all of its variables are set. */
+export const oidcSettings =
+  env.OPSBENCH_OIDC_ISSUER && env.OPSBENCH_OIDC_CLIENT_ID && env.OPSBENCH_OIDC_CLIENT_SECRET
+    ? {
+        issuer: env.OPSBENCH_OIDC_ISSUER,
+        clientId: env.OPSBENCH_OIDC_CLIENT_ID,
+        clientSecret: env.OPSBENCH_OIDC_CLIENT_SECRET,
+        name: env.OPSBENCH_OIDC_NAME,
+      }
+    : undefined;
 export type WebEnv = typeof env;

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { k6ImportAggregator, toK6ImportUpload } from "@opsbench/core";
 import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal, testWebUrl } from "../../../tests/helpers";
 
@@ -85,6 +86,22 @@ describe("/api/v1 route contracts", () => {
     await call("GET /api/v1/workloads", "/api/v1/workloads");
     await call("GET /api/v1/workloads/presets", "/api/v1/workloads/presets?timeScale=0.1");
     expect((await call("GET /api/v1/workloads/presets", "/api/v1/workloads/presets?timeScale=0")).status).toBe(422);
+
+    // A k6 result file's aggregate, as `opsbench import k6` uploads it; one whose counts do not add up is refused.
+    const k6 = k6ImportAggregator("json");
+    for (const [i, ms] of [0, 400, 1300].entries())
+      k6.line(
+        JSON.stringify({
+          metric: "http_req_duration",
+          type: "Point",
+          data: { time: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString(), value: 10 + i, tags: { name: "home", status: "200" } },
+        }),
+        i + 1,
+      );
+    const upload = toK6ImportUpload("contract-import", { path: "k6.json", format: "json", gzip: false, bytes: 300 }, k6.finish());
+    expect((await call("POST /api/v1/imports/k6", "/api/v1/imports/k6", { body: upload })).status).toBe(201);
+    const miscounted = await call("POST /api/v1/imports/k6", "/api/v1/imports/k6", { body: { ...upload, requests: 4 } });
+    expect(miscounted.status).toBe(422);
 
     // A run, to its end.
     const created = await call("POST /api/v1/runs", "/api/v1/runs", { body: { target: "contract-target", workload: "contract-load" } });

@@ -30,6 +30,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/runs": { url: () => "/api/v1/runs", allowed: 200 },
   "POST /api/v1/runs": { url: () => "/api/v1/runs", body: {}, allowed: 422 },
   "GET /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
+  "POST /api/v1/imports/k6": { url: () => "/api/v1/imports/k6", body: {}, allowed: 422 },
   "GET /api/v1/runs/{id}/summary": { url: (i) => `/api/v1/runs/${i.run}/summary?from=0&to=1`, allowed: 404 },
   "GET /api/v1/runs/{id}/events": { url: (i) => `/api/v1/runs/${i.run}/events`, allowed: 404 },
   "GET /api/v1/studies": { url: () => "/api/v1/studies", allowed: 200 },

@@ -4,7 +4,7 @@
 // lines in memory and retries with backoff, so a blip loses no second of the series;
 // the buffer is bounded (maxBufferedLines), and lines past the bound are dropped,
 // counted and flagged on the run (docs/faults.md).
-import type { K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine, ValidityFlag } from "@opsbench/core";
+import type { HttpSeriesCap, K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine, ValidityFlag } from "@opsbench/core";
 import { retryWhileDown, type InfraRow, type ResultBatch, type RunStore } from "@opsbench/db";
 import type { Logger } from "./logger";
 
@@ -13,6 +13,8 @@ export interface ResultWriterOptions {
   maxBufferedLines?: number;
   /** How long one batch waits for the database, in all, before the writer gives up and the run fails (ms). */
   outageWaitMs?: number;
+  /** The workspace's http-series limit: names beyond it are stored as one "other" series. */
+  seriesCap?: HttpSeriesCap;
 }
 
 /** 100,000 lines: about 40 minutes of a load with 20 request names, in roughly 50 MB. */
@@ -51,7 +53,7 @@ export class ResultWriter {
     private store: RunStore,
     private onFlushed: () => unknown,
     private log: Logger,
-    options: ResultWriterOptions = {},
+    private options: ResultWriterOptions = {},
   ) {
     this.maxBuffered = options.maxBufferedLines ?? DEFAULT_MAX_BUFFERED_LINES;
     this.outageWaitMs = options.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
@@ -103,8 +105,9 @@ export class ResultWriter {
 
   private async drain() {
     while (this.http.length || this.load.length || this.metrics.length || this.infra.length) {
+      const http = this.http.splice(0);
       const batch: ResultBatch = {
-        http: this.http.splice(0),
+        http: this.options.seriesCap ? this.options.seriesCap.apply(http) : http,
         load: this.load.splice(0),
         metrics: this.metrics.splice(0),
         infra: this.infra.splice(0),

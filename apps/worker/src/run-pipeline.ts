@@ -9,6 +9,7 @@ import { analyze } from "./pipeline/analyze";
 import { baseline } from "./pipeline/baseline";
 import { claim } from "./pipeline/claim";
 import { collect } from "./pipeline/collect";
+import { checkLimits } from "./pipeline/limits-check";
 import { load } from "./pipeline/load";
 import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
@@ -51,10 +52,11 @@ async function executeWatchedRun(
   let provisioned: Provisioned | null = null;
   try {
     const provider = providerFor(claimed.target.kind);
+    const limits = await checkLimits(ctx, claimed);
     provisioned = await provision(ctx, provider, claimed);
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
     await ctx.moveTo("RUNNING");
-    const k6 = await load(ctx, provider, provisioned);
+    const k6 = await load(ctx, provider, provisioned, limits);
     const appChecks = await collect(ctx, provider, provisioned);
     await ctx.moveTo("ANALYZING");
     await analyze(ctx, { spec: provisioned.spec, k6, appChecks });

@@ -1,17 +1,17 @@
 // `opsbench import k6 FILE`: brings a result file written by plain k6 elsewhere
 // (`--out json=FILE`, gzip-compressed or not, or `--out csv=FILE`) in as a run.
 // The file is streamed line by line into packages/core's aggregator (read-k6-file.ts);
-// nothing is written until it has been read in full, and then in one transaction.
+// nothing is written until it has been read in full, and then in one transaction. With OPSBENCH_URL and
+// OPSBENCH_TOKEN the aggregate goes to that server's POST /api/v1/imports/k6 instead of the database.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { describeSkipped, type K6FileFormat } from "@opsbench/core";
+import { describeK6File, describeSkipped, importedRunOf, type K6ImportUpload, k6ImportUpload, toK6ImportUpload } from "@opsbench/core";
 import { createDb, createImportedRun, defaultWorkspaceId, K6_IMPORT_SOURCE, loadRunView } from "@opsbench/db";
-import { loadEnv } from "./env";
+import { loadEnv, loadRemote } from "./env";
 import { K6InputError } from "./k6-input-error";
 import { type K6File, readK6File } from "./read-k6-file";
-import { formatSummary, runSummaryJson } from "./wait-for-run";
-
-const FORMAT_NAMES: Record<K6FileFormat, string> = { json: "k6 JSON", csv: "k6 CSV" };
+import { remoteImportK6, remoteRunReport } from "./remote-client";
+import { formatSummary, type RunReport, runSummaryJson } from "./wait-for-run";
 
 function parseImportArgs(args: string[], usageError: (m: string) => Error) {
   try {
@@ -47,49 +47,43 @@ export async function importK6Command(args: string[], io: { say: (m: string) => 
     throw err;
   }
 
-  const r = read.result;
-  const kind = `${FORMAT_NAMES[read.format]}${read.gzip ? ", gzip-compressed" : ""}`;
-  const skippedNote = describeSkipped(r);
+  const upload = toK6ImportUpload(
+    values.name ?? path.basename(file),
+    { path: file, format: read.format, gzip: read.gzip, bytes: read.bytes },
+    read.result,
+  );
+  const remote = loadRemote();
+  if (remote) {
+    // The server stores it (and checks it again); the file itself stays here, only its aggregate travels.
+    const id = await remoteImportK6(remote, upload);
+    return printImport(await remoteRunReport(remote, id), upload, values.json);
+  }
   const env = loadEnv();
   const db = createDb(env.DATABASE_URL, { max: 2 });
   try {
-    const run = await createImportedRun(db, await defaultWorkspaceId(db), {
-      name: values.name ?? path.basename(file),
-      // k6's clock: first to last sample, or whole seconds when k6 wrote whole-second timestamps (CSV).
-      loadStartedAt: new Date(r.loadWindow!.startMs),
-      loadFinishedAt: new Date(r.loadWindow!.endMs),
-      durationSource: r.loadWindow!.source,
-      cells: r.cells,
-      load: r.load,
-      events: [
-        {
-          level: "info",
-          message: `imported from ${path.basename(file)} (${kind}): ${r.requests} requests, ${r.lines} lines`,
-          data: { file, format: read.format, gzip: read.gzip, bytes: read.bytes, lines: r.lines, samples: r.samples, requests: r.requests },
-        },
-        ...(skippedNote
-          ? [{ level: "warn" as const, message: skippedNote, data: { skippedLines: r.skipped, skippedExamples: r.skippedExamples } }]
-          : []),
-      ],
-    });
-    const view = await loadRunView(db, run.id);
-    if (values.json) {
-      console.log(
-        JSON.stringify({
-          ...runSummaryJson(view),
-          skippedLines: r.skipped,
-          skippedExamples: r.skippedExamples,
-          source: K6_IMPORT_SOURCE,
-          file,
-        }),
-      );
-    } else {
-      console.log(`imported ${file} (${kind}) as "${view.name}"`);
-      console.log(formatSummary(view));
-      if (skippedNote) console.log(`  warning: ${skippedNote}`);
-    }
-    return 0;
+    const run = await createImportedRun(db, await defaultWorkspaceId(db), importedRunOf(k6ImportUpload.parse(upload)));
+    return printImport(await loadRunView(db, run.id), upload, values.json);
   } finally {
     await db.$disconnect();
   }
+}
+
+function printImport(view: RunReport & { name?: string | null }, upload: K6ImportUpload, json: boolean): number {
+  const skippedNote = describeSkipped(upload);
+  if (json) {
+    console.log(
+      JSON.stringify({
+        ...runSummaryJson(view),
+        skippedLines: upload.skipped,
+        skippedExamples: upload.skippedExamples,
+        source: K6_IMPORT_SOURCE,
+        file: upload.file.path,
+      }),
+    );
+  } else {
+    console.log(`imported ${upload.file.path} (${describeK6File(upload.file)}) as "${view.name ?? upload.name}"`);
+    console.log(formatSummary(view));
+    if (skippedNote) console.log(`  warning: ${skippedNote}`);
+  }
+  return 0;
 }

@@ -24,7 +24,7 @@ ${WORKLOAD_USAGE}
   opsbench study iot [--time-scale 0.0333] [--repetitions 3]  print the local IoT study (study 000's four profiles) as a study file
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
 ${DELETE_USAGE}
-With OPSBENCH_URL and OPSBENCH_TOKEN set, run and runs show go to that server's API instead of the database.`;
+With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, study run and import k6 go to that server's API instead of the database.`;
 
 class UsageError extends Error {}
 

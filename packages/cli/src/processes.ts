@@ -121,7 +121,12 @@ export async function ensureWebBuild(env: CliEnv, log: (m: string) => void): Pro
   return true;
 }
 
-export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{ url: string; managed: Managed | null }> {
+/** Starts `next start`; `extraEnv` adds the web app's own settings (e.g. a test's OIDC provider). */
+export async function startWeb(
+  env: CliEnv,
+  log: (m: string) => void,
+  extraEnv: Record<string, string> = {},
+): Promise<{ url: string; managed: Managed | null }> {
   const url = `http://127.0.0.1:${env.OPSBENCH_WEB_PORT}`;
   if (await answers(`${url}/api/v1/runs`)) {
     log(`web app already running at ${url}`);
@@ -131,7 +136,7 @@ export async function startWeb(env: CliEnv, log: (m: string) => void): Promise<{
   const out = openLog("web.log");
   const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
     cwd: webDir,
-    env: childEnv(env),
+    env: { ...childEnv(env), ...extraEnv },
     stdio: ["ignore", out.fd, out.fd],
     detached: true,
   });

@@ -1,6 +1,6 @@
 // The CLI against a running opsbench server (OPSBENCH_URL + OPSBENCH_TOKEN): the same commands through the
 // REST API, with the same output and exit codes as against the database.
-import { runSummarySchema } from "@opsbench/core";
+import { type K6ImportUpload, runSummarySchema, type StudyInput } from "@opsbench/core";
 import { z } from "zod";
 import type { RunReport } from "./wait-for-run";
 
@@ -16,6 +16,7 @@ const errorBody = z.object({ error: z.object({ message: z.string() }) });
 
 const runReportSchema = z.object({
   id: z.string(),
+  name: z.string().nullable().optional(),
   status: z.string(),
   error: z.string().nullable(),
   k6ExitCode: z.number().nullable(),
@@ -35,6 +36,7 @@ async function call(remote: Remote, method: string, path: string, body?: unknown
   if (res.status === 401) throw new Error(`${remote.url} refused the token (401): ${message}`);
   if (res.status === 403) throw new Error(`${remote.url} refused (403): ${message}`);
   if (res.status === 404 || res.status === 422) throw new RemoteInputError(message);
+  if (res.status === 413) throw new RemoteInputError(`${remote.url} refused it as too large (413): ${message}`);
   throw new Error(`${method} ${path} answered ${res.status}: ${message}`);
 }
 
@@ -46,4 +48,84 @@ export async function remoteRunReport(remote: Remote, id: string): Promise<RunRe
 export async function remoteStartRun(remote: Remote, target: string, workload: string): Promise<string> {
   const created = z.object({ id: z.string() }).parse(await call(remote, "POST", "/api/v1/runs", { target, workload }));
   return created.id;
+}
+
+/** Uploads a k6 result file's aggregate (POST /api/v1/imports/k6); the imported run's id. */
+export async function remoteImportK6(remote: Remote, upload: K6ImportUpload): Promise<string> {
+  return z.object({ id: z.string() }).parse(await call(remote, "POST", "/api/v1/imports/k6", upload)).id;
+}
+
+/** Creates a study on the server (POST /api/v1/studies); its id, run order, seed and size. */
+export async function remoteStartStudy(remote: Remote, input: StudyInput) {
+  return z
+    .object({ id: z.string(), order: z.string(), seed: z.number().nullable(), cells: z.number(), runs: z.number() })
+    .parse(await call(remote, "POST", "/api/v1/studies", input));
+}
+
+export async function remoteAbortStudy(remote: Remote, id: string): Promise<void> {
+  await call(remote, "POST", `/api/v1/studies/${encodeURIComponent(id)}/abort`, {});
+}
+
+const stats = z.object({
+  n: z.number(),
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  ci95: z.object({ level: z.number(), low: z.number(), high: z.number(), halfWidth: z.number() }).nullable(),
+});
+const flag = z.object({ code: z.string(), message: z.string() });
+
+/** What the CLI prints of a study (study-command.ts formatStudy and its progress lines), from the database or the API. */
+export const studyReportSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+  order: z.string(),
+  seed: z.number().nullable(),
+  repetitions: z.number(),
+  cooldownSeconds: z.number(),
+  progress: z.object({
+    total: z.number(),
+    finished: z.number(),
+    succeeded: z.number(),
+    failed: z.number(),
+    aborted: z.number(),
+    etaSeconds: z.number().nullable(),
+  }),
+  cells: z.array(
+    z.object({
+      target: z.object({ name: z.string() }),
+      workload: z.object({ name: z.string() }),
+      runs: z.array(z.object({ repetition: z.number(), flags: z.array(flag) })),
+      stats: z.object({ rps: stats, p50: stats, p95: stats, p99: stats, goodput: stats, failures: stats }),
+      merged: z
+        .object({
+          requests: z.number(),
+          rps: z.number(),
+          goodput: z.number(),
+          latencyMs: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
+        })
+        .nullable(),
+      flags: z.array(flag),
+    }),
+  ),
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      cell: z.number(),
+      status: z.string(),
+      repetition: z.number(),
+      round: z.number().nullable(),
+      position: z.number().nullable(),
+      error: z.string().nullable(),
+      startedAt: z.union([z.string(), z.date()]).nullable(),
+      flags: z.array(flag),
+      result: z.object({ rps: z.number(), p95: z.number(), goodput: z.number() }).nullable(),
+    }),
+  ),
+});
+export type StudyReport = z.infer<typeof studyReportSchema>;
+
+export async function remoteStudyReport(remote: Remote, id: string): Promise<StudyReport> {
+  return studyReportSchema.parse(await call(remote, "GET", `/api/v1/studies/${encodeURIComponent(id)}`));
 }

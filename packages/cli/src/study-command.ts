@@ -18,8 +18,9 @@ import {
 } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type StudyView, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, queueWorkers, startStudy } from "@opsbench/jobs";
-import { loadEnv } from "./env";
+import { loadEnv, loadRemote } from "./env";
 import { ensureWorker, type Managed } from "./processes";
+import { type Remote, RemoteInputError, remoteAbortStudy, remoteStartStudy, remoteStudyReport, type StudyReport } from "./remote-client";
 
 interface Io {
   say: (m: string) => void;
@@ -114,6 +115,8 @@ async function studyRun(args: string[], io: Io): Promise<number> {
     }
     throw err;
   }
+  const remote = loadRemote();
+  if (remote) return remoteStudyRun(remote, input, json, io);
 
   const { env, db, scope } = await openScope();
   const runQueue = createRunQueue(env.REDIS_URL);
@@ -147,21 +150,61 @@ async function studyRun(args: string[], io: Io): Promise<number> {
     const studyId = created.study.id;
     await interrupt.follow(studyId);
     const cells = created.cells.length;
-    io.say(
-      `study ${studyId}: ${cells} cell${cells === 1 ? "" : "s"} x ${input.repetitions} repetition${input.repetitions === 1 ? "" : "s"} = ${created.runs.length} runs, ` +
-        `${input.order}${created.study.seed !== null ? ` (seed ${created.study.seed})` : ""}, cool-down ${input.cooldownSeconds} s`,
-    );
-    const view = await waitForStudy(scope, studyId, io.say);
-    if (json) console.log(JSON.stringify(view, null, 2));
-    else console.log(formatStudy(view));
-    if (interrupt.interrupted) return 130;
-    return view.status === "SUCCEEDED" ? 0 : 1;
+    sayCreated(io, studyId, { cells, runs: created.runs.length, order: input.order, seed: created.study.seed }, input);
+    const view = await waitForStudy((merged) => scope.studies.view(studyId, { merged }), studyId, io.say);
+    return printStudy(view, json, interrupt.interrupted);
   } finally {
     interrupt.release();
     await Promise.all(children.map((c) => c.stop()));
     await runQueue.close();
     await studyQueue.close();
     await db.$disconnect();
+  }
+}
+
+function sayCreated(io: Io, studyId: string, c: { cells: number; runs: number; order: string; seed: number | null }, input: StudyInput) {
+  io.say(
+    `study ${studyId}: ${c.cells} cell${c.cells === 1 ? "" : "s"} x ${input.repetitions} repetition${input.repetitions === 1 ? "" : "s"} = ${c.runs} runs, ` +
+      `${c.order}${c.seed !== null ? ` (seed ${c.seed})` : ""}, cool-down ${input.cooldownSeconds} s`,
+  );
+}
+
+/** Exit 0 when every run succeeded, 1 when any did not, 130 when interrupted. */
+function printStudy(view: StudyReport, json: boolean, interrupted: boolean): number {
+  if (json) console.log(JSON.stringify(view, null, 2));
+  else console.log(formatStudy(view));
+  if (interrupted) return 130;
+  return view.status === "SUCCEEDED" ? 0 : 1;
+}
+
+/** `study run` against a server: it checks the names and runs the study on its worker; this follows its API. */
+async function remoteStudyRun(remote: Remote, input: StudyInput, json: boolean, io: Io): Promise<number> {
+  const interrupt = new StudyInterrupt(
+    { studies: { abort: (id) => remoteAbortStudy(remote, id) } },
+    {
+      say: (m) => io.say(m.startsWith("\n") ? m : `opsbench: ${m}`),
+      notice: "\nstopping: aborting the study on the server (the run under way is stopped and torn down)...",
+      secondSignalExits: true,
+    },
+  );
+  try {
+    let created: Awaited<ReturnType<typeof remoteStartStudy>>;
+    try {
+      created = await remoteStartStudy(remote, input);
+    } catch (err) {
+      if (err instanceof RemoteInputError) {
+        io.say(`opsbench: ${err.message}`);
+        return 2;
+      }
+      throw err;
+    }
+    io.say(`study ${created.id.slice(0, 8)} created on ${remote.url}`);
+    await interrupt.follow(created.id);
+    sayCreated(io, created.id, created, input);
+    const view = await waitForStudy(() => remoteStudyReport(remote, created.id), created.id, io.say);
+    return printStudy(view, json, interrupt.interrupted);
+  } finally {
+    interrupt.release();
   }
 }
 
@@ -190,12 +233,19 @@ export async function waitForStudyWorker(queue: ReturnType<typeof createStudyQue
   }
 }
 
-/** Polls the study until it is final, printing each run as it starts and ends, with the ETA. */
-async function waitForStudy(scope: WorkspaceScope, studyId: string, say: (m: string) => void): Promise<StudyView> {
+/**
+ * Polls the study until it is final, printing each run as it starts and ends, with the ETA. `load(false)` may
+ * skip the merged results (the database can; the API always merges), `load(true)` is the final view.
+ */
+async function waitForStudy<V extends StudyReport>(
+  load: (merged: boolean) => Promise<V>,
+  studyId: string,
+  say: (m: string) => void,
+): Promise<V> {
   const seen = new Map<string, string>();
   let lastStatus = "";
   for (;;) {
-    const view = await scope.studies.view(studyId, { merged: false });
+    const view = await load(false);
     if (view.status !== lastStatus) {
       say(`study ${studyId.slice(0, 8)}: ${view.status}${view.error ? `: ${view.error}` : ""}`);
       lastStatus = view.status;
@@ -223,7 +273,7 @@ async function waitForStudy(scope: WorkspaceScope, studyId: string, say: (m: str
     if (isStudySettled(view)) {
       const never = view.runs.filter((r) => r.status === "ABORTED" && r.startedAt === null).length;
       if (never) say(`${never} run${never === 1 ? "" : "s"} not started (aborted)`);
-      return scope.studies.view(studyId);
+      return load(true);
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -278,7 +328,7 @@ export function formatStats(s: SampleStats, unit = ""): string {
   return `${num(s.mean)} +- ${num(s.sd)}${u} (95% CI ${num(s.ci95.low)} to ${num(s.ci95.high)})`;
 }
 
-export function formatStudy(view: StudyView): string {
+export function formatStudy(view: StudyReport): string {
   const p = view.progress;
   const lines = [
     `study ${view.id} "${view.name}": ${view.status}${view.error ? ` (${view.error})` : ""}`,

@@ -1,6 +1,10 @@
 // Ctrl-C or SIGTERM while a command follows a study: the study is aborted (the run under way is
 // stopped and torn down), so nothing keeps loading a target after the command has gone.
-import type { WorkspaceScope } from "@opsbench/db";
+
+/** Whatever can abort a study: the workspace scope (database) or the server's API. */
+export interface StudyAborter {
+  studies: { abort(studyId: string): Promise<unknown> };
+}
 
 export interface StudyInterruptOptions {
   /** Says what happens, on the command's own output. */
@@ -25,7 +29,7 @@ export class StudyInterrupt {
   };
 
   constructor(
-    private readonly scope: WorkspaceScope,
+    private readonly scope: StudyAborter,
     private readonly options: StudyInterruptOptions,
   ) {
     process.on("SIGINT", this.onSignal);

@@ -1,17 +1,27 @@
 // The CLI against a running server with an API token (OPSBENCH_URL + OPSBENCH_TOKEN): the same output and
 // exit codes as against the database, 99 when the run's thresholds fail.
 // The web app runs with OPSBENCH_AUTH=required, so the token is what lets the CLI in.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runOpsbenchWith, shortRamp, taewaTarget } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
 const { web, owner } = await startSignedInWeb();
+const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-remote-"));
+const file = (name: string, content: string) => {
+  writeFileSync(path.join(dir, name), content);
+  return path.join(dir, name);
+};
 const remote = { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token, DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none" };
+
+const auth = { authorization: `Bearer ${owner.token}` };
 
 async function create(path: string, body: unknown) {
   const res = await fetch(`${web}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${owner.token}` },
+    headers: { "content-type": "application/json", ...auth },
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(201);
@@ -48,5 +58,65 @@ describe("opsbench against a server (OPSBENCH_URL + OPSBENCH_TOKEN)", () => {
     );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("401");
+  });
+});
+
+describe("opsbench study run and import k6 against a server", () => {
+  it("runs a study on the server's worker and exits 0; a bad file or an unknown name exits 2 with nothing made", async () => {
+    await create("/api/v1/targets", taewaTarget("remote-study-taewa", { replicas: 1 }));
+    await create("/api/v1/workloads", shortRamp("remote-study-load", { vus: 2, holdSeconds: 1 }));
+    const study = file(
+      "study.json",
+      JSON.stringify({ name: "remote study", targets: ["remote-study-taewa"], workloads: ["remote-study-load"], repetitions: 1 }),
+    );
+    const ran = await runOpsbenchWith(remote, "study", "run", study, "--json");
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain("created on");
+    const view = JSON.parse(ran.stdout) as { id: string; status: string; cells: Array<{ runs: unknown[] }> };
+    expect(view.status).toBe("SUCCEEDED");
+    expect(view.cells[0]?.runs).toHaveLength(1);
+
+    const studies = async () => ((await (await fetch(`${web}/api/v1/studies`, { headers: auth })).json()) as unknown[]).length;
+    const before = await studies();
+    const unknown = await runOpsbenchWith(
+      remote,
+      "study",
+      "run",
+      file("unknown.json", JSON.stringify({ name: "u", targets: ["remote-nope"], workloads: ["remote-study-load"], repetitions: 1 })),
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("remote-nope");
+    const bad = await runOpsbenchWith(remote, "study", "run", file("bad.json", JSON.stringify({ name: "b", targets: [], repetitions: 0 })));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/repetitions: /);
+    expect(await studies()).toBe(before);
+  });
+
+  it("imports a k6 JSON file as a run on the server (exit 0), and refuses a file that is not k6's (exit 2)", async () => {
+    const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const point = (ms: number, value: number) =>
+      JSON.stringify({
+        metric: "http_req_duration",
+        type: "Point",
+        data: { time: new Date(t0 + ms).toISOString(), value, tags: { name: "home", status: "200", expected_response: "true" } },
+      });
+    const k6File = file("result.json", [0, 300, 900, 1400, 2100].map((ms, i) => point(ms, 10 + i)).join("\n"));
+    const imported = await runOpsbenchWith(remote, "import", "k6", k6File, "--name", "uploaded", "--json");
+    expect(imported.code, imported.stderr).toBe(0);
+    const out = JSON.parse(imported.stdout) as { id: string; requests: number; source: string };
+    expect(out.requests).toBe(5);
+    expect(out.source).toBe("k6-import");
+    // The run is on the server, with the file's numbers: p50 of 10..14 ms.
+    const run = (await (await fetch(`${web}/api/v1/runs/${out.id}`, { headers: auth })).json()) as {
+      name: string;
+      summary: { requests: number; latencyMs: { p50: number } };
+    };
+    expect(run.name).toBe("uploaded");
+    expect(run.summary.requests).toBe(5);
+    expect(run.summary.latencyMs.p50).toBeCloseTo(12, 0);
+
+    const notK6 = await runOpsbenchWith(remote, "import", "k6", file("notes.txt", "hello\n"));
+    expect(notK6.code).toBe(2);
+    expect(notK6.stderr).toContain("is not a k6 result file");
   });
 });

@@ -26,7 +26,7 @@ export {
 } from "./run-recovery";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";
 export type { AuditAction, AuditEntry } from "./scope/audit-scope";
-export { createAuth, API_TOKEN_PREFIX, type Auth, type AuthOptions } from "./auth/create-auth";
+export { createAuth, API_TOKEN_PREFIX, OIDC_PROVIDER_ID, type Auth, type AuthOptions, type OidcOptions } from "./auth/create-auth";
 export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";
 export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
 export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";

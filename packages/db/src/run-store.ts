@@ -21,6 +21,7 @@ import type { RunStatus } from "./generated/prisma/enums";
 import { jsonInput, jsonInputOfUnknown } from "./json-column";
 import { addRunFlags } from "./run-flags";
 import { parseRunJson } from "./run-json";
+import { limitsScope } from "./scope/limits-scope";
 
 /** One of the provider's observations, as stored in infra_points. */
 export interface InfraRow {
@@ -96,6 +97,12 @@ export function runStore(db: Db, runId: string) {
     get: async () => {
       const { steps, ...run } = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { steps: true } });
       return { ...parseRunJson(run), steps: steps.map(parseStep) };
+    },
+
+    /** The limits of the run's workspace as they are now (an owner may have lowered them since the run was created). */
+    limits: async () => {
+      const { workspaceId } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { workspaceId: true } });
+      return limitsScope(db, workspaceId).get();
     },
 
     /** QUEUED -> PROVISIONING, only if no other worker got there first. */

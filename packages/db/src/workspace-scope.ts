@@ -4,6 +4,7 @@
 // later; until then there is "default".
 import type { Db } from "./client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
+import { createImportedRun, type ImportedRunInput } from "./imported-run";
 import { priceCatalogStore } from "./price-catalogs";
 import { retentionScope } from "./retention";
 import { auditScope } from "./scope/audit-scope";
@@ -51,6 +52,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     deletion: deletionScope(db, workspaceId, access),
     /** How long finished runs keep their raw per-second series (retention.ts). */
     retention: retentionScope(db, workspaceId),
+    /** A run brought in from a plain k6 result file (imported-run.ts): written whole, in one transaction. */
+    importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;

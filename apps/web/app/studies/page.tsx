@@ -28,7 +28,7 @@ export default async function StudiesPage() {
       />
       <Panel title={`Studies (${studies.length})`}>
         {studies.length === 0 ? (
-          <EmptyState testId="studies-empty" links={[{ href: "/studies/new", label: "New study" }]}>
+          <EmptyState testId="studies-empty" links={[{ href: "/studies/new", label: "New study", atLeast: "editor" }]}>
             No studies yet. A study runs every target against every workload several times, in an interleaved random order, and reports each
             cell with its spread (mean ± SD, 95% CI). Start one with “New study” or <code>opsbench study run FILE.json</code>; the demo
             study (<DemoCommand />, or its button on the home page) is a ready-made one.

@@ -57,7 +57,7 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
       savedTestId="target-saved"
       count={rows.length}
       empty={
-        <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target" }]}>
+        <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target", atLeast: "editor" }]}>
           No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero
           functions (local-function). Add one with “New target”, or run the demo study (<DemoCommand />
           ), which defines one of each.

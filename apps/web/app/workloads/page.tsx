@@ -66,7 +66,7 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
       savedTestId="workload-saved"
       count={rows.length}
       empty={
-        <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload" }]}>
+        <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload", atLeast: "editor" }]}>
           No workloads yet. Start from a preset of the five studies (IoT spike, concurrency sweep, step ramp, …) or bring your own k6 script
           with “New workload”; the demo study (<DemoCommand />) defines an IoT spike.
         </EmptyState>

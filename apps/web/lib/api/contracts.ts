@@ -2,7 +2,7 @@
 // answers. Handlers parse their input with these; test/api-contracts.test.ts calls every route and checks
 // each answer against them (and that every route file has an entry); an OpenAPI document can be made from it.
 // Kept free of Next and server modules (schemas only), so tests and scripts can load it outside Next.
-import { STUDY_TABLE_IDS, studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
+import { k6ImportUpload, STUDY_TABLE_IDS, studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
 import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
@@ -156,6 +156,12 @@ export const API_CONTRACTS = withMethodAndPath({
     admitted,
   ),
   "GET /api/v1/runs/{id}": itemRoute("viewer", "The run as its page shows it", runViewSchema),
+  "POST /api/v1/imports/k6": createRoute(
+    "editor",
+    "Imports a plain k6 result file as a run: its per-second aggregate as `opsbench import k6` reads it, histograms base64-encoded",
+    k6ImportUpload,
+    runCreatedSchema,
+  ),
   "POST /api/v1/runs/{id}/abort": actionRoute(
     "editor",
     "Aborts a single run: a queued one at once, one under way within a second (its target is torn down); a final run is left as it is",

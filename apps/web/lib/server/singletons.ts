@@ -11,7 +11,7 @@ import {
   type StudyQueue,
 } from "@opsbench/jobs";
 import Redis from "ioredis";
-import { env } from "@/lib/env";
+import { env, oidcSettings } from "@/lib/env";
 import { type ChannelUpdates, createChannelUpdates } from "./channel-updates";
 
 interface ServerSingletons {
@@ -71,7 +71,11 @@ function keptOnSuccess<K extends "auth" | "defaultWorkspaceId">(
 /** Better Auth, made once its secret is known (from the environment, else kept in the database). */
 export const getAuth = (): Promise<Auth> =>
   keptOnSuccess("auth", async () =>
-    createAuth(getDb(), { secret: env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(getDb())), baseURL: env.OPSBENCH_PUBLIC_URL }),
+    createAuth(getDb(), {
+      secret: env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(getDb())),
+      baseURL: env.OPSBENCH_PUBLIC_URL,
+      oidc: oidcSettings,
+    }),
   );
 
 /** The "default" workspace's id, looked up once (OPSBENCH_AUTH=off acts in it). */

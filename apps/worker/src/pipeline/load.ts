@@ -3,7 +3,7 @@
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
 import path from "node:path";
-import { compileK6Script } from "@opsbench/core";
+import { compileK6Script, HttpSeriesCap, type WorkspaceLimits } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
@@ -17,12 +17,18 @@ import { RunFailure } from "./run-failure";
 /** k6's result, and k6's own clock from its output (the test's start and last sample), when the build writes it. */
 export type LoadResult = K6Result & { k6Clock: ResultWriter["k6Clock"] };
 
-export async function load(ctx: RunContext, provider: Provider, { workload, dep }: Provisioned): Promise<LoadResult> {
+export async function load(
+  ctx: RunContext,
+  provider: Provider,
+  { workload, dep }: Provisioned,
+  limits: Pick<WorkspaceLimits, "maxHttpSeries">,
+): Promise<LoadResult> {
   const { store, signal, log, deps } = ctx;
   return recordStep(ctx, "LOAD", async () => {
     // Results of an earlier, interrupted attempt are not mixed with this one's.
     await store.clearResults();
-    const writer = new ResultWriter(store, () => ctx.publish("results"), log, { outageWaitMs: deps.dbOutageWaitMs });
+    const seriesCap = new HttpSeriesCap(limits.maxHttpSeries);
+    const writer = new ResultWriter(store, () => ctx.publish("results"), log, { outageWaitMs: deps.dbOutageWaitMs, seriesCap });
     const observing = new AbortController();
     const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), writer, log);
     await store.update({ loadStartedAt: new Date() });
@@ -52,6 +58,8 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
         thresholdsOk: result.exitCode !== K6_THRESHOLDS_FAILED,
       });
       await writer.close();
+      const folded = seriesCap.flag();
+      if (folded) await addRunFlags(deps.db, ctx.runId, [folded]);
       if (result.malformedLines)
         await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
       if (signal.aborted) throw new RunFailure("aborted during load");

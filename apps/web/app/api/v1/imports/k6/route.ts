@@ -1,0 +1,24 @@
+import { importedRunOf } from "@opsbench/core";
+import { NextResponse } from "next/server";
+import { API_CONTRACTS } from "@/lib/api/contracts";
+import { apiRoute, parseBody } from "@/lib/api/errors";
+import { audit } from "@/lib/server/audit";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/**
+ * Imports a plain k6 result file as a run: `opsbench import k6 FILE` with OPSBENCH_URL reads the file where it is
+ * and uploads its per-second aggregate (packages/core k6-import-upload.ts), checked here cell by cell.
+ */
+export const POST = apiRoute(async ({ request, scope }) => {
+  const upload = await parseBody(API_CONTRACTS["POST /api/v1/imports/k6"].body, request);
+  const run = await scope.importRun(importedRunOf(upload));
+  await audit(scope, request, {
+    action: "run.import",
+    subjectKind: "run",
+    subjectId: run.id,
+    detail: { name: upload.name, file: upload.file.path, requests: upload.requests },
+  });
+  return NextResponse.json({ id: run.id, status: "SUCCEEDED" }, { status: 201 });
+});

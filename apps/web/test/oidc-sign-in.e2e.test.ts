@@ -1,0 +1,108 @@
+// Sign-in through a team's OpenID Connect provider: a real oidc-provider on loopback, the web app configured
+// from OPSBENCH_OIDC_* (sign-in required, sign-up closed by the admin). An invited email signs in through the
+// provider's pages in the browser and ends up a member, with the invited role and a session; an email nobody
+// invited gets no account.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db, defaultWorkspaceId, setOpenSignUp } from "@opsbench/db";
+import { freePort, fileServices, useWeb } from "../../../tests/file-services";
+import { launchBrowser } from "../../../tests/helpers";
+import { SSO_EMAIL_DOMAIN, startIdentityProvider, type TestIdentityProvider } from "../../../tests/oidc-identity-provider";
+import { createTestIdentity, TEST_OWNER } from "../../../tests/test-identity";
+
+let web = "";
+let idp: TestIdentityProvider;
+let db: Db;
+let browser: Browser;
+
+beforeAll(async () => {
+  const port = await freePort();
+  web = `http://127.0.0.1:${port}`;
+  idp = await startIdentityProvider(`${web}/api/auth/callback/oidc`);
+  await useWeb({
+    auth: "required",
+    port,
+    env: {
+      OPSBENCH_PUBLIC_URL: web,
+      OPSBENCH_OIDC_ISSUER: idp.issuer,
+      OPSBENCH_OIDC_CLIENT_ID: idp.clientId,
+      OPSBENCH_OIDC_CLIENT_SECRET: idp.clientSecret,
+      OPSBENCH_OIDC_NAME: "Test IdP",
+    },
+  });
+  await createTestIdentity(fileServices().databaseUrl);
+  db = createDb(fileServices().databaseUrl, { max: 2 });
+  // Only invited emails may get an account from here on.
+  await setOpenSignUp(db, false);
+  const owner = await db.user.findFirstOrThrow({ where: { email: TEST_OWNER.email } });
+  await db.invitation.create({
+    data: {
+      organizationId: await defaultWorkspaceId(db),
+      email: `ines@${SSO_EMAIL_DOMAIN}`,
+      role: "editor",
+      inviterId: owner.id,
+      expiresAt: new Date(Date.now() + 3600_000),
+    },
+  });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await db?.$disconnect();
+  await idp?.close();
+});
+
+/** From opsbench's sign-in page through the provider's login and consent pages, as `login`. */
+async function signInThroughProvider(page: Page, login: string) {
+  await page.goto(`${web}/sign-in`);
+  await page.getByTestId("sso-sign-in").click();
+  await page.waitForURL((url) => url.href.startsWith(idp.issuer), { waitUntil: "commit" });
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.screenshot({ path: "/tmp/oidc-provider-login.png" });
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  // The provider asks once whether opsbench may have the claims.
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL((url) => url.href.startsWith(web), { waitUntil: "commit" });
+  await page.waitForLoadState("domcontentloaded");
+}
+
+describe("OIDC sign-in", () => {
+  it("shows the provider on the sign-in page", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${web}/sign-in`);
+    expect(await page.getByTestId("sso-sign-in").textContent()).toBe("Sign in with Test IdP");
+    await page.screenshot({ path: "/tmp/oidc-sign-in-page.png" });
+    await page.close();
+  });
+
+  it("signs an invited email in through the provider: a member with the invited role and a session", async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await signInThroughProvider(page, "ines");
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect((await ctx.cookies()).map((c) => c.name)).toContain("better-auth.session_token");
+    await page.goto(`${web}/settings`);
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe(`ines@${SSO_EMAIL_DOMAIN} · editor`);
+    await page.screenshot({ path: "/tmp/oidc-signed-in-settings.png", fullPage: true });
+
+    const user = await db.user.findUniqueOrThrow({ where: { email: `ines@${SSO_EMAIL_DOMAIN}` }, include: { accounts: true } });
+    expect(user.accounts.map((a) => a.providerId)).toEqual(["oidc"]);
+    const member = await db.member.findFirstOrThrow({ where: { userId: user.id } });
+    expect(member.role).toBe("editor");
+    expect((await db.invitation.findFirstOrThrow({ where: { email: `ines@${SSO_EMAIL_DOMAIN}` } })).status).toBe("accepted");
+    // The session works on the API too: an editor may list runs.
+    expect(await page.evaluate(async () => (await fetch("/api/v1/runs")).status)).toBe(200);
+    await ctx.close();
+  });
+
+  it("gives an email nobody invited no account while sign-up is closed", async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await signInThroughProvider(page, "mallory");
+    expect(new URL(page.url()).pathname).not.toBe("/");
+    expect((await ctx.cookies()).map((c) => c.name)).not.toContain("better-auth.session_token");
+    expect(await db.user.count({ where: { email: `mallory@${SSO_EMAIL_DOMAIN}` } })).toBe(0);
+    await ctx.close();
+  });
+});

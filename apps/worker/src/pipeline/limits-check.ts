@@ -1,0 +1,25 @@
+// Before anything is deployed: the workload checked again against its workspace's limits as they are now. The API
+// checked it when it was saved, but an owner may have lowered a limit since; such a run is refused (FAILED, with
+// the limit named), and nothing is deployed. The requirements come from k6 inspect of the compiled script, as at the API.
+import { compileK6Script, type WorkspaceLimits, workloadLimitBreaches, workloadSpec } from "@opsbench/core";
+import { validateScriptSource } from "../validate-script";
+import type { ClaimedRun } from "./claim";
+import { resolveWorkload } from "./provision";
+import type { RunContext } from "./run-context";
+import { parseOrFail, RunFailure } from "./run-failure";
+
+export async function checkLimits(ctx: RunContext, { run }: ClaimedRun): Promise<WorkspaceLimits> {
+  const limits = await ctx.store.limits();
+  const workload = await resolveWorkload(
+    parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
+    ctx.deps.db,
+  );
+  const inspected = await validateScriptSource(ctx.deps.k6.binary, compileK6Script(workload), { sandbox: ctx.deps.k6.sandbox });
+  if (!inspected.ok) throw new RunFailure(`the workload's script does not pass k6 inspect: ${inspected.message}`);
+  const breaches = workloadLimitBreaches(inspected, limits);
+  if (breaches.length > 0)
+    throw new RunFailure(
+      `refused by the workspace's limits, checked again as the run started: the workload ${breaches.map((b) => b.message).join("; ")}`,
+    );
+  return limits;
+}
