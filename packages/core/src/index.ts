@@ -29,6 +29,7 @@ export * from "./statistics/verdict-calibration";
 export * from "./statistics/study-definitions";
 export * from "./statistics/merged-repetitions";
 export * from "./study-order";
+export * from "./charts/downsample";
 export * from "./study-spec";
 export * from "./study-progress";
 export * from "./validity-flags";

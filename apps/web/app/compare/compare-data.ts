@@ -3,7 +3,8 @@
 // in-app page, the printable report and the public share page (there stripped to
 // a whitelist: app/api/v1/public/public-share.ts).
 import type { BreakEvenPair, GroupCost } from "@opsbench/core";
-import type { ComparisonView } from "@opsbench/db";
+import type { ComparisonView, SeriesWindow } from "@opsbench/db";
+import { chartSeries } from "@/components/charts/chart-series";
 
 export type { BreakEvenPair, GroupCost };
 
@@ -19,6 +20,35 @@ export interface CompareData extends ComparisonView {
   /** Cost vs request rate for each serverful x serverless pair of groups with cost models (where serverless stops being cheaper). */
   breakEvens: BreakEvenPair[];
   generatedAt: string;
+  /**
+   * What the charts over time show: the bucket length and, when zoomed, the window. Set by
+   * forCharts; without it the series are the comparison's 10 s buckets.
+   */
+  chart?: { bucketSeconds: number; window: { fromSeconds: number; toSeconds: number } | null; downsampled: boolean };
+}
+
+/**
+ * The data a page sends to the browser: each group's series reduced to what a chart can
+ * draw, or, when zoomed into a window, that window at its finest resolution (every second
+ * of a short one). The full series stay with the exports and the API.
+ */
+export function forCharts(data: CompareData, window: SeriesWindow | null = null): CompareData {
+  let downsampled = false;
+  const groups = data.groups.map((g, i) => {
+    const full = window ? (window.series[i] ?? []) : g.series;
+    const series = chartSeries(full);
+    downsampled ||= series.length < full.length;
+    return { ...g, series };
+  });
+  return {
+    ...data,
+    groups,
+    chart: {
+      bucketSeconds: window?.bucketSeconds ?? 10,
+      window: window ? { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds } : null,
+      downsampled,
+    },
+  };
 }
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */

@@ -4,7 +4,8 @@ import { ComparePicker, type PickerRun } from "@/components/compare-picker";
 import { CompareView } from "@/components/compare-view";
 import type { ShareInput } from "@/app/share/share-subject";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { selectionOf } from "./compare-data";
+import { forCharts, selectionOf } from "./compare-data";
+import { zoomFromQuery } from "./zoom";
 import { comparisonFromQuery } from "./load-from-query";
 import { selectionToQuery } from "./selection";
 
@@ -15,7 +16,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function ComparePage({ searchParams }: Props) {
   const scope = await resolveWorkspace();
-  const [result, rows] = await Promise.all([comparisonFromQuery(scope, await searchParams), scope.runs.list(100)]);
+  const query0 = await searchParams;
+  const [result, rows] = await Promise.all([comparisonFromQuery(scope, query0), scope.runs.list(100)]);
+  const zoom = zoomFromQuery(query0);
   const runs: PickerRun[] = rows.map((r) => ({
     id: r.id,
     status: r.status,
@@ -28,7 +31,10 @@ export default async function ComparePage({ searchParams }: Props) {
     requests: r.summary?.requests ?? null,
     p95: r.summary?.latencyMs.p95 ?? null,
   }));
-  const data = result.state === "ok" ? result.data : null;
+  const data =
+    result.state !== "ok"
+      ? null
+      : forCharts(result.data, zoom ? await scope.compareWindow(selectionOf(result.data).groups, zoom.fromSeconds, zoom.toSeconds) : null);
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";
   const share: ShareInput | undefined =
     result.state !== "ok"
