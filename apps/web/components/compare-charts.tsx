@@ -63,8 +63,18 @@ const OVER_TIME = {
     fileName: "latency-over-time",
     series: "p95",
   },
-  requests: { title: (b: string) => `Requests served (per ${b})`, testId: "cmp-chart-requests", fileName: "requests-over-time", series: "req" },
-  goodput: { title: (b: string) => `Goodput (% 2xx, per ${b})`, testId: "cmp-chart-goodput", fileName: "goodput-over-time", series: "good" },
+  requests: {
+    title: (b: string) => `Requests served (per ${b})`,
+    testId: "cmp-chart-requests",
+    fileName: "requests-over-time",
+    series: "req",
+  },
+  goodput: {
+    title: (b: string) => `Goodput (% 2xx, per ${b})`,
+    testId: "cmp-chart-goodput",
+    fileName: "goodput-over-time",
+    series: "good",
+  },
 };
 
 /** The card of a chart over time, exporting the comparison's "series" table. */
@@ -87,7 +97,13 @@ function OverTimeCard({
       points={countOf(rows, (i) => `${series}_${i}`, data.groups.length)}
       seriesPoints={seriesPoints(rows, (i) => `${series}_${i}`, data.groups.length)}
       resolutionSeconds={bucketOf(data)}
-      note={zoom ? <ZoomNote from={zoom.fromSeconds} to={zoom.toSeconds} /> : data.chart?.downsampled ? "Drag across the chart to zoom in." : undefined}
+      note={
+        zoom ? (
+          <ZoomNote from={zoom.fromSeconds} to={zoom.toSeconds} />
+        ) : data.chart?.downsampled ? (
+          "Drag across the chart to zoom in."
+        ) : undefined
+      }
       table={() => comparisonTable(data, "series")}
     >
       {children}

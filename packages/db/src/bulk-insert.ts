@@ -36,10 +36,16 @@ export function insertResultSeconds(tx: Tx, runId: string, rows: ReadonlyArray<H
 }
 
 /** run_rollup_cells rows of one run. */
-export function insertRollupCells(tx: Tx, runId: string, rows: ReadonlyArray<HistogramRow & { bucketSeconds: number; offsetSeconds: number }>) {
+export function insertRollupCells(
+  tx: Tx,
+  runId: string,
+  rows: ReadonlyArray<HistogramRow & { bucketSeconds: number; offsetSeconds: number }>,
+) {
   return chunked(
     rows,
-    (c) => tx.$executeRaw`INSERT INTO run_rollup_cells (run_id, bucket_seconds, offset_seconds, name, class, requests, failures, sum_ms, min_ms, max_ms, buckets)
+    (
+      c,
+    ) => tx.$executeRaw`INSERT INTO run_rollup_cells (run_id, bucket_seconds, offset_seconds, name, class, requests, failures, sum_ms, min_ms, max_ms, buckets)
       SELECT ${runId}::uuid, * FROM unnest(${c.map((r) => r.bucketSeconds)}::int[], ${c.map((r) => r.offsetSeconds)}::int[], ${c.map((r) => r.name)}::text[],
         ${c.map((r) => r.class)}::text[], ${c.map((r) => r.requests)}::int[], ${c.map((r) => r.failures)}::int[], ${c.map((r) => r.sumMs)}::float8[],
         ${c.map((r) => r.minMs)}::float8[], ${c.map((r) => r.maxMs)}::float8[], ${bytes(c)}::bytea[])`,

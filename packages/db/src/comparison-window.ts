@@ -35,7 +35,12 @@ async function runWindowCells(db: Db, runId: string, bucketSeconds: 1 | 10 | 60,
   return cells.map((c) => ({ ...c, ts: new Date(c.ts.getTime() - start) }));
 }
 
-export async function loadComparisonWindow(db: Db, groups: ComparisonGroupInput[], fromSeconds: number, toSeconds: number): Promise<SeriesWindow> {
+export async function loadComparisonWindow(
+  db: Db,
+  groups: ComparisonGroupInput[],
+  fromSeconds: number,
+  toSeconds: number,
+): Promise<SeriesWindow> {
   const bucketSeconds = windowResolution(toSeconds - fromSeconds);
   const series = await Promise.all(
     groups.map(async (g) => {

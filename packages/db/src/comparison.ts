@@ -21,7 +21,7 @@ import {
   type ValidityFlag,
 } from "@opsbench/core";
 import type { Db } from "./client";
-import { Prisma } from "./generated/prisma/client";
+import { keepComparison } from "./comparison-cache";
 import { jsonInput } from "./json-column";
 import { parseRunJson } from "./run-json";
 import { loadRunRollups, storeRunRollup } from "./run-rollups";
@@ -86,7 +86,12 @@ async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; lo
   for (const r of runs) {
     const s = stored.get(r.id);
     if (s) {
-      const rolled = { whole: s.cells.get(0)!, tens: s.cells.get(10)!, windows: windowsOfRollup(s.windows), maxThroughput: s.windows.maxThroughput };
+      const rolled = {
+        whole: s.cells.get(0)!,
+        tens: s.cells.get(10)!,
+        windows: windowsOfRollup(s.windows),
+        maxThroughput: s.windows.maxThroughput,
+      };
       out.set(r.id, { rolled, loadStart: s.loadStart });
       continue;
     }
@@ -94,7 +99,12 @@ async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; lo
     const start = r.loadStartedAt ?? cells[0]?.ts;
     if (!start) continue;
     const live = runRollup(cells, start);
-    const rolled = { whole: live.cells[0], tens: live.cells[10], windows: windowsOfRollup(live.windows), maxThroughput: live.windows.maxThroughput };
+    const rolled = {
+      whole: live.cells[0],
+      tens: live.cells[10],
+      windows: windowsOfRollup(live.windows),
+      maxThroughput: live.windows.maxThroughput,
+    };
     out.set(r.id, { rolled, loadStart: live.loadStart });
   }
   return out;
@@ -106,11 +116,21 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
   const rows = await db.run.findMany({
     where: { id: { in: ids } },
     orderBy: [{ repetition: "asc" }, { createdAt: "asc" }],
-    include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } }, rollup: { select: { computedAt: true } } },
+    include: {
+      target: { select: { name: true, kind: true } },
+      workload: { select: { name: true } },
+      rollup: { select: { computedAt: true } },
+    },
   });
   const runs = rows.map(parseRunJson);
   const cacheable = runs.length === ids.length && runs.every((r) => isFinalRunStatus(r.status) && r.rollup);
-  const key = cacheable ? cacheKey(groups, opts, runs.map((r) => [r.id, r.rollup!.computedAt.getTime()])) : null;
+  const key = cacheable
+    ? cacheKey(
+        groups,
+        opts,
+        runs.map((r) => [r.id, r.rollup!.computedAt.getTime()]),
+      )
+    : null;
   if (key) {
     const hit = await db.comparisonCacheEntry.findUnique({ where: { key }, select: { view: true } });
     const view = hit ? readStoredJson(comparisonViewSchema, hit.view) : null;
@@ -159,11 +179,6 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
     ),
   };
   if (key && runs[0])
-    await db.comparisonCacheEntry
-      .create({ data: { key, workspaceId: runs[0].workspaceId, runIds: ids.join(","), view: jsonInput(comparisonViewSchema, view) } })
-      // Two requests computing the same comparison at once: the first one stored wins.
-      .catch((err: unknown) => {
-        if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
-      });
+    await keepComparison(db, { key, workspaceId: runs[0].workspaceId, runIds: ids, view: jsonInput(comparisonViewSchema, view) });
   return view;
 }

@@ -108,9 +108,21 @@ export async function loadRunRollups(
       where: { runId: { in: [...out.keys()] }, bucketSeconds: { in: [...buckets] } },
       orderBy: [{ runId: "asc" }, { bucketSeconds: "asc" }, { offsetSeconds: "asc" }],
     });
-    for (const r of rows) out.get(r.runId)!.cells.get(r.bucketSeconds as RollupBucketSeconds)!.push(toCell(r));
+    for (const r of rows)
+      out
+        .get(r.runId)!
+        .cells.get(r.bucketSeconds as RollupBucketSeconds)!
+        .push(toCell(r));
   }
   return out;
 }
 
-const emptyWindows: RunRollupWindows = { offsetSeconds: [], requests: [], p50Ms: [], p95Ms: [], p99Ms: [], goodput: [], maxThroughput: null };
+const emptyWindows: RunRollupWindows = {
+  offsetSeconds: [],
+  requests: [],
+  p50Ms: [],
+  p95Ms: [],
+  p99Ms: [],
+  goodput: [],
+  maxThroughput: null,
+};

@@ -67,7 +67,8 @@ export function ChartCard({
       data-points={points}
       data-series-points={seriesPoints}
       data-resolution-seconds={resolutionSeconds}
-      className="break-inside-avoid rounded-md border border-zinc-200 bg-white p-3">
+      className="break-inside-avoid rounded-md border border-zinc-200 bg-white p-3"
+    >
       <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
         {exportable && (

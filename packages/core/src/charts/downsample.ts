@@ -54,10 +54,24 @@ export function lttbIndexes(x: readonly number[], y: ReadonlyArray<number | null
  * (its value elsewhere becomes null, so lines join the kept points); a row no series
  * keeps is dropped. Rows are objects keyed by `x` and the series' keys.
  */
-export function downsampleRows<R extends Record<string, number | null>>(rows: readonly R[], xKey: string, keys: readonly string[], budget: number): R[] {
+export function downsampleRows<R extends Record<string, number | null>>(
+  rows: readonly R[],
+  xKey: string,
+  keys: readonly string[],
+  budget: number,
+): R[] {
   if (rows.length <= budget) return [...rows];
   const x = rows.map((r) => r[xKey] ?? 0);
-  const kept = keys.map((k) => new Set(lttbIndexes(x, rows.map((r) => r[k] ?? null), budget)));
+  const kept = keys.map(
+    (k) =>
+      new Set(
+        lttbIndexes(
+          x,
+          rows.map((r) => r[k] ?? null),
+          budget,
+        ),
+      ),
+  );
   const out: R[] = [];
   rows.forEach((r, i) => {
     if (!kept.some((s) => s.has(i))) return;

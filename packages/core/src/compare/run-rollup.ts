@@ -54,7 +54,9 @@ export function rebucket(aligned: readonly ResultCell[], bucketSeconds: number):
     m.failures += c.failures;
   }
   return [...merged.values()]
-    .sort((a, b) => a.offset - b.offset || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.class < b.class ? -1 : a.class > b.class ? 1 : 0))
+    .sort(
+      (a, b) => a.offset - b.offset || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.class < b.class ? -1 : a.class > b.class ? 1 : 0),
+    )
     .map((m) => ({ ts: new Date(m.offset * 1000), name: m.name, class: m.class, failures: m.failures, ...toPart(m.h) }));
 }
 
