@@ -4,7 +4,7 @@
 // a whitelist: app/api/v1/public/public-share.ts).
 import type { BreakEvenPair, GroupCost } from "@opsbench/core";
 import type { ComparisonView, SeriesWindow } from "@opsbench/db";
-import { chartSeries } from "@/components/charts/chart-series";
+import { chartCdf, chartSeries, packSeries, unpackSeries, type PackedSeries } from "@/components/charts/chart-series";
 
 export type { BreakEvenPair, GroupCost };
 
@@ -24,7 +24,13 @@ export interface CompareData extends ComparisonView {
    * What the charts over time show: the bucket length and, when zoomed, the window. Set by
    * forCharts; without it the series are the comparison's 10 s buckets.
    */
-  chart?: { bucketSeconds: number; window: { fromSeconds: number; toSeconds: number } | null; downsampled: boolean };
+  chart?: {
+    bucketSeconds: number;
+    window: { fromSeconds: number; toSeconds: number } | null;
+    downsampled: boolean;
+    /** Each group's series as the charts draw it, packed (the groups' own series are then empty; unpackCharts restores them). */
+    series: PackedSeries[];
+  };
 }
 
 /**
@@ -34,21 +40,29 @@ export interface CompareData extends ComparisonView {
  */
 export function forCharts(data: CompareData, window: SeriesWindow | null = null): CompareData {
   let downsampled = false;
-  const groups = data.groups.map((g, i) => {
+  const series = data.groups.map((g, i) => {
     const full = window ? (window.series[i] ?? []) : g.series;
-    const series = chartSeries(full);
-    downsampled ||= series.length < full.length;
-    return { ...g, series };
+    const shown = chartSeries(full);
+    downsampled ||= shown.length < full.length;
+    return packSeries(shown);
   });
   return {
     ...data,
-    groups,
+    groups: data.groups.map((g) => ({ ...g, series: [], distribution: chartCdf(g.distribution) })),
     chart: {
       bucketSeconds: window?.bucketSeconds ?? 10,
       window: window ? { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds } : null,
       downsampled,
+      series,
     },
   };
+}
+
+/** In the browser: the groups' series back from what forCharts packed. */
+export function unpackCharts(data: CompareData): CompareData {
+  const packed = data.chart?.series;
+  if (!packed) return data;
+  return { ...data, groups: data.groups.map((g, i) => ({ ...g, series: packed[i] ? unpackSeries(packed[i]) : g.series })) };
 }
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */
