@@ -5,12 +5,15 @@
 // infra timelines (replicas/instances and CPU per run). Each group has one colour.
 import type { ComparisonGroup } from "@opsbench/db";
 import type { ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import Link from "next/link";
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CompareData } from "@/app/compare/compare-data";
 import type { ChartLegendItem } from "@/lib/export/chart-image";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
 import { ChartCard } from "./charts/chart-card";
-import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, secondsAxis } from "./charts/chart-parts";
+import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "./charts/chart-parts";
+import { MAX_BARS, MAX_DOTS } from "./charts/chart-series";
+import { useZoomDrag, useZoomReset } from "./charts/zoom-drag";
 import { AXIS, DASHES, GRID, groupColor, TOOLTIP } from "./charts/palette";
 
 type Props = { data: CompareData; exportable?: boolean };
@@ -33,7 +36,13 @@ const seriesRows = (groups: ComparisonGroup[]): SeriesRow[] => {
   });
 };
 
-const bucketLabel = (v: unknown) => `${v}–${Number(v) + 10} s after load start`;
+/** The bucket length of the series shown (10 s unless zoomed into a short window). */
+const bucketOf = (data: CompareData) => data.chart?.bucketSeconds ?? 10;
+const bucketLabelOf = (data: CompareData) => (v: unknown) => `${v}–${Number(v) + bucketOf(data)} s after load start`;
+const perBucket = (data: CompareData) => `${bucketOf(data)} s`;
+/** The most points any one series of these columns draws. */
+const seriesPoints = (rows: SeriesRow[], key: (i: number) => string, n: number) =>
+  Math.max(0, ...Array.from({ length: n }, (_, i) => rows.filter((r) => r[key(i)] != null).length));
 const fixed = (d: number, unit: string) => (v: unknown) => (v == null ? "—" : `${Number(v).toFixed(d)} ${unit}`);
 const countOf = (rows: SeriesRow[], key: (i: number) => string, n: number) =>
   rows.reduce((s, r) => s + Array.from({ length: n }, (_, i) => (r[key(i)] == null ? 0 : 1)).reduce((a: number, b) => a + b, 0), 0);
@@ -49,13 +58,23 @@ const groupLegend = (groups: ComparisonGroup[]): ChartLegendItem[] => groups.map
 /** The charts over time (10 s buckets): each counts the points of its `<series>_<group>` columns. */
 const OVER_TIME = {
   latency: {
-    title: "Latency over time: p50 / p95 / p99 (ms, 10 s buckets)",
+    title: (b: string) => `Latency over time: p50 / p95 / p99 (ms, ${b} buckets)`,
     testId: "cmp-chart-latency",
     fileName: "latency-over-time",
     series: "p95",
   },
-  requests: { title: "Requests served (per 10 s)", testId: "cmp-chart-requests", fileName: "requests-over-time", series: "req" },
-  goodput: { title: "Goodput (% 2xx, per 10 s)", testId: "cmp-chart-goodput", fileName: "goodput-over-time", series: "good" },
+  requests: {
+    title: (b: string) => `Requests served (per ${b})`,
+    testId: "cmp-chart-requests",
+    fileName: "requests-over-time",
+    series: "req",
+  },
+  goodput: {
+    title: (b: string) => `Goodput (% 2xx, per ${b})`,
+    testId: "cmp-chart-goodput",
+    fileName: "goodput-over-time",
+    series: "good",
+  },
 };
 
 /** The card of a chart over time, exporting the comparison's "series" table. */
@@ -67,18 +86,39 @@ function OverTimeCard({
   legend = groupLegend(data.groups),
   children,
 }: Props & { chart: (typeof OVER_TIME)[keyof typeof OVER_TIME]; rows: SeriesRow[]; legend?: ChartLegendItem[]; children: ReactNode }) {
+  const zoom = data.chart?.window;
   return (
     <ChartCard
-      title={title}
+      title={title(perBucket(data))}
       testId={testId}
       fileName={fileName}
       legend={legend}
       exportable={exportable}
       points={countOf(rows, (i) => `${series}_${i}`, data.groups.length)}
+      seriesPoints={seriesPoints(rows, (i) => `${series}_${i}`, data.groups.length)}
+      resolutionSeconds={bucketOf(data)}
+      note={
+        zoom ? (
+          <ZoomNote from={zoom.fromSeconds} to={zoom.toSeconds} />
+        ) : data.chart?.downsampled ? (
+          "Drag across the chart to zoom in."
+        ) : undefined
+      }
       table={() => comparisonTable(data, "series")}
     >
       {children}
     </ChartCard>
+  );
+}
+
+function ZoomNote({ from, to }: { from: number; to: number }) {
+  return (
+    <span data-testid="cmp-zoom">
+      Showing {from}–{to} s after the load start.{" "}
+      <Link href={useZoomReset()} scroll={false} data-testid="cmp-zoom-reset" className="text-blue-600 hover:underline">
+        Whole run
+      </Link>
+    </span>
   );
 }
 
@@ -88,13 +128,16 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
     ...groupLegend(data.groups),
     ...PERCENTILES.map((p) => ({ label: p.key, color: "#71717a", dash: p.dash })),
   ];
+  const zoom = useZoomDrag();
+  const dots = rows.length <= MAX_DOTS;
   return (
     <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.latency} rows={rows} legend={legend}>
-      <LineChart data={rows} margin={CHART_MARGIN}>
+      <LineChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
         {horizontalGrid}
-        {secondsAxis}
+        {dots ? secondsAxis : numericSecondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} />
-        <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "ms")} />
+        <Tooltip {...TOOLTIP} labelFormatter={bucketLabelOf(data)} formatter={fixed(2, "ms")} />
+        {zoom.area}
         {data.groups.flatMap((g, i) =>
           PERCENTILES.map((p) =>
             bucketLine({
@@ -105,6 +148,7 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
               strokeDasharray: p.dash || undefined,
               strokeWidth: p.key === "p95" ? 1.8 : 1.2,
               dotRadius: p.key === "p95" ? 2.5 : 1.5,
+              dots,
             }),
           ),
         )}
@@ -115,31 +159,62 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
 
 export function RequestsOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
+  const zoom = useZoomDrag();
+  // A few dozen buckets read as bars; more become a solid block, so counts are drawn as step lines.
+  const bars = rows.length <= MAX_BARS;
   return (
     <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.requests} rows={rows}>
-      <BarChart data={rows} margin={CHART_MARGIN}>
-        {horizontalGrid}
-        {secondsAxis}
-        <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
-        <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} cursor={{ fill: "#f4f4f5" }} />
-        {data.groups.map((g, i) => (
-          <Bar key={i} name={g.label} dataKey={`req_${i}`} fill={groupColor(i)} isAnimationActive={false} minPointSize={1} />
-        ))}
-      </BarChart>
+      {bars ? (
+        <BarChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
+          {horizontalGrid}
+          {secondsAxis}
+          <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
+          <Tooltip {...TOOLTIP} labelFormatter={bucketLabelOf(data)} cursor={{ fill: "#f4f4f5" }} />
+          {data.groups.map((g, i) => (
+            <Bar key={i} name={g.label} dataKey={`req_${i}`} fill={groupColor(i)} isAnimationActive={false} minPointSize={1} />
+          ))}
+          {zoom.area}
+        </BarChart>
+      ) : (
+        <AreaChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
+          {horizontalGrid}
+          {numericSecondsAxis}
+          <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
+          <Tooltip {...TOOLTIP} labelFormatter={bucketLabelOf(data)} />
+          {data.groups.map((g, i) => (
+            <Area
+              key={i}
+              name={g.label}
+              dataKey={`req_${i}`}
+              type="stepAfter"
+              stroke={groupColor(i)}
+              fill={groupColor(i)}
+              fillOpacity={0.06}
+              strokeWidth={1.4}
+              connectNulls
+              isAnimationActive={false}
+            />
+          ))}
+          {zoom.area}
+        </AreaChart>
+      )}
     </OverTimeCard>
   );
 }
 
 export function GoodputOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
+  const zoom = useZoomDrag();
+  const dots = rows.length <= MAX_DOTS;
   return (
     <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.goodput} rows={rows}>
-      <LineChart data={rows} margin={CHART_MARGIN}>
+      <LineChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
         {horizontalGrid}
-        {secondsAxis}
+        {dots ? secondsAxis : numericSecondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} domain={[goodputFloor, 100]} tickCount={6} />
-        <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "%")} />
-        {data.groups.map((g, i) => bucketLine({ key: i, name: g.label, dataKey: `good_${i}`, stroke: groupColor(i) }))}
+        <Tooltip {...TOOLTIP} labelFormatter={bucketLabelOf(data)} formatter={fixed(2, "%")} />
+        {data.groups.map((g, i) => bucketLine({ key: i, name: g.label, dataKey: `good_${i}`, stroke: groupColor(i), dots }))}
+        {zoom.area}
       </LineChart>
     </OverTimeCard>
   );

@@ -18,12 +18,22 @@ const fmt = (v: number, unit: string) => {
   return `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(d)}`;
 };
 
+/** The method and the samples a verdict rests on, without what only its own row has (block lengths). */
 function basisSaid(v: MetricVerdict): string {
   const [a, b] = v.samples;
   if (v.basis === "runs") return `${v.methodLabel} over repetitions: n = ${a} vs ${b} runs, each run one sample`;
   if (v.basis === "seconds")
-    return `${v.methodLabel}: one run per group (${a} vs ${b} s${v.blockLengths ? `, blocks of ${v.blockLengths[0]} and ${v.blockLengths[1]} s` : ""}), so this says how steady the runs were, not how repeatable; repeat the runs for a firmer answer`;
+    return `${v.methodLabel}: one run per group (${a} vs ${b} s), so this says how steady the runs were, not how repeatable; repeat the runs for a firmer answer`;
   return "one group has repetitions, the other a single run: not compared";
+}
+
+const blocksSaid = (v: MetricVerdict) => (v.blockLengths ? `blocks of ${v.blockLengths[0]} and ${v.blockLengths[1]} s` : "");
+
+/** The basis most rows share: said once above the table, so the rows say only what differs. */
+function commonBasis(vs: readonly MetricVerdict[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of vs) if (v.method !== "none") counts.set(basisSaid(v), (counts.get(basisSaid(v)) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 /** A small forest plot: zero, the interval, the observed difference. */
@@ -59,15 +69,24 @@ function VerdictSaid({ v }: { v: MetricVerdict }) {
 
 export function CompareVerdicts({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
   const vs = data.verdicts;
+  const common = commonBasis(vs);
   return (
     <section data-testid="cmp-verdicts" className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">
           Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference of means, 95%
-          interval; the method is named per row)
+          interval)
         </h2>
         {exportable && <ExportTableButtons name="verdicts" table={() => comparisonTable(data, "verdicts")} />}
       </div>
+      {common && (
+        <p data-testid="cmp-verdict-method" className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600">
+          <span className="font-medium">Method:</span> {common}
+          {vs.some((v) => v.basis === "seconds") && (
+            <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">single runs</span>
+          )}
+        </p>
+      )}
       {vs.length === 0 ? (
         <p className="px-3 py-2 text-xs text-zinc-400">Verdicts need two groups with results.</p>
       ) : (
@@ -83,7 +102,7 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                   <span className="sr-only">interval</span>
                 </th>
                 <th className="px-3 py-1.5 font-medium">Verdict</th>
-                <th className="px-3 py-1.5 font-medium">Basis</th>
+                <th className="px-3 py-1.5 font-medium">{common ? "Also" : "Basis"}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
@@ -126,11 +145,8 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                     <td className="px-3 py-1.5" data-testid="verdict-text">
                       <VerdictSaid v={v} />
                     </td>
-                    <td className="max-w-md px-3 py-1.5 text-[11px] text-zinc-500">
-                      {basisSaid(v)}
-                      {v.basis === "seconds" && (
-                        <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">single runs</span>
-                      )}
+                    <td className="max-w-md px-3 py-1.5 text-[11px] text-zinc-500" data-testid="verdict-basis">
+                      {[basisSaid(v) === common || v.method === "none" ? "" : basisSaid(v), blocksSaid(v)].filter(Boolean).join("; ")}
                     </td>
                   </tr>
                 );

@@ -5,7 +5,7 @@
 // the printable report ("report": no buttons) and public share pages ("share":
 // exports but no links into the app).
 import Link from "next/link";
-import type { CompareData } from "@/app/compare/compare-data";
+import { type CompareData, unpackCharts } from "@/app/compare/compare-data";
 import type { ShareInput } from "@/app/share/share-subject";
 import { COMPARISON_TABLES, comparisonTable } from "@/lib/export/comparison-tables";
 import { downloadBlob, exportFileName } from "@/lib/export/download";
@@ -39,7 +39,7 @@ function exportAll(data: CompareData) {
 }
 
 export function CompareView({
-  data,
+  data: sent,
   mode,
   share,
   reportHref,
@@ -49,6 +49,7 @@ export function CompareView({
   share?: ShareInput;
   reportHref?: string;
 }) {
+  const data = unpackCharts(sent);
   const exportable = mode !== "report";
   const charts = { data, exportable };
   return (

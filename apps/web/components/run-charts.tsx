@@ -2,15 +2,35 @@
 
 import type { TimeBucket } from "@opsbench/core";
 import type { ReactNode } from "react";
-import { Bar, BarChart, LineChart, ResponsiveContainer, Tooltip, YAxis } from "recharts";
-import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, secondsAxis } from "./charts/chart-parts";
+import Link from "next/link";
+import { Area, AreaChart, Bar, BarChart, LineChart, ResponsiveContainer, Tooltip, YAxis } from "recharts";
+import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "./charts/chart-parts";
+import { MAX_BARS, MAX_DOTS } from "./charts/chart-series";
+import { useZoomDrag, useZoomReset } from "./charts/zoom-drag";
 import { AXIS, TOOLTIP } from "./charts/palette";
 
 const HEIGHT = 200;
 
-function ChartCard({ title, testId, points, children }: { title: string; testId: string; points: number; children: ReactNode }) {
+function ChartCard({
+  title,
+  testId,
+  points,
+  bucketSeconds,
+  children,
+}: {
+  title: string;
+  testId: string;
+  points: number;
+  bucketSeconds: number;
+  children: ReactNode;
+}) {
   return (
-    <section data-testid={testId} data-points={points} className="rounded-md border border-zinc-200 bg-white p-3">
+    <section
+      data-testid={testId}
+      data-points={points}
+      data-resolution-seconds={bucketSeconds}
+      className="rounded-md border border-zinc-200 bg-white p-3"
+    >
       <h3 className="mb-2 text-xs font-medium text-zinc-600">{title}</h3>
       {points === 0 ? (
         <div style={{ height: HEIGHT }} className="flex items-center justify-center text-xs text-zinc-400">
@@ -30,40 +50,76 @@ function ChartCard({ title, testId, points, children }: { title: string; testId:
  * bucket is one bar / one dot in the DOM (`.recharts-bar-rectangle`,
  * `.recharts-line-dot`); a line has no dot where its bucket served no requests.
  */
-export function RunCharts({ points, bucketSeconds }: { points: TimeBucket[]; bucketSeconds: number }) {
+export function RunCharts({
+  points,
+  bucketSeconds,
+  window = null,
+}: {
+  points: TimeBucket[];
+  bucketSeconds: number;
+  window?: { fromSeconds: number; toSeconds: number } | null;
+}) {
   const n = points.length;
   const bucketLabel = (v: unknown) => `${v}–${Number(v) + bucketSeconds} s after load start`;
+  const zoom = useZoomDrag();
+  const reset = useZoomReset();
+  // Long series: counts as a step line (bars would be a solid block), lines without a dot per point.
+  const bars = n <= MAX_BARS;
+  const dots = n <= MAX_DOTS;
+  const xAxis = dots ? secondsAxis : numericSecondsAxis;
   return (
     <div className="grid grid-cols-1 gap-3 lg:grid-cols-3">
-      <ChartCard title={`Requests served (per ${bucketSeconds} s)`} testId="chart-requests" points={n}>
-        <BarChart data={points} syncId="run" margin={CHART_MARGIN}>
-          {horizontalGrid}
-          {secondsAxis}
-          <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
-          <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} cursor={{ fill: "#f4f4f5" }} />
-          <Bar dataKey="requests" fill="#3b82f6" isAnimationActive={false} minPointSize={1} />
-        </BarChart>
+      {window && (
+        <p data-testid="run-zoom" className="text-[11px] text-zinc-500 lg:col-span-3">
+          Showing {window.fromSeconds}–{window.toSeconds} s after the load start ({bucketSeconds} s buckets).{" "}
+          <Link href={reset} scroll={false} className="text-blue-600 hover:underline">
+            Whole run
+          </Link>
+        </p>
+      )}
+      <ChartCard title={`Requests served (per ${bucketSeconds} s)`} testId="chart-requests" points={n} bucketSeconds={bucketSeconds}>
+        {bars ? (
+          <BarChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
+            {horizontalGrid}
+            {secondsAxis}
+            <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
+            <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} cursor={{ fill: "#f4f4f5" }} />
+            <Bar dataKey="requests" fill="#3b82f6" isAnimationActive={false} minPointSize={1} />
+            {zoom.area}
+          </BarChart>
+        ) : (
+          <AreaChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
+            {horizontalGrid}
+            {numericSecondsAxis}
+            <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
+            <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} />
+            <Area dataKey="requests" type="stepAfter" stroke="#3b82f6" fill="#3b82f6" fillOpacity={0.08} isAnimationActive={false} />
+            {zoom.area}
+          </AreaChart>
+        )}
       </ChartCard>
-      <ChartCard title="p95 latency (ms)" testId="chart-p95" points={n}>
-        <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
+      <ChartCard title={`p95 latency (ms, ${bucketSeconds} s buckets)`} testId="chart-p95" points={n} bucketSeconds={bucketSeconds}>
+        <LineChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
           {horizontalGrid}
-          {secondsAxis}
+          {xAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} />
           <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} ms`, "p95"]} />
-          {bucketLine({ dataKey: "p95Ms", stroke: "#f59e0b" })}
+          {bucketLine({ dataKey: "p95Ms", stroke: "#f59e0b", dots })}
+          {zoom.area}
         </LineChart>
       </ChartCard>
-      <ChartCard title="Goodput (%)" testId="chart-goodput" points={n}>
-        <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
+      <ChartCard title="Goodput (%)" testId="chart-goodput" points={n} bucketSeconds={bucketSeconds}>
+        <LineChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
           {horizontalGrid}
-          {secondsAxis}
+          {xAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} domain={[goodputFloor, 100]} tickCount={6} />
           <Tooltip
             {...TOOLTIP}
             labelFormatter={bucketLabel}
             formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} %`, "goodput"]}
           />
-          {bucketLine({ dataKey: "goodput", stroke: "#10b981" })}
+          {bucketLine({ dataKey: "goodput", stroke: "#10b981", dots })}
+          {zoom.area}
         </LineChart>
       </ChartCard>
     </div>

@@ -252,7 +252,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
         {s && <MoreFigures s={s} infra={run.infra} />}
       </section>
 
-      <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} />
+      <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} window={run.series.window} />
 
       {/* Under the latency charts: the target's infra timeline, then checks, custom metrics and app checks. */}
       <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} loadSeconds={s?.durationSeconds ?? null} />

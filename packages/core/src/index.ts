@@ -33,6 +33,7 @@ export * from "./statistics/study-definitions";
 export * from "./statistics/merged-repetitions";
 export * from "./statistics/study-tables";
 export * from "./study-order";
+export * from "./charts/downsample";
 export * from "./study-spec";
 export * from "./study-progress";
 export * from "./validity-flags";

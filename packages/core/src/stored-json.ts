@@ -1,6 +1,8 @@
 // One schema for every JSON column (prisma/schema.prisma): packages/db parses
 // what it reads and what it writes with these, so no caller casts a stored value.
 import { z } from "zod";
+import { comparisonViewSchema } from "./compare/comparison-view-schema";
+import { runRollupWindowsSchema } from "./compare/run-rollup";
 import { costModel } from "./cost/cost-model";
 import { infraPointDetailSchema } from "./infra-point-detail";
 import { k6SummarySchema, runSummarySchema } from "./run-summary";
@@ -44,6 +46,8 @@ export const STORED_JSON_SCHEMAS = {
   "ShareLink.subject": shareSubjectSchema,
   "PriceCatalog.model": costModel,
   "AuditEvent.detail": auditDetailSchema,
+  "RunRollup.windows": runRollupWindowsSchema,
+  "ComparisonCacheEntry.view": comparisonViewSchema,
 } as const;
 
 /** A stored value, or null when it does not match its schema (a bad row must not break a page; the reader decides what null means). */

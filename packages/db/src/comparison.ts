@@ -1,26 +1,43 @@
 // Runs or study cells side by side: merged results, series aligned on each run's
 // load start, latency distributions, infra timelines, and verdicts with their
 // confidence intervals (what is compared and how: core's compare/comparison-samples.ts
-// and statistics/verdict-method.ts).
+// and statistics/verdict-method.ts). Each run contributes its stored rollup (run-rollups.ts:
+// a few rows, not every second); a comparison of finished runs is stored by its selection
+// and served again until one of its runs is analysed again (comparison-cache.ts).
 // Callers check workspace access (workspace-scope.ts).
+import { createHash } from "node:crypto";
 import {
-  alignToLoadStart,
   comparisonVerdicts,
-  summarizeAligned,
-  verdictWindows,
+  comparisonViewSchema,
+  isFinalRunStatus,
+  readStoredJson,
+  runRollup,
+  summarizeRollups,
+  windowsOfRollup,
   type MetricVerdict,
-  type ResultCell,
+  type RolledUpRun,
   type RunSummary,
   type TimeBucket,
   type ValidityFlag,
 } from "@opsbench/core";
 import type { Db } from "./client";
+import { keepComparison } from "./comparison-cache";
+import { jsonInput } from "./json-column";
 import { parseRunJson } from "./run-json";
-import { loadResultCellsOfRuns } from "./run-view";
+import { loadRunRollups, storeRunRollup } from "./run-rollups";
+import { loadResultCells } from "./run-view";
 
 export interface ComparisonGroupInput {
   label?: string;
   runIds: string[];
+}
+
+/** How the verdicts are made; part of what a stored comparison is found by. */
+export interface ComparisonOptions {
+  /** Practical-equivalence margin (0.05 = 5%); the statistics module's default when absent. */
+  margin?: number;
+  /** Seed of the bootstrap (30+ runs a side). */
+  seed?: number;
 }
 
 export interface ComparisonGroup {
@@ -43,35 +60,103 @@ export interface ComparisonView {
   verdicts: MetricVerdict[];
 }
 
-/** Loads every group's runs, infra and cells in a fixed number of queries (not one per group or run). */
-export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Promise<ComparisonView> {
+/** What a stored comparison is found by: the selection, the options and when each run's rollup was made. */
+const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versions: Array<[string, number]>) =>
+  createHash("sha256")
+    .update(
+      JSON.stringify({
+        groups: groups.map((g) => ({ label: g.label ?? null, runIds: g.runIds })),
+        margin: opts.margin ?? null,
+        seed: opts.seed ?? null,
+        versions,
+      }),
+    )
+    .digest("hex");
+
+/** Each run's rollup: the stored one, or (for a run still going, or one analysed before rollups were stored) made now. */
+async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; loadStartedAt: Date | null }>) {
+  const ids = runs.map((r) => r.id);
+  let stored = await loadRunRollups(db, ids, [0, 10]);
+  const finishedWithout = runs.filter((r) => !stored.has(r.id) && isFinalRunStatus(r.status));
+  if (finishedWithout.length) {
+    for (const r of finishedWithout) await storeRunRollup(db, r.id);
+    stored = await loadRunRollups(db, ids, [0, 10]);
+  }
+  const out = new Map<string, { rolled: RolledUpRun; loadStart: Date }>();
+  for (const r of runs) {
+    const s = stored.get(r.id);
+    if (s) {
+      const rolled = {
+        whole: s.cells.get(0)!,
+        tens: s.cells.get(10)!,
+        windows: windowsOfRollup(s.windows),
+        maxThroughput: s.windows.maxThroughput,
+      };
+      out.set(r.id, { rolled, loadStart: s.loadStart });
+      continue;
+    }
+    const cells = await loadResultCells(db, r.id);
+    const start = r.loadStartedAt ?? cells[0]?.ts;
+    if (!start) continue;
+    const live = runRollup(cells, start);
+    const rolled = {
+      whole: live.cells[0],
+      tens: live.cells[10],
+      windows: windowsOfRollup(live.windows),
+      maxThroughput: live.windows.maxThroughput,
+    };
+    out.set(r.id, { rolled, loadStart: live.loadStart });
+  }
+  return out;
+}
+
+/** Loads every group's runs, infra and rollups in a fixed number of queries (not one per group or run), or the stored comparison. */
+export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opts: ComparisonOptions = {}): Promise<ComparisonView> {
   const ids = [...new Set(groups.flatMap((g) => g.runIds))];
   const rows = await db.run.findMany({
     where: { id: { in: ids } },
     orderBy: [{ repetition: "asc" }, { createdAt: "asc" }],
-    include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } }, infra: { orderBy: { ts: "asc" } } },
+    include: {
+      target: { select: { name: true, kind: true } },
+      workload: { select: { name: true } },
+      rollup: { select: { computedAt: true } },
+    },
   });
   const runs = rows.map(parseRunJson);
-  const cellsOfRun = await loadResultCellsOfRuns(db, ids);
+  const cacheable = runs.length === ids.length && runs.every((r) => isFinalRunStatus(r.status) && r.rollup);
+  const key = cacheable
+    ? cacheKey(
+        groups,
+        opts,
+        runs.map((r) => [r.id, r.rollup!.computedAt.getTime()]),
+      )
+    : null;
+  if (key) {
+    const hit = await db.comparisonCacheEntry.findUnique({ where: { key }, select: { view: true } });
+    const view = hit ? readStoredJson(comparisonViewSchema, hit.view) : null;
+    if (view) return view;
+  }
 
+  const infraRows = await db.infraPoint.findMany({ where: { runId: { in: ids } }, orderBy: { ts: "asc" } });
+  const rolled = await rolledUpRuns(db, runs);
   const loaded = groups.map((g, i) => {
     const groupRuns = runs.filter((r) => g.runIds.includes(r.id));
-    const alignedRuns: ResultCell[][] = [];
+    const perRun: RolledUpRun[] = [];
     const infra: ComparisonGroup["infra"] = [];
     for (const run of groupRuns) {
-      const cells = cellsOfRun.get(run.id) ?? [];
-      const start = run.loadStartedAt ?? cells[0]?.ts;
-      if (!start) continue;
+      const r = rolled.get(run.id);
+      if (!r) continue;
+      perRun.push(r.rolled);
       // Every run on a common clock: second 0 = its load start.
-      alignedRuns.push(alignToLoadStart(cells, start));
-      const startSecond = Math.floor(start.getTime() / 1000) * 1000;
-      for (const p of run.infra)
-        infra.push({
-          runId: run.id,
-          offsetSeconds: Math.round((p.ts.getTime() - startSecond) / 100) / 10,
-          replicas: p.replicas,
-          cpuPercent: p.cpuPercent,
-        });
+      const startSecond = r.loadStart.getTime();
+      for (const p of infraRows)
+        if (p.runId === run.id)
+          infra.push({
+            runId: run.id,
+            offsetSeconds: Math.round((p.ts.getTime() - startSecond) / 100) / 10,
+            replicas: p.replicas,
+            cpuPercent: p.cpuPercent,
+          });
     }
     const totalSeconds = groupRuns.reduce((sum, r) => sum + (r.summary?.durationSeconds ?? 0), 0);
     const first = groupRuns[0];
@@ -80,16 +165,20 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[]): Pr
       target: first?.target ?? null,
       workload: first?.workload ?? null,
       runs: groupRuns.map((r) => ({ id: r.id, repetition: r.repetition, status: r.status, summary: r.summary, flags: r.flags })),
-      ...summarizeAligned(alignedRuns, totalSeconds),
+      ...summarizeRollups(perRun, totalSeconds),
       infra,
     };
     // A single run is judged over its own seconds (never several runs' seconds added together).
-    return { group, windows: alignedRuns.length === 1 ? verdictWindows(alignedRuns[0]!) : [] };
+    return { group, windows: perRun.length === 1 ? perRun[0]!.windows : [] };
   });
-  return {
+  const view: ComparisonView = {
     groups: loaded.map((l) => l.group),
     verdicts: comparisonVerdicts(
       loaded.map((l) => ({ label: l.group.label, summaries: l.group.runs.map((r) => r.summary), windows: l.windows })),
+      { ...(opts.margin === undefined ? {} : { margin: opts.margin }), ...(opts.seed === undefined ? {} : { seed: opts.seed }) },
     ),
   };
+  if (key && runs[0])
+    await keepComparison(db, { key, workspaceId: runs[0].workspaceId, runIds: ids, view: jsonInput(comparisonViewSchema, view) });
+  return view;
 }

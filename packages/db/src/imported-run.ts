@@ -11,8 +11,10 @@ import {
   type LoadWindowSource,
   type ResultCell,
 } from "@opsbench/core";
+import { insertLoadSeconds, insertResultSeconds } from "./bulk-insert";
 import type { Db } from "./client";
 import { jsonInput, jsonInputOfUnknown } from "./json-column";
+import { storeRunRollup } from "./run-rollups";
 
 export const K6_IMPORT_SOURCE = "k6-import";
 
@@ -29,12 +31,10 @@ export interface ImportedRunInput {
   events: Array<{ level: "info" | "warn" | "error"; message: string; data?: unknown }>;
 }
 
-const CHUNK = 5000;
-
 export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
   const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
   const summary = { ...summarize(input.cells, durationSeconds), durationSource: input.durationSource };
-  return db.$transaction(
+  const created = await db.$transaction(
     async (tx) => {
       const run = await tx.run.create({
         data: {
@@ -51,36 +51,34 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
         select: { id: true },
       });
       const runId = run.id;
-      for (let i = 0; i < input.cells.length; i += CHUNK) {
-        await tx.resultSecond.createMany({
-          data: input.cells.slice(i, i + CHUNK).map((c) => ({
-            runId,
-            ts: c.ts,
-            name: c.name,
-            class: c.class,
-            requests: c.count,
-            failures: c.failures,
-            sumMs: c.sum,
-            minMs: c.min,
-            maxMs: c.max,
-            buckets: Buffer.from(encodeBuckets(c.buckets)),
-          })),
-        });
-      }
-      for (let i = 0; i < input.load.length; i += CHUNK) {
-        await tx.loadSecond.createMany({
-          data: input.load.slice(i, i + CHUNK).map((l) => ({
-            runId,
-            ts: l.ts,
-            vus: Math.round(l.vus),
-            vusMax: Math.round(l.vusMax),
-            bytesSent: l.sent,
-            bytesReceived: l.received,
-            iterations: Math.round(l.iterations),
-            droppedIterations: Math.round(l.dropped),
-          })),
-        });
-      }
+      await insertResultSeconds(
+        tx,
+        runId,
+        input.cells.map((c) => ({
+          ts: c.ts,
+          name: c.name,
+          class: c.class,
+          requests: c.count,
+          failures: c.failures,
+          sumMs: c.sum,
+          minMs: c.min,
+          maxMs: c.max,
+          buckets: encodeBuckets(c.buckets),
+        })),
+      );
+      await insertLoadSeconds(
+        tx,
+        runId,
+        input.load.map((l) => ({
+          ts: l.ts,
+          vus: Math.round(l.vus),
+          vusMax: Math.round(l.vusMax),
+          bytesSent: l.sent,
+          bytesReceived: l.received,
+          iterations: Math.round(l.iterations),
+          droppedIterations: Math.round(l.dropped),
+        })),
+      );
       if (input.events.length) {
         await tx.runEvent.createMany({
           data: input.events.map((e) => ({
@@ -96,4 +94,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
     // Prisma's default of 5 s is short for the rows of a long run.
     { maxWait: 10_000, timeout: 10 * 60_000 },
   );
+  // What the run contributes to comparisons, computed once now that it is complete.
+  await storeRunRollup(db, created.id);
+  return created;
 }

@@ -6,10 +6,19 @@ export { pruneExpiredSeries } from "./retention";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
 export { runStore, type RunStore, type InfraRow, type ResultBatch } from "./run-store";
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
-export { loadRunView, loadResultCells, loadWindowSummary, type RunView } from "./run-view";
+export { loadRunView, loadResultCells, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";
 export { loadRunInfra, type RunInfra, type InfraSeriesPoint } from "./run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
-export { loadComparison, type ComparisonView, type ComparisonGroup, type ComparisonGroupInput } from "./comparison";
+export { forgetComparisons, forgetComparisonsOf } from "./comparison-cache";
+export {
+  loadComparison,
+  type ComparisonView,
+  type ComparisonGroup,
+  type ComparisonGroupInput,
+  type ComparisonOptions,
+} from "./comparison";
+export { storeRunRollup, loadRunRollups, type StoredRollup } from "./run-rollups";
+export { loadComparisonWindow, windowResolution, type SeriesWindow } from "./comparison-window";
 export { resolveShareLink } from "./share-links";
 export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-store";
 export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";

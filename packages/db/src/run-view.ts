@@ -11,7 +11,9 @@ import {
   type RunSummary,
   type TimeBucket,
 } from "@opsbench/core";
-import type { ValidityFlag } from "@opsbench/core";
+import { CHART_POINT_BUDGET, isFinalRunStatus, type ValidityFlag } from "@opsbench/core";
+import { loadComparisonWindow } from "./comparison-window";
+import { loadRunRollups } from "./run-rollups";
 import type { Db } from "./client";
 import type { ResultSecond } from "./generated/prisma/client";
 import { parseRunJson } from "./run-json";
@@ -48,7 +50,8 @@ export interface RunView {
   }>;
   /** Null until load has produced data. Live while the run is going. */
   summary: RunSummary | null;
-  series: { bucketSeconds: number; points: TimeBucket[] };
+  /** Buckets from the load start: 10 s, 1 min for a long finished run, or a zoomed window's finest resolution. */
+  series: { bucketSeconds: number; points: TimeBucket[]; window: { fromSeconds: number; toSeconds: number } | null };
   events: Array<{ ts: string; level: string; message: string }>;
   /** k6 checks per check name (passes, fails, 10 s series); empty when the script has none. */
   checks: CheckSummary[];
@@ -108,8 +111,24 @@ export async function loadMetricCells(db: Db, runId: string): Promise<MetricCell
   }));
 }
 
+export interface RunViewOptions {
+  /** Seconds after the load start: the series of this window only, at its finest resolution (a zoom). */
+  window?: { fromSeconds: number; toSeconds: number };
+}
+
+/** Whole-run series of a finished run from its stored rollup: 10 s buckets, or 1 min ones when 10 s would be too many to draw. */
+async function rolledUpSeries(db: Db, runId: string) {
+  const head = await db.runRollup.findUnique({ where: { runId }, select: { loadStart: true, loadSeconds: true } });
+  if (!head) return null;
+  const bucketSeconds = head.loadSeconds / 10 <= CHART_POINT_BUDGET * 2 ? 10 : 60;
+  const cells = (await loadRunRollups(db, [runId], [bucketSeconds], { windows: false })).get(runId)?.cells.get(bucketSeconds) ?? [];
+  return { loadStart: head.loadStart, series: { bucketSeconds, points: bucketize(cells, EPOCH, bucketSeconds) } };
+}
+
+const EPOCH = new Date(0);
+
 /** The run as its page and the CLI show it. Callers check workspace access first (workspace-scope.ts). */
-export async function loadRunView(db: Db, runId: string): Promise<RunView> {
+export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = {}): Promise<RunView> {
   const run = parseRunJson(
     await db.run.findUniqueOrThrow({
       where: { id: runId },
@@ -121,12 +140,17 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
       },
     }),
   );
-  const cells = await loadResultCells(db, runId);
+  // A finished, analysed run reads its stored summary and rollup, never every second again (a 24 h run has 86,400).
+  const rolled = isFinalRunStatus(run.status) && run.summary ? await rolledUpSeries(db, runId) : null;
+  const cells = rolled ? [] : await loadResultCells(db, runId);
   // Cells are whole seconds; align the buckets to the second the load started in.
-  const loadStart = run.loadStartedAt ?? cells[0]?.ts ?? null;
+  const loadStart = rolled?.loadStart ?? run.loadStartedAt ?? cells[0]?.ts ?? null;
   const start = loadStart ? new Date(Math.floor(loadStart.getTime() / 1000) * 1000) : null;
   const end = run.loadFinishedAt ?? (cells.length ? new Date(cells[cells.length - 1]!.ts.getTime() + 1000) : null);
-  const live = start && end && cells.length ? summarize(cells, (end.getTime() - start.getTime()) / 1000) : null;
+  const live = rolled ? null : start && end && cells.length ? summarize(cells, (end.getTime() - start.getTime()) / 1000) : null;
+  const series = opts.window
+    ? await windowSeries(db, runId, opts.window)
+    : (rolled?.series ?? { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] });
   return {
     id: run.id,
     status: run.status,
@@ -155,7 +179,7 @@ export async function loadRunView(db: Db, runId: string): Promise<RunView> {
       error: s.error,
     })),
     summary: run.summary ?? live,
-    series: { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] },
+    series: { ...series, window: opts.window ?? null },
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
     ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),
     infra: await loadRunInfra(db, runId, start),
@@ -175,4 +199,10 @@ export async function loadWindowSummary(db: Db, runId: string, fromSeconds: numb
   const start = Math.floor(first.getTime() / 1000) * 1000;
   const cells = await loadResultCells(db, runId, { from: new Date(start + fromSeconds * 1000), to: new Date(start + toSeconds * 1000) });
   return { fromSeconds, toSeconds, ...summarize(cells, toSeconds - fromSeconds) };
+}
+
+/** One window of the run's series at the finest resolution a chart can show (every second of a short one). */
+async function windowSeries(db: Db, runId: string, window: { fromSeconds: number; toSeconds: number }) {
+  const w = await loadComparisonWindow(db, [{ runIds: [runId] }], window.fromSeconds, window.toSeconds);
+  return { bucketSeconds: w.bucketSeconds, points: w.series[0] ?? [] };
 }

@@ -3,7 +3,8 @@
 // get a scope and never pass workspaceId into a query themselves. Teams arrive
 // later; until then there is "default".
 import type { Db } from "./client";
-import { loadComparison, type ComparisonGroupInput } from "./comparison";
+import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "./comparison";
+import { loadComparisonWindow } from "./comparison-window";
 import { createImportedRun, type ImportedRunInput } from "./imported-run";
 import { priceCatalogStore } from "./price-catalogs";
 import { retentionScope } from "./retention";
@@ -39,9 +40,14 @@ export function workspaceScope(db: Db, workspaceId: string) {
     studies: studiesScope(db, workspaceId, access),
     runs: runsScope(db, workspaceId, access),
     /** Runs or study cells side by side (each group: the runs of one cell, or one run). */
-    compare: async (groups: ComparisonGroupInput[]) => {
+    compare: async (groups: ComparisonGroupInput[], opts: ComparisonOptions = {}) => {
       await access.assertRuns(groups.flatMap((g) => g.runIds));
-      return loadComparison(db, groups);
+      return loadComparison(db, groups, opts);
+    },
+    /** A window of the comparison's series at the finest resolution a chart can show (a zoom). */
+    compareWindow: async (groups: ComparisonGroupInput[], fromSeconds: number, toSeconds: number) => {
+      await access.assertRuns(groups.flatMap((g) => g.runIds));
+      return loadComparisonWindow(db, groups, fromSeconds, toSeconds);
     },
     shares: sharesScope(db, workspaceId, access),
     /** What the workspace may ask of the machine (defaults until an owner sets them). */

@@ -3,7 +3,8 @@
 // in-app page, the printable report and the public share page (there stripped to
 // a whitelist: app/api/v1/public/public-share.ts).
 import type { BreakEvenPair, GroupCost } from "@opsbench/core";
-import type { ComparisonView } from "@opsbench/db";
+import type { ComparisonView, SeriesWindow } from "@opsbench/db";
+import { chartCdf, chartSeries, packSeries, unpackSeries, type PackedSeries } from "@/components/charts/chart-series";
 
 export type { BreakEvenPair, GroupCost };
 
@@ -19,6 +20,49 @@ export interface CompareData extends ComparisonView {
   /** Cost vs request rate for each serverful x serverless pair of groups with cost models (where serverless stops being cheaper). */
   breakEvens: BreakEvenPair[];
   generatedAt: string;
+  /**
+   * What the charts over time show: the bucket length and, when zoomed, the window. Set by
+   * forCharts; without it the series are the comparison's 10 s buckets.
+   */
+  chart?: {
+    bucketSeconds: number;
+    window: { fromSeconds: number; toSeconds: number } | null;
+    downsampled: boolean;
+    /** Each group's series as the charts draw it, packed (the groups' own series are then empty; unpackCharts restores them). */
+    series: PackedSeries[];
+  };
+}
+
+/**
+ * The data a page sends to the browser: each group's series reduced to what a chart can
+ * draw, or, when zoomed into a window, that window at its finest resolution (every second
+ * of a short one). The full series stay with the exports and the API.
+ */
+export function forCharts(data: CompareData, window: SeriesWindow | null = null): CompareData {
+  let downsampled = false;
+  const series = data.groups.map((g, i) => {
+    const full = window ? (window.series[i] ?? []) : g.series;
+    const shown = chartSeries(full);
+    downsampled ||= shown.length < full.length;
+    return packSeries(shown);
+  });
+  return {
+    ...data,
+    groups: data.groups.map((g) => ({ ...g, series: [], distribution: chartCdf(g.distribution) })),
+    chart: {
+      bucketSeconds: window?.bucketSeconds ?? 10,
+      window: window ? { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds } : null,
+      downsampled,
+      series,
+    },
+  };
+}
+
+/** In the browser: the groups' series back from what forCharts packed. */
+export function unpackCharts(data: CompareData): CompareData {
+  const packed = data.chart?.series;
+  if (!packed) return data;
+  return { ...data, groups: data.groups.map((g, i) => ({ ...g, series: packed[i] ? unpackSeries(packed[i]) : g.series })) };
 }
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */

@@ -5,7 +5,8 @@ import { ComparePicker, type PickerRun } from "@/components/compare-picker";
 import { CompareView } from "@/components/compare-view";
 import type { ShareInput } from "@/app/share/share-subject";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { selectionOf } from "./compare-data";
+import { forCharts, selectionOf } from "./compare-data";
+import { zoomFromQuery } from "./zoom";
 import { comparisonFromQuery } from "./load-from-query";
 import { marginFromQuery, withVerdictMargin } from "./margin";
 import { selectionToQuery } from "./selection";
@@ -20,6 +21,7 @@ export default async function ComparePage({ searchParams }: Props) {
   const params = await searchParams;
   const margin = marginFromQuery(params);
   const [result, rows] = await Promise.all([comparisonFromQuery(scope, params), scope.runs.list(100)]);
+  const zoom = zoomFromQuery(params);
   const runs: PickerRun[] = rows.map((r) => ({
     id: r.id,
     status: r.status,
@@ -32,7 +34,13 @@ export default async function ComparePage({ searchParams }: Props) {
     requests: r.summary?.requests ?? null,
     p95: r.summary?.latencyMs.p95 ?? null,
   }));
-  const data = result.state === "ok" ? withVerdictMargin(result.data, margin.margin) : null;
+  const data =
+    result.state !== "ok"
+      ? null
+      : forCharts(
+          withVerdictMargin(result.data, margin.margin),
+          zoom ? await scope.compareWindow(selectionOf(result.data).groups, zoom.fromSeconds, zoom.toSeconds) : null,
+        );
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";
   const share: ShareInput | undefined =
     result.state !== "ok"

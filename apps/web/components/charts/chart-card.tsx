@@ -39,6 +39,8 @@ export function ChartCard({
   note,
   children,
   recharts = true,
+  seriesPoints,
+  resolutionSeconds,
 }: {
   title: string;
   /** Short name for exported files, e.g. "latency-over-time". */
@@ -53,10 +55,20 @@ export function ChartCard({
   children: ReactNode;
   /** False for charts drawn as plain SVG (no ResponsiveContainer). */
   recharts?: boolean;
+  /** The most points any one series draws (charts over time; tests read data-series-points). */
+  seriesPoints?: number;
+  /** Seconds per point of a chart over time (data-resolution-seconds). */
+  resolutionSeconds?: number;
 }) {
   const plot = useRef<HTMLDivElement>(null);
   return (
-    <section data-testid={testId} data-points={points} className="break-inside-avoid rounded-md border border-zinc-200 bg-white p-3">
+    <section
+      data-testid={testId}
+      data-points={points}
+      data-series-points={seriesPoints}
+      data-resolution-seconds={resolutionSeconds}
+      className="break-inside-avoid rounded-md border border-zinc-200 bg-white p-3"
+    >
       <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
         {exportable && (

@@ -20,10 +20,24 @@ export const secondsAxis = (
   />
 );
 
+/** x = seconds from the load's start on a number scale: for downsampled or zoomed series, whose points are not evenly spaced. */
+export const numericSecondsAxis = (
+  <XAxis
+    dataKey="offsetSeconds"
+    type="number"
+    domain={["dataMin", "dataMax"]}
+    tick={AXIS}
+    tickLine={false}
+    axisLine={{ stroke: GRID }}
+    tickFormatter={(v: number) => `${v}s`}
+    minTickGap={16}
+  />
+);
+
 /** Goodput axis: 100 at the top, the floor a little under the worst bucket (so a dip is visible). */
 export const goodputFloor = (dataMin: number) => Math.max(0, Math.floor(dataMin / 5) * 5 - 5);
 
-/** A line with a dot per bucket (none where the bucket has no value; tests count `.recharts-line-dot`). */
+/** A line with a dot per bucket (none where the bucket has no value; tests count `.recharts-line-dot`), or without dots for long series. */
 export function bucketLine({
   key,
   name,
@@ -32,6 +46,7 @@ export function bucketLine({
   strokeWidth = 1.5,
   dotRadius = 2.5,
   strokeDasharray,
+  dots = true,
 }: {
   key?: string | number;
   name?: string;
@@ -40,6 +55,8 @@ export function bucketLine({
   strokeWidth?: number;
   dotRadius?: number;
   strokeDasharray?: string;
+  /** False for long series: a dot per point would hide the line. */
+  dots?: boolean;
 }) {
   return (
     <Line
@@ -50,7 +67,9 @@ export function bucketLine({
       stroke={stroke}
       strokeDasharray={strokeDasharray}
       strokeWidth={strokeWidth}
-      dot={{ r: dotRadius, strokeWidth: 1 }}
+      dot={dots ? { r: dotRadius, strokeWidth: 1 } : false}
+      // Downsampled series keep each metric's own points: the line joins them across the others' rows.
+      connectNulls={!dots}
       activeDot={{ r: 4 }}
       isAnimationActive={false}
     />

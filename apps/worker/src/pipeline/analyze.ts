@@ -11,7 +11,7 @@ import {
   workerClockWindow,
   type RunSummary,
 } from "@opsbench/core";
-import { addRunFlags, loadResultCells, plannedRepetitions, retryWhileDown, type Db } from "@opsbench/db";
+import { addRunFlags, loadResultCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED } from "../k6-process";
 import type { LoadResult } from "./load";
@@ -50,6 +50,8 @@ async function analyzeRun(
   if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
   await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
   await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
+  // What the run contributes to any comparison (rollups, per-second values), computed once here.
+  await storeRunRollup(deps.db, runId);
   if (summary.load.droppedIterations > 0)
     await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
   if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");

@@ -1,7 +1,7 @@
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { parseRunJson } from "../run-json";
-import { loadRunView, loadWindowSummary } from "../run-view";
+import { loadRunView, loadWindowSummary, type RunViewOptions } from "../run-view";
 import { runSpecColumns } from "../spec-columns";
 import type { WorkspaceAccess } from "./workspace-access";
 
@@ -27,9 +27,9 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
         })
       ).map(parseRunJson),
     assertExists: access.assertRun,
-    view: async (id: string) => {
+    view: async (id: string, opts: RunViewOptions = {}) => {
       await access.assertRun(id);
-      return loadRunView(db, id);
+      return loadRunView(db, id, opts);
     },
     /** Summary of seconds [from, to) after the load started. */
     windowSummary: async (id: string, fromSeconds: number, toSeconds: number) => {

@@ -4,6 +4,7 @@ import { PrintButton } from "@/components/compare-print-button";
 import { resolveWorkspace } from "@/lib/server/workspace";
 import { fmtTime } from "@/lib/format";
 import { runNumbers } from "@/lib/export/comparison-tables";
+import { forCharts } from "../compare-data";
 import { comparisonFromQuery } from "../load-from-query";
 import "./report.css";
 
@@ -51,7 +52,7 @@ export default async function CompareReportPage({ searchParams }: Props) {
           </tbody>
         </table>
       </header>
-      <CompareView data={data} mode="report" />
+      <CompareView data={forCharts(data)} mode="report" />
     </article>
   );
 }

@@ -1,19 +1,24 @@
 import type { Metadata } from "next";
+import { zoomFromQuery } from "@/app/compare/zoom";
+import { chartSeries } from "@/components/charts/chart-series";
 import { RunLive } from "@/components/run-live";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Run ${(await params).id.slice(0, 8)}` };
 }
 
-export default async function RunPage({ params }: Props) {
+export default async function RunPage({ params, searchParams }: Props) {
   const { id } = await params;
   const scope = await resolveWorkspace();
-  const view = await orNotFound(scope.runs.view(id));
-  return <RunLive key={view.id} initial={view} />;
+  const zoom = zoomFromQuery(await searchParams);
+  const view = await orNotFound(scope.runs.view(id, zoom ? { window: zoom } : {}));
+  // The browser gets what a chart can draw; a drag on a chart zooms (from/to) and comes back at full resolution.
+  const initial = { ...view, series: { ...view.series, points: chartSeries(view.series.points) } };
+  return <RunLive key={`${view.id}:${zoom?.fromSeconds ?? ""}-${zoom?.toSeconds ?? ""}`} initial={initial} />;
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { forCharts } from "@/app/compare/compare-data";
 import { CompareView } from "@/components/compare-view";
 import { fmtTime } from "@/lib/format";
 import { loadPublicShare } from "@/app/api/v1/public/public-share";
@@ -25,7 +26,7 @@ export default async function SharePage({ params }: Props) {
         <h1 className="text-base font-semibold">{share.title ?? (c.groups.map((g) => g.label).join(" vs ") || "Shared results")}</h1>
         <p className="text-xs text-zinc-500">As of {fmtTime(c.generatedAt)} UTC</p>
       </header>
-      <CompareView data={c} mode="share" />
+      <CompareView data={forCharts(c)} mode="share" />
     </article>
   );
 }

@@ -126,7 +126,12 @@ export const runViewSchema = z.strictObject({
     }),
   ),
   summary: runSummarySchema.nullable(),
-  series: z.strictObject({ bucketSeconds: z.number(), points: z.array(timeBucketSchema) }),
+  series: z.strictObject({
+    bucketSeconds: z.number(),
+    points: z.array(timeBucketSchema),
+    /** Set when the series is one zoomed window (seconds after the load start). */
+    window: z.strictObject({ fromSeconds: z.number(), toSeconds: z.number() }).nullable(),
+  }),
   events: z.array(z.strictObject({ ts: isoTime, level: z.string(), message: z.string() })),
   checks: z.array(checkSummarySchema),
   customMetrics: z.array(customMetricSummarySchema),

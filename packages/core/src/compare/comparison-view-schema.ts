@@ -1,0 +1,56 @@
+// A comparison as it is stored for reuse (comparison_cache.view): the shape packages/db's
+// ComparisonView has, checked when it is written and read back.
+import { z } from "zod";
+import { runSummarySchema } from "../run-summary";
+import { validityFlags } from "../validity-flags";
+
+const timeBucketSchema = z.object({
+  offsetSeconds: z.number(),
+  requests: z.number(),
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  goodput: z.number().nullable(),
+});
+
+const pair = z.tuple([z.number(), z.number()]);
+
+const groupVerdictSchema = z.object({
+  metric: z.string(),
+  baseline: z.string(),
+  candidate: z.string(),
+  method: z.enum(["welch-t", "bootstrap", "moving-block-bootstrap", "none"]),
+  methodLabel: z.string(),
+  basis: z.enum(["runs", "seconds", "mixed"]),
+  samples: pair,
+  scale: z.enum(["difference", "ratio"]),
+  estimate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  level: z.number(),
+  margin: z.number(),
+  outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "no-significant-difference", "no-verdict"]),
+  significant: z.boolean(),
+  seed: z.number().nullable(),
+  resamples: z.number().nullable(),
+  blockLengths: pair.nullable(),
+  reason: z.string().nullable(),
+  text: z.string(),
+});
+
+const comparisonGroupSchema = z.object({
+  label: z.string(),
+  target: z.object({ name: z.string(), kind: z.string() }).nullable(),
+  workload: z.object({ name: z.string() }).nullable(),
+  runs: z.array(
+    z.object({ id: z.string(), repetition: z.number(), status: z.string(), summary: runSummarySchema.nullable(), flags: validityFlags }),
+  ),
+  merged: runSummarySchema.nullable(),
+  series: z.array(timeBucketSchema),
+  distribution: z.array(z.object({ ms: z.number(), cumulative: z.number() })),
+  infra: z.array(z.object({ runId: z.string(), offsetSeconds: z.number(), replicas: z.number(), cpuPercent: z.number().nullable() })),
+  byRequest: z.array(z.object({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
+});
+
+export const comparisonViewSchema = z.object({ groups: z.array(comparisonGroupSchema), verdicts: z.array(groupVerdictSchema) });
+export type StoredComparisonView = z.infer<typeof comparisonViewSchema>;

@@ -1,0 +1,128 @@
+// A finished run's rollup (core's compare/run-rollup.ts) in run_rollups and
+// run_rollup_cells: written when the run is analysed or imported, read by comparisons
+// and by the page of a long run. Writing one forgets the stored comparisons of the run.
+import {
+  decodeBuckets,
+  encodeBuckets,
+  readStoredJson,
+  runRollup,
+  runRollupWindowsSchema,
+  runSummarySchema,
+  type ResultCell,
+  type RollupBucketSeconds,
+  type RunRollupWindows,
+} from "@opsbench/core";
+import { insertRollupCells } from "./bulk-insert";
+import type { Db } from "./client";
+import { forgetComparisonsOf } from "./comparison-cache";
+import type { RunRollupCell } from "./generated/prisma/client";
+import { jsonInput } from "./json-column";
+import { loadResultCells } from "./run-view";
+
+/** Computes and stores the rollup of a run from its per-second cells (again, when there was one). */
+export async function storeRunRollup(db: Db, runId: string): Promise<void> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { loadStartedAt: true, summary: true } });
+  const cells = await loadResultCells(db, runId);
+  const start = run.loadStartedAt ?? cells[0]?.ts;
+  if (!start) return;
+  const rollup = runRollup(cells, start);
+  const summarySeconds = readStoredJson(runSummarySchema, run.summary)?.durationSeconds;
+  await db.$transaction(
+    async (tx) => {
+      await tx.runRollup.deleteMany({ where: { runId } });
+      await tx.runRollup.create({
+        data: {
+          runId,
+          loadStart: rollup.loadStart,
+          loadSeconds: summarySeconds ?? 0,
+          windows: jsonInput(runRollupWindowsSchema, rollup.windows),
+        },
+      });
+      const rows = Object.entries(rollup.cells).flatMap(([seconds, list]) =>
+        list.map((c) => ({
+          bucketSeconds: Number(seconds),
+          offsetSeconds: Math.round(c.ts.getTime() / 1000),
+          name: c.name,
+          class: c.class,
+          requests: c.count,
+          failures: c.failures,
+          sumMs: c.sum,
+          minMs: c.min,
+          maxMs: c.max,
+          buckets: encodeBuckets(c.buckets),
+        })),
+      );
+      await insertRollupCells(tx, runId, rows);
+    },
+    { maxWait: 10_000, timeout: 5 * 60_000 },
+  );
+  await forgetComparisonsOf(db, [runId]);
+}
+
+export interface StoredRollup {
+  loadStart: Date;
+  computedAt: Date;
+  windows: RunRollupWindows;
+  /** Cells of the asked bucket lengths; ts = epoch + offset. */
+  cells: Map<RollupBucketSeconds, ResultCell[]>;
+}
+
+const toCell = (r: RunRollupCell): ResultCell => ({
+  ts: new Date(r.offsetSeconds * 1000),
+  name: r.name,
+  class: r.class,
+  count: r.requests,
+  failures: r.failures,
+  sum: r.sumMs,
+  min: r.minMs,
+  max: r.maxMs,
+  buckets: decodeBuckets(r.buckets),
+});
+
+/** The stored rollups of these runs (runs without one are absent), with the cells of the bucket lengths asked for. */
+export async function loadRunRollups(
+  db: Db,
+  runIds: readonly string[],
+  buckets: readonly RollupBucketSeconds[],
+  opts: { windows?: boolean } = {},
+): Promise<Map<string, StoredRollup>> {
+  const out = new Map<string, StoredRollup>();
+  if (runIds.length === 0) return out;
+  const heads = await db.runRollup.findMany({
+    where: { runId: { in: [...runIds] } },
+    select: { runId: true, loadStart: true, computedAt: true, windows: opts.windows !== false },
+  });
+  for (const h of heads) {
+    const windows = opts.windows === false ? emptyWindows : readStoredJson(runRollupWindowsSchema, h.windows);
+    // A row that no longer parses counts as missing: the caller falls back to the per-second cells.
+    if (!windows) continue;
+    out.set(h.runId, {
+      loadStart: h.loadStart,
+      computedAt: h.computedAt,
+      windows,
+      cells: new Map(buckets.map((b) => [b, []])),
+    });
+  }
+  if (buckets.length && out.size) {
+    const rows = await db.runRollupCell.findMany({
+      where: { runId: { in: [...out.keys()] }, bucketSeconds: { in: [...buckets] } },
+      orderBy: [{ runId: "asc" }, { bucketSeconds: "asc" }, { offsetSeconds: "asc" }],
+    });
+    for (const r of rows)
+      out
+        .get(r.runId)!
+        .cells.get(r.bucketSeconds as RollupBucketSeconds)!
+        .push(toCell(r));
+  }
+  return out;
+}
+
+const emptyWindows: RunRollupWindows = {
+  offsetSeconds: [],
+  requests: [],
+  p50Ms: [],
+  p95Ms: [],
+  p99Ms: [],
+  goodput: [],
+  maxThroughput: null,
+};
