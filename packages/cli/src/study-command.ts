@@ -16,7 +16,7 @@ import {
   type SampleStats,
   type StudyInput,
 } from "@opsbench/core";
-import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type StudyView, type WorkspaceScope } from "@opsbench/db";
+import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, queueWorkers, startStudy } from "@opsbench/jobs";
 import { loadEnv, loadRemote } from "./env";
 import { ensureWorker, type Managed } from "./processes";

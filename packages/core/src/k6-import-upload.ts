@@ -60,7 +60,9 @@ export const k6ImportUpload = z
     requests: count.min(1, "an import needs at least one request"),
     skipped: count,
     skippedExamples: z.array(z.strictObject({ line: count, reason: z.string().max(1000) })).max(MAX_SKIPPED_EXAMPLES),
-    loadWindow: z.strictObject({ startMs: ms, endMs: ms, source: z.enum(LOAD_WINDOW_SOURCE_IDS) }).refine((w) => w.endMs >= w.startMs, "endMs is before startMs"),
+    loadWindow: z
+      .strictObject({ startMs: ms, endMs: ms, source: z.enum(LOAD_WINDOW_SOURCE_IDS) })
+      .refine((w) => w.endMs >= w.startMs, "endMs is before startMs"),
     cells: z.array(uploadedCell).min(1).max(MAX_IMPORT_CELLS),
     load: z.array(uploadedLoadSecond).max(MAX_IMPORT_CELLS),
   })
