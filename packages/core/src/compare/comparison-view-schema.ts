@@ -25,6 +25,8 @@ const groupVerdictSchema = z.object({
   samples: pair,
   scale: z.enum(["difference", "ratio"]),
   estimate: z.number().nullable(),
+  /** The baseline's mean, so a verdict can be decided again under another margin. */
+  baselineMean: z.number().nullable(),
   low: z.number().nullable(),
   high: z.number().nullable(),
   level: z.number(),
