@@ -51,6 +51,7 @@ beforeAll(async () => {
       name: `long ${seed}`,
       loadStartedAt: new Date(r.loadWindow!.startMs),
       loadFinishedAt: new Date(r.loadWindow!.endMs),
+      durationSource: r.loadWindow!.source,
       cells: r.cells,
       load: r.load,
       events: [],

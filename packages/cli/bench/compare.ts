@@ -107,6 +107,7 @@ async function imported(db: Db, file: string, copies: number): Promise<string[]>
         name,
         loadStartedAt: new Date(r.loadWindow!.startMs),
         loadFinishedAt: new Date(r.loadWindow!.endMs),
+        durationSource: r.loadWindow!.source,
         cells: r.cells,
         load: r.load,
         events: [{ level: "info", message: `imported from ${path.basename(file)} (bench:compare)` }],
