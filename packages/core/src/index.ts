@@ -41,3 +41,4 @@ export * from "./stored-json";
 export * from "./demo-study";
 export * from "./workspace-limits";
 export * from "./workspace-roles";
+export * from "./credentials";

@@ -3,6 +3,7 @@ import { localService } from "./local-service";
 import { localFunction } from "./local-function";
 
 export * from "./provider";
+export { checkCredential, type CredentialCheckContext, type CredentialCheckResult } from "./credential-checks";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
 export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, groupCpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
