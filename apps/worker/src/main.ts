@@ -24,6 +24,7 @@ import { LoadLock } from "./load-lock";
 import { executeStudy } from "./study-runner";
 import { startScriptValidationWorker } from "./validate-script";
 import { startCredentialCheckWorker } from "./credential-check-worker";
+import { startReaper } from "./reaper";
 
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
@@ -103,6 +104,9 @@ const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Bi
 // Credentials being saved are checked here (the web app never calls a cloud API).
 const credentialWorker = startCredentialCheckWorker({ redisUrl: env.REDIS_URL, secretKey: env.OPSBENCH_SECRET_KEY, endpoints, log });
 
+// Resources on real platforms of runs that are final (a worker killed mid-run, a teardown that failed).
+const reaper = startReaper({ db, log, ...credentialDeps });
+
 let stopping = false;
 const heartbeat = startHeartbeat(publisher, { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...running.keys()] }, log);
 worker.on("ready", () => void heartbeat.beat());
@@ -113,6 +117,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info({ signal, running: [...running.keys()] }, "shutting down");
   await heartbeat.stop();
+  await reaper.stop();
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.

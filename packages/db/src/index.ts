@@ -20,4 +20,11 @@ export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } 
 export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";
 export { loadOpenInvitation, listWorkspaceMembers, listPendingInvitations, listMemberships } from "./auth/workspace-members";
 export { sealSecret, openSecret, sealContext, SecretKeyError } from "./secret-box";
-export { openCredential, openSealedCredential, markCredentialChecked, type CredentialsScope } from "./scope/credentials-scope";
+export {
+  openCredential,
+  openSealedCredential,
+  openCredentialsOfKind,
+  finalRunIds,
+  markCredentialChecked,
+  type CredentialsScope,
+} from "./scope/credentials-scope";

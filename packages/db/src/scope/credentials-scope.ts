@@ -1,6 +1,12 @@
 // A workspace's credentials (docs/credentials.md): sealed before they are stored, listed without their secret,
 // opened only by the worker (openCredential).
-import { type CredentialKind, type CredentialListItem, type CredentialSecret, credentialSecretSchema } from "@opsbench/core";
+import {
+  type CredentialKind,
+  type CredentialListItem,
+  type CredentialSecret,
+  credentialSecretSchema,
+  isFinalRunStatus,
+} from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { openSecret, sealContext, sealSecret, SecretKeyError } from "../secret-box";
@@ -62,4 +68,31 @@ export async function openCredential(db: Db, workspaceId: string, name: string, 
 
 export async function markCredentialChecked(db: Db, workspaceId: string, name: string): Promise<void> {
   await db.credential.updateMany({ where: { workspaceId, name }, data: { checkedAt: new Date() } });
+}
+
+/** Every workspace's credentials of a kind, opened (the reaper visits each); one that does not open is skipped and named. */
+export async function openCredentialsOfKind(
+  db: Db,
+  kind: CredentialKind,
+  secretKey: string | undefined,
+): Promise<{ opened: { workspaceId: string; name: string; secret: CredentialSecret }[]; unreadable: string[] }> {
+  const rows = await db.credential.findMany({ where: { kind }, select: { workspaceId: true, name: true, secret: true } });
+  const opened: { workspaceId: string; name: string; secret: CredentialSecret }[] = [];
+  const unreadable: string[] = [];
+  for (const r of rows) {
+    try {
+      opened.push({ workspaceId: r.workspaceId, name: r.name, secret: openSealedCredential(r.secret, secretKey, r.workspaceId, r.name) });
+    } catch {
+      unreadable.push(r.name);
+    }
+  }
+  return { opened, unreadable };
+}
+
+/** Of these run ids, those of the workspace that are final (only their resources may be reaped). */
+export async function finalRunIds(db: Db, workspaceId: string, runIds: string[]): Promise<string[]> {
+  const ids = runIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const runs = await db.run.findMany({ where: { id: { in: ids }, workspaceId }, select: { id: true, status: true } });
+  return runs.filter((r) => isFinalRunStatus(r.status)).map((r) => r.id);
 }
