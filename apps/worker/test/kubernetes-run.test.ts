@@ -8,7 +8,9 @@ import { readInfraPointDetail, type TargetInput } from "@opsbench/core";
 import { createRunQueue, queueWorkers, startRun } from "@opsbench/jobs";
 import { kubeClientOf } from "@opsbench/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
+import { api, type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
+import { createLogger } from "../src/logger";
+import { reapOnce } from "../src/reaper";
 import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
 import { freePort } from "../../../tests/ports";
 
@@ -191,5 +193,19 @@ describe("kubernetes runs through the worker", () => {
     } finally {
       await queue.close();
     }
+  });
+
+  it("the reaper deletes namespaces of runs that are final in the credential's workspace, and leaves unknown runs' alone", async () => {
+    const finished = await stack.db.run.findFirstOrThrow({ where: { status: { in: ["SUCCEEDED", "FAILED"] } } });
+    const stranger = "99999999-9999-4999-8999-999999999999";
+    const admin = /token: (\S+)/.exec(cp.adminKubeconfig)?.[1] ?? "";
+    for (const runId of [finished.id, stranger])
+      await api(cp.server, admin, "POST", "/api/v1/namespaces", {
+        metadata: { name: `opsbench-${runId}`, labels: { "opsbench-run": runId } },
+      });
+    const result = await reapOnce({ db: stack.db, log: createLogger("silent"), secretKey: testSecretKey() });
+    expect(result).toEqual({ deleted: [finished.id], failed: [] });
+    expect(await namespacesOf(finished.id)).toEqual([]);
+    expect(await namespacesOf(stranger)).toEqual([`opsbench-${stranger}`]);
   });
 });

@@ -117,7 +117,11 @@ export function kubeClientOf(secret: KubernetesSecret): KubeClient {
       const target = new URL(`${base}${path}`);
       const headers: Record<string, string> = { accept: "application/json" };
       if (auth) headers.authorization = auth;
-      if (body !== undefined) headers["content-type"] = opts.contentType ?? "application/json";
+      if (body !== undefined) {
+        headers["content-type"] = opts.contentType ?? "application/json";
+        // Not chunked: a body the server does not read to its end would spoil the next request on the connection.
+        headers["content-length"] = String(Buffer.byteLength(body));
+      }
       const lib = url.protocol === "https:" ? https : http;
       const req = lib.request(target, { method, headers, ...(url.protocol === "https:" ? tls : {}), signal: opts.signal }, (res) => {
         let text = "";
@@ -131,7 +135,7 @@ export function kubeClientOf(secret: KubernetesSecret): KubeClient {
           } catch {}
           if (status >= 200 && status < 300) return resolve(json as never);
           const message = (json as { message?: unknown } | null)?.message;
-          reject(new KubeApiError(status, typeof message === "string" ? message : `HTTP ${status}`));
+          reject(new KubeApiError(status, typeof message === "string" ? message : `HTTP ${status} (${doing})`));
         });
       });
       req.setTimeout(CALL_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s`)));
