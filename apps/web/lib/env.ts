@@ -2,19 +2,21 @@
 import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 import { z } from "zod";
 
-const webEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true }).extend({
-  OPSBENCH_AUTH: sharedEnvSchema.shape.OPSBENCH_AUTH.unwrap().default("required"),
-  /** Signs session cookies; without it a secret made once is kept in the database (instance_settings). */
-  OPSBENCH_AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
-  /** The address users reach the app at (e.g. https://bench.example.com); inferred from each request when unset. */
-  OPSBENCH_PUBLIC_URL: z.url().optional(),
-  /** Sign-in through the team's OpenID Connect provider (docs/self-hosting.md): its issuer URL, and the client. */
-  OPSBENCH_OIDC_ISSUER: z.url().optional(),
-  OPSBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),
-  OPSBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  /** The provider's name on the sign-in button ("Sign in with <name>"). */
-  OPSBENCH_OIDC_NAME: z.string().min(1).default("single sign-on"),
-});
+const webEnvSchema = sharedEnvSchema
+  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true, OPSBENCH_SECRET_KEY: true })
+  .extend({
+    OPSBENCH_AUTH: sharedEnvSchema.shape.OPSBENCH_AUTH.unwrap().default("required"),
+    /** Signs session cookies; without it a secret made once is kept in the database (instance_settings). */
+    OPSBENCH_AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
+    /** The address users reach the app at (e.g. https://bench.example.com); inferred from each request when unset. */
+    OPSBENCH_PUBLIC_URL: z.url().optional(),
+    /** Sign-in through the team's OpenID Connect provider (docs/self-hosting.md): its issuer URL, and the client. */
+    OPSBENCH_OIDC_ISSUER: z.url().optional(),
+    OPSBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OPSBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The provider's name on the sign-in button ("Sign in with <name>"). */
+    OPSBENCH_OIDC_NAME: z.string().min(1).default("single sign-on"),
+  });
 
 const oidcVariables = ["OPSBENCH_OIDC_ISSUER", "OPSBENCH_OIDC_CLIENT_ID", "OPSBENCH_OIDC_CLIENT_SECRET"] as const;
 

@@ -33,6 +33,8 @@ import { LoadLock } from "./load-lock";
 import { executeStudy } from "./study-runner";
 import { sweepLoadNetworks } from "./sweep-load-networks";
 import { startScriptValidationWorker } from "./validate-script";
+import { startCredentialCheckWorker } from "./credential-check-worker";
+import { startReaper } from "./reaper";
 
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
@@ -55,6 +57,9 @@ const k6: K6Settings = {
   },
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
 };
+// Credentials targets name are opened with this key; cloud API stand-ins come from here only, never from a request.
+const endpoints = { aws: env.OPSBENCH_AWS_ENDPOINT_URL, gcp: env.OPSBENCH_GCP_ENDPOINT_URL };
+const credentialDeps = { secretKey: env.OPSBENCH_SECRET_KEY, endpoints };
 // What this process executes now: its heartbeat lists it, the reconciler leaves it alone.
 const live = { runs: new Set<string>(), studies: new Set<string>() };
 const pipeline: PipelineDeps = {
@@ -65,6 +70,7 @@ const pipeline: PipelineDeps = {
   benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
   workDir: env.OPSBENCH_WORK_DIR,
   live: live.runs,
+  ...credentialDeps,
 };
 const running = new Map<string, AbortController>();
 // Single runs and study runs share the machine: one load test at a time.
@@ -125,6 +131,11 @@ const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Bi
 const beatsAtStart = await readWorkerHeartbeats(publisher).catch(() => undefined);
 // Raw series past a workspace's retention period are pruned (runs keep their summaries).
 const retention = startRetentionSweep(db, log);
+// Credentials being saved are checked here (the web app never calls a cloud API).
+const credentialWorker = startCredentialCheckWorker({ redisUrl: env.REDIS_URL, secretKey: env.OPSBENCH_SECRET_KEY, endpoints, log });
+
+// Resources on real platforms of runs that are final (a worker killed mid-run, a teardown that failed).
+const reaper = startReaper({ db, log, ...credentialDeps });
 
 let stopping = false;
 const heartbeat = startHeartbeat(
@@ -176,11 +187,12 @@ async function shutdown(signal: string) {
   }, env.OPSBENCH_SHUTDOWN_GRACE_SECONDS * 1000).unref();
   await heartbeat.stop();
   await reconciler.stop();
+  await reaper.stop();
   retention.stop();
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.
-  await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close()]);
+  await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close(), credentialWorker.close()]);
   await Promise.all([runQueue.close(), studyQueue.close()]);
   await publisher.quit().catch(() => {});
   await db.$disconnect();

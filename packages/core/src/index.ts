@@ -48,3 +48,5 @@ export * from "./devops-noops-targets";
 export * from "./iot-study";
 export * from "./workspace-limits";
 export * from "./workspace-roles";
+export * from "./credentials";
+export * from "./kubernetes-spec";

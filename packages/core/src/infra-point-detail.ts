@@ -32,6 +32,14 @@ export const infraPointDetailSchema = z.looseObject({
   queueTimeouts: count,
   rejected: count,
   billedMs: count,
+  // kubernetes (ready and desired above are the Deployment's)
+  /** The HPA's measured and target average CPU utilisation, in % of requests (null until metrics arrive). */
+  hpaCurrentCpuPercent: count,
+  hpaTargetCpuPercent: count,
+  /** Container restarts summed over the run's pods. */
+  restarts: count,
+  /** Nodes in the cluster. */
+  nodes: count,
   /** Running totals since the deployment started (the platform's own meter). */
   totals: lenient(z.looseObject({ billedMs: count, coldStarts: count, requests: count, queueTimeouts: count })),
 });

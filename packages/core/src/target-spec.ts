@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
+import { endpointSpec, kubernetesSpec } from "./kubernetes-spec";
 import { targetEnv } from "./target-env";
 
 /** The benchapps a local target can run (folders under benchapps/). */
@@ -269,16 +270,27 @@ export function billedDurationMs(durationMs: number, billing: { granularityMs: n
   return Math.max(billing.minimumMs, rounded);
 }
 
+/** The workspace credential a target spec names (`credential: "<name>"`), if any: the worker opens it before deploying. */
+export function credentialNameOf(spec: unknown): string | null {
+  const s = typeof spec === "object" && spec !== null ? (spec as { credential?: unknown; linked?: { credential?: unknown } }) : {};
+  const name = s.credential ?? s.linked?.credential;
+  return typeof name === "string" && name.length > 0 ? name : null;
+}
+
 /** Every target kind's spec schema, by kind. Adding a kind adds a line here. */
 export const targetSpecs = {
   "local-service": localServiceSpec,
   "local-function": localFunctionSpec,
+  kubernetes: kubernetesSpec,
+  endpoint: endpointSpec,
 } as const;
 export type TargetKind = keyof typeof targetSpecs;
 
 export const targetInput = z.discriminatedUnion("kind", [
   z.object({ name: targetName, kind: z.literal("local-service"), spec: localServiceSpec }).strict(),
   z.object({ name: targetName, kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("kubernetes"), spec: kubernetesSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("endpoint"), spec: endpointSpec }).strict(),
 ]);
 export type TargetInput = z.infer<typeof targetInput>;
 
@@ -286,6 +298,8 @@ export type TargetInput = z.infer<typeof targetInput>;
 export const targetDefinitionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("local-service"), spec: localServiceSpec }).strict(),
   z.object({ kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
+  z.object({ kind: z.literal("kubernetes"), spec: kubernetesSpec }).strict(),
+  z.object({ kind: z.literal("endpoint"), spec: endpointSpec }).strict(),
 ]);
 export type TargetDefinition = z.infer<typeof targetDefinitionSchema>;
 

@@ -10,6 +10,7 @@ import { priceCatalogStore } from "./price-catalogs";
 import { retentionScope } from "./retention";
 import { auditScope } from "./scope/audit-scope";
 import { deletionScope } from "./scope/deletion-scope";
+import { credentialsScope } from "./scope/credentials-scope";
 import { definitionsScope } from "./scope/definitions-scope";
 import { limitsScope } from "./scope/limits-scope";
 import { runsScope } from "./scope/runs-scope";
@@ -60,6 +61,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     retention: retentionScope(db, workspaceId),
     /** A run brought in from a plain k6 result file (imported-run.ts): written whole, in one transaction. */
     importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
+    /** Credentials for real platforms: sealed, listed without their secret (the worker opens them). */
+    credentials: credentialsScope(db, workspaceId),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;

@@ -7,3 +7,4 @@ export * from "./start-study";
 export * from "./script-validation";
 export * from "./worker-heartbeat";
 export * from "./delete-resources";
+export * from "./credential-check";

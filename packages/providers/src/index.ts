@@ -1,8 +1,11 @@
 import type { Provider } from "./provider";
 import { localService } from "./local-service";
 import { localFunction } from "./local-function";
+import { kubernetes } from "./kubernetes";
+import { endpoint } from "./endpoint";
 
 export * from "./provider";
+export { checkCredential, type CredentialCheckContext, type CredentialCheckResult } from "./credential-checks";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
 export {
@@ -17,16 +20,25 @@ export {
   CLOCK_TICKS_PER_SECOND,
 } from "./local/processes";
 export { createLoadNetwork, removeLoadNetwork, listLoadNetworks, isLoopbackHost, type LoadNetwork } from "./local/load-network";
+export { kubernetes, type KubernetesState, deleteRunNamespaces } from "./kubernetes";
+export { kubeClientOf, type KubeClient } from "./kubernetes/kube-client";
+export { RUN_LABEL } from "./kubernetes/objects";
+export { endpoint } from "./endpoint";
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
 
 /** Every provider, by kind. Adding a kind = one folder here and one line below. */
-const providers: Record<string, Provider> = {
+const registry: Record<string, Provider> = {
   [localService.kind]: localService,
   [localFunction.kind]: localFunction,
+  [kubernetes.kind]: kubernetes,
+  [endpoint.kind]: endpoint,
 };
 
+/** Every registered provider (the reaper visits those that can list their resources). */
+export const providers = (): Readonly<Record<string, Provider>> => registry;
+
 export function providerFor(kind: string): Provider<unknown, unknown> {
-  const p = providers[kind];
+  const p = registry[kind];
   if (!p) throw new Error(`no provider for target kind "${kind}"`);
   return p;
 }

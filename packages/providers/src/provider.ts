@@ -1,7 +1,16 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
+import type { CredentialKind, CredentialSecret } from "@opsbench/core";
 import type { ZodType } from "zod";
+
+/** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
+export interface ProviderEndpoints {
+  /** OPSBENCH_AWS_ENDPOINT_URL: every AWS SDK client's endpoint (moto in the tests). */
+  aws?: string;
+  /** OPSBENCH_GCP_ENDPOINT_URL: every Google Cloud client's endpoint (the tests' fake). */
+  gcp?: string;
+}
 
 export interface ProviderContext {
   runId: string;
@@ -13,6 +22,10 @@ export interface ProviderContext {
   saveState: (state: unknown) => Promise<void>;
   /** Records an event on the run's timeline (scaling decisions, limits not enforced...). Optional: not every caller has a run. */
   event?: (level: "info" | "warn", message: string, data?: Record<string, unknown>) => Promise<void>;
+  /** The workspace credential the target names (`credential: "<name>"`), opened and checked by the worker before deploy. */
+  credential?: CredentialSecret;
+  /** API stand-ins from the worker's environment (tests, emulators). */
+  endpoints?: ProviderEndpoints;
 }
 
 export interface Deployment<State = unknown> {
@@ -42,6 +55,26 @@ export interface Provider<Spec = unknown, State = unknown> {
   teardown(dep: Deployment<State> | { state: Partial<State> }, ctx: ProviderContext): Promise<void>;
   /** Checks the app itself after the load (e.g. the shop's consistency check), if the target has any. */
   appChecks?(spec: Spec, dep: Deployment<State>, ctx: ProviderContext): Promise<AppCheck[]>;
+  /** For kinds that can list what they left on a platform: the worker's reaper (apps/worker/src/reaper.ts) uses it. */
+  reaper?: ProviderReaper;
+}
+
+/** What the reaper gets: one workspace credential of the reaper's kind, opened. */
+export interface ReaperContext {
+  credential: CredentialSecret;
+  endpoints?: ProviderEndpoints;
+  signal?: AbortSignal;
+  log: (msg: string, data?: Record<string, unknown>) => void;
+}
+
+/** Lists and deletes resources by the run they belong to (label / tag opsbench-run), not by recorded ids. */
+export interface ProviderReaper {
+  /** The credential kind that reaches the platform (each workspace credential of this kind is visited). */
+  credentialKind: CredentialKind;
+  /** Ids of runs that have resources on the platform this credential reaches. */
+  listRuns(ctx: ReaperContext): Promise<string[]>;
+  /** Deletes one run's resources and waits until they are gone. */
+  deleteRun(runId: string, ctx: ReaperContext): Promise<void>;
 }
 
 /** The outcome of an app-level check run after the load. */

@@ -4,7 +4,8 @@ import type { K6Settings } from "../k6-process";
 import type { RunStatusName } from "@opsbench/core";
 import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
-import type { ProviderContext } from "@opsbench/providers";
+import type { CredentialSecret } from "@opsbench/core";
+import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { Logger } from "../logger";
 
 export interface PipelineDeps {
@@ -18,6 +19,10 @@ export interface PipelineDeps {
   live?: Set<string>;
   /** How long a run's writes wait for a database that is down before they fail (ms; default DEFAULT_DB_OUTAGE_WAIT_MS). */
   dbOutageWaitMs?: number;
+  /** OPSBENCH_SECRET_KEY: opens the workspace credentials targets name. */
+  secretKey?: string;
+  /** API stand-ins from the worker's environment (OPSBENCH_AWS_ENDPOINT_URL, OPSBENCH_GCP_ENDPOINT_URL). */
+  endpoints?: ProviderEndpoints;
 }
 
 /** Five minutes: a restart or a failover of Postgres, not a database that is gone. */
@@ -34,6 +39,8 @@ export interface RunContext {
   publish: (kind: RunUpdate["kind"], status?: RunStatusName) => Promise<unknown>;
   /** Writes the run's status, then publishes it. */
   moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
+  /** The credential the target names, once opened (target-credential.ts). */
+  credential?: CredentialSecret;
 }
 
 /** How a run's writes wait for the database: bounded, and said once per write in the log. */
@@ -73,5 +80,7 @@ export function providerContext(ctx: RunContext): ProviderContext {
     log: (msg, data) => ctx.log.info({ ...data }, msg),
     saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
     event: (level, message, data) => ctx.store.event(level, message, data, new Date()).then(() => undefined),
+    ...(ctx.credential ? { credential: ctx.credential } : {}),
+    ...(ctx.deps.endpoints ? { endpoints: ctx.deps.endpoints } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { providerFor } from "@opsbench/providers";
 import { flagPartial } from "./partial-results";
 import { providerContext, type RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
+import { openTargetCredential } from "./target-credential";
 
 /** Runs a bookkeeping write that must not stop the teardown itself (e.g. while the database is away). */
 async function bestEffort(ctx: RunContext, what: string, write: () => Promise<unknown>): Promise<void> {
@@ -35,6 +36,7 @@ export async function teardown(ctx: RunContext, target: TargetSnapshot, held?: D
   await bestEffort(ctx, "the teardown's start", () => store.startStep("TEARDOWN"));
   try {
     const provider = providerFor(target.kind);
+    await openTargetCredential(ctx, target.spec, { check: false });
     await provider.teardown({ state } as Deployment, providerContext(ctx));
     await bestEffort(ctx, "the teardown", () => store.finishStep("TEARDOWN", { status: "SUCCEEDED" }));
   } catch (err) {

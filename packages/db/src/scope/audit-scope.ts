@@ -17,7 +17,9 @@ export type AuditAction =
   | "study.delete"
   | "target.delete"
   | "workload.delete"
-  | "retention.set";
+  | "retention.set"
+  | "credential.save"
+  | "credential.delete";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

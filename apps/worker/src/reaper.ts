@@ -1,0 +1,75 @@
+// Nothing left running: at worker start and every few minutes, each provider that can list what it left on a
+// platform (Provider.reaper: namespaces labelled opsbench-run, tagged cloud resources) is asked, with every
+// workspace credential of its kind, which runs have resources there; those of runs that are final in that
+// workspace are deleted. Runs this installation does not know (another opsbench on the same cluster) are left
+// alone. Local processes have their own reconciler.
+import type { Db } from "@opsbench/db";
+import { finalRunIds, openCredentialsOfKind } from "@opsbench/db";
+import { type Provider, type ProviderEndpoints, providers } from "@opsbench/providers";
+import type { Logger } from "./logger";
+
+export const REAPER_INTERVAL_MS = 5 * 60_000;
+
+export interface ReaperDeps {
+  db: Db;
+  log: Logger;
+  secretKey: string | undefined;
+  endpoints?: ProviderEndpoints;
+}
+
+/** One pass over every reaping provider and credential; answers what it deleted, by "<workspace>/<credential>". */
+export async function reapOnce(
+  deps: ReaperDeps,
+  kinds: Provider[] = Object.values(providers()),
+): Promise<{ deleted: string[]; failed: string[] }> {
+  const deleted: string[] = [];
+  const failed: string[] = [];
+  for (const provider of kinds) {
+    const reaper = provider.reaper;
+    if (!reaper) continue;
+    const { opened, unreadable } = await openCredentialsOfKind(deps.db, reaper.credentialKind, deps.secretKey);
+    if (unreadable.length > 0)
+      deps.log.warn({ kind: provider.kind, credentials: unreadable }, "reaper: credentials that do not open were skipped");
+    for (const c of opened) {
+      const ctx = {
+        credential: c.secret,
+        endpoints: deps.endpoints,
+        signal: AbortSignal.timeout(120_000),
+        log: (msg: string, data?: Record<string, unknown>) => deps.log.info({ ...data, credential: c.name }, msg),
+      };
+      try {
+        const runIds = await reaper.listRuns(ctx);
+        for (const runId of await finalRunIds(deps.db, c.workspaceId, runIds)) {
+          try {
+            await reaper.deleteRun(runId, ctx);
+            deleted.push(runId);
+            deps.log.info({ kind: provider.kind, runId, credential: c.name }, "reaper: deleted the resources of a finished run");
+          } catch (err) {
+            failed.push(runId);
+            deps.log.warn({ kind: provider.kind, runId, credential: c.name, error: (err as Error).message }, "reaper: could not delete");
+          }
+        }
+      } catch (err) {
+        deps.log.warn({ kind: provider.kind, credential: c.name, error: (err as Error).message }, "reaper: could not list");
+      }
+    }
+  }
+  return { deleted, failed };
+}
+
+/** Reaps now, then every intervalMs; stop() waits for a pass under way. */
+export function startReaper(deps: ReaperDeps, intervalMs = REAPER_INTERVAL_MS) {
+  let running: Promise<unknown> = Promise.resolve();
+  const pass = () => {
+    running = reapOnce(deps).catch((err) => deps.log.error({ err }, "reaper pass failed"));
+  };
+  pass();
+  const timer = setInterval(pass, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,211 @@
+// Runs of the kubernetes kind through the worker against a real control plane (tests/control-plane/): deploy ->
+// reset -> load -> observe -> teardown ends SUCCEEDED with the platform's series and events on the timeline; a
+// failure after deploy and a kubeconfig the cluster refuses leave no namespace; no secret reaches the run's
+// rows. The load goes to a local stand-in of the image (the benchapp on loopback), given as the endpoint.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { readInfraPointDetail, type TargetInput } from "@opsbench/core";
+import { createRunQueue, queueWorkers, startRun } from "@opsbench/jobs";
+import { kubeClientOf } from "@opsbench/providers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
+import { createLogger } from "../src/logger";
+import { reapOnce } from "../src/reaper";
+import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
+import { freePort } from "../../../tests/ports";
+
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+let cp: ControlPlane;
+let standIn: ChildProcess;
+let standInUrl: string;
+
+beforeAll(async () => {
+  [stack, cp] = await Promise.all([openTestStack(), startControlPlane()]);
+  const port = await freePort();
+  standIn = spawn(process.execPath, ["server.js"], {
+    cwd: path.resolve(import.meta.dirname, "../../../benchapps/cpu-loop/node-http"),
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: "ignore",
+  });
+  standInUrl = `http://127.0.0.1:${port}`;
+  for (
+    let i = 0;
+    i < 100 &&
+    !(await fetch(`${standInUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
+}, 3_600_000);
+afterAll(async () => {
+  standIn?.kill();
+  await cp?.stop();
+  await stack?.close();
+});
+
+/** Saves a kubeconfig as a workspace credential (sealed as the web app does; the check-on-save is credential-check.test.ts's). */
+async function saveKubeconfig(name: string, kubeconfig: string) {
+  const secret = { kind: "kubernetes" as const, kubeconfig };
+  await stack.scope.credentials.save({
+    name,
+    kind: "kubernetes",
+    sealed: stack.scope.credentials.seal(name, secret, testSecretKey()),
+    checkedAt: new Date(),
+  });
+}
+
+const target = (name: string, credential: string, extra: Record<string, unknown> = {}): TargetInput => ({
+  name,
+  kind: "kubernetes",
+  spec: {
+    credential,
+    image: "opsbench/cpu-loop-node-http:latest",
+    port: 8080,
+    minReplicas: 2,
+    maxReplicas: 4,
+    targetCpuPercent: 50,
+    resources: { cpuRequest: "500m", cpuLimit: "1" },
+    env: {},
+    endpoint: standInUrl,
+    readyTimeoutMs: 90_000,
+    ...extra,
+  },
+});
+
+async function run(t: TargetInput, holdSeconds = 6) {
+  await stack.scope.targets.put(t);
+  await stack.scope.workloads.put(shortRamp(`${t.name}-load`, { vus: 3, holdSeconds }));
+  const r = await startRun(stack.scope, stack.queue, { targetName: t.name, workloadName: `${t.name}-load` });
+  return { runId: r.id, view: await waitForFinal(stack.db, r.id, 400_000) };
+}
+
+const namespacesOf = async (runId: string) => {
+  const list = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }).request<{
+    items: { metadata: { name: string } }[];
+  }>("GET", `/api/v1/namespaces?labelSelector=opsbench-run%3D${runId}`);
+  return list.items.map((n) => n.metadata.name);
+};
+
+const tokenOf = (kubeconfig: string) => /token: (\S+)/.exec(kubeconfig)?.[1] ?? "none";
+
+describe("kubernetes runs through the worker", () => {
+  it("deploy -> reset -> load -> observe -> teardown: SUCCEEDED, replicas/HPA/nodes series and the cluster's events on the timeline, no namespace left", async () => {
+    await saveKubeconfig("cluster", cp.adminKubeconfig);
+    const { runId, view } = await run(target("k8s-hpa", "cluster"));
+    expect(view.error).toBeNull();
+    expect(view.status).toBe("SUCCEEDED");
+    const points = (await stack.db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } })).map((p) => ({
+      ...p,
+      detail: readInfraPointDetail(p.detail),
+    }));
+    expect(points.length).toBeGreaterThan(2);
+    for (const p of points) {
+      expect(p.detail).toMatchObject({ kind: "kubernetes", ready: 2, nodes: 3, restarts: 0, hpaTargetCpuPercent: 50 });
+      expect(p.replicas).toBe(2);
+    }
+    const events = await stack.db.runEvent.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+    const messages = events.map((e) => e.message);
+    expect(messages.some((m) => m.startsWith(`namespace opsbench-${runId} created`))).toBe(true);
+    expect(messages.some((m) => /^kubernetes: Deployment app: ScalingReplicaSet Scaled up replica set app-\w+ from 0 to 2/.test(m))).toBe(
+      true,
+    );
+    expect(
+      messages.some((m) =>
+        /^kubernetes: Pod app-[\w-]+: Scheduled Successfully assigned opsbench-[\w-]+\/app-[\w-]+ to kwok-node-\d/.test(m),
+      ),
+    ).toBe(true);
+    expect(await namespacesOf(runId)).toEqual([]);
+    // Nothing the run stored holds the kubeconfig's token.
+    const row = await stack.db.run.findUniqueOrThrow({ where: { id: runId }, include: { steps: true, events: true } });
+    expect(JSON.stringify(row, (_, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(tokenOf(cp.adminKubeconfig));
+  });
+
+  it("a failure after the namespace was made (pods that cannot be scheduled) fails the run and leaves no namespace", async () => {
+    const { runId, view } = await run(
+      target("k8s-unschedulable", "cluster", { placement: { nodeSelector: { pool: "none-such" } }, readyTimeoutMs: 5000 }),
+    );
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toMatch(/^Deployment app to be ready did not happen within 5 s: 0\/2 replicas ready, want 2/);
+    const provision = await stack.db.runStep.findFirstOrThrow({ where: { runId, name: "PROVISION" } });
+    expect(provision.detail).toMatchObject({ state: { namespace: `opsbench-${runId}` } });
+    expect(await namespacesOf(runId)).toEqual([]);
+  });
+
+  it("a kubeconfig the cluster refuses (saved before its rights were taken) fails before anything is made, naming the credential and the verbs", async () => {
+    await saveKubeconfig("nobody", cp.nobodyKubeconfig);
+    const { runId, view } = await run(target("k8s-nobody", "nobody"));
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toMatch(
+      new RegExp(
+        `^credential "nobody" \\(kubernetes\\) was refused before deploying: the kubeconfig's user may not create namespaces, .*list nodes on the cluster at ${cp.server}`,
+      ),
+    );
+    const provision = await stack.db.runStep.findFirstOrThrow({ where: { runId, name: "PROVISION" } });
+    expect((provision.detail as { state?: unknown } | null)?.state).toBeUndefined();
+    expect(await namespacesOf(runId)).toEqual([]);
+    expect(JSON.stringify(view)).not.toContain(tokenOf(cp.nobodyKubeconfig));
+  });
+
+  it("a worker SIGKILLed after deploy, then started again, leaves no namespace (the run is redelivered, torn down, FAILED)", async () => {
+    // A worker of this test's own, on a queue of its own, so it alone takes the run.
+    const redisUrl = new URL(testRedisUrl());
+    redisUrl.searchParams.set("prefix", `${redisUrl.searchParams.get("prefix")}-kill`);
+    const queue = createRunQueue(redisUrl.toString());
+    const startWorker = async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+        cwd: path.resolve(import.meta.dirname, "../../.."),
+        env: {
+          ...process.env,
+          DATABASE_URL: testDatabaseUrl(),
+          REDIS_URL: redisUrl.toString(),
+          OPSBENCH_SECRET_KEY: testSecretKey(),
+          LOG_LEVEL: "warn",
+        },
+        stdio: "ignore",
+      });
+      for (let i = 0; i < 600 && (await queueWorkers(queue)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      return child;
+    };
+    try {
+      const first = await startWorker();
+      const t = target("k8s-killed", "cluster");
+      await stack.scope.targets.put(t);
+      await stack.scope.workloads.put(shortRamp("k8s-killed-load", { vus: 2, holdSeconds: 120 }));
+      const r = await startRun(stack.scope, queue, { targetName: t.name, workloadName: "k8s-killed-load" });
+      for (let i = 0; i < 1200; i++) {
+        const row = await stack.db.run.findUniqueOrThrow({ where: { id: r.id } });
+        if (row.status === "RUNNING") break;
+        await new Promise((res) => setTimeout(res, 250));
+      }
+      expect(await namespacesOf(r.id)).toEqual([`opsbench-${r.id}`]);
+      first.kill("SIGKILL");
+      const second = await startWorker();
+      try {
+        const view = await waitForFinal(stack.db, r.id, 300_000);
+        expect(view.status).toBe("FAILED");
+        expect(view.error).toBe("interrupted: the worker stopped while this run was in progress");
+        expect(await namespacesOf(r.id)).toEqual([]);
+      } finally {
+        second.kill("SIGTERM");
+      }
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it("the reaper deletes namespaces of runs that are final in the credential's workspace, and leaves unknown runs' alone", async () => {
+    const finished = await stack.db.run.findFirstOrThrow({ where: { status: { in: ["SUCCEEDED", "FAILED"] } } });
+    const stranger = "99999999-9999-4999-8999-999999999999";
+    const admin = /token: (\S+)/.exec(cp.adminKubeconfig)?.[1] ?? "";
+    for (const runId of [finished.id, stranger])
+      await api(cp.server, admin, "POST", "/api/v1/namespaces", {
+        metadata: { name: `opsbench-${runId}`, labels: { "opsbench-run": runId } },
+      });
+    const result = await reapOnce({ db: stack.db, log: createLogger("silent"), secretKey: testSecretKey() });
+    expect(result).toEqual({ deleted: [finished.id], failed: [] });
+    expect(await namespacesOf(finished.id)).toEqual([]);
+    expect(await namespacesOf(stranger)).toEqual([`opsbench-${stranger}`]);
+  });
+});

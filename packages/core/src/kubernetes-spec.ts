@@ -1,0 +1,123 @@
+// The `kubernetes` target kind (docs/kubernetes.md): a small spec from which opsbench makes a namespace
+// opsbench-<run>, a Deployment, a Service and an HPA, or the user's own manifests applied into that namespace.
+import { z } from "zod";
+import { costModelDocument } from "./cost/run-cost";
+import { credentialName } from "./credentials";
+import { targetEnv } from "./target-env";
+
+/** A Kubernetes resource quantity: CPU as 500m or 1, memory as 256Mi or 1Gi. */
+export const kubeQuantity = z.string().regex(/^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/, "a Kubernetes quantity such as 500m, 1, 256Mi");
+const replicaCount = z.number().int().min(1).max(1000);
+const dnsLabel = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, "a DNS label (lower-case letters, digits, '-')");
+
+export const kubernetesSpec = z
+  .object({
+    /** The workspace credential (a kubeconfig) to reach the cluster with (docs/credentials.md). */
+    credential: credentialName,
+    /** The container image to run. Give this, or `manifests`. */
+    image: z.string().min(1).max(512).optional(),
+    /** The container's port; the Service forwards to it. */
+    port: z.number().int().min(1).max(65535).default(8080),
+    replicas: replicaCount.optional(),
+    minReplicas: replicaCount.optional(),
+    maxReplicas: replicaCount.optional(),
+    /** An HPA on CPU between min and max, at this average utilisation in % of cpuRequest (GKE-50: 50). */
+    targetCpuPercent: z.number().int().min(1).max(100).optional(),
+    /** Per pod (the HPA measures utilisation against cpuRequest, as Kubernetes does). */
+    resources: z
+      .object({
+        cpuRequest: kubeQuantity.optional(),
+        cpuLimit: kubeQuantity.optional(),
+        memoryRequest: kubeQuantity.optional(),
+        memoryLimit: kubeQuantity.optional(),
+      })
+      .strict()
+      .optional(),
+    /** Pod density: at most one pod per node (required anti-affinity), pods spread evenly over nodes, or only on some nodes. */
+    placement: z
+      .object({
+        onePodPerNode: z.boolean().optional(),
+        spreadEvenly: z.boolean().optional(),
+        nodeSelector: z.record(z.string().min(1).max(253), z.string().max(63)).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Given to the container: safe names only, values never shown (target-env.ts). */
+    env: targetEnv.default({}),
+    /** Instead of image: the user's own manifests (YAML documents), applied into the run's namespace. */
+    manifests: z.string().min(1).max(1_000_000).optional(),
+    /** With manifests: the Deployment whose replicas are observed (default: the first one). */
+    deployment: dnsLabel.optional(),
+    /**
+     * Where the load goes: an ingress URL of the user's, or a local stand-in of the image (the tests).
+     * Default: the Service's load-balancer address.
+     */
+    endpoint: z.url().optional(),
+    /** How long the Deployment may take to be ready (and, in reset, the HPA to settle). */
+    readyTimeoutMs: z.number().int().min(1000).max(1_800_000).default(300_000),
+    /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). */
+    costModel: costModelDocument.optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if ((s.image === undefined) === (s.manifests === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["image"],
+        message: "give either image (opsbench makes the objects) or manifests (yours), not both",
+      });
+    if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["replicas"],
+        message: "give either replicas (a fixed size) or minReplicas/maxReplicas, not both",
+      });
+    if (s.minReplicas !== undefined && s.maxReplicas !== undefined && s.minReplicas > s.maxReplicas)
+      ctx.addIssue({
+        code: "custom",
+        path: ["minReplicas"],
+        message: `minReplicas (${s.minReplicas}) is above maxReplicas (${s.maxReplicas})`,
+      });
+    if (s.targetCpuPercent !== undefined && s.image !== undefined && !s.resources?.cpuRequest)
+      ctx.addIssue({
+        code: "custom",
+        path: ["resources", "cpuRequest"],
+        message: "an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
+      });
+    if (
+      s.manifests !== undefined &&
+      (s.targetCpuPercent !== undefined || s.resources || s.placement || s.replicas || s.minReplicas || s.maxReplicas)
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["manifests"],
+        message: "with manifests, replicas, HPA, resources and placement are the manifests' own",
+      });
+  });
+export type KubernetesSpec = z.infer<typeof kubernetesSpec>;
+
+/** min/max replicas with defaults: a fixed size, or 1..max (max defaults to min, or 10 with an HPA). */
+export function kubernetesReplicas(spec: KubernetesSpec): { min: number; max: number } {
+  const min = spec.replicas ?? spec.minReplicas ?? 1;
+  const max = spec.replicas ?? spec.maxReplicas ?? (spec.targetCpuPercent ? Math.max(min, 10) : min);
+  return { min, max: Math.max(min, max) };
+}
+
+/** The `endpoint` kind: an existing deployment at a URL; nothing is deployed. */
+export const endpointSpec = z
+  .object({
+    url: z.url(),
+    /** Optionally the platform resources behind it, so that their metrics land on the run's timeline. */
+    linked: z
+      .object({
+        credential: credentialName,
+        /** A namespace (with a kubernetes credential): its Deployments' replicas, HPA and events. */
+        namespace: dnsLabel.optional(),
+        deployment: dnsLabel.optional(),
+      })
+      .strict()
+      .optional(),
+    costModel: costModelDocument.optional(),
+  })
+  .strict();
+export type EndpointSpec = z.infer<typeof endpointSpec>;

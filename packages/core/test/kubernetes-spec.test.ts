@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { credentialSecretSchema, kubernetesReplicas, kubernetesSpec, secretKeyBytes, targetInput } from "../src";
+
+const base = { credential: "gke", image: "opsbench/iot:latest" };
+
+describe("kubernetes target spec", () => {
+  it("fills defaults and reads min/max replicas", () => {
+    const s = kubernetesSpec.parse({ ...base, minReplicas: 2, targetCpuPercent: 50, resources: { cpuRequest: "500m" } });
+    expect(s).toMatchObject({ port: 8080, env: {}, readyTimeoutMs: 300_000 });
+    expect(kubernetesReplicas(s)).toEqual({ min: 2, max: 10 });
+    expect(kubernetesReplicas(kubernetesSpec.parse({ ...base, replicas: 3 }))).toEqual({ min: 3, max: 3 });
+  });
+
+  it("refuses what cannot be deployed, naming the field", () => {
+    const issues = (v: unknown) => kubernetesSpec.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    expect(issues({ credential: "gke" })).toEqual(["image: give either image (opsbench makes the objects) or manifests (yours), not both"]);
+    expect(issues({ ...base, targetCpuPercent: 50 })).toEqual([
+      "resources.cpuRequest: an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
+    ]);
+    expect(issues({ ...base, replicas: 2, maxReplicas: 4 })).toEqual([
+      "replicas: give either replicas (a fixed size) or minReplicas/maxReplicas, not both",
+    ]);
+    expect(issues({ ...base, resources: { cpuRequest: "half" } })).toEqual([
+      "resources.cpuRequest: a Kubernetes quantity such as 500m, 1, 256Mi",
+    ]);
+    expect(issues({ credential: "gke", manifests: "kind: Deployment", replicas: 2 })).toEqual([
+      "manifests: with manifests, replicas, HPA, resources and placement are the manifests' own",
+    ]);
+  });
+
+  it("is a target kind the API accepts, as is endpoint", () => {
+    expect(targetInput.parse({ name: "k", kind: "kubernetes", spec: base }).kind).toBe("kubernetes");
+    expect(targetInput.parse({ name: "e", kind: "endpoint", spec: { url: "http://127.0.0.1:8080" } }).kind).toBe("endpoint");
+  });
+});
+
+describe("credentials", () => {
+  it("takes 32-byte keys as hex or base64 only", () => {
+    expect(secretKeyBytes("ab".repeat(32))?.length).toBe(32);
+    expect(secretKeyBytes(Buffer.alloc(32, 7).toString("base64"))?.[0]).toBe(7);
+    expect(secretKeyBytes("short")).toBeNull();
+    expect(secretKeyBytes(Buffer.alloc(16).toString("base64"))).toBeNull();
+  });
+
+  it("names what a secret lacks, by kind", () => {
+    const r = credentialSecretSchema.safeParse({ kind: "aws", accessKeyId: "AKIA", secretAccessKey: "x", region: "moon" });
+    expect(r.error?.issues.map((i) => i.path.join("."))).toEqual(["region"]);
+    const g = credentialSecretSchema.safeParse({ kind: "gcp", serviceAccountKey: "{}", projectId: "my-project", region: "europe-west1" });
+    expect(g.error?.issues[0]?.message).toMatch(/service account's JSON key/);
+  });
+});

@@ -1,0 +1,239 @@
+// The `kubernetes` target kind (docs/kubernetes.md): any cluster a workspace kubeconfig reaches. Deploy makes
+// the namespace opsbench-<run> with a Deployment, a Service and an HPA (or applies the user's manifests into
+// it); reset waits for the baseline (ready = min replicas, the HPA settled); observe records replicas, the
+// HPA's utilisation, restarts and nodes, and puts the namespace's events on the timeline; teardown deletes the
+// namespace (and any other namespace labelled with the run) and waits until it is gone.
+import type { V1Deployment, V1NamespaceList, V1Service, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
+import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
+import { type Deployment, type InfraPoint, type Provider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
+import { isConflict, isNotFound, type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
+import { applyManifests, parseManifests } from "./manifests";
+import { APP_NAME, deploymentObject, hpaObject, namespaceObject, namespaceOf, RUN_LABEL, serviceObject } from "./objects";
+import { observeNamespace } from "./observe";
+import { sleep } from "./sleep";
+
+export interface KubernetesState {
+  namespace: string;
+  runId: string;
+  /** The Deployment observed and waited for. */
+  deployment: string;
+  /** The HPA, when there is one of opsbench's (manifests may bring their own under any name). */
+  hpa: string | null;
+  minReplicas: number;
+  readyTimeoutMs: number;
+}
+
+/** The client for the run's kubeconfig; a run without one (or with another kind) is refused before anything is made. */
+export function clientFor(ctx: Pick<ProviderContext, "credential">): KubeClient {
+  const c: CredentialSecret | undefined = ctx.credential;
+  if (!c) throw new ProviderError("the kubernetes target needs a credential (a kubeconfig): name one in the spec's credential");
+  if (c.kind !== "kubernetes")
+    throw new ProviderError(`the target's credential is a ${c.kind} credential; the kubernetes kind needs a kubeconfig`);
+  return kubeClientOf(c);
+}
+
+const nsPath = (ns: string) => `/api/v1/namespaces/${ns}`;
+const deploymentPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`;
+const hpaPath = (ns: string, name: string) => `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}`;
+
+async function create(client: KubeClient, what: string, collection: string, body: unknown, signal: AbortSignal) {
+  await kubeCall(client, `creating ${what}`, "POST", collection, { body, signal });
+}
+
+/** Waits until `ready()` says yes, checking every second; throws with `waiting` in the message at the deadline. */
+async function waitFor(ready: () => Promise<string | null>, timeoutMs: number, waiting: string, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const notYet = await ready();
+    if (notYet === null) return;
+    if (signal.aborted) throw new ProviderError(`aborted while waiting for ${waiting}`);
+    if (Date.now() > deadline) throw new ProviderError(`${waiting} did not happen within ${Math.round(timeoutMs / 1000)} s: ${notYet}`);
+    await sleep(1000, signal);
+  }
+}
+
+async function deploymentNotReady(client: KubeClient, ns: string, name: string, want: number, signal: AbortSignal): Promise<string | null> {
+  const d = await kubeCall<V1Deployment>(client, `reading Deployment ${name}`, "GET", deploymentPath(ns, name), { signal });
+  const ready = d.status?.readyReplicas ?? 0;
+  return ready >= want && (d.spec?.replicas ?? 0) <= want ? null : `${ready}/${d.spec?.replicas ?? "?"} replicas ready, want ${want}`;
+}
+
+async function hpaNotSettled(client: KubeClient, ns: string, name: string, min: number, signal: AbortSignal): Promise<string | null> {
+  const h = await kubeCall<V2HorizontalPodAutoscaler>(client, `reading HPA ${name}`, "GET", hpaPath(ns, name), { signal });
+  const current = h.status?.currentReplicas ?? 0;
+  // Without pod metrics (no metrics server) the HPA cannot compute a wish: it keeps desiredReplicas at 0 and says
+  // ScalingActive=False; it then changes nothing, so current = min is the baseline.
+  const blind = h.status?.conditions?.some((c) => c.type === "ScalingActive" && c.status === "False") ?? false;
+  const desired = h.status?.desiredReplicas ?? 0;
+  return current === min && (desired === min || (blind && desired === 0))
+    ? null
+    : `the HPA has ${current} replicas and wants ${desired}, baseline ${min}`;
+}
+
+/** Namespaces labelled with the run (the one opsbench made, and any the user's objects made under that label). */
+async function runNamespaces(client: KubeClient, runId: string, signal?: AbortSignal): Promise<string[]> {
+  const list = await kubeCall<V1NamespaceList>(
+    client,
+    "listing the run's namespaces",
+    "GET",
+    `/api/v1/namespaces?labelSelector=${RUN_LABEL}%3D${runId}`,
+    { signal },
+  );
+  return list.items.map((n) => n.metadata?.name ?? "").filter(Boolean);
+}
+
+/** Deletes the run's namespaces (by name and by label) and waits until every one is gone. */
+export async function deleteRunNamespaces(
+  client: KubeClient,
+  runId: string,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<string[]> {
+  const names = [...new Set([namespaceOf(runId), ...(await runNamespaces(client, runId))])];
+  for (const ns of names) {
+    try {
+      await kubeCall(client, `deleting namespace ${ns}`, "DELETE", nsPath(ns), { body: { propagationPolicy: "Foreground" } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
+  for (const ns of names) {
+    for (;;) {
+      try {
+        await client.request(`GET`, nsPath(ns));
+      } catch (err) {
+        if (isNotFound(err)) break;
+        throw err;
+      }
+      if (Date.now() > deadline)
+        throw new ProviderError(`namespace ${ns} was still there ${Math.round((opts.timeoutMs ?? 180_000) / 1000)} s after it was deleted`);
+      await sleep(1000);
+    }
+  }
+  return names;
+}
+
+async function endpointOf(client: KubeClient, spec: KubernetesSpec, ns: string, signal: AbortSignal): Promise<string> {
+  if (spec.endpoint) return spec.endpoint.replace(/\/+$/, "");
+  let address = "";
+  await waitFor(
+    async () => {
+      const svc = await kubeCall<V1Service>(client, `reading Service ${APP_NAME}`, "GET", `/api/v1/namespaces/${ns}/services/${APP_NAME}`, {
+        signal,
+      });
+      const ingress = svc.status?.loadBalancer?.ingress?.[0];
+      address = ingress?.ip ?? ingress?.hostname ?? "";
+      return address ? null : "no load-balancer address yet (clusters without one: give the spec an endpoint, e.g. an ingress URL)";
+    },
+    spec.readyTimeoutMs,
+    "the Service's load-balancer address",
+    signal,
+  );
+  return `http://${address}`;
+}
+
+export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
+  kind: "kubernetes",
+  spec: kubernetesSpec,
+
+  async deploy(spec, ctx) {
+    const client = clientFor(ctx);
+    const ns = namespaceOf(ctx.runId);
+    const manifests = spec.manifests ? parseManifests(spec.manifests, ctx.runId) : null;
+    const { min } = kubernetesReplicas(spec);
+    const deployment = manifests
+      ? (spec.deployment ?? manifests.find((m) => m.doc.kind === "Deployment")?.doc.metadata.name ?? APP_NAME)
+      : APP_NAME;
+    const hpa = manifests ? null : spec.targetCpuPercent !== undefined ? APP_NAME : null;
+    const state: KubernetesState = {
+      namespace: ns,
+      runId: ctx.runId,
+      deployment,
+      hpa,
+      minReplicas: min,
+      readyTimeoutMs: spec.readyTimeoutMs,
+    };
+    // Saved before anything exists: a crash from here on leaves a trail teardown (and the reaper) follow.
+    await ctx.saveState(state);
+    try {
+      await create(client, `namespace ${ns}`, "/api/v1/namespaces", namespaceObject(ctx.runId), ctx.signal);
+    } catch (err) {
+      if (isConflict(err))
+        throw new ProviderError(`namespace ${ns} exists already: another attempt of this run made it; it is deleted at teardown`);
+      throw err;
+    }
+    if (manifests) {
+      await applyManifests(client, manifests, ctx.signal);
+    } else {
+      const image = spec.image ?? "";
+      await create(
+        client,
+        `Deployment ${APP_NAME}`,
+        `/apis/apps/v1/namespaces/${ns}/deployments`,
+        deploymentObject({ ...spec, image }, ctx.runId),
+        ctx.signal,
+      );
+      await create(client, `Service ${APP_NAME}`, `/api/v1/namespaces/${ns}/services`, serviceObject(spec, ctx.runId), ctx.signal);
+      const h = hpaObject(spec, ctx.runId);
+      if (h) await create(client, `HPA ${APP_NAME}`, `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, h, ctx.signal);
+    }
+    await ctx.event?.("info", `namespace ${ns} created on ${client.server}`, { namespace: ns });
+    const replicasOfDeployment = manifests ? 1 : min;
+    await waitFor(
+      () => deploymentNotReady(client, ns, deployment, replicasOfDeployment, ctx.signal),
+      spec.readyTimeoutMs,
+      `Deployment ${deployment} to be ready`,
+      ctx.signal,
+    );
+    const endpoint = await endpointOf(client, spec, ns, ctx.signal);
+    return { endpoint, state };
+  },
+
+  async reset(dep, ctx) {
+    const client = clientFor(ctx);
+    const { namespace: ns, deployment, hpa, minReplicas, readyTimeoutMs } = dep.state;
+    await waitFor(
+      () => deploymentNotReady(client, ns, deployment, minReplicas, ctx.signal),
+      readyTimeoutMs,
+      `the baseline (${minReplicas} ready replicas)`,
+      ctx.signal,
+    );
+    if (hpa)
+      await waitFor(
+        () => hpaNotSettled(client, ns, hpa, minReplicas, ctx.signal),
+        readyTimeoutMs,
+        `the HPA to settle at ${minReplicas}`,
+        ctx.signal,
+      );
+  },
+
+  observe(dep: Deployment<KubernetesState>, window, ctx): AsyncIterable<InfraPoint> {
+    return observeNamespace(clientFor(ctx), dep.state, window, ctx);
+  },
+
+  async teardown(dep, ctx) {
+    const { runId } = dep.state;
+    if (!runId) return;
+    const names = await deleteRunNamespaces(clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
+    ctx.log("kubernetes namespaces deleted", { namespaces: names });
+  },
+
+  reaper: {
+    credentialKind: "kubernetes",
+    async listRuns(ctx: ReaperContext) {
+      const list = await kubeCall<V1NamespaceList>(
+        clientFor(ctx),
+        "listing opsbench's namespaces",
+        "GET",
+        `/api/v1/namespaces?labelSelector=${RUN_LABEL}`,
+        {
+          signal: ctx.signal,
+        },
+      );
+      return [...new Set(list.items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? "").filter(Boolean))];
+    },
+    async deleteRun(runId, ctx) {
+      await deleteRunNamespaces(clientFor(ctx), runId, { signal: ctx.signal });
+    },
+  },
+};

@@ -1,0 +1,59 @@
+// What a kubernetes deployment looks like while the load runs: ready and desired replicas, the HPA's current and
+// target CPU utilisation, container restarts, the cluster's node count; and the namespace's events, each put on
+// the run's timeline once (Warning events as warnings).
+import type { CoreV1EventList, V1Deployment, V1NodeList, V1PodList, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
+import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
+import type { KubeClient } from "./kube-client";
+import { sleep } from "./sleep";
+import type { KubernetesState } from "./index";
+
+export async function* observeNamespace(
+  client: KubeClient,
+  state: KubernetesState,
+  window: ObserveWindow,
+  ctx: ProviderContext,
+): AsyncIterable<InfraPoint> {
+  const ns = state.namespace;
+  const seen = new Set<string>();
+  const get = <T>(path: string) => client.request<T>("GET", path, { signal: window.signal }).catch(() => null);
+  while (!window.signal.aborted) {
+    const [d, h, pods, nodes, events] = await Promise.all([
+      get<V1Deployment>(`/apis/apps/v1/namespaces/${ns}/deployments/${state.deployment}`),
+      state.hpa ? get<V2HorizontalPodAutoscaler>(`/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${state.hpa}`) : null,
+      get<V1PodList>(`/api/v1/namespaces/${ns}/pods`),
+      get<V1NodeList>("/api/v1/nodes"),
+      get<CoreV1EventList>(`/api/v1/namespaces/${ns}/events`),
+    ]);
+    const current = h?.status?.currentMetrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.current
+      .averageUtilization;
+    const target = h?.spec?.metrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.target.averageUtilization;
+    const restarts = pods?.items.reduce((sum, p) => sum + (p.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0), 0);
+    if (d)
+      yield {
+        ts: new Date(),
+        replicas: d.status?.readyReplicas ?? 0,
+        cpuPercent: current ?? null,
+        detail: {
+          kind: "kubernetes",
+          ready: d.status?.readyReplicas ?? 0,
+          desired: h?.status?.desiredReplicas ?? d.spec?.replicas ?? null,
+          hpaCurrentCpuPercent: current ?? null,
+          hpaTargetCpuPercent: target ?? null,
+          restarts: restarts ?? null,
+          nodes: nodes?.items.length ?? null,
+        },
+      };
+    for (const e of events?.items ?? []) {
+      const id = e.metadata?.uid ? `${e.metadata.uid}/${e.count ?? 1}` : "";
+      if (!id || seen.has(id)) continue;
+      seen.add(id);
+      const what = `${e.involvedObject.kind ?? ""} ${e.involvedObject.name ?? ""}`.trim();
+      await ctx.event?.(e.type === "Warning" ? "warn" : "info", `kubernetes: ${what}: ${e.reason ?? ""} ${e.message ?? ""}`.trim(), {
+        source: "kubernetes",
+        reason: e.reason ?? null,
+        object: what,
+      });
+    }
+    await sleep(window.intervalMs ?? 2000, window.signal);
+  }
+}
