@@ -3,7 +3,7 @@ export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate
 export { ensureAppRole, type AppRoleOptions } from "./app-role";
 export { NotFoundError } from "./errors";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
-export { runStore, type RunStore } from "./run-store";
+export { runStore, type RunStore, type SegmentOfRows } from "./run-store";
 export { loadRunView, loadResultCells, loadWindowSummary, type RunView } from "./run-view";
 export { loadRunInfra, type RunInfra, type InfraSeriesPoint } from "./run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
@@ -19,3 +19,13 @@ export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./aut
 export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
 export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";
 export { loadOpenInvitation, listWorkspaceMembers, listPendingInvitations, listMemberships } from "./auth/workspace-members";
+export {
+  databaseClockOffsetMs,
+  generatorTotals,
+  segmentStore,
+  SEGMENT_STATUSES,
+  FINAL_SEGMENT_STATUSES,
+  type SegmentStore,
+  type SegmentStatus,
+  type RunSegmentRow,
+} from "./run-segments";

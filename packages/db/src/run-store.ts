@@ -30,8 +30,15 @@ const parseStep = <S extends { detail: unknown }>({ detail, ...step }: S) => ({
 const insertAll = (rows: unknown[], insert: () => Promise<{ count: number }>) =>
   rows.length === 0 ? Promise.resolve({ count: 0 }) : insert();
 
-/** The run and the second a k6 output line is about. */
-const ofSecond = (runId: string, l: { s: number }) => ({ runId, ts: new Date(l.s * 1000) });
+/**
+ * Which load generator writes (a run on several has one execution segment each) and how far its
+ * clock is off the database server's, in whole seconds: its rows are stored on the corrected second.
+ */
+export interface SegmentOfRows {
+  segment: number;
+  clockShiftSeconds: number;
+}
+const SINGLE_GENERATOR: SegmentOfRows = { segment: 0, clockShiftSeconds: 0 };
 
 /** A k6 output line's columns in its per-second table (beside the run and the second). */
 const resultColumns = (l: K6HttpLine) => ({
@@ -65,7 +72,9 @@ const metricColumns = (l: K6MetricLine) => ({
   buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
 });
 
-export function runStore(db: Db, runId: string) {
+export function runStore(db: Db, runId: string, { segment, clockShiftSeconds }: SegmentOfRows = SINGLE_GENERATOR) {
+  /** The run, the (corrected) second a k6 output line is about, and the segment that wrote it. */
+  const ofSecond = (l: { s: number }) => ({ runId, ts: new Date((l.s + clockShiftSeconds) * 1000), segment });
   return {
     /** The run with its JSON parsed (targetSpec: the target as copied when the run was made) and its steps. */
     get: async () => {
@@ -124,14 +133,14 @@ export function runStore(db: Db, runId: string) {
       }),
 
     appendResults: (lines: K6HttpLine[]) =>
-      insertAll(lines, () => db.resultSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...resultColumns(l) })) })),
+      insertAll(lines, () => db.resultSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(l), ...resultColumns(l) })) })),
 
     appendLoad: (lines: K6LoadLine[]) =>
-      insertAll(lines, () => db.loadSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...loadColumns(l) })) })),
+      insertAll(lines, () => db.loadSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(l), ...loadColumns(l) })) })),
 
     /** Checks and a script's own metrics, one row per second x kind x name. */
     appendMetrics: (lines: K6MetricLine[]) =>
-      insertAll(lines, () => db.metricSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(runId, l), ...metricColumns(l) })) })),
+      insertAll(lines, () => db.metricSecond.createMany({ data: lines.map((l) => ({ ...ofSecond(l), ...metricColumns(l) })) })),
 
     appendInfra: (points: Array<{ ts: Date; replicas: number; cpuPercent?: number | null; detail?: unknown }>) =>
       insertAll(points, () =>

@@ -3,12 +3,13 @@
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
 import path from "node:path";
-import { compileK6Script } from "@opsbench/core";
+import { compileK6Script, generatorsOf } from "@opsbench/core";
 import { addRunFlags, type RunStore } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
 import { K6_THRESHOLDS_FAILED, runK6, type K6Result } from "../k6-process";
 import { ResultWriter } from "../result-writer";
+import { runSegmentedLoad } from "../segments/coordinator";
 import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
@@ -27,6 +28,19 @@ export async function load(ctx: RunContext, provider: Provider, { workload, dep 
     const writer = new ResultWriter(store, () => ctx.publish("results"), log);
     await store.update({ loadStartedAt: new Date() });
     try {
+      const generators = generatorsOf(workload);
+      if (generators > 1) {
+        if (!deps.segments) throw new RunFailure(`the workload asks for ${generators} load generators, but this worker cannot split runs`);
+        const split = await runSegmentedLoad(ctx, generators, deps.segments);
+        if (split.flags.length) await addRunFlags(deps.db, ctx.runId, split.flags);
+        await store.update({
+          loadFinishedAt: new Date(),
+          k6ExitCode: split.result.exitCode,
+          thresholdsOk: split.result.exitCode !== K6_THRESHOLDS_FAILED,
+        });
+        if (signal.aborted) throw new RunFailure("aborted during load");
+        return { result: { ...split.result, k6Clock: split.k6Clock }, detail: { exitCode: split.result.exitCode, generators } };
+      }
       const result = await runK6({
         binary: deps.k6.binary,
         workDir: path.join(deps.workDir, ctx.runId),

@@ -31,7 +31,7 @@ export async function provision(ctx: RunContext, provider: Provider, { run, targ
 }
 
 /** "Stable at X% of a measured maximum": the rate comes from the referenced run's max throughput. */
-async function resolveWorkload(spec: WorkloadSpec, db: Db): Promise<WorkloadSpec> {
+export async function resolveWorkload(spec: WorkloadSpec, db: Db): Promise<WorkloadSpec> {
   if (spec.kind !== "constant-arrival-rate" || typeof spec.rate === "number") return spec;
   const ref = await db.run.findUnique({ where: { id: spec.rate.runId }, select: { summary: true, status: true } });
   const max = (ref?.summary as { maxThroughput?: { rps: number } | null } | null)?.maxThroughput?.rps;

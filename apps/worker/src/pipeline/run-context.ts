@@ -6,6 +6,7 @@ import { runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
 import type { ProviderContext } from "@opsbench/providers";
 import type { Logger } from "../logger";
+import type { SegmentSettings } from "../segments/coordinator";
 
 export interface PipelineDeps {
   db: Db;
@@ -14,6 +15,8 @@ export interface PipelineDeps {
   k6: K6Settings;
   benchappsDir: string;
   workDir: string;
+  /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
+  segments?: SegmentSettings;
 }
 
 export interface RunContext {
