@@ -29,3 +29,11 @@ export {
   type SegmentStatus,
   type RunSegmentRow,
 } from "./run-segments";
+export {
+  createExternalRun,
+  ingestRunLines,
+  IngestRefused,
+  parseSegmentHeader,
+  EXTERNAL_SOURCE,
+  DEFAULT_INGEST_TOKEN_HOURS,
+} from "./external-runs";

@@ -17,8 +17,12 @@ import (
 	"github.com/sirupsen/logrus"
 )
 
-// maxPendingBytes bounds what is kept while the endpoint cannot be reached (about 10 minutes of a busy test).
-const maxPendingBytes = 64 << 20
+// maxPendingBytes bounds what is kept while the endpoint cannot be reached (about 10 minutes of a busy test);
+// maxBatchBytes what one request carries (the endpoint takes up to 2 MiB), ending at a whole line.
+const (
+	maxPendingBytes = 64 << 20
+	maxBatchBytes   = 1 << 20
+)
 
 type httpSink struct {
 	url, token, segment string
@@ -71,16 +75,33 @@ func (s *httpSink) Close() error {
 func (s *httpSink) send() bool {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
+	for {
+		more, ok := s.sendBatch()
+		if !ok || !more {
+			return ok
+		}
+	}
+}
+
+// sendBatch posts up to maxBatchBytes of what is pending; more: something is left to send.
+func (s *httpSink) sendBatch() (more, ok bool) {
 	s.mu.Lock()
-	body := append([]byte(nil), s.pending.Bytes()...)
+	body := s.pending.Bytes()
+	if len(body) > maxBatchBytes {
+		if cut := bytes.LastIndexByte(body[:maxBatchBytes], '\n'); cut > 0 {
+			body = body[:cut+1]
+		}
+	}
+	body = append([]byte(nil), body...)
+	left := s.pending.Len() > len(body)
 	s.mu.Unlock()
 	if len(body) == 0 {
-		return true
+		return false, true
 	}
 	req, err := http.NewRequest(http.MethodPost, s.url, bytes.NewReader(body))
 	if err != nil {
 		s.logger.WithError(err).Error("opsbench output: bad ingest URL")
-		return true
+		return false, true
 	}
 	req.Header.Set("Authorization", "Bearer "+s.token)
 	req.Header.Set("Content-Type", "application/x-ndjson")
@@ -88,7 +109,7 @@ func (s *httpSink) send() bool {
 	res, err := s.client.Do(req)
 	if err != nil {
 		s.logger.WithError(err).Warn("opsbench output: sending failed; will retry")
-		return false
+		return false, false
 	}
 	msg, _ := io.ReadAll(io.LimitReader(res.Body, 2048))
 	_ = res.Body.Close()
@@ -97,16 +118,16 @@ func (s *httpSink) send() bool {
 		s.mu.Lock()
 		s.pending.Next(len(body))
 		s.mu.Unlock()
-		return true
+		return left, true
 	case res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden || res.StatusCode == http.StatusConflict:
 		s.logger.Errorf("opsbench output: %s refused the results (HTTP %d: %s); no more are sent", s.url, res.StatusCode, msg)
 		s.mu.Lock()
 		s.refused = true
 		s.pending.Reset()
 		s.mu.Unlock()
-		return true
+		return false, true
 	default:
 		s.logger.Warnf("opsbench output: HTTP %d from %s: %s; will retry", res.StatusCode, s.url, msg)
-		return false
+		return false, false
 	}
 }
