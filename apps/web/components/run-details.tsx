@@ -91,6 +91,16 @@ function MoreFigures({ s, infra }: { s: NonNullable<RunView["summary"]>; infra: 
               % of the machine
             </Field>
           )}
+          {s.load.generators?.map((g) => (
+            <Field key={g.segment} label={`Generator ${g.segment + 1}/${g.count}${g.worker ? ` (${g.worker})` : ""}`}>
+              <span data-testid="summary-generator" className={g.status === "LOST" ? "text-red-600" : undefined}>
+                {g.status.toLowerCase()}
+                {g.lostAt ? ` at ${g.lostAt}` : ""}, {fmtCount(g.requests)} requests (
+                {s.requests ? ((100 * g.requests) / s.requests).toFixed(1) : "0"} %), CPU{" "}
+                {g.cpuPercent === null ? "n/a" : `${g.cpuPercent.toFixed(0)} %`}
+              </span>
+            </Field>
+          ))}
         </>
       )}
       {s.thresholds?.map((t) => (

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { k6ImportAggregator, toK6ImportUpload } from "@opsbench/core";
+import { createExternalRun, defaultWorkspaceId } from "@opsbench/db";
 import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
 import { startFakeKubeApi } from "../../../tests/fake-kube-api";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal, testWebUrl } from "../../../tests/helpers";
@@ -30,12 +31,13 @@ const called = new Set<string>();
 async function call(
   key: keyof typeof API_CONTRACTS,
   url: string,
-  init: { body?: unknown } = {},
+  init: { body?: unknown; raw?: { body: string; headers: Record<string, string> } } = {},
 ): Promise<{ status: number; body: unknown }> {
   const contract = contracts[key]!;
   const res = await fetch(`${web}${url}`, {
     method: contract.method,
     ...(init.body !== undefined ? { headers: { "content-type": "application/json" }, body: JSON.stringify(init.body) } : {}),
+    ...(init.raw ? { headers: init.raw.headers, body: init.raw.body } : {}),
   });
   const declared = contract.responses[res.status];
   expect(declared, `${key} answered ${res.status}, which its contract does not declare`).toBeDefined();
@@ -121,6 +123,18 @@ describe("/api/v1 route contracts", () => {
     await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=0&to=2`);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=2&to=1`)).status).toBe(422);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${missingId}/summary?from=0&to=1`)).status).toBe(404);
+
+    // A run fed from elsewhere: its own ingest token, k6 output lines.
+    const external = await createExternalRun(stack.db, await defaultWorkspaceId(stack.db), { name: "contract-external" });
+    const lines = {
+      headers: { authorization: `Bearer ${external.token}`, "content-type": "application/x-ndjson" },
+      body: '{"t":"meta","version":4,"alpha":0.008,"minValueMs":0.001}\n',
+    };
+    await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${external.id}/ingest`, { raw: lines });
+    expect((await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${runId}/ingest`, { raw: lines })).status).toBe(401);
+    expect(
+      (await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${external.id}/ingest`, { raw: { ...lines, body: "nope\n" } })).status,
+    ).toBe(422);
 
     // Comparisons and their export.
     const selection = `g=${encodeURIComponent(`one:${runId}`)}`;

@@ -35,6 +35,18 @@ const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: tr
     ),
   /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
   OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
+  /**
+   * "all": runs, studies, script checks and load segments; "load": a generator-only worker that takes load segments
+   * of runs split over several generators (docs/generators.md). `opsbench worker --role load` sets it too.
+   */
+  OPSBENCH_WORKER_ROLE: z.enum(["all", "load"]).default("all"),
+  /** How long a run split over generators waits for all of them to have k6 up and paused before it fails. */
+  OPSBENCH_SEGMENT_READY_SECONDS: z.coerce.number().int().min(1).default(120),
+  /** 1: also keep k6's raw JSON output (every sample) of each load segment, in <work dir>/k6-samples/<run>-segment-<i>.json, to check opsbench's numbers. */
+  OPSBENCH_K6_KEEP_SAMPLES: z
+    .enum(["0", "1", "false", "true"])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
   /** No load test runs longer than this, whatever it plans (default one day). */
   OPSBENCH_MAX_LOAD_SECONDS: z.coerce.number().int().min(1).default(86_400),
   /** How often the reconciler looks for runs and studies nothing executes (docs/faults.md). */

@@ -106,6 +106,11 @@ export async function runK6(opts: {
   deadline?: K6Deadline;
   /** Told what this k6 owns as soon as it exists (its network, then its process), to be recorded. */
   onOwned?: (owned: K6Owned) => void;
+  /**
+   * Start k6 paused, with its REST API on 127.0.0.1:port (inside its load network when sandboxed), to be
+   * resumed by the caller (a load generator of a run on several). `onLaunch` gets that network's name, or null.
+   */
+  control?: { port: number; onLaunch: (netns: string | null) => void };
 }): Promise<K6Result> {
   mkdirSync(opts.workDir, { recursive: true });
   const scriptPath = path.join(opts.workDir, "script.js");
@@ -119,6 +124,7 @@ export async function runK6(opts: {
   if (network) opts.onOwned?.({ pid: null, startTicks: null, network });
   try {
     const deadlineMs = opts.deadline ? await deadlineOf(opts.binary, opts.script, sandbox, opts.deadline) : null;
+    opts.control?.onLaunch(launch.network?.ns ?? null);
     const result = await superviseK6(
       {
         ...opts,
@@ -130,9 +136,9 @@ export async function runK6(opts: {
           "run",
           "--no-color",
           "--quiet",
-          // No REST API on localhost:6565 (it would let anyone on the machine steer the test).
-          "--address",
-          "",
+          // No REST API on localhost:6565 (it would let anyone on the machine steer the test), unless the
+          // caller steers it: then paused, on a port inside k6's own network namespace where it has one.
+          ...(opts.control ? ["--address", `127.0.0.1:${opts.control.port}`, "--paused"] : ["--address", ""]),
           ...launch.blockArgs,
           ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
           ...(opts.extraArgs ?? []),

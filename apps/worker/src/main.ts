@@ -8,6 +8,10 @@ import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { createDb } from "@opsbench/db";
 import {
+  createLoadQueue,
+  LOAD_QUEUE,
+  segmentJobPayload,
+  type SegmentJobPayload,
   RUN_QUEUE,
   STALLED_JOB_SETTINGS,
   STUDY_QUEUE,
@@ -30,6 +34,8 @@ import { DEFAULT_DB_OUTAGE_WAIT_MS } from "./pipeline/run-context";
 import { startRetentionSweep } from "./retention-sweep";
 import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
+import type { SegmentSettings } from "./segments/coordinator";
+import { executeSegment } from "./segments/generator";
 import { executeStudy } from "./study-runner";
 import { sweepLoadNetworks } from "./sweep-load-networks";
 import { startScriptValidationWorker } from "./validate-script";
@@ -37,6 +43,10 @@ import { startCredentialCheckWorker } from "./credential-check-worker";
 import { startReaper } from "./reaper";
 
 const env = loadEnv();
+/** `--role load` on the command line (opsbench worker --role load) wins over OPSBENCH_WORKER_ROLE. */
+const roleArg = process.argv.indexOf("--role");
+const role = roleArg >= 0 ? process.argv[roleArg + 1] : env.OPSBENCH_WORKER_ROLE;
+if (role !== "all" && role !== "load") throw new Error(`--role must be "all" or "load", not ${JSON.stringify(role)}`);
 const log = createLogger(env.LOG_LEVEL);
 // Queries wait (bounded) for a Postgres that is restarting instead of failing the run (docs/faults.md).
 const db = createDb(env.DATABASE_URL, {
@@ -57,6 +67,13 @@ const k6: K6Settings = {
   },
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
 };
+const loadQueue = createLoadQueue(env.REDIS_URL);
+const segments: SegmentSettings = {
+  queue: loadQueue,
+  redis: publisher,
+  redisUrl: env.REDIS_URL,
+  readyDeadlineMs: env.OPSBENCH_SEGMENT_READY_SECONDS * 1000,
+};
 // Credentials targets name are opened with this key; cloud API stand-ins come from here only, never from a request.
 const endpoints = { aws: env.OPSBENCH_AWS_ENDPOINT_URL, gcp: env.OPSBENCH_GCP_ENDPOINT_URL };
 const credentialDeps = { secretKey: env.OPSBENCH_SECRET_KEY, endpoints };
@@ -71,8 +88,11 @@ const pipeline: PipelineDeps = {
   workDir: env.OPSBENCH_WORK_DIR,
   live: live.runs,
   ...credentialDeps,
+  segments,
 };
 const running = new Map<string, AbortController>();
+/** Load segments this worker generates, by "<runId>:<segment>". */
+const runningSegments = new Map<string, AbortController>();
 // Single runs and study runs share the machine: one load test at a time.
 const loadLock = new LoadLock();
 const stoppingStudies = new AbortController();
@@ -125,7 +145,40 @@ studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
 studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, jobId: job?.id, err }, "study job failed"));
 
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
-const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log });
+const scriptWorker =
+  role === "all" ? startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log }) : null;
+
+// Load segments of runs split over several generators, on any worker. Not under the load lock: the run
+// that split itself holds it on this machine while its segments run, one of them possibly here.
+const loadWorker = new Worker<SegmentJobPayload>(
+  LOAD_QUEUE,
+  async (job) => {
+    const parsed = segmentJobPayload.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
+    const abort = new AbortController();
+    runningSegments.set(`${parsed.data.runId}:${parsed.data.segment}`, abort);
+    try {
+      await executeSegment(
+        parsed.data,
+        {
+          db,
+          redis: publisher,
+          redisUrl: env.REDIS_URL,
+          log,
+          k6,
+          workDir: env.OPSBENCH_WORK_DIR,
+          keepSamples: env.OPSBENCH_K6_KEEP_SAMPLES,
+        },
+        abort.signal,
+      );
+    } finally {
+      runningSegments.delete(`${parsed.data.runId}:${parsed.data.segment}`);
+    }
+  },
+  { connection: redisConnection(env.REDIS_URL), prefix: queuePrefix(env.REDIS_URL), concurrency: 1, lockDuration: 60_000 },
+);
+loadWorker.on("error", (err) => log.error({ err }, "load worker error"));
+loadWorker.on("ready", () => log.info({ role, queue: LOAD_QUEUE }, "load generator ready"));
 
 // Read before this worker's first beat: after a container restart a dead predecessor may share its id.
 const beatsAtStart = await readWorkerHeartbeats(publisher).catch(() => undefined);
@@ -140,10 +193,15 @@ const reaper = startReaper({ db, log, ...credentialDeps });
 let stopping = false;
 const heartbeat = startHeartbeat(
   publisher,
-  { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...live.runs], studyIds: () => [...live.studies] },
+  {
+    isConsuming: () => !stopping && (role === "all" ? worker.isRunning() : loadWorker.isRunning()),
+    runIds: () => [...new Set([...live.runs, ...[...runningSegments.keys()].map((k) => k.split(":")[0]!)])],
+    studyIds: () => [...live.studies],
+  },
   log,
 );
 worker.on("ready", () => void heartbeat.beat());
+loadWorker.on("ready", () => void heartbeat.beat());
 log.info({ workerId: heartbeat.workerId }, "heartbeat started");
 
 const runQueue = createRunQueue(env.REDIS_URL);
@@ -167,7 +225,8 @@ try {
   log.error({ err }, "start-up reconciliation failed");
 }
 const reconciler = startReconciler(reconcilerDeps, env.OPSBENCH_RECONCILE_SECONDS * 1000);
-if (!stopping) {
+// A generator-only worker (--role load) takes no runs or studies: only load segments.
+if (!stopping && role === "all") {
   void worker.run();
   void studyWorker.run();
 }
@@ -189,11 +248,11 @@ async function shutdown(signal: string) {
   await reconciler.stop();
   await reaper.stop();
   retention.stop();
-  for (const abort of running.values()) abort.abort();
+  for (const abort of [...running.values(), ...runningSegments.values()]) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.
-  await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close(), credentialWorker.close()]);
-  await Promise.all([runQueue.close(), studyQueue.close()]);
+  await Promise.all([worker.close(), studyWorker.close(), scriptWorker?.close(), credentialWorker.close(), loadWorker.close()]);
+  await Promise.all([runQueue.close(), studyQueue.close(), loadQueue.close()]);
   await publisher.quit().catch(() => {});
   await db.$disconnect();
   log.info({ ms: Date.now() - started }, "stopped");

@@ -1,15 +1,17 @@
 // opsbench: the command line. Exit codes: 0 ok, 1 run failed, 2 bad input,
 // 99 the run finished but its k6 thresholds failed.
+import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
 import { DELETE_USAGE, deleteCommand } from "./delete-command";
 import { DEMO_USAGE, demoCommand } from "./demo-command";
-import { loadEnv, loadRemote, type CliEnv } from "./env";
+import { childEnv, loadEnv, loadRemote, repoRoot, type CliEnv } from "./env";
 import { costCommand } from "./cost-command";
 import { importK6Command } from "./import-k6";
 import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
+import { EXTERNAL_RUN_USAGE, externalRunCommand } from "./external-run-command";
 import { ensureWorker, type Managed } from "./processes";
 import { type Remote, RemoteInputError, remoteRunReport, remoteStartRun } from "./remote-client";
 import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson, waitForRun } from "./wait-for-run";
@@ -17,6 +19,8 @@ import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson, wa
 const USAGE = `usage:
 ${DEMO_USAGE}
   opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
+${EXTERNAL_RUN_USAGE}
+  opsbench worker [--role load]                               run a worker in the foreground (--role load: a load generator only)
   opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
   opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
 ${WORKLOAD_USAGE}
@@ -39,7 +43,10 @@ async function main(argv: string[]): Promise<number> {
     case "demo":
       return demoCommand(rest, { usageError: (m) => new UsageError(m) });
     case "run":
+      if (rest.includes("--external")) return externalRunCommand(rest, { say, usageError: (m) => new UsageError(m) });
       return run(rest);
+    case "worker":
+      return workerCommand(rest);
     case "runs":
       if (rest[0] === "show") return runsShow(rest.slice(1));
       throw new UsageError(`unknown command "runs ${rest[0] ?? ""}"`);
@@ -61,6 +68,19 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/** `opsbench worker [--role all|load]`: the worker in the foreground; on a generator-only machine, --role load. */
+async function workerCommand(args: string[]): Promise<number> {
+  const { values } = parsing(() => parseArgs({ args, strict: true, options: { role: { type: "string", default: "all" } } }));
+  if (values.role !== "all" && values.role !== "load") throw new UsageError(`--role must be "all" or "load", not "${values.role}"`);
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts", "--role", values.role], {
+    cwd: repoRoot,
+    env: childEnv(loadEnv()),
+    stdio: "inherit",
+  });
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
 /** Runs parseArgs, turning its complaints into usage errors (exit 2). */

@@ -63,6 +63,38 @@ export function loadTotals(
   return t;
 }
 
+/**
+ * Per-second load rows of several load generators (execution segments) merged into one row per
+ * second: VUs, iterations, dropped iterations and bytes add up across generators.
+ */
+export function mergeLoadSeconds(rows: Iterable<LoadSecondRow>): LoadSecondRow[] {
+  const bySecond = new Map<number, LoadSecondRow>();
+  for (const r of rows) {
+    const m = bySecond.get(r.ts.getTime());
+    if (!m) {
+      const { ts, vus, iterations, droppedIterations, bytesSent, bytesReceived } = r;
+      bySecond.set(ts.getTime(), { ts, vus, iterations, droppedIterations, bytesSent, bytesReceived });
+    } else {
+      m.vus += r.vus;
+      m.iterations += r.iterations;
+      m.droppedIterations += r.droppedIterations;
+      m.bytesSent += r.bytesSent;
+      m.bytesReceived += r.bytesReceived;
+    }
+  }
+  return [...bySecond.values()].sort((a, b) => a.ts.getTime() - b.ts.getTime());
+}
+
+/** One per-second load row (load_seconds), as the summary reads it. */
+export interface LoadSecondRow {
+  ts: Date;
+  vus: number;
+  iterations: number;
+  droppedIterations: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
 /** Threshold outcomes from k6's --summary-export (there, `true` means the threshold was crossed). */
 export function thresholdOutcomes(k6Summary: unknown): ThresholdOutcome[] {
   const parsed = k6SummarySchema.safeParse(k6Summary);

@@ -25,8 +25,26 @@ export const loadTotalsSchema = z.object({
   droppedIterations: z.number(),
   bytesSent: z.number(),
   bytesReceived: z.number(),
+  /** A run on several load generators: each one's execution segment, CPU and requests (docs/generators.md). */
+  generators: z
+    .array(
+      z.object({
+        segment: z.number().int(),
+        count: z.number().int(),
+        status: z.string(),
+        worker: z.string().nullable(),
+        cpuPercent: z.number().nullable(),
+        requests: z.number(),
+        /** When a lost generator was last heard of (ISO time). */
+        lostAt: z.string().nullable(),
+        /** The database server's clock minus the generator's, at its start and end (ms). */
+        clockOffsetMs: z.object({ start: z.number().nullable(), end: z.number().nullable() }),
+      }),
+    )
+    .optional(),
 });
 export type LoadTotals = z.infer<typeof loadTotalsSchema>;
+export type GeneratorTotals = NonNullable<LoadTotals["generators"]>[number];
 
 export const thresholdOutcomeSchema = z.object({ metric: z.string(), expression: z.string(), ok: z.boolean() });
 export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;

@@ -40,6 +40,7 @@ export const STORED_JSON_SCHEMAS = {
   "Run.workloadSpec": workloadSpec,
   "Run.summary": runSummarySchema,
   "Run.k6Summary": k6SummarySchema,
+  "RunSegment.k6Summary": k6SummarySchema,
   "RunStep.detail": stepDetailSchema,
   "InfraPoint.detail": infraPointDetailSchema,
   "RunEvent.data": runEventDataSchema,

@@ -9,6 +9,8 @@ export const VALIDITY_FLAG_CODES = [
   "too-few-repetitions",
   "load-generator-cpu",
   "partial",
+  "generator-clock-skew",
+  "lost-generator",
 ] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
@@ -37,6 +39,33 @@ export function loadGeneratorCpuFlag(cpuPercent: number): ValidityFlag {
   };
 }
 
+/** Load generators whose clocks (against the database server's) disagree by more than this are flagged. */
+export const GENERATOR_CLOCK_SKEW_LIMIT_MS = 100;
+
+export function generatorClockSkewFlag(spreadMs: number): ValidityFlag {
+  return {
+    code: "generator-clock-skew",
+    message: `the load generators' clocks disagreed by ${Math.round(spreadMs)} ms (over ${GENERATOR_CLOCK_SKEW_LIMIT_MS} ms); seconds were aligned on corrected times, per-second figures may still blur`,
+  };
+}
+
+/** A run on several generators of which some were lost: its numbers cover only the others' share of the load after that. */
+export function lostGeneratorFlag(lost: ReadonlyArray<{ segment: number; count: number; lostAt: string | null }>): ValidityFlag {
+  const which = lost.map((g) => `segment ${g.segment + 1}/${g.count}${g.lostAt ? ` at ${g.lostAt}` : ""}`).join(", ");
+  return {
+    code: "lost-generator",
+    message: `partial: load generator ${which} was lost; the totals hold only what the remaining generators measured`,
+  };
+}
+
+function generatorsCpuFlag(busy: ReadonlyArray<{ segment: number; count: number; cpuPercent: number | null }>): ValidityFlag {
+  const which = busy.map((g) => `segment ${g.segment + 1}/${g.count} ${g.cpuPercent!.toFixed(0)}%`).join(", ");
+  return {
+    code: "load-generator-cpu",
+    message: `k6 used over ${LOAD_GENERATOR_CPU_LIMIT}% of its machine's CPU on ${which}: those load generators may have limited the results`,
+  };
+}
+
 export function droppedIterationsFlag(dropped: number): ValidityFlag {
   return { code: "dropped-iterations", message: `${dropped} iterations dropped: the load generator could not keep the planned rate` };
 }
@@ -60,8 +89,13 @@ export function tooFewRepetitionsFlag(repetitions: number): ValidityFlag {
 /** Flags that follow from a run's summary alone (the load generator's CPU, dropped iterations). */
 export function summaryFlags(summary: Pick<RunSummary, "load"> | null): ValidityFlag[] {
   const flags: ValidityFlag[] = [];
+  const generators = summary?.load?.generators;
   const cpu = summary?.load?.generatorCpuPercent ?? null;
-  if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) flags.push(loadGeneratorCpuFlag(cpu));
+  if (generators?.length) {
+    // On several generators the flag is per segment: one busy machine says nothing of the others.
+    const busy = generators.filter((g) => g.cpuPercent !== null && g.cpuPercent > LOAD_GENERATOR_CPU_LIMIT);
+    if (busy.length) flags.push(generatorsCpuFlag(busy));
+  } else if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) flags.push(loadGeneratorCpuFlag(cpu));
   const dropped = summary?.load?.droppedIterations ?? 0;
   if (dropped > 0) flags.push(droppedIterationsFlag(dropped));
   return flags;

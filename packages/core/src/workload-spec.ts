@@ -25,6 +25,14 @@ const rateStage = z.object({ duration: k6Duration, target: z.number().int().min(
 /** How long k6 lets running iterations finish when a scenario ends (k6's default: 30s). */
 const gracefulStop = k6Duration.optional();
 
+/** The most load generators one run may be split over (the workspace's maxGenerators may allow fewer). */
+export const MAX_GENERATORS = 64;
+/**
+ * Load generators to split the run over: k6 execution segments, one per worker taking a job from the
+ * "load" queue (docs/generators.md). 1 (or absent): the run's own worker runs k6 alone.
+ */
+const generators = z.number().int().min(1).max(MAX_GENERATORS).optional();
+
 export const rampingVusWorkload = z
   .object({
     kind: z.literal("ramping-vus"),
@@ -32,13 +40,14 @@ export const rampingVusWorkload = z
     stages: z.array(stage).min(1),
     gracefulRampDown: k6Duration.default("10s"),
     gracefulStop,
+    generators,
     ...programShape,
   })
   .strict();
 
 /** Closed loop at a fixed concurrency for a fixed time (Fortio in study 002). */
 export const constantVusWorkload = z
-  .object({ kind: z.literal("constant-vus"), vus: positiveVus, duration: k6Duration, gracefulStop, ...programShape })
+  .object({ kind: z.literal("constant-vus"), vus: positiveVus, duration: k6Duration, gracefulStop, generators, ...programShape })
   .strict();
 
 /** Closed loop at a fixed concurrency for a fixed number of iterations (ab -n N -c C in study 001). */
@@ -49,6 +58,7 @@ export const sharedIterationsWorkload = z
     iterations: z.number().int().min(1).max(100_000_000),
     maxDuration: k6Duration.default("30m"),
     gracefulStop,
+    generators,
     ...programShape,
   })
   .strict()
@@ -66,7 +76,7 @@ const arrivalVus = {
 
 /** An open-model workload: its own fields, then what every open model has. */
 const openModelWorkload = <S extends z.ZodRawShape>(shape: S) =>
-  z.object({ ...shape, gracefulStop, ...arrivalVus, ...programShape }).strict();
+  z.object({ ...shape, gracefulStop, generators, ...arrivalVus, ...programShape }).strict();
 /** maxVUs, when set, covers the pre-allocated VUs. */
 const maxVusCoverPreallocated = (w: { preAllocatedVUs: number; maxVUs?: number }) =>
   w.maxVUs === undefined || w.maxVUs >= w.preAllocatedVUs;
@@ -96,6 +106,7 @@ export const scriptWorkload = z
   .object({
     kind: z.literal("script"),
     source: z.string().min(1, "the script is empty").max(1_000_000, "a script may be at most 1,000,000 characters"),
+    generators,
   })
   .strict();
 
@@ -116,6 +127,9 @@ export type WorkloadSpec = z.infer<typeof workloadSpec>;
 export type WorkloadKind = WorkloadSpec["kind"];
 /** Every kind opsbench compiles itself (all but "script"). */
 export type GeneratedWorkloadSpec = Exclude<WorkloadSpec, { kind: "script" }>;
+
+/** Load generators the workload asks for (1 unless it says more). */
+export const generatorsOf = (spec: { generators?: number | undefined }): number => spec.generators ?? 1;
 
 export const workloadInput = z
   .object({

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MAX_STUDY_RUNS } from "./study-spec";
 import { durationSeconds } from "./workloads/duration";
+import { MAX_GENERATORS } from "./workload-spec";
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
@@ -21,6 +22,8 @@ export const workspaceLimitsSchema = z.strictObject({
   maxHttpSeries: positiveInt(100_000),
   /** Runs and studies created per minute. */
   runCreationsPerMinute: positiveInt(10_000),
+  /** Load generators one run may be split over (a workload's `generators`). */
+  maxGenerators: positiveInt(MAX_GENERATORS),
 });
 export type WorkspaceLimits = z.infer<typeof workspaceLimitsSchema>;
 export type WorkspaceLimitName = keyof WorkspaceLimits;
@@ -34,6 +37,7 @@ export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {
   maxConcurrentRuns: 10,
   maxHttpSeries: 200,
   runCreationsPerMinute: 30,
+  maxGenerators: 4,
 };
 
 /** What a workload asks for, from k6 inspect. */
@@ -89,4 +93,12 @@ export function workloadLimitBreaches(req: WorkloadRequirements, limits: Workspa
       message: `starts up to ${Math.round(rate)} iterations/s; the workspace's limit maxArrivalRate is ${limits.maxArrivalRate}`,
     });
   return out;
+}
+
+/** The workload's load generators over the workspace's maxGenerators, or null when within it. */
+export function generatorsBreach(spec: { generators?: number | undefined }, limits: WorkspaceLimits): LimitBreach | null {
+  const n = spec.generators ?? 1;
+  return n > limits.maxGenerators
+    ? { limit: "maxGenerators", message: `asks for ${n} load generators; the workspace's limit maxGenerators is ${limits.maxGenerators}` }
+    : null;
 }

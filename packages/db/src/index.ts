@@ -4,7 +4,7 @@ export { ensureAppRole, type AppRoleOptions } from "./app-role";
 export { ConflictError, NotFoundError } from "./errors";
 export { pruneExpiredSeries } from "./retention";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
-export { runStore, type RunStore, type InfraRow, type ResultBatch } from "./run-store";
+export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentOfRows } from "./run-store";
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
 export { loadRunView, loadResultCells, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";
 export { loadRunInfra, type RunInfra, type InfraSeriesPoint } from "./run-infra";
@@ -49,3 +49,21 @@ export {
   markCredentialChecked,
   type CredentialsScope,
 } from "./scope/credentials-scope";
+export {
+  databaseClockOffsetMs,
+  generatorTotals,
+  segmentStore,
+  SEGMENT_STATUSES,
+  FINAL_SEGMENT_STATUSES,
+  type SegmentStore,
+  type SegmentStatus,
+  type RunSegmentRow,
+} from "./run-segments";
+export {
+  createExternalRun,
+  ingestRunLines,
+  IngestRefused,
+  parseSegmentHeader,
+  EXTERNAL_SOURCE,
+  DEFAULT_INGEST_TOKEN_HOURS,
+} from "./external-runs";

@@ -45,8 +45,15 @@ const parseStep = <S extends { detail: unknown }>({ detail, ...step }: S) => ({
   detail: readStoredJson(stepDetailSchema, detail),
 });
 
-/** The run and the second a k6 output line is about. */
-const ofSecond = (runId: string, l: { s: number }) => ({ runId, ts: new Date(l.s * 1000) });
+/**
+ * Which load generator writes (a run on several has one execution segment each) and how far its
+ * clock is off the database server's, in whole seconds: its rows are stored on the corrected second.
+ */
+export interface SegmentOfRows {
+  segment: number;
+  clockShiftSeconds: number;
+}
+const SINGLE_GENERATOR: SegmentOfRows = { segment: 0, clockShiftSeconds: 0 };
 
 /** A k6 output line's columns in its per-second table (beside the run and the second). */
 const resultColumns = (l: K6HttpLine) => ({
@@ -80,10 +87,12 @@ const metricColumns = (l: K6MetricLine) => ({
   buckets: l.b === undefined ? null : Buffer.from(l.b, "base64"),
 });
 
-export function runStore(db: Db, runId: string) {
-  const resultRows = (lines: K6HttpLine[]) => lines.map((l) => ({ ...ofSecond(runId, l), ...resultColumns(l) }));
-  const loadRows = (lines: K6LoadLine[]) => lines.map((l) => ({ ...ofSecond(runId, l), ...loadColumns(l) }));
-  const metricRows = (lines: K6MetricLine[]) => lines.map((l) => ({ ...ofSecond(runId, l), ...metricColumns(l) }));
+export function runStore(db: Db, runId: string, { segment, clockShiftSeconds }: SegmentOfRows = SINGLE_GENERATOR) {
+  /** The run, the (corrected) second a k6 output line is about, and the segment that wrote it. */
+  const ofSecond = (l: { s: number }) => ({ runId, ts: new Date((l.s + clockShiftSeconds) * 1000), segment });
+  const resultRows = (lines: K6HttpLine[]) => lines.map((l) => ({ ...ofSecond(l), ...resultColumns(l) }));
+  const loadRows = (lines: K6LoadLine[]) => lines.map((l) => ({ ...ofSecond(l), ...loadColumns(l) }));
+  const metricRows = (lines: K6MetricLine[]) => lines.map((l) => ({ ...ofSecond(l), ...metricColumns(l) }));
   const infraRows = (points: InfraRow[]) =>
     points.map((p) => ({
       runId,

@@ -8,3 +8,4 @@ export * from "./script-validation";
 export * from "./worker-heartbeat";
 export * from "./delete-resources";
 export * from "./credential-check";
+export * from "./load-segments";

@@ -27,6 +27,7 @@ import {
   windowQuery,
   windowSummarySchema,
 } from "./contracts/runs";
+import { ingestAcceptedSchema } from "./contracts/ingest";
 import { shareBody, shareCreatedSchema, shareListItemSchema, shareRevokedSchema } from "./contracts/shares";
 import { studyAbortSchema, studyCreatedSchema, studyListItemSchema, studyViewSchema } from "./contracts/studies";
 import { auditEventSchema, auditQuery, limitsBody, workspaceLimitsSchema } from "./contracts/workspace-admin";
@@ -51,6 +52,8 @@ export interface RouteContract {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** A body that is not JSON (e.g. k6 output lines), known by its content type. */
+  rawBody?: NonJsonBody;
   /** What each status answers: a schema of its JSON body, or the content type of a body that is not JSON. */
   responses: Record<number, z.ZodType | NonJsonBody>;
 }
@@ -184,6 +187,14 @@ export const API_CONTRACTS = withMethodAndPath({
     responses: { 200: windowSummarySchema, ...missing, ...refused, ...guarded },
   },
   "GET /api/v1/runs/{id}/events": itemRoute("viewer", "Server-sent events: the worker's notices about the run", eventStream),
+  "POST /api/v1/runs/{id}/ingest": {
+    summary:
+      "Takes the opsbench k6 output's per-second lines (NDJSON) for a run made by `opsbench run --external`; authorized by the run's own ingest token (Authorization: Bearer), never an account",
+    role: "public",
+    params: idParams,
+    rawBody: { contentType: "application/x-ndjson" },
+    responses: { 200: ingestAcceptedSchema, 401: apiErrorBodySchema, 409: apiErrorBodySchema, 413: apiErrorBodySchema, ...refused },
+  },
   "GET /api/v1/studies": listRoute("viewer", "The workspace's studies, newest first", studyListItemSchema),
   "POST /api/v1/studies": createRoute(
     "editor",

@@ -111,7 +111,9 @@ export function openApiDocument() {
               content: { "application/json": { schema: components.add(contract.body, "input", `${id}Body`) } },
             },
           }
-        : {}),
+        : contract.rawBody
+          ? { requestBody: { required: true, content: { [contract.rawBody.contentType]: { schema: { type: "string" } } } } }
+          : {}),
       responses: responses(contract, components, id),
     };
   }

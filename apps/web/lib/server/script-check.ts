@@ -8,6 +8,7 @@ import {
   type WorkloadSpec,
   type WorkspaceLimits,
   workloadLimitBreaches,
+  generatorsBreach,
 } from "@opsbench/core";
 import { ScriptValidationUnavailable, type ScriptValidationResult } from "@opsbench/jobs";
 import { ApiError } from "@/lib/api/errors";
@@ -33,7 +34,8 @@ export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLi
   const result = await inspect(compileK6Script(concrete));
   const at = spec.kind === "script" ? `${path}.source` : path;
   if (!result.ok) throw new ApiError("invalid_input", `${at}: ${result.message}`, [{ path: at, message: result.message }]);
-  const breaches = workloadLimitBreaches(result, limits);
+  const generators = generatorsBreach(spec, limits);
+  const breaches = [...workloadLimitBreaches(result, limits), ...(generators ? [generators] : [])];
   if (breaches.length > 0)
     throw new ApiError(
       "invalid_input",

@@ -72,6 +72,8 @@ type Output struct {
 	closer  io.Closer
 	w       *bufio.Writer
 	flusher *output.PeriodicFlusher
+	// sink is set in HTTP mode: what is flushed is posted once a second.
+	sink *httpSink
 
 	mu      sync.Mutex
 	http    map[httpKey]*httpCell
@@ -89,7 +91,17 @@ type Output struct {
 func New(p output.Params) (output.Output, error) {
 	dest := strings.TrimSpace(p.ConfigArgument)
 	if dest == "" {
-		return nil, fmt.Errorf("opsbench output needs a destination: --out opsbench=FILE or --out opsbench=fd:N")
+		return nil, fmt.Errorf("opsbench output needs a destination: --out opsbench=FILE, fd:N or https://.../api/v1/runs/<id>/ingest")
+	}
+	if strings.HasPrefix(dest, "http://") || strings.HasPrefix(dest, "https://") {
+		sink, err := newHTTPSink(dest, p.Environment["K6_OPSBENCH_TOKEN"], p.ScriptOptions.ExecutionSegment.String(), p.Logger)
+		if err != nil {
+			return nil, err
+		}
+		return &Output{
+			params: p, closer: sink, w: bufio.NewWriterSize(sink, 64*1024), sink: sink,
+			http: map[httpKey]*httpCell{}, load: map[int64]*loadCell{}, metrics: newMetricAggregates(),
+		}, nil
 	}
 	var f *os.File
 	if strings.HasPrefix(dest, "fd:") {
@@ -116,7 +128,12 @@ func (o *Output) Start() error {
 	o.startNs = time.Now().UnixNano()
 	o.writeLine(map[string]any{"t": "meta", "version": FormatVersion, "alpha": Alpha, "minValueMs": minValueMs})
 	_ = o.w.Flush()
-	f, err := output.NewPeriodicFlusher(time.Second, func() { o.flush(false) })
+	f, err := output.NewPeriodicFlusher(time.Second, func() {
+		o.flush(false)
+		if o.sink != nil {
+			o.sink.send()
+		}
+	})
 	if err != nil {
 		return err
 	}

@@ -5,13 +5,14 @@ import {
   analysisFlags,
   k6LoadWindow,
   loadTotals,
+  mergeLoadSeconds,
   priceRun,
   summarize,
   thresholdOutcomes,
   workerClockWindow,
   type RunSummary,
 } from "@opsbench/core";
-import { addRunFlags, loadResultCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
+import { addRunFlags, generatorTotals, loadResultCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED } from "../k6-process";
 import type { LoadResult } from "./load";
@@ -38,11 +39,13 @@ async function analyzeRun(
   const window =
     k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
     workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
-  const load = await deps.db.loadSecond.findMany({ where: { runId } });
+  // Several generators write rows of the same second: their VUs and counts add up.
+  const load = mergeLoadSeconds(await deps.db.loadSecond.findMany({ where: { runId } }));
+  const generators = fresh.generators > 1 ? await generatorTotals(deps.db, runId) : undefined;
   const summary = {
     ...summarize(cells, window.seconds),
     durationSource: window.source,
-    load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine },
+    load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine, ...(generators ? { generators } : {}) },
     thresholds: thresholdOutcomes(k6.summary),
     appChecks,
   };

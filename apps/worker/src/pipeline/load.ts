@@ -3,12 +3,13 @@
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
 import path from "node:path";
-import { compileK6Script, HttpSeriesCap, type WorkspaceLimits } from "@opsbench/core";
+import { compileK6Script, generatorsOf, HttpSeriesCap, type WorkspaceLimits } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
 import { K6_THRESHOLDS_FAILED, runK6, type K6Owned, type K6Result } from "../k6-process";
 import { ResultWriter } from "../result-writer";
+import { runSegmentedLoad } from "../segments/coordinator";
 import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
@@ -39,6 +40,19 @@ export async function load(
       recording = recording.then(() => store.stepDetail("LOAD", { k6 })).catch((err) => log.warn({ err }, "could not record k6's process"));
     };
     try {
+      const generators = generatorsOf(workload);
+      if (generators > 1) {
+        if (!deps.segments) throw new RunFailure(`the workload asks for ${generators} load generators, but this worker cannot split runs`);
+        const split = await runSegmentedLoad(ctx, generators, deps.segments);
+        if (split.flags.length) await addRunFlags(deps.db, ctx.runId, split.flags);
+        await store.update({
+          loadFinishedAt: new Date(),
+          k6ExitCode: split.result.exitCode,
+          thresholdsOk: split.result.exitCode !== K6_THRESHOLDS_FAILED,
+        });
+        if (signal.aborted) throw new RunFailure("aborted during load");
+        return { result: { ...split.result, k6Clock: split.k6Clock }, detail: { exitCode: split.result.exitCode, generators } };
+      }
       const result = await runK6({
         binary: deps.k6.binary,
         workDir: path.join(deps.workDir, ctx.runId),

@@ -7,6 +7,7 @@ import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs
 import type { CredentialSecret } from "@opsbench/core";
 import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { Logger } from "../logger";
+import type { SegmentSettings } from "../segments/coordinator";
 
 export interface PipelineDeps {
   db: Db;
@@ -23,6 +24,8 @@ export interface PipelineDeps {
   secretKey?: string;
   /** API stand-ins from the worker's environment (OPSBENCH_AWS_ENDPOINT_URL, OPSBENCH_GCP_ENDPOINT_URL). */
   endpoints?: ProviderEndpoints;
+  /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
+  segments?: SegmentSettings;
 }
 
 /** Five minutes: a restart or a failover of Postgres, not a database that is gone. */

@@ -1,0 +1,191 @@
+// One load generator of a run on several: a job from the "load" queue runs k6 execution segment
+// i/N against the deployment the run's worker made. k6 starts paused; once its VUs are up the
+// segment says it is ready (Redis), waits for the start the run's worker agrees, and resumes at
+// that instant on its own clock corrected to the database server's. Its per-second rows carry
+// its segment and the corrected second. It stops when the run gives up, and keeps an alive key
+// fresh while it works, so a lost machine is noticed within seconds.
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { compileK6Script, workloadSpec } from "@opsbench/core";
+import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
+import { executionSegmentArgs, segmentCoordination, type SegmentJobPayload } from "@opsbench/jobs";
+import type { Redis } from "ioredis";
+import { K6_THRESHOLDS_FAILED, runK6, type K6Settings } from "../k6-process";
+import type { Logger } from "../logger";
+import { resolveWorkload } from "../pipeline/provision";
+import { ResultWriter } from "../result-writer";
+import { K6_PAUSED_BEFORE_RUN, K6Control } from "./k6-control";
+
+export interface GeneratorDeps {
+  db: Db;
+  redis: Redis;
+  redisUrl: string;
+  log: Logger;
+  k6: K6Settings;
+  workDir: string;
+  /** Also keep k6's raw JSON output (every sample) in the segment's folder, to check opsbench's numbers. */
+  keepSamples?: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps, signal: AbortSignal): Promise<void> {
+  const { runId, segment, count } = job;
+  const log = deps.log.child({ runId, segment });
+  const segments = segmentStore(deps.db, runId);
+  const coordination = segmentCoordination(deps.redis, deps.redisUrl, runId);
+  const offsetStart = await databaseClockOffsetMs(deps.db);
+  if (!(await segments.claim(segment, `${os.hostname()}:${process.pid}`, offsetStart))) {
+    log.info("segment already taken or given up; nothing to do");
+    return;
+  }
+  const alive = setInterval(() => void coordination.beat(segment).catch(() => {}), 1000);
+  await coordination.beat(segment);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  // The run's worker gives up (deadline, abort): stop k6 wherever it is.
+  const cancelWatch = setInterval(async () => {
+    if (await coordination.cancelled().catch(() => null)) stop.abort();
+  }, 500);
+  let control: K6Control | null = null;
+  try {
+    const run = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { workloadSpec: true } });
+    const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db);
+    const endpoint = await deploymentEndpoint(deps.db, runId);
+    // Rows land on the database server's second: whole seconds of offset are corrected here.
+    const store = runStore(deps.db, runId, { segment, clockShiftSeconds: Math.round(offsetStart / 1000) });
+    const writer = new ResultWriter(store, () => {}, log);
+    const workDir = path.join(deps.workDir, runId, `segment-${segment}`);
+    const port = await freePort();
+    const resumed = waitAndResume(() => control, { segment, offsetStart, coordination, segments, signal: stop.signal }, log);
+    let result: Awaited<ReturnType<typeof runK6>>;
+    try {
+      result = await runK6({
+        binary: deps.k6.binary,
+        workDir,
+        script: compileK6Script(spec),
+        env: { OPSBENCH_BASE_URL: endpoint },
+        signal: stop.signal,
+        onLine: (line) => writer.add(line),
+        sandbox: deps.k6.sandbox,
+        deadline: deps.k6.deadline,
+        extraArgs: [...executionSegmentArgs(segment, count), ...(deps.keepSamples ? ["--out", "json=k6-samples.json"] : [])],
+        control: {
+          port,
+          onLaunch: (ns) => {
+            control = new K6Control(port, ns);
+            // Named on the timeline: a sweep can find a lost generator's network.
+            void store
+              .event("info", `load generator segment ${segment + 1}/${count} starting k6 (paused)`, { segment, netns: ns })
+              .catch(() => {});
+          },
+        },
+      });
+    } finally {
+      stop.abort();
+      await resumed.catch(() => {});
+      await writer.close();
+    }
+    // The run's folder goes with its teardown; kept samples move out of it.
+    if (deps.keepSamples) keepSamples(workDir, path.join(deps.workDir, "k6-samples"), `${runId}-segment-${segment}.json`);
+    const ok = result.exitCode === 0 || result.exitCode === K6_THRESHOLDS_FAILED;
+    const cancelled = await coordination.cancelled();
+    await segments.finish(segment, {
+      status: ok && !cancelled ? "FINISHED" : "FAILED",
+      exitCode: result.exitCode,
+      cpuPercent: result.cpuPercentOfMachine,
+      k6Summary: result.summary,
+      k6Clock: writer.k6Clock,
+      clockOffsetEndMs: await databaseClockOffsetMs(deps.db),
+      error: cancelled
+        ? `stopped: ${cancelled}`
+        : ok
+          ? null
+          : `k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`,
+    });
+    log.info({ exitCode: result.exitCode }, "segment finished");
+  } catch (err) {
+    log.error({ err }, "segment failed");
+    await segments
+      .finish(segment, {
+        status: "FAILED",
+        exitCode: -1,
+        cpuPercent: null,
+        k6Summary: null,
+        k6Clock: null,
+        clockOffsetEndMs: null,
+        error: (err as Error).message,
+      })
+      .catch(() => {});
+  } finally {
+    clearInterval(alive);
+    clearInterval(cancelWatch);
+    signal.removeEventListener("abort", onAbort);
+    (control as K6Control | null)?.close();
+  }
+}
+
+/**
+ * Waits for k6's VUs (paused before the run), says READY, waits for the agreed start (database
+ * clock), and resumes k6 at that instant on this machine's clock.
+ */
+async function waitAndResume(
+  control: () => K6Control | null,
+  s: {
+    segment: number;
+    offsetStart: number;
+    coordination: ReturnType<typeof segmentCoordination>;
+    segments: ReturnType<typeof segmentStore>;
+    signal: AbortSignal;
+  },
+  log: Logger,
+): Promise<void> {
+  for (;;) {
+    if (s.signal.aborted) return;
+    const status = await control()?.status();
+    if (status?.paused && status.status >= K6_PAUSED_BEFORE_RUN) break;
+    await sleep(100);
+  }
+  await s.segments.setStatus(s.segment, "READY");
+  await s.coordination.markReady(s.segment, `${os.hostname()}:${process.pid}`);
+  let startDbMs: number | null = null;
+  while (startDbMs === null) {
+    if (s.signal.aborted) return;
+    startDbMs = await s.coordination.start();
+    if (startDbMs === null) await sleep(50);
+  }
+  // The database clock's start, on this machine's clock.
+  const wait = startDbMs - s.offsetStart - Date.now();
+  if (wait > 0) await sleep(wait);
+  if (s.signal.aborted) return;
+  await control()!.resume();
+  await s.segments.setStatus(s.segment, "RUNNING", { startedAt: new Date() });
+  log.info({ lateMs: Date.now() - (startDbMs - s.offsetStart) }, "segment resumed");
+}
+
+function keepSamples(workDir: string, into: string, name: string) {
+  const file = path.join(workDir, "k6-samples.json");
+  if (!existsSync(file)) return;
+  mkdirSync(into, { recursive: true });
+  renameSync(file, path.join(into, name));
+}
+
+/** The target's address, as the run's worker recorded it when it deployed. */
+async function deploymentEndpoint(db: Db, runId: string): Promise<string> {
+  const step = await runStore(db, runId).step("PROVISION");
+  const endpoint = (step?.detail as { endpoint?: unknown } | null)?.endpoint;
+  if (typeof endpoint !== "string") throw new Error("the run has no deployment to load (no endpoint on its PROVISION step)");
+  return endpoint;
+}
+
+/** A port nothing listens on now (k6's REST API; inside a fresh network namespace any port is free). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
