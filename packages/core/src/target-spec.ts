@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
 import { targetEnv } from "./target-env";
+import { awsAsgSpec, awsLambdaSpec, gcpCloudRunSpec } from "./cloud-target-specs";
 
 /** The benchapps a local target can run (folders under benchapps/). */
 export const LOCAL_APPS = [
@@ -273,12 +274,18 @@ export function billedDurationMs(durationMs: number, billing: { granularityMs: n
 export const targetSpecs = {
   "local-service": localServiceSpec,
   "local-function": localFunctionSpec,
+  "aws-asg": awsAsgSpec,
+  "aws-lambda": awsLambdaSpec,
+  "gcp-cloud-run": gcpCloudRunSpec,
 } as const;
 export type TargetKind = keyof typeof targetSpecs;
 
 export const targetInput = z.discriminatedUnion("kind", [
   z.object({ name: targetName, kind: z.literal("local-service"), spec: localServiceSpec }).strict(),
   z.object({ name: targetName, kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("aws-asg"), spec: awsAsgSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("aws-lambda"), spec: awsLambdaSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("gcp-cloud-run"), spec: gcpCloudRunSpec }).strict(),
 ]);
 export type TargetInput = z.infer<typeof targetInput>;
 
@@ -286,6 +293,9 @@ export type TargetInput = z.infer<typeof targetInput>;
 export const targetDefinitionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("local-service"), spec: localServiceSpec }).strict(),
   z.object({ kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
+  z.object({ kind: z.literal("aws-asg"), spec: awsAsgSpec }).strict(),
+  z.object({ kind: z.literal("aws-lambda"), spec: awsLambdaSpec }).strict(),
+  z.object({ kind: z.literal("gcp-cloud-run"), spec: gcpCloudRunSpec }).strict(),
 ]);
 export type TargetDefinition = z.infer<typeof targetDefinitionSchema>;
 

@@ -1,10 +1,15 @@
 import type { Provider } from "./provider";
 import { localService } from "./local-service";
 import { localFunction } from "./local-function";
+import { awsAsg } from "./aws-asg";
+import { awsLambda } from "./aws-lambda";
 
 export * from "./provider";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
+export { awsAsg, type AwsAsgState } from "./aws-asg";
+export { awsLambda, type AwsLambdaState } from "./aws-lambda";
+export type { CredentialSecret, AwsCredentialSecret, GcpCredentialSecret } from "./cloud/credential";
 export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, groupCpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
 export { createLoadNetwork, removeLoadNetwork, isLoopbackHost, type LoadNetwork } from "./local/load-network";
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
@@ -13,6 +18,8 @@ export { benchappManifest, readManifest, planDomains, type BenchappManifest } fr
 const providers: Record<string, Provider> = {
   [localService.kind]: localService,
   [localFunction.kind]: localFunction,
+  [awsAsg.kind]: awsAsg,
+  [awsLambda.kind]: awsLambda,
 };
 
 export function providerFor(kind: string): Provider<unknown, unknown> {

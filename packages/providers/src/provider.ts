@@ -2,6 +2,7 @@
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
 import type { ZodType } from "zod";
+import type { CredentialSecret } from "./cloud/credential";
 
 export interface ProviderContext {
   runId: string;
@@ -13,6 +14,10 @@ export interface ProviderContext {
   saveState: (state: unknown) => Promise<void>;
   /** Records an event on the run's timeline (scaling decisions, limits not enforced...). Optional: not every caller has a run. */
   event?: (level: "info" | "warn", message: string, data?: Record<string, unknown>) => Promise<void>;
+  /** The workspace credential the target names, decrypted (cloud kinds); never logged. */
+  credential?: CredentialSecret;
+  /** API endpoints instead of the clouds' own (emulators, fakes), from the worker's environment only. */
+  cloudEndpoints?: { aws?: string; gcp?: string };
 }
 
 export interface Deployment<State = unknown> {
