@@ -3,12 +3,14 @@ import { localService } from "./local-service";
 import { localFunction } from "./local-function";
 import { awsAsg } from "./aws-asg";
 import { awsLambda } from "./aws-lambda";
+import { gcpCloudRun } from "./gcp-cloud-run";
 
 export * from "./provider";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
 export { awsAsg, type AwsAsgState } from "./aws-asg";
 export { awsLambda, type AwsLambdaState } from "./aws-lambda";
+export { gcpCloudRun, type GcpCloudRunState } from "./gcp-cloud-run";
 export type { CredentialSecret, AwsCredentialSecret, GcpCredentialSecret } from "./cloud/credential";
 export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, groupCpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
 export { createLoadNetwork, removeLoadNetwork, isLoopbackHost, type LoadNetwork } from "./local/load-network";
@@ -20,6 +22,7 @@ const providers: Record<string, Provider> = {
   [localFunction.kind]: localFunction,
   [awsAsg.kind]: awsAsg,
   [awsLambda.kind]: awsLambda,
+  [gcpCloudRun.kind]: gcpCloudRun,
 };
 
 export function providerFor(kind: string): Provider<unknown, unknown> {
