@@ -108,8 +108,8 @@ export async function startGcpFake(): Promise<GcpFake> {
     verifyJwt(req.headers.authorization, trusted);
     const url = new URL(req.url ?? "/", "http://fake");
     const path = url.pathname;
-    let m: RegExpExecArray | null;
-    if ((m = /^\/v2\/(projects\/[^/]+\/locations\/[^/]+)\/services$/.exec(path))) {
+    let m = /^\/v2\/(projects\/[^/]+\/locations\/[^/]+)\/services$/.exec(path);
+    if (m) {
       const parent = m[1]!;
       if (req.method === "GET") {
         count("services.list");
@@ -141,7 +141,8 @@ export async function startGcpFake(): Promise<GcpFake> {
         return done(parent, service);
       }
     }
-    if ((m = /^\/v2\/(projects\/[^/]+\/locations\/[^/]+)\/services\/([^/]+)$/.exec(path))) {
+    m = /^\/v2\/(projects\/[^/]+\/locations\/[^/]+)\/services\/([^/]+)$/.exec(path);
+    if (m) {
       const name = `${m[1]}/services/${m[2]}`;
       const service = services.get(name);
       if (!service)
@@ -156,12 +157,13 @@ export async function startGcpFake(): Promise<GcpFake> {
         return done(m[1]!, service);
       }
     }
-    if ((m = /^\/v2\/projects\/[^/]+\/locations\/[^/]+\/operations\/[^/]+$/.exec(path)) && req.method === "GET") {
+    if (/^\/v2\/projects\/[^/]+\/locations\/[^/]+\/operations\/[^/]+$/.test(path) && req.method === "GET") {
       const op = operations.get(path.slice(4));
       if (!op) throw new HttpError(404, "NOT_FOUND", "operation not found");
       return op;
     }
-    if ((m = /^\/v3\/projects\/([^/]+)\/timeSeries$/.exec(path))) {
+    m = /^\/v3\/projects\/([^/]+)\/timeSeries$/.exec(path);
+    if (m) {
       const project = m[1]!;
       if (req.method === "POST") {
         count("timeSeries.create");
