@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { k6BuildInfo } from "../apps/worker/k6-build/build.mjs";
+import { startControlPlaneBuildInBackground } from "../tests/control-plane/build.mjs";
 import { localServices } from "./local-services.mjs";
 import { createSteps, StepError } from "./setup-steps.mjs";
 
@@ -132,6 +133,8 @@ async function main() {
   await step("k6", k6, { usually: "about 1.5 min to build on 2 cores" });
   if (purpose === "test") await step("schemathesis", schemathesis, { usually: "about 30 s on a fresh clone" });
   if (purpose === "test") await step("moto (AWS emulator)", moto, { usually: "about 30 s on a fresh clone" });
+  // 15+ CPU-minutes the first time: built in the background; only the Kubernetes tests wait for it.
+  if (purpose === "test") await step("Kubernetes control plane", async () => startControlPlaneBuildInBackground());
   let env;
   await step(
     "Postgres and Redis",

@@ -32,6 +32,8 @@ interface FileServices {
   name: string;
   databaseUrl: string;
   redisUrl: string;
+  /** OPSBENCH_SECRET_KEY of the file's web app and worker. */
+  secretKey: string;
   worker: Promise<Managed | null> | null;
   web: { url: string; managed: Managed | null; auth: AuthMode } | null;
   releaseMachine: () => Promise<void>;
@@ -77,7 +79,15 @@ export async function openFileServices(): Promise<void> {
   const file = path.relative(repoRoot, expect.getState().testPath ?? "");
   const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
   const name = `${inject("runTag")}_${randomBytes(4).toString("hex")}`;
-  current = { name, databaseUrl: await cloneTemplate(name), redisUrl: redisUrlWithPrefix(name), worker: null, web: null, releaseMachine };
+  current = {
+    name,
+    databaseUrl: await cloneTemplate(name),
+    redisUrl: redisUrlWithPrefix(name),
+    secretKey: randomBytes(32).toString("hex"),
+    worker: null,
+    web: null,
+    releaseMachine,
+  };
 }
 
 const cliEnv = (s: FileServices, webPort = 0, auth: AuthMode = "off") => ({
@@ -86,6 +96,8 @@ const cliEnv = (s: FileServices, webPort = 0, auth: AuthMode = "off") => ({
   OPSBENCH_WEB_PORT: webPort,
   OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
   OPSBENCH_AUTH: auth,
+  // One key per file: the web app seals credentials with it, the worker opens them.
+  OPSBENCH_SECRET_KEY: s.secretKey,
 });
 
 /** Starts the file's worker (once; later calls wait for the same one). */

@@ -12,6 +12,8 @@ import { fileServices, useWorker } from "./file-services";
 export const testDatabaseUrl = () => fileServices().databaseUrl;
 /** The test file's Redis, with the key prefix of its queues. */
 export const testRedisUrl = () => fileServices().redisUrl;
+/** OPSBENCH_SECRET_KEY of the file's web app and worker (they seal and open credentials with it). */
+export const testSecretKey = () => fileServices().secretKey;
 /** The test file's web app (started before each file of the browser project). */
 export function testWebUrl(): string {
   const web = fileServices().web;

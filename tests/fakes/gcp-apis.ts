@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fromProto3JSON, toProto3JSON, type JSONValue } from "proto3-json-serializer";
 import protobuf from "protobufjs";
+import { MetricServiceClient } from "@google-cloud/monitoring";
 
 const require = createRequire(import.meta.url);
 const runRoot = protobuf.Root.fromJSON(require("@google-cloud/run/build/protos/protos.json"));
@@ -227,4 +228,38 @@ export async function startGcpFake(): Promise<GcpFake> {
     trust: (email, publicKeyPem) => void trusted.set(email, publicKeyPem),
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Writes one 60 s point per series through the real Monitoring client (as CloudWatch's PutMetricData in the AWS test). */
+export async function putCloudRunSeries(
+  endpoint: string,
+  secret: { serviceAccountKey: string; projectId: string; region: string },
+  service: string,
+  minute: Date,
+  points: Array<{
+    type: string;
+    labels?: Record<string, string>;
+    value: { int64Value?: number; doubleValue?: number; distributionValue?: { count: number; mean: number } };
+  }>,
+) {
+  const key = JSON.parse(secret.serviceAccountKey) as { client_email: string; private_key: string };
+  const url = new URL(endpoint);
+  const client = new MetricServiceClient({
+    credentials: { client_email: key.client_email, private_key: key.private_key },
+    projectId: secret.projectId,
+    fallback: true,
+    apiEndpoint: url.hostname,
+    port: Number(url.port),
+    protocol: "http",
+  });
+  const interval = { startTime: { seconds: minute.getTime() / 1000 }, endTime: { seconds: minute.getTime() / 1000 + 60 } };
+  await client.createTimeSeries({
+    name: `projects/${secret.projectId}`,
+    timeSeries: points.map((p) => ({
+      metric: { type: p.type, labels: p.labels ?? {} },
+      resource: { type: "cloud_run_revision", labels: { service_name: service, location: secret.region, project_id: secret.projectId } },
+      points: [{ interval, value: p.value }],
+    })),
+  });
+  await client.close();
 }

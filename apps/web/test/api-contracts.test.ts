@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
+import { startFakeKubeApi } from "../../../tests/fake-kube-api";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal, testWebUrl } from "../../../tests/helpers";
 
 const web = testWebUrl();
@@ -153,6 +154,27 @@ describe("/api/v1 route contracts", () => {
     expect(JSON.stringify(log.body)).toContain("study.abort");
     expect((await call("GET /api/v1/audit", "/api/v1/audit?limit=0")).status).toBe(422);
     await call("GET /api/v1/openapi.json", "/api/v1/openapi.json");
+
+    // Credentials: checked by the worker against a stand-in Kubernetes API; the secret is never answered back.
+    const kube = await startFakeKubeApi();
+    try {
+      const secret = { kind: "kubernetes", kubeconfig: kube.kubeconfig() };
+      const saved = await call("POST /api/v1/credentials", "/api/v1/credentials", { body: { name: "contract-kube", secret } });
+      expect(saved.status).toBe(201);
+      kube.deny.add("list nodes");
+      const refusedCredential = await call("POST /api/v1/credentials", "/api/v1/credentials", { body: { name: "narrow", secret } });
+      expect(refusedCredential.status).toBe(422);
+      expect((refusedCredential.body as { error: { message: string } }).error.message).toBe(
+        `credential "narrow" (kubernetes) was refused: the kubeconfig's user may not list nodes on the cluster at ${kube.url}`,
+      );
+      const listed = await call("GET /api/v1/credentials", "/api/v1/credentials");
+      expect((listed.body as Array<{ name: string }>).map((c) => c.name)).toEqual(["contract-kube"]);
+      for (const body of [saved.body, refusedCredential.body, listed.body]) expect(JSON.stringify(body)).not.toContain(kube.token);
+      expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`)).status).toBe(200);
+      expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`)).status).toBe(404);
+    } finally {
+      await kube.close();
+    }
 
     // Every route was called at least once with a success.
     const succeeded = Object.keys(API_CONTRACTS).filter((key) => [...called].some((c) => c === `${key} 200` || c === `${key} 201`));

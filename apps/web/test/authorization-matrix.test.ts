@@ -11,7 +11,7 @@ import { startSignedInWeb } from "../../../tests/test-identity";
 // This file's web app requires sign-in (the other web tests run with OPSBENCH_AUTH=off); its first account is `owner`.
 const { web, owner } = await startSignedInWeb();
 
-type Ids = { run: string; study: string; share: string };
+type Ids = { run: string; study: string; share: string; credential: string };
 interface Row {
   /** The URL to call, given the ids of rows in the *other* workspace than the caller's. */
   url: (ids: Ids) => string;
@@ -49,6 +49,9 @@ const MATRIX: Record<RouteKey, Row> = {
   // An invalid value, so the owner's call is refused (422) and the limits stay as they are.
   "PUT /api/v1/limits": { url: () => "/api/v1/limits", body: { maxVUs: -1 }, allowed: 422 },
   "GET /api/v1/audit": { url: () => "/api/v1/audit", allowed: 200 },
+  "GET /api/v1/credentials": { url: () => "/api/v1/credentials", allowed: 200 },
+  "POST /api/v1/credentials": { url: () => "/api/v1/credentials", body: {}, allowed: 422 },
+  "DELETE /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, allowed: 404 },
   "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
 };
 
@@ -56,16 +59,21 @@ type Caller = { name: string; headers: Record<string, string>; role: WorkspaceRo
 
 let db: Db;
 const callers: Caller[] = [];
-const ids: Record<"default" | "other", Ids> = { default: { run: "", study: "", share: "" }, other: { run: "", study: "", share: "" } };
+const ids: Record<"default" | "other", Ids> = {
+  default: { run: "", study: "", share: "", credential: "" },
+  other: { run: "", study: "", share: "", credential: "" },
+};
 
-/** A run, a study and a share link in the workspace, made directly in the database (nothing is queued). */
+/** A run, a study, a share link and a credential in the workspace, made directly in the database (nothing is queued). */
 async function seed(workspaceId: string): Promise<Ids> {
   const run = await db.run.create({ data: { workspaceId, status: "SUCCEEDED", source: "k6-import", name: "matrix" } });
   const study = await db.study.create({ data: { workspaceId, name: "matrix", status: "SUCCEEDED" } });
   const share = await db.shareLink.create({
     data: { workspaceId, tokenHash: `matrix-${workspaceId}`, kind: "run", subject: { runIds: [run.id] } },
   });
-  return { run: run.id, study: study.id, share: share.id };
+  // Never opened here: the matrix only needs a row to address.
+  const credential = await db.credential.create({ data: { workspaceId, name: "matrix", kind: "kubernetes", secret: "v1.x.x.x" } });
+  return { run: run.id, study: study.id, share: share.id, credential: credential.id };
 }
 
 const sessionHeaders = (setCookie: string | null): Record<string, string> => {

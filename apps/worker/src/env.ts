@@ -8,7 +8,11 @@ import { k6BuildInfo } from "../k6-build/build.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: true }).extend({
+const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true }).extend({
+  /** An AWS API stand-in (moto on loopback) for every AWS call; only from here, never from a request or a spec. */
+  OPSBENCH_AWS_ENDPOINT_URL: z.url().optional(),
+  /** A Google Cloud API stand-in (the tests' fake) for every Google Cloud call; only from here. */
+  OPSBENCH_GCP_ENDPOINT_URL: z.url().optional(),
   /** Path to the k6 binary built with the opsbench output (see k6-build/build.mjs). */
   OPSBENCH_K6: z.string().default(() => (k6BuildInfo() as { binary: string }).binary),
   OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),

@@ -23,6 +23,7 @@ import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
 import { executeStudy } from "./study-runner";
 import { startScriptValidationWorker } from "./validate-script";
+import { startCredentialCheckWorker } from "./credential-check-worker";
 
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
@@ -39,6 +40,9 @@ const k6: K6Settings = {
   },
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
 };
+// Credentials targets name are opened with this key; cloud API stand-ins come from here only, never from a request.
+const endpoints = { aws: env.OPSBENCH_AWS_ENDPOINT_URL, gcp: env.OPSBENCH_GCP_ENDPOINT_URL };
+const credentialDeps = { secretKey: env.OPSBENCH_SECRET_KEY, endpoints };
 const running = new Map<string, AbortController>();
 // Single runs and study runs share the machine: one load test at a time.
 const loadLock = new LoadLock();
@@ -56,7 +60,7 @@ const worker = new Worker<RunJobPayload>(
       await loadLock.run(() =>
         executeRun(
           runId,
-          { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR },
+          { db, redis: publisher, log, k6, benchappsDir: env.OPSBENCH_BENCHAPPS_DIR, workDir: env.OPSBENCH_WORK_DIR, ...credentialDeps },
           abort.signal,
         ),
       );
@@ -83,6 +87,7 @@ const studyWorker = new Worker<StudyJobPayload>(
       k6,
       benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
       workDir: env.OPSBENCH_WORK_DIR,
+      ...credentialDeps,
       lock: loadLock,
     };
     await executeStudy(parsed.data.studyId, deps, stoppingStudies.signal);
@@ -94,6 +99,9 @@ studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, j
 
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
 const scriptWorker = startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log });
+
+// Credentials being saved are checked here (the web app never calls a cloud API).
+const credentialWorker = startCredentialCheckWorker({ redisUrl: env.REDIS_URL, secretKey: env.OPSBENCH_SECRET_KEY, endpoints, log });
 
 let stopping = false;
 const heartbeat = startHeartbeat(publisher, { isConsuming: () => !stopping && worker.isRunning(), runIds: () => [...running.keys()] }, log);
@@ -108,7 +116,7 @@ async function shutdown(signal: string) {
   for (const abort of running.values()) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.
-  await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close()]);
+  await Promise.all([worker.close(), studyWorker.close(), scriptWorker.close(), credentialWorker.close()]);
   await publisher.quit().catch(() => {});
   await db.$disconnect();
   log.info("stopped");

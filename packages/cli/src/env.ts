@@ -22,6 +22,8 @@ export function childEnv(env: CliEnv): NodeJS.ProcessEnv {
     NEXT_TELEMETRY_DISABLED: "1",
     // The web app the CLI starts listens on 127.0.0.1 only: one person's laptop, no sign-in unless asked for.
     OPSBENCH_AUTH: env.OPSBENCH_AUTH ?? "off",
+    // Both need the same key: the web app seals credentials, the worker opens them.
+    OPSBENCH_SECRET_KEY: env.OPSBENCH_SECRET_KEY,
   };
 }
 

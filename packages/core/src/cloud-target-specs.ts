@@ -5,13 +5,7 @@
 // tests a local stand-in of the app).
 import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
-
-/** The name of a workspace credential (the credential store keeps the secret). */
-export const credentialName = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
+import { credentialName } from "./credentials";
 
 const region = z
   .string()

@@ -42,3 +42,4 @@ export * from "./stored-json";
 export * from "./demo-study";
 export * from "./workspace-limits";
 export * from "./workspace-roles";
+export * from "./credentials";

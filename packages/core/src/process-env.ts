@@ -20,7 +20,24 @@ export const sharedEnvSchema = z.object({
    * The CLI starts its local web app (127.0.0.1) with "off" unless told otherwise.
    */
   OPSBENCH_AUTH: z.enum(["required", "off"]).optional(),
+  /**
+   * Encrypts the workspaces' credentials at rest (AES-256-GCM): 32 random bytes as 64 hex digits or base64
+   * (`openssl rand -base64 32`). The web app and the worker need the same one; without it no credential can be saved.
+   */
+  OPSBENCH_SECRET_KEY: z
+    .string()
+    .refine((k) => secretKeyBytes(k) !== null, "32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
+    .optional(),
 });
+
+/** The 32 bytes of an OPSBENCH_SECRET_KEY value (64 hex digits or base64), or null when it is not that. */
+export function secretKeyBytes(key: string): Uint8Array | null {
+  const k = key.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(k)) return Uint8Array.from(k.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(k)) return null;
+  const bin = atob(k.length === 43 ? `${k}=` : k);
+  return bin.length === 32 ? Uint8Array.from(bin, (c) => c.charCodeAt(0)) : null;
+}
 
 /**
  * Parses an environment record with a process's schema. An empty variable counts as unset

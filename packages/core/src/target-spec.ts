@@ -270,6 +270,12 @@ export function billedDurationMs(durationMs: number, billing: { granularityMs: n
   return Math.max(billing.minimumMs, rounded);
 }
 
+/** The workspace credential a target spec names (`credential: "<name>"`), if any: the worker opens it before deploying. */
+export function credentialNameOf(spec: unknown): string | null {
+  const name = typeof spec === "object" && spec !== null ? (spec as { credential?: unknown }).credential : undefined;
+  return typeof name === "string" && name.length > 0 ? name : null;
+}
+
 /** Every target kind's spec schema, by kind. Adding a kind adds a line here. */
 export const targetSpecs = {
   "local-service": localServiceSpec,

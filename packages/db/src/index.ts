@@ -19,3 +19,5 @@ export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./aut
 export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
 export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";
 export { loadOpenInvitation, listWorkspaceMembers, listPendingInvitations, listMemberships } from "./auth/workspace-members";
+export { sealSecret, openSecret, sealContext, SecretKeyError } from "./secret-box";
+export { openCredential, openSealedCredential, markCredentialChecked, type CredentialsScope } from "./scope/credentials-scope";

@@ -6,6 +6,7 @@ import type { Db } from "./client";
 import { loadComparison, type ComparisonGroupInput } from "./comparison";
 import { priceCatalogStore } from "./price-catalogs";
 import { auditScope } from "./scope/audit-scope";
+import { credentialsScope } from "./scope/credentials-scope";
 import { definitionsScope } from "./scope/definitions-scope";
 import { limitsScope } from "./scope/limits-scope";
 import { runsScope } from "./scope/runs-scope";
@@ -45,6 +46,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     limits: limitsScope(db, workspaceId),
     /** Who created, started, aborted, shared and revoked what. */
     audit: auditScope(db, workspaceId),
+    /** Credentials for real platforms: sealed, listed without their secret (the worker opens them). */
+    credentials: credentialsScope(db, workspaceId),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;

@@ -6,3 +6,4 @@ export * from "./study-updates";
 export * from "./start-study";
 export * from "./script-validation";
 export * from "./worker-heartbeat";
+export * from "./credential-check";

@@ -6,12 +6,13 @@ import { awsLambda } from "./aws-lambda";
 import { gcpCloudRun } from "./gcp-cloud-run";
 
 export * from "./provider";
+export { checkCredential, type CredentialCheckContext, type CredentialCheckResult } from "./credential-checks";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
 export { awsAsg, type AwsAsgState } from "./aws-asg";
+export { findAsgResources, deleteAsgResources } from "./aws-asg/resources";
 export { awsLambda, type AwsLambdaState } from "./aws-lambda";
 export { gcpCloudRun, type GcpCloudRunState } from "./gcp-cloud-run";
-export type { CredentialSecret, AwsCredentialSecret, GcpCredentialSecret } from "./cloud/credential";
 export { freePort, spawnGroup, stopGroup, groupAlive, cpuTicks, groupCpuTicks, CLOCK_TICKS_PER_SECOND } from "./local/processes";
 export { createLoadNetwork, removeLoadNetwork, isLoopbackHost, type LoadNetwork } from "./local/load-network";
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";

@@ -1,8 +1,16 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
+import type { CredentialSecret } from "@opsbench/core";
 import type { ZodType } from "zod";
-import type { CredentialSecret } from "./cloud/credential";
+
+/** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
+export interface ProviderEndpoints {
+  /** OPSBENCH_AWS_ENDPOINT_URL: every AWS SDK client's endpoint (moto in the tests). */
+  aws?: string;
+  /** OPSBENCH_GCP_ENDPOINT_URL: every Google Cloud client's endpoint (the tests' fake). */
+  gcp?: string;
+}
 
 export interface ProviderContext {
   runId: string;
@@ -14,10 +22,10 @@ export interface ProviderContext {
   saveState: (state: unknown) => Promise<void>;
   /** Records an event on the run's timeline (scaling decisions, limits not enforced...). Optional: not every caller has a run. */
   event?: (level: "info" | "warn", message: string, data?: Record<string, unknown>) => Promise<void>;
-  /** The workspace credential the target names, decrypted (cloud kinds); never logged. */
+  /** The workspace credential the target names (`credential: "<name>"`), opened and checked by the worker before deploy. */
   credential?: CredentialSecret;
-  /** API endpoints instead of the clouds' own (emulators, fakes), from the worker's environment only. */
-  cloudEndpoints?: { aws?: string; gcp?: string };
+  /** API stand-ins from the worker's environment (tests, emulators). */
+  endpoints?: ProviderEndpoints;
 }
 
 export interface Deployment<State = unknown> {

@@ -27,7 +27,7 @@ function awsContext(secret = credential(), runId = crypto.randomUUID()) {
     ...t.ctx,
     runId,
     credential: secret,
-    cloudEndpoints: { aws: moto.url },
+    endpoints: { aws: moto.url },
     log: (msg, data) => void logs.push(`${msg} ${JSON.stringify(data ?? {})}`),
   };
   return { ...t, ctx, logs };

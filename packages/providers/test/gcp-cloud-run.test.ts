@@ -1,11 +1,9 @@
 // gcp-cloud-run against the fake Cloud Run Admin v2 + Cloud Monitoring v3 (tests/fakes/gcp-apis.ts)
 // with the real @google-cloud/run and @google-cloud/monitoring clients: the service as created,
 // Monitoring series read back at 60 s, teardown by label, and a wrong key refused before anything exists.
-import { MetricServiceClient } from "@google-cloud/monitoring";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fakes/gcp-apis";
+import { putCloudRunSeries, serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fakes/gcp-apis";
 import { gcpCloudRun, type InfraPoint, type ProviderContext } from "../src";
-import { gcpClientOptions } from "../src/gcp-cloud-run/clients";
 import { testContext } from "./provider-context";
 
 const PROJECT = "opsbench-test";
@@ -27,35 +25,10 @@ function gcpContext(secret = credential()) {
     ...t.ctx,
     runId: crypto.randomUUID(),
     credential: secret,
-    cloudEndpoints: { gcp: fake.url },
+    endpoints: { gcp: fake.url },
     log: (msg, data) => void logs.push(`${msg} ${JSON.stringify(data ?? {})}`),
   };
   return { ...t, ctx, logs };
-}
-
-/** Writes one 60 s point per series through the real Monitoring client (as CloudWatch's PutMetricData in the AWS test). */
-export async function putCloudRunSeries(
-  endpoint: string,
-  secret: ReturnType<typeof credential>,
-  service: string,
-  minute: Date,
-  points: Array<{
-    type: string;
-    labels?: Record<string, string>;
-    value: { int64Value?: number; doubleValue?: number; distributionValue?: { count: number; mean: number } };
-  }>,
-) {
-  const client = new MetricServiceClient(gcpClientOptions(secret, "test", endpoint));
-  const interval = { startTime: { seconds: minute.getTime() / 1000 }, endTime: { seconds: minute.getTime() / 1000 + 60 } };
-  await client.createTimeSeries({
-    name: `projects/${secret.projectId}`,
-    timeSeries: points.map((p) => ({
-      metric: { type: p.type, labels: p.labels ?? {} },
-      resource: { type: "cloud_run_revision", labels: { service_name: service, location: secret.region, project_id: secret.projectId } },
-      points: [{ interval, value: p.value }],
-    })),
-  });
-  await client.close();
 }
 
 describe("gcp-cloud-run against the fake", () => {

@@ -7,9 +7,10 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { buttonSecondary, PageHeader, Panel, tableCell, tableHead } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
 import { getAuth, getDb } from "@/lib/server/singletons";
-import { currentMember, withScope } from "@/lib/server/workspace";
+import { currentMember, requireMember, withScope } from "@/lib/server/workspace";
 import { createTokenAction, inviteAction, revokeTokenAction, setOpenSignUpAction, switchWorkspaceAction } from "./actions";
 import { env } from "@/lib/env";
+import { CredentialsPanel } from "./credentials-panel";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Settings" };
@@ -24,6 +25,7 @@ export default async function SettingsPage() {
           Sign-in is off (OPSBENCH_AUTH=off): this server is one person&apos;s, and every request acts as the owner of the
           &quot;default&quot; workspace. Start the web app with OPSBENCH_AUTH=required for accounts, roles and API tokens.
         </p>
+        <CredentialsPanel scope={(await requireMember()).scope} />
       </div>
     );
   }
@@ -130,6 +132,8 @@ export default async function SettingsPage() {
           <InviteForm action={inviteAction} />
         </Panel>
       )}
+
+      {owner && member && <CredentialsPanel scope={member.scope} />}
 
       {settings && (
         <Panel title="This server" testId="instance">

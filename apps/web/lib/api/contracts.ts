@@ -2,7 +2,7 @@
 // answers. Handlers parse their input with these; test/api-contracts.test.ts calls every route and checks
 // each answer against them (and that every route file has an entry); an OpenAPI document can be made from it.
 // Kept free of Next and server modules (schemas only), so tests and scripts can load it outside Next.
-import { studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
+import { credentialInput, credentialListItemSchema, studyInput, targetInput, type WorkspaceRole, workloadInput } from "@opsbench/core";
 import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
 import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
@@ -211,6 +211,19 @@ export const API_CONTRACTS = withMethodAndPath({
     body: limitsBody,
     responses: { 200: workspaceLimitsSchema, ...refused, ...mutation },
   },
+  "GET /api/v1/credentials": listRoute(
+    "owner",
+    "The workspace's credentials for real platforms (names, kinds, dates; never a secret)",
+    credentialListItemSchema,
+  ),
+  "POST /api/v1/credentials": createRoute(
+    "owner",
+    "Saves a credential (aws, gcp or kubernetes), write-only, after a worker has checked it against its platform",
+    credentialInput,
+    credentialListItemSchema,
+    { 500: apiErrorBodySchema },
+  ),
+  "DELETE /api/v1/credentials/{id}": actionRoute("owner", "Deletes a credential", z.object({ id: z.string(), deleted: z.literal(true) })),
   "GET /api/v1/audit": {
     summary: "The workspace's audit log, newest first: who created, started, aborted, shared and revoked what",
     role: "viewer",

@@ -3,6 +3,8 @@
 // The one home for server singletons: add a field to ServerSingletons and a getter below.
 import { type Auth, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
 import {
+  type CredentialChecker,
+  createCredentialChecker,
   createRunQueue,
   createScriptValidator,
   createStudyQueue,
@@ -22,6 +24,8 @@ interface ServerSingletons {
   studyPublisher?: Redis;
   /** Users' own k6 scripts are checked by a worker: the web app never spawns k6. */
   scriptValidator?: ScriptValidator;
+  /** Credentials being saved are checked by a worker: the web app never calls a cloud API. */
+  credentialChecker?: CredentialChecker;
   /** Counters of the rate limits (rate-limit.ts). */
   rateLimitRedis?: Redis;
   /** The one Redis subscriber all server-sent-event streams share. */
@@ -42,6 +46,7 @@ export const getDb = (): Db => (store.db ??= createDb(env.DATABASE_URL));
 export const getRunQueue = (): RunQueue => (store.runQueue ??= createRunQueue(env.REDIS_URL));
 export const getStudyQueue = (): StudyQueue => (store.studyQueue ??= createStudyQueue(env.REDIS_URL));
 export const getScriptValidator = (): ScriptValidator => (store.scriptValidator ??= createScriptValidator(env.REDIS_URL));
+export const getCredentialChecker = (): CredentialChecker => (store.credentialChecker ??= createCredentialChecker(env.REDIS_URL));
 export const getChannelUpdates = (): ChannelUpdates => (store.channelUpdates ??= createChannelUpdates(env.REDIS_URL));
 
 function plainRedis(what: string): Redis {

@@ -8,6 +8,7 @@ import type { ClaimedRun } from "./claim";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
 import { parseOrFail, RunFailure } from "./run-failure";
+import { openTargetCredential } from "./target-credential";
 
 /** What the later steps work with. */
 export interface Provisioned {
@@ -25,6 +26,8 @@ export async function provision(ctx: RunContext, provider: Provider, { run, targ
       parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
       ctx.deps.db,
     );
+    // A credential the platform refuses stops the run here, before anything is created.
+    await openTargetCredential(ctx, spec, { check: true });
     const dep = await provider.deploy(spec, providerContext(ctx));
     return { result: { spec, workload, dep }, detail: dep };
   });

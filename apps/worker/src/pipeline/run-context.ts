@@ -4,7 +4,8 @@ import type { K6Settings } from "../k6-process";
 import type { RunStatusName } from "@opsbench/core";
 import { runStore, type Db, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
-import type { ProviderContext } from "@opsbench/providers";
+import type { CredentialSecret } from "@opsbench/core";
+import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { Logger } from "../logger";
 
 export interface PipelineDeps {
@@ -14,6 +15,10 @@ export interface PipelineDeps {
   k6: K6Settings;
   benchappsDir: string;
   workDir: string;
+  /** OPSBENCH_SECRET_KEY: opens the workspace credentials targets name. */
+  secretKey?: string;
+  /** API stand-ins from the worker's environment (OPSBENCH_AWS_ENDPOINT_URL, OPSBENCH_GCP_ENDPOINT_URL). */
+  endpoints?: ProviderEndpoints;
 }
 
 export interface RunContext {
@@ -27,6 +32,8 @@ export interface RunContext {
   publish: (kind: RunUpdate["kind"], status?: RunStatusName) => Promise<unknown>;
   /** Writes the run's status, then publishes it. */
   moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
+  /** The credential the target names, once opened (target-credential.ts). */
+  credential?: CredentialSecret;
 }
 
 export function runContext(runId: string, deps: PipelineDeps, signal: AbortSignal): RunContext {
@@ -57,5 +64,7 @@ export function providerContext(ctx: RunContext): ProviderContext {
     log: (msg, data) => ctx.log.info({ ...data }, msg),
     saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
     event: (level, message, data) => ctx.store.event(level, message, data).then(() => undefined),
+    ...(ctx.credential ? { credential: ctx.credential } : {}),
+    ...(ctx.deps.endpoints ? { endpoints: ctx.deps.endpoints } : {}),
   };
 }

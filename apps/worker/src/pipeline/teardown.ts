@@ -8,6 +8,7 @@ import type { Deployment } from "@opsbench/providers";
 import { providerFor } from "@opsbench/providers";
 import { providerContext, type RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
+import { openTargetCredential } from "./target-credential";
 
 /** Tears down whatever PROVISION recorded (its full deployment, or the partial state saved on the way). */
 export async function teardown(ctx: RunContext, target: TargetSnapshot): Promise<void> {
@@ -18,6 +19,7 @@ export async function teardown(ctx: RunContext, target: TargetSnapshot): Promise
   await store.startStep("TEARDOWN");
   try {
     const provider = providerFor(target.kind);
+    await openTargetCredential(ctx, target.spec, { check: false });
     await provider.teardown({ state: detail.state } as Deployment, providerContext(ctx));
     await store.finishStep("TEARDOWN", { status: "SUCCEEDED" });
   } catch (err) {

@@ -11,7 +11,9 @@ export type AuditAction =
   | "study.abort"
   | "share.create"
   | "share.revoke"
-  | "limits.set";
+  | "limits.set"
+  | "credential.save"
+  | "credential.delete";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

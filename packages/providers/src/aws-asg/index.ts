@@ -42,7 +42,7 @@ export interface AwsAsgState extends AsgRecorded {
 }
 
 async function session(ctx: ProviderContext, state: Pick<AwsAsgState, "region" | "credential">): Promise<AwsSession> {
-  return awsSession(awsCredentialOf(ctx, state.credential), state.region, ctx.cloudEndpoints?.aws, ctx.runId);
+  return awsSession(awsCredentialOf(ctx, state.credential), state.region, ctx.endpoints?.aws, ctx.runId);
 }
 
 /** The subnets to use: the spec's, or the default VPC's (an ALB needs two zones). */

@@ -31,7 +31,7 @@ export interface AwsLambdaState {
 }
 
 const sessionOf = (ctx: ProviderContext, state: Pick<AwsLambdaState, "region" | "credential">) =>
-  awsSession(awsCredentialOf(ctx, state.credential), state.region, ctx.cloudEndpoints?.aws, ctx.runId);
+  awsSession(awsCredentialOf(ctx, state.credential), state.region, ctx.endpoints?.aws, ctx.runId);
 const client = async (ctx: ProviderContext, state: Pick<AwsLambdaState, "region" | "credential">) =>
   new LambdaClient(await sessionOf(ctx, state));
 

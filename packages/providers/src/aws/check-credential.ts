@@ -8,18 +8,18 @@ import { DescribeLaunchTemplatesCommand, EC2Client } from "@aws-sdk/client-ec2";
 import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { LambdaClient, ListFunctionsCommand } from "@aws-sdk/client-lambda";
 import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
-import type { AwsCredentialSecret } from "../cloud/credential";
+import type { CredentialSecret } from "@opsbench/core";
 import { ProviderError } from "../provider";
 import { awsErrorMessage, awsSession, type AwsSession } from "./session";
 
 /** Who the credential is (its ARN); throws a ProviderError naming the credential when AWS refuses it. */
-export async function awsCallerIdentity(session: AwsSession, name: string): Promise<string> {
+export async function awsCallerIdentity(session: AwsSession, name?: string): Promise<string> {
   const sts = new STSClient(session);
   try {
     const r = await sts.send(new GetCallerIdentityCommand({}));
     return r.Arn ?? `account ${r.Account}`;
   } catch (err) {
-    throw new ProviderError(`the AWS credential "${name}" is refused by STS GetCallerIdentity: ${awsErrorMessage(err)}`);
+    throw new ProviderError(`the AWS credential${name ? ` "${name}"` : ""} is refused by STS GetCallerIdentity: ${awsErrorMessage(err)}`);
   } finally {
     sts.destroy();
   }
@@ -49,11 +49,12 @@ async function use<C extends { destroy(): void }, T>(client: C, fn: (c: C) => Pr
 }
 
 export async function checkAwsCredential(
-  secret: AwsCredentialSecret,
-  ctx: { name: string; endpoint?: string },
+  secret: Extract<CredentialSecret, { kind: "aws" }>,
+  ctx: { name?: string; endpoint?: string },
 ): Promise<{ identity: string }> {
+  const who = ctx.name ? `the AWS credential "${ctx.name}"` : "the AWS credential";
   const session = await awsSession(secret, secret.region, ctx.endpoint, "check").catch((err: unknown) => {
-    throw new ProviderError(`the AWS credential "${ctx.name}" could not assume its role: ${awsErrorMessage(err)}`);
+    throw new ProviderError(`${who} could not assume its role: ${awsErrorMessage(err)}`);
   });
   const identity = await awsCallerIdentity(session, ctx.name);
   const refused: string[] = [];
@@ -64,6 +65,6 @@ export async function checkAwsCredential(
       refused.push(`${action} (${awsErrorMessage(err)})`);
     }
   }
-  if (refused.length) throw new ProviderError(`the AWS credential "${ctx.name}" (${identity}) may not call ${refused.join(", ")}`);
+  if (refused.length) throw new ProviderError(`${who} (${identity}) may not call ${refused.join(", ")}`);
   return { identity };
 }

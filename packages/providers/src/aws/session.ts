@@ -3,7 +3,9 @@
 // the tests). The secret never goes into a log, an event or an error message.
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
 import { ProviderError, type ProviderContext } from "../provider";
-import type { AwsCredentialSecret } from "../cloud/credential";
+import type { CredentialSecret } from "@opsbench/core";
+
+type AwsCredentialSecret = Extract<CredentialSecret, { kind: "aws" }>;
 
 export interface AwsSession {
   region: string;

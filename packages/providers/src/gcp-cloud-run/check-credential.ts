@@ -1,15 +1,15 @@
 // Is a Google Cloud credential usable? A Cloud Run list call in its project and
 // region (the key is valid and may see services). Run when
 // the credential is saved and again before a deploy creates anything.
-import type { GcpCredentialSecret } from "../cloud/credential";
+import type { CredentialSecret } from "@opsbench/core";
 import { ProviderError } from "../provider";
 import { gcpClients, gcpErrorMessage } from "./clients";
 
 export async function checkGcpCredential(
-  secret: GcpCredentialSecret,
-  ctx: { name: string; endpoint?: string; region?: string; projectId?: string },
+  secret: Extract<CredentialSecret, { kind: "gcp" }>,
+  ctx: { name?: string; endpoint?: string; region?: string; projectId?: string },
 ): Promise<{ identity: string }> {
-  const clients = gcpClients(secret, ctx.name, ctx.endpoint);
+  const clients = gcpClients(secret, ctx.name ?? "(unnamed)", ctx.endpoint);
   const project = ctx.projectId ?? secret.projectId;
   try {
     await clients.run.listServices(
@@ -18,7 +18,7 @@ export async function checkGcpCredential(
     );
   } catch (err) {
     throw new ProviderError(
-      `the Google Cloud credential "${ctx.name}" is refused by Cloud Run (services.list in ${project}): ${gcpErrorMessage(err)}`,
+      `the Google Cloud credential${ctx.name ? ` "${ctx.name}"` : ""} is refused by Cloud Run (services.list in ${project}): ${gcpErrorMessage(err)}`,
     );
   } finally {
     await clients.close();

@@ -5,7 +5,9 @@
 import { MetricServiceClient } from "@google-cloud/monitoring";
 import { ServicesClient } from "@google-cloud/run";
 import { z } from "zod";
-import type { GcpCredentialSecret } from "../cloud/credential";
+import type { CredentialSecret } from "@opsbench/core";
+
+type GcpCredentialSecret = Extract<CredentialSecret, { kind: "gcp" }>;
 import { ProviderError, type ProviderContext } from "../provider";
 
 const serviceAccountKey = z.looseObject({

@@ -24,7 +24,7 @@ export interface GcpCloudRunState {
 
 const parentOf = (s: Pick<GcpCloudRunState, "project" | "region">) => `projects/${s.project}/locations/${s.region}`;
 const clientsFor = (ctx: ProviderContext, state: Pick<GcpCloudRunState, "credential">) =>
-  gcpClients(gcpCredentialOf(ctx, state.credential), state.credential, ctx.cloudEndpoints?.gcp);
+  gcpClients(gcpCredentialOf(ctx, state.credential), state.credential, ctx.endpoints?.gcp);
 
 async function deploy(spec: GcpCloudRunSpec, ctx: ProviderContext): Promise<Deployment<GcpCloudRunState>> {
   const secret = gcpCredentialOf(ctx, spec.credential);
@@ -39,7 +39,7 @@ async function deploy(spec: GcpCloudRunSpec, ctx: ProviderContext): Promise<Depl
   // Refused credentials fail here, before anything is created.
   await checkGcpCredential(secret, {
     name: spec.credential,
-    endpoint: ctx.cloudEndpoints?.gcp,
+    endpoint: ctx.endpoints?.gcp,
     region: spec.region,
     projectId: state.project,
   });

@@ -1,0 +1,27 @@
+// The workspace credential a target names (`credential: "<name>"` in its spec): opened with
+// OPSBENCH_SECRET_KEY and, before anything is deployed, checked against its platform again (it may have been
+// revoked since it was saved). Teardown opens it without the check: it must clean up whatever happens.
+import { credentialNameOf } from "@opsbench/core";
+import { markCredentialChecked, NotFoundError, openCredential, SecretKeyError } from "@opsbench/db";
+import { checkCredential } from "@opsbench/providers";
+import type { RunContext } from "./run-context";
+import { RunFailure } from "./run-failure";
+
+/** Opens the target's credential onto ctx.credential (none named: nothing to do). */
+export async function openTargetCredential(ctx: RunContext, spec: unknown, { check }: { check: boolean }): Promise<void> {
+  const name = credentialNameOf(spec);
+  if (!name || ctx.credential) return;
+  const run = await ctx.store.get();
+  try {
+    ctx.credential = await openCredential(ctx.deps.db, run.workspaceId, name, ctx.deps.secretKey);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new RunFailure(`the target names credential "${name}", which this workspace does not have`);
+    if (err instanceof SecretKeyError) throw new RunFailure(`credential "${name}": ${err.message}`);
+    throw err;
+  }
+  if (!check) return;
+  const result = await checkCredential(ctx.credential, { signal: ctx.signal, endpoints: ctx.deps.endpoints });
+  if (!result.ok) throw new RunFailure(`credential "${name}" (${ctx.credential.kind}) was refused before deploying: ${result.message}`);
+  await markCredentialChecked(ctx.deps.db, run.workspaceId, name);
+  ctx.log.info({ credential: name, identity: result.identity }, "credential checked before deploy");
+}

@@ -1,0 +1,76 @@
+// A workspace's credentials for real platforms (docs/credentials.md): what the user gives, by kind.
+// Stored encrypted (packages/db/src/secret-box.ts), never answered back, used only by the worker.
+import { z } from "zod";
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const awsCredentialSecret = z
+  .object({
+    kind: z.literal("aws"),
+    accessKeyId: text(128),
+    secretAccessKey: text(256),
+    sessionToken: text(4096).optional(),
+    /** A role to assume with the keys above (STS AssumeRole); the run then acts as that role. */
+    roleArn: z
+      .string()
+      .regex(/^arn:aws[\w-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, "an IAM role ARN (arn:aws:iam::<account>:role/<name>)")
+      .optional(),
+    region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "an AWS region such as eu-west-1"),
+  })
+  .strict();
+
+export const gcpCredentialSecret = z
+  .object({
+    kind: z.literal("gcp"),
+    /** The service account's JSON key file, as text. */
+    serviceAccountKey: text(64_000).refine((s) => {
+      try {
+        const k = JSON.parse(s) as { type?: unknown; client_email?: unknown; private_key?: unknown };
+        return k.type === "service_account" && typeof k.client_email === "string" && typeof k.private_key === "string";
+      } catch {
+        return false;
+      }
+    }, "a service account's JSON key (type service_account, with client_email and private_key)"),
+    projectId: z.string().regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, "a Google Cloud project id"),
+    region: z.string().regex(/^[a-z]+-[a-z]+\d$/, "a Google Cloud region such as europe-west1"),
+  })
+  .strict();
+
+export const kubernetesCredentialSecret = z
+  .object({
+    kind: z.literal("kubernetes"),
+    /** A kubeconfig file, as YAML text. */
+    kubeconfig: text(256_000),
+    /** Which of its contexts to use; default its current-context. */
+    context: text(253).optional(),
+  })
+  .strict();
+
+export const credentialSecretSchema = z.discriminatedUnion("kind", [awsCredentialSecret, gcpCredentialSecret, kubernetesCredentialSecret]);
+export type CredentialSecret = z.infer<typeof credentialSecretSchema>;
+export type CredentialKind = CredentialSecret["kind"];
+export const CREDENTIAL_KINDS = ["aws", "gcp", "kubernetes"] as const satisfies readonly CredentialKind[];
+
+/** A credential's name, as target specs refer to it (`credential: "<name>"`). */
+export const credentialName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
+
+/** POST /api/v1/credentials: a name and the secret (write-only). */
+export const credentialInput = z.object({ name: credentialName, secret: credentialSecretSchema }).strict();
+export type CredentialInput = z.infer<typeof credentialInput>;
+
+/** What anyone may see of a credential: never its secret. */
+export const credentialListItemSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(CREDENTIAL_KINDS),
+    createdAt: z.string(),
+    /** When a worker last checked it against its platform. */
+    checkedAt: z.string().nullable(),
+  })
+  .strict();
+export type CredentialListItem = z.infer<typeof credentialListItemSchema>;

@@ -1,0 +1,10 @@
+// etcd's server command, as upstream's own main does it.
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
