@@ -92,11 +92,10 @@ async function k6() {
   return `${version} built (${where})`;
 }
 
-// schemathesis (PyPI) in a virtualenv of its own, for the fuzz pass over /api/v1/openapi.json (tests only).
-// Its version is pinned in tests/schemathesis-requirements.txt; reinstalled when that file changes.
-async function schemathesis() {
-  const requirements = path.join(root, "tests/schemathesis-requirements.txt");
-  const venv = path.join(root, ".tools/schemathesis-venv");
+// A PyPI tool in a virtualenv of its own under .tools/, pinned in a requirements file and reinstalled when that file changes.
+async function pythonVenv(name, requirementsFile) {
+  const requirements = path.join(root, requirementsFile);
+  const venv = path.join(root, ".tools", name);
   const stamp = path.join(venv, ".requirements-hash");
   const want = fileHash([requirements]);
   if (stamped(stamp, want)) return "up to date";
@@ -105,6 +104,11 @@ async function schemathesis() {
   writeFileSync(stamp, want);
   return "installed";
 }
+
+// schemathesis, for the fuzz pass over /api/v1/openapi.json (tests only).
+const schemathesis = () => pythonVenv("schemathesis-venv", "tests/schemathesis-requirements.txt");
+// moto[server]: the AWS APIs on loopback for the aws-asg and aws-lambda tests (tests/moto.ts; tests only).
+const moto = () => pythonVenv("moto-venv", "tests/moto-requirements.txt");
 
 // Postgres and Redis on loopback, unless DATABASE_URL / REDIS_URL name servers of your own.
 async function services() {
@@ -128,6 +132,7 @@ async function main() {
   await step("benchapps", benchapps, { usually: "about 1 min on a fresh clone" });
   await step("k6", k6, { usually: "about 1.5 min to build on 2 cores" });
   if (purpose === "test") await step("schemathesis", schemathesis, { usually: "about 30 s on a fresh clone" });
+  if (purpose === "test") await step("moto (AWS emulator)", moto, { usually: "about 30 s on a fresh clone" });
   // 15+ CPU-minutes the first time: built in the background; only the Kubernetes tests wait for it.
   if (purpose === "test") await step("Kubernetes control plane", async () => startControlPlaneBuildInBackground());
   let env;

@@ -5,6 +5,7 @@ export * from "./run-summary";
 export * from "./throughput";
 export * from "./load-window";
 export * from "./target-spec";
+export * from "./cloud-target-specs";
 export * from "./target-env";
 export * from "./workload-spec";
 export * from "./k6-script";

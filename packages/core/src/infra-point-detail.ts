@@ -40,8 +40,15 @@ export const infraPointDetailSchema = z.looseObject({
   restarts: count,
   /** Nodes in the cluster. */
   nodes: count,
+  // cloud kinds (aws-asg, aws-lambda, gcp-cloud-run): one point per platform period
+  /** Seconds the point stands for (60 for CloudWatch and Cloud Monitoring minutes); absent = one second. */
+  resolutionSeconds: count,
+  /** The platform's own metrics for the period, by name (docs/cloud-targets.md). */
+  platform: lenient(z.record(z.string(), z.number().nullable().catch(null))),
   /** Running totals since the deployment started (the platform's own meter). */
-  totals: lenient(z.looseObject({ billedMs: count, coldStarts: count, requests: count, queueTimeouts: count })),
+  totals: lenient(
+    z.looseObject({ billedMs: count, coldStarts: count, requests: count, queueTimeouts: count, instanceSeconds: count, gbSeconds: count }),
+  ),
 });
 export type InfraPointDetail = z.infer<typeof infraPointDetailSchema>;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
 import { endpointSpec, kubernetesSpec } from "./kubernetes-spec";
 import { targetEnv } from "./target-env";
+import { awsAsgSpec, awsLambdaSpec, gcpCloudRunSpec } from "./cloud-target-specs";
 
 /** The benchapps a local target can run (folders under benchapps/). */
 export const LOCAL_APPS = [
@@ -283,6 +284,9 @@ export const targetSpecs = {
   "local-function": localFunctionSpec,
   kubernetes: kubernetesSpec,
   endpoint: endpointSpec,
+  "aws-asg": awsAsgSpec,
+  "aws-lambda": awsLambdaSpec,
+  "gcp-cloud-run": gcpCloudRunSpec,
 } as const;
 export type TargetKind = keyof typeof targetSpecs;
 
@@ -291,6 +295,9 @@ export const targetInput = z.discriminatedUnion("kind", [
   z.object({ name: targetName, kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
   z.object({ name: targetName, kind: z.literal("kubernetes"), spec: kubernetesSpec }).strict(),
   z.object({ name: targetName, kind: z.literal("endpoint"), spec: endpointSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("aws-asg"), spec: awsAsgSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("aws-lambda"), spec: awsLambdaSpec }).strict(),
+  z.object({ name: targetName, kind: z.literal("gcp-cloud-run"), spec: gcpCloudRunSpec }).strict(),
 ]);
 export type TargetInput = z.infer<typeof targetInput>;
 
@@ -300,6 +307,9 @@ export const targetDefinitionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("local-function"), spec: localFunctionSpec }).strict(),
   z.object({ kind: z.literal("kubernetes"), spec: kubernetesSpec }).strict(),
   z.object({ kind: z.literal("endpoint"), spec: endpointSpec }).strict(),
+  z.object({ kind: z.literal("aws-asg"), spec: awsAsgSpec }).strict(),
+  z.object({ kind: z.literal("aws-lambda"), spec: awsLambdaSpec }).strict(),
+  z.object({ kind: z.literal("gcp-cloud-run"), spec: gcpCloudRunSpec }).strict(),
 ]);
 export type TargetDefinition = z.infer<typeof targetDefinitionSchema>;
 

@@ -7,6 +7,7 @@ import {
   loadTotals,
   mergeLoadSeconds,
   priceRun,
+  readInfraPointDetail,
   summarize,
   thresholdOutcomes,
   workerClockWindow,
@@ -66,9 +67,11 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
   const model = (spec as { costModel?: unknown } | null)?.costModel;
   if (model === undefined || !loadStartedAt) return null;
   const infra = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
-  const billedMs = infra
-    .map((p) => (p.detail as { totals?: { billedMs?: number } } | null)?.totals?.billedMs)
-    .filter((v): v is number => typeof v === "number");
+  const details = infra.map((p) => readInfraPointDetail(p.detail));
+  const billedMs = details.map((d) => d.totals?.billedMs).filter((v): v is number => typeof v === "number");
+  // Cloud kinds write one point per platform period with running totals from the window's start (docs/cloud-targets.md).
+  const periodPoints = details.filter((d) => d.resolutionSeconds != null);
+  const lastTotals = periodPoints.at(-1)?.totals;
   return priceRun(model, {
     durationSeconds: summary.durationSeconds,
     durationSource: summary.durationSource,
@@ -78,5 +81,9 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
     replicas: infra.map((p) => ({ offsetSeconds: (p.ts.getTime() - loadStartedAt.getTime()) / 1000, replicas: p.replicas })),
     // The platform's own meter (local-function) over the load window, when there is one.
     billedSeconds: billedMs.length >= 2 ? (billedMs.at(-1)! - billedMs[0]!) / 1000 : null,
+    platform:
+      lastTotals?.billedMs != null
+        ? { billedSeconds: lastTotals.billedMs / 1000, source: `${periodPoints.at(-1)?.kind ?? "the platform"}'s metrics` }
+        : null,
   });
 }

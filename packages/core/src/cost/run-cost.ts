@@ -22,6 +22,11 @@ export interface RunUsageFacts {
   billedSeconds?: number | null;
   /** Which span durationSeconds is (k6's clock, or the worker's). */
   durationSource?: LoadWindowSource;
+  /**
+   * What a cloud platform reported over the window (Lambda's summed duration, Cloud Run's billable
+   * instance time): priced instead of the measured or assumed figures when present.
+   */
+  platform?: { billedSeconds: number | null; source: string } | null;
 }
 
 /** A cost model document on a target: a whole model, or a catalog reference with overrides. */
@@ -48,6 +53,7 @@ export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
     case "reserved":
       return { durationSeconds: facts.durationSeconds, nodes: staircase(facts), ...counts };
     case "pay-per-use":
+      if (facts.platform?.billedSeconds != null) return { billedSeconds: facts.platform.billedSeconds, ...counts };
       if (model.billing === "instance") return { durationSeconds: facts.durationSeconds, instances: staircase(facts), ...counts };
       return facts.billedSeconds != null
         ? { billedSeconds: facts.billedSeconds, ...counts }
@@ -90,10 +96,15 @@ export function priceRun(
   const usage = parseCostUsage(model.value.model, usageDoc);
   if (!usage.ok) return { ok: false, error: `usage: ${usage.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}` };
   const source = model.value.catalog ? `${model.value.catalog.name}@${model.value.catalog.version}` : "inline";
+  const billed = facts.platform?.billedSeconds ?? facts.billedSeconds;
   const meanBilledSeconds =
     model.value.model.kind === "pay-per-use" && facts.requests > 0
-      ? (facts.billedSeconds ?? facts.meanLatencySeconds * facts.requests) / facts.requests
+      ? (billed ?? facts.meanLatencySeconds * facts.requests) / facts.requests
       : null;
+  const fromPlatform =
+    model.value.model.kind === "pay-per-use" && facts.platform?.billedSeconds != null
+      ? [`billed time as ${facts.platform.source} reported it: ${facts.platform.billedSeconds} s`]
+      : [];
   const assumptions =
     usesTimeline(model.value.model) && facts.replicas.length === 0
       ? ["no replica or instance data was recorded for this run: priced as one node throughout"]
@@ -109,7 +120,7 @@ export function priceRun(
     ok: true,
     cost: {
       ...priced,
-      notes: [...assumptions, ...priced.notes],
+      notes: [...assumptions, ...fromPlatform, ...priced.notes],
       source,
       model: model.value.model,
       meanBilledSeconds,

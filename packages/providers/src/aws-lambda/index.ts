@@ -1,0 +1,211 @@
+// aws-lambda: a function (the echo handler, zipped) with a function URL; memory,
+// timeout and reserved concurrency from the spec. Tagged opsbench:run=<id>;
+// teardown deletes by tag through Lambda's own list calls. Metrics from CloudWatch
+// at 60 s: invocations, duration, concurrency, throttles, init duration.
+import {
+  AddPermissionCommand,
+  CreateFunctionCommand,
+  CreateFunctionUrlConfigCommand,
+  DeleteFunctionCommand,
+  GetFunctionCommand,
+  LambdaClient,
+  ListTagsCommand,
+  paginateListFunctions,
+  PutFunctionConcurrencyCommand,
+} from "@aws-sdk/client-lambda";
+import { awsLambdaSpec, cloudResourceName, RUN_TAG_KEY, type AwsLambdaSpec } from "@opsbench/core";
+import { cloudWatchPeriods, type CloudWatchMetric } from "../aws/cloudwatch-periods";
+import { awsCallerIdentity } from "../aws/check-credential";
+import { awsCredentialOf, awsErrorMessage, awsSession } from "../aws/session";
+import { observePeriods, runningTotals } from "../cloud/period-observer";
+import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
+import { lambdaPackage } from "./function-zip";
+
+export interface AwsLambdaState {
+  region: string;
+  credential: string;
+  functionName?: string;
+  functionUrl?: string;
+  memoryMb: number;
+  metrics?: AwsLambdaSpec["metrics"];
+}
+
+const sessionOf = (ctx: ProviderContext, state: Pick<AwsLambdaState, "region" | "credential">) =>
+  awsSession(awsCredentialOf(ctx, state.credential), state.region, ctx.endpoints?.aws, ctx.runId);
+const client = async (ctx: ProviderContext, state: Pick<AwsLambdaState, "region" | "credential">) =>
+  new LambdaClient(await sessionOf(ctx, state));
+
+async function deploy(spec: AwsLambdaSpec, ctx: ProviderContext): Promise<Deployment<AwsLambdaState>> {
+  const state: AwsLambdaState = { region: spec.region, credential: spec.credential, memoryMb: spec.memoryMb, metrics: spec.metrics };
+  const session = await sessionOf(ctx, state);
+  // Refused credentials fail here, before anything is created.
+  await awsCallerIdentity(session, spec.credential);
+  const lambda = new LambdaClient(session);
+  await ctx.saveState(state);
+  const name = cloudResourceName(ctx.runId);
+  try {
+    state.functionName = name;
+    await ctx.saveState(state);
+    await lambda.send(
+      new CreateFunctionCommand({
+        FunctionName: name,
+        Runtime: spec.runtime,
+        Role: spec.roleArn,
+        Handler: "index.handler",
+        Code: { ZipFile: lambdaPackage(ctx.benchappsDir, spec.app) },
+        MemorySize: spec.memoryMb,
+        Timeout: spec.timeoutSeconds,
+        Tags: { [RUN_TAG_KEY]: ctx.runId },
+      }),
+    );
+    if (spec.reservedConcurrency !== undefined)
+      await lambda.send(new PutFunctionConcurrencyCommand({ FunctionName: name, ReservedConcurrentExecutions: spec.reservedConcurrency }));
+    const url = await lambda.send(new CreateFunctionUrlConfigCommand({ FunctionName: name, AuthType: "NONE" }));
+    state.functionUrl = url.FunctionUrl;
+    await ctx.saveState(state);
+    // A public function URL needs a resource policy allowing anyone to invoke it.
+    await lambda.send(
+      new AddPermissionCommand({
+        FunctionName: name,
+        StatementId: "opsbench-public-url",
+        Action: "lambda:InvokeFunctionUrl",
+        Principal: "*",
+        FunctionUrlAuthType: "NONE",
+      }),
+    );
+    await ctx.event?.(
+      "info",
+      `Lambda function ${name} created (${spec.memoryMb} MB, timeout ${spec.timeoutSeconds} s${spec.reservedConcurrency !== undefined ? `, reserved concurrency ${spec.reservedConcurrency}` : ""})`,
+    );
+    return { endpoint: spec.endpointUrl ?? (state.functionUrl ?? "").replace(/\/$/, ""), state };
+  } catch (err) {
+    if (err instanceof ProviderError) throw err;
+    throw new ProviderError(`creating the Lambda function failed: ${awsErrorMessage(err)}`);
+  } finally {
+    lambda.destroy();
+  }
+}
+
+/** The function must be Active (a new one is Pending while Lambda prepares it). */
+async function reset(dep: Deployment<AwsLambdaState>, ctx: ProviderContext, timeoutMs = 300_000): Promise<void> {
+  const lambda = await client(ctx, dep.state);
+  try {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await lambda.send(new GetFunctionCommand({ FunctionName: dep.state.functionName }));
+      const s = r.Configuration?.State;
+      if (s === "Active" || s === undefined) return;
+      if (s === "Failed")
+        throw new ProviderError(`the Lambda function failed to become active: ${r.Configuration?.StateReason ?? "no reason given"}`);
+      if (Date.now() > until || ctx.signal.aborted)
+        throw new ProviderError(`the Lambda function is still ${s} after ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    lambda.destroy();
+  }
+}
+
+export function lambdaMetrics(functionName: string): CloudWatchMetric[] {
+  const fn = { FunctionName: functionName };
+  const m = (
+    key: string,
+    metricName: string,
+    stat: CloudWatchMetric["stat"],
+    namespace = "AWS/Lambda",
+    dimensions: Record<string, string> = fn,
+  ) => ({
+    key,
+    namespace,
+    metricName,
+    dimensions,
+    stat,
+  });
+  return [
+    m("invocations", "Invocations", "Sum"),
+    m("durationMsAvg", "Duration", "Average"),
+    m("durationMsSum", "Duration", "Sum"),
+    m("durationMsMax", "Duration", "Maximum"),
+    m("concurrentExecutions", "ConcurrentExecutions", "Maximum"),
+    m("throttles", "Throttles", "Sum"),
+    m("errors", "Errors", "Sum"),
+    // Init (cold start) duration is not an AWS/Lambda metric; Lambda Insights publishes it when enabled.
+    m("initDurationMsMax", "init_duration", "Maximum", "LambdaInsights", { function_name: functionName }),
+  ];
+}
+
+async function* observe(dep: Deployment<AwsLambdaState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
+  const { state } = dep;
+  const cw = cloudWatchPeriods(await sessionOf(ctx, state), lambdaMetrics(state.functionName ?? ""));
+  const totals = runningTotals(["billedMs", "gbSeconds", "requests"] as const);
+  try {
+    yield* observePeriods(
+      {
+        periodSeconds: 60,
+        primary: "invocations",
+        fetch: cw.fetch,
+        toPoint: (ts, v) => ({
+          ts,
+          replicas: Math.round(v.concurrentExecutions ?? 0),
+          cpuPercent: null,
+          detail: {
+            kind: "aws-lambda",
+            resolutionSeconds: 60,
+            platform: v,
+            // Lambda bills each invocation's duration (1 ms steps) x memory: GB-seconds.
+            totals: totals({
+              billedMs: v.durationMsSum,
+              gbSeconds: ((v.durationMsSum ?? 0) / 1000) * (state.memoryMb / 1024),
+              requests: v.invocations,
+            }),
+          },
+        }),
+      },
+      window,
+      state.metrics,
+      ctx.log,
+    );
+  } finally {
+    cw.close();
+  }
+}
+
+/** The run's functions: tagged with its id (ListTags per function), plus the recorded name. */
+export async function findRunFunctions(lambda: LambdaClient, runId: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const page of paginateListFunctions({ client: lambda }, {})) {
+    for (const f of page.Functions ?? []) {
+      if (!f.FunctionArn || !f.FunctionName) continue;
+      const tags = await lambda.send(new ListTagsCommand({ Resource: f.FunctionArn }));
+      if (tags.Tags?.[RUN_TAG_KEY] === runId) found.push(f.FunctionName);
+    }
+  }
+  return found;
+}
+
+async function teardown(dep: { state: Partial<AwsLambdaState> }, ctx: ProviderContext): Promise<void> {
+  const { state } = dep;
+  if (!state.region || !state.credential) return;
+  const lambda = await client(ctx, { region: state.region, credential: state.credential });
+  try {
+    const names = new Set(await findRunFunctions(lambda, ctx.runId));
+    if (state.functionName) names.add(state.functionName);
+    // Deleting the function deletes its URL configuration and policy with it.
+    for (const name of names)
+      await lambda.send(new DeleteFunctionCommand({ FunctionName: name })).catch((err: unknown) => {
+        if (!(err instanceof Error && err.name === "ResourceNotFoundException")) throw err;
+      });
+    ctx.log("aws-lambda functions deleted", { functions: [...names] });
+  } finally {
+    lambda.destroy();
+  }
+}
+
+export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
+  kind: "aws-lambda",
+  spec: awsLambdaSpec,
+  deploy,
+  reset,
+  observe,
+  teardown,
+};

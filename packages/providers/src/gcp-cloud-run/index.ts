@@ -1,0 +1,175 @@
+// gcp-cloud-run: a Cloud Run service (image, concurrency, min/max instances, CPU,
+// memory, CPU throttling) through the Cloud Run Admin API v2, labelled
+// opsbench-run=<id>; teardown deletes by label. Metrics from Cloud Monitoring at 60 s.
+import { cloudResourceName, gcpCloudRunSpec, type GcpCloudRunSpec } from "@opsbench/core";
+import { observePeriods, runningTotals } from "../cloud/period-observer";
+import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
+import { gcpClients, gcpCredentialOf, gcpErrorMessage } from "./clients";
+import { checkGcpCredential } from "./check-credential";
+import { monitoringPeriods } from "./monitoring-periods";
+
+/** GCP label keys take no ':' (AWS's opsbench:run); values are the run id. */
+export const RUN_LABEL = "opsbench-run";
+
+export interface GcpCloudRunState {
+  credential: string;
+  project: string;
+  region: string;
+  serviceName?: string;
+  uri?: string;
+  cpu?: string;
+  memoryMb?: number;
+  metrics?: GcpCloudRunSpec["metrics"];
+}
+
+const parentOf = (s: Pick<GcpCloudRunState, "project" | "region">) => `projects/${s.project}/locations/${s.region}`;
+const clientsFor = (ctx: ProviderContext, state: Pick<GcpCloudRunState, "credential">) =>
+  gcpClients(gcpCredentialOf(ctx, state.credential), state.credential, ctx.endpoints?.gcp);
+
+async function deploy(spec: GcpCloudRunSpec, ctx: ProviderContext): Promise<Deployment<GcpCloudRunState>> {
+  const secret = gcpCredentialOf(ctx, spec.credential);
+  const state: GcpCloudRunState = {
+    credential: spec.credential,
+    project: spec.projectId ?? secret.projectId,
+    region: spec.region,
+    cpu: spec.cpu,
+    memoryMb: spec.memoryMb,
+    metrics: spec.metrics,
+  };
+  // Refused credentials fail here, before anything is created.
+  await checkGcpCredential(secret, {
+    name: spec.credential,
+    endpoint: ctx.endpoints?.gcp,
+    region: spec.region,
+    projectId: state.project,
+  });
+  await ctx.saveState(state);
+  const name = cloudResourceName(ctx.runId);
+  const { run, close } = clientsFor(ctx, state);
+  try {
+    state.serviceName = `${parentOf(state)}/services/${name}`;
+    await ctx.saveState(state);
+    const labels = { [RUN_LABEL]: ctx.runId };
+    const [operation] = await run.createService({
+      parent: parentOf(state),
+      serviceId: name,
+      service: {
+        labels,
+        ingress: "INGRESS_TRAFFIC_ALL",
+        template: {
+          labels,
+          scaling: { minInstanceCount: spec.minInstances, maxInstanceCount: spec.maxInstances },
+          maxInstanceRequestConcurrency: spec.concurrency,
+          containers: [
+            {
+              image: spec.image,
+              ports: [{ containerPort: spec.port }],
+              // cpuIdle: CPU only while serving requests (throttled between them), billed per request time.
+              resources: { limits: { cpu: spec.cpu, memory: `${spec.memoryMb}Mi` }, cpuIdle: spec.cpuThrottling },
+            },
+          ],
+        },
+      },
+    });
+    const [service] = await operation.promise();
+    state.uri = service.uri ?? undefined;
+    await ctx.saveState(state);
+    await ctx.event?.(
+      "info",
+      `Cloud Run service ${name} created (${spec.cpu} vCPU, ${spec.memoryMb} MiB, concurrency ${spec.concurrency}, ${spec.minInstances}-${spec.maxInstances} instances)`,
+    );
+    return { endpoint: spec.endpointUrl ?? state.uri ?? "", state };
+  } catch (err) {
+    if (err instanceof ProviderError) throw err;
+    throw new ProviderError(`creating the Cloud Run service failed: ${gcpErrorMessage(err)}`);
+  } finally {
+    await close();
+  }
+}
+
+/** The service must be ready (its latest revision serving, nothing reconciling). */
+async function reset(dep: Deployment<GcpCloudRunState>, ctx: ProviderContext, timeoutMs = 300_000): Promise<void> {
+  const { run, close } = clientsFor(ctx, dep.state);
+  try {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const [s] = await run.getService({ name: dep.state.serviceName });
+      const state = s.terminalCondition?.state;
+      if (!s.reconciling && (state === "CONDITION_SUCCEEDED" || state === 2)) return;
+      if (state === "CONDITION_FAILED" || state === 3)
+        throw new ProviderError(`the Cloud Run service is not ready: ${s.terminalCondition?.message ?? "no reason given"}`);
+      if (Date.now() > until || ctx.signal.aborted)
+        throw new ProviderError(`the Cloud Run service is not ready after ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    await close();
+  }
+}
+
+async function* observe(dep: Deployment<GcpCloudRunState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
+  const { state } = dep;
+  const { monitoring, close } = clientsFor(ctx, state);
+  const short = (state.serviceName ?? "").split("/").at(-1) ?? "";
+  const source = monitoringPeriods(monitoring, state.project, short);
+  const totals = runningTotals(["billedMs", "requests"] as const);
+  try {
+    yield* observePeriods(
+      {
+        periodSeconds: 60,
+        primary: "requests",
+        fetch: source.fetch,
+        toPoint: (ts, v) => ({
+          ts,
+          replicas: Math.round((v.instancesActive ?? 0) + (v.instancesIdle ?? 0)),
+          cpuPercent: v.cpuUtilization == null ? null : v.cpuUtilization * 100,
+          detail: {
+            kind: "gcp-cloud-run",
+            resolutionSeconds: 60,
+            platform: v,
+            // Billable instance time is what Cloud Run charges vCPU- and GiB-seconds for.
+            totals: totals({ billedMs: v.billableInstanceSeconds == null ? null : v.billableInstanceSeconds * 1000, requests: v.requests }),
+          },
+        }),
+      },
+      window,
+      state.metrics,
+      ctx.log,
+    );
+  } finally {
+    await close();
+  }
+}
+
+/** Deletes the run's services: labelled with its id (listed in the region), plus the recorded name; waits for each. */
+async function teardown(dep: { state: Partial<GcpCloudRunState> }, ctx: ProviderContext): Promise<void> {
+  const { state } = dep;
+  if (!state.credential || !state.project || !state.region) return;
+  const { run, close } = clientsFor(ctx, { credential: state.credential });
+  try {
+    const [services] = await run.listServices({ parent: parentOf({ project: state.project, region: state.region }) });
+    const names = new Set(services.filter((s) => s.labels?.[RUN_LABEL] === ctx.runId).map((s) => s.name ?? ""));
+    if (state.serviceName) names.add(state.serviceName);
+    for (const name of [...names].filter(Boolean)) {
+      try {
+        const [op] = await run.deleteService({ name });
+        await op.promise();
+      } catch (err) {
+        // 5 = NOT_FOUND: already gone.
+        if ((err as { code?: unknown }).code !== 5) throw err;
+      }
+    }
+    ctx.log("gcp-cloud-run services deleted", { services: [...names] });
+  } finally {
+    await close();
+  }
+}
+
+export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
+  kind: "gcp-cloud-run",
+  spec: gcpCloudRunSpec,
+  deploy,
+  reset,
+  observe,
+  teardown,
+};
