@@ -229,6 +229,8 @@ const reconciler = startReconciler(reconcilerDeps, env.OPSBENCH_RECONCILE_SECOND
 if (!stopping && role === "all") {
   void worker.run();
   void studyWorker.run();
+  // The first beat now that it consumes, not an interval later (the healthcheck reads it).
+  void heartbeat.beat();
 }
 
 async function shutdown(signal: string) {

@@ -222,7 +222,11 @@ describe("cloud targets through the worker", () => {
   it("a failure forced after deploy leaves no tagged AWS resource and no Cloud Run service", async () => {
     await stack.scope.workloads.put({
       name: "fails",
-      spec: workloadSpec.parse({ kind: "script", source: 'throw new Error("forced failure after deploy");' }),
+      // setup() runs after deploy; the init code must pass, as the worker inspects the script before it deploys.
+      spec: workloadSpec.parse({
+        kind: "script",
+        source: 'export function setup() { throw new Error("forced failure after deploy"); }\nexport default function () {}\n',
+      }),
     });
     const runs = [];
     for (const target of ["asg", "lambda", "cloud-run"]) {

@@ -31,8 +31,11 @@ const runHealthcheck = (redisUrl: string) =>
 
 describe("worker heartbeat", () => {
   it("the running worker keeps a fresh heartbeat with an expiry", async () => {
-    const beats = await readWorkerHeartbeats(redis);
-    const mine = beats.filter((b) => b.host === os.hostname() && isHeartbeatFresh(b));
+    // The worker beats once it consumes, after its start-up reconciliation: wait for that first beat.
+    const freshOfThisHost = async () => (await readWorkerHeartbeats(redis)).filter((b) => b.host === os.hostname() && isHeartbeatFresh(b));
+    let mine = await freshOfThisHost();
+    for (const until = Date.now() + 20_000; mine.length === 0 && Date.now() < until; mine = await freshOfThisHost())
+      await new Promise((r) => setTimeout(r, 250));
     expect(mine.length).toBeGreaterThanOrEqual(1);
     const ttl = await redis.ttl(workerHeartbeatKey(mine[0]!.workerId));
     expect(ttl).toBeGreaterThan(0);
