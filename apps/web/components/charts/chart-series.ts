@@ -66,8 +66,8 @@ export function unpackSeries(p: PackedSeries): TimeBucket[] {
   }));
 }
 
-/** Points of a latency CDF a chart draws (core's latencyCdf gives up to 200; 120 still draw a smooth curve and keep the page small). */
-export const CDF_POINTS = 120;
+/** Points of a latency CDF a chart draws: as many as the comparison has (core's latencyCdf gives at most 200). */
+export const CDF_POINTS = 200;
 
 /** A CDF reduced to CDF_POINTS (LTTB on log latency), rounded like the series. */
 export function chartCdf(points: ReadonlyArray<{ ms: number; cumulative: number }>): Array<{ ms: number; cumulative: number }> {

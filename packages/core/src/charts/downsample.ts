@@ -6,7 +6,7 @@
 /** Points a chart draws per pixel of its width: one every 2 px is as dense as a line can be read. */
 export const PIXELS_PER_POINT = 2;
 /** The widest chart the pages draw (px of plot area): the server sends no more points than this allows. */
-export const MAX_CHART_WIDTH_PX = 640;
+export const MAX_CHART_WIDTH_PX = 600;
 export const CHART_POINT_BUDGET = Math.floor(MAX_CHART_WIDTH_PX / PIXELS_PER_POINT);
 
 /** Indexes of the points LTTB keeps of (x[i], y[i]); always the first and the last. Nulls are skipped. */
