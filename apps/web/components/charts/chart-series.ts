@@ -47,7 +47,8 @@ const sigOrNull = (v: number | null) => (v === null ? null : sig(v));
 export function packSeries(series: readonly TimeBucket[]): PackedSeries {
   return {
     offsetSeconds: series.map((b) => b.offsetSeconds),
-    requests: series.map((b) => sig(b.requests)),
+    // Counts keep two decimals (a group of repetitions averages them): the CSV of a chart adds up to the totals.
+    requests: series.map((b) => Math.round(b.requests * 100) / 100),
     p50Ms: series.map((b) => sigOrNull(b.p50Ms)),
     p95Ms: series.map((b) => sigOrNull(b.p95Ms)),
     p99Ms: series.map((b) => sigOrNull(b.p99Ms)),
