@@ -48,6 +48,7 @@ const startCloudWorker = (name: string) =>
     OPSBENCH_GCP_ENDPOINT_URL: gcp.url,
     OPSBENCH_SECRET_KEY: testSecretKey(),
     OPSBENCH_RECONCILE_SECONDS: "2",
+    OPSBENCH_LOAD_ALLOWED_HOSTS: "bench.example.com, 192.0.2.0/24",
   });
 
 beforeAll(async () => {
@@ -125,6 +126,37 @@ async function killAfterDeploy(targetName: string, hasResources: (runId: string)
 }
 
 describe("cloud kinds: nothing left running", () => {
+  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before any request, torn down", async () => {
+    await scope.targets.put(
+      targetInput.parse({
+        name: "asg-elsewhere",
+        kind: "aws-asg",
+        spec: {
+          credential: "aws-crash",
+          region: REGION,
+          imageId: "ami-12c6146b",
+          minSize: 1,
+          maxSize: 1,
+          endpointUrl: "http://10.1.2.3:9",
+        },
+      }),
+    );
+    worker ??= await startCloudWorker("cloud-crash-1");
+    const run = await startRun(scope, queue, { targetName: "asg-elsewhere", workloadName: "crash-hold" });
+    const view = await waitForFinal(db, run.id, 60_000);
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toBe(
+      "load to 10.1.2.3 refused: opsbench did not start this endpoint and 10.1.2.3 is not on the admin's allowlist " +
+        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24; docs/security.md)",
+    );
+    const steps = await db.runStep.findMany({ where: { runId: run.id } });
+    expect(steps.find((s) => s.name === "PROVISION")?.status).toBe("SUCCEEDED");
+    // Nothing after the deploy: no baseline, no load, not one result.
+    expect(steps.filter((s) => s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
+    expect(await db.resultSecond.count({ where: { runId: run.id } })).toBe(0);
+    expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
+  });
+
   it("aws-asg: a worker SIGKILL after deploy, then restart, leaves zero tagged AWS resources", async () => {
     const runId = await killAfterDeploy(
       "asg-crash",

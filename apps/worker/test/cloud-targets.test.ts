@@ -222,7 +222,12 @@ describe("cloud targets through the worker", () => {
   it("a failure forced after deploy leaves no tagged AWS resource and no Cloud Run service", async () => {
     await stack.scope.workloads.put({
       name: "fails",
-      spec: workloadSpec.parse({ kind: "script", source: 'throw new Error("forced failure after deploy");' }),
+      spec: workloadSpec.parse({
+        kind: "script",
+        source:
+          // Thrown in setup(): past script validation (k6 inspect does not run it), so the failure comes after deploy.
+          'export function setup() { throw new Error("forced failure after deploy"); }\nexport default function () {}',
+      }),
     });
     const runs = [];
     for (const target of ["asg", "lambda", "cloud-run"]) {

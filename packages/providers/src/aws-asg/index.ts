@@ -278,6 +278,7 @@ export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
   reset,
   observe,
   teardown,
+  outsideEndpoint: () => true,
   // Tagged resources in the credential's region, found through the same describe calls teardown uses.
   reaper: {
     credentialKind: "aws",

@@ -228,6 +228,7 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   reset,
   observe,
   teardown,
+  outsideEndpoint: () => true,
   // Tagged functions in the credential's region.
   reaper: {
     credentialKind: "aws",

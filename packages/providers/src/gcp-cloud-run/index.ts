@@ -201,6 +201,7 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   reset,
   observe,
   teardown,
+  outsideEndpoint: () => true,
   reaper: {
     credentialKind: "gcp",
     listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),
