@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { CreateLaunchTemplateCommand, EC2Client } from "@aws-sdk/client-ec2";
+import { CreateFunctionCommand, LambdaClient, ListFunctionsCommand } from "@aws-sdk/client-lambda";
 import { ServicesClient } from "@google-cloud/run";
 import { cloudResourceName, type CredentialSecret, RUN_TAG_KEY, targetInput } from "@opsbench/core";
 import { createDb, type Db, defaultWorkspaceId, workspaceScope, type WorkspaceScope } from "@opsbench/db";
@@ -16,6 +17,7 @@ import { serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fa
 import { killWorker, startWorker, waitFor, type WorkerProcess } from "../../../tests/faults/fault-kit";
 import { shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
 import { startMoto, type Moto } from "../../../tests/moto";
+import { zipFiles } from "../../../packages/providers/src/aws-lambda/function-zip";
 import { freePort, waitForPort } from "../../../tests/ports";
 import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
@@ -174,6 +176,8 @@ describe("cloud kinds: nothing left running", () => {
     const finished = await db.run.findFirstOrThrow({ where: { workspaceId: scope.workspaceId, status: "FAILED" } });
     const stranger = "99999999-9999-4999-8999-999999999999";
     const ec2 = new EC2Client(awsSession());
+    const lambda = new LambdaClient(awsSession());
+    const functions = async () => ((await lambda.send(new ListFunctionsCommand({}))).Functions ?? []).map((f) => f.FunctionName);
     const run = new ServicesClient({
       credentials: { client_email: gcpKey.email, private_key: JSON.parse(gcpKey.json).private_key },
       projectId: PROJECT,
@@ -192,6 +196,16 @@ describe("cloud kinds: nothing left running", () => {
             TagSpecifications: [{ ResourceType: "launch-template", Tags: tags }],
           }),
         );
+        await lambda.send(
+          new CreateFunctionCommand({
+            FunctionName: cloudResourceName(id),
+            Runtime: "nodejs20.x",
+            Role: moto.lambdaRoleArn,
+            Handler: "index.handler",
+            Code: { ZipFile: zipFiles([{ name: "index.js", data: Buffer.from("exports.handler = async () => ({});") }]) },
+            Tags: { [RUN_TAG_KEY]: id },
+          }),
+        );
         const [op] = await run.createService({
           parent: `projects/${PROJECT}/locations/${GCP_REGION}`,
           serviceId: cloudResourceName(id),
@@ -199,20 +213,25 @@ describe("cloud kinds: nothing left running", () => {
         });
         await op.promise();
       }
+      expect((await findAsgResources(awsSession(), finished.id)).launchTemplates).toEqual([cloudResourceName(finished.id)]);
+      expect(await functions()).toContain(cloudResourceName(finished.id));
+      expect(servicesOf(finished.id)).toHaveLength(1);
+      const result = await reapOnce(
+        { db, log: createLogger("silent"), secretKey: testSecretKey(), endpoints: { aws: moto.url, gcp: gcp.url } },
+        [awsAsg, awsLambda, gcpCloudRun],
+      );
+      // One deletion per reaping kind: aws-asg, aws-lambda, gcp-cloud-run.
+      expect(result).toEqual({ deleted: [finished.id, finished.id, finished.id], failed: [] });
+      expect(await findAsgResources(awsSession(), finished.id)).toEqual(noAsgResources);
+      expect(await functions()).not.toContain(cloudResourceName(finished.id));
+      expect(servicesOf(finished.id)).toEqual([]);
+      expect((await findAsgResources(awsSession(), stranger)).launchTemplates).toEqual([cloudResourceName(stranger)]);
+      expect(await functions()).toContain(cloudResourceName(stranger));
+      expect(servicesOf(stranger)).toHaveLength(1);
     } finally {
       ec2.destroy();
+      lambda.destroy();
       await run.close();
     }
-    expect((await findAsgResources(awsSession(), finished.id)).launchTemplates).toEqual([cloudResourceName(finished.id)]);
-    expect(servicesOf(finished.id)).toHaveLength(1);
-    const result = await reapOnce(
-      { db, log: createLogger("silent"), secretKey: testSecretKey(), endpoints: { aws: moto.url, gcp: gcp.url } },
-      [awsAsg, awsLambda, gcpCloudRun],
-    );
-    expect(result).toEqual({ deleted: [finished.id, finished.id], failed: [] });
-    expect(await findAsgResources(awsSession(), finished.id)).toEqual(noAsgResources);
-    expect(servicesOf(finished.id)).toEqual([]);
-    expect((await findAsgResources(awsSession(), stranger)).launchTemplates).toEqual([cloudResourceName(stranger)]);
-    expect(servicesOf(stranger)).toHaveLength(1);
   });
 });
