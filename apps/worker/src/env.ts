@@ -1,7 +1,7 @@
 // The worker's only reader of process.env, validated at boot.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { loadAllowedHostsSetting, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { k6BuildInfo } from "../k6-build/build.mjs";
@@ -33,6 +33,11 @@ const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: tr
         .map((r) => r.trim())
         .filter(Boolean),
     ),
+  /**
+   * Hosts load may go to although opsbench did not start them (an `endpoint` target, a cloud kind's address or
+   * endpointUrl): comma-separated host names, *.domain, IP addresses or CIDRs. Loopback always may (docs/security.md).
+   */
+  OPSBENCH_LOAD_ALLOWED_HOSTS: loadAllowedHostsSetting,
   /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
   OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
   /**

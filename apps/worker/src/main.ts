@@ -87,6 +87,7 @@ const pipeline: PipelineDeps = {
   benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
   workDir: env.OPSBENCH_WORK_DIR,
   live: live.runs,
+  loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
   ...credentialDeps,
   segments,
 };

@@ -222,10 +222,11 @@ describe("cloud targets through the worker", () => {
   it("a failure forced after deploy leaves no tagged AWS resource and no Cloud Run service", async () => {
     await stack.scope.workloads.put({
       name: "fails",
-      // setup() runs after deploy; the init code must pass, as the worker inspects the script before it deploys.
       spec: workloadSpec.parse({
         kind: "script",
-        source: 'export function setup() { throw new Error("forced failure after deploy"); }\nexport default function () {}\n',
+        source:
+          // Thrown in setup(): past script validation (k6 inspect does not run it), so the failure comes after deploy.
+          'export function setup() { throw new Error("forced failure after deploy"); }\nexport default function () {}',
       }),
     });
     const runs = [];

@@ -166,6 +166,8 @@ describe("a run on two load generators", () => {
     expect(rows.find((s) => s.index !== lost.index)!.status).toBe("FINISHED");
     const flag = view.flags.find((f) => f.code === "lost-generator");
     expect(flag?.message).toContain(`segment ${lost.index + 1}/2`);
+    // The totals say they are partial, with the code the faults' partial runs carry.
+    expect(view.flags.find((f) => f.code === "partial")?.message).toMatch(/^partial results: 1 of 2 load generators were lost/);
     expect(view.events.some((e) => e.message.includes(`segment ${lost.index + 1}/2`) && e.message.includes("lost"))).toBe(true);
     // The survivor's requests are all there; the lost one's up to where it was lost.
     const survivor = rows.find((s) => s.index !== lost.index)!;

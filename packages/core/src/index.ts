@@ -23,6 +23,7 @@ export * from "./http-series-cap";
 export * from "./base64-bytes";
 export * from "./seeded-random";
 export * from "./process-env";
+export * from "./load-host-policy";
 export * from "./connection-urls";
 export * from "./compare";
 export * from "./statistics";

@@ -3,6 +3,7 @@
 // each process's env module passes in process.env, picks the keys it uses and adds its own.
 import { z } from "zod";
 import { withConnectionUrls } from "./connection-urls";
+import { parseLoadHostAllowlist } from "./load-host-policy";
 
 export const sharedEnvSchema = z.object({
   DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
@@ -29,6 +30,22 @@ export const sharedEnvSchema = z.object({
     .refine((k) => secretKeyBytes(k) !== null, "32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
     .optional(),
 });
+
+/**
+ * OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's): hosts that load may go to although opsbench did not start them,
+ * comma-separated host names, `*.domain`, IP addresses or CIDRs (load-host-policy.ts); loopback always may.
+ */
+export const loadAllowedHostsSetting = z
+  .string()
+  .default("")
+  .transform((v, ctx) => {
+    try {
+      return parseLoadHostAllowlist(v);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
 
 /** The 32 bytes of an OPSBENCH_SECRET_KEY value (64 hex digits or base64), or null when it is not that. */
 export function secretKeyBytes(key: string): Uint8Array | null {

@@ -58,6 +58,14 @@ export function lostGeneratorFlag(lost: ReadonlyArray<{ segment: number; count: 
   };
 }
 
+/** Beside lost-generator: the run's totals are partial (the same code faults use), so every reader of totals sees it. */
+export function lostGeneratorPartialFlag(lost: number, count: number): ValidityFlag {
+  return {
+    code: "partial",
+    message: `partial results: ${lost} of ${count} load generators were lost; the totals do not hold their share of the load after that`,
+  };
+}
+
 function generatorsCpuFlag(busy: ReadonlyArray<{ segment: number; count: number; cpuPercent: number | null }>): ValidityFlag {
   const which = busy.map((g) => `segment ${g.segment + 1}/${g.count} ${g.cpuPercent!.toFixed(0)}%`).join(", ");
   return {

@@ -55,6 +55,12 @@ export interface Provider<Spec = unknown, State = unknown> {
   teardown(dep: Deployment<State> | { state: Partial<State> }, ctx: ProviderContext): Promise<void>;
   /** Checks the app itself after the load (e.g. the shop's consistency check), if the target has any. */
   appChecks?(spec: Spec, dep: Deployment<State>, ctx: ProviderContext): Promise<AppCheck[]>;
+  /**
+   * True when the load goes to an address opsbench did not start itself (an existing URL, a cloud platform's
+   * address, a user's ingress or endpointUrl): the worker's host policy (core load-host-policy.ts) must allow it
+   * right after deploy, before one request is sent. Absent: the kind only serves what opsbench started.
+   */
+  outsideEndpoint?(spec: Spec): boolean;
   /** For kinds that can list what they left on a platform: the worker's reaper (apps/worker/src/reaper.ts) uses it. */
   reaper?: ProviderReaper;
 }

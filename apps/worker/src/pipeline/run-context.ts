@@ -4,7 +4,7 @@ import type { K6Settings } from "../k6-process";
 import type { RunStatusName } from "@opsbench/core";
 import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
-import type { CredentialSecret } from "@opsbench/core";
+import type { CredentialSecret, LoadHostAllowlist } from "@opsbench/core";
 import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { Logger } from "../logger";
 import type { SegmentSettings } from "../segments/coordinator";
@@ -24,6 +24,8 @@ export interface PipelineDeps {
   secretKey?: string;
   /** API stand-ins from the worker's environment (OPSBENCH_AWS_ENDPOINT_URL, OPSBENCH_GCP_ENDPOINT_URL). */
   endpoints?: ProviderEndpoints;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS: where load may go that opsbench did not start (absent: loopback only). */
+  loadHosts?: LoadHostAllowlist;
   /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
   segments?: SegmentSettings;
 }

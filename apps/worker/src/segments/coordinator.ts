@@ -3,7 +3,13 @@
 // started segments are stopped), one start time agreed in Redis on the database server's clock,
 // then a watch until every segment has finished or is lost (its alive key expired). A lost
 // generator does not stop the others: the run ends partial and says which segment and when.
-import { GENERATOR_CLOCK_SKEW_LIMIT_MS, generatorClockSkewFlag, lostGeneratorFlag, type ValidityFlag } from "@opsbench/core";
+import {
+  GENERATOR_CLOCK_SKEW_LIMIT_MS,
+  generatorClockSkewFlag,
+  lostGeneratorFlag,
+  lostGeneratorPartialFlag,
+  type ValidityFlag,
+} from "@opsbench/core";
 import { databaseClockOffsetMs, FINAL_SEGMENT_STATUSES, segmentStore, type RunSegmentRow } from "@opsbench/db";
 import { enqueueSegments, removeWaitingSegments, segmentCoordination, type LoadQueue } from "@opsbench/jobs";
 import type { Redis } from "ioredis";
@@ -120,7 +126,10 @@ function combine(rows: RunSegmentRow[], aborted: boolean, startDbMs: number): Se
   const flags: ValidityFlag[] = [];
   const lost = rows.filter((r) => r.status === "LOST");
   if (lost.length)
-    flags.push(lostGeneratorFlag(lost.map((r) => ({ segment: r.index, count: r.count, lostAt: r.lostAt?.toISOString() ?? null }))));
+    flags.push(
+      lostGeneratorFlag(lost.map((r) => ({ segment: r.index, count: r.count, lostAt: r.lostAt?.toISOString() ?? null }))),
+      lostGeneratorPartialFlag(lost.length, rows.length),
+    );
   const offsets = rows.flatMap((r) => [r.clockOffsetStartMs, r.clockOffsetEndMs]).filter((v): v is number => v !== null);
   if (offsets.length >= 2 && Math.max(...offsets) - Math.min(...offsets) > GENERATOR_CLOCK_SKEW_LIMIT_MS)
     flags.push(generatorClockSkewFlag(Math.max(...offsets) - Math.min(...offsets)));

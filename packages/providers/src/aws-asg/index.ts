@@ -28,9 +28,9 @@ import { observePeriods, runningTotals } from "../cloud/period-observer";
 import { cloudWatchPeriods, type CloudWatchMetric } from "../aws/cloudwatch-periods";
 import { runTags } from "../aws/run-tags";
 import { awsCallerIdentity } from "../aws/check-credential";
-import { awsCredentialOf, awsErrorMessage, awsSession, type AwsSession } from "../aws/session";
+import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession, type AwsSession } from "../aws/session";
 import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
-import { deleteAsgResources, type AsgRecorded } from "./resources";
+import { deleteAsgResources, listAsgRunIds, type AsgRecorded } from "./resources";
 
 export interface AwsAsgState extends AsgRecorded {
   region: string;
@@ -271,4 +271,20 @@ async function teardown(dep: { state: Partial<AwsAsgState> }, ctx: ProviderConte
   ctx.log("aws-asg resources deleted", { ...deleted });
 }
 
-export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = { kind: "aws-asg", spec: awsAsgSpec, deploy, reset, observe, teardown };
+export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
+  kind: "aws-asg",
+  spec: awsAsgSpec,
+  deploy,
+  reset,
+  observe,
+  teardown,
+  outsideEndpoint: () => true,
+  // Tagged resources in the credential's region, found through the same describe calls teardown uses.
+  reaper: {
+    credentialKind: "aws",
+    listRuns: async (ctx) => listAsgRunIds(await reaperAwsSession(ctx)),
+    deleteRun: async (runId, ctx) => {
+      await deleteAsgResources(await reaperAwsSession(ctx), runId, {});
+    },
+  },
+};

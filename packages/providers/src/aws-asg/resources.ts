@@ -79,6 +79,39 @@ export async function findAsgResources(session: AwsSession, runId: string): Prom
   }
 }
 
+/** The value of the run tag on each resource that carries one. */
+const runIdsIn = (tagsOfEach: Array<Array<{ Key?: string; Value?: string }> | undefined>) =>
+  tagsOfEach.flatMap((tags) => (tags ?? []).filter((t) => t.Key === RUN_TAG_KEY && t.Value).map((t) => t.Value ?? ""));
+
+/** The runs that have any of the four resource types in the session's region (the reaper's listing). */
+export async function listAsgRunIds(session: AwsSession): Promise<string[]> {
+  const asg = new AutoScalingClient(session);
+  const elb = new ElasticLoadBalancingV2Client(session);
+  const ec2 = new EC2Client(session);
+  try {
+    const ids: string[] = [];
+    const byTagKey = [{ Name: "tag-key", Values: [RUN_TAG_KEY] }];
+    for await (const page of paginateDescribeAutoScalingGroups({ client: asg }, { Filters: byTagKey }))
+      ids.push(...runIdsIn((page.AutoScalingGroups ?? []).map((g) => g.Tags)));
+    for await (const page of paginateDescribeLaunchTemplates({ client: ec2 }, { Filters: byTagKey }))
+      ids.push(...runIdsIn((page.LaunchTemplates ?? []).map((lt) => lt.Tags)));
+    const elbArns: string[] = [];
+    for await (const page of paginateDescribeLoadBalancers({ client: elb }, {}))
+      for (const lb of page.LoadBalancers ?? []) if (lb.LoadBalancerArn) elbArns.push(lb.LoadBalancerArn);
+    for await (const page of paginateDescribeTargetGroups({ client: elb }, {}))
+      for (const tg of page.TargetGroups ?? []) if (tg.TargetGroupArn) elbArns.push(tg.TargetGroupArn);
+    for (let i = 0; i < elbArns.length; i += 20) {
+      const r = await elb.send(new DescribeTagsCommand({ ResourceArns: elbArns.slice(i, i + 20) }));
+      ids.push(...runIdsIn((r.TagDescriptions ?? []).map((d) => d.Tags)));
+    }
+    return [...new Set(ids)];
+  } finally {
+    asg.destroy();
+    elb.destroy();
+    ec2.destroy();
+  }
+}
+
 const notFound = (err: unknown) =>
   err instanceof Error && /NotFound|does not exist|not found|ValidationError.*not found/i.test(`${err.name} ${err.message}`);
 const ignoreNotFound = (err: unknown) => {

@@ -16,9 +16,9 @@ import {
 import { awsLambdaSpec, cloudResourceName, RUN_TAG_KEY, type AwsLambdaSpec } from "@opsbench/core";
 import { cloudWatchPeriods, type CloudWatchMetric } from "../aws/cloudwatch-periods";
 import { awsCallerIdentity } from "../aws/check-credential";
-import { awsCredentialOf, awsErrorMessage, awsSession } from "../aws/session";
+import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession } from "../aws/session";
 import { observePeriods, runningTotals } from "../cloud/period-observer";
-import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
+import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
 import { lambdaPackage } from "./function-zip";
 
 export interface AwsLambdaState {
@@ -170,17 +170,34 @@ async function* observe(dep: Deployment<AwsLambdaState>, window: { signal: Abort
   }
 }
 
-/** The run's functions: tagged with its id (ListTags per function), plus the recorded name. */
-export async function findRunFunctions(lambda: LambdaClient, runId: string): Promise<string[]> {
-  const found: string[] = [];
+/** Every function with a run tag, as [function name, run id]. */
+async function taggedFunctions(lambda: LambdaClient): Promise<Array<[string, string]>> {
+  const found: Array<[string, string]> = [];
   for await (const page of paginateListFunctions({ client: lambda }, {})) {
     for (const f of page.Functions ?? []) {
       if (!f.FunctionArn || !f.FunctionName) continue;
       const tags = await lambda.send(new ListTagsCommand({ Resource: f.FunctionArn }));
-      if (tags.Tags?.[RUN_TAG_KEY] === runId) found.push(f.FunctionName);
+      const runId = tags.Tags?.[RUN_TAG_KEY];
+      if (runId) found.push([f.FunctionName, runId]);
     }
   }
   return found;
+}
+
+/** The run's functions: tagged with its id (ListTags per function). */
+export async function findRunFunctions(lambda: LambdaClient, runId: string): Promise<string[]> {
+  return (await taggedFunctions(lambda)).filter(([, id]) => id === runId).map(([name]) => name);
+}
+
+/** Deletes the run's tagged functions and the recorded one (its URL configuration and policy go with it). */
+async function deleteRunFunctions(lambda: LambdaClient, runId: string, recorded?: string): Promise<string[]> {
+  const names = new Set(await findRunFunctions(lambda, runId));
+  if (recorded) names.add(recorded);
+  for (const name of names)
+    await lambda.send(new DeleteFunctionCommand({ FunctionName: name })).catch((err: unknown) => {
+      if (!(err instanceof Error && err.name === "ResourceNotFoundException")) throw err;
+    });
+  return [...names];
 }
 
 async function teardown(dep: { state: Partial<AwsLambdaState> }, ctx: ProviderContext): Promise<void> {
@@ -188,14 +205,17 @@ async function teardown(dep: { state: Partial<AwsLambdaState> }, ctx: ProviderCo
   if (!state.region || !state.credential) return;
   const lambda = await client(ctx, { region: state.region, credential: state.credential });
   try {
-    const names = new Set(await findRunFunctions(lambda, ctx.runId));
-    if (state.functionName) names.add(state.functionName);
-    // Deleting the function deletes its URL configuration and policy with it.
-    for (const name of names)
-      await lambda.send(new DeleteFunctionCommand({ FunctionName: name })).catch((err: unknown) => {
-        if (!(err instanceof Error && err.name === "ResourceNotFoundException")) throw err;
-      });
-    ctx.log("aws-lambda functions deleted", { functions: [...names] });
+    ctx.log("aws-lambda functions deleted", { functions: await deleteRunFunctions(lambda, ctx.runId, state.functionName) });
+  } finally {
+    lambda.destroy();
+  }
+}
+
+/** A Lambda client for the reaper, closed after fn. */
+async function withReaperLambda<T>(ctx: ReaperContext, fn: (lambda: LambdaClient) => Promise<T>): Promise<T> {
+  const lambda = new LambdaClient(await reaperAwsSession(ctx));
+  try {
+    return await fn(lambda);
   } finally {
     lambda.destroy();
   }
@@ -208,4 +228,11 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   reset,
   observe,
   teardown,
+  outsideEndpoint: () => true,
+  // Tagged functions in the credential's region.
+  reaper: {
+    credentialKind: "aws",
+    listRuns: (ctx) => withReaperLambda(ctx, async (lambda) => [...new Set((await taggedFunctions(lambda)).map(([, id]) => id))]),
+    deleteRun: (runId, ctx) => withReaperLambda(ctx, async (lambda) => void (await deleteRunFunctions(lambda, runId))),
+  },
 };

@@ -2,7 +2,7 @@
 // it names one), the target's region, and the worker's endpoint override (moto in
 // the tests). The secret never goes into a log, an event or an error message.
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
-import { ProviderError, type ProviderContext } from "../provider";
+import { ProviderError, type ProviderContext, type ReaperContext } from "../provider";
 import type { CredentialSecret } from "@opsbench/core";
 
 type AwsCredentialSecret = Extract<CredentialSecret, { kind: "aws" }>;
@@ -50,6 +50,13 @@ export async function awsSession(
   } finally {
     sts.destroy();
   }
+}
+
+/** The reaper's session: the credential's own region (resources in other regions are not listed). */
+export function reaperAwsSession(ctx: ReaperContext): Promise<AwsSession> {
+  const c = ctx.credential;
+  if (c.kind !== "aws") throw new ProviderError(`the reaper got a ${c.kind} credential, not an AWS one`);
+  return awsSession(c, c.region, ctx.endpoints?.aws, "reaper00");
 }
 
 /** An AWS error as a user-facing message: its code and message, never the request. */

@@ -3,7 +3,7 @@
 // opsbench-run=<id>; teardown deletes by label. Metrics from Cloud Monitoring at 60 s.
 import { cloudResourceName, gcpCloudRunSpec, type GcpCloudRunSpec } from "@opsbench/core";
 import { observePeriods, runningTotals } from "../cloud/period-observer";
-import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
+import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
 import { gcpClients, gcpCredentialOf, gcpErrorMessage } from "./clients";
 import { checkGcpCredential } from "./check-credential";
 import { monitoringPeriods } from "./monitoring-periods";
@@ -141,25 +141,54 @@ async function* observe(dep: Deployment<GcpCloudRunState>, window: { signal: Abo
   }
 }
 
+type RunClient = ReturnType<typeof gcpClients>["run"];
+
+/** Every labelled service in the region, as [service name, run id]. */
+async function labelledServices(run: RunClient, at: Pick<GcpCloudRunState, "project" | "region">): Promise<Array<[string, string]>> {
+  const [services] = await run.listServices({ parent: parentOf(at) });
+  return services.flatMap((s) => (s.name && s.labels?.[RUN_LABEL] ? [[s.name, s.labels[RUN_LABEL]] as [string, string]] : []));
+}
+
 /** Deletes the run's services: labelled with its id (listed in the region), plus the recorded name; waits for each. */
+async function deleteRunServices(
+  run: RunClient,
+  at: Pick<GcpCloudRunState, "project" | "region">,
+  runId: string,
+  recorded?: string,
+): Promise<string[]> {
+  const names = new Set((await labelledServices(run, at)).filter(([, id]) => id === runId).map(([name]) => name));
+  if (recorded) names.add(recorded);
+  for (const name of names) {
+    try {
+      const [op] = await run.deleteService({ name });
+      await op.promise();
+    } catch (err) {
+      // 5 = NOT_FOUND: already gone.
+      if ((err as { code?: unknown }).code !== 5) throw err;
+    }
+  }
+  return [...names];
+}
+
 async function teardown(dep: { state: Partial<GcpCloudRunState> }, ctx: ProviderContext): Promise<void> {
   const { state } = dep;
   if (!state.credential || !state.project || !state.region) return;
   const { run, close } = clientsFor(ctx, { credential: state.credential });
   try {
-    const [services] = await run.listServices({ parent: parentOf({ project: state.project, region: state.region }) });
-    const names = new Set(services.filter((s) => s.labels?.[RUN_LABEL] === ctx.runId).map((s) => s.name ?? ""));
-    if (state.serviceName) names.add(state.serviceName);
-    for (const name of [...names].filter(Boolean)) {
-      try {
-        const [op] = await run.deleteService({ name });
-        await op.promise();
-      } catch (err) {
-        // 5 = NOT_FOUND: already gone.
-        if ((err as { code?: unknown }).code !== 5) throw err;
-      }
-    }
-    ctx.log("gcp-cloud-run services deleted", { services: [...names] });
+    const at = { project: state.project, region: state.region };
+    ctx.log("gcp-cloud-run services deleted", { services: await deleteRunServices(run, at, ctx.runId, state.serviceName) });
+  } finally {
+    await close();
+  }
+}
+
+/** The reaper's clients: the credential's own project and region (services elsewhere are not listed). */
+async function withReaperRun<T>(ctx: ReaperContext, fn: (run: RunClient, at: { project: string; region: string }) => Promise<T>) {
+  const c = ctx.credential;
+  if (c.kind !== "gcp") throw new ProviderError(`the reaper got a ${c.kind} credential, not a Google Cloud one`);
+  const { run, close } = gcpClients(c, "reaper", ctx.endpoints?.gcp);
+  try {
+    return await fn(run, { project: c.projectId, region: c.region });
   } finally {
     await close();
   }
@@ -172,4 +201,10 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   reset,
   observe,
   teardown,
+  outsideEndpoint: () => true,
+  reaper: {
+    credentialKind: "gcp",
+    listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),
+    deleteRun: (runId, ctx) => withReaperRun(ctx, async (run, at) => void (await deleteRunServices(run, at, runId))),
+  },
 };

@@ -135,6 +135,8 @@ async function endpointOf(client: KubeClient, spec: KubernetesSpec, ns: string, 
 export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   kind: "kubernetes",
   spec: kubernetesSpec,
+  // The Service's address is opsbench's own; an ingress URL the user gives is not.
+  outsideEndpoint: (spec) => spec.endpoint !== undefined,
 
   async deploy(spec, ctx) {
     const client = clientFor(ctx);

@@ -1,0 +1,237 @@
+// Nothing left running for the cloud kinds: a worker SIGKILLed after the PROVISION step recorded its
+// state, then started again, tears the run down from that state (aws-asg against moto, gcp-cloud-run
+// against the fake Google APIs); and the reaper deletes what a final run has on the platform but never
+// recorded, found by tag / label alone. The file starts its own worker (no file worker: its reconciler
+// would end the killed run itself, and the test is about the restarted one).
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { CreateLaunchTemplateCommand, EC2Client } from "@aws-sdk/client-ec2";
+import { CreateFunctionCommand, LambdaClient, ListFunctionsCommand } from "@aws-sdk/client-lambda";
+import { ServicesClient } from "@google-cloud/run";
+import { cloudResourceName, type CredentialSecret, RUN_TAG_KEY, targetInput } from "@opsbench/core";
+import { createDb, type Db, defaultWorkspaceId, workspaceScope, type WorkspaceScope } from "@opsbench/db";
+import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
+import { awsAsg, awsLambda, findAsgResources, gcpCloudRun } from "@opsbench/providers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fakes/gcp-apis";
+import { killWorker, startWorker, waitFor, type WorkerProcess } from "../../../tests/faults/fault-kit";
+import { shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
+import { startMoto, type Moto } from "../../../tests/moto";
+import { zipFiles } from "../../../packages/providers/src/aws-lambda/function-zip";
+import { freePort, waitForPort } from "../../../tests/ports";
+import { createLogger } from "../src/logger";
+import { reapOnce } from "../src/reaper";
+
+const REGION = "us-east-1";
+const PROJECT = "opsbench-test";
+const GCP_REGION = "europe-west1";
+let db: Db;
+let scope: WorkspaceScope;
+let queue: RunQueue;
+let moto: Moto;
+let gcp: GcpFake;
+let gcpKey: ReturnType<typeof serviceAccountKey>;
+let standIn: ChildProcess;
+let worker: WorkerProcess | undefined;
+
+const awsSession = () => ({
+  region: REGION,
+  endpoint: moto.url,
+  credentials: { accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
+  maxAttempts: 3,
+});
+const gcpSecret = () => ({ kind: "gcp" as const, serviceAccountKey: gcpKey.json, projectId: PROJECT, region: GCP_REGION });
+const servicesOf = (runId: string) => [...gcp.services.keys()].filter((n) => n.endsWith(cloudResourceName(runId)));
+const noAsgResources = { autoScalingGroups: [], loadBalancers: [], targetGroups: [], launchTemplates: [] };
+
+const startCloudWorker = (name: string) =>
+  startWorker(name, {
+    OPSBENCH_AWS_ENDPOINT_URL: moto.url,
+    OPSBENCH_GCP_ENDPOINT_URL: gcp.url,
+    OPSBENCH_SECRET_KEY: testSecretKey(),
+    OPSBENCH_RECONCILE_SECONDS: "2",
+    OPSBENCH_LOAD_ALLOWED_HOSTS: "bench.example.com, 192.0.2.0/24",
+  });
+
+beforeAll(async () => {
+  [moto, gcp] = await Promise.all([startMoto(), startGcpFake()]);
+  gcpKey = serviceAccountKey(PROJECT);
+  gcp.trust(gcpKey.email, gcpKey.publicKeyPem);
+  const port = await freePort();
+  standIn = spawn(process.execPath, [path.resolve(import.meta.dirname, "../../../benchapps/echo/node/server.js")], {
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1" },
+    stdio: "ignore",
+  });
+  await waitForPort(port);
+  db = createDb(testDatabaseUrl(), { max: 3 });
+  scope = workspaceScope(db, await defaultWorkspaceId(db));
+  queue = createRunQueue(testRedisUrl());
+  const aws: CredentialSecret = { kind: "aws", accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey, region: REGION };
+  for (const [name, secret] of [
+    ["aws-crash", aws],
+    ["gcp-crash", gcpSecret()],
+  ] as const)
+    await scope.credentials.save({
+      name,
+      kind: secret.kind,
+      sealed: scope.credentials.seal(name, secret, testSecretKey()),
+      checkedAt: new Date(),
+    });
+  // Long enough that the kill always lands while the load runs.
+  await scope.workloads.put(shortRamp("crash-hold", { vus: 1, holdSeconds: 120, path: "/?input=x" }));
+  const endpointUrl = `http://127.0.0.1:${port}`;
+  const metrics = { settleSeconds: 0, waitSeconds: 1, pollSeconds: 1 };
+  await scope.targets.put(
+    targetInput.parse({
+      name: "asg-crash",
+      kind: "aws-asg",
+      spec: { credential: "aws-crash", region: REGION, imageId: "ami-12c6146b", minSize: 1, maxSize: 2, endpointUrl, metrics },
+    }),
+  );
+  await scope.targets.put(
+    targetInput.parse({
+      name: "cloud-run-crash",
+      kind: "gcp-cloud-run",
+      spec: { credential: "gcp-crash", region: GCP_REGION, image: "gcr.io/opsbench/echo:1", endpointUrl, metrics },
+    }),
+  );
+});
+afterAll(async () => {
+  if (worker) await killWorker(worker, "SIGTERM");
+  standIn?.kill();
+  await queue?.close();
+  await db?.$disconnect();
+  await Promise.all([moto?.stop(), gcp?.stop()]);
+});
+
+/** Starts a run, waits until PROVISION recorded its state (the deploy is done), SIGKILLs the worker, starts another. */
+async function killAfterDeploy(targetName: string, hasResources: (runId: string) => Promise<boolean>): Promise<string> {
+  worker ??= await startCloudWorker("cloud-crash-1");
+  const run = await startRun(scope, queue, { targetName, workloadName: "crash-hold" });
+  await waitFor(
+    `run ${run.id} to be deployed`,
+    async () => {
+      const step = await db.runStep.findFirst({ where: { runId: run.id, name: "PROVISION" } });
+      return step?.status === "SUCCEEDED" && (step.detail as { state?: unknown } | null)?.state !== undefined;
+    },
+    90_000,
+    200,
+    worker,
+  );
+  expect(await hasResources(run.id)).toBe(true);
+  await killWorker(worker);
+  worker = await startCloudWorker(`cloud-crash-${run.id.slice(0, 8)}`);
+  const view = await waitForFinal(db, run.id, 120_000);
+  expect(view.status).toBe("FAILED");
+  expect(view.error).toMatch(/^interrupted: the worker stopped while this run was in progress/);
+  return run.id;
+}
+
+describe("cloud kinds: nothing left running", () => {
+  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before any request, torn down", async () => {
+    await scope.targets.put(
+      targetInput.parse({
+        name: "asg-elsewhere",
+        kind: "aws-asg",
+        spec: {
+          credential: "aws-crash",
+          region: REGION,
+          imageId: "ami-12c6146b",
+          minSize: 1,
+          maxSize: 1,
+          endpointUrl: "http://10.1.2.3:9",
+        },
+      }),
+    );
+    worker ??= await startCloudWorker("cloud-crash-1");
+    const run = await startRun(scope, queue, { targetName: "asg-elsewhere", workloadName: "crash-hold" });
+    const view = await waitForFinal(db, run.id, 60_000);
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toBe(
+      "load to 10.1.2.3 refused: opsbench did not start this endpoint and 10.1.2.3 is not on the admin's allowlist " +
+        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24; docs/security.md)",
+    );
+    const steps = await db.runStep.findMany({ where: { runId: run.id } });
+    expect(steps.find((s) => s.name === "PROVISION")?.status).toBe("SUCCEEDED");
+    // Nothing after the deploy: no baseline, no load, not one result.
+    expect(steps.filter((s) => s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
+    expect(await db.resultSecond.count({ where: { runId: run.id } })).toBe(0);
+    expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
+  });
+
+  it("aws-asg: a worker SIGKILL after deploy, then restart, leaves zero tagged AWS resources", async () => {
+    const runId = await killAfterDeploy(
+      "asg-crash",
+      async (id) => (await findAsgResources(awsSession(), id)).autoScalingGroups.length === 1,
+    );
+    expect(await findAsgResources(awsSession(), runId)).toEqual(noAsgResources);
+  });
+
+  it("gcp-cloud-run: a worker SIGKILL after deploy, then restart, leaves no Cloud Run service", async () => {
+    const runId = await killAfterDeploy("cloud-run-crash", async (id) => servicesOf(id).length === 1);
+    expect(servicesOf(runId)).toEqual([]);
+  });
+
+  it("the reaper deletes tagged resources a final run never recorded, and leaves unknown runs' alone", async () => {
+    const finished = await db.run.findFirstOrThrow({ where: { workspaceId: scope.workspaceId, status: "FAILED" } });
+    const stranger = "99999999-9999-4999-8999-999999999999";
+    const ec2 = new EC2Client(awsSession());
+    const lambda = new LambdaClient(awsSession());
+    const functions = async () => ((await lambda.send(new ListFunctionsCommand({}))).Functions ?? []).map((f) => f.FunctionName);
+    const run = new ServicesClient({
+      credentials: { client_email: gcpKey.email, private_key: JSON.parse(gcpKey.json).private_key },
+      projectId: PROJECT,
+      fallback: true,
+      apiEndpoint: new URL(gcp.url).hostname,
+      port: Number(new URL(gcp.url).port),
+      protocol: "http",
+    });
+    try {
+      for (const id of [finished.id, stranger]) {
+        const tags = [{ Key: RUN_TAG_KEY, Value: id }];
+        await ec2.send(
+          new CreateLaunchTemplateCommand({
+            LaunchTemplateName: cloudResourceName(id),
+            LaunchTemplateData: { ImageId: "ami-12c6146b" },
+            TagSpecifications: [{ ResourceType: "launch-template", Tags: tags }],
+          }),
+        );
+        await lambda.send(
+          new CreateFunctionCommand({
+            FunctionName: cloudResourceName(id),
+            Runtime: "nodejs20.x",
+            Role: moto.lambdaRoleArn,
+            Handler: "index.handler",
+            Code: { ZipFile: zipFiles([{ name: "index.js", data: Buffer.from("exports.handler = async () => ({});") }]) },
+            Tags: { [RUN_TAG_KEY]: id },
+          }),
+        );
+        const [op] = await run.createService({
+          parent: `projects/${PROJECT}/locations/${GCP_REGION}`,
+          serviceId: cloudResourceName(id),
+          service: { labels: { "opsbench-run": id }, template: { containers: [{ image: "gcr.io/opsbench/echo:1" }] } },
+        });
+        await op.promise();
+      }
+      expect((await findAsgResources(awsSession(), finished.id)).launchTemplates).toEqual([cloudResourceName(finished.id)]);
+      expect(await functions()).toContain(cloudResourceName(finished.id));
+      expect(servicesOf(finished.id)).toHaveLength(1);
+      const result = await reapOnce(
+        { db, log: createLogger("silent"), secretKey: testSecretKey(), endpoints: { aws: moto.url, gcp: gcp.url } },
+        [awsAsg, awsLambda, gcpCloudRun],
+      );
+      // One deletion per reaping kind: aws-asg, aws-lambda, gcp-cloud-run.
+      expect(result).toEqual({ deleted: [finished.id, finished.id, finished.id], failed: [] });
+      expect(await findAsgResources(awsSession(), finished.id)).toEqual(noAsgResources);
+      expect(await functions()).not.toContain(cloudResourceName(finished.id));
+      expect(servicesOf(finished.id)).toEqual([]);
+      expect((await findAsgResources(awsSession(), stranger)).launchTemplates).toEqual([cloudResourceName(stranger)]);
+      expect(await functions()).toContain(cloudResourceName(stranger));
+      expect(servicesOf(stranger)).toHaveLength(1);
+    } finally {
+      ec2.destroy();
+      lambda.destroy();
+      await run.close();
+    }
+  });
+});
