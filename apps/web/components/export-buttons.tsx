@@ -5,8 +5,8 @@ import { chartSvgMarkup, svgToPng, type ChartLegendItem } from "@/lib/export/cha
 import { toCsv, toJson, type DataTable } from "@/lib/export/data-table";
 import { downloadBlob, exportFileName } from "@/lib/export/download";
 
-const btn =
-  "rounded border border-zinc-300 bg-white px-1.5 py-0.5 font-mono text-[10px] font-medium text-zinc-600 hover:border-zinc-400 hover:text-zinc-900 disabled:opacity-40";
+// One short class (globals.css): a comparison page has dozens of these buttons.
+const btn = "export-btn";
 
 /** CSV and JSON of a table or series (built when clicked). */
 /** `name` titles the file; `fileName` (short) names it. */

@@ -70,8 +70,9 @@ describe("OpenAPI fuzz (schemathesis)", () => {
       "--no-shrink",
       // Event streams never end; setting the limits would loosen the ones this run relies on (both are called
       // by the route contract test).
+      // The ingest route takes k6 output lines as text (its own test sends them); schemathesis cannot make such a body.
       "--exclude-path-regex",
-      "/events$",
+      "/events$|/ingest$",
       "--exclude-operation-id",
       "putApiV1Limits",
     ]);

@@ -1,5 +1,5 @@
 // What the API returns for targets, workloads and workload presets.
-import { type LoadPoint, localFunctionSpec, localServiceSpec, workloadSpec } from "@opsbench/core";
+import { type LoadPoint, type TargetKind, targetSpecs, workloadSpec } from "@opsbench/core";
 import { z } from "zod";
 import type { SameShape } from "./same-type";
 import { id, isoTime } from "./wire";
@@ -7,9 +7,15 @@ import { id, isoTime } from "./wire";
 const storedItem = { id, name: z.string(), createdAt: isoTime, updatedAt: isoTime };
 
 /** A stored target: its kind and that kind's spec (one entry per kind, as targetDefinitionSchema in core). */
+const targetItemOf = <K extends TargetKind>(kind: K) => z.strictObject({ ...storedItem, kind: z.literal(kind), spec: targetSpecs[kind] });
 export const targetItemSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ ...storedItem, kind: z.literal("local-service"), spec: localServiceSpec }),
-  z.strictObject({ ...storedItem, kind: z.literal("local-function"), spec: localFunctionSpec }),
+  targetItemOf("local-service"),
+  targetItemOf("local-function"),
+  targetItemOf("kubernetes"),
+  targetItemOf("endpoint"),
+  targetItemOf("aws-asg"),
+  targetItemOf("aws-lambda"),
+  targetItemOf("gcp-cloud-run"),
 ]);
 
 export const workloadItemSchema = z.strictObject({ ...storedItem, kind: z.string(), spec: workloadSpec });
