@@ -76,6 +76,12 @@ async function pathPoints(page: Page, testId: string, selector: string): Promise
   return ds.map((d) => (d.match(/[ML]/g) ?? []).length);
 }
 
+/** pathPoints once `count` paths are drawn: Recharts draws after hydration and measuring its container. */
+async function drawnPaths(page: Page, testId: string, selector: string, count: number): Promise<number[]> {
+  await expect.poll(async () => (await pathPoints(page, testId, selector)).length, { timeout: 30_000 }).toBe(count);
+  return pathPoints(page, testId, selector);
+}
+
 const attr = async (page: Page, testId: string, name: string) => Number(await page.getByTestId(testId).getAttribute(name));
 
 describe("charts of long runs", () => {
@@ -93,8 +99,7 @@ describe("charts of long runs", () => {
     // Whole runs: 10 s buckets, every series drawn, none with more points than the budget.
     for (const chart of ["cmp-chart-latency", "cmp-chart-goodput"]) {
       expect(await attr(page, chart, "data-resolution-seconds")).toBe(10);
-      const lines = await pathPoints(page, chart, "path.recharts-line-curve");
-      expect(lines.length).toBe(chart === "cmp-chart-latency" ? 12 : 4);
+      const lines = await drawnPaths(page, chart, "path.recharts-line-curve", chart === "cmp-chart-latency" ? 12 : 4);
       for (const n of lines) {
         expect(n).toBeGreaterThanOrEqual(100);
         expect(n).toBeLessThanOrEqual(CHART_POINT_BUDGET);
@@ -104,8 +109,7 @@ describe("charts of long runs", () => {
     }
     // Requests: 180 buckets a run are a step line per run, not 720 bars.
     expect(await page.getByTestId("cmp-chart-requests").locator(".recharts-bar-rectangle").count()).toBe(0);
-    const areas = await pathPoints(page, "cmp-chart-requests", "path.recharts-area-curve");
-    expect(areas.length).toBe(4);
+    const areas = await drawnPaths(page, "cmp-chart-requests", "path.recharts-area-curve", 4);
     for (const n of areas) expect(n / 2).toBeLessThanOrEqual(CHART_POINT_BUDGET);
     expect(await attr(page, "cmp-chart-cdf", "data-points")).toBeLessThanOrEqual(4 * 200);
     // The method is said once above the verdicts, not in every row.
@@ -119,7 +123,7 @@ describe("charts of long runs", () => {
     await page.getByTestId("cmp-zoom").first().waitFor();
     expect(await attr(page, "cmp-chart-latency", "data-resolution-seconds")).toBe(1);
     expect(await attr(page, "cmp-chart-latency", "data-series-points")).toBe(120);
-    const zoomed = await pathPoints(page, "cmp-chart-latency", "path.recharts-line-curve");
+    const zoomed = await drawnPaths(page, "cmp-chart-latency", "path.recharts-line-curve", 12);
     expect(zoomed).toEqual(Array(12).fill(120));
     expect(await page.getByTestId("cmp-chart-latency").locator("h3").textContent()).toMatch(/1 s buckets/);
     expect(errors).toEqual([]);
@@ -131,7 +135,7 @@ describe("charts of long runs", () => {
     await page.goto(`${web}/runs/${ids[1]}`);
     await page.getByTestId("chart-p95").waitFor();
     expect(await attr(page, "chart-p95", "data-resolution-seconds")).toBe(10);
-    const [line] = await pathPoints(page, "chart-p95", "path.recharts-line-curve");
+    const [line] = await drawnPaths(page, "chart-p95", "path.recharts-line-curve", 1);
     expect(line).toBeGreaterThanOrEqual(100);
     expect(line).toBeLessThanOrEqual(CHART_POINT_BUDGET);
     await page.goto(`${web}/runs/${ids[1]}?from=1170&to=1290`);
