@@ -21,9 +21,13 @@ export function testWebUrl(): string {
   return web.url;
 }
 
-/** The file's database, run queue and default workspace, with its worker started. */
-export async function openTestStack() {
-  await useWorker();
+/**
+ * The file's database, run queue and default workspace, with its worker started.
+ * `worker: false` for a test that executes runs in its own process: the worker's
+ * reconciler would otherwise enqueue its job-less QUEUED runs and execute them too.
+ */
+export async function openTestStack({ worker = true }: { worker?: boolean } = {}) {
+  if (worker) await useWorker();
   const db = createDb(testDatabaseUrl(), { max: 3 });
   const queue = createRunQueue(testRedisUrl());
   const scope = workspaceScope(db, await defaultWorkspaceId(db));

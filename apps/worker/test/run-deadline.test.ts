@@ -1,8 +1,9 @@
 // Issue 10: the worker stops k6 at the planned duration plus a grace period.
 // A run whose k6 hangs (its setup never returns) is stopped at its deadline and
 // marked FAILED with the reason, and the next run, waiting on the same load lock,
-// then runs. The pipeline runs in this process with a short grace (the test
-// stack's worker keeps its default); its runs are created without a queue job.
+// then runs. The pipeline runs in this process with a short grace; its runs are
+// created without a queue job, and no worker runs beside it (its reconciler would
+// enqueue and execute the QUEUED run while the test's lock holds it back).
 import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +23,7 @@ let stack: Awaited<ReturnType<typeof openTestStack>>;
 let redis: Redis;
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-deadline-"));
 beforeAll(async () => {
-  stack = await openTestStack();
+  stack = await openTestStack({ worker: false });
   redis = new Redis(testRedisUrl());
 });
 afterAll(async () => {
