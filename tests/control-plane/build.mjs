@@ -25,12 +25,19 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
 const KUBE_BINARIES = ["kube-apiserver", "kube-controller-manager", "kube-scheduler"];
 export const CONTROL_PLANE_BINARIES = [...KUBE_BINARIES, "etcd", "kwok"];
+// kwok's Stage files, from its module: nodes Ready and pods Running/Ready at once ("fast"), and node heartbeats
+// every 20-45 s (without them the node controller marks the nodes NotReady, and their pods unready, after 50 s).
+const KWOK_STAGES = [
+  ["node", "fast"],
+  ["node", "heartbeat"],
+  ["pod", "fast"],
+];
 
 export function controlPlaneBuildInfo() {
   const kubeMod = readFileSync(path.join(here, "kube/go.mod"), "utf8");
   const version = /k8s\.io\/kubernetes (v[\d.]+)/.exec(kubeMod)?.[1];
   if (!version) throw new Error("tests/control-plane/kube/go.mod does not pin k8s.io/kubernetes");
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(JSON.stringify(KWOK_STAGES));
   for (const dir of ["kube", "etcd", "kwok"])
     for (const f of readdirSync(path.join(here, dir)).sort())
       if (/\.(go|mod|sum)$/.test(f)) hash.update(`${dir}/${f}`).update(readFileSync(path.join(here, dir, f)));
@@ -107,14 +114,13 @@ export function buildControlPlane({ log = console.log } = {}) {
       path.join(here, "kwok"),
       out,
     );
-    // kwok's fast Stage files (nodes Ready, pods Running/Ready at once) come with its module.
     const kwokDir = spawnSync("go", ["list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kwok"], {
       cwd: path.join(here, "kwok"),
       encoding: "utf8",
     }).stdout.trim();
     mkdirSync(path.join(tmp, "kwok-stages"));
-    for (const kind of ["node", "pod"]) {
-      const from = path.join(kwokDir, "kustomize/stage", kind, "fast");
+    for (const [kind, set] of KWOK_STAGES) {
+      const from = path.join(kwokDir, "kustomize/stage", kind, set);
       for (const f of readdirSync(from).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml"))
         copyFileSync(path.join(from, f), path.join(tmp, "kwok-stages", `${kind}-${f}`));
     }

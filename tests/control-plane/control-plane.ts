@@ -15,8 +15,9 @@ import { waitForControlPlaneBuild } from "./build.mjs";
 export interface ControlPlane {
   /** https://127.0.0.1:<port> */
   server: string;
-  /** A kubeconfig of an admin (group system:masters). */
+  /** A kubeconfig of an admin (group system:masters), and its bearer token (for the fixtures' own calls). */
   adminKubeconfig: string;
+  adminToken: string;
   /** A kubeconfig of a user with no role at all (every SelfSubjectAccessReview says no). */
   nobodyKubeconfig: string;
   /** Where each component's log is. */
@@ -102,7 +103,9 @@ export async function startControlPlane(opts: { nodes?: number; log?: (m: string
       "--leader-elect=false",
       "--controllers=*",
       `--service-account-private-key-file=${path.join(dir, "sa.key")}`,
+      // The HPA decides every 5 s and scales down 30 s after the load has gone (a test's run is short).
       "--horizontal-pod-autoscaler-sync-period=5s",
+      "--horizontal-pod-autoscaler-downscale-stabilization=30s",
     ]);
     start("kube-scheduler", [
       `--kubeconfig=${kubeconfigFile}`,
@@ -143,7 +146,7 @@ export async function startControlPlane(opts: { nodes?: number; log?: (m: string
       "the kwok nodes to be Ready",
       dir,
     );
-    return { server, adminKubeconfig: admin, nobodyKubeconfig: insecureKubeconfig(server, nobodyToken), dir, stop };
+    return { server, adminKubeconfig: admin, adminToken, nobodyKubeconfig: insecureKubeconfig(server, nobodyToken), dir, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -9,6 +9,7 @@ import { createRunQueue, queueWorkers, startRun } from "@opsbench/jobs";
 import { kubeClientOf } from "@opsbench/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
+import { type MetricsApi, startMetricsApi } from "../../../tests/control-plane/metrics-api";
 import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
 import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
@@ -16,11 +17,14 @@ import { freePort } from "../../../tests/ports";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let cp: ControlPlane;
+let metrics: MetricsApi;
 let standIn: ChildProcess;
 let standInUrl: string;
 
 beforeAll(async () => {
   [stack, cp] = await Promise.all([openTestStack(), startControlPlane()]);
+  // Serves no pod CPU until a test asks for it: the HPA then holds its replicas.
+  metrics = await startMetricsApi(cp);
   const port = await freePort();
   standIn = spawn(process.execPath, ["server.js"], {
     cwd: path.resolve(import.meta.dirname, "../../../benchapps/cpu-loop/node-http"),
@@ -41,6 +45,7 @@ beforeAll(async () => {
 }, 3_600_000);
 afterAll(async () => {
   standIn?.kill();
+  await metrics?.stop();
   await cp?.stop();
   await stack?.close();
 });
@@ -74,9 +79,9 @@ const target = (name: string, credential: string, extra: Record<string, unknown>
   },
 });
 
-async function run(t: TargetInput, holdSeconds = 6) {
+async function run(t: TargetInput, holdSeconds = 6, vus = 3) {
   await stack.scope.targets.put(t);
-  await stack.scope.workloads.put(shortRamp(`${t.name}-load`, { vus: 3, holdSeconds }));
+  await stack.scope.workloads.put(shortRamp(`${t.name}-load`, { vus, holdSeconds }));
   const r = await startRun(stack.scope, stack.queue, { targetName: t.name, workloadName: `${t.name}-load` });
   return { runId: r.id, view: await waitForFinal(stack.db, r.id, 400_000) };
 }
@@ -120,6 +125,38 @@ describe("kubernetes runs through the worker", () => {
     // Nothing the run stored holds the kubeconfig's token.
     const row = await stack.db.run.findUniqueOrThrow({ where: { id: runId }, include: { steps: true, events: true } });
     expect(JSON.stringify(row, (_, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(tokenOf(cp.adminKubeconfig));
+  });
+
+  it("the HPA scales on the stand-in's CPU: desired and ready replicas rise from 1 to 4 under load, utilisation above target on the timeline", async () => {
+    metrics.measure(standIn.pid ?? null);
+    try {
+      // 100m requested a pod at a 50% target: the stand-in's CPU under load (a fraction of a core) asks for more than 4.
+      const t = target("k8s-scales", "cluster", { minReplicas: 1, maxReplicas: 4, resources: { cpuRequest: "100m", cpuLimit: "1" } });
+      const { runId, view } = await run(t, 25, 6);
+      expect(view.error).toBeNull();
+      expect(view.status).toBe("SUCCEEDED");
+      const points = (await stack.db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } })).map((p) => ({
+        replicas: p.replicas,
+        detail: readInfraPointDetail(p.detail),
+      }));
+      const detail = points.map((p) => p.detail);
+      console.log(`[hpa] ready/desired/cpu%: ${detail.map((d) => `${d.ready}/${d.desired}/${d.hpaCurrentCpuPercent}`).join(" ")}`);
+      expect(points[0]?.replicas).toBe(1);
+      expect(Math.max(...points.map((p) => p.replicas ?? 0))).toBe(4);
+      expect(Math.max(...detail.map((d) => d.desired ?? 0))).toBe(4);
+      expect(Math.max(...detail.map((d) => d.hpaCurrentCpuPercent ?? 0))).toBeGreaterThan(50);
+      const events = await stack.db.runEvent.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+      expect(
+        events.some((e) =>
+          /^kubernetes: HorizontalPodAutoscaler app: SuccessfulRescale New size: \d; reason: cpu resource utilization \(percentage of request\) above target/.test(
+            e.message,
+          ),
+        ),
+      ).toBe(true);
+      expect(await namespacesOf(runId)).toEqual([]);
+    } finally {
+      metrics.measure(null);
+    }
   });
 
   it("a failure after the namespace was made (pods that cannot be scheduled) fails the run and leaves no namespace", async () => {
