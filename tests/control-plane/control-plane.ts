@@ -39,7 +39,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const insecureKubeconfig = (server: string, token: string) =>
   kubeconfigYaml(server, token).replace(`    server: ${server}`, `    server: ${server}\n    insecure-skip-tls-verify: true`);
 
-export async function startControlPlane(opts: { nodes?: number; log?: (m: string) => void } = {}): Promise<ControlPlane> {
+export async function startControlPlane(
+  opts: {
+    nodes?: number;
+    log?: (m: string) => void;
+    /** A port on 127.0.0.1 that every pod's port-forward reaches (kwok's pods run nothing: the stand-in answers). */
+    portForwardTo?: number;
+  } = {},
+): Promise<ControlPlane> {
   const log = opts.log ?? (() => {});
   const build = (await waitForControlPlaneBuild({ log })) as { bin: (n: string) => string; stages: string };
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-kube-"));
@@ -88,6 +95,8 @@ export async function startControlPlane(opts: { nodes?: number; log?: (m: string
       `--service-account-key-file=${path.join(dir, "sa.pub")}`,
       `--service-account-signing-key-file=${path.join(dir, "sa.key")}`,
       "--service-cluster-ip-range=10.96.0.0/16",
+      // kwok plays each node's kubelet on 127.0.0.1 (port-forward goes through it).
+      "--kubelet-preferred-address-types=InternalIP",
       // Fewer moving parts on a shared 2-core machine.
       "--enable-priority-and-fairness=false",
       "--watch-cache=true",
@@ -117,12 +126,26 @@ export async function startControlPlane(opts: { nodes?: number; log?: (m: string
     const stages = readdirSync(build.stages)
       .map((f) => readFileSync(path.join(build.stages, f), "utf8"))
       .join("\n---\n");
-    writeFileSync(path.join(dir, "kwok.yaml"), stages);
+    const portForward = opts.portForwardTo
+      ? `\n---\n${JSON.stringify({
+          apiVersion: "kwok.x-k8s.io/v1alpha1",
+          kind: "ClusterPortForward",
+          metadata: { name: "stand-in" },
+          spec: { forwards: [{ target: { address: "127.0.0.1", port: opts.portForwardTo } }] },
+        })}`
+      : "";
+    writeFileSync(path.join(dir, "kwok.yaml"), stages + portForward);
+    const certs = path.join(dir, "certs");
     start("kwok", [
       `--kubeconfig=${kubeconfigFile}`,
       `--config=${path.join(dir, "kwok.yaml")}`,
       "--manage-all-nodes=true",
       `--server-address=127.0.0.1:${kwokPort}`,
+      // The nodes' kubelet address: kube-apiserver reaches kwok there over TLS (with kube-apiserver's own certificate).
+      "--node-ip=127.0.0.1",
+      `--node-port=${kwokPort}`,
+      `--tls-cert-file=${path.join(certs, "apiserver.crt")}`,
+      `--tls-private-key-file=${path.join(certs, "apiserver.key")}`,
     ]);
     for (let i = 0; i < (opts.nodes ?? 3); i++) {
       await api(server, adminToken, "POST", "/api/v1/nodes", {
