@@ -53,6 +53,11 @@ export const kubernetesSpec = z
      * Default: the Service's load-balancer address.
      */
     endpoint: z.url().optional(),
+    /**
+     * For clusters without a load-balancer address or an ingress: the load reaches the pods through a
+     * port-forward of the API server, each new connection to the next ready pod (flagged on the run).
+     */
+    portForward: z.boolean().optional(),
     /** How long the Deployment may take to be ready (and, in reset, the HPA to settle). */
     readyTimeoutMs: z.number().int().min(1000).max(1_800_000).default(300_000),
     /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). */
@@ -65,6 +70,12 @@ export const kubernetesSpec = z
         code: "custom",
         path: ["image"],
         message: "give either image (opsbench makes the objects) or manifests (yours), not both",
+      });
+    if (s.endpoint !== undefined && s.portForward)
+      ctx.addIssue({
+        code: "custom",
+        path: ["portForward"],
+        message: "give either endpoint (an address of yours) or portForward (through the API server), not both",
       });
     if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined))
       ctx.addIssue({

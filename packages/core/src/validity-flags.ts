@@ -11,6 +11,7 @@ export const VALIDITY_FLAG_CODES = [
   "partial",
   "generator-clock-skew",
   "lost-generator",
+  "port-forward",
 ] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
@@ -29,6 +30,14 @@ export function baselineNotReachedFlag(waitedSeconds: number, detail?: string): 
   return {
     code: "baseline-not-reached",
     message: `the target was not back at its baseline (minimum replicas/instances) after ${waitedSeconds} s${detail ? ` (${detail})` : ""}; the run went ahead`,
+  };
+}
+
+export function portForwardFlag(): ValidityFlag {
+  return {
+    code: "port-forward",
+    message:
+      "the load reached the pods through port-forwards of the Kubernetes API server (no load balancer): latency includes the tunnel, and the tunnel may have limited the throughput",
   };
 }
 

@@ -1,7 +1,7 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
-import type { CredentialKind, CredentialSecret } from "@opsbench/core";
+import type { CredentialKind, CredentialSecret, ValidityFlag } from "@opsbench/core";
 import type { ZodType } from "zod";
 
 /** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
@@ -32,6 +32,8 @@ export interface Deployment<State = unknown> {
   /** Base URL the load goes to. */
   endpoint: string;
   state: State;
+  /** Reasons to read this run's numbers with care that come from how the load reaches the target (e.g. a port-forward). */
+  flags?: ValidityFlag[];
 }
 
 export interface InfraPoint {

@@ -2,7 +2,7 @@
 // may come from anywhere), a "% of a measured maximum" rate is resolved, and the
 // provider deploys. The deployment is the PROVISION step's detail; teardown reads it there.
 import { resolveRate, workloadSpec, type WorkloadSpec } from "@opsbench/core";
-import type { Db } from "@opsbench/db";
+import { addRunFlags, type Db } from "@opsbench/db";
 import type { Deployment, Provider } from "@opsbench/providers";
 import type { ClaimedRun } from "./claim";
 import { recordStep } from "./record-step";
@@ -29,6 +29,7 @@ export async function provision(ctx: RunContext, provider: Provider, { run, targ
     // A credential the platform refuses stops the run here, before anything is created.
     await openTargetCredential(ctx, spec, { check: true });
     const dep = await provider.deploy(spec, providerContext(ctx));
+    if (dep.flags?.length) await addRunFlags(ctx.deps.db, ctx.runId, dep.flags);
     return { result: { spec, workload, dep }, detail: dep };
   });
 }
