@@ -151,6 +151,24 @@ describe("target form: the platform kinds", () => {
     await page.context().close();
   });
 
+  it("kubernetes with own manifests: only the manifests' fields are sent, the preview counts the documents", async () => {
+    const { page, errors } = await newTargetPage("kubernetes");
+    await page.locator('input[name="name"]').fill("k8s-own");
+    await page.locator('input[name="k8s-source"][value="manifests"]').check();
+    // Replicas, HPA, resources and pod density are the manifests' own: their boxes are gone.
+    expect(await page.locator('[name="minReplicas"], [name="resources.cpuRequest"], [name="image"]').count()).toBe(0);
+    const manifests =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n";
+    await fill(page, { credential: "kube-main", manifests, deployment: "web" });
+    expect(await page.getByTestId("target-effective").textContent()).toContain("your manifests (2 documents)");
+    await save(page, "k8s-own");
+    expect((await apiTarget("k8s-own"))?.spec).toEqual(
+      targetSpecs.kubernetes.parse({ credential: "kube-main", manifests, deployment: "web" }),
+    );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   const cases: Array<{
     kind: TargetKind;
     name: string;
