@@ -11,7 +11,7 @@ export interface KindInputs {
   text(label: string, path: string, opts?: TextOptions): ReactNode;
   area(label: string, path: string, opts?: TextOptions): ReactNode;
   /** A choice; the empty option is the schema's default (or `none`). */
-  pick(label: string, path: string, options: readonly string[], none?: string): ReactNode;
+  pick(label: string, path: string, options: readonly string[], none?: string, labels?: Readonly<Record<string, string>>): ReactNode;
   /** A yes/no box: checked = true; unchecked leaves the field out. */
   check(label: string, path: string, hint?: ReactNode): ReactNode;
   value(path: string): string;
@@ -30,7 +30,8 @@ export function kindInputs(
     num: (label, path, opts = {}) => inputs.num(label, path, path, { step: "1", placeholder: dflt(path), ...opts }),
     text: (label, path, opts = {}) => inputs.text(label, path, path, { placeholder: dflt(path), ...opts }),
     area: (label, path, opts = {}) => inputs.area(label, path, path, opts),
-    pick: (label, path, options, none) => inputs.pick(label, path, path, options, none ?? `${dflt(path) ?? "none"} (default)`),
+    pick: (label, path, options, none, labels) =>
+      inputs.pick(label, path, path, options, none ?? `${dflt(path) ?? "none"} (default)`, labels),
     check: (label, path, hint) => (
       <label className="inline-flex items-center gap-1.5 text-xs text-zinc-700" data-field={`spec.${path}`}>
         <input type="checkbox" name={path} checked={values[path] === "true"} onChange={(e) => set(path)(e.target.checked ? "true" : "")} />

@@ -22,7 +22,15 @@ export interface TextOptions {
 
 export interface SpecInputs<K extends string = keyof TargetValues> {
   num(label: string, key: K, path: string, opts?: NumberOptions): ReactNode;
-  pick(label: string, key: K, path: string, options: readonly string[], defaultLabel: string): ReactNode;
+  /** `labels` says what an option means when its value alone does not. */
+  pick(
+    label: string,
+    key: K,
+    path: string,
+    options: readonly string[],
+    defaultLabel: string,
+    labels?: Readonly<Record<string, string>>,
+  ): ReactNode;
   text(label: string, key: K, path: string, opts?: TextOptions): ReactNode;
   area(label: string, key: K, path: string, opts?: TextOptions): ReactNode;
 }
@@ -60,7 +68,7 @@ export function specInputs<K extends string>(
           invalid={invalid(path)}
         />,
       ),
-    pick: (label, key, path, options, defaultLabel) =>
+    pick: (label, key, path, options, defaultLabel, labels = {}) =>
       field(
         label,
         path,
@@ -69,7 +77,7 @@ export function specInputs<K extends string>(
           <option value="">{defaultLabel}</option>
           {options.map((o) => (
             <option key={o} value={o}>
-              {o}
+              {labels[o] ?? o}
             </option>
           ))}
         </select>,

@@ -17,7 +17,10 @@ export function GcpCloudRunFields(p: KindFieldsProps) {
         {num("Max instances", "maxInstances")}
         {text("CPU (vCPU)", "cpu", { hint: 'e.g. "1", "2" or "500m"' })}
         {num("Memory (MiB)", "memoryMb")}
-        {pick("CPU throttling", "cpuThrottling", ["true", "false"], "true (default): CPU only during requests")}
+        {pick("CPU throttling", "cpuThrottling", ["true", "false"], "on (default): CPU only during requests", {
+          true: "on: CPU only during requests",
+          false: "off: CPU always allocated",
+        })}
       </FormSection>
       <LoadAndMetricsFields {...p} ownAddress="the service's run.app URL" />
     </>
