@@ -1,12 +1,13 @@
 // Nothing left running for the cloud kinds: a worker SIGKILLed after the PROVISION step recorded its
-// state, then started again, tears the run down from that state (aws-asg against moto, gcp-cloud-run
-// against the fake Google APIs); and the reaper deletes what a final run has on the platform but never
+// state, then started again, tears the run down from that state (aws-asg and aws-lambda against moto,
+// gcp-cloud-run against the fake Google APIs); and the reaper deletes what a final run has on the platform but never
 // recorded, found by tag / label alone. The file starts its own worker (no file worker: its reconciler
 // would end the killed run itself, and the test is about the restarted one).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { CreateLaunchTemplateCommand, EC2Client } from "@aws-sdk/client-ec2";
-import { CreateFunctionCommand, LambdaClient, ListFunctionsCommand } from "@aws-sdk/client-lambda";
+import { CreateFunctionCommand, GetFunctionUrlConfigCommand, LambdaClient, ListFunctionsCommand } from "@aws-sdk/client-lambda";
+import { GetResourcesCommand, ResourceGroupsTaggingAPIClient } from "@aws-sdk/client-resource-groups-tagging-api";
 import { ServicesClient } from "@google-cloud/run";
 import { cloudResourceName, type CredentialSecret, RUN_TAG_KEY, targetInput } from "@opsbench/core";
 import { createDb, type Db, defaultWorkspaceId, workspaceScope, type WorkspaceScope } from "@opsbench/db";
@@ -17,6 +18,7 @@ import { serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fa
 import { killWorker, startWorker, waitFor, type WorkerProcess } from "../../../tests/faults/fault-kit";
 import { shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
 import { startMoto, type Moto } from "../../../tests/moto";
+import { findRunFunctions } from "../../../packages/providers/src/aws-lambda";
 import { zipFiles } from "../../../packages/providers/src/aws-lambda/function-zip";
 import { freePort, waitForPort } from "../../../tests/ports";
 import { createLogger } from "../src/logger";
@@ -43,6 +45,30 @@ const awsSession = () => ({
 const gcpSecret = () => ({ kind: "gcp" as const, serviceAccountKey: gcpKey.json, projectId: PROJECT, region: GCP_REGION });
 const servicesOf = (runId: string) => [...gcp.services.keys()].filter((n) => n.endsWith(cloudResourceName(runId)));
 const noAsgResources = { autoScalingGroups: [], loadBalancers: [], targetGroups: [], launchTemplates: [] };
+
+/** What a run has in Lambda: its tagged functions, whether its function URL answers, and any resource tagged with it. */
+async function lambdaResources(runId: string) {
+  const lambda = new LambdaClient(awsSession());
+  const tagging = new ResourceGroupsTaggingAPIClient(awsSession());
+  try {
+    const url = await lambda.send(new GetFunctionUrlConfigCommand({ FunctionName: cloudResourceName(runId) })).then(
+      (r) => r.FunctionUrl ?? null,
+      (err: Error) => {
+        if (err.name === "ResourceNotFoundException") return null;
+        throw err;
+      },
+    );
+    const tagged = await tagging.send(new GetResourcesCommand({ TagFilters: [{ Key: RUN_TAG_KEY, Values: [runId] }] }));
+    return {
+      functions: await findRunFunctions(lambda, runId),
+      functionUrl: url,
+      tagged: (tagged.ResourceTagMappingList ?? []).map((r) => r.ResourceARN),
+    };
+  } finally {
+    lambda.destroy();
+    tagging.destroy();
+  }
+}
 
 const startCloudWorker = (name: string) =>
   startWorker(name, {
@@ -93,6 +119,13 @@ beforeAll(async () => {
       name: "cloud-run-crash",
       kind: "gcp-cloud-run",
       spec: { credential: "gcp-crash", region: GCP_REGION, image: "gcr.io/opsbench/echo:1", endpointUrl, metrics },
+    }),
+  );
+  await scope.targets.put(
+    targetInput.parse({
+      name: "lambda-crash",
+      kind: "aws-lambda",
+      spec: { credential: "aws-crash", region: REGION, roleArn: moto.lambdaRoleArn, endpointUrl, metrics },
     }),
   );
 });
@@ -170,6 +203,14 @@ describe("cloud kinds: nothing left running", () => {
   it("gcp-cloud-run: a worker SIGKILL after deploy, then restart, leaves no Cloud Run service", async () => {
     const runId = await killAfterDeploy("cloud-run-crash", async (id) => servicesOf(id).length === 1);
     expect(servicesOf(runId)).toEqual([]);
+  });
+
+  it("aws-lambda: a worker SIGKILL after deploy, then restart, leaves no function, no function URL, no tagged resource", async () => {
+    const runId = await killAfterDeploy("lambda-crash", async (id) => {
+      const left = await lambdaResources(id);
+      return left.functions.length === 1 && left.functionUrl !== null && left.tagged.length === 1;
+    });
+    expect(await lambdaResources(runId)).toEqual({ functions: [], functionUrl: null, tagged: [] });
   });
 
   it("the reaper deletes tagged resources a final run never recorded, and leaves unknown runs' alone", async () => {

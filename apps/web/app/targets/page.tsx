@@ -2,6 +2,7 @@ import { functionSettings, localFunctionSpec, localServiceSpec, serviceSettings 
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
+import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/components/target-form/kinds/describe-kind";
 import { tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
@@ -42,6 +43,11 @@ function describe(kind: string, spec: unknown): { app: string; text: string } {
       text: `${f.platform}: concurrency ${f.concurrency}, ${f.minInstances}..${f.maxInstances} instances, idle ${secs(f.idleTimeoutMs)}, queue ${secs(f.queueTimeoutMs)}, billed ${f.billing.mode} in ${f.billing.granularityMs} ms steps`,
     };
   }
+  if (isCloudKind(kind)) {
+    // What it makes and where the load goes; the rest is on the form's preview.
+    const lines = DESCRIBE_CLOUD_KIND[kind](spec);
+    return { app: "—", text: lines ? lines.slice(0, 2).join("; ") : "unreadable spec" };
+  }
   return { app: "—", text: JSON.stringify(spec).slice(0, 120) };
 }
 
@@ -59,13 +65,15 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
       empty={
         <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target", atLeast: "editor" }]}>
           No targets yet. A target is how an app is deployed: always-on replicas with an autoscaler (local-service) or scale-to-zero
-          functions (local-function). Add one with “New target”, or run the demo study (<DemoCommand />
+          functions (local-function), or a real platform (kubernetes, aws-asg, aws-lambda, gcp-cloud-run, or an existing endpoint). Add one
+          with “New target”, or run the demo study (<DemoCommand />
           ), which defines one of each.
         </EmptyState>
       }
       footer={
         <p className="text-[11px] text-zinc-500">
-          How the local kinds behave and where they differ from the real platforms: docs/local-engine.md.
+          How the local kinds behave and where they differ from the real platforms: docs/local-engine.md; the platform kinds:
+          docs/kubernetes.md and docs/cloud-targets.md.
         </p>
       }
     >

@@ -1,10 +1,12 @@
 // What a target will run with (the kind's defaults filled in), in words; null while the spec is not valid.
 import { functionSettings, localFunctionSpec, localServiceSpec, serviceSettings } from "@opsbench/core";
+import { DESCRIBE_CLOUD_KIND, isCloudKind } from "./kinds/describe-kind";
 import type { TargetFormKind } from "./target-spec";
 
 const secs = (ms: number) => (ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 export function effectiveSettings(kind: TargetFormKind, spec: Record<string, unknown>): string[] | null {
+  if (isCloudKind(kind)) return DESCRIBE_CLOUD_KIND[kind](spec);
   if (kind === "local-service") {
     const r = localServiceSpec.safeParse(spec);
     if (!r.success) return null;

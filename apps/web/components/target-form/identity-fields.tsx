@@ -1,9 +1,20 @@
 import { LOCAL_APPS } from "@opsbench/core";
 import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
 import { FormField, inputClass } from "../form-field";
-import type { TargetFormKind } from "./target-spec";
+import { isLocalKind, type TargetFormKind } from "./target-spec";
 
-/** What every target has: its name, its kind, and the benchapp it runs. */
+/** Every kind the API accepts, with what it is. */
+const KIND_OPTIONS: ReadonlyArray<readonly [TargetFormKind, string]> = [
+  ["local-service", "local-service (replicas, HPA)"],
+  ["local-function", "local-function (scale to zero)"],
+  ["kubernetes", "kubernetes (Deployment, Service, HPA on any cluster)"],
+  ["aws-asg", "aws-asg (EC2 Auto Scaling group behind an ALB)"],
+  ["aws-lambda", "aws-lambda (function with a function URL)"],
+  ["gcp-cloud-run", "gcp-cloud-run (Cloud Run service)"],
+  ["endpoint", "endpoint (an existing URL, nothing deployed)"],
+];
+
+/** What every target has: its name and its kind; and a local one the benchapp it runs. */
 export function IdentityFields(props: {
   name: string;
   onName: (name: string) => void;
@@ -26,7 +37,7 @@ export function IdentityFields(props: {
           aria-invalid={at("name").length > 0 || undefined}
         />
       </FormField>
-      <FormField label="Kind" path="kind" errors={at("kind")}>
+      <FormField label="Kind" path="kind" errors={at("kind")} className={isLocalKind(props.kind) ? "" : "md:col-span-2"}>
         <select
           name="kind"
           data-testid="target-kind"
@@ -34,19 +45,24 @@ export function IdentityFields(props: {
           value={props.kind}
           onChange={(e) => props.onKind(e.target.value as TargetFormKind)}
         >
-          <option value="local-service">local-service (replicas, HPA)</option>
-          <option value="local-function">local-function (scale to zero)</option>
-        </select>
-      </FormField>
-      <FormField label="App (benchapps/)" path="spec.app" errors={at("spec.app")}>
-        <select name="app" className={inputClass} value={props.app} onChange={(e) => props.onApp(e.target.value)}>
-          {LOCAL_APPS.map((a) => (
-            <option key={a} value={a}>
-              {a}
+          {KIND_OPTIONS.map(([k, label]) => (
+            <option key={k} value={k}>
+              {label}
             </option>
           ))}
         </select>
       </FormField>
+      {isLocalKind(props.kind) && (
+        <FormField label="App (benchapps/)" path="spec.app" errors={at("spec.app")}>
+          <select name="app" className={inputClass} value={props.app} onChange={(e) => props.onApp(e.target.value)}>
+            {LOCAL_APPS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </FormField>
+      )}
     </div>
   );
 }

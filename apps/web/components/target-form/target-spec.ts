@@ -1,11 +1,14 @@
 // The target form's boxes as a spec: every input as text, empty boxes left out (the kind's defaults apply).
-import type { FunctionPlatform } from "@opsbench/core";
+import type { FunctionPlatform, TargetKind } from "@opsbench/core";
 import { numberOrUndefined as n } from "../form-field";
 
-export type TargetFormKind = "local-service" | "local-function";
+export type TargetFormKind = TargetKind;
+/** The kinds whose boxes are these (the others: kinds/cloud-kinds.ts). */
+export type LocalKind = "local-service" | "local-function";
+export const isLocalKind = (kind: TargetKind): kind is LocalKind => kind === "local-service" || kind === "local-function";
 export type Scaling = "fixed" | "autoscaled";
 
-/** Every input of both kinds as text; empty = leave out (the kind's default applies). */
+/** Every input of both local kinds as text; empty = leave out (the kind's default applies). */
 export const EMPTY_TARGET_VALUES = {
   replicas: "2",
   minReplicas: "1",
@@ -56,7 +59,7 @@ function serviceSize(scaling: Scaling, v: TargetValues) {
 }
 
 export function buildTargetSpec(
-  kind: TargetFormKind,
+  kind: LocalKind,
   app: string,
   scaling: Scaling,
   platform: FunctionPlatform,

@@ -41,3 +41,10 @@ export function errorsAt(errors: FormErrors, path: string, opts: { nested?: bool
   }
   return out;
 }
+
+/** The errors without those of one field (it was edited since); none left: no banner either. */
+export function withoutField(errors: FormErrors, path: string): FormErrors {
+  if (!(path in errors.fields)) return errors;
+  const { [path]: _, ...fields } = errors.fields;
+  return Object.keys(fields).length ? { ...errors, fields } : NO_ERRORS;
+}
