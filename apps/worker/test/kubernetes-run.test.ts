@@ -82,10 +82,10 @@ async function run(t: TargetInput, holdSeconds = 6) {
 }
 
 const namespacesOf = async (runId: string) => {
-  const list = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }).request<{
-    items: { metadata: { name: string } }[];
-  }>("GET", `/api/v1/namespaces?labelSelector=opsbench-run%3D${runId}`);
-  return list.items.map((n) => n.metadata.name);
+  const list = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }).core.listNamespace({
+    labelSelector: `opsbench-run=${runId}`,
+  });
+  return list.items.map((n) => n.metadata?.name);
 };
 
 const tokenOf = (kubeconfig: string) => /token: (\S+)/.exec(kubeconfig)?.[1] ?? "none";

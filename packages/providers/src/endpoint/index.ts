@@ -32,7 +32,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
     const { namespace, deployment } = dep.state;
     if (!namespace || !deployment) return;
     yield* observeNamespace(
-      clientFor(ctx),
+      clientFor(ctx, window.signal),
       { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0 },
       window,
       ctx,
