@@ -82,9 +82,8 @@ async function run(t: TargetInput, holdSeconds = 6) {
 }
 
 const namespacesOf = async (runId: string) => {
-  const list = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }).core.listNamespace({
-    labelSelector: `opsbench-run=${runId}`,
-  });
+  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+  const list = await client.core.listNamespace({ labelSelector: `opsbench-run=${runId}` });
   return list.items.map((n) => n.metadata?.name);
 };
 

@@ -24,7 +24,7 @@ const contextFor = (kubeconfig: string, runId: string) => {
   return t;
 };
 const runNamespaces = async (runId: string) => {
-  const client = kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
   const list = await client.core.listNamespace({ labelSelector: `opsbench-run=${runId}` });
   return list.items.map((n) => n.metadata?.name);
 };
@@ -52,7 +52,7 @@ describe("kubernetes provider on a real control plane", () => {
     try {
       expect(dep.endpoint).toBe("http://127.0.0.1:9");
       expect(states[0]).toMatchObject({ namespace: `opsbench-${runId}`, deployment: "app", hpa: "app", minReplicas: 1 });
-      const admin = kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
       const ns = `opsbench-${runId}`;
       const d = await admin.apps.readNamespacedDeployment({ name: "app", namespace: ns });
       expect(d.spec?.template.spec?.containers[0]).toMatchObject({
@@ -85,7 +85,7 @@ describe("kubernetes provider on a real control plane", () => {
     const dep = await kubernetes.deploy(spec, ctx);
     try {
       expect(dep.state).toMatchObject({ deployment: "iot", hpa: null });
-      const admin = kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
       const h = await admin.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: "iot", namespace: `opsbench-${runId}` });
       expect(h.metadata?.labels?.["opsbench-run"]).toBe(runId);
     } finally {

@@ -23,7 +23,7 @@ export interface KubernetesState {
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
-export function clientFor(ctx: Pick<ProviderContext, "credential">, signal?: AbortSignal): KubeClient {
+export async function clientFor(ctx: Pick<ProviderContext, "credential">, signal?: AbortSignal): Promise<KubeClient> {
   const c: CredentialSecret | undefined = ctx.credential;
   if (!c) throw new ProviderError("the kubernetes target needs a credential (a kubeconfig): name one in the spec's credential");
   if (c.kind !== "kubernetes")
@@ -123,7 +123,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   outsideEndpoint: (spec) => spec.endpoint !== undefined,
 
   async deploy(spec, ctx) {
-    const client = clientFor(ctx, ctx.signal);
+    const client = await clientFor(ctx, ctx.signal);
     const ns = namespaceOf(ctx.runId);
     const manifests = spec.manifests ? parseManifests(spec.manifests, ctx.runId) : null;
     const { min } = kubernetesReplicas(spec);
@@ -175,7 +175,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   },
 
   async reset(dep, ctx) {
-    const client = clientFor(ctx, ctx.signal);
+    const client = await clientFor(ctx, ctx.signal);
     const { namespace: ns, deployment, hpa, minReplicas, readyTimeoutMs } = dep.state;
     await waitFor(
       () => deploymentNotReady(client, ns, deployment, minReplicas),
@@ -187,25 +187,25 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       await waitFor(() => hpaNotSettled(client, ns, hpa, minReplicas), readyTimeoutMs, `the HPA to settle at ${minReplicas}`, ctx.signal);
   },
 
-  observe(dep: Deployment<KubernetesState>, window, ctx): AsyncIterable<InfraPoint> {
-    return observeNamespace(clientFor(ctx, window.signal), dep.state, window, ctx);
+  async *observe(dep: Deployment<KubernetesState>, window, ctx): AsyncIterable<InfraPoint> {
+    yield* observeNamespace(await clientFor(ctx, window.signal), dep.state, window, ctx);
   },
 
   async teardown(dep, ctx) {
     const { runId } = dep.state;
     if (!runId) return;
-    const names = await deleteRunNamespaces(clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
+    const names = await deleteRunNamespaces(await clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
     ctx.log("kubernetes namespaces deleted", { namespaces: names });
   },
 
   reaper: {
     credentialKind: "kubernetes",
     async listRuns(ctx: ReaperContext) {
-      const items = await labelledNamespaces(clientFor(ctx, ctx.signal), RUN_LABEL, "listing opsbench's namespaces");
+      const items = await labelledNamespaces(await clientFor(ctx, ctx.signal), RUN_LABEL, "listing opsbench's namespaces");
       return [...new Set(items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? "").filter(Boolean))];
     },
     async deleteRun(runId, ctx) {
-      await deleteRunNamespaces(clientFor(ctx, ctx.signal), runId);
+      await deleteRunNamespaces(await clientFor(ctx, ctx.signal), runId);
     },
   },
 };

@@ -2,19 +2,14 @@
 // for a workspace's kubeconfig. Only what the kubeconfig itself holds is used: one naming files on the worker
 // (client-certificate, token-file...), commands (exec, auth-provider) or a proxy is refused before the library
 // reads it, since the user could otherwise make the worker read its files or run a program.
-import {
+import type {
   ApiException,
   AppsV1Api,
   AuthorizationV1Api,
   AutoscalingV2Api,
   CoreV1Api,
-  createConfiguration,
-  IsomorphicFetchHttpLibrary,
   KubeConfig,
   KubernetesObjectApi,
-  ResponseContext,
-  ServerConfiguration,
-  wrapHttpLibrary,
 } from "@kubernetes/client-node";
 import type { CredentialSecret } from "@opsbench/core";
 import { ProviderError } from "../provider";
@@ -34,8 +29,15 @@ const REFUSED_KEYS = [
 const refusedKey = new RegExp(`(?:^|[\\s{,])["']?(${REFUSED_KEYS.join("|")})["']?\\s*:`, "m");
 const CALL_TIMEOUT_MS = 15_000;
 
-export const isNotFound = (err: unknown) => err instanceof ApiException && err.code === 404;
-export const isConflict = (err: unknown) => err instanceof ApiException && err.code === 409;
+type Library = typeof import("@kubernetes/client-node");
+let library: Library | undefined;
+/** The library, loaded on first use: it is large (about a second to import), and most runs never talk to a cluster. */
+const loadLibrary = async (): Promise<Library> => (library ??= await import("@kubernetes/client-node"));
+
+/** An answer of the API that is not 2xx (a transport failure is a ProviderError). */
+const isApiException = (err: unknown): err is ApiException<unknown> => library !== undefined && err instanceof library.ApiException;
+export const isNotFound = (err: unknown) => isApiException(err) && err.code === 404;
+export const isConflict = (err: unknown) => isApiException(err) && err.code === 409;
 
 /** The library's typed clients for one kubeconfig; every request ends with the signal given to kubeClientOf. */
 export interface KubeClient {
@@ -55,16 +57,18 @@ const refusal = (what: string) =>
   );
 
 /** The kubeconfig loaded by the library, after refusing what would make it read a file or run a program. */
-function loadKubeconfig(secret: KubernetesSecret): KubeConfig {
+function loadKubeconfig(lib: Library, secret: KubernetesSecret): KubeConfig {
   const refused = refusedKey.exec(secret.kubeconfig)?.[1];
   if (refused) throw refusal(refused);
-  const kc = new KubeConfig();
+  const kc = new lib.KubeConfig();
   try {
     kc.loadFromString(secret.kubeconfig);
   } catch (err) {
     // The YAML parser's message quotes the offending line, which may hold a token: only its position is kept.
     const mark = (err as { mark?: { line: number; column: number } }).mark;
     if (mark) throw new ProviderError(`the kubeconfig is not valid YAML (at line ${mark.line + 1}, column ${mark.column + 1})`);
+    // YAML that is not a mapping (a bare string, nothing).
+    if (err instanceof TypeError) throw new ProviderError("the kubeconfig has no contexts: is it a kubeconfig file?");
     throw new ProviderError(`the kubeconfig is not a kubeconfig: ${(err as Error).message}`);
   }
   // The same refusal on what the library parsed, whatever spelling got past the text check.
@@ -104,9 +108,9 @@ function loadKubeconfig(secret: KubernetesSecret): KubeConfig {
  * CALL_TIMEOUT_MS. The library gives each request an agent of its own (with the kubeconfig's TLS settings), so
  * destroying that agent ends exactly this request. The body is read inside the deadline too.
  */
-function transport(server: string, signal: AbortSignal | undefined) {
-  const fetchLibrary = new IsomorphicFetchHttpLibrary();
-  return wrapHttpLibrary({
+function transport(lib: Library, server: string, signal: AbortSignal | undefined) {
+  const fetchLibrary = new lib.IsomorphicFetchHttpLibrary();
+  return lib.wrapHttpLibrary({
     async send(request) {
       const doing = `${request.getHttpMethod()} ${new URL(request.getUrl()).pathname}`;
       if (signal?.aborted) throw new ProviderError(`aborted before ${doing}`);
@@ -117,7 +121,7 @@ function transport(server: string, signal: AbortSignal | undefined) {
       try {
         const response = await fetchLibrary.send(request).toPromise();
         const text = await response.body.text();
-        return new ResponseContext(response.httpStatusCode, response.headers, {
+        return new lib.ResponseContext(response.httpStatusCode, response.headers, {
           text: async () => text,
           binary: async () => Buffer.from(text),
         });
@@ -135,23 +139,24 @@ function transport(server: string, signal: AbortSignal | undefined) {
 }
 
 /** The clients for a workspace's kubeconfig; throws a ProviderError naming what is wrong with it. */
-export function kubeClientOf(secret: KubernetesSecret, signal?: AbortSignal): KubeClient {
-  const kc = loadKubeconfig(secret);
+export async function kubeClientOf(secret: KubernetesSecret, signal?: AbortSignal): Promise<KubeClient> {
+  const lib = await loadLibrary();
+  const kc = loadKubeconfig(lib, secret);
   const server = kc.getCurrentCluster()?.server ?? "";
   // What kc.makeApiClient builds, with the transport above in place of the default one.
-  const configuration = createConfiguration({
-    baseServer: new ServerConfiguration(server, {}),
+  const configuration = lib.createConfiguration({
+    baseServer: new lib.ServerConfiguration(server, {}),
     authMethods: { default: kc },
-    httpApi: transport(server, signal),
+    httpApi: transport(lib, server, signal),
   });
   return {
     server,
     userName: kc.getCurrentUser()?.name ?? "",
-    core: new CoreV1Api(configuration),
-    apps: new AppsV1Api(configuration),
-    autoscaling: new AutoscalingV2Api(configuration),
-    authorization: new AuthorizationV1Api(configuration),
-    objects: new KubernetesObjectApi(configuration),
+    core: new lib.CoreV1Api(configuration),
+    apps: new lib.AppsV1Api(configuration),
+    autoscaling: new lib.AutoscalingV2Api(configuration),
+    authorization: new lib.AuthorizationV1Api(configuration),
+    objects: new lib.KubernetesObjectApi(configuration),
   };
 }
 
@@ -167,7 +172,7 @@ function reasonOf(err: ApiException<unknown>): string {
 
 /** A refusal as a message for the user: what was being done, where, and the API's reason. */
 export function explainKubeError(client: Pick<KubeClient, "server">, doing: string, err: unknown): Error {
-  if (!(err instanceof ApiException)) return err as Error;
+  if (!isApiException(err)) return err as Error;
   const who = err.code === 401 ? "the kubeconfig's credentials were not accepted" : err.code === 403 ? "forbidden" : `HTTP ${err.code}`;
   return new ProviderError(`the cluster at ${client.server} refused ${doing}: ${who} (${reasonOf(err)})`);
 }

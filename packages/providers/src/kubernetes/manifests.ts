@@ -2,7 +2,6 @@
 // through the library's KubernetesObjectApi. Only namespaced kinds opsbench knows; a document naming another
 // namespace, a cluster-wide kind or an unknown one is refused before anything is applied, with the document's
 // position in the message.
-import { PatchStrategy } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 import { ProviderError } from "../provider";
 import { type KubeClient, kubeCall } from "./kube-client";
@@ -57,7 +56,7 @@ export function parseManifests(text: string, runId: string): Manifest[] {
 export async function applyManifests(client: KubeClient, manifests: Manifest[]): Promise<void> {
   for (const doc of manifests) {
     await kubeCall(client, `applying ${doc.kind} ${doc.metadata.name}`, () =>
-      client.objects.patch(doc, undefined, undefined, "opsbench", true, PatchStrategy.ServerSideApply),
+      client.objects.patch(doc, undefined, undefined, "opsbench", true, "application/apply-patch+yaml"),
     );
   }
 }
