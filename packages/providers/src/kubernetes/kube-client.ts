@@ -34,10 +34,20 @@ let library: Library | undefined;
 /** The library, loaded on first use: it is large (about a second to import), and most runs never talk to a cluster. */
 const loadLibrary = async (): Promise<Library> => (library ??= await import("@kubernetes/client-node"));
 
-/** An answer of the API that is not 2xx (a transport failure is a ProviderError). */
+/** The library's error for an answer that is not 2xx (a transport failure is a ProviderError already). */
 const isApiException = (err: unknown): err is ApiException<unknown> => library !== undefined && err instanceof library.ApiException;
-export const isNotFound = (err: unknown) => isApiException(err) && err.code === 404;
-export const isConflict = (err: unknown) => isApiException(err) && err.code === 409;
+
+/** A refusal of the API, explained (kubeCall): what was being done, where, the API's reason and the code. */
+export class KubeApiError extends ProviderError {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+export const isNotFound = (err: unknown) => err instanceof KubeApiError && err.status === 404;
+export const isConflict = (err: unknown) => err instanceof KubeApiError && err.status === 409;
 
 /** The library's typed clients for one kubeconfig; every request ends with the signal given to kubeClientOf. */
 export interface KubeClient {
@@ -167,22 +177,16 @@ function reasonOf(err: ApiException<unknown>): string {
     const message = (typeof body === "string" ? JSON.parse(body) : body)?.message;
     if (typeof message === "string" && message) return message;
   } catch {}
-  return err.code === 401 ? "Unauthorized" : `HTTP ${err.code}`;
+  return err.code === 401 ? "Unauthorized" : "no message";
 }
 
-/** A refusal as a message for the user: what was being done, where, and the API's reason. */
-export function explainKubeError(client: Pick<KubeClient, "server">, doing: string, err: unknown): Error {
-  if (!isApiException(err)) return err as Error;
-  const who = err.code === 401 ? "the kubeconfig's credentials were not accepted" : err.code === 403 ? "forbidden" : `HTTP ${err.code}`;
-  return new ProviderError(`the cluster at ${client.server} refused ${doing}: ${who} (${reasonOf(err)})`);
-}
-
-/** One library call, with a refusal explained (explainKubeError); 404 and 409 are left to the caller. */
+/** One library call; a refusal becomes a KubeApiError whose message never holds a header or the token. */
 export async function kubeCall<T>(client: Pick<KubeClient, "server">, doing: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (isNotFound(err) || isConflict(err)) throw err;
-    throw explainKubeError(client, doing, err);
+    if (!isApiException(err)) throw err;
+    const who = err.code === 401 ? "the kubeconfig's credentials were not accepted" : err.code === 403 ? "forbidden" : `HTTP ${err.code}`;
+    throw new KubeApiError(`the cluster at ${client.server} refused ${doing}: ${who} (${reasonOf(err)})`, err.code);
   }
 }
