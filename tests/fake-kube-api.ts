@@ -57,7 +57,7 @@ export async function startFakeKubeApi(token = `fake-${Math.random().toString(36
   });
 }
 
-/** A kubeconfig with one cluster, one token user and one context ("test"). */
+/** A kubeconfig with one cluster, one token user and one context ("test"); an http server is marked insecure. */
 export function kubeconfigYaml(server: string, token: string, extraUser = ""): string {
   return [
     "apiVersion: v1",
@@ -66,6 +66,8 @@ export function kubeconfigYaml(server: string, token: string, extraUser = ""): s
     "- name: test",
     "  cluster:",
     `    server: ${server}`,
+    // The client sends a token over plain http only when the kubeconfig says so (the fake has no TLS).
+    ...(server.startsWith("http:") ? ["    insecure-skip-tls-verify: true"] : []),
     "users:",
     "- name: tester",
     "  user:",

@@ -87,10 +87,9 @@ async function run(t: TargetInput, holdSeconds = 6, vus = 3) {
 }
 
 const namespacesOf = async (runId: string) => {
-  const list = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }).request<{
-    items: { metadata: { name: string } }[];
-  }>("GET", `/api/v1/namespaces?labelSelector=opsbench-run%3D${runId}`);
-  return list.items.map((n) => n.metadata.name);
+  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+  const list = await client.core.listNamespace({ labelSelector: `opsbench-run=${runId}` });
+  return list.items.map((n) => n.metadata?.name);
 };
 
 const tokenOf = (kubeconfig: string) => /token: (\S+)/.exec(kubeconfig)?.[1] ?? "none";

@@ -24,12 +24,9 @@ const contextFor = (kubeconfig: string, runId: string) => {
   return t;
 };
 const runNamespaces = async (runId: string) => {
-  const client = kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
-  const list = await client.request<{ items: { metadata: { name: string } }[] }>(
-    "GET",
-    `/api/v1/namespaces?labelSelector=opsbench-run%3D${runId}`,
-  );
-  return list.items.map((n) => n.metadata.name);
+  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+  const list = await client.core.listNamespace({ labelSelector: `opsbench-run=${runId}` });
+  return list.items.map((n) => n.metadata?.name);
 };
 
 describe("kubernetes provider on a real control plane", () => {
@@ -55,30 +52,22 @@ describe("kubernetes provider on a real control plane", () => {
     try {
       expect(dep.endpoint).toBe("http://127.0.0.1:9");
       expect(states[0]).toMatchObject({ namespace: `opsbench-${runId}`, deployment: "app", hpa: "app", minReplicas: 1 });
-      const admin = kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
       const ns = `opsbench-${runId}`;
-      const d = await admin.request<{
-        spec: { replicas: number; template: { spec: { containers: { image: string; resources: unknown }[] } } };
-        status: { readyReplicas: number };
-      }>("GET", `/apis/apps/v1/namespaces/${ns}/deployments/app`);
-      expect(d.spec.template.spec.containers[0]).toMatchObject({
+      const d = await admin.apps.readNamespacedDeployment({ name: "app", namespace: ns });
+      expect(d.spec?.template.spec?.containers[0]).toMatchObject({
         image: "opsbench/iot:latest",
         resources: { requests: { cpu: "500m" }, limits: { cpu: "1" } },
       });
-      expect(d.status.readyReplicas).toBe(1);
-      const h = await admin.request<{
-        spec: { minReplicas: number; maxReplicas: number; metrics: unknown[]; scaleTargetRef: { name: string } };
-      }>("GET", `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/app`);
+      expect(d.status?.readyReplicas).toBe(1);
+      const h = await admin.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: "app", namespace: ns });
       expect(h.spec).toMatchObject({
         minReplicas: 1,
         maxReplicas: 40,
         scaleTargetRef: { name: "app" },
         metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } } }],
       });
-      const svc = await admin.request<{ spec: { ports: { targetPort: number }[]; selector: unknown } }>(
-        "GET",
-        `/api/v1/namespaces/${ns}/services/app`,
-      );
+      const svc = await admin.core.readNamespacedService({ name: "app", namespace: ns });
       expect(svc.spec).toMatchObject({ ports: [{ targetPort: 8080 }], selector: { app: "app" } });
       expect(events.some((e) => e.message.startsWith(`namespace ${ns} created`))).toBe(true);
       await kubernetes.reset(dep, ctx);
@@ -96,12 +85,9 @@ describe("kubernetes provider on a real control plane", () => {
     const dep = await kubernetes.deploy(spec, ctx);
     try {
       expect(dep.state).toMatchObject({ deployment: "iot", hpa: null });
-      const admin = kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
-      const h = await admin.request<{ metadata: { labels: Record<string, string> } }>(
-        "GET",
-        `/apis/autoscaling/v2/namespaces/opsbench-${runId}/horizontalpodautoscalers/iot`,
-      );
-      expect(h.metadata.labels["opsbench-run"]).toBe(runId);
+      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+      const h = await admin.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: "iot", namespace: `opsbench-${runId}` });
+      expect(h.metadata?.labels?.["opsbench-run"]).toBe(runId);
     } finally {
       await kubernetes.teardown(dep, ctx);
     }

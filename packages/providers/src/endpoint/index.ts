@@ -19,7 +19,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
 
   async deploy(spec, ctx) {
     const linked = spec.linked;
-    if (linked?.namespace) clientFor(ctx); // the linked credential must be a kubeconfig
+    if (linked?.namespace) await clientFor(ctx); // the linked credential must be a kubeconfig
     const state = { url: spec.url.replace(/\/+$/, ""), namespace: linked?.namespace ?? null, deployment: linked?.deployment ?? null };
     return { endpoint: state.url, state };
   },
@@ -32,7 +32,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
     const { namespace, deployment } = dep.state;
     if (!namespace || !deployment) return;
     yield* observeNamespace(
-      clientFor(ctx),
+      await clientFor(ctx, window.signal),
       { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0 },
       window,
       ctx,

@@ -23,7 +23,7 @@ export const REQUIRED_KUBERNETES_ACCESS = [
 ] as const;
 
 /** The verbs this client's user may not use, as "create apps/deployments"; [] when it may use all. */
-export async function missingKubernetesAccess(client: KubeClient, signal?: AbortSignal): Promise<string[]> {
+export async function missingKubernetesAccess(client: KubeClient): Promise<string[]> {
   const answers = await Promise.all(
     REQUIRED_KUBERNETES_ACCESS.map(async ([verb, group, resource]) => {
       const body: V1SelfSubjectAccessReview = {
@@ -31,12 +31,8 @@ export async function missingKubernetesAccess(client: KubeClient, signal?: Abort
         kind: "SelfSubjectAccessReview",
         spec: { resourceAttributes: { verb, group, resource } },
       };
-      const review = await kubeCall<V1SelfSubjectAccessReview>(
-        client,
-        `checking whether it may ${verb} ${resource}`,
-        "POST",
-        "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-        { body, signal },
+      const review = await kubeCall(client, `checking whether it may ${verb} ${resource}`, () =>
+        client.authorization.createSelfSubjectAccessReview({ body }),
       );
       return review.status?.allowed ? null : `${verb} ${group ? `${group}/` : ""}${resource}`;
     }),
@@ -49,8 +45,8 @@ export async function checkKubernetesCredential(
   ctx: CredentialCheckContext,
 ): Promise<CredentialCheckResult> {
   try {
-    const client = kubeClientOf(secret);
-    const missing = await missingKubernetesAccess(client, ctx.signal);
+    const client = await kubeClientOf(secret, ctx.signal);
+    const missing = await missingKubernetesAccess(client);
     if (missing.length > 0)
       return { ok: false, message: `the kubeconfig's user may not ${missing.join(", ")} on the cluster at ${client.server}` };
     return { ok: true, identity: `${client.userName}@${client.server}` };

@@ -3,7 +3,6 @@
 // it); reset waits for the baseline (ready = min replicas, the HPA settled); observe records replicas, the
 // HPA's utilisation, restarts and nodes, and puts the namespace's events on the timeline; teardown deletes the
 // namespace (and any other namespace labelled with the run) and waits until it is gone.
-import type { V1Deployment, V1NamespaceList, V1Service, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
 import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
 import { type Deployment, type InfraPoint, type Provider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
 import { isConflict, isNotFound, type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
@@ -23,21 +22,13 @@ export interface KubernetesState {
   readyTimeoutMs: number;
 }
 
-/** The client for the run's kubeconfig; a run without one (or with another kind) is refused before anything is made. */
-export function clientFor(ctx: Pick<ProviderContext, "credential">): KubeClient {
+/** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
+export async function clientFor(ctx: Pick<ProviderContext, "credential">, signal?: AbortSignal): Promise<KubeClient> {
   const c: CredentialSecret | undefined = ctx.credential;
   if (!c) throw new ProviderError("the kubernetes target needs a credential (a kubeconfig): name one in the spec's credential");
   if (c.kind !== "kubernetes")
     throw new ProviderError(`the target's credential is a ${c.kind} credential; the kubernetes kind needs a kubeconfig`);
-  return kubeClientOf(c);
-}
-
-const nsPath = (ns: string) => `/api/v1/namespaces/${ns}`;
-const deploymentPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`;
-const hpaPath = (ns: string, name: string) => `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${name}`;
-
-async function create(client: KubeClient, what: string, collection: string, body: unknown, signal: AbortSignal) {
-  await kubeCall(client, `creating ${what}`, "POST", collection, { body, signal });
+  return kubeClientOf(c, signal);
 }
 
 /** Waits until `ready()` says yes, checking every second; throws with `waiting` in the message at the deadline. */
@@ -52,14 +43,16 @@ async function waitFor(ready: () => Promise<string | null>, timeoutMs: number, w
   }
 }
 
-async function deploymentNotReady(client: KubeClient, ns: string, name: string, want: number, signal: AbortSignal): Promise<string | null> {
-  const d = await kubeCall<V1Deployment>(client, `reading Deployment ${name}`, "GET", deploymentPath(ns, name), { signal });
+async function deploymentNotReady(client: KubeClient, namespace: string, name: string, want: number): Promise<string | null> {
+  const d = await kubeCall(client, `reading Deployment ${name}`, () => client.apps.readNamespacedDeployment({ name, namespace }));
   const ready = d.status?.readyReplicas ?? 0;
   return ready >= want && (d.spec?.replicas ?? 0) <= want ? null : `${ready}/${d.spec?.replicas ?? "?"} replicas ready, want ${want}`;
 }
 
-async function hpaNotSettled(client: KubeClient, ns: string, name: string, min: number, signal: AbortSignal): Promise<string | null> {
-  const h = await kubeCall<V2HorizontalPodAutoscaler>(client, `reading HPA ${name}`, "GET", hpaPath(ns, name), { signal });
+async function hpaNotSettled(client: KubeClient, namespace: string, name: string, min: number): Promise<string | null> {
+  const h = await kubeCall(client, `reading HPA ${name}`, () =>
+    client.autoscaling.readNamespacedHorizontalPodAutoscaler({ name, namespace }),
+  );
   const current = h.status?.currentReplicas ?? 0;
   // Without pod metrics (no metrics server) the HPA cannot compute a wish: it keeps desiredReplicas at 0 and says
   // ScalingActive=False; it then changes nothing, so current = min is the baseline.
@@ -70,57 +63,48 @@ async function hpaNotSettled(client: KubeClient, ns: string, name: string, min: 
     : `the HPA has ${current} replicas and wants ${desired}, baseline ${min}`;
 }
 
-/** Namespaces labelled with the run (the one opsbench made, and any the user's objects made under that label). */
-async function runNamespaces(client: KubeClient, runId: string, signal?: AbortSignal): Promise<string[]> {
-  const list = await kubeCall<V1NamespaceList>(
-    client,
-    "listing the run's namespaces",
-    "GET",
-    `/api/v1/namespaces?labelSelector=${RUN_LABEL}%3D${runId}`,
-    { signal },
-  );
-  return list.items.map((n) => n.metadata?.name ?? "").filter(Boolean);
+/** Namespaces labelled with `labelSelector` (the run's, or every run's). */
+async function labelledNamespaces(client: KubeClient, labelSelector: string, doing: string) {
+  return (await kubeCall(client, doing, () => client.core.listNamespace({ labelSelector }))).items;
 }
 
 /** Deletes the run's namespaces (by name and by label) and waits until every one is gone. */
-export async function deleteRunNamespaces(
-  client: KubeClient,
-  runId: string,
-  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<string[]> {
-  const names = [...new Set([namespaceOf(runId), ...(await runNamespaces(client, runId))])];
-  for (const ns of names) {
+export async function deleteRunNamespaces(client: KubeClient, runId: string, opts: { timeoutMs?: number } = {}): Promise<string[]> {
+  const labelled = await labelledNamespaces(client, `${RUN_LABEL}=${runId}`, "listing the run's namespaces");
+  const names = [...new Set([namespaceOf(runId), ...labelled.map((n) => n.metadata?.name ?? "").filter(Boolean)])];
+  for (const name of names) {
     try {
-      await kubeCall(client, `deleting namespace ${ns}`, "DELETE", nsPath(ns), { body: { propagationPolicy: "Foreground" } });
+      await kubeCall(client, `deleting namespace ${name}`, () => client.core.deleteNamespace({ name, propagationPolicy: "Foreground" }));
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   }
-  const deadline = Date.now() + (opts.timeoutMs ?? 180_000);
-  for (const ns of names) {
+  const timeoutMs = opts.timeoutMs ?? 180_000;
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
     for (;;) {
       try {
-        await client.request(`GET`, nsPath(ns));
+        await kubeCall(client, `reading namespace ${name}`, () => client.core.readNamespace({ name }));
       } catch (err) {
         if (isNotFound(err)) break;
         throw err;
       }
       if (Date.now() > deadline)
-        throw new ProviderError(`namespace ${ns} was still there ${Math.round((opts.timeoutMs ?? 180_000) / 1000)} s after it was deleted`);
+        throw new ProviderError(`namespace ${name} was still there ${Math.round(timeoutMs / 1000)} s after it was deleted`);
       await sleep(1000);
     }
   }
   return names;
 }
 
-async function endpointOf(client: KubeClient, spec: KubernetesSpec, ns: string, signal: AbortSignal): Promise<string> {
+async function endpointOf(client: KubeClient, spec: KubernetesSpec, namespace: string, signal: AbortSignal): Promise<string> {
   if (spec.endpoint) return spec.endpoint.replace(/\/+$/, "");
   let address = "";
   await waitFor(
     async () => {
-      const svc = await kubeCall<V1Service>(client, `reading Service ${APP_NAME}`, "GET", `/api/v1/namespaces/${ns}/services/${APP_NAME}`, {
-        signal,
-      });
+      const svc = await kubeCall(client, `reading Service ${APP_NAME}`, () =>
+        client.core.readNamespacedService({ name: APP_NAME, namespace }),
+      );
       const ingress = svc.status?.loadBalancer?.ingress?.[0];
       address = ingress?.ip ?? ingress?.hostname ?? "";
       return address ? null : "no load-balancer address yet (clusters without one: give the spec an endpoint, e.g. an ingress URL)";
@@ -139,12 +123,12 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   outsideEndpoint: (spec) => spec.endpoint !== undefined,
 
   async deploy(spec, ctx) {
-    const client = clientFor(ctx);
+    const client = await clientFor(ctx, ctx.signal);
     const ns = namespaceOf(ctx.runId);
     const manifests = spec.manifests ? parseManifests(spec.manifests, ctx.runId) : null;
     const { min } = kubernetesReplicas(spec);
     const deployment = manifests
-      ? (spec.deployment ?? manifests.find((m) => m.doc.kind === "Deployment")?.doc.metadata.name ?? APP_NAME)
+      ? (spec.deployment ?? manifests.find((m) => m.kind === "Deployment")?.metadata.name ?? APP_NAME)
       : APP_NAME;
     const hpa = manifests ? null : spec.targetCpuPercent !== undefined ? APP_NAME : null;
     const state: KubernetesState = {
@@ -158,31 +142,30 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     // Saved before anything exists: a crash from here on leaves a trail teardown (and the reaper) follow.
     await ctx.saveState(state);
     try {
-      await create(client, `namespace ${ns}`, "/api/v1/namespaces", namespaceObject(ctx.runId), ctx.signal);
+      await kubeCall(client, `creating namespace ${ns}`, () => client.core.createNamespace({ body: namespaceObject(ctx.runId) }));
     } catch (err) {
       if (isConflict(err))
         throw new ProviderError(`namespace ${ns} exists already: another attempt of this run made it; it is deleted at teardown`);
       throw err;
     }
     if (manifests) {
-      await applyManifests(client, manifests, ctx.signal);
+      await applyManifests(client, manifests);
     } else {
       const image = spec.image ?? "";
-      await create(
-        client,
-        `Deployment ${APP_NAME}`,
-        `/apis/apps/v1/namespaces/${ns}/deployments`,
-        deploymentObject({ ...spec, image }, ctx.runId),
-        ctx.signal,
-      );
-      await create(client, `Service ${APP_NAME}`, `/api/v1/namespaces/${ns}/services`, serviceObject(spec, ctx.runId), ctx.signal);
+      const body = deploymentObject({ ...spec, image }, ctx.runId);
+      await kubeCall(client, `creating Deployment ${APP_NAME}`, () => client.apps.createNamespacedDeployment({ namespace: ns, body }));
+      const service = serviceObject(spec, ctx.runId);
+      await kubeCall(client, `creating Service ${APP_NAME}`, () => client.core.createNamespacedService({ namespace: ns, body: service }));
       const h = hpaObject(spec, ctx.runId);
-      if (h) await create(client, `HPA ${APP_NAME}`, `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, h, ctx.signal);
+      if (h)
+        await kubeCall(client, `creating HPA ${APP_NAME}`, () =>
+          client.autoscaling.createNamespacedHorizontalPodAutoscaler({ namespace: ns, body: h }),
+        );
     }
     await ctx.event?.("info", `namespace ${ns} created on ${client.server}`, { namespace: ns });
     const replicasOfDeployment = manifests ? 1 : min;
     await waitFor(
-      () => deploymentNotReady(client, ns, deployment, replicasOfDeployment, ctx.signal),
+      () => deploymentNotReady(client, ns, deployment, replicasOfDeployment),
       spec.readyTimeoutMs,
       `Deployment ${deployment} to be ready`,
       ctx.signal,
@@ -192,50 +175,37 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   },
 
   async reset(dep, ctx) {
-    const client = clientFor(ctx);
+    const client = await clientFor(ctx, ctx.signal);
     const { namespace: ns, deployment, hpa, minReplicas, readyTimeoutMs } = dep.state;
     await waitFor(
-      () => deploymentNotReady(client, ns, deployment, minReplicas, ctx.signal),
+      () => deploymentNotReady(client, ns, deployment, minReplicas),
       readyTimeoutMs,
       `the baseline (${minReplicas} ready replicas)`,
       ctx.signal,
     );
     if (hpa)
-      await waitFor(
-        () => hpaNotSettled(client, ns, hpa, minReplicas, ctx.signal),
-        readyTimeoutMs,
-        `the HPA to settle at ${minReplicas}`,
-        ctx.signal,
-      );
+      await waitFor(() => hpaNotSettled(client, ns, hpa, minReplicas), readyTimeoutMs, `the HPA to settle at ${minReplicas}`, ctx.signal);
   },
 
-  observe(dep: Deployment<KubernetesState>, window, ctx): AsyncIterable<InfraPoint> {
-    return observeNamespace(clientFor(ctx), dep.state, window, ctx);
+  async *observe(dep: Deployment<KubernetesState>, window, ctx): AsyncIterable<InfraPoint> {
+    yield* observeNamespace(await clientFor(ctx, window.signal), dep.state, window, ctx);
   },
 
   async teardown(dep, ctx) {
     const { runId } = dep.state;
     if (!runId) return;
-    const names = await deleteRunNamespaces(clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
+    const names = await deleteRunNamespaces(await clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
     ctx.log("kubernetes namespaces deleted", { namespaces: names });
   },
 
   reaper: {
     credentialKind: "kubernetes",
     async listRuns(ctx: ReaperContext) {
-      const list = await kubeCall<V1NamespaceList>(
-        clientFor(ctx),
-        "listing opsbench's namespaces",
-        "GET",
-        `/api/v1/namespaces?labelSelector=${RUN_LABEL}`,
-        {
-          signal: ctx.signal,
-        },
-      );
-      return [...new Set(list.items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? "").filter(Boolean))];
+      const items = await labelledNamespaces(await clientFor(ctx, ctx.signal), RUN_LABEL, "listing opsbench's namespaces");
+      return [...new Set(items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? "").filter(Boolean))];
     },
     async deleteRun(runId, ctx) {
-      await deleteRunNamespaces(clientFor(ctx), runId, { signal: ctx.signal });
+      await deleteRunNamespaces(await clientFor(ctx, ctx.signal), runId);
     },
   },
 };

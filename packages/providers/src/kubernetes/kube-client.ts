@@ -1,12 +1,17 @@
-// A small client of the Kubernetes REST API over node:https, for a workspace's kubeconfig. Not
-// @kubernetes/client-node at run time: its 2.x needs undici 8, which does not load on Node 20 (opsbench's
-// runtime); its types are still used (`import type`). Only what the kubeconfig itself holds is used: one naming
-// files on the worker (client-certificate, token-file...), commands (exec, auth-provider) or a proxy is refused
-// before anything is read, since the user could otherwise make the worker read its files or run a program.
-import http from "node:http";
-import https from "node:https";
+// The Kubernetes API clients of @kubernetes/client-node (1.x: its 2.x needs undici 8, which does not load on Node 20)
+// for a workspace's kubeconfig. Only what the kubeconfig itself holds is used: one naming files on the worker
+// (client-certificate, token-file...), commands (exec, auth-provider) or a proxy is refused before the library
+// reads it, since the user could otherwise make the worker read its files or run a program.
+import type {
+  ApiException,
+  AppsV1Api,
+  AuthorizationV1Api,
+  AutoscalingV2Api,
+  CoreV1Api,
+  KubeConfig,
+  KubernetesObjectApi,
+} from "@kubernetes/client-node";
 import type { CredentialSecret } from "@opsbench/core";
-import { parse as parseYaml } from "yaml";
 import { ProviderError } from "../provider";
 
 type KubernetesSecret = Extract<CredentialSecret, { kind: "kubernetes" }>;
@@ -24,154 +29,164 @@ const REFUSED_KEYS = [
 const refusedKey = new RegExp(`(?:^|[\\s{,])["']?(${REFUSED_KEYS.join("|")})["']?\\s*:`, "m");
 const CALL_TIMEOUT_MS = 15_000;
 
-/** A non-2xx answer: its status and the API's own reason (never headers or credentials). */
-export class KubeApiError extends Error {
+type Library = typeof import("@kubernetes/client-node");
+let library: Library | undefined;
+/** The library, loaded on first use: it is large (about a second to import), and most runs never talk to a cluster. */
+const loadLibrary = async (): Promise<Library> => (library ??= await import("@kubernetes/client-node"));
+
+/** The library's error for an answer that is not 2xx (a transport failure is a ProviderError already). */
+const isApiException = (err: unknown): err is ApiException<unknown> => library !== undefined && err instanceof library.ApiException;
+
+/** A refusal of the API, explained (kubeCall): what was being done, where, the API's reason and the code. */
+export class KubeApiError extends ProviderError {
   constructor(
+    message: string,
     readonly status: number,
-    readonly reason: string,
   ) {
-    super(reason);
+    super(message);
   }
 }
 export const isNotFound = (err: unknown) => err instanceof KubeApiError && err.status === 404;
 export const isConflict = (err: unknown) => err instanceof KubeApiError && err.status === 409;
 
-interface Named<T> {
-  name?: string;
-  cluster?: T;
-  user?: T;
-  context?: T;
-}
-interface RawConfig {
-  clusters?: Named<Record<string, unknown>>[];
-  users?: Named<Record<string, unknown>>[];
-  contexts?: Named<Record<string, unknown>>[];
-  "current-context"?: string;
-}
-
-const str = (v: unknown) => (typeof v === "string" && v.length > 0 ? v : undefined);
-const b64 = (v: unknown) => (str(v) ? Buffer.from(str(v) as string, "base64") : undefined);
-
+/** The library's typed clients for one kubeconfig; every request ends with the signal given to kubeClientOf. */
 export interface KubeClient {
   server: string;
   userName: string;
-  /** JSON in, JSON out; throws KubeApiError for an answer that is not 2xx, ProviderError when the cluster cannot be reached. */
-  request<T>(
-    method: string,
-    path: string,
-    opts?: { body?: unknown; contentType?: string; signal?: AbortSignal; doing?: string },
-  ): Promise<T>;
+  core: CoreV1Api;
+  apps: AppsV1Api;
+  autoscaling: AutoscalingV2Api;
+  authorization: AuthorizationV1Api;
+  /** Any object by its apiVersion/kind (the user's manifests). */
+  objects: KubernetesObjectApi;
 }
 
-export function kubeClientOf(secret: KubernetesSecret): KubeClient {
+const refusal = (what: string) =>
+  new ProviderError(
+    `the kubeconfig uses "${what}": opsbench accepts only what the file itself holds (certificate-authority-data, client-certificate-data and client-key-data, or a token such as a service account's), never file paths, commands or proxies`,
+  );
+
+/** The kubeconfig loaded by the library, after refusing what would make it read a file or run a program. */
+function loadKubeconfig(lib: Library, secret: KubernetesSecret): KubeConfig {
   const refused = refusedKey.exec(secret.kubeconfig)?.[1];
-  if (refused)
-    throw new ProviderError(
-      `the kubeconfig uses "${refused}": opsbench accepts only what the file itself holds (certificate-authority-data, client-certificate-data and client-key-data, or a token such as a service account's), never file paths, commands or proxies`,
-    );
-  let raw: RawConfig;
+  if (refused) throw refusal(refused);
+  const kc = new lib.KubeConfig();
   try {
-    raw = (parseYaml(secret.kubeconfig) ?? {}) as RawConfig;
+    kc.loadFromString(secret.kubeconfig);
   } catch (err) {
-    // The parser's message quotes the offending line, which may hold a token: only its position is kept.
-    const pos = (err as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    throw new ProviderError(`the kubeconfig is not valid YAML${pos ? ` (at line ${pos.line}, column ${pos.col})` : ""}`);
+    // The YAML parser's message quotes the offending line, which may hold a token: only its position is kept.
+    const mark = (err as { mark?: { line: number; column: number } }).mark;
+    if (mark) throw new ProviderError(`the kubeconfig is not valid YAML (at line ${mark.line + 1}, column ${mark.column + 1})`);
+    // YAML that is not a mapping (a bare string, nothing).
+    if (err instanceof TypeError) throw new ProviderError("the kubeconfig has no contexts: is it a kubeconfig file?");
+    throw new ProviderError(`the kubeconfig is not a kubeconfig: ${(err as Error).message}`);
   }
-  if (typeof raw !== "object" || !Array.isArray(raw.contexts))
-    throw new ProviderError("the kubeconfig has no contexts: is it a kubeconfig file?");
-  const contextName = secret.context ?? raw["current-context"];
+  // The same refusal on what the library parsed, whatever spelling got past the text check.
+  for (const u of kc.getUsers()) {
+    if (u.exec) throw refusal("exec");
+    if (u.authProvider) throw refusal("auth-provider");
+    if (u.certFile || u.keyFile) throw refusal("client-certificate");
+  }
+  for (const c of kc.getClusters()) {
+    if (c.caFile) throw refusal("certificate-authority");
+    if (c.proxyUrl) throw refusal("proxy-url");
+  }
+  const contexts = kc.getContexts();
+  if (contexts.length === 0) throw new ProviderError("the kubeconfig has no contexts: is it a kubeconfig file?");
+  const contextName = secret.context ?? kc.getCurrentContext();
   if (!contextName) throw new ProviderError("the kubeconfig has no current-context; name one in the credential's context");
-  const context = raw.contexts.find((c) => c.name === contextName)?.context;
-  if (!context)
-    throw new ProviderError(
-      `the kubeconfig has no context "${contextName}" (it has: ${raw.contexts.map((c) => c.name).join(", ") || "none"})`,
-    );
-  const clusterName = str(context.cluster);
-  const cluster = raw.clusters?.find((c) => c.name === clusterName)?.cluster;
-  const server = str(cluster?.server);
-  if (!cluster || !server) throw new ProviderError(`the kubeconfig's context "${contextName}" names no cluster with a server address`);
-  const userName = str(context.user) ?? "";
-  const user = raw.users?.find((u) => u.name === userName)?.user ?? {};
-  let url: URL;
+  if (!kc.getContextObject(contextName))
+    throw new ProviderError(`the kubeconfig has no context "${contextName}" (it has: ${contexts.map((c) => c.name).join(", ")})`);
+  kc.setCurrentContext(contextName);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster?.server) throw new ProviderError(`the kubeconfig's context "${contextName}" names no cluster with a server address`);
   try {
-    url = new URL(server);
+    new URL(cluster.server);
   } catch {
-    throw new ProviderError(`the kubeconfig's server "${server}" is not a URL`);
+    throw new ProviderError(`the kubeconfig's server "${cluster.server}" is not a URL`);
   }
-  const tls = {
-    ca: b64(cluster["certificate-authority-data"]),
-    cert: b64(user["client-certificate-data"]),
-    key: b64(user["client-key-data"]),
-    rejectUnauthorized: cluster["insecure-skip-tls-verify"] !== true,
-    servername: str(cluster["tls-server-name"]),
-  };
-  const token = str(user.token);
-  const basic = str(user.username) && str(user.password) ? Buffer.from(`${user.username}:${user.password}`).toString("base64") : undefined;
-  const auth = token ? `Bearer ${token}` : basic ? `Basic ${basic}` : undefined;
-  const base = server.replace(/\/+$/, "");
+  // The library sends no token over plain http unless the kubeconfig says so; its own message names neither.
+  if (cluster.server.startsWith("http:") && !cluster.skipTLSVerify)
+    throw new ProviderError(
+      `the kubeconfig's server ${cluster.server} is plain http: set insecure-skip-tls-verify: true on its cluster to use it anyway`,
+    );
+  return kc;
+}
 
-  const request: KubeClient["request"] = (method, path, opts = {}) =>
-    new Promise((resolve, reject) => {
-      const doing = opts.doing ?? `${method} ${path.split("?")[0]}`;
-      const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-      const target = new URL(`${base}${path}`);
-      const headers: Record<string, string> = { accept: "application/json" };
-      if (auth) headers.authorization = auth;
-      if (body !== undefined) {
-        headers["content-type"] = opts.contentType ?? "application/json";
-        // Not chunked: a body the server does not read to its end would spoil the next request on the connection.
-        headers["content-length"] = String(Buffer.byteLength(body));
-      }
-      const lib = url.protocol === "https:" ? https : http;
-      const req = lib.request(target, { method, headers, ...(url.protocol === "https:" ? tls : {}), signal: opts.signal }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (text += c));
-        res.on("end", () => {
-          const status = res.statusCode ?? 0;
-          let json: unknown = null;
-          try {
-            json = text ? JSON.parse(text) : null;
-          } catch {}
-          if (status >= 200 && status < 300) return resolve(json as never);
-          const message = (json as { message?: unknown } | null)?.message;
-          reject(new KubeApiError(status, typeof message === "string" ? message : `HTTP ${status} (${doing})`));
+/**
+ * The library's own fetch transport with a deadline: the request ends when `signal` aborts or after
+ * CALL_TIMEOUT_MS. The library gives each request an agent of its own (with the kubeconfig's TLS settings), so
+ * destroying that agent ends exactly this request. The body is read inside the deadline too.
+ */
+function transport(lib: Library, server: string, signal: AbortSignal | undefined) {
+  const fetchLibrary = new lib.IsomorphicFetchHttpLibrary();
+  return lib.wrapHttpLibrary({
+    async send(request) {
+      const doing = `${request.getHttpMethod()} ${new URL(request.getUrl()).pathname}`;
+      if (signal?.aborted) throw new ProviderError(`aborted before ${doing}`);
+      const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
+      const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      const end = () => request.getAgent()?.destroy();
+      stop.addEventListener("abort", end, { once: true });
+      try {
+        const response = await fetchLibrary.send(request).toPromise();
+        const text = await response.body.text();
+        return new lib.ResponseContext(response.httpStatusCode, response.headers, {
+          text: async () => text,
+          binary: async () => Buffer.from(text),
         });
-      });
-      req.setTimeout(CALL_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${CALL_TIMEOUT_MS / 1000} s`)));
-      req.on("error", (err) =>
-        reject(
-          opts.signal?.aborted
-            ? new ProviderError(`aborted while ${doing}`)
-            : new ProviderError(`cannot reach the cluster at ${server} (${doing}): ${err.message}`),
-        ),
-      );
-      if (body !== undefined) req.write(body);
-      req.end();
-    });
-  return { server, userName, request };
+      } catch (err) {
+        if (signal?.aborted) throw new ProviderError(`aborted while ${doing}`);
+        const reason = timeout.aborted
+          ? `no answer within ${CALL_TIMEOUT_MS / 1000} s`
+          : (err as Error).message.replace(/^request to .* failed, reason: /, "");
+        throw new ProviderError(`cannot reach the cluster at ${server} (${doing}): ${reason}`);
+      } finally {
+        stop.removeEventListener("abort", end);
+      }
+    },
+  });
 }
 
-/** A KubeApiError as a message for the user: what was being done, where, and the API's reason. 404/409 are left to the caller. */
-export function explainKubeError(client: KubeClient, doing: string, err: unknown): Error {
-  if (!(err instanceof KubeApiError)) return err as Error;
-  const who =
-    err.status === 401 ? "the kubeconfig's credentials were not accepted" : err.status === 403 ? "forbidden" : `HTTP ${err.status}`;
-  return new ProviderError(`the cluster at ${client.server} refused ${doing}: ${who} (${err.reason})`);
+/** The clients for a workspace's kubeconfig; throws a ProviderError naming what is wrong with it. */
+export async function kubeClientOf(secret: KubernetesSecret, signal?: AbortSignal): Promise<KubeClient> {
+  const lib = await loadLibrary();
+  const kc = loadKubeconfig(lib, secret);
+  const server = kc.getCurrentCluster()?.server ?? "";
+  // What kc.makeApiClient builds, with the transport above in place of the default one.
+  const configuration = lib.createConfiguration({
+    baseServer: new lib.ServerConfiguration(server, {}),
+    authMethods: { default: kc },
+    httpApi: transport(lib, server, signal),
+  });
+  return {
+    server,
+    userName: kc.getCurrentUser()?.name ?? "",
+    core: new lib.CoreV1Api(configuration),
+    apps: new lib.AppsV1Api(configuration),
+    autoscaling: new lib.AutoscalingV2Api(configuration),
+    authorization: new lib.AuthorizationV1Api(configuration),
+    objects: new lib.KubernetesObjectApi(configuration),
+  };
 }
 
-/** request(), with a refusal explained (explainKubeError). */
-export async function kubeCall<T>(
-  client: KubeClient,
-  doing: string,
-  method: string,
-  path: string,
-  opts: { body?: unknown; contentType?: string; signal?: AbortSignal } = {},
-): Promise<T> {
+/** The API's own reason for a refusal: the Status message in the body, else the HTTP code. Never a header. */
+function reasonOf(err: ApiException<unknown>): string {
+  const body = err.body;
   try {
-    return await client.request<T>(method, path, { ...opts, doing });
+    const message = (typeof body === "string" ? JSON.parse(body) : body)?.message;
+    if (typeof message === "string" && message) return message;
+  } catch {}
+  return err.code === 401 ? "Unauthorized" : "no message";
+}
+
+/** One library call; a refusal becomes a KubeApiError whose message never holds a header or the token. */
+export async function kubeCall<T>(client: Pick<KubeClient, "server">, doing: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
   } catch (err) {
-    if (isNotFound(err) || isConflict(err)) throw err;
-    throw explainKubeError(client, doing, err);
+    if (!isApiException(err)) throw err;
+    const who = err.code === 401 ? "the kubeconfig's credentials were not accepted" : err.code === 403 ? "forbidden" : `HTTP ${err.code}`;
+    throw new KubeApiError(`the cluster at ${client.server} refused ${doing}: ${who} (${reasonOf(err)})`, err.code);
   }
 }

@@ -1,7 +1,6 @@
 // What a kubernetes deployment looks like while the load runs: ready and desired replicas, the HPA's current and
 // target CPU utilisation, container restarts, the cluster's node count; and the namespace's events, each put on
 // the run's timeline once (Warning events as warnings).
-import type { CoreV1EventList, V1Deployment, V1NodeList, V1PodList, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
 import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
 import type { KubeClient } from "./kube-client";
 import { sleep } from "./sleep";
@@ -13,16 +12,18 @@ export async function* observeNamespace(
   window: ObserveWindow,
   ctx: ProviderContext,
 ): AsyncIterable<InfraPoint> {
-  const ns = state.namespace;
+  const namespace = state.namespace;
   const seen = new Set<string>();
-  const get = <T>(path: string) => client.request<T>("GET", path, { signal: window.signal }).catch(() => null);
+  // A failed read leaves its part of the point empty; the next round tries again.
+  const get = <T>(read: () => Promise<T>) => read().catch(() => null);
+  const hpa = state.hpa;
   while (!window.signal.aborted) {
     const [d, h, pods, nodes, events] = await Promise.all([
-      get<V1Deployment>(`/apis/apps/v1/namespaces/${ns}/deployments/${state.deployment}`),
-      state.hpa ? get<V2HorizontalPodAutoscaler>(`/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/${state.hpa}`) : null,
-      get<V1PodList>(`/api/v1/namespaces/${ns}/pods`),
-      get<V1NodeList>("/api/v1/nodes"),
-      get<CoreV1EventList>(`/api/v1/namespaces/${ns}/events`),
+      get(() => client.apps.readNamespacedDeployment({ name: state.deployment, namespace })),
+      hpa ? get(() => client.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: hpa, namespace })) : null,
+      get(() => client.core.listNamespacedPod({ namespace })),
+      get(() => client.core.listNode()),
+      get(() => client.core.listNamespacedEvent({ namespace })),
     ]);
     const current = h?.status?.currentMetrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.current
       .averageUtilization;

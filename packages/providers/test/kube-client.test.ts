@@ -1,0 +1,70 @@
+// The kubernetes client on @kubernetes/client-node against stand-in API servers on loopback: a request ends
+// when the run's signal aborts (its connection closed), a refusal names what was done, the API's reason and the
+// code but never the token, and kubeconfigs that would make the worker read a file, run a program or use a proxy
+// are refused before the library reads them.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { kubeClientOf, kubernetes } from "../src";
+import { kubeconfigYaml } from "../../../tests/fake-kube-api";
+
+const TOKEN = "kube-client-test-token";
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("kubernetes client", () => {
+  it("ends a request that has no answer when the signal aborts, and closes its connection", async () => {
+    let closed = false;
+    const url = await serve((req) => req.socket.on("close", () => (closed = true)));
+    const controller = new AbortController();
+    const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml(url, TOKEN) }, controller.signal);
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 300);
+    await expect(client.core.listNamespace()).rejects.toThrow("aborted while GET /api/v1/namespaces");
+    expect(Date.now() - started).toBeLessThan(3000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(true);
+  });
+
+  it("a refusal names what was done, the API's message and the code, never the token", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end(JSON.stringify({ kind: "Status", status: "Failure", code: 403, message: 'namespaces is forbidden: User "ci" cannot list' }));
+    });
+    const ctx = { credential: { kind: "kubernetes" as const, kubeconfig: kubeconfigYaml(url, TOKEN) }, log: () => {} };
+    const failure = kubernetes.reaper?.listRuns(ctx);
+    await expect(failure).rejects.toThrow(
+      `the cluster at ${url} refused listing opsbench's namespaces: forbidden (namespaces is forbidden: User "ci" cannot list)`,
+    );
+    await expect(failure).rejects.not.toThrow(TOKEN);
+  });
+
+  it("refuses file paths, commands and proxies before the library reads the kubeconfig, and plain http without the insecure flag", async () => {
+    const url = await serve((_req, res) => res.end("{}"));
+    const refusals: [string, string][] = [
+      ["    token-file: /nonexistent/opsbench-token", "token-file"],
+      ["    exec: {command: /bin/sh}", "exec"],
+      ["    client-certificate: /etc/ssl/cert.pem", "client-certificate"],
+      ["    auth-provider: {name: gcp}", "auth-provider"],
+    ];
+    for (const [line, key] of refusals)
+      await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml(url, TOKEN, line) })).rejects.toThrow(
+        `the kubeconfig uses "${key}": opsbench accepts only what the file itself holds`, // the library would read or run it while loading
+      );
+    const proxied = kubeconfigYaml(url, TOKEN).replace("insecure-skip-tls-verify: true", "proxy-url: http://127.0.0.1:9");
+    await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: proxied })).rejects.toThrow('the kubeconfig uses "proxy-url"');
+    const plain = kubeconfigYaml(url, TOKEN).replace("    insecure-skip-tls-verify: true\n", "");
+    await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: plain })).rejects.toThrow(
+      `the kubeconfig's server ${url} is plain http: set insecure-skip-tls-verify: true on its cluster to use it anyway`,
+    );
+  });
+});
