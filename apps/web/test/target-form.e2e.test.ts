@@ -169,6 +169,23 @@ describe("target form: the platform kinds", () => {
     await page.context().close();
   });
 
+  it("kubernetes by port-forward: the spec says portForward, the Service is ClusterIP, the preview says it is flagged", async () => {
+    const { page, errors } = await newTargetPage("kubernetes");
+    await page.locator('input[name="name"]').fill("k8s-forwarded");
+    await fill(page, { credential: "kube-main", image: "ghcr.io/example/app:1" });
+    await page.locator('input[name="k8s-endpoint"][value="port-forward"]').check();
+    const preview = await page.getByTestId("target-effective").textContent();
+    expect(preview).toContain("Service (ClusterIP)");
+    expect(preview).toContain("port-forwards of the API server");
+    expect(preview).toContain("(flagged)");
+    await save(page, "k8s-forwarded");
+    const spec = (await apiTarget("k8s-forwarded"))?.spec as { portForward?: boolean; endpoint?: string };
+    expect(spec.portForward).toBe(true);
+    expect(spec.endpoint).toBeUndefined();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   const cases: Array<{
     kind: TargetKind;
     name: string;

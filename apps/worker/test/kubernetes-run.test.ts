@@ -22,10 +22,11 @@ let standIn: ChildProcess;
 let standInUrl: string;
 
 beforeAll(async () => {
-  [stack, cp] = await Promise.all([openTestStack(), startControlPlane()]);
+  const port = await freePort();
+  // Every pod's port-forward reaches the stand-in (kwok plays the kubelets).
+  [stack, cp] = await Promise.all([openTestStack(), startControlPlane({ portForwardTo: port })]);
   // Serves no pod CPU until a test asks for it: the HPA then holds its replicas.
   metrics = await startMetricsApi(cp);
-  const port = await freePort();
   standIn = spawn(process.execPath, ["server.js"], {
     cwd: path.resolve(import.meta.dirname, "../../../benchapps/cpu-loop/node-http"),
     env: { PATH: process.env.PATH, PORT: String(port), HOST: "127.0.0.1" },
@@ -100,6 +101,7 @@ describe("kubernetes runs through the worker", () => {
     const { runId, view } = await run(target("k8s-hpa", "cluster"));
     expect(view.error).toBeNull();
     expect(view.status).toBe("SUCCEEDED");
+    console.log(`[direct] ${view.summary!.requests} requests, p50 ${view.summary!.latencyMs.p50} ms`);
     const points = (await stack.db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } })).map((p) => ({
       ...p,
       detail: readInfraPointDetail(p.detail),
@@ -156,6 +158,26 @@ describe("kubernetes runs through the worker", () => {
     } finally {
       metrics.measure(null);
     }
+  });
+
+  it("without a load balancer: port-forwards through the API server carry the load; SUCCEEDED, flagged, the listener closed at teardown", async () => {
+    const t = target("k8s-forwarded", "cluster", { endpoint: undefined, portForward: true });
+    const { runId, view } = await run(t);
+    expect(view.error).toBeNull();
+    expect(view.status).toBe("SUCCEEDED");
+    expect(view.summary!.requests).toBeGreaterThan(20);
+    expect(view.summary!.failures).toBe(0);
+    console.log(`[port-forward] ${view.summary!.requests} requests, p50 ${view.summary!.latencyMs.p50} ms`);
+    expect(view.flags.map((f) => f.code)).toContain("port-forward");
+    const provision = await stack.db.runStep.findFirstOrThrow({ where: { runId, name: "PROVISION" } });
+    const endpoint = (provision.detail as { endpoint?: string }).endpoint ?? "";
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(endpoint).not.toBe(standInUrl);
+    const events = await stack.db.runEvent.findMany({ where: { runId } });
+    expect(events.some((e) => e.message.startsWith(`port-forward: the load goes to ${endpoint}`))).toBe(true);
+    // Torn down: nothing listens there any more, and the namespace is gone.
+    await expect(fetch(`${endpoint}/healthz`)).rejects.toThrow();
+    expect(await namespacesOf(runId)).toEqual([]);
   });
 
   it("a failure after the namespace was made (pods that cannot be scheduled) fails the run and leaves no namespace", async () => {

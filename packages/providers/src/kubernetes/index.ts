@@ -3,12 +3,13 @@
 // it); reset waits for the baseline (ready = min replicas, the HPA settled); observe records replicas, the
 // HPA's utilisation, restarts and nodes, and puts the namespace's events on the timeline; teardown deletes the
 // namespace (and any other namespace labelled with the run) and waits until it is gone.
-import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
+import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec, portForwardFlag } from "@opsbench/core";
 import { type Deployment, type InfraPoint, type Provider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
 import { isConflict, isNotFound, type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
 import { applyManifests, parseManifests } from "./manifests";
 import { APP_NAME, deploymentObject, hpaObject, namespaceObject, namespaceOf, RUN_LABEL, serviceObject } from "./objects";
 import { observeNamespace } from "./observe";
+import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
 
 export interface KubernetesState {
@@ -170,6 +171,11 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       `Deployment ${deployment} to be ready`,
       ctx.signal,
     );
+    if (spec.portForward) {
+      const endpoint = await openPortForward(client, ns, deployment, spec.port);
+      await ctx.event?.("warn", `port-forward: the load goes to ${endpoint}, each connection forwarded to the next ready pod`);
+      return { endpoint, state, flags: [portForwardFlag()] };
+    }
     const endpoint = await endpointOf(client, spec, ns, ctx.signal);
     return { endpoint, state };
   },
@@ -194,6 +200,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   async teardown(dep, ctx) {
     const { runId } = dep.state;
     if (!runId) return;
+    await closePortForward(namespaceOf(runId));
     const names = await deleteRunNamespaces(await clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
     ctx.log("kubernetes namespaces deleted", { namespaces: names });
   },

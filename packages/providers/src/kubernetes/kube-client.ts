@@ -10,6 +10,7 @@ import type {
   CoreV1Api,
   KubeConfig,
   KubernetesObjectApi,
+  PortForward,
 } from "@kubernetes/client-node";
 import type { CredentialSecret } from "@opsbench/core";
 import { ProviderError } from "../provider";
@@ -59,6 +60,8 @@ export interface KubeClient {
   authorization: AuthorizationV1Api;
   /** Any object by its apiVersion/kind (the user's manifests). */
   objects: KubernetesObjectApi;
+  /** Port-forwards to pods through the API server (a WebSocket each; port-forward.ts). */
+  portForward: PortForward;
 }
 
 const refusal = (what: string) =>
@@ -167,6 +170,7 @@ export async function kubeClientOf(secret: KubernetesSecret, signal?: AbortSigna
     autoscaling: new lib.AutoscalingV2Api(configuration),
     authorization: new lib.AuthorizationV1Api(configuration),
     objects: new lib.KubernetesObjectApi(configuration),
+    portForward: new lib.PortForward(kc),
   };
 }
 

@@ -77,8 +77,12 @@ export function serviceObject(spec: KubernetesSpec, runId: string): V1Service {
     apiVersion: "v1",
     kind: "Service",
     metadata: { name: APP_NAME, namespace: namespaceOf(runId), labels: runLabels(runId) },
-    // A load balancer unless the load goes to an address the user gives (an ingress, a stand-in).
-    spec: { type: spec.endpoint ? "ClusterIP" : "LoadBalancer", selector: { app: APP_NAME }, ports: [{ port: 80, targetPort: spec.port }] },
+    // A load balancer unless the load goes to an address the user gives (an ingress, a stand-in) or by port-forward.
+    spec: {
+      type: spec.endpoint || spec.portForward ? "ClusterIP" : "LoadBalancer",
+      selector: { app: APP_NAME },
+      ports: [{ port: 80, targetPort: spec.port }],
+    },
   };
 }
 

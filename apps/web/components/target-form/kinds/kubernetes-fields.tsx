@@ -96,11 +96,13 @@ export function KubernetesFields(p: KindFieldsProps) {
           modes={[
             ["load-balancer", "the Service's load-balancer address"],
             ["url", "a URL I give (an ingress)"],
+            ["port-forward", "port-forwards through the API server"],
           ]}
         />
         {endpoint === "url" && text("Ingress URL", "endpoint", { placeholder: "https://bench.example.com", wide: true })}
         <p className="col-span-2 text-[11px] text-zinc-500 md:col-span-4">
-          A cluster without load balancers needs an ingress URL: port-forwarding is not implemented.
+          Port-forwards suit a cluster with no load balancer and no ingress: each connection goes to the next ready pod through the API
+          server, which adds latency and may cap throughput, so such runs are flagged.
         </p>
       </FormSection>
     </>

@@ -1,5 +1,6 @@
 // The kubernetes kind's boxes: an image (opsbench makes Deployment, Service and maybe an HPA) or the user's
-// own manifests; a fixed size or min/max with an HPA; the Service's load-balancer address or an ingress URL.
+// own manifests; a fixed size or min/max with an HPA; the Service's load-balancer address, an ingress URL or
+// port-forwards.
 import { kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
 import { type FieldType, fieldsUnder, type SpecValues, specFromValues } from "../spec-values";
 
@@ -26,7 +27,7 @@ export const KUBERNETES_FIELDS = {
 
 export type KubernetesSource = "image" | "manifests";
 export type KubernetesSize = "hpa" | "fixed";
-export type KubernetesEndpoint = "load-balancer" | "url";
+export type KubernetesEndpoint = "load-balancer" | "url" | "port-forward";
 
 /** The form's first values: an HPA at 50% of a 500m request between 1 and the default max (the GKE-50 setup). */
 export const KUBERNETES_START: SpecValues = {
@@ -46,6 +47,7 @@ export function buildKubernetesSpec(v: SpecValues): Record<string, unknown> {
       ? fieldsUnder(F, "credential", "manifests", "deployment", "readyTimeoutMs")
       : fieldsUnder(F, "credential", "image", "port", ...size, "resources", "placement", "readyTimeoutMs");
   if (v["@endpoint"] === "url") Object.assign(fields, fieldsUnder(F, "endpoint"));
+  if (v["@endpoint"] === "port-forward") return { ...specFromValues(v, fields), portForward: true };
   return specFromValues(v, fields);
 }
 
@@ -56,7 +58,11 @@ export function describeKubernetes(spec: unknown): string[] | null {
   const r = kubernetesSpec.safeParse(spec);
   if (!r.success) return null;
   const s = r.data;
-  const where = s.endpoint ? `load to ${s.endpoint}` : "load to the Service's load-balancer address";
+  const where = s.endpoint
+    ? `load to ${s.endpoint}`
+    : s.portForward
+      ? "load through port-forwards of the API server, one connection at a time to each ready pod (flagged)"
+      : "load to the Service's load-balancer address";
   const ready = `ready within ${s.readyTimeoutMs / 1000} s; teardown deletes the namespace`;
   if (s.manifests !== undefined) {
     const docs = s.manifests.split(/^---\s*$/m).filter((d) => d.trim()).length;
@@ -68,7 +74,7 @@ export function describeKubernetes(spec: unknown): string[] | null {
     ];
   }
   const { min, max } = kubernetesReplicas(s);
-  const objects = ["Deployment", `Service (${s.endpoint ? "ClusterIP" : "LoadBalancer"})`];
+  const objects = ["Deployment", `Service (${s.endpoint || s.portForward ? "ClusterIP" : "LoadBalancer"})`];
   if (s.targetCpuPercent !== undefined) objects.push(`HPA at ${s.targetCpuPercent}% CPU`);
   const p = s.placement ?? {};
   const placement = [
