@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   alignToLoadStart,
+  bucketize,
   emptyHistogram,
   lttbIndexes,
+  pageBucketSeconds,
   recordValue,
+  runPageSeries,
+  runPageSeriesSchema,
   runRollup,
   seededRandom,
   summarizeAligned,
@@ -51,6 +55,13 @@ describe("run rollups", () => {
     expect(fromRollups.merged).toEqual(fromSeconds.merged);
     expect(windowsOfRollup(rollups[0]!.windows)).toEqual(verdictWindows(aligned[0]!));
     expect(rollups[1]!.cells[60].length).toBeLessThan(rollups[1]!.cells[10].length);
+    // The stored page series gives back the buckets a page drew from the cells: 10 s for a short run, 1 min for a day.
+    const page = runPageSeries(rollups[0]!.cells[pageBucketSeconds(300)], pageBucketSeconds(300));
+    expect(page.bucketSeconds).toBe(10);
+    expect(windowsOfRollup(runPageSeriesSchema.parse(JSON.parse(JSON.stringify(page))))).toEqual(
+      bucketize(rollups[0]!.cells[10], new Date(0), 10),
+    );
+    expect(pageBucketSeconds(86_400)).toBe(60);
   });
 });
 
