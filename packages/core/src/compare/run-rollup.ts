@@ -35,6 +35,11 @@ type TimeBucketColumns = z.infer<typeof timeBucketColumnsSchema>;
 export const runRollupWindowsSchema = timeBucketColumnsSchema.extend({
   /** The run's own maximum throughput (study 004's definition), from its seconds. */
   maxThroughput: maxThroughputSchema.nullable(),
+  /**
+   * The run's 10 s series (a one-run group's series in a comparison), so a comparison need
+   * not read and merge its 10 s cells (8,640 of them a day); absent in rollups stored before.
+   */
+  tenSecondSeries: timeBucketColumnsSchema.optional(),
 });
 export type RunRollupWindows = z.infer<typeof runRollupWindowsSchema>;
 
@@ -93,12 +98,17 @@ const toColumns = (buckets: readonly TimeBucket[]): TimeBucketColumns => ({
 export function runRollup(cells: readonly ResultCell[], loadStart: Date): RunRollup {
   const aligned = alignToLoadStart(cells, loadStart);
   const windows = verdictWindows(aligned);
+  const tens = rebucket(aligned, 10);
   return {
     loadStart: new Date(Math.floor(loadStart.getTime() / 1000) * 1000),
-    windows: { ...toColumns(windows), maxThroughput: studyMaxThroughput(aligned) },
-    cells: { 0: rebucket(aligned, 0), 10: rebucket(aligned, 10), 60: rebucket(aligned, 60) },
+    windows: { ...toColumns(windows), maxThroughput: studyMaxThroughput(aligned), tenSecondSeries: tenSecondSeriesOf(tens) },
+    cells: { 0: rebucket(aligned, 0), 10: tens, 60: rebucket(aligned, 60) },
   };
 }
+
+/** A run's series in a comparison (its 10 s cells as a group of one averages them), as stored columns. */
+export const tenSecondSeriesOf = (tens: readonly ResultCell[]) =>
+  toColumns(averagedSeries([{ cells: tens, start: EPOCH }], COMPARISON_BUCKET_SECONDS));
 
 /** Stored columns (the per-second values, the verdicts' windows; or a page series) back as time buckets. */
 export function windowsOfRollup(w: TimeBucketColumns): TimeBucket[] {
@@ -118,8 +128,10 @@ export type { MaxThroughput };
 export interface RolledUpRun {
   /** Whole-run cells (per name and class). */
   whole: readonly ResultCell[];
-  /** 10 s cells from the load start. */
+  /** 10 s cells from the load start (may be left empty when `series` is given and the run is alone in its group). */
   tens: readonly ResultCell[];
+  /** The run's own 10 s series as stored with its rollup (windows.tenSecondSeries), when there. */
+  series?: readonly TimeBucket[];
   /** Its per-second values (verdicts of a single run). */
   windows: readonly TimeBucket[];
   maxThroughput: MaxThroughput | null;
@@ -135,12 +147,14 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
   const seconds = totalSeconds || 1;
   return {
     merged: whole.length ? { ...summarize(whole, seconds), maxThroughput: meanMaxThroughput(runs.map((r) => r.maxThroughput)) } : null,
-    series: whole.length
-      ? averagedSeries(
-          runs.map((r) => ({ cells: r.tens, start: EPOCH })),
-          COMPARISON_BUCKET_SECONDS,
-        )
-      : [],
+    series: !whole.length
+      ? []
+      : runs.length === 1 && runs[0]!.series
+        ? [...runs[0]!.series]
+        : averagedSeries(
+            runs.map((r) => ({ cells: r.tens, start: EPOCH })),
+            COMPARISON_BUCKET_SECONDS,
+          ),
     distribution: latencyCdf(whole),
     byRequest: names.map((name) => {
       const s = summarize(
