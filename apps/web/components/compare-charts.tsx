@@ -13,7 +13,7 @@ import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
 import { ChartCard } from "./charts/chart-card";
 import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "./charts/chart-parts";
 import { MAX_BARS, MAX_DOTS } from "./charts/chart-series";
-import { useZoomDrag, useZoomReset } from "./charts/zoom-drag";
+import { ZoomDrag, useZoomReset } from "./charts/zoom-drag";
 import { AXIS, DASHES, GRID, groupColor, TOOLTIP } from "./charts/palette";
 
 type Props = { data: CompareData; exportable?: boolean };
@@ -128,16 +128,14 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
     ...groupLegend(data.groups),
     ...PERCENTILES.map((p) => ({ label: p.key, color: "#71717a", dash: p.dash })),
   ];
-  const zoom = useZoomDrag();
   const dots = rows.length <= MAX_DOTS;
   return (
     <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.latency} rows={rows} legend={legend}>
-      <LineChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
+      <LineChart data={rows} margin={CHART_MARGIN}>
         {horizontalGrid}
         {dots ? secondsAxis : numericSecondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} />
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabelOf(data)} formatter={fixed(2, "ms")} />
-        {zoom.area}
         {data.groups.flatMap((g, i) =>
           PERCENTILES.map((p) =>
             bucketLine({
@@ -152,6 +150,7 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
             }),
           ),
         )}
+        <ZoomDrag />
       </LineChart>
     </OverTimeCard>
   );
@@ -159,13 +158,12 @@ export function LatencyOverTimeChart({ data, exportable }: Props) {
 
 export function RequestsOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
-  const zoom = useZoomDrag();
   // A few dozen buckets read as bars; more become a solid block, so counts are drawn as step lines.
   const bars = rows.length <= MAX_BARS;
   return (
     <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.requests} rows={rows}>
       {bars ? (
-        <BarChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
+        <BarChart data={rows} margin={CHART_MARGIN}>
           {horizontalGrid}
           {secondsAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
@@ -173,10 +171,10 @@ export function RequestsOverTimeChart({ data, exportable }: Props) {
           {data.groups.map((g, i) => (
             <Bar key={i} name={g.label} dataKey={`req_${i}`} fill={groupColor(i)} isAnimationActive={false} minPointSize={1} />
           ))}
-          {zoom.area}
+          <ZoomDrag />
         </BarChart>
       ) : (
-        <AreaChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
+        <AreaChart data={rows} margin={CHART_MARGIN}>
           {horizontalGrid}
           {numericSecondsAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
@@ -195,7 +193,7 @@ export function RequestsOverTimeChart({ data, exportable }: Props) {
               isAnimationActive={false}
             />
           ))}
-          {zoom.area}
+          <ZoomDrag />
         </AreaChart>
       )}
     </OverTimeCard>
@@ -204,17 +202,16 @@ export function RequestsOverTimeChart({ data, exportable }: Props) {
 
 export function GoodputOverTimeChart({ data, exportable }: Props) {
   const rows = seriesRows(data.groups);
-  const zoom = useZoomDrag();
   const dots = rows.length <= MAX_DOTS;
   return (
     <OverTimeCard data={data} exportable={exportable} chart={OVER_TIME.goodput} rows={rows}>
-      <LineChart data={rows} margin={CHART_MARGIN} {...zoom.handlers}>
+      <LineChart data={rows} margin={CHART_MARGIN}>
         {horizontalGrid}
         {dots ? secondsAxis : numericSecondsAxis}
         <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} domain={[goodputFloor, 100]} tickCount={6} />
         <Tooltip {...TOOLTIP} labelFormatter={bucketLabelOf(data)} formatter={fixed(2, "%")} />
         {data.groups.map((g, i) => bucketLine({ key: i, name: g.label, dataKey: `good_${i}`, stroke: groupColor(i), dots }))}
-        {zoom.area}
+        <ZoomDrag />
       </LineChart>
     </OverTimeCard>
   );

@@ -41,7 +41,8 @@ function IntervalPlot({ v }: { v: MetricVerdict }) {
   if (v.low === null || v.high === null || v.estimate === null) return null;
   const W = 140;
   const span = Math.max(Math.abs(v.low), Math.abs(v.high), Math.abs(v.estimate)) * 1.15 || 1;
-  const x = (d: number) => W / 2 + (d / span) * (W / 2 - 4);
+  // A tenth of a pixel is as fine as it can be drawn.
+  const x = (d: number) => Math.round((W / 2 + (d / span) * (W / 2 - 4)) * 10) / 10;
   const color = v.significant ? "#2563eb" : "#a1a1aa";
   return (
     <svg width={W} height={16} aria-hidden className="inline-block align-middle">

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { Area, AreaChart, Bar, BarChart, LineChart, ResponsiveContainer, Tooltip, YAxis } from "recharts";
 import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "./charts/chart-parts";
 import { MAX_BARS, MAX_DOTS } from "./charts/chart-series";
-import { useZoomDrag, useZoomReset } from "./charts/zoom-drag";
+import { ZoomDrag, useZoomReset } from "./charts/zoom-drag";
 import { AXIS, TOOLTIP } from "./charts/palette";
 
 const HEIGHT = 200;
@@ -61,7 +61,6 @@ export function RunCharts({
 }) {
   const n = points.length;
   const bucketLabel = (v: unknown) => `${v}–${Number(v) + bucketSeconds} s after load start`;
-  const zoom = useZoomDrag();
   const reset = useZoomReset();
   // Long series: counts as a step line (bars would be a solid block), lines without a dot per point.
   const bars = n <= MAX_BARS;
@@ -79,37 +78,37 @@ export function RunCharts({
       )}
       <ChartCard title={`Requests served (per ${bucketSeconds} s)`} testId="chart-requests" points={n} bucketSeconds={bucketSeconds}>
         {bars ? (
-          <BarChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
+          <BarChart data={points} syncId="run" margin={CHART_MARGIN}>
             {horizontalGrid}
             {secondsAxis}
             <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
             <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} cursor={{ fill: "#f4f4f5" }} />
             <Bar dataKey="requests" fill="#3b82f6" isAnimationActive={false} minPointSize={1} />
-            {zoom.area}
+            <ZoomDrag />
           </BarChart>
         ) : (
-          <AreaChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
+          <AreaChart data={points} syncId="run" margin={CHART_MARGIN}>
             {horizontalGrid}
             {numericSecondsAxis}
             <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} allowDecimals={false} />
             <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [String(v), "requests"]} />
             <Area dataKey="requests" type="stepAfter" stroke="#3b82f6" fill="#3b82f6" fillOpacity={0.08} isAnimationActive={false} />
-            {zoom.area}
+            <ZoomDrag />
           </AreaChart>
         )}
       </ChartCard>
       <ChartCard title={`p95 latency (ms, ${bucketSeconds} s buckets)`} testId="chart-p95" points={n} bucketSeconds={bucketSeconds}>
-        <LineChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
+        <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
           {horizontalGrid}
           {xAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} />
           <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} ms`, "p95"]} />
           {bucketLine({ dataKey: "p95Ms", stroke: "#f59e0b", dots })}
-          {zoom.area}
+          <ZoomDrag />
         </LineChart>
       </ChartCard>
       <ChartCard title="Goodput (%)" testId="chart-goodput" points={n} bucketSeconds={bucketSeconds}>
-        <LineChart data={points} syncId="run" margin={CHART_MARGIN} {...zoom.handlers}>
+        <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
           {horizontalGrid}
           {xAxis}
           <YAxis tick={AXIS} tickLine={false} axisLine={false} width={48} domain={[goodputFloor, 100]} tickCount={6} />
@@ -119,7 +118,7 @@ export function RunCharts({
             formatter={(v) => [v == null ? "—" : `${Number(v).toFixed(2)} %`, "goodput"]}
           />
           {bucketLine({ dataKey: "goodput", stroke: "#10b981", dots })}
-          {zoom.area}
+          <ZoomDrag />
         </LineChart>
       </ChartCard>
     </div>

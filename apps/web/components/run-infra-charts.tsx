@@ -14,17 +14,25 @@ function Card({
   title,
   testId,
   points,
+  resolutionSeconds,
   children,
   note,
 }: {
   title: string;
   testId: string;
   points: number;
+  /** Seconds between the series' points (data-resolution-seconds). */
+  resolutionSeconds: number | null;
   children: ReactNode;
   note?: ReactNode;
 }) {
   return (
-    <section data-testid={testId} data-points={points} className="min-w-0 rounded-md border border-zinc-200 bg-white p-3">
+    <section
+      data-testid={testId}
+      data-points={points}
+      data-resolution-seconds={resolutionSeconds ?? undefined}
+      className="min-w-0 rounded-md border border-zinc-200 bg-white p-3"
+    >
       <h3 className="mb-2 text-xs font-medium text-zinc-600">{title}</h3>
       {points === 0 ? (
         <div style={{ height: HEIGHT }} className="flex items-center justify-center text-xs text-zinc-400">
@@ -46,10 +54,19 @@ const countAxis = (
 );
 const legend = <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />;
 
-/** A count that holds until the next second's point. */
+/** A count that holds until the next point (a second later locally, a minute for CloudWatch or Cloud Monitoring). */
 const stepLine = (dataKey: keyof InfraSeriesPoint, name: string, stroke: string, strokeWidth: number) => (
   <Line type="stepAfter" dataKey={dataKey} name={name} stroke={stroke} strokeWidth={strokeWidth} dot={false} isAnimationActive={false} />
 );
+
+/** The platform's own resolution: the usual gap between its points (1 s for local targets, 60 s for cloud metrics). */
+export function infraResolutionSeconds(points: ReadonlyArray<{ offsetSeconds: number }>): number | null {
+  const gaps = points.slice(1).map((p, i) => p.offsetSeconds - points[i]!.offsetSeconds);
+  const m = median(gaps.filter((g) => g > 0));
+  return m === null ? null : Math.max(1, Math.round(m));
+}
+
+const resolutionText = (s: number | null) => (s === null || s <= 1 ? "one point a second" : `one point every ${s} s`);
 
 const median = (xs: number[]) => {
   if (xs.length === 0) return null;
@@ -74,10 +91,11 @@ function cpuRows(points: InfraSeriesPoint[]) {
 }
 
 /**
- * The target's infra timeline under the latency charts (one point a second
- * from the provider's observe()): replicas or instances, CPU (average and per
- * replica/instance), and for functions cold starts and the queue. x = seconds
- * after the load started, as in the charts above (which are in 10 s buckets).
+ * The target's infra timeline under the latency charts (the provider's observe() points:
+ * a second apart locally, a minute from CloudWatch / Cloud Monitoring, drawn as steps at
+ * that resolution): replicas or instances, CPU (average and per replica/instance), and for
+ * functions cold starts and the queue. x = seconds after the load started, as in the
+ * charts above (which are in 10 s buckets).
  */
 export function RunInfraCharts({
   infra,
@@ -117,12 +135,16 @@ export function RunInfraCharts({
   const billed = points.reduce((a, p) => a + (p.billedMs ?? 0), 0);
   const { rows: cpu, units } = cpuRows(points);
   const unitLabel = fn ? "instances" : "replicas";
+  const resolution = infraResolutionSeconds(points);
 
   return (
     <section data-testid="run-infra" data-kind={kind ?? ""} className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-x-6 gap-y-1 rounded-md border border-zinc-200 bg-white px-3 py-2 text-xs">
         <h2 className="font-medium text-zinc-600">
-          Infrastructure <span className="font-normal text-zinc-400">({kind ?? "target"}, one point a second)</span>
+          Infrastructure{" "}
+          <span className="font-normal text-zinc-400">
+            ({kind ?? "target"}, {resolutionText(resolution)})
+          </span>
         </h2>
         <span>
           peak {unitLabel}:{" "}
@@ -166,6 +188,7 @@ export function RunInfraCharts({
           title={fn ? "Instances (live, ready)" : "Replicas (ready, desired)"}
           testId="chart-replicas"
           points={points.length}
+          resolutionSeconds={resolution}
           note={
             !fn && scaling.length > 0 ? (
               <span data-testid="infra-scaling-events">
@@ -204,6 +227,7 @@ export function RunInfraCharts({
           title={`CPU (% of one core: average and per ${fn ? "instance" : "replica"})`}
           testId="chart-cpu"
           points={points.filter((p) => p.cpuPercent !== null).length}
+          resolutionSeconds={infraResolutionSeconds(points.filter((p) => p.cpuPercent !== null))}
         >
           <LineChart data={cpu} margin={CHART_MARGIN}>
             {horizontalGrid}
@@ -222,9 +246,11 @@ export function RunInfraCharts({
             />
             {legend}
             {units.slice(0, 16).map((u, i) => (
+              // A sample is the platform's value for its whole period (a CloudWatch minute): a step, not a line through 1 s points it does not have.
               <Line
                 key={u}
-                type="linear"
+                type="stepAfter"
+                connectNulls
                 dataKey={u}
                 name={u.replace(/^cpu:/, "")}
                 stroke={UNIT_COLORS[i % UNIT_COLORS.length]}
@@ -234,7 +260,8 @@ export function RunInfraCharts({
               />
             ))}
             <Line
-              type="linear"
+              type="stepAfter"
+              connectNulls
               dataKey="cpuPercent"
               name="average"
               stroke="#18181b"
@@ -250,6 +277,7 @@ export function RunInfraCharts({
             title="Cold starts (per second)"
             testId="chart-cold-starts"
             points={points.length}
+            resolutionSeconds={resolution}
             note={
               coldMs.length > 0 ? (
                 <span className="font-mono">
@@ -283,7 +311,7 @@ export function RunInfraCharts({
           </Card>
         ) : null}
         {fn && (
-          <Card title="Queue and requests in flight" testId="chart-queue" points={points.length}>
+          <Card title="Queue and requests in flight" testId="chart-queue" points={points.length} resolutionSeconds={resolution}>
             <LineChart data={points} margin={CHART_MARGIN}>
               {horizontalGrid}
               {xAxis}

@@ -2,7 +2,7 @@
 // what it reads and what it writes with these, so no caller casts a stored value.
 import { z } from "zod";
 import { comparisonViewSchema } from "./compare/comparison-view-schema";
-import { runRollupWindowsSchema } from "./compare/run-rollup";
+import { runPageSeriesSchema, runRollupWindowsSchema } from "./compare/run-rollup";
 import { costModel } from "./cost/cost-model";
 import { infraPointDetailSchema } from "./infra-point-detail";
 import { k6SummarySchema, runSummarySchema } from "./run-summary";
@@ -48,6 +48,7 @@ export const STORED_JSON_SCHEMAS = {
   "PriceCatalog.model": costModel,
   "AuditEvent.detail": auditDetailSchema,
   "RunRollup.windows": runRollupWindowsSchema,
+  "RunRollup.pageSeries": runPageSeriesSchema,
   "ComparisonCacheEntry.view": comparisonViewSchema,
 } as const;
 

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   alignToLoadStart,
+  bucketize,
   emptyHistogram,
   lttbIndexes,
+  pageBucketSeconds,
   recordValue,
+  runPageSeries,
+  runPageSeriesSchema,
   runRollup,
+  runRollupWindowsSchema,
   seededRandom,
   summarizeAligned,
   summarizeRollups,
@@ -50,7 +55,21 @@ describe("run rollups", () => {
     expect(fromRollups.byRequest).toEqual(fromSeconds.byRequest);
     expect(fromRollups.merged).toEqual(fromSeconds.merged);
     expect(windowsOfRollup(rollups[0]!.windows)).toEqual(verdictWindows(aligned[0]!));
+    // A group of one run takes its stored 10 s series (through JSON) instead of its 10 s cells: the same series.
+    const stored = runRollupWindowsSchema.parse(JSON.parse(JSON.stringify(rollups[1]!.windows)));
+    const alone = summarizeRollups(
+      [{ whole: rollups[1]!.cells[0], tens: [], series: windowsOfRollup(stored.tenSecondSeries!), windows: [], maxThroughput: null }],
+      317,
+    );
+    expect(alone.series).toEqual(summarizeAligned([aligned[1]!], 317).series);
     expect(rollups[1]!.cells[60].length).toBeLessThan(rollups[1]!.cells[10].length);
+    // The stored page series gives back the buckets a page drew from the cells: 10 s for a short run, 1 min for a day.
+    const page = runPageSeries(rollups[0]!.cells[pageBucketSeconds(300)], pageBucketSeconds(300));
+    expect(page.bucketSeconds).toBe(10);
+    expect(windowsOfRollup(runPageSeriesSchema.parse(JSON.parse(JSON.stringify(page))))).toEqual(
+      bucketize(rollups[0]!.cells[10], new Date(0), 10),
+    );
+    expect(pageBucketSeconds(86_400)).toBe(60);
   });
 });
 

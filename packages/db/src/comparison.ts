@@ -14,6 +14,9 @@ import {
   runRollup,
   summarizeRollups,
   windowsOfRollup,
+  runRollupWindowsSchema,
+  tenSecondSeriesOf,
+  type RunRollupWindows,
   type MetricVerdict,
   type RolledUpRun,
   type RunSummary,
@@ -24,7 +27,7 @@ import type { Db } from "./client";
 import { keepComparison } from "./comparison-cache";
 import { jsonInput } from "./json-column";
 import { parseRunJson } from "./run-json";
-import { loadRunRollups, storeRunRollup } from "./run-rollups";
+import { loadRunRollups, storeRunRollup, type StoredRollup } from "./run-rollups";
 import { loadResultCells } from "./run-view";
 
 export interface ComparisonGroupInput {
@@ -73,22 +76,37 @@ const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versi
     )
     .digest("hex");
 
-/** Each run's rollup: the stored one, or (for a run still going, or one analysed before rollups were stored) made now. */
-async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; loadStartedAt: Date | null }>) {
+/** A rollup's stored 10 s series, when it has one (rollups stored before it do not). */
+const ownSeries = (w: RunRollupWindows) => (w.tenSecondSeries ? { series: windowsOfRollup(w.tenSecondSeries) } : {});
+
+/**
+ * Each run's rollup: the stored one, or (for a run still going, or one analysed before rollups were stored) made now.
+ * Its 10 s cells are read only for runs grouped with others (`grouped`) or without a stored 10 s series.
+ */
+async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; loadStartedAt: Date | null }>, grouped: ReadonlySet<string>) {
   const ids = runs.map((r) => r.id);
-  let stored = await loadRunRollups(db, ids, [0, 10]);
+  let stored = await loadRunRollups(db, ids, [0]);
   const finishedWithout = runs.filter((r) => !stored.has(r.id) && isFinalRunStatus(r.status));
   if (finishedWithout.length) {
     for (const r of finishedWithout) await storeRunRollup(db, r.id);
-    stored = await loadRunRollups(db, ids, [0, 10]);
+    stored = await loadRunRollups(db, ids, [0]);
   }
+  const needTens = [...stored].filter(([id, s]) => grouped.has(id) || !s.windows.tenSecondSeries).map(([id]) => id);
+  const tens = needTens.length ? await loadRunRollups(db, needTens, [10], { windows: false }) : new Map<string, StoredRollup>();
+  // A rollup stored before the 10 s series was: store it now, once (its computedAt, and so the stored comparisons, stay).
+  for (const [id, s] of stored)
+    if (!s.windows.tenSecondSeries && tens.has(id)) {
+      s.windows = { ...s.windows, tenSecondSeries: tenSecondSeriesOf(tens.get(id)!.cells.get(10) ?? []) };
+      await db.runRollup.update({ where: { runId: id }, data: { windows: jsonInput(runRollupWindowsSchema, s.windows) } });
+    }
   const out = new Map<string, { rolled: RolledUpRun; loadStart: Date }>();
   for (const r of runs) {
     const s = stored.get(r.id);
     if (s) {
       const rolled = {
         whole: s.cells.get(0)!,
-        tens: s.cells.get(10)!,
+        tens: tens.get(r.id)?.cells.get(10) ?? [],
+        ...ownSeries(s.windows),
         windows: windowsOfRollup(s.windows),
         maxThroughput: s.windows.maxThroughput,
       };
@@ -102,6 +120,7 @@ async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; lo
     const rolled = {
       whole: live.cells[0],
       tens: live.cells[10],
+      ...ownSeries(live.windows),
       windows: windowsOfRollup(live.windows),
       maxThroughput: live.windows.maxThroughput,
     };
@@ -138,7 +157,8 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
   }
 
   const infraRows = await db.infraPoint.findMany({ where: { runId: { in: ids } }, orderBy: { ts: "asc" } });
-  const rolled = await rolledUpRuns(db, runs);
+  const grouped = new Set(groups.filter((g) => new Set(g.runIds).size > 1).flatMap((g) => g.runIds));
+  const rolled = await rolledUpRuns(db, runs, grouped);
   const loaded = groups.map((g, i) => {
     const groupRuns = runs.filter((r) => g.runIds.includes(r.id));
     const perRun: RolledUpRun[] = [];

@@ -5,6 +5,9 @@ import {
   decodeBuckets,
   encodeBuckets,
   readStoredJson,
+  pageBucketSeconds,
+  runPageSeries,
+  runPageSeriesSchema,
   runRollup,
   runRollupWindowsSchema,
   runSummarySchema,
@@ -27,6 +30,7 @@ export async function storeRunRollup(db: Db, runId: string): Promise<void> {
   if (!start) return;
   const rollup = runRollup(cells, start);
   const summarySeconds = readStoredJson(runSummarySchema, run.summary)?.durationSeconds;
+  const pageBucket = pageBucketSeconds(summarySeconds ?? 0);
   await db.$transaction(
     async (tx) => {
       await tx.runRollup.deleteMany({ where: { runId } });
@@ -36,6 +40,7 @@ export async function storeRunRollup(db: Db, runId: string): Promise<void> {
           loadStart: rollup.loadStart,
           loadSeconds: summarySeconds ?? 0,
           windows: jsonInput(runRollupWindowsSchema, rollup.windows),
+          pageSeries: jsonInput(runPageSeriesSchema, runPageSeries(rollup.cells[pageBucket], pageBucket)),
         },
       });
       const rows = Object.entries(rollup.cells).flatMap(([seconds, list]) =>

@@ -11,7 +11,16 @@ import {
   type RunSummary,
   type TimeBucket,
 } from "@opsbench/core";
-import { CHART_POINT_BUDGET, isFinalRunStatus, type ValidityFlag } from "@opsbench/core";
+import {
+  isFinalRunStatus,
+  pageBucketSeconds,
+  readStoredJson,
+  runPageSeries,
+  runPageSeriesSchema,
+  windowsOfRollup,
+  type ValidityFlag,
+} from "@opsbench/core";
+import { jsonInput } from "./json-column";
 import { loadComparisonWindow } from "./comparison-window";
 import { loadRunRollups } from "./run-rollups";
 import type { Db } from "./client";
@@ -116,16 +125,22 @@ export interface RunViewOptions {
   window?: { fromSeconds: number; toSeconds: number };
 }
 
-/** Whole-run series of a finished run from its stored rollup: 10 s buckets, or 1 min ones when 10 s would be too many to draw. */
+/**
+ * Whole-run series of a finished run from its stored rollup: 10 s buckets, or 1 min ones when 10 s would be too many to draw.
+ * Read from the rollup's stored page series (one row); a rollup stored before that column existed gets it now, once.
+ */
 async function rolledUpSeries(db: Db, runId: string) {
-  const head = await db.runRollup.findUnique({ where: { runId }, select: { loadStart: true, loadSeconds: true } });
+  const head = await db.runRollup.findUnique({ where: { runId }, select: { loadStart: true, loadSeconds: true, pageSeries: true } });
   if (!head) return null;
-  const bucketSeconds = head.loadSeconds / 10 <= CHART_POINT_BUDGET * 2 ? 10 : 60;
-  const cells = (await loadRunRollups(db, [runId], [bucketSeconds], { windows: false })).get(runId)?.cells.get(bucketSeconds) ?? [];
-  return { loadStart: head.loadStart, series: { bucketSeconds, points: bucketize(cells, EPOCH, bucketSeconds) } };
+  let stored = readStoredJson(runPageSeriesSchema, head.pageSeries);
+  if (!stored) {
+    const bucketSeconds = pageBucketSeconds(head.loadSeconds);
+    const cells = (await loadRunRollups(db, [runId], [bucketSeconds], { windows: false })).get(runId)?.cells.get(bucketSeconds);
+    stored = runPageSeries(cells ?? [], bucketSeconds);
+    await db.runRollup.update({ where: { runId }, data: { pageSeries: jsonInput(runPageSeriesSchema, stored) } });
+  }
+  return { loadStart: head.loadStart, series: { bucketSeconds: stored.bucketSeconds, points: windowsOfRollup(stored) } };
 }
-
-const EPOCH = new Date(0);
 
 /** The run as its page and the CLI show it. Callers check workspace access first (workspace-scope.ts). */
 export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = {}): Promise<RunView> {

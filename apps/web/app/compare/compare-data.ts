@@ -4,7 +4,16 @@
 // a whitelist: app/api/v1/public/public-share.ts).
 import type { BreakEvenPair, GroupCost } from "@opsbench/core";
 import type { ComparisonView, SeriesWindow } from "@opsbench/db";
-import { chartCdf, chartSeries, packSeries, unpackSeries, type PackedSeries } from "@/components/charts/chart-series";
+import {
+  chartCdf,
+  chartSeries,
+  packCdf,
+  packSeries,
+  unpackCdf,
+  unpackSeries,
+  type PackedCdf,
+  type PackedSeries,
+} from "@/components/charts/chart-series";
 
 export type { BreakEvenPair, GroupCost };
 
@@ -30,6 +39,8 @@ export interface CompareData extends ComparisonView {
     downsampled: boolean;
     /** Each group's series as the charts draw it, packed (the groups' own series are then empty; unpackCharts restores them). */
     series: PackedSeries[];
+    /** Each group's latency CDF, packed likewise (the groups' own distributions are then empty). */
+    distributions: PackedCdf[];
   };
 }
 
@@ -48,21 +59,29 @@ export function forCharts(data: CompareData, window: SeriesWindow | null = null)
   });
   return {
     ...data,
-    groups: data.groups.map((g) => ({ ...g, series: [], distribution: chartCdf(g.distribution) })),
+    groups: data.groups.map((g) => ({ ...g, series: [], distribution: [] })),
     chart: {
       bucketSeconds: window?.bucketSeconds ?? 10,
       window: window ? { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds } : null,
       downsampled,
       series,
+      distributions: data.groups.map((g) => packCdf(chartCdf(g.distribution))),
     },
   };
 }
 
-/** In the browser: the groups' series back from what forCharts packed. */
+/** In the browser: the groups' series and distributions back from what forCharts packed. */
 export function unpackCharts(data: CompareData): CompareData {
-  const packed = data.chart?.series;
-  if (!packed) return data;
-  return { ...data, groups: data.groups.map((g, i) => ({ ...g, series: packed[i] ? unpackSeries(packed[i]) : g.series })) };
+  const chart = data.chart;
+  if (!chart) return data;
+  return {
+    ...data,
+    groups: data.groups.map((g, i) => {
+      const series = chart.series[i];
+      const cdf = chart.distributions[i];
+      return { ...g, series: series ? unpackSeries(series) : g.series, distribution: cdf ? unpackCdf(cdf) : g.distribution };
+    }),
+  };
 }
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */

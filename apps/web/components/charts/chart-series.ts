@@ -31,9 +31,12 @@ export const MAX_BARS = 40;
 /** Past this many points, a line's dots hide the line. */
 export const MAX_DOTS = 60;
 
-/** A series as the page sends it to the browser: one array per field (no repeated keys), 4 significant digits. */
+/**
+ * A series as the page sends it to the browser: one array per field (no repeated keys), 4 significant digits;
+ * evenly spaced offsets (a series not downsampled) as their first one and step.
+ */
 export interface PackedSeries {
-  offsetSeconds: number[];
+  offsetSeconds: number[] | { from: number; step: number };
   requests: number[];
   p50Ms: Array<number | null>;
   p95Ms: Array<number | null>;
@@ -44,9 +47,21 @@ export interface PackedSeries {
 const sig = (v: number) => Number(v.toPrecision(4));
 const sigOrNull = (v: number | null) => (v === null ? null : sig(v));
 
+function packOffsets(offsets: number[]): PackedSeries["offsetSeconds"] {
+  const step = (offsets[1] ?? 0) - (offsets[0] ?? 0);
+  const even = offsets.length > 2 && step > 0 && offsets.every((o, i) => o === offsets[0]! + i * step);
+  return even ? { from: offsets[0]!, step } : offsets;
+}
+
+function unpackOffsets(p: PackedSeries): number[] {
+  if (Array.isArray(p.offsetSeconds)) return p.offsetSeconds;
+  const { from, step } = p.offsetSeconds;
+  return p.requests.map((_, i) => from + i * step);
+}
+
 export function packSeries(series: readonly TimeBucket[]): PackedSeries {
   return {
-    offsetSeconds: series.map((b) => b.offsetSeconds),
+    offsetSeconds: packOffsets(series.map((b) => b.offsetSeconds)),
     // Counts keep two decimals (a group of repetitions averages them): the CSV of a chart adds up to the totals.
     requests: series.map((b) => Math.round(b.requests * 100) / 100),
     p50Ms: series.map((b) => sigOrNull(b.p50Ms)),
@@ -57,7 +72,7 @@ export function packSeries(series: readonly TimeBucket[]): PackedSeries {
 }
 
 export function unpackSeries(p: PackedSeries): TimeBucket[] {
-  return p.offsetSeconds.map((offsetSeconds, i) => ({
+  return unpackOffsets(p).map((offsetSeconds, i) => ({
     offsetSeconds,
     requests: p.requests[i] ?? 0,
     p50Ms: p.p50Ms[i] ?? null,
@@ -69,6 +84,19 @@ export function unpackSeries(p: PackedSeries): TimeBucket[] {
 
 /** Points of a latency CDF a chart draws: as many as the comparison has (core's latencyCdf gives at most 200). */
 export const CDF_POINTS = 200;
+
+/** A CDF as the page sends it: two columns. */
+export interface PackedCdf {
+  ms: number[];
+  cumulative: number[];
+}
+
+export const packCdf = (points: ReadonlyArray<{ ms: number; cumulative: number }>): PackedCdf => ({
+  ms: points.map((p) => p.ms),
+  cumulative: points.map((p) => p.cumulative),
+});
+
+export const unpackCdf = (p: PackedCdf) => p.ms.map((ms, i) => ({ ms, cumulative: p.cumulative[i] ?? 0 }));
 
 /** A CDF reduced to CDF_POINTS (LTTB on log latency), rounded like the series. */
 export function chartCdf(points: ReadonlyArray<{ ms: number; cumulative: number }>): Array<{ ms: number; cumulative: number }> {

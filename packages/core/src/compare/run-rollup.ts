@@ -6,7 +6,8 @@
 // are the ones the per-second cells give.
 import { z } from "zod";
 import { emptyHistogram, mergeInto, toPart } from "../histogram";
-import { latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
+import { CHART_POINT_BUDGET } from "../charts/downsample";
+import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
@@ -16,20 +17,43 @@ import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, verdictWindows } from "./c
 /** Bucket lengths stored per run: 0 is the whole run. */
 export const ROLLUP_BUCKETS = [0, 10, 60] as const;
 export type RollupBucketSeconds = (typeof ROLLUP_BUCKETS)[number];
+const EPOCH = new Date(0);
 
 const nullableNumbers = z.array(z.number().nullable());
-/** The stored per-second values (run_rollups.windows), as columns to keep the JSON small. */
-export const runRollupWindowsSchema = z.object({
+/** Time buckets stored as columns, to keep the JSON small. */
+const timeBucketColumnsSchema = z.object({
   offsetSeconds: z.array(z.number()),
   requests: z.array(z.number()),
   p50Ms: nullableNumbers,
   p95Ms: nullableNumbers,
   p99Ms: nullableNumbers,
   goodput: nullableNumbers,
+});
+type TimeBucketColumns = z.infer<typeof timeBucketColumnsSchema>;
+
+/** The stored per-second values (run_rollups.windows). */
+export const runRollupWindowsSchema = timeBucketColumnsSchema.extend({
   /** The run's own maximum throughput (study 004's definition), from its seconds. */
   maxThroughput: maxThroughputSchema.nullable(),
+  /**
+   * The run's 10 s series (a one-run group's series in a comparison), so a comparison need
+   * not read and merge its 10 s cells (8,640 of them a day); absent in rollups stored before.
+   */
+  tenSecondSeries: timeBucketColumnsSchema.optional(),
 });
 export type RunRollupWindows = z.infer<typeof runRollupWindowsSchema>;
+
+/** The whole-run series a run page draws (run_rollups.page_series): stored so a 24 h run's page reads one row, not 5,760 cells. */
+export const runPageSeriesSchema = timeBucketColumnsSchema.extend({ bucketSeconds: z.number().int().positive() });
+export type RunPageSeries = z.infer<typeof runPageSeriesSchema>;
+
+/** A run page's bucket length: 10 s, or 1 min when 10 s buckets would be too many to draw. */
+export const pageBucketSeconds = (loadSeconds: number): 10 | 60 => (loadSeconds / 10 <= CHART_POINT_BUDGET * 2 ? 10 : 60);
+
+/** The page series from the rollup's cells of that bucket length (pageBucketSeconds). */
+export function runPageSeries(rollupCells: readonly ResultCell[], bucketSeconds: number): RunPageSeries {
+  return { bucketSeconds, ...toColumns(bucketize(rollupCells, EPOCH, bucketSeconds)) };
+}
 
 export interface RunRollup {
   /** The second the load started in: offset 0. */
@@ -61,28 +85,33 @@ export function rebucket(aligned: readonly ResultCell[], bucketSeconds: number):
 }
 
 const column = <K extends keyof TimeBucket>(buckets: readonly TimeBucket[], key: K) => buckets.map((b) => b[key]);
+const toColumns = (buckets: readonly TimeBucket[]): TimeBucketColumns => ({
+  offsetSeconds: column(buckets, "offsetSeconds"),
+  requests: column(buckets, "requests"),
+  p50Ms: column(buckets, "p50Ms"),
+  p95Ms: column(buckets, "p95Ms"),
+  p99Ms: column(buckets, "p99Ms"),
+  goodput: column(buckets, "goodput"),
+});
 
 /** A run's rollup from its stored per-second cells and its load start. */
 export function runRollup(cells: readonly ResultCell[], loadStart: Date): RunRollup {
   const aligned = alignToLoadStart(cells, loadStart);
   const windows = verdictWindows(aligned);
+  const tens = rebucket(aligned, 10);
   return {
     loadStart: new Date(Math.floor(loadStart.getTime() / 1000) * 1000),
-    windows: {
-      offsetSeconds: column(windows, "offsetSeconds"),
-      requests: column(windows, "requests"),
-      p50Ms: column(windows, "p50Ms"),
-      p95Ms: column(windows, "p95Ms"),
-      p99Ms: column(windows, "p99Ms"),
-      goodput: column(windows, "goodput"),
-      maxThroughput: studyMaxThroughput(aligned),
-    },
-    cells: { 0: rebucket(aligned, 0), 10: rebucket(aligned, 10), 60: rebucket(aligned, 60) },
+    windows: { ...toColumns(windows), maxThroughput: studyMaxThroughput(aligned), tenSecondSeries: tenSecondSeriesOf(tens) },
+    cells: { 0: rebucket(aligned, 0), 10: tens, 60: rebucket(aligned, 60) },
   };
 }
 
-/** The stored per-second values back as the verdicts' windows. */
-export function windowsOfRollup(w: RunRollupWindows): TimeBucket[] {
+/** A run's series in a comparison (its 10 s cells as a group of one averages them), as stored columns. */
+export const tenSecondSeriesOf = (tens: readonly ResultCell[]) =>
+  toColumns(averagedSeries([{ cells: tens, start: EPOCH }], COMPARISON_BUCKET_SECONDS));
+
+/** Stored columns (the per-second values, the verdicts' windows; or a page series) back as time buckets. */
+export function windowsOfRollup(w: TimeBucketColumns): TimeBucket[] {
   return w.offsetSeconds.map((offsetSeconds, i) => ({
     offsetSeconds,
     requests: w.requests[i]!,
@@ -99,8 +128,10 @@ export type { MaxThroughput };
 export interface RolledUpRun {
   /** Whole-run cells (per name and class). */
   whole: readonly ResultCell[];
-  /** 10 s cells from the load start. */
+  /** 10 s cells from the load start (may be left empty when `series` is given and the run is alone in its group). */
   tens: readonly ResultCell[];
+  /** The run's own 10 s series as stored with its rollup (windows.tenSecondSeries), when there. */
+  series?: readonly TimeBucket[];
   /** Its per-second values (verdicts of a single run). */
   windows: readonly TimeBucket[];
   maxThroughput: MaxThroughput | null;
@@ -116,12 +147,14 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
   const seconds = totalSeconds || 1;
   return {
     merged: whole.length ? { ...summarize(whole, seconds), maxThroughput: meanMaxThroughput(runs.map((r) => r.maxThroughput)) } : null,
-    series: whole.length
-      ? averagedSeries(
-          runs.map((r) => ({ cells: r.tens, start: EPOCH })),
-          COMPARISON_BUCKET_SECONDS,
-        )
-      : [],
+    series: !whole.length
+      ? []
+      : runs.length === 1 && runs[0]!.series
+        ? [...runs[0]!.series]
+        : averagedSeries(
+            runs.map((r) => ({ cells: r.tens, start: EPOCH })),
+            COMPARISON_BUCKET_SECONDS,
+          ),
     distribution: latencyCdf(whole),
     byRequest: names.map((name) => {
       const s = summarize(
@@ -132,5 +165,3 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
     }),
   };
 }
-
-const EPOCH = new Date(0);

@@ -30,10 +30,14 @@ export function alignRepetitions(runs: readonly RepetitionCells[]): ResultCell[]
  * the mean per run that reached that bucket.
  */
 export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds = 10): TimeBucket[] {
+  // How many runs reached each bucket: counted from the cells (no histograms merged twice: a 24 h run has 8,640 buckets).
   const reached = new Map<number, number>();
-  for (const r of runs)
-    for (const b of bucketize(alignRepetitions([r]), EPOCH, bucketSeconds))
-      if (b.requests > 0) reached.set(b.offsetSeconds, (reached.get(b.offsetSeconds) ?? 0) + 1);
+  for (const r of runs) {
+    const startSecond = Math.floor(r.start.getTime() / 1000) * 1000;
+    const seen = new Set<number>();
+    for (const c of r.cells) if (c.count > 0) seen.add(Math.floor((c.ts.getTime() - startSecond) / 1000 / bucketSeconds) * bucketSeconds);
+    for (const offset of seen) reached.set(offset, (reached.get(offset) ?? 0) + 1);
+  }
   return bucketize(alignRepetitions(runs), EPOCH, bucketSeconds).map((b) => ({
     ...b,
     requests: b.requests / Math.max(1, reached.get(b.offsetSeconds) ?? 1),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "run_rollups" ADD COLUMN     "page_series" JSONB;
