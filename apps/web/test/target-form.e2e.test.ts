@@ -186,6 +186,29 @@ describe("target form: the platform kinds", () => {
     await page.context().close();
   });
 
+  it("endpoint linked to an Auto Scaling group: only that link's boxes are sent; a link without its region is refused next to it", async () => {
+    const { page, errors } = await newTargetPage("endpoint");
+    await page.locator('input[name="name"]').fill("linked-asg");
+    await fill(page, { url: "http://127.0.0.1:9/" });
+    // Typed under another link first: left out once the link changes.
+    await page.locator('input[name="@link"][value="kubernetes"]').check();
+    await fill(page, { "linked.namespace": "shop" });
+    await page.locator('input[name="@link"][value="aws"]').check();
+    await fill(page, { "linked.credential": "aws-main", "linked.autoScalingGroupName": "shop-asg" });
+    await expectRefused(page, "linked-asg", "linked.region", "give the region of the group or service");
+    await fill(page, { "linked.region": "us-east-1" });
+    expect(await page.getByTestId("target-effective").textContent()).toContain(
+      "observes Auto Scaling group shop-asg in us-east-1 (CloudWatch)",
+    );
+    await save(page, "linked-asg");
+    expect((await apiTarget("linked-asg"))?.spec).toEqual({
+      url: "http://127.0.0.1:9/",
+      linked: { credential: "aws-main", autoScalingGroupName: "shop-asg", region: "us-east-1" },
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   const cases: Array<{
     kind: TargetKind;
     name: string;
@@ -280,7 +303,7 @@ describe("target form: the platform kinds", () => {
     if (c.kind === "aws-lambda") await fill(page, { roleArn: "arn:aws:iam::123456789012:role/opsbench-lambda" });
     if (c.kind === "endpoint") {
       await fill(page, { url: "http://127.0.0.1:9/" });
-      await page.locator('input[name="@linked"]').check();
+      await page.locator('input[name="@link"][value="kubernetes"]').check();
       await fill(page, { "linked.credential": "kube-main", "linked.namespace": "shop", "linked.deployment": "web" });
     }
     expect(await page.getByTestId("target-effective").textContent()).toContain(c.preview);

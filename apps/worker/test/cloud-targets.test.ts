@@ -219,6 +219,69 @@ describe("cloud targets through the worker", () => {
     expect([...gcp.services.keys()].filter((n) => n.endsWith(cloudResourceName(run.id)))).toEqual([]);
   });
 
+  it("endpoint linked to an existing Auto Scaling group and to a Cloud Run service: SUCCEEDED with their platform series, nothing made", async () => {
+    const linked = async (name: string, linked: Record<string, unknown>, put: () => Promise<void>) => {
+      await stack.scope.targets.put(targetInput.parse({ name, kind: "endpoint", spec: { url: standInUrl, linked } }));
+      const run = await startRun(stack.scope, stack.queue, { targetName: name, workloadName: "echo-ramp" });
+      await put();
+      const view = await waitForFinal(stack.db, run.id);
+      expect(view.error).toBeNull();
+      expect(view.status).toBe("SUCCEEDED");
+      return { runId: run.id, points: await platformPoints(run.id) };
+    };
+    // Metrics of resources opsbench did not make (named by the user, not by the run).
+    const group = [{ Name: "AutoScalingGroupName", Value: "shop-asg" }];
+    const asg = await linked(
+      "linked-asg",
+      { credential: "aws-test", autoScalingGroupName: "shop-asg", region: REGION, metrics: quickMetrics },
+      async () => {
+        for (const Timestamp of minutes()) {
+          await putMetrics("AWS/AutoScaling", [{ MetricName: "GroupInServiceInstances", Dimensions: group, Timestamp, Value: 3 }]);
+          await putMetrics("AWS/EC2", [{ MetricName: "CPUUtilization", Dimensions: group, Timestamp, Value: 61 }]);
+        }
+      },
+    );
+    expect(asg.points.length).toBeGreaterThanOrEqual(1);
+    for (const p of asg.points)
+      expect(p).toMatchObject({ replicas: 3, cpuPercent: 61, detail: { kind: "aws-asg", resolutionSeconds: 60 } });
+    expect(await findAsgResources(awsSession(), asg.runId)).toEqual({
+      autoScalingGroups: [],
+      loadBalancers: [],
+      targetGroups: [],
+      launchTemplates: [],
+    });
+
+    const run = await linked(
+      "linked-cloud-run",
+      { credential: "gcp-test", cloudRunService: "shop", region: "europe-west1", metrics: quickMetrics },
+      async () => {
+        for (const minute of minutes())
+          await putCloudRunSeries(gcp.url, gcpSecret(), "shop", minute, [
+            { type: "run.googleapis.com/request_count", labels: { response_code_class: "2xx" }, value: { int64Value: 420 } },
+            { type: "run.googleapis.com/container/instance_count", labels: { state: "active" }, value: { int64Value: 5 } },
+          ]);
+      },
+    );
+    expect(run.points.length).toBeGreaterThanOrEqual(1);
+    expect(run.points[0]).toMatchObject({
+      replicas: 5,
+      detail: { kind: "gcp-cloud-run", resolutionSeconds: 60, platform: { requests: 420 } },
+    });
+    expect([...gcp.services.keys()].filter((n) => n.endsWith(cloudResourceName(run.runId)))).toEqual([]);
+  });
+
+  it("an endpoint's link names its platform: a link with no resource, or two, is refused naming the fields", () => {
+    const spec = (linked: Record<string, unknown>) =>
+      targetInput.safeParse({ name: "e", kind: "endpoint", spec: { url: standInUrl, linked } });
+    expect(spec({ credential: "aws-test" }).error?.issues[0]?.message).toMatch(/a link names what to observe/);
+    expect(
+      spec({ credential: "aws-test", autoScalingGroupName: "a", cloudRunService: "b", region: REGION }).error?.issues[0]?.message,
+    ).toBe("a link observes one thing; it names autoScalingGroupName and cloudRunService");
+    expect(spec({ credential: "aws-test", autoScalingGroupName: "a" }).error?.issues[0]?.message).toBe(
+      "give the region of the group or service",
+    );
+  });
+
   it("a failure forced after deploy leaves no tagged AWS resource and no Cloud Run service", async () => {
     await stack.scope.workloads.put({
       name: "fails",

@@ -180,6 +180,35 @@ describe("kubernetes runs through the worker", () => {
     expect(await namespacesOf(runId)).toEqual([]);
   });
 
+  it("endpoint linked to a namespace of the user's: SUCCEEDED with its Deployment's series, the namespace left as it was", async () => {
+    const ns = "shop";
+    await api(cp.server, cp.adminToken, "POST", "/api/v1/namespaces", { metadata: { name: ns } });
+    await api(cp.server, cp.adminToken, "POST", `/apis/apps/v1/namespaces/${ns}/deployments`, {
+      metadata: { name: "web" },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "shop:1" }] } },
+      },
+    });
+    const t: TargetInput = {
+      name: "linked-ns",
+      kind: "endpoint",
+      spec: { url: standInUrl, linked: { credential: "cluster", namespace: ns, deployment: "web" } },
+    };
+    const { runId, view } = await run(t);
+    expect(view.error).toBeNull();
+    expect(view.status).toBe("SUCCEEDED");
+    const points = (await stack.db.infraPoint.findMany({ where: { runId } })).map((p) => readInfraPointDetail(p.detail));
+    expect(points.length).toBeGreaterThan(2);
+    expect(points.at(-1)).toMatchObject({ kind: "kubernetes", ready: 2, nodes: 3 });
+    // Not opsbench's: still there after the run.
+    const left = (await api(cp.server, cp.adminToken, "GET", `/apis/apps/v1/namespaces/${ns}/deployments/web`)) as {
+      metadata: { name: string };
+    };
+    expect(left.metadata.name).toBe("web");
+  });
+
   it("a failure after the namespace was made (pods that cannot be scheduled) fails the run and leaves no namespace", async () => {
     const { runId, view } = await run(
       target("k8s-unschedulable", "cluster", { placement: { nodeSelector: { pool: "none-such" } }, readyTimeoutMs: 5000 }),

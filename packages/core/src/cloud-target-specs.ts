@@ -7,7 +7,7 @@ import { z } from "zod";
 import { costModelDocument } from "./cost/run-cost";
 import { credentialName } from "./credentials";
 
-const region = z
+export const cloudRegion = z
   .string()
   .regex(/^[a-z]{2,}(-[a-z]+)+-?\d*$/, "a region such as us-east-1 or europe-west1")
   .max(32);
@@ -37,7 +37,7 @@ const common = {
 export const awsAsgSpec = z
   .object({
     ...common,
-    region,
+    region: cloudRegion,
     /** The AMI the instances boot (it must serve the app on `port`). */
     imageId: z.string().regex(/^ami-[0-9a-f]{8,17}$/, "an AMI id such as ami-0123456789abcdef0"),
     instanceType: z.string().min(3).max(32).default("t3.micro"),
@@ -71,7 +71,7 @@ export const LAMBDA_APPS = ["echo/lambda"] as const;
 export const awsLambdaSpec = z
   .object({
     ...common,
-    region,
+    region: cloudRegion,
     app: z.enum(LAMBDA_APPS).default("echo/lambda"),
     runtime: z.enum(["nodejs20.x", "nodejs22.x"]).default("nodejs22.x"),
     memoryMb: z.number().int().min(128).max(10_240).default(128),
@@ -87,7 +87,7 @@ export type AwsLambdaSpec = z.infer<typeof awsLambdaSpec>;
 export const gcpCloudRunSpec = z
   .object({
     ...common,
-    region,
+    region: cloudRegion,
     /** Default: the credential's project. */
     projectId: z
       .string()

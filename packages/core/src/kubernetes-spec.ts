@@ -1,6 +1,7 @@
 // The `kubernetes` target kind (docs/kubernetes.md): a small spec from which opsbench makes a namespace
 // opsbench-<run>, a Deployment, a Service and an HPA, or the user's own manifests applied into that namespace.
 import { z } from "zod";
+import { cloudRegion, platformMetricsSettings } from "./cloud-target-specs";
 import { costModelDocument } from "./cost/run-cost";
 import { credentialName } from "./credentials";
 import { targetEnv } from "./target-env";
@@ -114,20 +115,61 @@ export function kubernetesReplicas(spec: KubernetesSpec): { min: number; max: nu
   return { min, max: Math.max(min, max) };
 }
 
+/**
+ * The platform resources behind an `endpoint`, so that their metrics land on the run's timeline: exactly one of
+ * a namespace's Deployment (kubernetes credential), an Auto Scaling group with its ALB (aws credential), or a
+ * Cloud Run service (gcp credential). opsbench only reads them: it never changes or deletes them.
+ */
+export const endpointLink = z
+  .object({
+    credential: credentialName,
+    /** kubernetes: the namespace and the Deployment in it whose replicas, HPA and events are recorded. */
+    namespace: dnsLabel.optional(),
+    deployment: dnsLabel.optional(),
+    /** aws: the Auto Scaling group (and its ALB's CloudWatch dimension, app/<name>/<id>, for requests and response times). */
+    autoScalingGroupName: z.string().min(1).max(255).optional(),
+    loadBalancer: z
+      .string()
+      .regex(/^app\/[\w-]+\/[0-9a-f]+$/, "the ALB's CloudWatch dimension: app/<name>/<id>")
+      .optional(),
+    /** gcp: the Cloud Run service (in projectId, default the credential's project). */
+    cloudRunService: dnsLabel.optional(),
+    projectId: z.string().min(1).max(64).optional(),
+    /** aws and gcp: where the group or service is. */
+    region: cloudRegion.optional(),
+    /** aws and gcp: how long to wait for the platform's delayed metrics after the load. */
+    metrics: platformMetricsSettings.optional(),
+  })
+  .strict()
+  .superRefine((l, ctx) => {
+    const given = [
+      l.namespace && "namespace",
+      l.autoScalingGroupName && "autoScalingGroupName",
+      l.cloudRunService && "cloudRunService",
+    ].filter(Boolean);
+    if (given.length !== 1)
+      ctx.addIssue({
+        code: "custom",
+        path: ["namespace"],
+        message:
+          given.length === 0
+            ? "a link names what to observe: a namespace (with its deployment), an autoScalingGroupName or a cloudRunService"
+            : `a link observes one thing; it names ${given.join(" and ")}`,
+      });
+    if (l.namespace && !l.deployment) ctx.addIssue({ code: "custom", path: ["deployment"], message: "name the Deployment to observe" });
+    if ((l.autoScalingGroupName || l.cloudRunService) && !l.region)
+      ctx.addIssue({ code: "custom", path: ["region"], message: "give the region of the group or service" });
+    if (l.loadBalancer && !l.autoScalingGroupName)
+      ctx.addIssue({ code: "custom", path: ["loadBalancer"], message: "loadBalancer goes with an autoScalingGroupName" });
+  });
+export type EndpointLink = z.infer<typeof endpointLink>;
+
 /** The `endpoint` kind: an existing deployment at a URL; nothing is deployed. */
 export const endpointSpec = z
   .object({
     url: z.url(),
     /** Optionally the platform resources behind it, so that their metrics land on the run's timeline. */
-    linked: z
-      .object({
-        credential: credentialName,
-        /** A namespace (with a kubernetes credential): its Deployments' replicas, HPA and events. */
-        namespace: dnsLabel.optional(),
-        deployment: dnsLabel.optional(),
-      })
-      .strict()
-      .optional(),
+    linked: endpointLink.optional(),
     costModel: costModelDocument.optional(),
   })
   .strict();

@@ -1,16 +1,31 @@
 // The `endpoint` target kind: an existing deployment at a URL; nothing is deployed or torn down. Optionally linked
-// to a namespace (with a kubernetes credential) whose Deployment is observed like the kubernetes kind's.
+// to the platform resources behind it, whose metrics then land on the run's timeline as for the kind that would
+// have made them: a namespace's Deployment (kubernetes credential), an Auto Scaling group and its ALB (CloudWatch,
+// aws credential), or a Cloud Run service (Cloud Monitoring, gcp credential). They are only read, never changed.
 // Load goes only where the worker's host policy allows (loopback, or a host on the admin's allowlist:
 // core load-host-policy.ts, checked by the worker right after deploy; docs/security.md).
-import { type EndpointSpec, endpointSpec } from "@opsbench/core";
+import { type EndpointLink, type EndpointSpec, endpointSpec } from "@opsbench/core";
+import { awsAsg } from "../aws-asg";
+import { awsCredentialOf } from "../aws/session";
+import { gcpCloudRun } from "../gcp-cloud-run";
+import { gcpCredentialOf } from "../gcp-cloud-run/clients";
 import { clientFor } from "../kubernetes";
 import { observeNamespace } from "../kubernetes/observe";
-import type { InfraPoint, Provider } from "../provider";
+import type { InfraPoint, Provider, ProviderContext } from "../provider";
 
 export interface EndpointState {
   url: string;
-  namespace: string | null;
-  deployment: string | null;
+  /** Older runs' state has only namespace and deployment. */
+  linked?: EndpointLink | null;
+  namespace?: string | null;
+  deployment?: string | null;
+}
+
+/** The credential the link names must be of its platform: checked at deploy, before any request. */
+async function checkLinkCredential(link: EndpointLink, ctx: ProviderContext): Promise<void> {
+  if (link.namespace) await clientFor(ctx);
+  else if (link.autoScalingGroupName) awsCredentialOf(ctx, link.credential);
+  else if (link.cloudRunService) gcpCredentialOf(ctx, link.credential);
 }
 
 export const endpoint: Provider<EndpointSpec, EndpointState> = {
@@ -18,9 +33,8 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
   spec: endpointSpec,
 
   async deploy(spec, ctx) {
-    const linked = spec.linked;
-    if (linked?.namespace) await clientFor(ctx); // the linked credential must be a kubeconfig
-    const state = { url: spec.url.replace(/\/+$/, ""), namespace: linked?.namespace ?? null, deployment: linked?.deployment ?? null };
+    if (spec.linked) await checkLinkCredential(spec.linked, ctx);
+    const state: EndpointState = { url: spec.url.replace(/\/+$/, ""), linked: spec.linked ?? null };
     return { endpoint: state.url, state };
   },
 
@@ -29,17 +43,40 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
   async reset() {},
 
   async *observe(dep, window, ctx): AsyncIterable<InfraPoint> {
-    const { namespace, deployment } = dep.state;
-    if (!namespace || !deployment) return;
-    yield* observeNamespace(
-      await clientFor(ctx, window.signal),
-      { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0 },
-      window,
-      ctx,
-    );
+    const { linked } = dep.state;
+    const namespace = linked?.namespace ?? dep.state.namespace;
+    const deployment = linked?.deployment ?? dep.state.deployment;
+    if (namespace && deployment) {
+      yield* observeNamespace(
+        await clientFor(ctx, window.signal),
+        { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0 },
+        window,
+        ctx,
+      );
+    } else if (linked?.autoScalingGroupName && linked.region) {
+      const state = {
+        credential: linked.credential,
+        region: linked.region,
+        autoScalingGroupName: linked.autoScalingGroupName,
+        loadBalancerDimension: linked.loadBalancer,
+        minSize: 0,
+        metrics: linked.metrics,
+      };
+      yield* awsAsg.observe({ endpoint: dep.endpoint, state }, window, ctx);
+    } else if (linked?.cloudRunService && linked.region) {
+      const project = linked.projectId ?? gcpCredentialOf(ctx, linked.credential).projectId;
+      const state = {
+        credential: linked.credential,
+        project,
+        region: linked.region,
+        serviceName: `projects/${project}/locations/${linked.region}/services/${linked.cloudRunService}`,
+        metrics: linked.metrics,
+      };
+      yield* gcpCloudRun.observe({ endpoint: dep.endpoint, state }, window, ctx);
+    }
   },
 
   async teardown() {
-    // Nothing was made.
+    // Nothing was made, and what it is linked to is not opsbench's.
   },
 };
