@@ -15,10 +15,7 @@ import type { InfraPoint, Provider, ProviderContext } from "../provider";
 
 export interface EndpointState {
   url: string;
-  /** Older runs' state has only namespace and deployment. */
-  linked?: EndpointLink | null;
-  namespace?: string | null;
-  deployment?: string | null;
+  linked: EndpointLink | null;
 }
 
 /** The credential the link names must be of its platform: checked at deploy, before any request. */
@@ -44,8 +41,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
 
   async *observe(dep, window, ctx): AsyncIterable<InfraPoint> {
     const { linked } = dep.state;
-    const namespace = linked?.namespace ?? dep.state.namespace;
-    const deployment = linked?.deployment ?? dep.state.deployment;
+    const { namespace, deployment } = linked ?? {};
     if (namespace && deployment) {
       yield* observeNamespace(
         await clientFor(ctx, window.signal),
