@@ -51,8 +51,9 @@ const RUNNER_VARIABLES = [
   "OPSBENCH_K6_BLOCKED_RANGES",
 ] as const;
 
-export function runnerEnv(env: CliEnv): Record<string, string> {
+export function runnerEnv(env: CliEnv): NodeJS.ProcessEnv {
   return {
+    NODE_ENV: process.env.NODE_ENV,
     ...Object.fromEntries(RUNNER_VARIABLES.flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : []))),
     OPSBENCH_RUNNER_SOCKET: runnerSocket(env),
     ...(env.OPSBENCH_RUNNER_HOST_ID ? { OPSBENCH_RUNNER_HOST_ID: env.OPSBENCH_RUNNER_HOST_ID } : {}),
