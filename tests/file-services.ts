@@ -11,7 +11,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
-import { ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
+import { ensureRunner, ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { shareMachine } from "./machine-share";
 import { testStack } from "./stack-env";
 import { cloneTemplate, dropDatabase } from "./test-databases";
@@ -36,6 +36,8 @@ interface FileServices {
   /** OPSBENCH_SECRET_KEY of the file's web app and worker. */
   secretKey: string;
   worker: Promise<Managed | null> | null;
+  /** The file's k6 runner, when a test started workers of its own (useRunner). */
+  runner: Promise<Managed | null> | null;
   web: { url: string; managed: Managed | null; auth: AuthMode } | null;
   releaseMachine: () => Promise<void>;
 }
@@ -89,6 +91,7 @@ export async function openFileServices(): Promise<void> {
     redisUrl: redisUrlWithPrefix(name),
     secretKey: randomBytes(32).toString("hex"),
     worker: null,
+    runner: null,
     web: null,
     releaseMachine,
   };
@@ -110,10 +113,27 @@ const cliEnv = (s: FileServices, webPort = 0, auth: AuthMode = "off") => ({
 /** A short path: a unix socket's must fit in 108 bytes. */
 export const runnerSocketOf = (name: string) => path.join(os.tmpdir(), `opsbench-runner-${name}`, "runner.sock");
 
+/**
+ * Starts the file's k6 runner (once), for tests that spawn workers themselves: give them
+ * `runnerEnv()`. A worker waits for its runner a while, so it may be spawned before this resolves.
+ */
+export function useRunner(): Promise<Managed | null> {
+  const s = fileServices();
+  s.runner ??= ensureRunner(cliEnv(s), () => {}).then((runner) => {
+    noteChild(runner);
+    return runner;
+  });
+  return s.runner;
+}
+
+/** What a worker the test spawns itself needs to reach the file's runner. */
+export const runnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fileServices().name) });
+
 /** Starts the file's worker (once; later calls wait for the same one). */
 export function useWorker(): Promise<Managed | null> {
   const s = fileServices();
   s.worker ??= (async () => {
+    await useRunner();
     const queue = createRunQueue(s.redisUrl);
     try {
       const worker = await ensureWorker(cliEnv(s), queue, () => {});
@@ -179,6 +199,7 @@ export async function closeFileServices(): Promise<void> {
   current = null;
   await stopChild(s.web?.managed ?? null);
   await stopChild((await s.worker?.catch(() => null)) ?? null);
+  await stopChild((await s.runner?.catch(() => null)) ?? null);
   await dropDatabase(s.name);
   await deleteRedisKeys(testStack.redisUrl, s.name);
   await s.releaseMachine();

@@ -28,6 +28,8 @@ export async function startTestRunner(opts: { allowUnsandboxed?: boolean } = {})
   const client = new RunnerClient(socket);
   return {
     socket,
+    /** Where the runner gives each k6 its folder (and keeps k6-samples/). */
+    workDir: path.join(dir, "runs"),
     client,
     runner,
     k6: (deadline: K6Deadline = { graceSeconds: 120, maxSeconds: 86_400 }): K6Settings => ({

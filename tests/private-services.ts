@@ -2,6 +2,7 @@
 // temp folder, on a free loopback port, migrated with db's applier), its own
 // redis-server with the append-only file (the local setup's arguments), and a
 // worker child process bound to those two. Never the shared 55432 / 56379.
+import { runnerEnv, useRunner } from "./file-services";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chownSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -127,9 +128,11 @@ export function startWorkerChild(env: { DATABASE_URL: string; REDIS_URL: string 
   const logDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-worker-"));
   const logFile = path.join(logDir, "worker.log");
   const out = openSync(logFile, "a");
+  // The file's k6 runner (the worker waits for it at start).
+  void useRunner();
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    env: { ...process.env, LOG_LEVEL: "info", ...runnerEnv(), ...env },
     stdio: ["ignore", out, out],
     detached: true,
   });

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import type { Db } from "@opsbench/db";
+import { runnerEnv, useRunner } from "../file-services";
 import { testDatabaseUrl, testRedisUrl } from "../helpers";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -29,6 +30,8 @@ export async function startWorker(name: string, env: Record<string, string> = {}
 
 /** Starts the worker and returns at once. */
 export function spawnWorker(name: string, env: Record<string, string> = {}): WorkerProcess {
+  // The file's k6 runner; the worker waits for it at start.
+  void useRunner();
   const dir = path.join(os.tmpdir(), "opsbench-faults");
   mkdirSync(dir, { recursive: true });
   const log = path.join(dir, `${name}-${process.pid}-${Date.now()}.log`);
@@ -36,7 +39,7 @@ export function spawnWorker(name: string, env: Record<string, string> = {}): Wor
   const fd = openSync(log, "a");
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: "info", ...env },
+    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: "info", ...runnerEnv(), ...env },
     stdio: ["ignore", fd, fd],
     // Its own group, as a service manager would start it; k6 and the target's processes have their own groups.
     detached: true,

@@ -14,6 +14,7 @@ import { createRunQueue, queueWorkers, startRun, type RunQueue } from "@opsbench
 import { removeLoadNetwork } from "@opsbench/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl, testRedisUrl, waitForFinal } from "../../../tests/helpers";
+import { startTestRunner } from "../../../tests/k6-runner";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-generators-"));
@@ -31,6 +32,8 @@ function startWorker(core: number, role: "all" | "load"): ChildProcess {
         DATABASE_URL: testDatabaseUrl(),
         REDIS_URL: testRedisUrl(),
         OPSBENCH_WORK_DIR: workDir,
+        // Both workers share this machine's one runner, where k6 runs (and keeps its samples).
+        OPSBENCH_RUNNER_SOCKET: runner.socket,
         OPSBENCH_K6_KEEP_SAMPLES: "1",
         OPSBENCH_SEGMENT_READY_SECONDS: "60",
         LOG_LEVEL: "warn",
@@ -65,8 +68,10 @@ let db: Db;
 let queue: RunQueue;
 let runWorker: ChildProcess;
 let loadWorker: ChildProcess;
+let runner: Awaited<ReturnType<typeof startTestRunner>>;
 
 beforeAll(async () => {
+  runner = await startTestRunner();
   db = createDb(testDatabaseUrl(), { max: 3 });
   queue = createRunQueue(testRedisUrl());
   runWorker = startWorker(0, "all");
@@ -103,6 +108,7 @@ afterAll(async () => {
   await new Promise((r) => setTimeout(r, 1000));
   await queue?.close();
   await db?.$disconnect();
+  await runner?.close();
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -122,8 +128,8 @@ describe("a run on two load generators", () => {
     expect(Math.min(...counts)).toBeGreaterThan(0);
 
     const all = new Float64Array([
-      ...(await durations(path.join(workDir, "k6-samples", `${id}-segment-0.json`))),
-      ...(await durations(path.join(workDir, "k6-samples", `${id}-segment-1.json`))),
+      ...(await durations(path.join(runner.workDir, "k6-samples", `${id}-segment-0.json`))),
+      ...(await durations(path.join(runner.workDir, "k6-samples", `${id}-segment-1.json`))),
     ]).sort();
     expect(all.length).toBe(view.summary!.requests);
     for (const [p, key] of [

@@ -13,6 +13,7 @@ import { type MetricsApi, startMetricsApi } from "../../../tests/control-plane/m
 import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
 import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
+import { runnerEnv, useRunner } from "../../../tests/file-services";
 import { freePort } from "../../../tests/ports";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -241,6 +242,7 @@ describe("kubernetes runs through the worker", () => {
     redisUrl.searchParams.set("prefix", `${redisUrl.searchParams.get("prefix")}-kill`);
     const queue = createRunQueue(redisUrl.toString());
     const startWorker = async () => {
+      await useRunner();
       const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
         cwd: path.resolve(import.meta.dirname, "../../.."),
         env: {
@@ -249,6 +251,7 @@ describe("kubernetes runs through the worker", () => {
           REDIS_URL: redisUrl.toString(),
           OPSBENCH_SECRET_KEY: testSecretKey(),
           LOG_LEVEL: "warn",
+          ...runnerEnv(),
         },
         stdio: "ignore",
       });
