@@ -98,8 +98,16 @@ describe("two workers on one host", () => {
     const queue = createMaintenanceQueue(testRedisUrl());
     try {
       const started = Date.now();
-      const passes = () => pair.flatMap((w, i) => lines(w).flatMap((l) => (l.msg === "maintenance pass done" ? [{ worker: i, job: String(l.job), id: String(l.jobId) }] : [])));
-      await waitFor("5 ticks of each pass", () => MAINTENANCE_JOBS.every((name) => passes().filter((p) => p.job === name).length >= 5), 60_000, 200);
+      const passes = () =>
+        pair.flatMap((w, i) =>
+          lines(w).flatMap((l) => (l.msg === "maintenance pass done" ? [{ worker: i, job: String(l.job), id: String(l.jobId) }] : [])),
+        );
+      await waitFor(
+        "5 ticks of each pass",
+        () => MAINTENANCE_JOBS.every((name) => passes().filter((p) => p.job === name).length >= 5),
+        60_000,
+        200,
+      );
       const seconds = (Date.now() - started) / 1000;
       for (const w of pair) await killWorker(w, "SIGTERM");
       const done = passes();

@@ -203,7 +203,10 @@ export class LoadLock {
           (ok) => {
             if (ok === 1 || lost) return;
             lost = true;
-            this.log?.error({ host: this.host }, "load lock: the lease ran out while held (Redis lost it, or this process stalled); another load may overlap");
+            this.log?.error(
+              { host: this.host },
+              "load lock: the lease ran out while held (Redis lost it, or this process stalled); another load may overlap",
+            );
           },
           (err) => this.log?.warn({ err, host: this.host }, "load lock: could not renew the lease; trying again"),
         );

@@ -35,7 +35,16 @@ function lockOn(host: string, opts: { leaseMs?: number; waiterTtlMs?: number; pr
 function holderProcess(host: string, leaseMs: number, waiterTtlMs: number) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(import.meta.dirname, "fixtures/hold-load-lock.ts"), testRedisUrl(), prefix, host, String(leaseMs), String(waiterTtlMs)],
+    [
+      "--import",
+      "tsx",
+      path.join(import.meta.dirname, "fixtures/hold-load-lock.ts"),
+      testRedisUrl(),
+      prefix,
+      host,
+      String(leaseMs),
+      String(waiterTtlMs),
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   children.push(child);
