@@ -221,14 +221,18 @@ export class LoadLock {
       clearInterval(renew);
       this.holding--;
       this.lastReleasedAt = Date.now();
-      // A release that cannot be written is not fatal: the lease runs out on its own.
-      for (let attempt = 0; attempt < 3; attempt++) {
+      // A release that cannot be written (Redis restarting) is tried again until the lease would have run out anyway.
+      const until = Date.now() + this.leaseMs;
+      for (;;) {
         try {
           await this.redis.eval(RELEASE, 2, k("holder"), k("released"), token);
           return;
         } catch (err) {
-          if (attempt === 2) this.log?.warn({ err, host: this.host }, "load lock: could not release; the lease will run out instead");
-          else await sleep(this.pollMs);
+          if (Date.now() + this.pollMs >= until) {
+            this.log?.warn({ err, host: this.host }, "load lock: could not release; the lease runs out instead");
+            return;
+          }
+          await sleep(this.pollMs);
         }
       }
     };
