@@ -37,8 +37,20 @@ const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: tr
     .transform((v) => v === "1" || v === "true"),
   /** No load test runs longer than this, whatever it plans (default one day). */
   OPSBENCH_MAX_LOAD_SECONDS: z.coerce.number().int().min(1).default(86_400),
-  /** How often the reconciler looks for runs and studies nothing executes (docs/faults.md). */
+  /** How often the reconciler looks for runs and studies nothing executes (docs/faults.md); one worker of the installation does each pass. */
   OPSBENCH_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** How often the reaper looks for platform resources of finished runs (one worker of the installation). */
+  OPSBENCH_REAPER_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** How often raw series past a workspace's retention period are pruned (one worker of the installation). */
+  OPSBENCH_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /**
+   * The identity of the machine this worker's load comes from: every worker on it shares one load lock (one load
+   * test at a time per host). Default: the host id of the runner it uses (apps/runner), so workers sharing a
+   * runner (compose's `--scale worker=N`) share the lock without configuration.
+   */
+  OPSBENCH_LOAD_HOST: z.string().min(1).optional(),
+  /** The load lock's lease: a worker killed while holding it frees the host within this long. */
+  OPSBENCH_LOAD_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
   /**
    * SIGTERM: how long the worker may take to stop k6, keep the results, tear down and mark the run
    * ABORTED before it exits anyway (keep it under the container's stop_grace_period, 90 s in compose).

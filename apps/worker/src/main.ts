@@ -1,8 +1,9 @@
-// The worker process: consumes run jobs and study jobs, one load test at a time
-// (two load tests on one machine would measure each other). k6 itself runs on the
-// host's runner (apps/runner), which holds no secret; the worker holds them. At start,
-// before it takes a job, the reconciler ends what a dead worker left unfinished;
-// then the reconciler runs every minute. On SIGTERM/SIGINT
+// The worker process: consumes run jobs and study jobs, one load test at a time per
+// host across workers (two load tests on one machine would measure each other). k6
+// itself runs on the host's runner (apps/runner), which holds no secret; the worker
+// holds them. At start, before it takes a job, the reconciler ends what a dead worker
+// left unfinished; the periodic passes (reconciler, reaper, retention) are job
+// schedulers one worker takes per tick (maintenance.ts). On SIGTERM/SIGINT
 // it stops within a bound: stop taking jobs, stop k6 gracefully (its results are
 // kept), tear the target down, mark the run ABORTED, close Redis and Postgres.
 import { Worker, UnrecoverableError } from "bullmq";
@@ -29,10 +30,9 @@ import {
 import { loadEnv } from "./env";
 import { type K6Settings, RunnerClient } from "./runner-client";
 import { createLogger } from "./logger";
-import { reconcile, startReconciler, type ReconcilerDeps } from "./reconciler";
+import { reconcile, type ReconcilerDeps } from "./reconciler";
 import { executeRun, type PipelineDeps } from "./run-pipeline";
 import { DEFAULT_DB_OUTAGE_WAIT_MS } from "./pipeline/run-context";
-import { startRetentionSweep } from "./retention-sweep";
 import { startHeartbeat } from "./heartbeat";
 import { LoadLock } from "./load-lock";
 import type { SegmentSettings } from "./segments/coordinator";
@@ -40,7 +40,7 @@ import { executeSegment } from "./segments/generator";
 import { executeStudy } from "./study-runner";
 import { startScriptValidationWorker } from "./script-validation-worker";
 import { startCredentialCheckWorker } from "./credential-check-worker";
-import { startReaper } from "./reaper";
+import { startMaintenance } from "./maintenance";
 
 const env = loadEnv();
 /** `--role load` on the command line (opsbench worker --role load) wins over OPSBENCH_WORKER_ROLE. */
@@ -94,8 +94,15 @@ const pipeline: PipelineDeps = {
 const running = new Map<string, AbortController>();
 /** Load segments this worker generates, by "<runId>:<segment>". */
 const runningSegments = new Map<string, AbortController>();
-// Single runs and study runs share the machine: one load test at a time.
-const loadLock = new LoadLock();
+// Single runs and study runs of every worker on this host share it: one load test at a time (in Redis).
+const loadLock = new LoadLock({
+  redis: publisher,
+  prefix: queuePrefix(env.REDIS_URL),
+  // The host is the runner's: every worker using one runner loads from the same machine.
+  host: env.OPSBENCH_LOAD_HOST ?? runnerHealth.hostId,
+  leaseMs: env.OPSBENCH_LOAD_LEASE_SECONDS * 1000,
+  log,
+});
 const stoppingStudies = new AbortController();
 const consumerOptions = {
   connection: redisConnection(env.REDIS_URL),
@@ -115,7 +122,8 @@ const worker = new Worker<RunJobPayload>(
     const abort = new AbortController();
     running.set(runId, abort);
     try {
-      await loadLock.run(() => executeRun(runId, pipeline, abort.signal));
+      // A wait cut short by SIGTERM fails the job; the run stays QUEUED and the reconciler enqueues it again.
+      await loadLock.run(() => executeRun(runId, pipeline, abort.signal), abort.signal);
     } finally {
       running.delete(runId);
     }
@@ -181,13 +189,8 @@ loadWorker.on("ready", () => log.info({ role, queue: LOAD_QUEUE }, "load generat
 
 // Read before this worker's first beat: after a container restart a dead predecessor may share its id.
 const beatsAtStart = await readWorkerHeartbeats(publisher).catch(() => undefined);
-// Raw series past a workspace's retention period are pruned (runs keep their summaries).
-const retention = startRetentionSweep(db, log);
 // Credentials being saved are checked here (the web app never calls a cloud API).
 const credentialWorker = startCredentialCheckWorker({ redisUrl: env.REDIS_URL, secretKey: env.OPSBENCH_SECRET_KEY, endpoints, log });
-
-// Resources on real platforms of runs that are final (a worker killed mid-run, a teardown that failed).
-const reaper = startReaper({ db, log, ...credentialDeps });
 
 let stopping = false;
 const heartbeat = startHeartbeat(
@@ -222,7 +225,26 @@ try {
   // A database or Redis away at start: the periodic pass tries again.
   log.error({ err }, "start-up reconciliation failed");
 }
-const reconciler = startReconciler(reconcilerDeps, env.OPSBENCH_RECONCILE_SECONDS * 1000);
+// The reconciler's periodic pass, the reaper (resources on real platforms of final runs) and the retention sweep
+// (raw series past a workspace's period): once per tick for the installation, by whichever worker takes it.
+const maintenance =
+  role === "all"
+    ? await startMaintenance({
+        redisUrl: env.REDIS_URL,
+        db,
+        log,
+        reconciler: reconcilerDeps,
+        reaper: { db, log, ...credentialDeps },
+        everyMs: {
+          reconcile: env.OPSBENCH_RECONCILE_SECONDS * 1000,
+          reap: env.OPSBENCH_REAPER_SECONDS * 1000,
+          "retention-sweep": env.OPSBENCH_RETENTION_SWEEP_SECONDS * 1000,
+        },
+      }).catch((err) => {
+        log.error({ err }, "the maintenance schedulers could not be started; other workers take their ticks");
+        return null;
+      })
+    : null;
 // A generator-only worker (--role load) takes no runs or studies: only load segments.
 if (!stopping && role === "all") {
   void worker.run();
@@ -245,9 +267,7 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, env.OPSBENCH_SHUTDOWN_GRACE_SECONDS * 1000).unref();
   await heartbeat.stop();
-  await reconciler.stop();
-  await reaper.stop();
-  retention.stop();
+  await maintenance?.stop();
   for (const abort of [...running.values(), ...runningSegments.values()]) abort.abort();
   stoppingStudies.abort();
   // Each waits for its current job, which now ends as ABORTED after teardown.

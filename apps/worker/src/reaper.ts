@@ -1,4 +1,5 @@
-// Nothing left running: at worker start and every few minutes, each provider that can list what it left on a
+// Nothing left running: every few minutes (OPSBENCH_REAPER_SECONDS; a tick of the installation's "reap" job
+// scheduler, taken by one worker: maintenance.ts), each provider that can list what it left on a
 // platform (Provider.reaper: namespaces labelled opsbench-run, tagged cloud resources) is asked, with every
 // workspace credential of its kind, which runs have resources there; those of runs that are final in that
 // workspace are deleted. Runs this installation does not know (another opsbench on the same cluster) are left
@@ -7,8 +8,6 @@ import type { Db } from "@opsbench/db";
 import { finalRunIds, openCredentialsOfKind } from "@opsbench/db";
 import { type Provider, type ProviderEndpoints, providers } from "@opsbench/providers";
 import type { Logger } from "./logger";
-
-export const REAPER_INTERVAL_MS = 5 * 60_000;
 
 export interface ReaperDeps {
   db: Db;
@@ -55,21 +54,4 @@ export async function reapOnce(
     }
   }
   return { deleted, failed };
-}
-
-/** Reaps now, then every intervalMs; stop() waits for a pass under way. */
-export function startReaper(deps: ReaperDeps, intervalMs = REAPER_INTERVAL_MS) {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = reapOnce(deps).catch((err) => deps.log.error({ err }, "reaper pass failed"));
-  };
-  pass();
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -1,6 +1,7 @@
 // The reconciler: the row is the truth, and every row reaches a final state. At
-// worker start (before it takes jobs) and every minute it finds runs and studies in
-// a non-final state that nothing is executing, and
+// worker start (before it takes jobs), and every minute in one worker of the
+// installation (a tick of the "reconcile" job scheduler: maintenance.ts), it finds
+// runs and studies in a non-final state that nothing is executing, and
 // - a run in flight (PROVISIONING, RUNNING, ANALYZING): stops what its steps recorded
 //   (k6's process group and network, the target's processes), ends it FAILED with the
 //   reason, its results kept and flagged partial (interrupted-run.ts);
@@ -157,25 +158,4 @@ export async function reconcile(deps: ReconcilerDeps, heartbeats?: WorkerHeartbe
   const changed = Object.values(report).some((l) => l.length > 0);
   if (changed) log.info(report, "reconciled");
   return report;
-}
-
-/** Runs `reconcile` now and then every `intervalMs`, never two passes at once; stop() waits for a pass under way. */
-export function startReconciler(deps: ReconcilerDeps, intervalMs: number) {
-  let pass: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    pass = reconcile(deps)
-      .catch((err) => deps.log.error({ err: errorMessage(err) }, "reconciler pass failed"))
-      .finally(() => (busy = false));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await pass;
-    },
-  };
 }

@@ -1,19 +1,13 @@
-// The retention sweep: at start and every hour, each workspace with a retention period
-// loses the raw per-second series of runs that finished longer ago than that; the runs
-// keep their summaries (packages/db retention.ts, docs/faults.md).
+// The retention sweep: every hour (OPSBENCH_RETENTION_SWEEP_SECONDS; a tick of the installation's
+// "retention-sweep" job scheduler, taken by one worker: maintenance.ts), each workspace with a retention
+// period loses the raw per-second series of runs that finished longer ago than that; the runs keep their
+// summaries (packages/db retention.ts, docs/faults.md).
 import { pruneExpiredSeries, type Db } from "@opsbench/db";
 import type { Logger } from "./logger";
 
-export const RETENTION_SWEEP_MS = 60 * 60_000;
-
-export function startRetentionSweep(db: Db, log: Logger, everyMs = RETENTION_SWEEP_MS): { stop: () => void } {
-  const sweep = () =>
-    pruneExpiredSeries(db).then(
-      (runs) => runs.length && log.info({ runs: runs.length }, "retention: pruned the per-second series of finished runs"),
-      (err) => log.warn({ err }, "retention sweep failed; trying again at the next"),
-    );
-  void sweep();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+/** One pass; answers how many runs lost their series. Throws when the database cannot be reached (the job fails; the next tick tries again). */
+export async function sweepRetention(db: Db, log: Logger): Promise<number> {
+  const runs = await pruneExpiredSeries(db);
+  if (runs.length) log.info({ runs: runs.length }, "retention: pruned the per-second series of finished runs");
+  return runs.length;
 }

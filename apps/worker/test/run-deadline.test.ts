@@ -11,6 +11,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
 import { loadRunView } from "@opsbench/db";
+import { queuePrefix } from "@opsbench/jobs";
 import { openTestStack, testRedisUrl } from "../../../tests/helpers";
 import { loadEnv } from "../src/env";
 import { startTestRunner } from "../../../tests/k6-runner";
@@ -71,7 +72,7 @@ describe("the hard stop", () => {
     const next = await stack.scope.runs.create({ targetName: "deadline-echo", workloadName: "after-the-hang" });
 
     // One load test at a time, as in the worker: the next run waits for the lock the hung one holds.
-    const lock = new LoadLock();
+    const lock = new LoadLock({ redis, prefix: queuePrefix(testRedisUrl()) });
     const signal = new AbortController().signal;
     const started = Date.now();
     await Promise.all([lock.run(() => executeRun(hung.id, deps, signal)), lock.run(() => executeRun(next.id, deps, signal))]);

@@ -4,7 +4,6 @@ import { baselineNotReachedFlag, readFlags } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import { localService, ProviderError, type ProviderContext } from "@opsbench/providers";
 import { checkBaseline } from "../src/baseline-check";
-import { LoadLock, sleep } from "../src/load-lock";
 import { openTestStack, taewaTarget } from "../../../tests/helpers";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -98,44 +97,5 @@ describe("baseline check", () => {
     const flags = readFlags((await stack.db.run.findUniqueOrThrow({ where: { id: run.id } })).flags);
     expect(flags.map((f) => f.code)).toEqual(["dropped-iterations", "baseline-not-reached"]);
     expect(flags[1]!.message).toMatch(/after 60 s; the run went ahead/);
-  });
-});
-
-describe("load lock (one load test at a time on a machine)", () => {
-  it("serves holders first come first served, one at a time, and remembers when the machine was last free", async () => {
-    const lock = new LoadLock();
-    expect(lock.lastReleasedAt).toBeNull();
-    const order: string[] = [];
-    let inside = 0;
-    let maxInside = 0;
-    const job = (name: string) =>
-      lock.run(async () => {
-        inside++;
-        maxInside = Math.max(maxInside, inside);
-        order.push(`${name} in`);
-        await sleep(20);
-        order.push(`${name} out`);
-        inside--;
-      });
-    await Promise.all([job("a"), job("b"), job("c")]);
-    expect(maxInside).toBe(1);
-    expect(order).toEqual(["a in", "a out", "b in", "b out", "c in", "c out"]);
-    expect(lock.held).toBe(false);
-    expect(lock.lastReleasedAt).not.toBeNull();
-  });
-
-  it("a waiter that gives up (abort) leaves the queue; the others still get their turn", async () => {
-    const lock = new LoadLock();
-    const release = await lock.acquire();
-    const giveUp = new AbortController();
-    const waiting = lock.acquire(giveUp.signal);
-    const next = lock.acquire();
-    giveUp.abort(new Error("study aborted"));
-    await expect(waiting).rejects.toThrow("study aborted");
-    release();
-    const releaseNext = await next;
-    expect(lock.held).toBe(true);
-    releaseNext();
-    expect(lock.held).toBe(false);
   });
 });

@@ -10,3 +10,4 @@ export * from "./delete-resources";
 export * from "./credential-check";
 export * from "./load-segments";
 export * from "./runner-protocol";
+export * from "./maintenance";
