@@ -126,6 +126,12 @@ export function useRunner(): Promise<Managed | null> {
   return s.runner;
 }
 
+/** Starts a new runner for the file (after a test killed the one it had). */
+export function restartRunner(): Promise<Managed | null> {
+  fileServices().runner = null;
+  return useRunner();
+}
+
 /** What a worker the test spawns itself needs to reach the file's runner. */
 export const runnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fileServices().name) });
 
