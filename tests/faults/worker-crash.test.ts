@@ -1,6 +1,7 @@
 // Fault injection: the worker SIGKILLed mid-load (real Postgres, Redis, worker, k6).
 // After a restart the run is FAILED with the reason, its results up to the crash are
-// kept and flagged partial, no k6 or target process remains, and the next queued run
+// kept and flagged partial, no k6 or target process remains (the runner stops k6 as soon as
+// the dead worker's connection drops), and the next queued run
 // completes. Killed again while it recovers: the same outcome.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, defaultWorkspaceId, workspaceScope, type Db, type WorkspaceScope } from "@opsbench/db";
@@ -58,12 +59,16 @@ async function crashMidLoad() {
   await waitForLoad(db, long.id, 3, a);
   const pids = await recordedPids(db, long.id);
   await killWorker(a);
-  // The fault is real: the target's processes and k6's network outlive the worker (k6 itself
-  // dies with it when sandboxed: bubblewrap's --die-with-parent).
+  // The fault is real: the target's processes outlive the worker. k6 runs on the runner, which
+  // sees the dead worker's connection drop and stops k6 and removes its network at once.
   expect(pids.k6).not.toBeNull();
   expect(pids.target.length).toBe(3); // load balancer and two replicas
   expect(pids.target.every(pidAlive)).toBe(true);
-  if (pids.network) expect(loadNetworkExists(pids.network)).toBe(true);
+  await waitFor(
+    "the runner to stop the dead worker's k6",
+    () => !pidAlive(pids.k6!) && !(pids.network && loadNetworkExists(pids.network)),
+    40_000,
+  );
   const before = await db.resultSecond.count({ where: { runId: long.id } });
   return { long, next, pids, before };
 }
