@@ -207,8 +207,10 @@ function buildStandin(ref, work) {
     const dir = JSON.parse(sh("go", ["mod", "download", "-json", mod], { env: { ...process.env, GOFLAGS: "-mod=mod" } })).Dir;
     if (!dir) throw new Error(`the Go proxy has no ${mod}`);
     cpSync(dir, path.join(ctx, "go"), { recursive: true });
+    // The module cache keeps files read-only and without execute bits; the go command sets them when it runs a toolchain.
     sh("chmod", ["-R", "u+w", ctx]);
-    writeFileSync(path.join(ctx, "Dockerfile"), readFileSync(path.join(standinsDir, "golang.Dockerfile"), "utf8").replace("VERSION", version));
+    sh("sh", ["-c", `chmod a+x "${ctx}"/go/bin/* "${ctx}"/go/pkg/tool/*/*`]);
+    writeFileSync(path.join(ctx, "Dockerfile"), readFileSync(path.join(standinsDir, "golang.Dockerfile"), "utf8").replace("@GO_VERSION@", version));
     shLogged("docker", ["build", "-t", ref, ctx], path.join(dataDir, "standins.log"), { env: { ...process.env, DOCKER_BUILDKIT: "0" } });
     return `${ref} (Go ${version} from ${mod})`;
   }
@@ -385,10 +387,10 @@ async function runDemoStudy() {
   }
   const flags = [];
   for (const r of runs) {
-    const run = (await api("GET", `/api/v1/runs/${r.id}`)).json;
-    for (const f of run?.flags ?? []) flags.push(typeof f === "string" ? f : (f.code ?? f.kind ?? JSON.stringify(f)));
+    const run = await api("GET", `/api/v1/runs/${r.id}`);
+    for (const f of run.json?.flags ?? []) flags.push(f?.code ?? String(f));
+    if (run.text.includes("unsandboxed-load")) throw new Error(`run ${r.id} carries the unsandboxed-load flag: ${run.text.slice(0, 400)}`);
   }
-  if (flags.some((f) => String(f).includes("unsandboxed-load"))) throw new Error(`a run carries the unsandboxed-load flag: ${flags.join(", ")}`);
   return `study ${studyId}: 4 of 4 runs SUCCEEDED, no unsandboxed-load flag${flags.length ? ` (flags: ${[...new Set(flags)].join(", ")})` : ""}`;
 }
 
@@ -445,6 +447,7 @@ try {
   await step("engine", engine);
   await step("compose", composePlugin);
   await step("stand-in base images", standins);
+  if (flag("--only-standins")) throw Object.assign(new Error("stopped after the stand-ins (--only-standins)"), { done: true });
   await step("project", writeProject);
   await step("build", () => {
     shLogged("docker", [...composeArgs(), "build"], path.join(dataDir, "compose-build.log"), { env: { ...process.env, DOCKER_BUILDKIT: "0", COMPOSE_DOCKER_CLI_BUILD: "0" } });
@@ -462,8 +465,10 @@ try {
   await step("comparison", comparisonCost);
   await step("secrets out of reach", secretsOutOfReach);
 } catch (err) {
-  exitCode = 1;
-  console.log(`check:compose: FAILED: ${err.message}`);
+  if (!err.done) {
+    exitCode = 1;
+    console.log(`check:compose: FAILED: ${err.message}`);
+  }
   if (up) {
     try {
       console.log(compose(["ps", "-a"]));

@@ -16,7 +16,10 @@ if [ "${1:-}" = "postgres" ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
   initdb --username="$user" --pwfile="$pwfile" --auth-local=trust --auth-host=scram-sha-256 -D "$PGDATA" >/dev/null
   rm -f "$pwfile"
   printf 'host all all all scram-sha-256\n' >> "$PGDATA/pg_hba.conf"
-  pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start >/dev/null
+  # The set-up server listens on a private socket only: healthchecks (pg_isready) and clients
+  # see no server until the real one starts.
+  pg_ctl -D "$PGDATA" -o "-c listen_addresses='' -c unix_socket_directories=/tmp" -w start >/dev/null
+  export PGHOST=/tmp
   if [ "$db" != postgres ]; then psql -v ON_ERROR_STOP=1 -U "$user" -d postgres -c "CREATE DATABASE \"$db\"" >/dev/null; fi
   for f in /docker-entrypoint-initdb.d/*; do
     case "$f" in
@@ -25,6 +28,7 @@ if [ "${1:-}" = "postgres" ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
     esac
   done
   pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
+  unset PGHOST
   echo "stand-in postgres: initialised $PGDATA (user $user, database $db)"
 fi
 if [ "${1:-}" = "postgres" ]; then
