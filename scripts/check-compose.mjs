@@ -347,6 +347,39 @@ async function writeProject() {
   return `project ${PROJECT}, env file in ${projectDir}, web on ${base}`;
 }
 
+/** `up` with one required variable missing must stop before anything starts, naming it. */
+function missingVariables() {
+  const named = [];
+  for (const name of Object.keys(secrets)) {
+    const partial = path.join(projectDir, `without-${name}.env`);
+    writeFileSync(partial, readFileSync(envFile, "utf8").replace(new RegExp(`^${name}=.*$`, "m"), `${name}=`));
+    const r = spawnSync(
+      "docker",
+      [
+        "compose",
+        "-p",
+        PROJECT,
+        "--project-directory",
+        root,
+        "--env-file",
+        partial,
+        "-f",
+        path.join(root, "docker-compose.yml"),
+        "up",
+        "--no-start",
+        "--no-build",
+      ],
+      { encoding: "utf8" },
+    );
+    rmSync(partial);
+    if (r.status === 0) throw new Error(`up went ahead with ${name} empty`);
+    if (!r.stderr.includes(`required variable ${name} is missing a value`))
+      throw new Error(`up without ${name} did not name it: ${r.stderr.trim()}`);
+    named.push(name);
+  }
+  return `up refuses to start without each of ${named.join(", ")}, naming it`;
+}
+
 function services() {
   const out = compose(["ps", "-a", "--format", "json"]).trim();
   if (!out) return [];
@@ -530,6 +563,7 @@ try {
   await step("stand-in base images", standins);
   if (flag("--only-standins")) throw Object.assign(new Error("stopped after the stand-ins (--only-standins)"), { done: true });
   await step("project", writeProject);
+  await step("missing variables", missingVariables);
   await step("build", () => {
     shLogged("docker", [...composeArgs(), "build"], path.join(dataDir, "compose-build.log"), {
       env: { ...process.env, DOCKER_BUILDKIT: "0", COMPOSE_DOCKER_CLI_BUILD: "0" },
