@@ -32,7 +32,7 @@ const stagesOf = (text: string) =>
       else stages.at(-1)?.push(line);
       return stages;
     }, []);
-/** A stage's name: "FROM node:20 AS web" -> "web". */
+/** A stage's name: "FROM node:24 AS web" -> "web". */
 const stageName = (stage: string[]) => /\sAS\s+(\S+)$/i.exec(stage[0]!)?.[1] ?? "";
 /** Each image compose builds: its Dockerfile and the stage it targets. */
 const images = [
