@@ -11,7 +11,7 @@
 // comparison is priced, saves a workload whose init code tries to read the secret key and the
 // database password (both must stay out of reach), and `down -v`.
 // One line per step with its time; the image sizes at the end. Exits non-zero naming the failed check.
-//   node scripts/check-compose.mjs [--time-scale F] [--keep-up] [--rebuild-standins]
+//   node scripts/check-compose.mjs [--time-scale F] [--keep-up] [--rebuild-standins] [--only-standins] [--with FILE]
 // Not part of `npm test` (it needs root, and minutes). docs/self-hosting.md has its figures.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -35,6 +35,8 @@ const option = (name, fallback) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
 const timeScale = Number(option("--time-scale", "1"));
+// More compose files on top (e.g. to try a service's settings): --with FILE, repeatable.
+const extraFiles = args.flatMap((a, i) => (a === "--with" && args[i + 1] ? [args[i + 1]] : []));
 if (!(timeScale > 0 && timeScale <= 1)) {
   console.error("check:compose: --time-scale must be in (0, 1]");
   process.exit(2);
@@ -309,6 +311,7 @@ const composeArgs = () => [
   path.join(root, "docker-compose.yml"),
   "-f",
   overrideFile,
+  ...extraFiles.flatMap((f) => ["-f", path.resolve(f)]),
 ];
 const compose = (more, opts) => sh("docker", [...composeArgs(), ...more], opts);
 
