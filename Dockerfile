@@ -45,7 +45,7 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY prisma ./prisma
 COPY packages ./packages
 # The Prisma client is generated into packages/db/src/generated (git-ignored).
-RUN npm run db:generate
+RUN npm run generate -w @opsbench/db
 
 FROM deps AS web-build
 COPY apps/web ./apps/web
