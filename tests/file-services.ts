@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { expect, inject } from "vitest";
@@ -46,16 +47,19 @@ const repoRoot = path.resolve(import.meta.dirname, "..");
 export const childrenDir = (runTag: string) => path.resolve(repoRoot, ".data/test-stack", runTag);
 
 function noteChild(managed: Managed | null) {
-  const pid = managed?.child.pid;
-  if (!pid) return;
-  mkdirSync(childrenDir(inject("runTag")), { recursive: true });
-  writeFileSync(path.join(childrenDir(inject("runTag")), String(pid)), "");
+  for (const m of managed ? [managed, ...managed.companions] : []) {
+    const pid = m.child.pid;
+    if (!pid) continue;
+    mkdirSync(childrenDir(inject("runTag")), { recursive: true });
+    writeFileSync(path.join(childrenDir(inject("runTag")), String(pid)), "");
+  }
 }
 
 async function stopChild(managed: Managed | null) {
   if (!managed) return;
   await managed.stop();
-  if (managed.child.pid) rmSync(path.join(childrenDir(inject("runTag")), String(managed.child.pid)), { force: true });
+  for (const m of [managed, ...managed.companions])
+    if (m.child.pid) rmSync(path.join(childrenDir(inject("runTag")), String(m.child.pid)), { force: true });
 }
 
 /** The file's services; only files of the integration and browser projects have them. */
@@ -98,7 +102,13 @@ const cliEnv = (s: FileServices, webPort = 0, auth: AuthMode = "off") => ({
   OPSBENCH_AUTH: auth,
   // One key per file: the web app seals credentials with it, the worker opens them.
   OPSBENCH_SECRET_KEY: s.secretKey,
+  // The file's own k6 runner, a host of its own in the load lock (files share the machine through machine-share.ts).
+  OPSBENCH_RUNNER_SOCKET: runnerSocketOf(s.name),
+  OPSBENCH_RUNNER_HOST_ID: `test-${s.name}`,
 });
+
+/** A short path: a unix socket's must fit in 108 bytes. */
+export const runnerSocketOf = (name: string) => path.join(os.tmpdir(), `opsbench-runner-${name}`, "runner.sock");
 
 /** Starts the file's worker (once; later calls wait for the same one). */
 export function useWorker(): Promise<Managed | null> {

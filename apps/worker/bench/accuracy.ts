@@ -12,7 +12,7 @@ import readline from "node:readline";
 import { compileK6Script, summarize, workloadSpec } from "@opsbench/core";
 import { loadResultCells, runStore } from "@opsbench/db";
 import { freePort, spawnGroup, stopGroup } from "@opsbench/providers";
-import { runK6 } from "../src/k6-process";
+import { runK6 } from "../../runner/src/k6-process";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
 import { args, createDb, env, scratchRun } from "./bench-support";

@@ -6,8 +6,11 @@ import path from "node:path";
 import { createDb, defaultWorkspaceId, type Db } from "@opsbench/db";
 import { freePort, spawnGroup, stopGroup } from "@opsbench/providers";
 import { loadEnv } from "../src/env";
+// @ts-expect-error plain ESM helper without types, shared with the setup script
+import { k6BuildInfo } from "../k6-build/build.mjs";
 
-export const env = loadEnv();
+/** The worker's settings, and the k6 the benchmarks run directly (the runner's own functions, in this process). */
+export const env = { ...loadEnv(), OPSBENCH_K6: process.env.OPSBENCH_K6 || (k6BuildInfo() as { binary: string }).binary };
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 /**

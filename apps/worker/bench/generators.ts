@@ -7,10 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { executionSegmentArgs } from "@opsbench/jobs";
 import { runStore } from "@opsbench/db";
-import { runK6 } from "../src/k6-process";
+import { runK6 } from "../../runner/src/k6-process";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
-import { K6_PAUSED_BEFORE_RUN, K6Control } from "../src/segments/k6-control";
+import { K6_PAUSED_BEFORE_RUN } from "@opsbench/jobs";
+import { K6Control } from "../../runner/src/k6-control";
 import { args, env, median, scratchRun, startEchoServer } from "./bench-support";
 import { createDb } from "@opsbench/db";
 

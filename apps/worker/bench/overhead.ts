@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { compileK6Script, meanConfidenceInterval, seededRandom, workloadSpec } from "@opsbench/core";
 import { runStore } from "@opsbench/db";
-import { runK6 } from "../src/k6-process";
+import { runK6 } from "../../runner/src/k6-process";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
 import { args, createDb, env, pinning, scratchRun, startEchoServer } from "./bench-support";

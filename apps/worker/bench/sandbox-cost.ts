@@ -11,9 +11,9 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compileK6Script, workloadSpec } from "@opsbench/core";
-import { runK6 } from "../src/k6-process";
-import { type K6SandboxSettings, STRICT_SANDBOX } from "../src/k6-sandbox";
-import { validateScriptSource } from "../src/validate-script";
+import { runK6 } from "../../runner/src/k6-process";
+import { type K6SandboxSettings, STRICT_SANDBOX } from "../../runner/src/k6-sandbox";
+import { validateScriptSource } from "../../runner/src/inspect";
 import { args, env, median, pinning, startEchoServer } from "./bench-support";
 
 const opt = args({ rounds: 5, seconds: 10, vus: 20, starts: 7 });

@@ -1,7 +1,8 @@
 // The worker process: consumes run jobs and study jobs, one load test at a time
-// (two load tests on one machine would measure each other). At start, before it
-// takes a job, the reconciler ends what a dead worker left unfinished and leftover
-// load networks are swept; then the reconciler runs every minute. On SIGTERM/SIGINT
+// (two load tests on one machine would measure each other). k6 itself runs on the
+// host's runner (apps/runner), which holds no secret; the worker holds them. At start,
+// before it takes a job, the reconciler ends what a dead worker left unfinished;
+// then the reconciler runs every minute. On SIGTERM/SIGINT
 // it stops within a bound: stop taking jobs, stop k6 gracefully (its results are
 // kept), tear the target down, mark the run ABORTED, close Redis and Postgres.
 import { Worker, UnrecoverableError } from "bullmq";
@@ -26,7 +27,7 @@ import {
   type StudyJobPayload,
 } from "@opsbench/jobs";
 import { loadEnv } from "./env";
-import { k6Version, type K6Settings } from "./k6-process";
+import { type K6Settings, RunnerClient } from "./runner-client";
 import { createLogger } from "./logger";
 import { reconcile, startReconciler, type ReconcilerDeps } from "./reconciler";
 import { executeRun, type PipelineDeps } from "./run-pipeline";
@@ -37,8 +38,7 @@ import { LoadLock } from "./load-lock";
 import type { SegmentSettings } from "./segments/coordinator";
 import { executeSegment } from "./segments/generator";
 import { executeStudy } from "./study-runner";
-import { sweepLoadNetworks } from "./sweep-load-networks";
-import { startScriptValidationWorker } from "./validate-script";
+import { startScriptValidationWorker } from "./script-validation-worker";
 import { startCredentialCheckWorker } from "./credential-check-worker";
 import { startReaper } from "./reaper";
 
@@ -57,15 +57,15 @@ const db = createDb(env.DATABASE_URL, {
 });
 const publisher = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
 publisher.on("error", (err) => log.error({ err }, "redis publisher error"));
+const runner = new RunnerClient(env.OPSBENCH_RUNNER_SOCKET);
+const runnerHealth = await waitForRunner(runner);
+if (runnerHealth.sandboxProblem)
+  log.warn({ problem: runnerHealth.sandboxProblem, allowUnsandboxed: runnerHealth.allowUnsandboxed }, "the runner cannot sandbox k6");
 const k6: K6Settings = {
-  binary: env.OPSBENCH_K6,
-  version: k6Version(env.OPSBENCH_K6),
-  sandbox: {
-    allowUnsandboxed: env.OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS,
-    blockedRanges: env.OPSBENCH_K6_BLOCKED_RANGES,
-    backingHosts: [new URL(env.DATABASE_URL).hostname, new URL(env.REDIS_URL).hostname],
-  },
+  runner,
+  version: runnerHealth.k6Version,
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
+  blockHosts: [new URL(env.DATABASE_URL).hostname, new URL(env.REDIS_URL).hostname],
 };
 const loadQueue = createLoadQueue(env.REDIS_URL);
 const segments: SegmentSettings = {
@@ -146,8 +146,7 @@ studyWorker.on("error", (err) => log.error({ err }, "study worker error"));
 studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, jobId: job?.id, err }, "study job failed"));
 
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
-const scriptWorker =
-  role === "all" ? startScriptValidationWorker({ redisUrl: env.REDIS_URL, k6Binary: k6.binary, sandbox: k6.sandbox, log }) : null;
+const scriptWorker = role === "all" ? startScriptValidationWorker({ redisUrl: env.REDIS_URL, runner, log }) : null;
 
 // Load segments of runs split over several generators, on any worker. Not under the load lock: the run
 // that split itself holds it on this machine while its segments run, one of them possibly here.
@@ -167,7 +166,6 @@ const loadWorker = new Worker<SegmentJobPayload>(
           redisUrl: env.REDIS_URL,
           log,
           k6,
-          workDir: env.OPSBENCH_WORK_DIR,
           keepSamples: env.OPSBENCH_K6_KEEP_SAMPLES,
         },
         abort.signal,
@@ -219,7 +217,6 @@ const reconcilerDeps: ReconcilerDeps = {
 const startedAt = Date.now();
 try {
   const report = await reconcile(reconcilerDeps, beatsAtStart);
-  await sweepLoadNetworks(db, log);
   log.info({ ms: Date.now() - startedAt, failed: report.failed.length }, "start-up reconciliation done");
 } catch (err) {
   // A database or Redis away at start: the periodic pass tries again.
@@ -261,5 +258,18 @@ async function shutdown(signal: string) {
   log.info({ ms: Date.now() - started }, "stopped");
   process.exit(0);
 }
+/** The runner starts beside the worker (compose, the CLI): wait for it a while rather than fail at once. */
+async function waitForRunner(client: RunnerClient, waitMs = 60_000) {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await client.health();
+    } catch (err) {
+      if (Date.now() > until) throw new Error(`${(err as Error).message} (waited ${waitMs / 1000} s; is the runner started?)`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

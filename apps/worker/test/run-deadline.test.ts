@@ -13,21 +13,23 @@ import { workloadSpec } from "@opsbench/core";
 import { loadRunView } from "@opsbench/db";
 import { openTestStack, testRedisUrl } from "../../../tests/helpers";
 import { loadEnv } from "../src/env";
-import { k6Version } from "../src/k6-process";
-import { STRICT_SANDBOX } from "../src/k6-sandbox";
+import { startTestRunner } from "../../../tests/k6-runner";
 import { LoadLock } from "../src/load-lock";
 import { createLogger } from "../src/logger";
 import { executeRun, type PipelineDeps } from "../src/run-pipeline";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let redis: Redis;
+let runner: Awaited<ReturnType<typeof startTestRunner>>;
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-deadline-"));
 beforeAll(async () => {
   stack = await openTestStack({ worker: false });
   redis = new Redis(testRedisUrl());
+  runner = await startTestRunner();
 });
 afterAll(async () => {
   await redis.quit();
+  await runner.close();
   await stack.close();
   rmSync(workDir, { recursive: true, force: true });
 });
@@ -51,12 +53,7 @@ describe("the hard stop", () => {
       db: stack.db,
       redis,
       log: createLogger("silent"),
-      k6: {
-        binary: env.OPSBENCH_K6,
-        version: k6Version(env.OPSBENCH_K6),
-        sandbox: STRICT_SANDBOX,
-        deadline: { graceSeconds: GRACE_SECONDS, maxSeconds: 600 },
-      },
+      k6: runner.k6({ graceSeconds: GRACE_SECONDS, maxSeconds: 600 }),
       benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
       workDir,
     };

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localServiceSpec, type TargetInput, workloadSpec } from "@opsbench/core";
 import { createScriptValidator, startRun, type ScriptValidator } from "@opsbench/jobs";
 import { localService } from "@opsbench/providers";
-import { openTestStack, waitForFinal, testDatabaseUrl, testRedisUrl } from "../../../tests/helpers";
+import { openTestStack, waitForFinal, testDatabaseUrl, testRedisUrl, testSecretKey } from "../../../tests/helpers";
+import { fileServices, runnerSocketOf } from "../../../tests/file-services";
 import { loadEnv } from "../src/env";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -42,20 +43,50 @@ function workerPid(): number {
   throw new Error("the test stack's worker is not running");
 }
 
+/** The test stack's k6 runner: the process started with this file's runner socket. */
+function runnerPid(): number {
+  const socket = `OPSBENCH_RUNNER_SOCKET=${runnerSocketOf(fileServices().name)}`;
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${e}/environ`, "utf8").split("\0");
+      if (env.includes(socket) && readFileSync(`/proc/${e}/cmdline`, "utf8").includes("apps/runner/src/main.ts")) return Number(e);
+    } catch {
+      /* gone, or a kernel thread */
+    }
+  }
+  throw new Error("the test stack's runner is not running");
+}
+
 /** What must never come back: the worker's settings, /etc/passwd, the worker's own code. */
-const SECRETS = [databaseUrl, redisUrl, new URL(databaseUrl).pathname.slice(1), "root:x:0:0", "OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS"];
+const SECRETS = [databaseUrl, redisUrl, new URL(databaseUrl).pathname.slice(1), testSecretKey(), "root:x:0:0", "OPSBENCH_RUNNER_SOCKET"];
 const expectNoSecret = (what: string, value: unknown) => {
   const text = JSON.stringify(value);
   for (const s of SECRETS) expect(text.includes(s), `${what} contains ${s}`).toBe(false);
 };
 
-const filesToSteal = () => ["/proc/1/environ", "/proc/self/environ", `/proc/${workerPid()}/environ`, "/etc/passwd", besideTheWorker];
+const filesToSteal = () => [
+  "/proc/1/environ",
+  "/proc/self/environ",
+  `/proc/${workerPid()}/environ`,
+  `/proc/${runnerPid()}/environ`,
+  "/etc/passwd",
+  besideTheWorker,
+];
 
 describe("a user's k6 script cannot read the worker's files", () => {
   it("the files hold secrets for anyone outside the sandbox (so the attempts below mean something)", () => {
     expect(readFileSync(`/proc/${workerPid()}/environ`, "utf8")).toContain(databaseUrl);
     expect(readFileSync("/etc/passwd", "utf8")).toContain("root:x:0:0");
-    expect(readFileSync(besideTheWorker, "utf8")).toContain("OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS");
+    expect(readFileSync(besideTheWorker, "utf8")).toContain("OPSBENCH_RUNNER_SOCKET");
+    expect(readFileSync(`/proc/${workerPid()}/environ`, "utf8")).toContain(testSecretKey());
+  });
+
+  it("the runner, where k6 executes, holds no secret: neither the secret key nor the database's or Redis's address", () => {
+    const env = readFileSync(`/proc/${runnerPid()}/environ`, "utf8");
+    expect(env).toContain("OPSBENCH_RUNNER_SOCKET=");
+    for (const secret of [testSecretKey(), databaseUrl, redisUrl, "DATABASE_URL", "REDIS_URL", "OPSBENCH_SECRET_KEY"])
+      expect(env.includes(secret), secret).toBe(false);
   });
 
   it("validation (k6 inspect): open() of each file fails with k6's message, and a script that would throw a file's content has nothing to throw", async () => {

@@ -6,10 +6,17 @@ import { z } from "zod";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-export type CliEnv = z.infer<typeof sharedEnvSchema>;
+const cliEnvSchema = sharedEnvSchema.extend({
+  /** The unix socket of the k6 runner the CLI's worker uses (started beside it when none answers there). */
+  OPSBENCH_RUNNER_SOCKET: z.string().default(path.join(repoRoot, ".data/runner/runner.sock")),
+  /** The runner's host id in the load lock (default: the machine's host name). */
+  OPSBENCH_RUNNER_HOST_ID: z.string().min(1).optional(),
+});
+
+export type CliEnv = z.input<typeof cliEnvSchema> & z.infer<typeof sharedEnvSchema>;
 
 export function loadEnv(): CliEnv {
-  return parseProcessEnv(sharedEnvSchema, process.env, "opsbench");
+  return parseProcessEnv(cliEnvSchema, process.env, "opsbench");
 }
 
 /** The environment handed to the processes the CLI starts (worker, web). */
@@ -24,6 +31,32 @@ export function childEnv(env: CliEnv): NodeJS.ProcessEnv {
     OPSBENCH_AUTH: env.OPSBENCH_AUTH ?? "off",
     // Both need the same key: the web app seals credentials, the worker opens them.
     OPSBENCH_SECRET_KEY: env.OPSBENCH_SECRET_KEY,
+    OPSBENCH_RUNNER_SOCKET: runnerSocket(env),
+  };
+}
+
+export const runnerSocket = (env: CliEnv) => env.OPSBENCH_RUNNER_SOCKET ?? path.join(repoRoot, ".data/runner/runner.sock");
+
+/** What the k6 runner may see: a process's basics and its own settings, none of opsbench's secrets (apps/runner/src/env.ts). */
+const RUNNER_VARIABLES = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "TZ",
+  "TMPDIR",
+  "LOG_LEVEL",
+  "OPSBENCH_K6",
+  "OPSBENCH_WORK_DIR",
+  "OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS",
+  "OPSBENCH_K6_BLOCKED_RANGES",
+] as const;
+
+export function runnerEnv(env: CliEnv): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: process.env.NODE_ENV,
+    ...Object.fromEntries(RUNNER_VARIABLES.flatMap((k) => (process.env[k] ? [[k, process.env[k] as string]] : []))),
+    OPSBENCH_RUNNER_SOCKET: runnerSocket(env),
+    ...(env.OPSBENCH_RUNNER_HOST_ID ? { OPSBENCH_RUNNER_HOST_ID: env.OPSBENCH_RUNNER_HOST_ID } : {}),
   };
 }
 

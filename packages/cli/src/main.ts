@@ -12,7 +12,7 @@ import { importK6Command } from "./import-k6";
 import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
 import { EXTERNAL_RUN_USAGE, externalRunCommand } from "./external-run-command";
-import { ensureWorker, type Managed } from "./processes";
+import { ensureRunner, ensureWorker, type Managed } from "./processes";
 import { type Remote, RemoteInputError, remoteRunReport, remoteStartRun } from "./remote-client";
 import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson, waitForRun } from "./wait-for-run";
 
@@ -74,13 +74,17 @@ async function main(argv: string[]): Promise<number> {
 async function workerCommand(args: string[]): Promise<number> {
   const { values } = parsing(() => parseArgs({ args, strict: true, options: { role: { type: "string", default: "all" } } }));
   if (values.role !== "all" && values.role !== "load") throw new UsageError(`--role must be "all" or "load", not "${values.role}"`);
+  // k6 runs on this machine's runner, beside the worker: started here unless one answers already.
+  const runner = await ensureRunner(loadEnv(), (m) => console.error(m));
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts", "--role", values.role], {
     cwd: repoRoot,
     env: childEnv(loadEnv()),
     stdio: "inherit",
   });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+  await runner?.stop();
+  return code;
 }
 
 /** Runs parseArgs, turning its complaints into usage errors (exit 2). */

@@ -1,48 +1,95 @@
-// The long-lived processes the CLI may start for the user: the worker, and the
-// web app (built first when its sources changed since the last build).
+// The long-lived processes the CLI may start for the user: the k6 runner and the
+// worker beside it, and the web app (built first when its sources changed since the last build).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
+import http from "node:http";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { queueWorkers, type RunQueue } from "@opsbench/jobs";
-import { childEnv, repoRoot, type CliEnv } from "./env";
+import { childEnv, repoRoot, runnerEnv, runnerSocket, type CliEnv } from "./env";
 import { liveLine, withSpinner } from "./terminal-progress";
 
 export interface Managed {
   name: string;
   child: ChildProcess;
+  /** Started with it, stopped after it (the worker's runner). */
+  companions: Managed[];
   stop(): Promise<void>;
 }
 
-function manage(name: string, child: ChildProcess): Managed {
+function manage(name: string, child: ChildProcess, companions: Managed[] = []): Managed {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stopOwn = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    }, 60_000);
+    await exited;
+    clearTimeout(timer);
+  };
   return {
     name,
     child,
+    companions,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-      } catch {
-        child.kill("SIGTERM");
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, "SIGKILL");
-        } catch {
-          /* gone */
-        }
-      }, 60_000);
-      await exited;
-      clearTimeout(timer);
+      await stopOwn();
+      for (const c of companions) await c.stop();
     },
   };
+}
+
+/** Whether a runner answers on this socket. */
+function runnerAnswers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get({ socketPath, path: "/health", timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+  });
+}
+
+/**
+ * Starts the k6 runner (apps/runner) unless one answers on the socket already. It gets only
+ * its own settings: no database or Redis address, no secret key (runnerEnv).
+ */
+export async function ensureRunner(env: CliEnv, log: (m: string) => void): Promise<Managed | null> {
+  const socket = runnerSocket(env);
+  if (await runnerAnswers(socket)) return null;
+  const { file: logFile, fd: out } = openLog("runner.log");
+  log(`starting the k6 runner (log: ${path.relative(process.cwd(), logFile)})`);
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/runner/src/main.ts"], {
+    cwd: repoRoot,
+    env: runnerEnv(env),
+    stdio: ["ignore", out, out],
+    detached: true,
+  });
+  closeSync(out);
+  const until = Date.now() + 30_000;
+  while (!(await runnerAnswers(socket))) {
+    if (child.exitCode !== null)
+      throw new Error(`the k6 runner exited at start-up (code ${child.exitCode}); the end of its log:\n${tailOf(logFile, 15)}`);
+    if (Date.now() > until) throw new Error(`the k6 runner did not answer on ${socket} within 30 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return manage("runner", child);
 }
 
 /** Starts a worker unless one is already consuming the run queue. */
 export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string) => void): Promise<Managed | null> {
   const workers = await queueWorkers(queue);
   if (workers.length > 0) return null;
+  const runner = await ensureRunner(env, log);
   const { file: logFile, fd: out } = openLog("worker.log");
   log(`starting a worker (log: ${path.relative(process.cwd(), logFile)})`);
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
@@ -54,12 +101,15 @@ export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string
   closeSync(out);
   const until = Date.now() + 30_000;
   while ((await queueWorkers(queue)).length === 0) {
-    if (child.exitCode !== null)
-      throw new Error(`the worker exited at start-up (code ${child.exitCode}); the end of its log:\n${tailOf(logFile, 15)}`);
-    if (Date.now() > until) throw new Error("the worker did not connect to the queue within 30 s");
+    if (child.exitCode !== null || Date.now() > until) {
+      await runner?.stop();
+      if (child.exitCode !== null)
+        throw new Error(`the worker exited at start-up (code ${child.exitCode}); the end of its log:\n${tailOf(logFile, 15)}`);
+      throw new Error("the worker did not connect to the queue within 30 s");
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return manage("worker", child);
+  return manage("worker", child, runner ? [runner] : []);
 }
 
 const webDir = path.join(repoRoot, "apps/web");

@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImportedRun } from "@opsbench/db";
-import { loadEnv as loadWorkerEnv } from "../../../apps/worker/src/env";
+import { loadEnv as loadRunnerEnv } from "../../../apps/runner/src/env";
 import { openTestStack, runOpsbench } from "../../../tests/helpers";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -113,7 +113,7 @@ export default function () {
   files.json = path.join(dir, "out.json");
   files.csv = path.join(dir, "out.csv");
   const k6 = await run(
-    loadWorkerEnv({}).OPSBENCH_K6,
+    loadRunnerEnv({}).OPSBENCH_K6,
     ["run", "--no-color", "--quiet", "--out", `json=${files.json}`, "--out", `csv=${files.csv}`, "script.js"],
     { BASE: `http://127.0.0.1:${port}`, K6_NO_USAGE_REPORT: "true" },
   );

@@ -9,3 +9,4 @@ export * from "./worker-heartbeat";
 export * from "./delete-resources";
 export * from "./credential-check";
 export * from "./load-segments";
+export * from "./runner-protocol";

@@ -45,13 +45,6 @@ export async function removeWaitingSegments(queue: LoadQueue, runId: string, cou
   }
 }
 
-/** k6's --execution-segment and --execution-segment-sequence for segment i of n equal parts. */
-export function executionSegmentArgs(segment: number, count: number): string[] {
-  const at = (i: number) => (i === 0 ? "0" : i === count ? "1" : `${i}/${count}`);
-  const sequence = Array.from({ length: count + 1 }, (_, i) => at(i)).join(",");
-  return ["--execution-segment", `${at(segment)}:${at(segment + 1)}`, "--execution-segment-sequence", sequence];
-}
-
 /** How long a generator's alive key outlives its last refresh: past this, it is lost. */
 export const SEGMENT_ALIVE_TTL_MS = 5_000;
 

@@ -4,25 +4,12 @@
 import { Queue, QueueEvents } from "bullmq";
 import { z } from "zod";
 import { queuePrefix, redisConnection } from "./queues";
+import { scriptValidationResult, type ScriptValidationResult } from "./runner-protocol";
 
 export const SCRIPT_VALIDATION_QUEUE = "script-validate";
 
 export const scriptValidationPayload = z.object({ source: z.string().min(1).max(1_000_000) }).strict();
 export type ScriptValidationPayload = z.infer<typeof scriptValidationPayload>;
-
-export const scriptValidationResult = z.discriminatedUnion("ok", [
-  z.object({
-    ok: z.literal(true),
-    /** The options k6 derived from the script (`k6 inspect`). */
-    options: z.record(z.string(), z.unknown()),
-    /** From `k6 inspect --execution-requirements`: the longest the test can take, and its most VUs. */
-    totalDurationSeconds: z.number().nullable(),
-    maxVUs: z.number().nullable(),
-  }),
-  /** The script does not parse or its options are invalid; `message` is k6's own. */
-  z.object({ ok: z.literal(false), message: z.string() }),
-]);
-export type ScriptValidationResult = z.infer<typeof scriptValidationResult>;
 
 /** No worker answered in time (none running, or all busy): not the script's fault. */
 export class ScriptValidationUnavailable extends Error {}

@@ -15,7 +15,7 @@ import {
 } from "@opsbench/core";
 import { addRunFlags, generatorTotals, loadResultCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
-import { K6_THRESHOLDS_FAILED } from "../k6-process";
+import { K6_THRESHOLDS_FAILED } from "@opsbench/jobs";
 import type { LoadResult } from "./load";
 import { recordStep } from "./record-step";
 import { outageWait, type RunContext } from "./run-context";

@@ -1,13 +1,13 @@
 // A run whose worker died (SIGKILL, OOM, a lost machine) cannot resume its load.
 // Whoever finds it (a redelivery of its job, or the reconciler) stops exactly what
-// it recorded (k6's process group and network from the LOAD step, the target from
-// the PROVISION step), closes the steps it left RUNNING, keeps the results written
+// it started (its k6 on the runner, which also stopped it when the dead worker's
+// connection dropped; the target from the PROVISION step), closes the steps it left RUNNING, keeps the results written
 // so far flagged partial, and ends it FAILED with the reason.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { isFinalRunStatus } from "@opsbench/core";
 import { closeOpenSteps, endUnfinishedRun } from "@opsbench/db";
-import { k6Owned, stopOwnedK6 } from "../k6-process";
+import { k6Owned } from "@opsbench/jobs";
 import { flagPartial } from "./partial-results";
 import type { RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
@@ -24,10 +24,8 @@ export async function endInterruptedRun(ctx: RunContext, reason: string): Promis
   const problems: string[] = [];
   const load = run.steps.find((s) => s.name === "LOAD");
   const k6 = k6Owned.safeParse(load?.detail?.k6);
-  if (k6.success) {
-    const left = await stopOwnedK6(k6.data);
-    if (left.length) problems.push(`k6's network: ${left.join("; ")}`);
-  }
+  // Normally gone already; a k6 of this run still on the runner (its worker hung rather than died) is stopped.
+  if (load) await ctx.deps.k6.runner.stop(ctx.runId).catch((err) => problems.push(`k6: ${errorMessage(err)}`));
   if (run.targetSpec) await teardown(ctx, run.targetSpec).catch((err) => problems.push(`teardown: ${errorMessage(err)}`));
   rmSync(path.join(ctx.deps.workDir, ctx.runId), { recursive: true, force: true });
   await closeOpenSteps(ctx.deps.db, ctx.runId, reason);

@@ -2,7 +2,6 @@
 // checked it when it was saved, but an owner may have lowered a limit since; such a run is refused (FAILED, with
 // the limit named), and nothing is deployed. The requirements come from k6 inspect of the compiled script, as at the API.
 import { compileK6Script, type WorkspaceLimits, workloadLimitBreaches, workloadSpec } from "@opsbench/core";
-import { validateScriptSource } from "../validate-script";
 import type { ClaimedRun } from "./claim";
 import { resolveWorkload } from "./provision";
 import type { RunContext } from "./run-context";
@@ -14,7 +13,7 @@ export async function checkLimits(ctx: RunContext, { run }: ClaimedRun): Promise
     parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
     ctx.deps.db,
   );
-  const inspected = await validateScriptSource(ctx.deps.k6.binary, compileK6Script(workload), { sandbox: ctx.deps.k6.sandbox });
+  const inspected = await ctx.deps.k6.runner.inspect(compileK6Script(workload));
   if (!inspected.ok) throw new RunFailure(`the workload's script does not pass k6 inspect: ${inspected.message}`);
   const breaches = workloadLimitBreaches(inspected, limits);
   if (breaches.length > 0)

@@ -2,12 +2,11 @@
 // workload against the deployment; its per-second aggregates go to Postgres as they
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
-import path from "node:path";
 import { compileK6Script, generatorsOf, HttpSeriesCap, type WorkspaceLimits } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
-import { K6_THRESHOLDS_FAILED, runK6, type K6Owned, type K6Result } from "../k6-process";
+import { K6_THRESHOLDS_FAILED, type K6Owned, type K6Result } from "@opsbench/jobs";
 import { ResultWriter } from "../result-writer";
 import { runSegmentedLoad } from "../segments/coordinator";
 import type { Provisioned } from "./provision";
@@ -33,8 +32,8 @@ export async function load(
     const observing = new AbortController();
     const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), writer, log);
     await store.update({ loadStartedAt: new Date() });
-    // k6's process group and network go on the step as soon as they exist: a worker killed
-    // now leaves them running, and whoever finds the run interrupted stops exactly these.
+    // k6's process group and network on the runner's host go on the step as soon as they exist: the
+    // runner stops them if this worker goes away, and whoever finds the run interrupted asks it again.
     let recording: Promise<unknown> = Promise.resolve();
     const recordOwned = (k6: K6Owned) => {
       recording = recording.then(() => store.stepDetail("LOAD", { k6 })).catch((err) => log.warn({ err }, "could not record k6's process"));
@@ -53,17 +52,16 @@ export async function load(
         if (signal.aborted) throw new RunFailure("aborted during load");
         return { result: { ...split.result, k6Clock: split.k6Clock }, detail: { exitCode: split.result.exitCode, generators } };
       }
-      const result = await runK6({
-        binary: deps.k6.binary,
-        workDir: path.join(deps.workDir, ctx.runId),
-        script: compileK6Script(workload),
-        env: { OPSBENCH_BASE_URL: dep.endpoint },
-        signal,
-        onLine: (line) => writer.add(line),
-        sandbox: deps.k6.sandbox,
-        deadline: deps.k6.deadline,
-        onOwned: recordOwned,
-      });
+      const result = await deps.k6.runner.runK6(
+        {
+          key: ctx.runId,
+          script: compileK6Script(workload),
+          env: { OPSBENCH_BASE_URL: dep.endpoint },
+          deadline: deps.k6.deadline,
+          blockHosts: deps.k6.blockHosts,
+        },
+        { signal, onLine: (line) => writer.add(line), onOwned: recordOwned },
+      );
       await recording;
       if (result.unsandboxed) await addRunFlags(deps.db, ctx.runId, [result.unsandboxed]);
       await store.update({

@@ -1,6 +1,6 @@
 // What every step of a run gets: the run's store, its logger, the progress
 // publisher, the abort signal, and the services the worker was started with.
-import type { K6Settings } from "../k6-process";
+import type { K6Settings } from "../runner-client";
 import type { RunStatusName } from "@opsbench/core";
 import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } from "@opsbench/db";
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";

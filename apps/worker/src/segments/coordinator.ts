@@ -13,7 +13,7 @@ import {
 import { databaseClockOffsetMs, FINAL_SEGMENT_STATUSES, segmentStore, type RunSegmentRow } from "@opsbench/db";
 import { enqueueSegments, removeWaitingSegments, segmentCoordination, type LoadQueue } from "@opsbench/jobs";
 import type { Redis } from "ioredis";
-import { K6_THRESHOLDS_FAILED, type K6Result } from "../k6-process";
+import { K6_THRESHOLDS_FAILED, type K6Result } from "@opsbench/jobs";
 import type { RunContext } from "../pipeline/run-context";
 import { RunFailure } from "../pipeline/run-failure";
 

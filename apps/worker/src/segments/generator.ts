@@ -4,19 +4,22 @@
 // that instant on its own clock corrected to the database server's. Its per-second rows carry
 // its segment and the corrected second. It stops when the run gives up, and keeps an alive key
 // fresh while it works, so a lost machine is noticed within seconds.
-import { existsSync, mkdirSync, renameSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { compileK6Script, workloadSpec } from "@opsbench/core";
 import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
-import { executionSegmentArgs, segmentCoordination, type SegmentJobPayload } from "@opsbench/jobs";
+import {
+  K6_PAUSED_BEFORE_RUN,
+  K6_THRESHOLDS_FAILED,
+  type K6Result,
+  type K6Status,
+  segmentCoordination,
+  type SegmentJobPayload,
+} from "@opsbench/jobs";
 import type { Redis } from "ioredis";
-import { K6_THRESHOLDS_FAILED, runK6, type K6Settings } from "../k6-process";
 import type { Logger } from "../logger";
 import { resolveWorkload } from "../pipeline/provision";
 import { ResultWriter } from "../result-writer";
-import { K6_PAUSED_BEFORE_RUN, K6Control } from "./k6-control";
+import type { K6Settings } from "../runner-client";
 
 export interface GeneratorDeps {
   db: Db;
@@ -24,12 +27,17 @@ export interface GeneratorDeps {
   redisUrl: string;
   log: Logger;
   k6: K6Settings;
-  workDir: string;
-  /** Also keep k6's raw JSON output (every sample) in the segment's folder, to check opsbench's numbers. */
+  /** Also keep k6's raw JSON output (every sample) on the runner (<its work dir>/k6-samples/<run>-segment-<i>.json), to check opsbench's numbers. */
   keepSamples?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A paused k6 on the runner, steered through it (its REST API lives inside k6's own network). */
+interface K6Control {
+  status(): Promise<K6Status | null>;
+  resume(): Promise<void>;
+}
 
 export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps, signal: AbortSignal): Promise<void> {
   const { runId, segment, count } = job;
@@ -58,39 +66,41 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
     // Rows land on the database server's second: whole seconds of offset are corrected here.
     const store = runStore(deps.db, runId, { segment, clockShiftSeconds: Math.round(offsetStart / 1000) });
     const writer = new ResultWriter(store, () => {}, log);
-    const workDir = path.join(deps.workDir, runId, `segment-${segment}`);
-    const port = await freePort();
+    const key = `${runId}-segment-${segment}`;
     const resumed = waitAndResume(() => control, { segment, offsetStart, coordination, segments, signal: stop.signal }, log);
-    let result: Awaited<ReturnType<typeof runK6>>;
+    let result: K6Result;
     try {
-      result = await runK6({
-        binary: deps.k6.binary,
-        workDir,
-        script: compileK6Script(spec),
-        env: { OPSBENCH_BASE_URL: endpoint },
-        signal: stop.signal,
-        onLine: (line) => writer.add(line),
-        sandbox: deps.k6.sandbox,
-        deadline: deps.k6.deadline,
-        extraArgs: [...executionSegmentArgs(segment, count), ...(deps.keepSamples ? ["--out", "json=k6-samples.json"] : [])],
-        control: {
-          port,
+      result = await deps.k6.runner.runK6(
+        {
+          key,
+          script: compileK6Script(spec),
+          env: { OPSBENCH_BASE_URL: endpoint },
+          deadline: deps.k6.deadline,
+          segment: { index: segment, count },
+          paused: true,
+          keepSamplesAs: deps.keepSamples ? `${runId}-segment-${segment}.json` : null,
+          blockHosts: deps.k6.blockHosts,
+        },
+        {
+          signal: stop.signal,
+          onLine: (line) => writer.add(line),
           onLaunch: (ns) => {
-            control = new K6Control(port, ns);
-            // Named on the timeline: a sweep can find a lost generator's network.
+            control = {
+              status: () => deps.k6.runner.control(key, "status").catch(() => null),
+              resume: async () => void (await deps.k6.runner.control(key, "resume")),
+            };
+            // Named on the timeline, with the network it runs in on the runner's host.
             void store
               .event("info", `load generator segment ${segment + 1}/${count} starting k6 (paused)`, { segment, netns: ns })
               .catch(() => {});
           },
         },
-      });
+      );
     } finally {
       stop.abort();
       await resumed.catch(() => {});
       await writer.close();
     }
-    // The run's folder goes with its teardown; kept samples move out of it.
-    if (deps.keepSamples) keepSamples(workDir, path.join(deps.workDir, "k6-samples"), `${runId}-segment-${segment}.json`);
     const ok = result.exitCode === 0 || result.exitCode === K6_THRESHOLDS_FAILED;
     const cancelled = await coordination.cancelled();
     await segments.finish(segment, {
@@ -124,7 +134,6 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
     clearInterval(alive);
     clearInterval(cancelWatch);
     signal.removeEventListener("abort", onAbort);
-    (control as K6Control | null)?.close();
   }
 }
 
@@ -166,26 +175,10 @@ async function waitAndResume(
   log.info({ lateMs: Date.now() - (startDbMs - s.offsetStart) }, "segment resumed");
 }
 
-function keepSamples(workDir: string, into: string, name: string) {
-  const file = path.join(workDir, "k6-samples.json");
-  if (!existsSync(file)) return;
-  mkdirSync(into, { recursive: true });
-  renameSync(file, path.join(into, name));
-}
-
 /** The target's address, as the run's worker recorded it when it deployed. */
 async function deploymentEndpoint(db: Db, runId: string): Promise<string> {
   const step = await runStore(db, runId).step("PROVISION");
   const endpoint = (step?.detail as { endpoint?: unknown } | null)?.endpoint;
   if (typeof endpoint !== "string") throw new Error("the run has no deployment to load (no endpoint on its PROVISION step)");
   return endpoint;
-}
-
-/** A port nothing listens on now (k6's REST API; inside a fresh network namespace any port is free). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

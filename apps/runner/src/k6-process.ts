@@ -7,6 +7,7 @@ import path from "node:path";
 import readline from "node:readline";
 import type { Readable } from "node:stream";
 import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine, type ValidityFlag } from "@opsbench/core";
+import type { K6Deadline, K6Owned, K6Result } from "@opsbench/jobs/runner-protocol";
 import {
   CLOCK_TICKS_PER_SECOND,
   createLoadNetwork,
@@ -17,7 +18,6 @@ import {
   stopGroup,
   type LoadNetwork,
 } from "@opsbench/providers";
-import { z } from "zod";
 import {
   blockArgs,
   bwrapArgs,
@@ -29,10 +29,7 @@ import {
   unsandboxedFlag,
 } from "./k6-sandbox";
 import { systemEnv } from "./env";
-import { validateScriptSource } from "./validate-script";
-
-/** k6's exit code when thresholds failed: a result, not a crash. */
-export const K6_THRESHOLDS_FAILED = 99;
+import { validateScriptSource } from "./inspect";
 
 export function k6Version(binary: string): string {
   const r = spawnSync(binary, ["version"], { encoding: "utf8" });
@@ -40,48 +37,10 @@ export function k6Version(binary: string): string {
   return /v\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim();
 }
 
-/** The hard stop: k6 is stopped at its planned duration (k6's own, from `k6 inspect`) plus a grace period. */
-export interface K6Deadline {
-  graceSeconds: number;
-  /** No run goes past this, whatever it plans. */
-  maxSeconds: number;
-}
-
-/** What a run's k6 is given to run with, set once per worker. */
-export interface K6Settings {
-  binary: string;
-  version: string;
-  sandbox: K6SandboxSettings;
-  deadline: K6Deadline;
-}
-
-export interface K6Result {
-  exitCode: number;
-  /** k6's own CPU use over the run, as a share of the machine's cores (100 = all of them). */
-  cpuPercentOfMachine: number | null;
-  /** k6's own end-of-test summary (--summary-export), if it wrote one. */
-  summary: unknown | null;
-  outputTail: string;
-  malformedLines: number;
-  /** Set when k6 ran without the sandbox (allowed by the admin): the run's flag. */
-  unsandboxed: ValidityFlag | null;
-  /** Set when k6 was stopped at its deadline: the reason, for the run's error. */
-  deadlineExceeded: string | null;
-}
-
 /**
- * What one k6 run made that outlives a killed worker: k6's process group (leader pid and
- * its start time) and its load network. The LOAD step records it, so whoever finds the
- * run interrupted stops exactly these (stopOwnedK6).
+ * Stops what one k6 run made (never a process that reused its pid) and removes its load network.
+ * Returns what was left.
  */
-export const k6Owned = z.object({
-  pid: z.number().int().nullable(),
-  startTicks: z.number().nullable(),
-  network: z.object({ ns: z.string(), table: z.string() }).nullable(),
-});
-export type K6Owned = z.infer<typeof k6Owned>;
-
-/** Stops a recorded k6 (never a process that reused its pid) and removes its load network. Returns what was left. */
 export async function stopOwnedK6(owned: K6Owned): Promise<string[]> {
   if (owned.pid !== null) await stopGroup(owned.pid, 2000, owned.startTicks);
   return owned.network ? removeLoadNetwork(owned.network) : [];
@@ -104,7 +63,7 @@ export async function runK6(opts: {
   sandbox?: K6SandboxSettings;
   /** The hard stop; none unless given. */
   deadline?: K6Deadline;
-  /** Told what this k6 owns as soon as it exists (its network, then its process), to be recorded. */
+  /** Told what this k6 owns as soon as it exists (its network, then its process). */
   onOwned?: (owned: K6Owned) => void;
   /**
    * Start k6 paused, with its REST API on 127.0.0.1:port (inside its load network when sandboxed), to be

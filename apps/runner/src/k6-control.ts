@@ -1,9 +1,10 @@
 // Steers a paused k6 through its REST API (GET/PATCH /v1/status). A sandboxed k6 listens on
-// 127.0.0.1 inside its own network namespace, which the worker cannot reach: a small Node process
+// 127.0.0.1 inside its own network namespace, which nothing outside can reach: a small Node process
 // started in that namespace (ip netns exec) relays the requests, one JSON line per request and per
 // answer. It is started before the resume, so the resume itself costs one loopback request.
 import { spawn, type ChildProcess } from "node:child_process";
 import readline from "node:readline";
+import { k6Status, type K6Status } from "@opsbench/jobs/runner-protocol";
 import { z } from "zod";
 
 /** The relay: reads {method, body} lines, answers each with {status, body} (or {error}). */
@@ -25,22 +26,9 @@ rl.on("line", async (line) => {
 });
 `;
 
-const k6Status = z.object({
-  data: z.object({
-    attributes: z.looseObject({
-      status: z.number(),
-      paused: z.boolean(),
-      stopped: z.boolean().optional(),
-      "vus-max": z.number().optional(),
-    }),
-  }),
-});
-export type K6Status = z.infer<typeof k6Status>["data"]["attributes"];
+const statusBody = z.object({ data: z.object({ attributes: k6Status }) });
 
 const answer = z.union([z.object({ status: z.number(), body: z.unknown() }), z.object({ error: z.string() })]);
-
-/** k6's execution status while paused before the run (lib.ExecutionStatusPausedBeforeRun): VUs are initialised. */
-export const K6_PAUSED_BEFORE_RUN = 4;
 
 export class K6Control {
   private child: ChildProcess;
@@ -76,7 +64,7 @@ export class K6Control {
   /** k6's status, or null while its API does not answer yet. */
   async status(): Promise<K6Status | null> {
     const r = await this.request("GET").catch(() => null);
-    const parsed = r && r.status === 200 ? k6Status.safeParse(r.body) : null;
+    const parsed = r && r.status === 200 ? statusBody.safeParse(r.body) : null;
     return parsed?.success ? parsed.data.data.attributes : null;
   }
 

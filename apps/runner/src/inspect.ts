@@ -2,23 +2,15 @@
 // --execution-requirements`: the script parses, its init code runs, its options
 // and scenarios are valid), answering with k6's own message when it is not.
 // Init code is the user's, so k6 runs sandboxed here too (k6-sandbox.ts), with
-// no network at all. Consumes the script-validation queue (packages/jobs/src/script-validation.ts).
+// no network at all. The worker asks for it (POST /inspect) when a workload is saved and
+// before a run, to know k6's own planned duration.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { UnrecoverableError, Worker } from "bullmq";
 import { durationSeconds } from "@opsbench/core";
-import {
-  SCRIPT_VALIDATION_QUEUE,
-  queuePrefix,
-  redisConnection,
-  scriptValidationPayload,
-  type ScriptValidationPayload,
-  type ScriptValidationResult,
-} from "@opsbench/jobs";
+import type { ScriptValidationResult } from "@opsbench/jobs/runner-protocol";
 import { bwrapArgs, type K6SandboxSettings, refusal, STRICT_SANDBOX, sandboxEnv, sandboxProblem } from "./k6-sandbox";
-import type { Logger } from "./logger";
 
 /** Init code that loops forever must not hold a worker: k6 inspect gets this long. */
 const INSPECT_TIMEOUT_MS = 15_000;
@@ -93,22 +85,4 @@ export async function validateScriptSource(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The BullMQ consumer of the script-validation queue; a script's own errors are results, not failures. */
-export function startScriptValidationWorker(opts: { redisUrl: string; k6Binary: string; sandbox: K6SandboxSettings; log: Logger }) {
-  const worker = new Worker<ScriptValidationPayload, ScriptValidationResult>(
-    SCRIPT_VALIDATION_QUEUE,
-    async (job) => {
-      const parsed = scriptValidationPayload.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
-      const result = await validateScriptSource(opts.k6Binary, parsed.data.source, { sandbox: opts.sandbox });
-      opts.log.info({ jobId: job.id, ok: result.ok }, "script validated");
-      return result;
-    },
-    // Validation is short and light; two at once keep a submit from waiting behind another.
-    { connection: redisConnection(opts.redisUrl), prefix: queuePrefix(opts.redisUrl), concurrency: 2 },
-  );
-  worker.on("error", (err) => opts.log.error({ err }, "script validation worker error"));
-  return worker;
 }

@@ -1,0 +1,79 @@
+// The runner's only reader of process.env, validated at boot. The runner executes users'
+// scripts, so it refuses to start holding any of opsbench's secrets (docs/security.md).
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseProcessEnv } from "@opsbench/core";
+import { z } from "zod";
+// @ts-expect-error plain ESM helper without types, shared with the setup script
+import { k6BuildInfo } from "../../worker/k6-build/build.mjs";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** The default socket of a one-machine install (the CLI starts the runner and the worker with it). */
+export const DEFAULT_RUNNER_SOCKET = path.join(repoRoot, ".data/runner/runner.sock");
+
+const flag = z
+  .enum(["0", "1", "false", "true"])
+  .default("0")
+  .transform((v) => v === "1" || v === "true");
+
+const runnerEnvSchema = z.object({
+  /** The unix socket the worker reaches the runner on (nothing else does). */
+  OPSBENCH_RUNNER_SOCKET: z.string().default(DEFAULT_RUNNER_SOCKET),
+  /** A numeric group that may use the socket too (the worker's, when it runs as another user); else only this user. */
+  OPSBENCH_RUNNER_SOCKET_GID: z.coerce.number().int().min(0).optional(),
+  /** The name of this host in the load lock every worker using this runner shares (default: the host name). */
+  OPSBENCH_RUNNER_HOST_ID: z
+    .string()
+    .min(1)
+    .default(() => os.hostname()),
+  /** Path to the k6 binary built with the opsbench output (see apps/worker/k6-build/build.mjs). */
+  OPSBENCH_K6: z.string().default(() => (k6BuildInfo() as { binary: string }).binary),
+  /** Where each k6 gets its folder (its script and summary), removed after the run. */
+  OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** 1: where the k6 sandbox cannot be made, run k6 without it (such runs are flagged) instead of refusing. */
+  OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS: flag,
+  /** More address ranges k6 must never reach, comma-separated CIDRs (e.g. your office network). */
+  OPSBENCH_K6_BLOCKED_RANGES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
+});
+
+export type RunnerEnv = z.infer<typeof runnerEnvSchema>;
+
+/** Variables that carry opsbench's secrets or reach its stores: never in the runner's environment. */
+export const SECRET_VARIABLES = [
+  "OPSBENCH_SECRET_KEY",
+  "DATABASE_URL",
+  "REDIS_URL",
+  "POSTGRES_PASSWORD",
+  "OPSBENCH_DB_PASSWORD",
+  "OPSBENCH_APP_DB_PASSWORD",
+  "REDIS_PASSWORD",
+  "BETTER_AUTH_SECRET",
+] as const;
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): RunnerEnv {
+  const held = SECRET_VARIABLES.filter((k) => source[k]);
+  if (held.length)
+    throw new Error(
+      `the runner executes users' k6 scripts and must hold no secret, but its environment has ${held.join(", ")}: start it without ${held.length > 1 ? "them" : "it"}`,
+    );
+  return parseProcessEnv(runnerEnvSchema, source, "runner");
+}
+
+/** The variables a child process (k6) needs to run at all; nothing of the runner's own settings. */
+const SYSTEM_VARIABLES = ["PATH", "HOME", "TMPDIR", "LANG", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR"] as const;
+
+/** The environment an unsandboxed k6 starts with: only what a process needs to run (scripts read every variable through __ENV). */
+export function systemEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(SYSTEM_VARIABLES.flatMap((k) => (source[k] ? [[k, source[k]]] : [])));
+}
