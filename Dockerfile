@@ -25,6 +25,7 @@ ENV NEXT_TELEMETRY_DISABLED=1
 # dependency layer is rebuilt only when one of them changes.
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
 COPY apps/web/package.json apps/web/
+COPY apps/runner/package.json apps/runner/
 COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
@@ -53,6 +54,7 @@ RUN npm run build -w @opsbench/web && rm -rf apps/web/.next/cache
 
 FROM deps AS worker-build
 COPY apps/worker ./apps/worker
+COPY apps/runner ./apps/runner
 COPY benchapps ./benchapps
 
 FROM node:24.21.0-bookworm-slim AS web
