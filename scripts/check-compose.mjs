@@ -340,7 +340,7 @@ async function writeProject() {
   base = `http://127.0.0.1:${port}`;
   writeFileSync(
     envFile,
-    `${Object.entries({ ...secrets, OPSBENCH_PORT: String(port), LOG_LEVEL: "info" })
+    `${Object.entries({ ...secrets, OPSBENCH_PORT: String(port), OPSBENCH_PUBLIC_URL: base, LOG_LEVEL: "info" })
       .map(([k, v]) => `${k}=${v}`)
       .join("\n")}\n`,
     { mode: 0o600 },
