@@ -447,9 +447,10 @@ async function signUp() {
 }
 
 async function makeToken() {
-  const session = await api("GET", "/api/auth/get-session", undefined, "cookie");
-  const workspaceId = session.json?.session?.activeOrganizationId;
-  if (!workspaceId) throw new Error(`the session has no workspace: ${session.text.slice(0, 500)}`);
+  // The first account owns the "default" workspace (made at sign-up); the token is scoped to it.
+  const listed = await api("GET", "/api/auth/organization/list", undefined, "cookie");
+  const workspaceId = Array.isArray(listed.json) ? listed.json[0]?.id : undefined;
+  if (!workspaceId) throw new Error(`the first account has no workspace: ${listed.status} ${listed.text.slice(0, 500)}`);
   const res = await api("POST", "/api/auth/api-key/create", { name: "check:compose", metadata: { workspaceId } }, "cookie");
   if (res.status !== 200 || !res.json?.key) throw new Error(`creating a token answered ${res.status}: ${res.text.slice(0, 500)}`);
   token = res.json.key;
