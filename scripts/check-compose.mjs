@@ -539,12 +539,15 @@ for (let pid = 1; pid < 64; pid++) {
 throw new Error("reached: " + JSON.stringify(tries));
 export default function () {}
 `;
-  const res = await api("POST", "/api/v1/workloads", { name: "check-compose-escape", script });
+  const res = await api("POST", "/api/v1/workloads", { name: "check-compose-escape", spec: { kind: "script", source: script } });
   const leaked = Object.entries(secrets).filter(([, v]) => seen.some((t) => t.includes(v)));
   if (leaked.length) throw new Error(`LEAKED: ${leaked.map(([k]) => k).join(", ")} appeared in an API answer (HTTP ${res.status})`);
   if (res.status < 400) throw new Error(`a script whose init code throws was saved (HTTP ${res.status})`);
   // Nothing read: the error either names no file content or says the file is missing (k6 runs with only its binary and folder).
-  const reached = /reached: (\{.*\})/.exec(res.text)?.[1] ?? "";
+  const reached = /reached: (\{.*?\})/.exec(res.text.replace(/\\"/g, '"'))?.[1] ?? "";
+  // The answer must come from k6 running the init code (its thrown "reached: ..."), not from a refused body.
+  if (!res.text.includes("reached:"))
+    throw new Error(`the workload was refused before k6 ran its init code (HTTP ${res.status}): ${res.text.slice(0, 400)}`);
   return `HTTP ${res.status}; ${reached ? `what init code saw: ${reached.slice(0, 300).replace(/\\n/g, " ")}` : res.json?.error?.message?.slice(0, 200)}; no secret in any answer`;
 }
 
