@@ -418,7 +418,18 @@ async function api(method, route, body, auth = "token") {
   if (body !== undefined) headers["content-type"] = "application/json";
   if (auth === "token" && token) headers.authorization = `Bearer ${token}`;
   if (auth === "cookie" && cookie) headers.cookie = cookie;
-  const res = await fetch(`${base}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // A GET that meets a dropped connection (a busy machine) is asked again; other methods are not.
+  let res;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      res = await fetch(`${base}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      break;
+    } catch (err) {
+      if (method !== "GET" || attempt >= 5)
+        throw new Error(`${method} ${route}: ${err.message}${err.cause ? ` (${err.cause.message ?? err.cause})` : ""}`);
+      await sleep(2000);
+    }
+  }
   const text = await res.text();
   seen.push(text);
   let json = null;
