@@ -426,7 +426,9 @@ async function api(method, route, body, auth = "token") {
       res = await fetch(`${base}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       break;
     } catch (err) {
-      if (method !== "GET" || attempt >= 5)
+      // A kept-alive connection the server closed while idle ("other side closed") never reached a handler.
+      const idleClosed = /other side closed/.test(String(err.cause?.message ?? ""));
+      if ((method !== "GET" && !(idleClosed && attempt === 1)) || attempt >= 5)
         throw new Error(`${method} ${route}: ${err.message}${err.cause ? ` (${err.cause.message ?? err.cause})` : ""}`);
       await sleep(2000);
     }
@@ -489,8 +491,9 @@ function demoStudyBody() {
 }
 
 let studyId = "";
+let demoBody = null;
 async function runDemoStudy() {
-  const body = demoStudyBody();
+  const body = demoBody ?? demoStudyBody();
   const res = await api("POST", "/api/v1/studies", body);
   if (res.status !== 201 && res.status !== 200) throw new Error(`POST /api/v1/studies answered ${res.status}: ${res.text.slice(0, 800)}`);
   studyId = res.json.id;
@@ -595,6 +598,8 @@ try {
     return "started";
   });
   await step("healthy", waitHealthy);
+  // Read before any request, so no kept-alive connection idles while `compose run` starts a container.
+  demoBody = demoStudyBody();
   await step("sign-up", signUp);
   await step("token", makeToken);
   await step("demo study", runDemoStudy);
