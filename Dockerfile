@@ -1,24 +1,31 @@
-# syntax=docker/dockerfile:1
-# opsbench's two images, one stage each: `web` (Next.js UI, /api/v1, /api/health) and `worker`
-# (Node + the pinned k6 with opsbench's output + the benchapps, so local targets run inside the
-# container; it also runs the one-shot migrate service). They share one dependency layer.
+# opsbench's two images, one stage each: `web` (Next.js UI, /api/v1, /api/health) and `app` (Node +
+# the pinned k6 with opsbench's output + every benchapp built, so local targets run inside the
+# container). The compose file runs `app` three ways under one image name: the one-shot migrate, the
+# worker (unprivileged, holds the secrets) and the runner (runs k6 sandboxed, holds no secret).
+# They share one dependency layer.
 # Build from the repo root:
-#   docker build --target web .      docker build --target worker .
+#   docker build --target web .      docker build --target app .
 # Configuration comes from the environment at run time (see .env.example and docker-compose.yml).
 # Base images are pinned to exact versions; bump them on purpose.
 
-FROM golang:1.25.0-bookworm AS k6
-WORKDIR /src
+# Go: k6 with opsbench's output extension, and the Go benchapp (echo/go, study 001's function).
+FROM golang:1.25.0-bookworm AS go-build
+ENV CGO_ENABLED=0
+WORKDIR /src/k6
 COPY apps/worker/k6-build/ ./
-RUN CGO_ENABLED=0 go build -trimpath -o /k6 .
+RUN go build -trimpath -o /out/k6 .
+WORKDIR /src/echo-go
+COPY benchapps/echo/go/ ./
+RUN go build -trimpath -o /out/echo-go .
 
-FROM node:20.20.2-bookworm-slim AS deps
+FROM node:24.21.0-bookworm-slim AS deps
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 # Every workspace's manifest first (npm ci checks them against the lock file), so the
 # dependency layer is rebuilt only when one of them changes.
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
 COPY apps/web/package.json apps/web/
+COPY apps/runner/package.json apps/runner/
 COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
@@ -35,13 +42,11 @@ COPY benchapps/shop/package.json benchapps/shop/
 # No install scripts: the Prisma client is generated below (no engine download needed),
 # and the native packages ship prebuilt.
 # tsx (a dev dependency) runs the worker's TypeScript, so dev dependencies stay.
-# No install scripts: the Prisma client is generated below (no engine download needed),
-# and the native packages ship prebuilt.
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY prisma ./prisma
 COPY packages ./packages
 # The Prisma client is generated into packages/db/src/generated (git-ignored).
-RUN npm run db:generate
+RUN npm run generate -w @opsbench/db
 
 FROM deps AS web-build
 COPY apps/web ./apps/web
@@ -49,9 +54,10 @@ RUN npm run build -w @opsbench/web && rm -rf apps/web/.next/cache
 
 FROM deps AS worker-build
 COPY apps/worker ./apps/worker
+COPY apps/runner ./apps/runner
 COPY benchapps ./benchapps
 
-FROM node:20.20.2-bookworm-slim AS web
+FROM node:24.21.0-bookworm-slim AS web
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 # The code stays owned by root (the app cannot rewrite itself); only Next's cache is writable.
@@ -68,21 +74,27 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "../../node_modules/next/dist/bin/next", "start", "-p", "3000"]
 
-FROM node:20.20.2-bookworm-slim AS worker
+FROM node:24.21.0-bookworm-slim AS app
 WORKDIR /app
-# The k6 sandbox (docs/security.md): bubblewrap, and nftables + iproute2 for k6's own network namespace.
-# Not verified in a container (no Docker engine where this was written): the network part needs
-# NET_ADMIN, and bubblewrap needs user namespaces; without them runs are refused unless
-# OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS=1 (such runs are flagged).
-RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap nftables iproute2 && rm -rf /var/lib/apt/lists/*
+# The k6 sandbox (docs/security.md): bubblewrap, and nftables + iproute2 for k6's own network
+# namespace; the runner service has the capabilities they need, the worker none. Python for the
+# Flask benchapp (cpu-loop/flask, Raupi in study 002).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends bubblewrap nftables iproute2 python3 python3-venv \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production OPSBENCH_K6=/usr/local/bin/k6 OPSBENCH_WORK_DIR=/app/.data/runs
-# The code stays owned by root (the worker, which runs users' scripts, cannot rewrite it);
+# The code stays owned by root (the worker, which starts benchapps, cannot rewrite it);
 # only the runs' working folder is the worker's.
 COPY --from=worker-build /app ./
-COPY --from=k6 /k6 /usr/local/bin/k6
-RUN mkdir -p .data/runs && chown -R node:node .data
+COPY --from=go-build /out/k6 /usr/local/bin/k6
+# The benchapps with a build step, where their benchapp.json expects them (.tools/benchapps).
+COPY --from=go-build /out/echo-go .tools/benchapps/echo-go
+RUN python3 -m venv .tools/benchapps/raupi-venv \
+ && .tools/benchapps/raupi-venv/bin/pip install --no-cache-dir --disable-pip-version-check -r benchapps/cpu-loop/flask/requirements.txt \
+ && mkdir -p .data/runs /run/opsbench-runner && chown -R node:node .data
 USER node
 # Healthy while this container's worker writes its heartbeat to Redis (see apps/worker/src/healthcheck.ts).
+# The runner service overrides command and healthcheck (docker-compose.yml).
 HEALTHCHECK --interval=10s --timeout=10s --start-period=30s --retries=3 \
   CMD ["node", "--import", "tsx", "apps/worker/src/healthcheck.ts"]
 CMD ["node", "--import", "tsx", "apps/worker/src/main.ts"]

@@ -1,4 +1,5 @@
-// One-command set-up for a fresh machine: npm dependencies, the Prisma client, the
+// One-command set-up for a fresh machine: Node 24 (into .tools/ when the machine's is older;
+// the set-up then continues on it, scripts/project-node.mjs), npm dependencies, the Prisma client, the
 // pinned k6, Postgres and Redis on loopback (from the distribution's packages when
 // missing), the benchapps that need a build, and the database schema. Safe to run
 // again: it reuses what is there. One line per step; the tools' own output goes to
@@ -12,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { k6BuildInfo } from "../apps/worker/k6-build/build.mjs";
 import { startControlPlaneBuildInBackground } from "../tests/control-plane/build.mjs";
 import { localServices } from "./local-services.mjs";
+import { ensureProjectNode, NODE_MAJOR, NODE_VERSION, onNodeEnough, projectNode, rerunOnProjectNode } from "./project-node.mjs";
 import { createSteps, StepError } from "./setup-steps.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -124,8 +126,24 @@ async function services() {
   return { env, result: [...started, ...(own.length ? [`using ${own.join(" and ")}`] : [])].join(", ") };
 }
 
+// Node NODE_MAJOR: the machine's when it is new enough, else the pinned one from the npm registry into .tools/
+// (reused while present); the set-up then runs again on it, so that npm install and everything after run on it.
+// OPSBENCH_SETUP_STARTED marks that second run (its value: when the first one started).
+async function node() {
+  if (onNodeEnough()) {
+    const where = process.execPath.startsWith(root) ? path.relative(root, process.execPath) : process.execPath;
+    return `${process.version} (${where})`;
+  }
+  const done = await ensureProjectNode(run);
+  return `v${NODE_VERSION} ${done} (${path.relative(root, projectNode.dir)}; the machine's is ${process.version})`;
+}
+
 async function main() {
-  const started = Date.now();
+  const rerun = process.env.OPSBENCH_SETUP_STARTED;
+  delete process.env.OPSBENCH_SETUP_STARTED;
+  const started = rerun ? Number(rerun) : Date.now();
+  if (!rerun) await step(`Node ${NODE_MAJOR}`, node, { usually: "10-30 s to download the first time" });
+  if (!rerun && !onNodeEnough()) await rerunOnProjectNode({ OPSBENCH_SETUP_STARTED: String(started) });
   await step("system packages", systemPackages);
   await step("npm dependencies", npmDependencies, { usually: "1-3 min on a fresh clone" });
   await step("Prisma client", prismaClient);

@@ -1,6 +1,7 @@
-// docker compose cannot run here (no Docker engine), so this checks the compose
-// file and Dockerfiles for what self-hosting relies on, and runs what can run
-// without Docker (the Redis command and healthcheck against a real redis-server).
+// The compose file and Dockerfile's structure, what self-hosting relies on, checked without
+// Docker, and the Redis command and healthcheck against a real redis-server. Starting the
+// file for real (images built, the demo study run in it) is `npm run check:compose`, which
+// needs root and minutes, so it is not part of `npm test`.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -31,7 +32,7 @@ const stagesOf = (text: string) =>
       else stages.at(-1)?.push(line);
       return stages;
     }, []);
-/** A stage's name: "FROM node:20 AS web" -> "web". */
+/** A stage's name: "FROM node:24 AS web" -> "web". */
 const stageName = (stage: string[]) => /\sAS\s+(\S+)$/i.exec(stage[0]!)?.[1] ?? "";
 /** Each image compose builds: its Dockerfile and the stage it targets. */
 const images = [
@@ -52,18 +53,29 @@ const images = [
 const PINNED = /^[\w./-]+:\d+\.\d+(\.\d+)?(-[\w.-]+)?(@sha256:[0-9a-f]{64})?$/;
 
 describe("docker-compose.yml", () => {
-  it("has postgres, redis, a one-shot migrate, web and worker", () => {
-    expect(Object.keys(services).sort()).toEqual(["migrate", "postgres", "redis", "web", "worker"]);
+  it("has postgres, redis, a one-shot migrate, web, runner and worker", () => {
+    expect(Object.keys(services).sort()).toEqual(["migrate", "postgres", "redis", "runner", "web", "worker"]);
     expect(services.migrate.restart).toBe("no");
   });
 
+  it("runs migrate, worker and runner from one image, built once", () => {
+    const image = services.migrate.image;
+    expect(image).toBeTruthy();
+    for (const name of ["worker", "runner"]) {
+      expect(services[name].image, name).toBe(image);
+      expect(services[name].build, `${name} does not build its own copy`).toBeUndefined();
+    }
+    expect(Object.values(services).filter((svc) => svc.image === image && svc.build)).toHaveLength(1);
+  });
+
   it("health-checks every long-running service and starts dependants only when they are healthy", () => {
-    for (const name of ["postgres", "redis", "web", "worker"]) expect(services[name].healthcheck?.test, name).toBeDefined();
+    for (const name of ["postgres", "redis", "web", "worker", "runner"]) expect(services[name].healthcheck?.test, name).toBeDefined();
     expect(services.migrate.depends_on.postgres.condition).toBe("service_healthy");
     for (const name of ["web", "worker"]) {
       expect(services[name].depends_on.migrate.condition).toBe("service_completed_successfully");
       expect(services[name].depends_on.redis.condition).toBe("service_healthy");
     }
+    expect(services.worker.depends_on.runner.condition).toBe("service_healthy");
   });
 
   it("runs Redis with noeviction and requires the database password", () => {
@@ -90,7 +102,9 @@ describe("docker-compose.yml", () => {
 
 describe("images", () => {
   it("come from base images pinned to exact versions (compose and every FROM)", () => {
-    for (const [name, svc] of Object.entries(services)) if (svc.image) expect(svc.image, name).toMatch(PINNED);
+    // opsbench's own images (a service's `build:` names them) are built here, not pulled.
+    const built = new Set(Object.values(services).flatMap((svc) => (svc.build && svc.image ? [svc.image] : [])));
+    for (const [name, svc] of Object.entries(services)) if (svc.image && !built.has(svc.image)) expect(svc.image, name).toMatch(PINNED);
     for (const file of dockerfiles) {
       const stages = stagesOf(dockerfile(file));
       const named = new Set(stages.map(stageName));
@@ -119,7 +133,7 @@ describe("images", () => {
   });
 
   it("are multi-stage and run as a non-root user in each image's stage (the compose build target)", () => {
-    expect(images.map((i) => i.target).sort()).toEqual(["web", "worker"]);
+    expect(images.map((i) => i.target).sort()).toEqual(["app", "web"]);
     for (const { file, target } of images) {
       const stage = stagesOf(dockerfile(file)).find((s) => stageName(s) === target);
       expect(stage, `${file}: a stage named ${target}`).toBeDefined();
@@ -142,6 +156,49 @@ describe("images", () => {
 
 describe("compose: credentials and roles", () => {
   const appServices = ["web", "worker"];
+
+  it("requires every password and the secret key, with a message naming the variable", () => {
+    for (const name of ["POSTGRES_PASSWORD", "OPSBENCH_DB_PASSWORD", "REDIS_PASSWORD", "OPSBENCH_SECRET_KEY"]) {
+      const uses = [...composeText.matchAll(new RegExp(`\\$\\{${name}(:?[?\\-])?([^}]*)\\}`, "g"))];
+      expect(uses.length, name).toBeGreaterThan(0);
+      for (const use of uses) {
+        expect(use[1], `${name} is required, never defaulted`).toBe(":?");
+        expect(use[2], `the message names ${name}`).toContain(name);
+      }
+    }
+  });
+
+  it("gives the runner no secret: no key, password, database or Redis address", () => {
+    const env = services.runner.environment as Record<string, string>;
+    for (const [key, value] of Object.entries(env)) {
+      expect(key, `runner: ${key}`).not.toMatch(/SECRET|PASSWORD|POSTGRES|REDIS|DATABASE|OIDC/);
+      expect(String(value), `runner: ${key}`).not.toMatch(/SECRET|PASSWORD|POSTGRES|REDIS|DATABASE/);
+    }
+    expect(services.runner.env_file).toBeUndefined();
+    expect(env.OPSBENCH_RUNNER_SOCKET).toBe(services.worker.environment.OPSBENCH_RUNNER_SOCKET);
+  });
+
+  it("gives the runner the sandbox's privileges and the worker none; the worker shares the runner's network", () => {
+    expect(services.runner.user).toBe("root");
+    expect([...services.runner.cap_add].sort()).toEqual(["NET_ADMIN", "SYS_ADMIN"]);
+    expect(services.runner.privileged).toBeUndefined();
+    expect(services.runner.sysctls["net.ipv4.conf.all.route_localnet"]).toBe(1);
+    for (const name of ["web", "worker", "migrate"]) {
+      expect(services[name].cap_add, name).toBeUndefined();
+      expect(services[name].security_opt, name).toBeUndefined();
+      expect(services[name].user, name).toBeUndefined();
+    }
+    expect(services.worker.network_mode).toBe("service:runner");
+    // The shared volume holds the runner's socket only, and only the two mount it.
+    const socketDir = path.dirname(services.runner.environment.OPSBENCH_RUNNER_SOCKET);
+    expect(services.runner.volumes).toEqual([`runner-socket:${socketDir}`]);
+    expect(services.worker.volumes).toEqual([`runner-socket:${socketDir}`]);
+    for (const name of ["web", "migrate", "postgres", "redis"])
+      expect(
+        (services[name].volumes ?? []).some((v: string) => v.startsWith("runner-socket:")),
+        name,
+      ).toBe(false);
+  });
 
   it("lists every variable the compose file reads in .env.example", () => {
     const example = readFileSync(path.join(root, ".env.example"), "utf8");

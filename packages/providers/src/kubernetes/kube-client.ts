@@ -1,4 +1,4 @@
-// The Kubernetes API clients of @kubernetes/client-node (1.x: its 2.x needs undici 8, which does not load on Node 20)
+// The Kubernetes API clients of @kubernetes/client-node 2.x (undici's fetch; it needs Node 22.19 or newer)
 // for a workspace's kubeconfig. Only what the kubeconfig itself holds is used: one naming files on the worker
 // (client-certificate, token-file...), commands (exec, auth-provider) or a proxy is refused before the library
 // reads it, since the user could otherwise make the worker read its files or run a program.
@@ -117,9 +117,10 @@ function loadKubeconfig(lib: Library, secret: KubernetesSecret): KubeConfig {
 }
 
 /**
- * The library's own fetch transport with a deadline: the request ends when `signal` aborts or after
- * CALL_TIMEOUT_MS. The library gives each request an agent of its own (with the kubeconfig's TLS settings), so
- * destroying that agent ends exactly this request. The body is read inside the deadline too.
+ * The library's own fetch transport (undici's fetch) with a deadline: the request, its body included, ends when
+ * `signal` aborts or after CALL_TIMEOUT_MS. The library gives each request a dispatcher of its own when the
+ * kubeconfig has TLS settings (an undici Agent holding its keep-alive connection): it is closed once the call is
+ * over, so that no connection outlives its call.
  */
 function transport(lib: Library, server: string, signal: AbortSignal | undefined) {
   const fetchLibrary = new lib.IsomorphicFetchHttpLibrary();
@@ -128,24 +129,30 @@ function transport(lib: Library, server: string, signal: AbortSignal | undefined
       const doing = `${request.getHttpMethod()} ${new URL(request.getUrl()).pathname}`;
       if (signal?.aborted) throw new ProviderError(`aborted before ${doing}`);
       const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
-      const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      const end = () => request.getAgent()?.destroy();
-      stop.addEventListener("abort", end, { once: true });
+      request.setSignal(signal ? AbortSignal.any([signal, timeout]) : timeout);
       try {
         const response = await fetchLibrary.send(request).toPromise();
         const text = await response.body.text();
         return new lib.ResponseContext(response.httpStatusCode, response.headers, {
           text: async () => text,
           binary: async () => Buffer.from(text),
+          stream: () => null,
         });
       } catch (err) {
         if (signal?.aborted) throw new ProviderError(`aborted while ${doing}`);
+        // undici says "fetch failed" and puts the reason (e.g. "connect ECONNREFUSED 127.0.0.1:6443") in its cause.
+        const cause = (err as Error & { cause?: unknown }).cause;
         const reason = timeout.aborted
           ? `no answer within ${CALL_TIMEOUT_MS / 1000} s`
-          : (err as Error).message.replace(/^request to .* failed, reason: /, "");
+          : cause instanceof Error && cause.message
+            ? cause.message
+            : (err as Error).message;
         throw new ProviderError(`cannot reach the cluster at ${server} (${doing}): ${reason}`);
       } finally {
-        stop.removeEventListener("abort", end);
+        request
+          .getDispatcher()
+          ?.destroy()
+          .catch(() => {});
       }
     },
   });

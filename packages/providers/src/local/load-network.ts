@@ -6,7 +6,7 @@
 // alone cannot do this when the target and the backing services share 127.0.0.1.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { ip } from "./netns";
 
@@ -52,6 +52,26 @@ async function freeSubnet(): Promise<{ gateway: string; inside: string }> {
 }
 
 /**
+ * Turns on route_localnet for the veth's host end. In a container /proc/sys is read-only; there the
+ * container's `net.ipv4.conf.all.route_localnet=1` (compose `sysctls`) does the same, since the kernel
+ * ORs `all` with the device's own setting. Throws when neither is possible.
+ */
+function allowRouteLocalnet(device: string): void {
+  try {
+    writeFileSync(`/proc/sys/net/ipv4/conf/${device}/route_localnet`, "1");
+  } catch (err) {
+    const all = (() => {
+      try {
+        return readFileSync("/proc/sys/net/ipv4/conf/all/route_localnet", "utf8").trim();
+      } catch {
+        return "";
+      }
+    })();
+    if (all !== "1") throw err;
+  }
+}
+
+/**
  * Makes the namespace and the one path to `127.0.0.1:port`. Needs root, iproute2
  * and nft; throws with the reason otherwise (after removing what it made).
  */
@@ -76,7 +96,7 @@ export async function createLoadNetwork(target: { port: number }): Promise<LoadN
       ].join("\n"),
     );
     // Lets the DNAT below send this veth's packets to 127.0.0.1 (nothing passes before the rules exist).
-    writeFileSync(`/proc/sys/net/ipv4/conf/${net.hostDevice}/route_localnet`, "1");
+    allowRouteLocalnet(net.hostDevice);
     await withStdin(
       "ip",
       ["-n", net.ns, "-batch", "-"],
