@@ -11,7 +11,7 @@
 // comparison is priced, saves a workload whose init code tries to read the secret key and the
 // database password (both must stay out of reach), and `down -v`.
 // One line per step with its time; the image sizes at the end. Exits non-zero naming the failed check.
-//   node scripts/check-compose.mjs [--time-scale F] [--keep-up] [--rebuild-standins] [--only-standins] [--with FILE]
+//   node scripts/check-compose.mjs [--time-scale F] [--keep-up] [--keep-engine] [--rebuild-standins] [--only-standins] [--with FILE]
 // Not part of `npm test` (it needs root, and minutes). docs/self-hosting.md has its figures.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -102,8 +102,21 @@ function aptInstall(packages) {
 
 // ---- the engine -------------------------------------------------------------------------------
 
+/** Set when this command started dockerd: it is stopped again at the end, and the host's forwarding policy put back. */
+let startedEngine = null;
+
+/** iptables' FORWARD policy (dockerd sets it to DROP, which cuts the local engine's own network namespaces off). */
+function forwardPolicy() {
+  try {
+    return /^-P FORWARD (\w+)/m.exec(sh("iptables", ["-S", "FORWARD"]))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 async function engine() {
   if (ok("docker", ["info"])) return `answers (${sh("docker", ["version", "-f", "{{.Server.Version}}"]).trim()})`;
+  const policyBefore = forwardPolicy();
   const missing = ["dockerd", "debootstrap"].filter((t) => !which(t));
   if (missing.length) aptInstall(["docker.io", "debootstrap"]);
   mkdirSync(dataDir, { recursive: true });
@@ -112,6 +125,7 @@ async function engine() {
   // Its own session, so it outlives this command and is stopped by its pid: kill $(cat .data/docker/dockerd.pid).
   const child = spawn("dockerd", ["--pidfile", pidFile], { detached: true, stdio: ["ignore", log, log] });
   child.unref();
+  startedEngine = { pid: child.pid, policyBefore };
   for (let i = 0; i < 60; i++) {
     await sleep(1000);
     if (ok("docker", ["info"]))
@@ -574,6 +588,48 @@ function imageSizes() {
   return lines.join(", ");
 }
 
+/**
+ * `up --scale worker=2`: two workers share the runner (its network namespace and its host id, hence one
+ * load lock). Two studies started at once are taken by both workers, and their load windows never overlap.
+ */
+async function twoWorkersOneLoad() {
+  compose(["up", "-d", "--no-build", "--scale", "worker=2"]);
+  const deadline = Date.now() + 4 * 60_000;
+  for (;;) {
+    const workers = services().filter((s) => s.Service === "worker");
+    if (workers.length === 2 && workers.every((w) => w.Health === "healthy")) break;
+    if (Date.now() > deadline) throw new Error(`two healthy workers not seen within 4 minutes: ${JSON.stringify(workers.map((w) => w.Health || w.State))}`);
+    await sleep(2000);
+  }
+  const ids = [];
+  for (const i of [1, 2]) {
+    const res = await api("POST", "/api/v1/studies", { ...demoBody, name: `${demoBody.name}, worker pair ${i}` });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`POST /api/v1/studies answered ${res.status}: ${res.text.slice(0, 800)}`);
+    ids.push(res.json.id);
+  }
+  const until = Date.now() + Math.max(15, 80 * timeScale) * 60_000;
+  const runs = [];
+  for (const id of ids) {
+    let view = null;
+    while (Date.now() < until) {
+      view = (await api("GET", `/api/v1/studies/${id}`)).json;
+      if (["SUCCEEDED", "FAILED", "ABORTED", "PARTIAL"].includes(view?.status)) break;
+      await sleep(5000);
+    }
+    if (view?.status !== "SUCCEEDED") throw new Error(`study ${id} ended ${view?.status}`);
+    for (const r of view.runs) runs.push((await api("GET", `/api/v1/runs/${r.id}`)).json);
+  }
+  const windows = runs.map((r) => ({ id: r.id, from: Date.parse(r.loadStartedAt), to: Date.parse(r.loadFinishedAt) })).sort((a, b) => a.from - b.from);
+  for (let i = 1; i < windows.length; i++)
+    if (windows[i].from < windows[i - 1].to)
+      throw new Error(`load windows overlap: run ${windows[i - 1].id} until ${new Date(windows[i - 1].to).toISOString()}, run ${windows[i].id} from ${new Date(windows[i].from).toISOString()}`);
+  // Which container executed each study (the worker logs "study" lines with its id).
+  const logs = compose(["logs", "--no-color", "worker"]);
+  const takers = ids.map((id) => [...new Set(logs.split("\n").filter((l) => l.includes(id)).map((l) => l.split("|")[0].trim()))].join("+"));
+  const gaps = windows.slice(1).map((w, i) => (w.from - windows[i].to) / 1000);
+  return `${runs.length} runs of 2 studies (taken by ${takers.join(" and ")}), load windows apart: gaps ${Math.min(...gaps).toFixed(1)}-${Math.max(...gaps).toFixed(1)} s`;
+}
+
 // ---- main --------------------------------------------------------------------------------------
 
 let up = false;
@@ -605,6 +661,7 @@ try {
   await step("demo study", runDemoStudy);
   await step("comparison", comparisonCost);
   await step("secrets out of reach", secretsOutOfReach);
+  await step("two workers, one load at a time", twoWorkersOneLoad);
 } catch (err) {
   if (!err.done) {
     exitCode = 1;
@@ -629,6 +686,20 @@ try {
     }
   }
   if (!flag("--keep-up")) rmSync(projectDir, { recursive: true, force: true });
+  // The host as it was: an engine this command started is stopped (--keep-up or --keep-engine keep it).
+  if (startedEngine && !flag("--keep-up") && !flag("--keep-engine")) {
+    try {
+      await step("engine stopped", async () => {
+        process.kill(startedEngine.pid, "SIGTERM");
+        for (let i = 0; i < 60 && ok("docker", ["info"]); i++) await sleep(1000);
+        if (startedEngine.policyBefore && forwardPolicy() !== startedEngine.policyBefore)
+          sh("iptables", ["-P", "FORWARD", startedEngine.policyBefore]);
+        return `dockerd stopped; iptables FORWARD policy ${forwardPolicy()}`;
+      });
+    } catch (err) {
+      console.log(`check:compose: could not stop the engine it started: ${err.message}`);
+    }
+  }
   try {
     console.log(`check:compose: image sizes: ${imageSizes()}`);
   } catch {}
