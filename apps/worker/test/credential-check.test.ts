@@ -7,6 +7,7 @@ import { createCredentialChecker } from "@opsbench/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeKubeApi, kubeconfigYaml, startFakeKubeApi } from "../../../tests/fake-kube-api";
 import { openTestStack, testRedisUrl, testSecretKey } from "../../../tests/helpers";
+import { freePort } from "../../../tests/ports";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let kube: FakeKubeApi;
@@ -66,8 +67,13 @@ describe("credential checks on the worker", () => {
     expect(!wrong.ok && wrong.message).toMatch(
       new RegExp(`^the cluster at ${kube.url} refused .*: the kubeconfig's credentials were not accepted`),
     );
-    const gone = await check("gone", { kind: "kubernetes", kubeconfig: kube.kubeconfig({ server: "http://127.0.0.1:9" }) });
-    expect(!gone.ok && gone.message).toMatch(/^cannot reach the cluster at http:\/\/127\.0\.0\.1:9/);
+    const closed = await freePort();
+    const gone = await check("gone", { kind: "kubernetes", kubeconfig: kube.kubeconfig({ server: `http://127.0.0.1:${closed}` }) });
+    expect(!gone.ok && gone.message).toMatch(
+      new RegExp(
+        `^cannot reach the cluster at http://127\\.0\\.0\\.1:${closed} \\([A-Z]+ .+\\): connect ECONNREFUSED 127\\.0\\.0\\.1:${closed}$`,
+      ),
+    );
     const context = await check("ctx", { kind: "kubernetes", kubeconfig: kube.kubeconfig(), context: "prod" });
     expect(context).toEqual({ ok: false, message: 'the kubeconfig has no context "prod" (it has: test)' });
     const exec = kubeconfigYaml(kube.url, kube.token, "    exec:\n      command: /bin/sh");

@@ -35,6 +35,37 @@ describe("kubernetes client", () => {
     expect(closed).toBe(true);
   });
 
+  it("closes a call's connection once the call is over (the library makes a dispatcher per request)", async () => {
+    let open = 0;
+    const url = await serve((req, res) => {
+      open++;
+      req.socket.on("close", () => open--);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ kind: "NamespaceList", apiVersion: "v1", metadata: {}, items: [] }));
+    });
+    const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml(url, TOKEN) });
+    for (let i = 0; i < 3; i++) expect((await client.core.listNamespace()).items).toEqual([]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(open).toBe(0);
+  });
+
+  it("names the reason a cluster cannot be reached: a refused connection, a port fetch never connects to", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = http.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const refused = await kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml(`http://127.0.0.1:${closed}`, TOKEN) });
+    await expect(refused.core.listNamespace()).rejects.toThrow(
+      `cannot reach the cluster at http://127.0.0.1:${closed} (GET /api/v1/namespaces): connect ECONNREFUSED 127.0.0.1:${closed}`,
+    );
+    const bad = await kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml("http://127.0.0.1:6000", TOKEN) });
+    await expect(bad.core.listNamespace()).rejects.toThrow(
+      "cannot reach the cluster at http://127.0.0.1:6000 (GET /api/v1/namespaces): port 6000 is one of the fetch standard's blocked ports",
+    );
+  });
+
   it("a refusal names what was done, the API's message and the code, never the token", async () => {
     const url = await serve((_req, res) => {
       res.writeHead(403, { "content-type": "application/json" });

@@ -142,11 +142,12 @@ function transport(lib: Library, server: string, signal: AbortSignal | undefined
         if (signal?.aborted) throw new ProviderError(`aborted while ${doing}`);
         // undici says "fetch failed" and puts the reason (e.g. "connect ECONNREFUSED 127.0.0.1:6443") in its cause.
         const cause = (err as Error & { cause?: unknown }).cause;
+        const said = cause instanceof Error && cause.message ? cause.message : (err as Error).message;
         const reason = timeout.aborted
           ? `no answer within ${CALL_TIMEOUT_MS / 1000} s`
-          : cause instanceof Error && cause.message
-            ? cause.message
-            : (err as Error).message;
+          : said === "bad port" // e.g. 6000, 6665-6669, 10080: fetch refuses them whatever listens there
+            ? `port ${new URL(request.getUrl()).port} is one of the fetch standard's blocked ports (${said})`
+            : said;
         throw new ProviderError(`cannot reach the cluster at ${server} (${doing}): ${reason}`);
       } finally {
         request

@@ -29,7 +29,8 @@ export async function* observeNamespace(
       .averageUtilization;
     const target = h?.spec?.metrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.target.averageUtilization;
     const restarts = pods?.items.reduce((sum, p) => sum + (p.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0), 0);
-    if (d)
+    // A window that ended while these were read cut some of them short: no half-empty last point.
+    if (d && !window.signal.aborted)
       yield {
         ts: new Date(),
         replicas: d.status?.readyReplicas ?? 0,
