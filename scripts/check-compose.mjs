@@ -598,7 +598,8 @@ async function twoWorkersOneLoad() {
   for (;;) {
     const workers = services().filter((s) => s.Service === "worker");
     if (workers.length === 2 && workers.every((w) => w.Health === "healthy")) break;
-    if (Date.now() > deadline) throw new Error(`two healthy workers not seen within 4 minutes: ${JSON.stringify(workers.map((w) => w.Health || w.State))}`);
+    if (Date.now() > deadline)
+      throw new Error(`two healthy workers not seen within 4 minutes: ${JSON.stringify(workers.map((w) => w.Health || w.State))}`);
     await sleep(2000);
   }
   const ids = [];
@@ -619,13 +620,26 @@ async function twoWorkersOneLoad() {
     if (view?.status !== "SUCCEEDED") throw new Error(`study ${id} ended ${view?.status}`);
     for (const r of view.runs) runs.push((await api("GET", `/api/v1/runs/${r.id}`)).json);
   }
-  const windows = runs.map((r) => ({ id: r.id, from: Date.parse(r.loadStartedAt), to: Date.parse(r.loadFinishedAt) })).sort((a, b) => a.from - b.from);
+  const windows = runs
+    .map((r) => ({ id: r.id, from: Date.parse(r.loadStartedAt), to: Date.parse(r.loadFinishedAt) }))
+    .sort((a, b) => a.from - b.from);
   for (let i = 1; i < windows.length; i++)
     if (windows[i].from < windows[i - 1].to)
-      throw new Error(`load windows overlap: run ${windows[i - 1].id} until ${new Date(windows[i - 1].to).toISOString()}, run ${windows[i].id} from ${new Date(windows[i].from).toISOString()}`);
+      throw new Error(
+        `load windows overlap: run ${windows[i - 1].id} until ${new Date(windows[i - 1].to).toISOString()}, run ${windows[i].id} from ${new Date(windows[i].from).toISOString()}`,
+      );
   // Which container executed each study (the worker logs "study" lines with its id).
   const logs = compose(["logs", "--no-color", "worker"]);
-  const takers = ids.map((id) => [...new Set(logs.split("\n").filter((l) => l.includes(id)).map((l) => l.split("|")[0].trim()))].join("+"));
+  const takers = ids.map((id) =>
+    [
+      ...new Set(
+        logs
+          .split("\n")
+          .filter((l) => l.includes(id))
+          .map((l) => l.split("|")[0].trim()),
+      ),
+    ].join("+"),
+  );
   const gaps = windows.slice(1).map((w, i) => (w.from - windows[i].to) / 1000);
   return `${runs.length} runs of 2 studies (taken by ${takers.join(" and ")}), load windows apart: gaps ${Math.min(...gaps).toFixed(1)}-${Math.max(...gaps).toFixed(1)} s`;
 }
