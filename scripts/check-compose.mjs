@@ -128,8 +128,12 @@ async function engine() {
   startedEngine = { pid: child.pid, policyBefore };
   for (let i = 0; i < 60; i++) {
     await sleep(1000);
-    if (ok("docker", ["info"]))
+    if (ok("docker", ["info"])) {
+      // dockerd turned forwarding's policy to DROP: put it back, or the local engine's isolated placements (and
+      // tests run beside this check) lose their network; the containers' own rules do not need the DROP.
+      if (policyBefore && forwardPolicy() !== policyBefore) sh("iptables", ["-P", "FORWARD", policyBefore]);
       return `started dockerd ${sh("docker", ["version", "-f", "{{.Server.Version}}"]).trim()} (pid file ${path.relative(root, pidFile)}, log .data/docker/dockerd.log)`;
+    }
   }
   throw new Error("dockerd did not answer within 60 s (see .data/docker/dockerd.log)");
 }
