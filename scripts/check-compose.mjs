@@ -704,6 +704,9 @@ try {
     }
   }
   if (!flag("--keep-up")) rmSync(projectDir, { recursive: true, force: true });
+  try {
+    console.log(`check:compose: image sizes: ${imageSizes()}`);
+  } catch {}
   // The host as it was: an engine this command started is stopped (--keep-up or --keep-engine keep it).
   if (startedEngine && !flag("--keep-up") && !flag("--keep-engine")) {
     try {
@@ -718,9 +721,6 @@ try {
       console.log(`check:compose: could not stop the engine it started: ${err.message}`);
     }
   }
-  try {
-    console.log(`check:compose: image sizes: ${imageSizes()}`);
-  } catch {}
   console.log(`check:compose: ${exitCode === 0 ? "passed" : "failed"} in ${fmt(Date.now() - started)}`);
   process.exit(exitCode);
 }
