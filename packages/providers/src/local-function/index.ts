@@ -110,47 +110,37 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
         if (state.limits?.enforced) await ctx.event?.("info", `per-instance limits enforced with ${state.limits.mechanism}`, { ...limits });
         else await ctx.event?.("warn", `per-instance CPU/memory limits are NOT enforced: ${state.limits?.reason}`, { ...limits });
       }
-      const [port, adminPort] = [await freePort(), await freePort()];
-      const config = {
-        port,
-        adminPort,
-        command: app.manifest.command!,
-        cwd: app.dir,
-        healthPath: app.manifest.healthPath!,
-        env: { ...app.manifest.env, ...spec.env, OPSBENCH_RUN_ID: ctx.runId },
-        concurrency: settings.concurrency,
-        minInstances: settings.minInstances,
-        maxInstances: settings.maxInstances,
-        idleTimeoutMs: settings.idleTimeoutMs,
-        queueTimeoutMs: settings.queueTimeoutMs,
-        maxQueue: settings.maxQueue,
-        startTimeoutMs: settings.startTimeoutMs,
-        billing: settings.billing,
-        cgroupSlots: slots,
-      };
-      const proxy = spawnGroup(process.execPath, [PROXY_SCRIPT, JSON.stringify(config)], {
-        cwd: app.dir,
-        env: { OPSBENCH_RUN_ID: ctx.runId },
-      });
-      state.proxy = { pid: proxy.pid, startTicks: proxy.startTicks, port, adminPort };
-      state.endpoint = `http://127.0.0.1:${port}`;
-      await ctx.saveState(state);
-      const until = Date.now() + 5000;
-      for (;;) {
-        const exit = proxy.exit();
-        if (exit)
-          throw new ProviderError(
-            `the function proxy exited during start-up (${exit.signal ?? `code ${exit.code}`}): ${proxy.tail() || "no output"}`,
-          );
-        if (
-          await proxyStats(state).then(
-            () => true,
-            () => false,
-          )
-        )
-          break;
-        if (Date.now() > until) throw new ProviderError(`the function proxy did not start within 5000 ms: ${proxy.tail() || "no output"}`);
-        await sleep(50);
+      // A free port may be taken by another process before the proxy listens on it: then again, on new ports.
+      for (let attempt = 1; ; attempt++) {
+        const [port, adminPort] = [await freePort(), await freePort()];
+        const config = {
+          port,
+          adminPort,
+          command: app.manifest.command!,
+          cwd: app.dir,
+          healthPath: app.manifest.healthPath!,
+          env: { ...app.manifest.env, ...spec.env, OPSBENCH_RUN_ID: ctx.runId },
+          concurrency: settings.concurrency,
+          minInstances: settings.minInstances,
+          maxInstances: settings.maxInstances,
+          idleTimeoutMs: settings.idleTimeoutMs,
+          queueTimeoutMs: settings.queueTimeoutMs,
+          maxQueue: settings.maxQueue,
+          startTimeoutMs: settings.startTimeoutMs,
+          billing: settings.billing,
+          cgroupSlots: slots,
+        };
+        const proxy = spawnGroup(process.execPath, [PROXY_SCRIPT, JSON.stringify(config)], {
+          cwd: app.dir,
+          env: { OPSBENCH_RUN_ID: ctx.runId },
+        });
+        state.proxy = { pid: proxy.pid, startTicks: proxy.startTicks, port, adminPort };
+        state.endpoint = `http://127.0.0.1:${port}`;
+        await ctx.saveState(state);
+        const started = await proxyStarted(proxy, state);
+        if (started === true) break;
+        if (attempt < 3 && /EADDRINUSE/.test(started)) continue;
+        throw new ProviderError(started);
       }
       // Like a platform checking a new revision: one instance must start and answer, then it is retired.
       const probe = await request(`${state.endpoint}${app.manifest.healthPath}`, { timeoutMs: settings.startTimeoutMs + 2000 }).catch(
@@ -160,7 +150,7 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
         const s = await proxyStats(state).catch(() => null);
         throw new ProviderError(`benchapp did not start as a function: ${s?.lastStartError ?? `${probe.status} ${probe.body}`}`);
       }
-      const after = await adminCall<FunctionProxyStats>(`http://127.0.0.1:${adminPort}/retire-idle`, "POST");
+      const after = await adminCall<FunctionProxyStats>(`http://127.0.0.1:${state.proxy!.adminPort}/retire-idle`, "POST");
       rememberPids(state, after);
       await ctx.saveState(state);
       ctx.log("deployed", {
@@ -294,3 +284,21 @@ export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
     ctx.log("torn down", { processes: pids.length });
   },
 };
+
+/** Waits up to 5 s for the function proxy to answer: true, or why it did not start. */
+async function proxyStarted(proxy: ReturnType<typeof spawnGroup>, state: Parameters<typeof proxyStats>[0]): Promise<true | string> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const exit = proxy.exit();
+    if (exit) return `the function proxy exited during start-up (${exit.signal ?? `code ${exit.code}`}): ${proxy.tail() || "no output"}`;
+    if (
+      await proxyStats(state).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    if (Date.now() > until) return `the function proxy did not start within 5000 ms: ${proxy.tail() || "no output"}`;
+    await sleep(50);
+  }
+}
