@@ -317,19 +317,18 @@ function standins() {
 const projectDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-check-compose-"));
 const envFile = path.join(projectDir, ".env");
 const overrideFile = path.join(projectDir, "override.yml");
-const composeArgs = () => [
+/** The project's compose arguments; `bare` leaves out the override and --with files (the shipped file alone). */
+const composeArgs = (env = envFile, { bare = false } = {}) => [
   "compose",
   "-p",
   PROJECT,
   "--project-directory",
   root,
   "--env-file",
-  envFile,
+  env,
   "-f",
   path.join(root, "docker-compose.yml"),
-  "-f",
-  overrideFile,
-  ...extraFiles.flatMap((f) => ["-f", path.resolve(f)]),
+  ...(bare ? [] : ["-f", overrideFile, ...extraFiles.flatMap((f) => ["-f", path.resolve(f)])]),
 ];
 const compose = (more, opts) => sh("docker", [...composeArgs(), ...more], opts);
 
@@ -374,24 +373,7 @@ function missingVariables() {
   for (const name of Object.keys(secrets)) {
     const partial = path.join(projectDir, `without-${name}.env`);
     writeFileSync(partial, readFileSync(envFile, "utf8").replace(new RegExp(`^${name}=.*$`, "m"), `${name}=`));
-    const r = spawnSync(
-      "docker",
-      [
-        "compose",
-        "-p",
-        PROJECT,
-        "--project-directory",
-        root,
-        "--env-file",
-        partial,
-        "-f",
-        path.join(root, "docker-compose.yml"),
-        "up",
-        "--no-start",
-        "--no-build",
-      ],
-      { encoding: "utf8" },
-    );
+    const r = spawnSync("docker", [...composeArgs(partial, { bare: true }), "up", "--no-start", "--no-build"], { encoding: "utf8" });
     rmSync(partial);
     if (r.status === 0) throw new Error(`up went ahead with ${name} empty`);
     if (!r.stderr.includes(`required variable ${name} is missing a value`))
