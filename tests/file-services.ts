@@ -115,7 +115,7 @@ export const runnerSocketOf = (name: string) => path.join(os.tmpdir(), `opsbench
 
 /**
  * Starts the file's k6 runner (once), for tests that spawn workers themselves: give them
- * `runnerEnv()`. A worker waits for its runner a while, so it may be spawned before this resolves.
+ * `fileRunnerEnv()`. A worker waits for its runner a while, so it may be spawned before this resolves.
  */
 export function useRunner(): Promise<Managed | null> {
   const s = fileServices();
@@ -133,7 +133,7 @@ export function restartRunner(): Promise<Managed | null> {
 }
 
 /** What a worker the test spawns itself needs to reach the file's runner. */
-export const runnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fileServices().name) });
+export const fileRunnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fileServices().name) });
 
 /** Starts the file's worker (once; later calls wait for the same one). */
 export function useWorker(): Promise<Managed | null> {

@@ -2,7 +2,7 @@
 // temp folder, on a free loopback port, migrated with db's applier), its own
 // redis-server with the append-only file (the local setup's arguments), and a
 // worker child process bound to those two. Never the shared 55432 / 56379.
-import { runnerEnv, useRunner } from "./file-services";
+import { fileRunnerEnv, useRunner } from "./file-services";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chownSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -132,7 +132,7 @@ export function startWorkerChild(env: { DATABASE_URL: string; REDIS_URL: string 
   void useRunner();
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: "info", ...runnerEnv(), ...env },
+    env: { ...process.env, LOG_LEVEL: "info", ...fileRunnerEnv(), ...env },
     stdio: ["ignore", out, out],
     detached: true,
   });

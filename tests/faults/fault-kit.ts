@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import type { Db } from "@opsbench/db";
-import { runnerEnv, useRunner } from "../file-services";
+import { fileRunnerEnv, useRunner } from "../file-services";
 import { testDatabaseUrl, testRedisUrl } from "../helpers";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -39,7 +39,7 @@ export function spawnWorker(name: string, env: Record<string, string> = {}): Wor
   const fd = openSync(log, "a");
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: "info", ...runnerEnv(), ...env },
+    env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: "info", ...fileRunnerEnv(), ...env },
     stdio: ["ignore", fd, fd],
     // Its own group, as a service manager would start it; k6 and the target's processes have their own groups.
     detached: true,

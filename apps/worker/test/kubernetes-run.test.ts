@@ -13,7 +13,7 @@ import { type MetricsApi, startMetricsApi } from "../../../tests/control-plane/m
 import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
 import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
-import { runnerEnv, useRunner } from "../../../tests/file-services";
+import { fileRunnerEnv, useRunner } from "../../../tests/file-services";
 import { freePort } from "../../../tests/ports";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -251,7 +251,7 @@ describe("kubernetes runs through the worker", () => {
           REDIS_URL: redisUrl.toString(),
           OPSBENCH_SECRET_KEY: testSecretKey(),
           LOG_LEVEL: "warn",
-          ...runnerEnv(),
+          ...fileRunnerEnv(),
         },
         stdio: "ignore",
       });
