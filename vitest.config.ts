@@ -8,7 +8,15 @@ import { configDefaults, defineConfig } from "vitest/config";
 // A file belongs to the first project whose globs match it.
 const unit = ["packages/core/test/**/*.test.ts", "tests/self-hosting.test.ts"];
 // The CLI against a server needs the web build too.
-const browser = ["apps/web/test/**/*.test.ts", "tests/demo.test.ts", "tests/journey*.test.ts", "packages/cli/test/remote-cli.test.ts"];
+// The hostile-input suite (tests/hostile/) plays a stranger, a viewer, an editor and a user's script against a
+// running server, so its files get the web app and a worker too.
+const browser = [
+  "apps/web/test/**/*.test.ts",
+  "tests/demo.test.ts",
+  "tests/journey*.test.ts",
+  "packages/cli/test/remote-cli.test.ts",
+  "tests/hostile/**/*.test.ts",
+];
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 
 // Files that compare timings or need the CPU to themselves: each runs while no other
