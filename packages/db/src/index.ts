@@ -39,6 +39,7 @@ export { createAuth, API_TOKEN_PREFIX, OIDC_PROVIDER_ID, type Auth, type AuthOpt
 export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";
 export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
 export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";
+export { loadInstanceCeilings, setInstanceCeilings } from "./instance-ceilings";
 export { loadOpenInvitation, listWorkspaceMembers, listPendingInvitations, listMemberships } from "./auth/workspace-members";
 export { sealSecret, openSecret, sealContext, SecretKeyError } from "./secret-box";
 export {

@@ -10,6 +10,7 @@ import { getAuth, getDb } from "@/lib/server/singletons";
 import { currentMember, requireMember, withScope } from "@/lib/server/workspace";
 import { createTokenAction, inviteAction, revokeTokenAction, setOpenSignUpAction, switchWorkspaceAction } from "./actions";
 import { env } from "@/lib/env";
+import { CeilingsPanel } from "./ceilings-panel";
 import { CredentialsPanel } from "./credentials-panel";
 
 export const dynamic = "force-dynamic";
@@ -26,6 +27,7 @@ export default async function SettingsPage() {
           &quot;default&quot; workspace. Start the web app with OPSBENCH_AUTH=required for accounts, roles and API tokens.
         </p>
         <CredentialsPanel scope={(await requireMember()).scope} />
+        <CeilingsPanel admin />
       </div>
     );
   }
@@ -134,6 +136,8 @@ export default async function SettingsPage() {
       )}
 
       {owner && member && <CredentialsPanel scope={member.scope} />}
+
+      {member && <CeilingsPanel admin={signedIn.instanceAdmin} />}
 
       {settings && (
         <Panel title="This server" testId="instance">
