@@ -7,7 +7,7 @@ import type { Auth, Db } from "@opsbench/db";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { shortRamp, taewaTarget, waitForFinal } from "../helpers";
 import { startSignedInWeb } from "../test-identity";
-import { type Caller, call, newMember, newWorkspace, openMembers } from "./limits-members";
+import { type Caller, call, newMember, newWorkspace, openMembers, sessionOf } from "./limits-members";
 
 const { web, owner } = await startSignedInWeb();
 // The file's first account: owner of "default" and the instance admin.
@@ -51,12 +51,21 @@ describe("instance ceilings", () => {
     expect(res.status).toBe(403);
     expect(res.body.error.message).toContain("instance admin");
     expect((await call(web, stranger, "GET", "/api/v1/instance/ceilings")).body).toEqual(DEFAULT_INSTANCE_CEILINGS);
-    expect(await db.instanceCeilings.count()).toBe(0);
+    expect((await db.instanceCeilings.findFirst())?.maxVUs ?? DEFAULT_INSTANCE_CEILINGS.maxVUs).toBe(DEFAULT_INSTANCE_CEILINGS.maxVUs);
     // The admin raises one; the owner may then go up to it, not past it.
     const raised = await call(web, admin, "PUT", "/api/v1/instance/ceilings", { maxVUs: 5000 });
     expect(raised.body).toEqual({ ...DEFAULT_INSTANCE_CEILINGS, maxVUs: 5000 });
     expect((await call(web, stranger, "PUT", "/api/v1/limits", { maxVUs: 5000 })).status).toBe(200);
     expect((await call(web, stranger, "PUT", "/api/v1/limits", { maxVUs: 5001 })).status).toBe(422);
+    // The settings page: the admin gets the form, an owner who is not the admin the ceilings to read.
+    const cookieOf = ({ name, value }: { name: string; value: string }) => ({ cookie: `${name}=${value}` });
+    const adminPage = await call(web, { headers: cookieOf(owner.sessionCookie) }, "GET", "/settings");
+    expect(adminPage.status).toBe(200);
+    expect(adminPage.text).toContain('data-testid="ceilings-form"');
+    const ownerPage = await call(web, { headers: await sessionOf(db, auth, web, stranger) }, "GET", "/settings");
+    expect(ownerPage.text).toContain('data-testid="ceilings"');
+    expect(ownerPage.text).toContain("5000");
+    expect(ownerPage.text).not.toContain('data-testid="ceilings-form"');
   });
 
   it("a ceiling lowered later binds an existing workspace: its limits read lower, saving is refused, and the worker refuses its run", async () => {

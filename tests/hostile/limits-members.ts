@@ -29,6 +29,21 @@ export async function newMember(db: Db, auth: Auth, email: string, workspaceId: 
   return { userId: user.id, workspaceId, headers: { authorization: `Bearer ${key}` } };
 }
 
+/**
+ * Headers of a signed-in browser session of the caller's account (pages need a session cookie, not a token): a
+ * password is set on the account directly, then it signs in through Better Auth like the sign-in page does.
+ */
+export async function sessionOf(db: Db, auth: Auth, web: string, caller: Caller): Promise<Record<string, string>> {
+  const user = await db.user.findUniqueOrThrow({ where: { id: caller.userId } });
+  const password = "hostile-limits-password";
+  const hash = await (await auth.$context).password.hash(password);
+  await db.account.create({ data: { userId: user.id, accountId: user.id, providerId: "credential", password: hash } });
+  const signedIn = await auth.api.signInEmail({ body: { email: user.email, password }, returnHeaders: true });
+  const cookie = signedIn.headers.get("set-cookie")?.match(/^[^;]+/)?.[0];
+  if (!cookie) throw new Error(`signing in ${user.email} set no session cookie`);
+  return { cookie, origin: new URL(web).origin };
+}
+
 /** A JSON call to the web app; answers the status and the body (parsed when it is JSON). */
 export async function call(
   web: string,

@@ -2,14 +2,15 @@
 // objects' data, and an aws-asg target's `userData`, verbatim. Now Secret values are hidden from every reader, like
 // env values, and userData from anyone who may not edit; an edit that sends the marker back keeps what is stored.
 import { REDACTED_ENV_VALUE } from "@opsbench/core";
-import { defaultWorkspaceId, type Db } from "@opsbench/db";
+import { type Auth, defaultWorkspaceId, type Db } from "@opsbench/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSignedInWeb } from "../test-identity";
-import { type Caller, call, newMember, openMembers } from "./limits-members";
+import { type Caller, call, newMember, openMembers, sessionOf } from "./limits-members";
 
 const { web, owner } = await startSignedInWeb();
 const ownerCaller = { headers: { authorization: `Bearer ${owner.token}` } };
 let db: Db;
+let auth: Auth;
 let viewer: Caller;
 let editor: Caller;
 
@@ -55,7 +56,6 @@ const asgTarget = {
 };
 
 beforeAll(async () => {
-  let auth: Awaited<ReturnType<typeof openMembers>>["auth"];
   ({ db, auth } = await openMembers());
   const ws = await defaultWorkspaceId(db);
   viewer = await newMember(db, auth, "viewer@redaction.test", ws, "viewer");
@@ -76,11 +76,11 @@ describe("target specs shown to members", () => {
     expect(kube.manifests).toContain(`token: ${REDACTED_ENV_VALUE}`);
     expect(kube.manifests).toContain("image: nginx:1.27");
     expect(specOf(res.body, "asg-userdata").userData).toBe(REDACTED_ENV_VALUE);
-    // The home page lists the targets too.
-    const page = await fetch(`${web}/`, { headers: viewer.headers });
+    // The home page lists the targets too (a page: the viewer's browser session).
+    const page = await call(web, { headers: await sessionOf(db, auth, web, viewer) }, "GET", "/");
     expect(page.status).toBe(200);
-    const html = await page.text();
-    for (const secret of SECRETS) expect(html).not.toContain(secret);
+    expect(page.text).toContain("kube-secrets");
+    for (const secret of SECRETS) expect(page.text).not.toContain(secret);
   });
 
   it("an editor sees userData (they edit it) but not the Secret's values", async () => {
