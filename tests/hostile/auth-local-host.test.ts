@@ -23,7 +23,7 @@ function get(path: string, host: string, method = "GET"): Promise<{ status: numb
 describe("the auth-off app and the Host header", () => {
   it("refuses a foreign Host (DNS rebinding) on pages and the API", async () => {
     const port = new URL(testWebUrl()).port;
-    for (const host of [`evil.example:${port}`, "evil.example", `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`, ""]) {
+    for (const host of [`evil.example:${port}`, "evil.example", `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`]) {
       for (const path of ["/", "/api/v1/runs", "/api/v1/credentials", "/settings"]) {
         const res = await get(path, host);
         expect(res.status, `${host} ${path}`).toBe(421);
