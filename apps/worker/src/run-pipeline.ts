@@ -12,6 +12,7 @@ import { collect } from "./pipeline/collect";
 import { checkLimits } from "./pipeline/limits-check";
 import { load } from "./pipeline/load";
 import { checkLoadHost } from "./pipeline/load-host-check";
+import { refuseProtectedPortBeforeDeploy } from "./pipeline/protected-ports";
 import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
 import { errorMessage, isExpectedFailure } from "./pipeline/run-failure";
@@ -54,6 +55,7 @@ async function executeWatchedRun(
   try {
     const provider = providerFor(claimed.target.kind);
     const limits = await checkLimits(ctx, claimed);
+    refuseProtectedPortBeforeDeploy(ctx, claimed.target);
     provisioned = await provision(ctx, provider, claimed);
     await checkLoadHost(ctx, provider, provisioned);
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);

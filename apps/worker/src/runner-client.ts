@@ -16,7 +16,7 @@ import {
   type ScriptValidationResult,
   scriptValidationResult,
 } from "@opsbench/jobs";
-import type { K6OutputLine } from "@opsbench/core";
+import type { K6OutputLine, ProtectedPort } from "@opsbench/core";
 import type { z } from "zod";
 
 /** What a run's k6 is given, set once per worker: the host's runner and the worker's own limits. */
@@ -27,6 +27,8 @@ export interface K6Settings {
   deadline: K6Deadline;
   /** Host names of the worker's Postgres and Redis: the runner blocks them for k6 where an address list can. */
   blockHosts: string[];
+  /** The ports of opsbench's own services: no target may be on one (the worker refuses, and the runner again). */
+  blockPorts?: ProtectedPort[];
 }
 
 /** k6 could not be sandboxed on the runner's host and unsandboxed runs are not allowed. */

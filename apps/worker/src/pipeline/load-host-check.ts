@@ -5,9 +5,11 @@ import { EMPTY_LOAD_HOST_ALLOWLIST, loadHostVerdict } from "@opsbench/core";
 import type { Provider } from "@opsbench/providers";
 import type { Provisioned } from "./provision";
 import type { RunContext } from "./run-context";
+import { refuseProtectedPort } from "./protected-ports";
 import { RunFailure } from "./run-failure";
 
 export async function checkLoadHost(ctx: RunContext, provider: Provider, provisioned: Provisioned): Promise<void> {
+  refuseProtectedPort(ctx, provisioned.dep.endpoint);
   if (!provider.outsideEndpoint?.(provisioned.spec)) return;
   const verdict = loadHostVerdict(provisioned.dep.endpoint, ctx.deps.loadHosts ?? EMPTY_LOAD_HOST_ALLOWLIST);
   if (!verdict.allowed) throw new RunFailure(verdict.message);
