@@ -9,7 +9,7 @@ import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtCount, fmtMs, fmtTime } from "@/lib/format";
-import { resolveWorkspace } from "@/lib/server/workspace";
+import { requireMember } from "@/lib/server/workspace";
 import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
@@ -78,7 +78,7 @@ function Welcome() {
 }
 
 export default async function HomePage() {
-  const scope = await resolveWorkspace();
+  const { scope, role } = await requireMember();
   const [runRows, targetRows, workloadRows, studyRows] = await Promise.all([
     scope.runs.list(50),
     scope.targets.list(),
@@ -87,7 +87,7 @@ export default async function HomePage() {
   ]);
   const studies = studyRows.map(toStudyListItem);
   const runs = runRows.map(toRunListItem);
-  const targets = targetRows.map(toTargetItem);
+  const targets = targetRows.map((t) => toTargetItem(t, role));
   const workloads = workloadRows.map(toSpecItem);
 
   return (

@@ -187,6 +187,12 @@ describe("/api/v1 route contracts", () => {
     const limits = await call("GET /api/v1/limits", "/api/v1/limits");
     expect((await call("PUT /api/v1/limits", "/api/v1/limits", { body: limits.body })).status).toBe(200);
     expect((await call("PUT /api/v1/limits", "/api/v1/limits", { body: { maxVUs: 0 } })).status).toBe(422);
+    // The instance's ceilings (sign-in is off here: the caller is the instance admin); a limit above one is refused.
+    const ceilings = await call("GET /api/v1/instance/ceilings", "/api/v1/instance/ceilings");
+    expect((await call("PUT /api/v1/instance/ceilings", "/api/v1/instance/ceilings", { body: ceilings.body })).status).toBe(200);
+    expect((await call("PUT /api/v1/instance/ceilings", "/api/v1/instance/ceilings", { body: { maxVUs: 0 } })).status).toBe(422);
+    const aboveCeiling = { maxVUs: (ceilings.body as { maxVUs: number }).maxVUs + 1 };
+    expect((await call("PUT /api/v1/limits", "/api/v1/limits", { body: aboveCeiling })).status).toBe(422);
     const log = await call("GET /api/v1/audit", "/api/v1/audit?limit=50");
     expect(JSON.stringify(log.body)).toContain("study.abort");
     expect((await call("GET /api/v1/audit", "/api/v1/audit?limit=0")).status).toBe(422);

@@ -14,7 +14,7 @@ import {
 } from "@opsbench/db";
 import { roleAllows, type WorkspaceRole } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_CONTRACTS, type RouteKey } from "@/lib/api/contracts";
+import { API_CONTRACTS, type RouteContract, type RouteKey } from "@/lib/api/contracts";
 import { testDatabaseUrl } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
@@ -62,6 +62,9 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/limits": { url: () => "/api/v1/limits", allowed: 200 },
   // An invalid value, so the owner's call is refused (422) and the limits stay as they are.
   "PUT /api/v1/limits": { url: () => "/api/v1/limits", body: { maxVUs: -1 }, allowed: 422 },
+  "GET /api/v1/instance/ceilings": { url: () => "/api/v1/instance/ceilings", allowed: 200 },
+  // Instance admin only (the file's first account, `owner`); an invalid value, so the admin's call is refused (422).
+  "PUT /api/v1/instance/ceilings": { url: () => "/api/v1/instance/ceilings", body: { maxVUs: -1 }, allowed: 422 },
   "GET /api/v1/audit": { url: () => "/api/v1/audit", allowed: 200 },
   "GET /api/v1/credentials": { url: () => "/api/v1/credentials", allowed: 200 },
   "POST /api/v1/credentials": { url: () => "/api/v1/credentials", body: {}, allowed: 422 },
@@ -76,7 +79,14 @@ const MATRIX: Record<RouteKey, Row> = {
   "PUT /api/v1/retention": { url: () => "/api/v1/retention", body: { seriesRetentionDays: 0 }, allowed: 422 },
 };
 
-type Caller = { name: string; headers: Record<string, string>; role: WorkspaceRole | null; workspace: "default" | "other" | null };
+type Caller = {
+  name: string;
+  headers: Record<string, string>;
+  role: WorkspaceRole | null;
+  workspace: "default" | "other" | null;
+  /** The instance admin (InstanceSettings.adminUserId): only the first account. */
+  instanceAdmin?: true;
+};
 
 let db: Db;
 const callers: Caller[] = [];
@@ -155,19 +165,23 @@ beforeAll(async () => {
     { name: "anonymous", headers: {}, role: null, workspace: null },
     { name: "viewer", headers: viewerHeaders, role: "viewer", workspace: "default" },
     { name: "editor", headers: bearer(editorToken.key), role: "editor", workspace: "default" },
-    { name: "owner", headers: bearer(owner.token), role: "owner", workspace: "default" },
+    { name: "owner", headers: bearer(owner.token), role: "owner", workspace: "default", instanceAdmin: true },
     { name: "member of another workspace", headers: sessionHeaders(outsider.headers.get("set-cookie")), role: "owner", workspace: "other" },
     { name: "revoked token", headers: bearer(revoked.key), role: null, workspace: null },
   );
 });
 afterAll(() => db.$disconnect());
 
-/** The status a caller should get from a route: 401 without a valid identity, 403 for a weaker role, else the row's. */
+/**
+ * The status a caller should get from a route: 401 without a valid identity, 403 for a weaker role or (on an
+ * instance-admin route) for anyone but the admin, an owner of another workspace included; else the row's.
+ */
 function expectedStatus(key: RouteKey, caller: Caller): number {
-  const { role } = API_CONTRACTS[key];
-  if (role === "public") return MATRIX[key].allowed;
+  const contract: RouteContract = API_CONTRACTS[key];
+  if (contract.role === "public") return MATRIX[key].allowed;
   if (!caller.role) return 401;
-  return roleAllows(caller.role, role) ? MATRIX[key].allowed : 403;
+  if (contract.instanceAdmin && !caller.instanceAdmin) return 403;
+  return roleAllows(caller.role, contract.role) ? MATRIX[key].allowed : 403;
 }
 
 describe("authorization matrix (every /api/v1 route x every kind of caller)", () => {

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_WORKSPACE_LIMITS } from "@opsbench/core";
+import { DEFAULT_INSTANCE_CEILINGS, DEFAULT_WORKSPACE_LIMITS } from "@opsbench/core";
 import { openTestStack, testWebUrl } from "../../../tests/helpers";
 
 const web = testWebUrl();
@@ -30,6 +30,12 @@ afterAll(async () => {
   for (const s of studies) await fetch(`${web}/api/v1/studies/${s.id}/abort`, { method: "POST" });
   const runs = await stack.db.run.findMany({ where: { createdAt: { gte: startedAt }, studyId: null, finishedAt: null } });
   for (const r of runs) await fetch(`${web}/api/v1/runs/${r.id}/abort`, { method: "POST" });
+  // The fuzz may have set the instance's ceilings too (sign-in is off: the caller is the admin).
+  await fetch(`${web}/api/v1/instance/ceilings`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(DEFAULT_INSTANCE_CEILINGS),
+  });
   await putLimits({ ...DEFAULT_WORKSPACE_LIMITS });
   await stack.close();
 });

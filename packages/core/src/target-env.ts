@@ -4,6 +4,7 @@
 // (NODE_OPTIONS=--import=data:..., LD_PRELOAD, PYTHONSTARTUP...). Values may be
 // credentials (a database URL), so the API shows names only (redactTargetSecrets).
 import { z } from "zod";
+import { redactManifestSecrets, restoreManifestSecrets } from "./target-spec-secrets";
 
 /** Letters, digits and '_', not starting with a digit: what every shell and runtime reads the same way. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -89,28 +90,55 @@ export const targetEnv = z.record(z.string(), z.string().max(MAX_VALUE_LENGTH)).
 /** What the API shows instead of an env value: values are write-only. */
 export const REDACTED_ENV_VALUE = "(hidden)";
 
-/** A copy of a target spec whose env values are hidden (names stay, so a user sees what is set). */
-export function redactTargetSecrets<T>(spec: T): T {
-  if (!isRecord(spec) || !isRecord(spec.env)) return spec;
-  const env = Object.fromEntries(Object.keys(spec.env).map((k) => [k, REDACTED_ENV_VALUE]));
-  return { ...spec, env };
+/** Who reads a target spec: an editor (or owner) may see what they edit; a viewer may not. */
+export interface SpecReader {
+  canEdit: boolean;
+}
+
+/**
+ * A copy of a target spec as `reader` may see it. For everyone: env values are hidden (names stay, so a user sees
+ * what is set), and so are the values of Kubernetes Secret objects in `manifests` (data, stringData, annotations;
+ * manifests that cannot be read safely are hidden whole). For a reader who may not edit (a viewer), `userData` too.
+ * The default reader is one who may not edit.
+ */
+export function redactTargetSecrets<T>(spec: T, reader: SpecReader = { canEdit: false }): T {
+  if (!isRecord(spec)) return spec;
+  const out: Record<string, unknown> = { ...spec };
+  if (isRecord(spec.env)) out.env = Object.fromEntries(Object.keys(spec.env).map((k) => [k, REDACTED_ENV_VALUE]));
+  if (typeof spec.manifests === "string") out.manifests = redactManifestSecrets(spec.manifests, REDACTED_ENV_VALUE);
+  if (typeof spec.userData === "string" && !reader.canEdit) out.userData = REDACTED_ENV_VALUE;
+  return out as T;
 }
 
 /**
  * An edited spec as it should be stored: a variable still showing the hidden
  * marker keeps its stored value (the editor never saw it); any other value replaces it.
+ * The same for Secret values in `manifests` and for `userData` sent back as the marker.
  */
 export function restoreTargetSecrets<T>(edited: T, stored: unknown): T {
-  if (!isRecord(edited) || !isRecord(edited.env)) return edited;
-  const before = isRecord(stored) && isRecord(stored.env) ? stored.env : {};
-  const env = Object.fromEntries(
-    Object.entries(edited.env).flatMap(([k, v]) => {
-      if (v !== REDACTED_ENV_VALUE) return [[k, v]];
-      const kept = before[k];
-      return typeof kept === "string" ? [[k, kept]] : [];
-    }),
-  );
-  return { ...edited, env };
+  if (!isRecord(edited)) return edited;
+  const old = isRecord(stored) ? stored : {};
+  const out: Record<string, unknown> = { ...edited };
+  if (isRecord(edited.env)) {
+    const before = isRecord(old.env) ? old.env : {};
+    out.env = Object.fromEntries(
+      Object.entries(edited.env).flatMap(([k, v]) => {
+        if (v !== REDACTED_ENV_VALUE) return [[k, v]];
+        const kept = before[k];
+        return typeof kept === "string" ? [[k, kept]] : [];
+      }),
+    );
+  }
+  if (typeof edited.manifests === "string") {
+    const manifests = restoreManifestSecrets(edited.manifests, old.manifests, REDACTED_ENV_VALUE);
+    if (manifests === undefined) delete out.manifests;
+    else out.manifests = manifests;
+  }
+  if (edited.userData === REDACTED_ENV_VALUE) {
+    if (typeof old.userData === "string") out.userData = old.userData;
+    else delete out.userData;
+  }
+  return out as T;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

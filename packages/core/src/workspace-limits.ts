@@ -24,6 +24,8 @@ export const workspaceLimitsSchema = z.strictObject({
   runCreationsPerMinute: positiveInt(10_000),
   /** Load generators one run may be split over (a workload's `generators`). */
   maxGenerators: positiveInt(MAX_GENERATORS),
+  /** Runs created in the last 24 hours (single runs and each run of a study; imported k6 results do not count). */
+  maxRunsPerDay: positiveInt(1_000_000),
 });
 export type WorkspaceLimits = z.infer<typeof workspaceLimitsSchema>;
 export type WorkspaceLimitName = keyof WorkspaceLimits;
@@ -38,7 +40,59 @@ export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {
   maxHttpSeries: 200,
   runCreationsPerMinute: 30,
   maxGenerators: 4,
+  maxRunsPerDay: 500,
 };
+
+/**
+ * The instance's ceilings: the same limits, set by the instance admin for every workspace. An owner sets their
+ * workspace's limits only up to them, and what binds a workspace is the lower of the two (effectiveLimits), so a
+ * ceiling lowered later binds workspaces whose own limits are higher.
+ */
+export const instanceCeilingsSchema = workspaceLimitsSchema;
+export type InstanceCeilings = WorkspaceLimits;
+
+/** A new install's ceilings: the defaults of a workspace, for one shared machine (the admin raises them). */
+export const DEFAULT_INSTANCE_CEILINGS: InstanceCeilings = { ...DEFAULT_WORKSPACE_LIMITS };
+
+const LIMIT_NAMES = Object.keys(workspaceLimitsSchema.shape) as WorkspaceLimitName[];
+
+/** Which limits of an effective-limits object are the instance's ceiling (lower than the workspace's own). */
+const ceilingBound = new WeakMap<WorkspaceLimits, ReadonlySet<WorkspaceLimitName>>();
+
+/** What binds a workspace: each limit the lower of its own and the instance's ceiling. */
+export function effectiveLimits(workspace: WorkspaceLimits, ceilings: InstanceCeilings): WorkspaceLimits {
+  const out = { ...workspace };
+  const bound = new Set<WorkspaceLimitName>();
+  for (const name of LIMIT_NAMES) {
+    if (ceilings[name] < workspace[name]) {
+      out[name] = ceilings[name];
+      bound.add(name);
+    }
+  }
+  ceilingBound.set(out, bound);
+  return out;
+}
+
+/** "the workspace's limit maxVUs is 2", or "the instance's ceiling maxVUs is 2" when the ceiling is what binds. */
+export function limitPhrase(limits: WorkspaceLimits, name: WorkspaceLimitName): string {
+  return ceilingBound.get(limits)?.has(name)
+    ? `the instance's ceiling ${name} is ${limits[name]}`
+    : `the workspace's limit ${name} is ${limits[name]}`;
+}
+
+/** The limits an owner asks for above the instance's ceilings, each with a message naming the limit and its ceiling. */
+export function ceilingBreaches(changes: Partial<WorkspaceLimits>, ceilings: InstanceCeilings): LimitBreach[] {
+  const out: LimitBreach[] = [];
+  for (const name of LIMIT_NAMES) {
+    const asked = changes[name];
+    if (asked !== undefined && asked > ceilings[name])
+      out.push({
+        limit: name,
+        message: `${asked} is above the instance's ceiling ${name} (${ceilings[name]}), set by the instance admin`,
+      });
+  }
+  return out;
+}
 
 /** What a workload asks for, from k6 inspect. */
 export interface WorkloadRequirements {
@@ -82,15 +136,15 @@ export function workloadLimitBreaches(req: WorkloadRequirements, limits: Workspa
   if (req.totalDurationSeconds !== null && req.totalDurationSeconds > limits.maxDurationSeconds)
     out.push({
       limit: "maxDurationSeconds",
-      message: `runs for up to ${Math.round(req.totalDurationSeconds)} s; the workspace's limit maxDurationSeconds is ${limits.maxDurationSeconds}`,
+      message: `runs for up to ${Math.round(req.totalDurationSeconds)} s; ${limitPhrase(limits, "maxDurationSeconds")}`,
     });
   if (req.maxVUs !== null && req.maxVUs > limits.maxVUs)
-    out.push({ limit: "maxVUs", message: `uses up to ${req.maxVUs} VUs; the workspace's limit maxVUs is ${limits.maxVUs}` });
+    out.push({ limit: "maxVUs", message: `uses up to ${req.maxVUs} VUs; ${limitPhrase(limits, "maxVUs")}` });
   const rate = peakArrivalRate(req.options);
   if (rate > limits.maxArrivalRate)
     out.push({
       limit: "maxArrivalRate",
-      message: `starts up to ${Math.round(rate)} iterations/s; the workspace's limit maxArrivalRate is ${limits.maxArrivalRate}`,
+      message: `starts up to ${Math.round(rate)} iterations/s; ${limitPhrase(limits, "maxArrivalRate")}`,
     });
   return out;
 }
@@ -99,6 +153,6 @@ export function workloadLimitBreaches(req: WorkloadRequirements, limits: Workspa
 export function generatorsBreach(spec: { generators?: number | undefined }, limits: WorkspaceLimits): LimitBreach | null {
   const n = spec.generators ?? 1;
   return n > limits.maxGenerators
-    ? { limit: "maxGenerators", message: `asks for ${n} load generators; the workspace's limit maxGenerators is ${limits.maxGenerators}` }
+    ? { limit: "maxGenerators", message: `asks for ${n} load generators; ${limitPhrase(limits, "maxGenerators")}` }
     : null;
 }

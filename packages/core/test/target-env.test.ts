@@ -84,3 +84,67 @@ describe("env values are write-only", () => {
     expect(restoreTargetSecrets({ env: { NEW: REDACTED_ENV_VALUE } }, stored).env).toEqual({});
   });
 });
+
+describe("Secret data in manifests and userData are hidden like env values", () => {
+  const manifests = `apiVersion: v1
+kind: Secret
+metadata:
+  name: db # password is hunter2-comment
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{"data":{"password":"aHVudGVyMi1hbm5vdGF0aW9u"}}'
+type: Opaque
+data:
+  password: aHVudGVyMi1kYXRh
+stringData:
+  token: hunter2-stringdata
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+`;
+  const stored = { credential: "k", manifests, env: {} };
+
+  it("hides every value of a Secret (data, stringData, annotations, its comments) and leaves other documents as written", () => {
+    const shown = redactTargetSecrets(stored, { canEdit: true }).manifests;
+    expect(shown).not.toContain("hunter2");
+    expect(shown).not.toContain("aHVudGVyMi");
+    expect(shown).toContain(`password: ${REDACTED_ENV_VALUE}`);
+    expect(shown).toContain(`token: ${REDACTED_ENV_VALUE}`);
+    expect(shown).toContain("kind: Deployment");
+    expect(stored.manifests).toBe(manifests);
+    // Manifests that cannot be read safely (YAML aliases, a parse error) are hidden whole.
+    expect(redactTargetSecrets({ manifests: "a: &x 1\nb: *x\n" }).manifests).toBe(REDACTED_ENV_VALUE);
+    expect(redactTargetSecrets({ manifests: "kind: Secret\ndata: [unclosed" }).manifests).toBe(REDACTED_ENV_VALUE);
+    // Without a Secret nothing is rewritten.
+    const plain = "kind: Deployment\nmetadata: {name: web}\n";
+    expect(redactTargetSecrets({ manifests: plain }).manifests).toBe(plain);
+  });
+
+  it("an edit sending the markers back keeps the stored values; a changed value replaces it; an unknown key is dropped", () => {
+    const shown = redactTargetSecrets(stored, { canEdit: true }).manifests as string;
+    const edited = shown.replace(`token: ${REDACTED_ENV_VALUE}`, "token: new-token").replace("replicas: 1", "replicas: 2");
+    const restored = restoreTargetSecrets(
+      { ...stored, manifests: `${edited}---\napiVersion: v1\nkind: Secret\nmetadata: {name: other}\ndata: {x: ${REDACTED_ENV_VALUE}}\n` },
+      stored,
+    ).manifests;
+    expect(restored).toContain("password: aHVudGVyMi1kYXRh");
+    expect(restored).toContain("aHVudGVyMi1hbm5vdGF0aW9u");
+    expect(restored).toContain("token: new-token");
+    expect(restored).toContain("replicas: 2");
+    expect(restored).not.toContain(REDACTED_ENV_VALUE);
+    // Manifests hidden whole come back whole.
+    expect(restoreTargetSecrets({ manifests: REDACTED_ENV_VALUE }, stored).manifests).toBe(manifests);
+  });
+
+  it("userData is hidden from a reader who may not edit (the default), shown to an editor, and kept when sent back as the marker", () => {
+    const asg = { credential: "aws", region: "us-east-1", imageId: "ami-0123456789abcdef0", userData: "#!/bin/sh\nexport PW=hunter2\n" };
+    expect(redactTargetSecrets(asg).userData).toBe(REDACTED_ENV_VALUE);
+    expect(redactTargetSecrets(asg, { canEdit: false }).userData).toBe(REDACTED_ENV_VALUE);
+    expect(redactTargetSecrets(asg, { canEdit: true }).userData).toBe(asg.userData);
+    expect(restoreTargetSecrets({ ...asg, userData: REDACTED_ENV_VALUE }, asg).userData).toBe(asg.userData);
+    expect(restoreTargetSecrets({ ...asg, userData: REDACTED_ENV_VALUE }, {})).not.toHaveProperty("userData");
+  });
+});

@@ -67,6 +67,7 @@ export {
   listPendingInvitations,
   listMemberships,
 } from "./auth/workspace-members";
+export { loadInstanceCeilings, setInstanceCeilings } from "./instance-ceilings";
 export { sealSecret, openSecret, sealContext, SecretKeyError } from "./secret-box";
 export {
   openCredential,

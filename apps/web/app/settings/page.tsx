@@ -17,6 +17,7 @@ import {
   switchWorkspaceAction,
 } from "./actions";
 import { env } from "@/lib/env";
+import { CeilingsPanel } from "./ceilings-panel";
 import { CredentialsPanel } from "./credentials-panel";
 
 export const dynamic = "force-dynamic";
@@ -33,6 +34,7 @@ export default async function SettingsPage() {
           &quot;default&quot; workspace. Start the web app with OPSBENCH_AUTH=required for accounts, roles and API tokens.
         </p>
         <CredentialsPanel scope={(await requireMember()).scope} />
+        <CeilingsPanel admin />
       </div>
     );
   }
@@ -148,6 +150,8 @@ export default async function SettingsPage() {
       )}
 
       {owner && member && <CredentialsPanel scope={member.scope} />}
+
+      {member && <CeilingsPanel admin={signedIn.instanceAdmin} />}
 
       {settings && (
         <Panel title="This server" testId="instance">

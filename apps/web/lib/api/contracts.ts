@@ -30,7 +30,14 @@ import {
 import { ingestAcceptedSchema } from "./contracts/ingest";
 import { shareBody, shareCreatedSchema, shareListItemSchema, shareRevokedSchema } from "./contracts/shares";
 import { studyAbortSchema, studyCreatedSchema, studyListItemSchema, studyViewSchema } from "./contracts/studies";
-import { auditEventSchema, auditQuery, limitsBody, workspaceLimitsSchema } from "./contracts/workspace-admin";
+import {
+  auditEventSchema,
+  auditQuery,
+  ceilingsBody,
+  instanceCeilingsSchema,
+  limitsBody,
+  workspaceLimitsSchema,
+} from "./contracts/workspace-admin";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -49,6 +56,8 @@ export interface RouteContract {
    * or "public" (no account: a share link's own API). test/authorization-matrix.test.ts is built from this.
    */
   role: WorkspaceRole | "public";
+  /** Only the instance admin may call it (InstanceSettings.adminUserId; the local user when sign-in is off): 403 for anyone else. */
+  instanceAdmin?: true;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -250,15 +259,30 @@ export const API_CONTRACTS = withMethodAndPath({
     responses: { 200: publicShareSchema, ...missing },
   },
   "GET /api/v1/limits": {
-    summary: "What the workspace may ask of the machine (a new install's defaults until set)",
+    summary:
+      "What the workspace may ask of the machine: each limit the lower of the workspace's own and the instance's ceiling (a new install's defaults until set)",
     role: "viewer",
     responses: { 200: workspaceLimitsSchema, ...guarded },
   },
   "PUT /api/v1/limits": {
-    summary: "Sets some of the workspace's limits; the others keep their value",
+    summary:
+      "Sets some of the workspace's limits; the others keep their value. A limit above the instance's ceiling is refused (422 naming it)",
     role: "owner",
     body: limitsBody,
     responses: { 200: workspaceLimitsSchema, ...refused, ...mutation },
+  },
+  "GET /api/v1/instance/ceilings": {
+    summary: "The instance admin's ceilings: no workspace's limits go above them (a new install's defaults until set)",
+    role: "viewer",
+    responses: { 200: instanceCeilingsSchema, ...guarded },
+  },
+  "PUT /api/v1/instance/ceilings": {
+    summary:
+      "Instance admin only: sets some ceilings, the others keep their value; a lowered ceiling binds every workspace at once, whatever its own limits",
+    role: "viewer",
+    instanceAdmin: true,
+    body: ceilingsBody,
+    responses: { 200: instanceCeilingsSchema, ...refused, ...mutation },
   },
   "GET /api/v1/credentials": listRoute(
     "owner",

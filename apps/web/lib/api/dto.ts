@@ -1,5 +1,5 @@
 // What the API returns for stored targets and workloads (no workspace internals).
-import { redactTargetSecrets } from "@opsbench/core";
+import { redactTargetSecrets, roleAllows, type WorkspaceRole } from "@opsbench/core";
 
 interface SpecRow {
   id: string;
@@ -19,8 +19,12 @@ export interface SpecItem {
   updatedAt: string;
 }
 
-/** A target as the API and pages show it: env names, never their values (they may be credentials). */
-export const toTargetItem = (r: SpecRow): SpecItem => toSpecItem({ ...r, spec: redactTargetSecrets(r.spec) });
+/**
+ * A target as the API and pages show it to a member of `role`: env names, never their values (they may be
+ * credentials), nor the values of Secret objects in manifests; to a viewer no userData either (redactTargetSecrets).
+ */
+export const toTargetItem = (r: SpecRow, role: WorkspaceRole): SpecItem =>
+  toSpecItem({ ...r, spec: redactTargetSecrets(r.spec, { canEdit: roleAllows(role, "editor") }) });
 
 export const toSpecItem = (r: SpecRow): SpecItem => ({
   id: r.id,

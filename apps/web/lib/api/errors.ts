@@ -99,6 +99,7 @@ async function authorizeByContract(request: Request, pathname: string): Promise<
   if (!contract || contract.role === "public") throw new Error(`no contract with a workspace role for ${request.method} ${pathname}`);
   const auth = await authorize(request, contract.role);
   if (!auth.ok) throw new ApiError(auth.code, auth.message);
+  if (contract.instanceAdmin && !auth.member.instanceAdmin) throw new ApiError("forbidden", "this needs the instance admin");
   return auth.member;
 }
 

@@ -10,6 +10,7 @@ import {
   workloadLimitBreaches,
   generatorsBreach,
 } from "@opsbench/core";
+import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { ScriptValidationUnavailable, type ScriptValidationResult } from "@opsbench/jobs";
 import { ApiError } from "@/lib/api/errors";
 import { getScriptValidator } from "./singletons";
@@ -42,4 +43,21 @@ export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLi
       breaches.map((b) => `${path}: the workload ${b.message}`).join("; "),
       breaches.map((b) => ({ path, message: `the workload ${b.message}` })),
     );
+}
+
+/**
+ * A rate given as a share of another run's maximum (`rate.percentOfRunMax`) names a run of this workspace: any other
+ * id, another workspace's run included, is a 422 at `<path>.rate.runId` that says nothing about that run.
+ */
+export async function assertRateSourceInWorkspace(scope: WorkspaceScope, spec: WorkloadSpec, path = "spec"): Promise<void> {
+  const dep = rateDependsOnRun(spec);
+  if (!dep) return;
+  try {
+    await scope.runs.assertExists(dep.runId);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    const at = `${path}.rate.runId`;
+    const message = `no run ${dep.runId} in this workspace: a rate relative to a run's maximum names a run of this workspace`;
+    throw new ApiError("invalid_input", `${at}: ${message}`, [{ path: at, message }]);
+  }
 }

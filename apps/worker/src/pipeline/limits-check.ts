@@ -12,6 +12,7 @@ export async function checkLimits(ctx: RunContext, { run }: ClaimedRun): Promise
   const workload = await resolveWorkload(
     parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
     ctx.deps.db,
+    run.workspaceId,
   );
   const inspected = await ctx.deps.k6.runner.inspect(compileK6Script(workload));
   if (!inspected.ok) throw new RunFailure(`the workload's script does not pass k6 inspect: ${inspected.message}`);

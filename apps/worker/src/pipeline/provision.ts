@@ -2,7 +2,7 @@
 // may come from anywhere), a "% of a measured maximum" rate is resolved, and the
 // provider deploys. The deployment is the PROVISION step's detail; teardown reads it there.
 import { resolveRate, workloadSpec, type WorkloadSpec } from "@opsbench/core";
-import { addRunFlags, type Db } from "@opsbench/db";
+import { addRunFlags, type Db, NotFoundError, workspaceScope } from "@opsbench/db";
 import type { Deployment, Provider } from "@opsbench/providers";
 import type { ClaimedRun } from "./claim";
 import { recordStep } from "./record-step";
@@ -25,6 +25,7 @@ export async function provision(ctx: RunContext, provider: Provider, { run, targ
     const workload = await resolveWorkload(
       parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
       ctx.deps.db,
+      run.workspaceId,
     );
     // A credential the platform refuses stops the run here, before anything is created.
     await openTargetCredential(ctx, spec, { check: true });
@@ -34,15 +35,22 @@ export async function provision(ctx: RunContext, provider: Provider, { run, targ
   });
 }
 
-/** "Stable at X% of a measured maximum": the rate comes from the referenced run's max throughput. */
-export async function resolveWorkload(spec: WorkloadSpec, db: Db): Promise<WorkloadSpec> {
+/**
+ * "Stable at X% of a measured maximum": the rate comes from the referenced run's max throughput. Only a run of the
+ * run's own workspace is read (through its scope): another workspace's run is "does not exist", like a made-up id.
+ */
+export async function resolveWorkload(spec: WorkloadSpec, db: Db, workspaceId: string): Promise<WorkloadSpec> {
   if (spec.kind !== "constant-arrival-rate" || typeof spec.rate === "number") return spec;
-  const ref = await db.run.findUnique({ where: { id: spec.rate.runId }, select: { summary: true, status: true } });
-  const max = (ref?.summary as { maxThroughput?: { rps: number } | null } | null)?.maxThroughput?.rps;
-  if (ref?.status !== "SUCCEEDED" || !max) {
+  const ref = await workspaceScope(db, workspaceId)
+    .runs.measuredMax(spec.rate.runId)
+    .catch((err: unknown) => {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    });
+  if (ref?.status !== "SUCCEEDED" || !ref.maxThroughputRps) {
     throw new RunFailure(
-      `the workload's rate is ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum throughput, but that run ${ref ? `has no measured maximum (status ${ref.status})` : "does not exist"}`,
+      `the workload's rate is ${spec.rate.percentOfRunMax}% of run ${spec.rate.runId}'s maximum throughput, but that run ${ref ? `has no measured maximum (status ${ref.status})` : "does not exist in this workspace"}`,
     );
   }
-  return resolveRate(spec, max);
+  return resolveRate(spec, ref.maxThroughputRps);
 }

@@ -61,8 +61,8 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
   }, 500);
   let control: K6Control | null = null;
   try {
-    const run = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { workloadSpec: true } });
-    const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db);
+    const run = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { workloadSpec: true, workspaceId: true } });
+    const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db, run.workspaceId);
     const endpoint = await deploymentEndpoint(deps.db, runId);
     // Rows land on the database server's second: whole seconds of offset are corrected here.
     const store = runStore(deps.db, runId, { segment, clockShiftSeconds: Math.round(offsetStart / 1000) });

@@ -13,6 +13,7 @@ export type AuditAction =
   | "share.create"
   | "share.revoke"
   | "limits.set"
+  | "ceilings.set"
   | "run.delete"
   | "study.delete"
   | "target.delete"

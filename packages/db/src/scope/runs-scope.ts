@@ -3,7 +3,7 @@ import { NotFoundError } from "../errors";
 import { parseRunJson } from "../run-json";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../run-view";
 import { runSpecColumns } from "../spec-columns";
-import type { WorkspaceAccess } from "./workspace-access";
+import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
 /** A workspace's runs. */
 export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
@@ -27,6 +27,16 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
         })
       ).map(parseRunJson),
     assertExists: access.assertRun,
+    /**
+     * What a "% of a measured maximum" rate is resolved from: the run's status and its maximum throughput (req/s,
+     * null before it is measured). A run of another workspace is a NotFoundError, exactly like one that does not exist.
+     */
+    measuredMax: async (id: string): Promise<{ status: string; maxThroughputRps: number | null }> => {
+      const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { status: true, summary: true } }) : null;
+      if (!run) throw new NotFoundError("run", id);
+      const rps = (run.summary as { maxThroughput?: { rps?: unknown } | null } | null)?.maxThroughput?.rps;
+      return { status: run.status, maxThroughputRps: typeof rps === "number" && rps > 0 ? rps : null };
+    },
     view: async (id: string, opts: RunViewOptions = {}) => {
       await access.assertRun(id);
       return loadRunView(db, id, opts);

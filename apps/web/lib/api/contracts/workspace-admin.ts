@@ -1,12 +1,15 @@
 // What the API returns for a workspace's limits and its audit log.
-import { auditDetailSchema, workspaceLimitsSchema } from "@opsbench/core";
+import { auditDetailSchema, instanceCeilingsSchema, workspaceLimitsSchema } from "@opsbench/core";
 import { z } from "zod";
 import { isoTime } from "./wire";
 
-export { workspaceLimitsSchema };
+export { instanceCeilingsSchema, workspaceLimitsSchema };
 
 /** PUT /api/v1/limits: any of the limits; the others keep their value. */
 export const limitsBody = workspaceLimitsSchema.partial();
+
+/** PUT /api/v1/instance/ceilings: any of the ceilings; the others keep their value. */
+export const ceilingsBody = instanceCeilingsSchema.partial();
 
 export const auditQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(200) });
 

@@ -1,4 +1,4 @@
-import { refName } from "@opsbench/core";
+import { limitPhrase, refName } from "@opsbench/core";
 import { NotFoundError } from "@opsbench/db";
 import { startStudy } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
@@ -7,7 +7,7 @@ import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { audit } from "@/lib/server/audit";
 import { admitNewWork } from "@/lib/server/run-admission";
-import { assertWorkloadFits } from "@/lib/server/script-check";
+import { assertRateSourceInWorkspace, assertWorkloadFits } from "@/lib/server/script-check";
 import { getStudyQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
@@ -27,12 +27,15 @@ export const POST = apiRoute(async ({ request, scope }) => {
   const limits = await scope.limits.get();
   const runCount = input.targets.length * input.workloads.length * input.repetitions;
   if (runCount > limits.maxStudyRuns) {
-    const message = `${runCount} runs (targets x workloads x repetitions); the workspace's limit maxStudyRuns is ${limits.maxStudyRuns}`;
+    const message = `${runCount} runs (targets x workloads x repetitions); ${limitPhrase(limits, "maxStudyRuns")}`;
     throw new ApiError("invalid_input", `repetitions: ${message}`, [{ path: "repetitions", message }]);
   }
   for (const [i, w] of input.workloads.entries())
-    if (typeof w !== "string") await assertWorkloadFits(w.spec, limits, `workloads.${i}.spec`);
-  await admitNewWork(scope, limits);
+    if (typeof w !== "string") {
+      await assertRateSourceInWorkspace(scope, w.spec, `workloads.${i}.spec`);
+      await assertWorkloadFits(w.spec, limits, `workloads.${i}.spec`);
+    }
+  await admitNewWork(scope, limits, runCount);
   try {
     const { study, runs, cells } = await startStudy(scope, getStudyQueue(), input);
     await audit(scope, request, {

@@ -7,12 +7,14 @@ import { audit } from "@/lib/server/audit";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.targets.list()).map(toTargetItem)));
+export const GET = apiRoute(async ({ scope, member }) =>
+  NextResponse.json((await scope.targets.list()).map((t) => toTargetItem(t, member.role))),
+);
 
 /** Creates a target, or replaces the spec of the target with that name. */
-export const POST = apiRoute(async ({ request, scope }) => {
+export const POST = apiRoute(async ({ request, scope, member }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/targets"].body, request);
   const target = await scope.targets.put(input);
   await audit(scope, request, { action: "target.create", subjectKind: "target", subjectId: target.id, detail: { name: target.name } });
-  return NextResponse.json(toTargetItem(target), { status: 201 });
+  return NextResponse.json(toTargetItem(target, member.role), { status: 201 });
 });

@@ -3,7 +3,7 @@ import { toSpecItem } from "@/lib/api/dto";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { apiRoute, parseBody } from "@/lib/api/errors";
 import { audit } from "@/lib/server/audit";
-import { assertWorkloadFits } from "@/lib/server/script-check";
+import { assertRateSourceInWorkspace, assertWorkloadFits } from "@/lib/server/script-check";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,6 +18,7 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
  */
 export const POST = apiRoute(async ({ request, scope }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/workloads"].body, request);
+  await assertRateSourceInWorkspace(scope, input.spec);
   await assertWorkloadFits(input.spec, await scope.limits.get());
   const workload = await scope.workloads.put(input);
   await audit(scope, request, {
