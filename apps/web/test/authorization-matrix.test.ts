@@ -56,6 +56,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/credentials": { url: () => "/api/v1/credentials", allowed: 200 },
   "POST /api/v1/credentials": { url: () => "/api/v1/credentials", body: {}, allowed: 422 },
   "DELETE /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, allowed: 404 },
+  "PUT /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, body: { editorsMayDeploy: true }, allowed: 404 },
   "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
   "DELETE /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
   "DELETE /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },

@@ -7,6 +7,7 @@ import { runStore } from "@opsbench/db";
 import { ABORTED_BY_REQUEST, watchAbortRequest } from "./pipeline/abort-watch";
 import { analyze } from "./pipeline/analyze";
 import { baseline } from "./pipeline/baseline";
+import { checkBeforeDeploy } from "./pipeline/before-deploy";
 import { claim } from "./pipeline/claim";
 import { collect } from "./pipeline/collect";
 import { checkLimits } from "./pipeline/limits-check";
@@ -53,6 +54,8 @@ async function executeWatchedRun(
   let provisioned: Provisioned | null = null;
   try {
     const provider = providerFor(claimed.target.kind);
+    // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts).
+    await checkBeforeDeploy(ctx, provider, claimed);
     const limits = await checkLimits(ctx, claimed);
     provisioned = await provision(ctx, provider, claimed);
     await checkLoadHost(ctx, provider, provisioned);

@@ -161,7 +161,7 @@ async function killAfterDeploy(targetName: string, hasResources: (runId: string)
 }
 
 describe("cloud kinds: nothing left running", () => {
-  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before any request, torn down", async () => {
+  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before anything is deployed", async () => {
     await scope.targets.put(
       targetInput.parse({
         name: "asg-elsewhere",
@@ -182,12 +182,12 @@ describe("cloud kinds: nothing left running", () => {
     expect(view.status).toBe("FAILED");
     expect(view.error).toBe(
       "load to 10.1.2.3 refused: opsbench did not start this endpoint and 10.1.2.3 is not on the admin's allowlist " +
-        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24; docs/security.md)",
+        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24; docs/security.md); " +
+        "refused before anything was deployed",
     );
     const steps = await db.runStep.findMany({ where: { runId: run.id } });
-    expect(steps.find((s) => s.name === "PROVISION")?.status).toBe("SUCCEEDED");
-    // Nothing after the deploy: no baseline, no load, not one result.
-    expect(steps.filter((s) => s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
+    // The address was known before deploy: no PROVISION (nothing deployed), no baseline, no load, not one result.
+    expect(steps.filter((s) => s.name === "PROVISION" || s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
     expect(await db.resultSecond.count({ where: { runId: run.id } })).toBe(0);
     expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });

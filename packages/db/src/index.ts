@@ -47,6 +47,7 @@ export {
   openCredentialsOfKind,
   finalRunIds,
   markCredentialChecked,
+  credentialRefusalForRequester,
   type CredentialsScope,
 } from "./scope/credentials-scope";
 export {

@@ -5,6 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseLoadHostAllowlist } from "@opsbench/core";
 import { kubeClientOf, kubernetes } from "../src";
 import { kubeconfigYaml } from "../../../tests/fake-kube-api";
 
@@ -89,13 +90,24 @@ describe("kubernetes client", () => {
     ];
     for (const [line, key] of refusals)
       await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml(url, TOKEN, line) })).rejects.toThrow(
-        `the kubeconfig uses "${key}": opsbench accepts only what the file itself holds`, // the library would read or run it while loading
+        `users[0].user: "${key}" is not accepted: opsbench accepts only what the kubeconfig itself holds`, // the library would read or run it while loading
       );
     const proxied = kubeconfigYaml(url, TOKEN).replace("insecure-skip-tls-verify: true", "proxy-url: http://127.0.0.1:9");
-    await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: proxied })).rejects.toThrow('the kubeconfig uses "proxy-url"');
+    await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: proxied })).rejects.toThrow(
+      'clusters[0].cluster: "proxy-url" is not accepted',
+    );
     const plain = kubeconfigYaml(url, TOKEN).replace("    insecure-skip-tls-verify: true\n", "");
     await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: plain })).rejects.toThrow(
       `the kubeconfig's server ${url} is plain http: set insecure-skip-tls-verify: true on its cluster to use it anyway`,
     );
+  });
+
+  it("contacts a server only where the load-host policy allows: loopback, or a host on the admin's allowlist", async () => {
+    const remote = kubeconfigYaml("https://10.1.2.3:6443", TOKEN);
+    await expect(kubeClientOf({ kind: "kubernetes", kubeconfig: remote })).rejects.toThrow(
+      "the kubeconfig's server 10.1.2.3 is refused: opsbench talks only to a cluster on this machine's loopback or on a host the admin allows (OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now empty",
+    );
+    const allowed = await kubeClientOf({ kind: "kubernetes", kubeconfig: remote }, { loadHosts: parseLoadHostAllowlist("10.1.0.0/16") });
+    expect(allowed.server).toBe("https://10.1.2.3:6443");
   });
 });
