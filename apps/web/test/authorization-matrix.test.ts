@@ -184,6 +184,28 @@ describe("authorization matrix (every /api/v1 route x every kind of caller)", ()
     expect(ours).not.toContain(ids.other.run);
   });
 
+  it("credentials by role: a member who is not an owner may not name a credential closed to editors (403); an owner opens it", async () => {
+    const post = (caller: Caller, name: string) =>
+      fetch(`${web}/api/v1/targets`, {
+        method: "POST",
+        headers: { ...caller.headers, "content-type": "application/json" },
+        body: JSON.stringify({ name, kind: "kubernetes", spec: { credential: "matrix", image: "registry.invalid/app:1" } }),
+      });
+    const editor = callers.find((c) => c.name === "editor")!;
+    const ownerCaller = callers.find((c) => c.name === "owner")!;
+    const refused = await post(editor, "matrix-editor-target");
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/credential "matrix" is not open to editors/);
+    expect((await post(ownerCaller, "matrix-owner-target")).status).toBe(201);
+    const opened = await fetch(`${web}/api/v1/credentials/${ids.default.credential}`, {
+      method: "PUT",
+      headers: { ...ownerCaller.headers, "content-type": "application/json" },
+      body: JSON.stringify({ editorsMayDeploy: true }),
+    });
+    expect(opened.status).toBe(200);
+    expect((await post(editor, "matrix-editor-target")).status).toBe(201);
+  });
+
   it("records when a token was last used", async () => {
     const row = await db.apikey.findFirstOrThrow({ where: { name: "matrix" } });
     expect(row.lastRequest).toBeInstanceOf(Date);
