@@ -66,11 +66,11 @@ function kubeconfig({ user = `    token: ${TOKEN}`, cluster = "", head = "" } = 
   ].join("\n");
 }
 
-async function save(name: string, text: string) {
+async function save(name: string, kubeconfigText: string) {
   const res = await fetch(`${web}/api/v1/credentials`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name, secret: { kind: "kubernetes", kubeconfig: text } }),
+    body: JSON.stringify({ name, secret: { kind: "kubernetes", kubeconfig: kubeconfigText } }),
   });
   const text = await res.text();
   let message = "";

@@ -18,6 +18,7 @@ import {
   EMPTY_LOAD_HOST_ALLOWLIST,
   type LoadHostAllowlist,
   loadHostVerdict,
+  type ValidKubeconfig,
   validateKubeconfig,
 } from "@opsbench/core";
 import { ProviderError } from "../provider";
@@ -81,11 +82,11 @@ export function kubeServerVerdict(
   };
 }
 
-/** The kubeconfig loaded by the library from the validated object; throws a ProviderError naming what is wrong. */
-function loadKubeconfig(lib: Library, secret: KubernetesSecret, allowlist: LoadHostAllowlist | undefined): KubeConfig {
+/** The kubeconfig parsed, judged and its server under the host policy; throws a ProviderError naming what is wrong. */
+function judgedKubeconfig(secret: KubernetesSecret, allowlist: LoadHostAllowlist | undefined): ValidKubeconfig {
   const verdict = validateKubeconfig(secret.kubeconfig, secret.context);
   if (!verdict.ok) throw new ProviderError(verdict.message);
-  const { cluster, user, context } = verdict.config;
+  const { cluster } = verdict.config;
   // The library sends no token over plain http unless the kubeconfig says so; its own message names neither.
   if (cluster.server.startsWith("http:") && !cluster.skipTLSVerify)
     throw new ProviderError(
@@ -93,6 +94,11 @@ function loadKubeconfig(lib: Library, secret: KubernetesSecret, allowlist: LoadH
     );
   const host = kubeServerVerdict(cluster.server, allowlist);
   if (!host.allowed) throw new ProviderError(host.message);
+  return verdict.config;
+}
+
+/** The library's KubeConfig built from the validated object (never from the user's text). */
+function loadKubeconfig(lib: Library, { cluster, user, context }: ValidKubeconfig): KubeConfig {
   const kc = new lib.KubeConfig();
   kc.loadFromOptions({
     clusters: [{ ...cluster }],
@@ -158,8 +164,10 @@ export interface KubeClientOptions {
 /** The clients for a workspace's kubeconfig; throws a ProviderError naming what is wrong with it (nothing is sent then). */
 export async function kubeClientOf(secret: KubernetesSecret, opts: KubeClientOptions | AbortSignal = {}): Promise<KubeClient> {
   const { signal, loadHosts } = opts instanceof AbortSignal ? { signal: opts, loadHosts: undefined } : opts;
+  // Judged before the library is even loaded: a refusal costs nothing and sends nothing.
+  const judged = judgedKubeconfig(secret, loadHosts);
   const lib = await loadLibrary();
-  const kc = loadKubeconfig(lib, secret, loadHosts);
+  const kc = loadKubeconfig(lib, judged);
   const server = kc.getCurrentCluster()?.server ?? "";
   // What kc.makeApiClient builds, with the transport above in place of the default one.
   const configuration = lib.createConfiguration({
