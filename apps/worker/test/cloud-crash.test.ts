@@ -192,6 +192,33 @@ describe("cloud kinds: nothing left running", () => {
     expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });
 
+  it("the host policy: a kind whose address only the deploy tells (no endpointUrl) is refused before deploy where load could not go there", async () => {
+    await scope.targets.put(
+      targetInput.parse({
+        name: "asg-platform-address",
+        kind: "aws-asg",
+        spec: {
+          credential: "aws-crash",
+          region: REGION,
+          imageId: "ami-12c6146b",
+          minSize: 1,
+          maxSize: 1,
+          userData: "#!/bin/sh\necho payload",
+        },
+      }),
+    );
+    worker ??= await startCloudWorker("cloud-crash-1");
+    const run = await startRun(scope, queue, { targetName: "asg-platform-address", workloadName: "crash-hold" });
+    const view = await waitForFinal(db, run.id, 60_000);
+    expect(view.status).toBe("FAILED");
+    // The runner sandboxes k6 here (its network reaches loopback only): the ALB's address could never be loaded.
+    expect(view.error).toMatch(
+      /^the aws-asg target's address is known only after deploy \(the platform's own\) and load could not go there: .*refused before anything was deployed/,
+    );
+    expect(await db.runStep.count({ where: { runId: run.id, name: "PROVISION" } })).toBe(0);
+    expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
+  });
+
   it("aws-asg: a worker SIGKILL after deploy, then restart, leaves zero tagged AWS resources", async () => {
     const runId = await killAfterDeploy(
       "asg-crash",
