@@ -148,5 +148,18 @@ describe("credentials by role", () => {
     expect(view.error ?? "").not.toMatch(refusal);
     expect(await stack.db.runStep.count({ where: { runId: run.body.id as string, name: "PROVISION" } })).toBe(1);
     expect(deployRequests.length).toBeGreaterThan(0);
+
+    // A study's runs carry who asked for it, so the worker checks the same member for each of them.
+    const study = await call(editor.token, "POST", "/api/v1/studies", {
+      name: "editors-study-open",
+      targets: ["owners-cluster"],
+      workloads: ["one-vu"],
+      repetitions: 2,
+    });
+    expect(study.status, JSON.stringify(study.body)).toBe(201);
+    const rows = await stack.db.run.findMany({ where: { studyId: study.body.id as string }, select: { requestedBy: true } });
+    expect(rows.map((r) => r.requestedBy)).toEqual([editor.id, editor.id]);
+    expect((await stack.db.study.findUniqueOrThrow({ where: { id: study.body.id as string } })).requestedBy).toBe(editor.id);
+    await call(owner.token, "POST", `/api/v1/studies/${study.body.id as string}/abort`);
   });
 });
