@@ -11,7 +11,7 @@ import { createApiToken, createAuth, storedAuthSecret } from "@opsbench/db";
 import { enqueueRun } from "@opsbench/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubeconfigYaml } from "../fake-kube-api";
-import { openTestStack, shortRamp, waitForFinal } from "../helpers";
+import { launchBrowser, openTestStack, shortRamp, waitForFinal } from "../helpers";
 import { startSignedInWeb } from "../test-identity";
 
 const { web, owner } = await startSignedInWeb();
@@ -131,6 +131,26 @@ describe("credentials by role", () => {
     expect(view.error).toMatch(/^load to 10\.1\.2\.3 refused: .*refused before anything was deployed$/);
     expect(await stack.db.runStep.count({ where: { runId: run.body.id as string, name: "PROVISION" } })).toBe(0);
     expect(deployRequests).toEqual([]);
+  });
+
+  it("the settings page shows the setting and the owner changes it there", async () => {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext();
+      await context.addCookies([{ ...owner.sessionCookie, url: web }]);
+      const page = await context.newPage();
+      await page.goto(`${web}/settings`);
+      const cell = page.getByTestId("credential-row").filter({ hasText: "owner-kube" }).getByTestId("credential-editors");
+      await expect.poll(() => cell.textContent()).toContain("no (owners only)");
+      await cell.getByRole("button", { name: "Open to editors" }).click();
+      await expect.poll(() => cell.textContent(), { timeout: 15_000 }).toContain("yes");
+      await cell.getByRole("button", { name: "Close to editors" }).click();
+      await expect.poll(() => cell.textContent(), { timeout: 15_000 }).toContain("no (owners only)");
+    } finally {
+      await browser.close();
+    }
+    const listed = (await call(owner.token, "GET", "/api/v1/credentials")).body as unknown as { name: string; editorsMayDeploy: boolean }[];
+    expect(listed.find((c) => c.name === "owner-kube")?.editorsMayDeploy).toBe(false);
   });
 
   it("once the owner opens the credential to editors, the editor's run goes past that check", async () => {
