@@ -6,7 +6,7 @@
 // by debootstrap, Node from the npm registry, Go from the Go module proxy, Postgres and Redis from
 // Debian; scripts/compose-standins/), then, as its own compose project with a throwaway env file
 // (a user's .env is never read or written): `docker compose build`, `up -d`, waits for every service
-// to be healthy, signs up the first account through the API, makes an API token, runs the demo study
+// to be healthy, signs up the first account through the API with the installer's setup link, makes an API token, runs the demo study
 // through the API (what the home page's button posts), checks its 4 runs SUCCEEDED sandboxed and the
 // comparison is priced, saves a workload whose init code tries to read the secret key and the
 // database password (both must stay out of reach), and `down -v`.
@@ -414,8 +414,8 @@ async function waitHealthy() {
 let cookie = "";
 let token = "";
 const seen = [];
-async function api(method, route, body, auth = "token") {
-  const headers = { accept: "application/json", origin: base };
+async function api(method, route, body, auth = "token", extraHeaders = {}) {
+  const headers = { accept: "application/json", origin: base, ...extraHeaders };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (auth === "token" && token) headers.authorization = `Bearer ${token}`;
   if (auth === "cookie" && cookie) headers.cookie = cookie;
@@ -442,14 +442,34 @@ async function api(method, route, body, auth = "token") {
   return { status: res.status, json, text, headers: res.headers };
 }
 
+/** The installer's one-time setup link (`opsbench admin setup-link`, run in the app image on the server's database). */
+function setupSecret() {
+  const out = compose([
+    "run",
+    "--rm",
+    "--no-deps",
+    "-T",
+    "migrate",
+    "node",
+    "--import",
+    "tsx",
+    "packages/cli/src/main.ts",
+    "admin",
+    "setup-link",
+  ]);
+  const secret = /[?&]setup=([A-Za-z0-9_-]{43})/.exec(out)?.[1];
+  if (!secret) throw new Error(`opsbench admin setup-link printed no link: ${out.slice(-500)}`);
+  return secret;
+}
+
 async function signUp() {
   const email = "admin@opsbench-check.test";
-  const res = await api(
-    "POST",
-    "/api/auth/sign-up/email",
-    { email, password: randomBytes(12).toString("base64url"), name: "check:compose" },
-    "none",
-  );
+  const account = (who) => ({ email: who, password: randomBytes(12).toString("base64url"), name: "check:compose" });
+  // Nobody becomes the first account by visiting first: a sign-up without the setup link is refused.
+  const early = await api("POST", "/api/auth/sign-up/email", account("first-visitor@opsbench-check.test"), "none");
+  if (early.status !== 403)
+    throw new Error(`a sign-up without the setup link answered ${early.status}, not 403: ${early.text.slice(0, 300)}`);
+  const res = await api("POST", "/api/auth/sign-up/email", account(email), "none", { "x-opsbench-setup": setupSecret() });
   if (res.status !== 200) throw new Error(`sign-up answered ${res.status}: ${res.text.slice(0, 500)}`);
   const setCookie = res.headers.getSetCookie?.() ?? [res.headers.get("set-cookie") ?? ""];
   cookie = setCookie
@@ -457,7 +477,10 @@ async function signUp() {
     .filter(Boolean)
     .join("; ");
   if (!cookie) throw new Error("sign-up set no session cookie");
-  return `${email} is the first account`;
+  // Sign-up is closed from then on (by invitation only).
+  const stranger = await api("POST", "/api/auth/sign-up/email", account("stranger@opsbench-check.test"), "none");
+  if (stranger.status !== 403) throw new Error(`a stranger's sign-up answered ${stranger.status}, not 403: ${stranger.text.slice(0, 300)}`);
+  return `${email} is the first account (through the setup link); a stranger's sign-up is refused`;
 }
 
 async function makeToken() {

@@ -2,7 +2,8 @@
 // .data/ (git-ignored). Skipped when DATABASE_URL / REDIS_URL name servers of
 // your own. Used by scripts/setup.mjs; `node scripts/local-services.mjs stop` stops them.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, chownSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, chownSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,22 @@ const dataDir = path.join(root, ".data");
 const PG_PORT = Number(process.env.OPSBENCH_PG_PORT ?? 55432);
 const REDIS_PORT = Number(process.env.OPSBENCH_REDIS_PORT ?? 56379);
 const isRoot = process.getuid?.() === 0;
+const redisDir = path.join(dataDir, "redis");
+const redisPasswordFile = path.join(redisDir, "password");
+
+/**
+ * The password of the local Redis (like compose's REDIS_PASSWORD): made when setup first starts Redis, kept in
+ * .data/redis/password (mode 0600). Null for a Redis started before opsbench set one (it then has none).
+ */
+export function localRedisPassword() {
+  return existsSync(redisPasswordFile) ? readFileSync(redisPasswordFile, "utf8").trim() || null : null;
+}
+
+/** The local Redis's URL (database `db`), with its password: what the CLI, the worker and the tests use by default. */
+export function localRedisUrl(db = 0) {
+  const password = localRedisPassword();
+  return `redis://${password ? `:${encodeURIComponent(password)}@` : ""}127.0.0.1:${REDIS_PORT}/${db}`;
+}
 
 function postgresBin(name) {
   const base = "/usr/lib/postgresql";
@@ -100,8 +117,10 @@ function gid(user) {
  * jobs across a restart or a crash (at most the last second is lost): without it a
  * run whose job vanished would stay QUEUED forever. BullMQ needs noeviction.
  */
-export function redisServerArgs(port, dir) {
+export function redisServerArgs(port, dir, confFile) {
   return [
+    // The password is in a file only this user reads, never on the command line (where ps shows it).
+    ...(confFile ? [confFile] : []),
     "--port",
     String(port),
     "--bind",
@@ -127,11 +146,20 @@ export function redisServerArgs(port, dir) {
 
 async function startRedis(log) {
   if (!(await portOpen(REDIS_PORT))) {
-    const dir = path.join(dataDir, "redis");
-    mkdirSync(dir, { recursive: true });
-    const r = spawnSync("redis-server", redisServerArgs(REDIS_PORT, dir), { encoding: "utf8" });
+    const dir = redisDir;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!localRedisPassword()) writeFileSync(redisPasswordFile, `${randomBytes(24).toString("base64url")}\n`, { mode: 0o600 });
+    const conf = path.join(dir, "redis.conf");
+    writeFileSync(conf, `requirepass ${localRedisPassword()}\n`, { mode: 0o600 });
+    const r = spawnSync("redis-server", redisServerArgs(REDIS_PORT, dir, conf), { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr.trim()}`);
     await waitForPort(REDIS_PORT, "Redis");
+  } else {
+    const ping = spawnSync("redis-cli", ["-p", String(REDIS_PORT), "ping"], { encoding: "utf8", env: { PATH: process.env.PATH } });
+    if (ping.stdout.trim() === "PONG")
+      log(
+        `Redis on 127.0.0.1:${REDIS_PORT} has no password (started before opsbench set one): stop it (node scripts/local-services.mjs stop) and run the setup again to give it one`,
+      );
   }
   log(`Redis on 127.0.0.1:${REDIS_PORT}`);
 }
@@ -144,14 +172,18 @@ export const localServices = {
     return {
       databaseUrl: process.env.DATABASE_URL ?? `postgresql://opsbench@127.0.0.1:${PG_PORT}/opsbench`,
       testDatabaseUrl: process.env.TEST_DATABASE_URL ?? `postgresql://opsbench@127.0.0.1:${PG_PORT}/opsbench_test`,
-      redisUrl: process.env.REDIS_URL ?? `redis://127.0.0.1:${REDIS_PORT}/0`,
+      redisUrl: process.env.REDIS_URL ?? localRedisUrl(0),
     };
   },
   stop() {
     const pgData = path.join(dataDir, "postgres");
     if (existsSync(path.join(pgData, "postmaster.pid"))) asPostgresUser(postgresBin("pg_ctl"), ["-D", pgData, "-m", "fast", "stop"]);
     // The append-only file is flushed on shutdown either way; no RDB snapshot is wanted.
-    spawnSync("redis-cli", ["-p", String(REDIS_PORT), "shutdown", "nosave"], { stdio: "ignore" });
+    const password = localRedisPassword();
+    spawnSync("redis-cli", ["-p", String(REDIS_PORT), "shutdown", "nosave"], {
+      stdio: "ignore",
+      env: { ...process.env, ...(password ? { REDISCLI_AUTH: password } : {}) },
+    });
   },
 };
 

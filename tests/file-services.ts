@@ -39,8 +39,19 @@ interface FileServices {
   /** The file's k6 runner, when a test started workers of its own (useRunner). */
   runner: Promise<Managed | null> | null;
   web: { url: string; managed: Managed | null; auth: AuthMode } | null;
+  /** The web app's port, chosen before the worker starts: the worker refuses load to it. */
+  webPort: number;
+  /** The settings the file's worker was started with beyond the defaults (useWorker({ env })). */
+  workerEnv: Record<string, string>;
   releaseMachine: () => Promise<void>;
 }
+
+/**
+ * Where the tests' workers let load go although opsbench did not start it: the loopback stand-ins the tests start
+ * on ports the system picks (an `endpoint` target, moto's and the fakes' cloud addresses). opsbench's own ports are
+ * refused whatever this says. A file that tests the allowlist itself starts its worker with its own (useWorker({ env })).
+ */
+export const TEST_LOAD_ALLOWED_HOSTS = "127.0.0.1:1024-65535,localhost:1024-65535,[::1]:1024-65535";
 
 let current: FileServices | null = null;
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -93,11 +104,15 @@ export async function openFileServices(): Promise<void> {
     worker: null,
     runner: null,
     web: null,
+    webPort: await freePort(),
+    workerEnv: {},
     releaseMachine,
   };
+  // Workers the file's tests spawn themselves (with process.env) get the same allowlist.
+  process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ??= TEST_LOAD_ALLOWED_HOSTS;
 }
 
-const cliEnv = (s: FileServices, webPort = 0, auth: AuthMode = "off") => ({
+const cliEnv = (s: FileServices, webPort = s.webPort, auth: AuthMode = "off") => ({
   DATABASE_URL: s.databaseUrl,
   REDIS_URL: s.redisUrl,
   OPSBENCH_WEB_PORT: webPort,
@@ -135,14 +150,25 @@ export function restartRunner(): Promise<Managed | null> {
 /** What a worker the test spawns itself needs to reach the file's runner. */
 export const fileRunnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fileServices().name) });
 
-/** Starts the file's worker (once; later calls wait for the same one). */
-export function useWorker(): Promise<Managed | null> {
+/**
+ * Starts the file's worker (once; later calls wait for the same one). `env` adds worker settings (e.g. its own
+ * OPSBENCH_LOAD_ALLOWED_HOSTS); a worker already started with other settings is replaced.
+ */
+export async function useWorker({ env }: { env?: Record<string, string> } = {}): Promise<Managed | null> {
   const s = fileServices();
+  if (env && s.worker && JSON.stringify(env) !== JSON.stringify(s.workerEnv)) {
+    await stopChild((await s.worker.catch(() => null)) ?? null);
+    s.worker = null;
+  }
+  if (env) s.workerEnv = env;
   s.worker ??= (async () => {
     await useRunner();
     const queue = createRunQueue(s.redisUrl);
     try {
-      const worker = await ensureWorker(cliEnv(s), queue, () => {});
+      const worker = await ensureWorker(cliEnv(s), queue, () => {}, {
+        OPSBENCH_LOAD_ALLOWED_HOSTS: TEST_LOAD_ALLOWED_HOSTS,
+        ...s.workerEnv,
+      });
       noteChild(worker);
       return worker;
     } finally {
@@ -181,7 +207,7 @@ export async function useWeb({
     s.web = null;
   }
   if (!s.web) {
-    s.web = { ...(await startWeb(cliEnv(s, port ?? (await freePort()), auth), () => {}, env)), auth };
+    s.web = { ...(await startWeb(cliEnv(s, port ?? s.webPort, auth), () => {}, env)), auth };
     noteChild(s.web.managed);
   }
   return s.web.url;

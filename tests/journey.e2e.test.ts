@@ -1,5 +1,5 @@
-// The team journey on a server nobody has used yet (sign-in required, no account): the first sign-up becomes the
-// instance admin and owner; the owner invites a viewer by link; the viewer signs up through it, sees no start or
+// The team journey on a server nobody has used yet (sign-in required, no account): the first visitor cannot sign
+// up; the sign-up through the one-time setup link becomes the instance admin and owner; the owner invites a viewer by link; the viewer signs up through it, sees no start or
 // create buttons and gets 403 from the API; the owner makes an API token on the settings page, with which the CLI
 // runs benchmarks on the server (exit 0, and 99 when thresholds fail); a share link of a run opens signed out,
 // and answers 404 once revoked. Screenshots of each page land in /tmp/journey/.
@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, runOpsbenchWith, shortRamp, taewaTarget } from "./helpers";
-import { startWebWithoutAccounts } from "./test-identity";
+import { setupLinkPath, startWebWithoutAccounts } from "./test-identity";
 
 const SHOTS = "/tmp/journey";
 const OWNER = { name: "Ada Owner", email: "ada@journey.test", password: "ada-journey-password" };
@@ -56,11 +56,15 @@ describe("a team's first day on a new server", () => {
   let token = "";
   let runId = "";
 
-  it("the first sign-up becomes the instance admin and owner of the default workspace", async () => {
+  it("the sign-up through the setup link becomes the instance admin and owner of the default workspace", async () => {
     await owner.goto(`${web}/`);
     // No session: every page sends the visitor to sign in.
     expect(new URL(owner.url()).pathname).toBe("/sign-in");
+    // The first visitor without the setup link gets no form.
     await owner.goto(`${web}/sign-up`);
+    await owner.getByTestId("sign-up-needs-setup").waitFor();
+    expect(await owner.getByTestId("sign-up-form").count()).toBe(0);
+    await owner.goto(`${web}${await setupLinkPath()}`);
     await owner.getByText("Create the first account (it becomes the instance admin)").waitFor();
     await shot(owner, "01-first-sign-up");
     await signUp(owner, OWNER);
@@ -75,7 +79,7 @@ describe("a team's first day on a new server", () => {
     await invite.locator('select[name="role"]').selectOption("viewer");
     await invite.getByRole("button", { name: "Invite" }).click();
     const link = (await owner.getByTestId("invite-link").textContent()) ?? "";
-    expect(link).toMatch(new RegExp(`^${web}/invite/[0-9a-f-]{36}$`));
+    expect(link).toMatch(new RegExp(`^${web}/invite/[A-Za-z0-9_-]{43}$`));
     await shot(owner, "02-settings-invited");
 
     await viewer.goto(link);

@@ -1,7 +1,15 @@
 // The account a test file of sign-in and roles acts as: the first one in the file's own database, so the
-// instance admin and owner of the "default" workspace, made directly through Better Auth. API calls send its
-// token, browser pages its session.
-import { createApiToken, createAuth, createDb, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
+// instance admin and owner of the "default" workspace, made as the installer's `opsbench admin create` does
+// (a one-time setup secret made and used at once). API calls send its token, browser pages its session.
+import {
+  createApiToken,
+  createAuth,
+  createDb,
+  createFirstAccount,
+  defaultWorkspaceId,
+  makeSetupToken,
+  storedAuthSecret,
+} from "@opsbench/db";
 import { fileServices, useWeb } from "./file-services";
 
 export interface TestIdentity {
@@ -19,10 +27,10 @@ export async function createTestIdentity(databaseUrl: string): Promise<TestIdent
   const db = createDb(databaseUrl, { max: 2 });
   try {
     const auth = createAuth(db, { secret: await storedAuthSecret(db) });
-    const signedUp = await auth.api.signUpEmail({ body: TEST_OWNER, returnHeaders: true });
+    const signedUp = await createFirstAccount(auth, db, TEST_OWNER);
     const cookie = signedUp.headers.get("set-cookie")?.match(/^([^=;]+)=([^;]*)/);
     if (!cookie?.[1] || !cookie[2]) throw new Error("signing up the test owner set no session cookie");
-    const member = { userId: signedUp.response.user.id, workspaceId: await defaultWorkspaceId(db) };
+    const member = { userId: signedUp.userId, workspaceId: await defaultWorkspaceId(db), role: "owner" as const };
     const { key } = await createApiToken(auth, member, "tests");
     return { email: TEST_OWNER.email, password: TEST_OWNER.password, token: key, sessionCookie: { name: cookie[1], value: cookie[2] } };
   } finally {
@@ -38,7 +46,8 @@ export async function startSignedInWeb(): Promise<{ web: string; owner: TestIden
 
 /**
  * The file's web app with sign-in required on a database with no account at all (the template has none): the
- * first sign-up through the pages becomes the instance admin. Refuses to start on a database that has one.
+ * first sign-up through the pages, with the setup link (setupLink), becomes the instance admin. Refuses to start on
+ * a database that has one.
  */
 export async function startWebWithoutAccounts(): Promise<string> {
   const db = createDb(fileServices().databaseUrl, { max: 1 });
@@ -49,4 +58,16 @@ export async function startWebWithoutAccounts(): Promise<string> {
     await db.$disconnect();
   }
   return useWeb({ auth: "required" });
+}
+
+/** A one-time setup link's path (`/sign-up?setup=<secret>`), as `opsbench admin setup-link` prints it. */
+export async function setupLinkPath(): Promise<string> {
+  const db = createDb(fileServices().databaseUrl, { max: 1 });
+  try {
+    const secret = await makeSetupToken(db);
+    if (!secret) throw new Error("the file's database has its instance admin already");
+    return `/sign-up?setup=${secret}`;
+  } finally {
+    await db.$disconnect();
+  }
 }

@@ -1,20 +1,37 @@
-// Pages need an account: a request without a session cookie goes to the sign-in page before anything renders.
-// Only the cookie's presence is checked here; the session itself is checked where the page loads its data
-// (lib/server/workspace.ts). API routes answer 401 themselves (lib/api/errors.ts apiRoute).
+// Every request passes here first.
+// - OPSBENCH_AUTH=off (one person on their own machine, nobody signs in): only requests addressed to this machine's
+//   loopback name are answered (Host 127.0.0.1, localhost or [::1], any port), so a web page the user visits cannot
+//   drive the app through DNS rebinding (its requests carry the page's own host name).
+// - Sign-in required: pages need an account: a request without a session cookie goes to the sign-in page before
+//   anything renders. Only the cookie's presence is checked here; the session itself is checked where the page
+//   loads its data (lib/server/workspace.ts). API routes answer 401 themselves (lib/api/errors.ts apiRoute).
 import { type NextRequest, NextResponse } from "next/server";
 import { env } from "@/lib/env";
 
 const SESSION_COOKIES = ["better-auth.session_token", "__Secure-better-auth.session_token"];
 
+/** Host header values the local app answers: loopback names with an optional port. */
+const LOCAL_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
+
+/** The API, Next's own files, the icon, the ways in (sign-in, sign-up, invitation links) and share links' pages. */
+const OPEN_PATHS = /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|invite\/|share\/[^/]+)/;
+
 export function proxy(request: NextRequest) {
-  // OPSBENCH_AUTH=off: one person on their own machine, nobody signs in.
-  if (env.OPSBENCH_AUTH === "off") return NextResponse.next();
+  if (env.OPSBENCH_AUTH === "off") {
+    const host = request.headers.get("host") ?? "";
+    if (LOCAL_HOST.test(host)) return NextResponse.next();
+    return new NextResponse(
+      `421 Misdirected Request: this opsbench runs without sign-in (OPSBENCH_AUTH=off) and answers only requests to ` +
+        `127.0.0.1, localhost or [::1], not to "${host.slice(0, 200)}". Open it at http://127.0.0.1:<port>/, or start it ` +
+        "with OPSBENCH_AUTH=required to serve it under another name.\n",
+      { status: 421, headers: { "content-type": "text/plain; charset=utf-8" } },
+    );
+  }
+  const path = request.nextUrl.pathname;
+  if (OPEN_PATHS.test(path)) return NextResponse.next();
   if (SESSION_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next();
   return NextResponse.redirect(new URL("/sign-in", request.url));
 }
 
-export const config = {
-  // Everything but the API, Next's own files, the icon, the ways in (sign-in, sign-up, invitation links) and
-  // share links' pages (/share/<token>; the workspace's list of links at /share is not public).
-  matcher: ["/((?!api/|_next/|icon\\.svg|favicon\\.ico|sign-in|sign-up|invite/|share/[^/]+).*)"],
-};
+// Every path: the Host check above covers the API and Next's own files too.
+export const config = { matcher: ["/:path*"] };

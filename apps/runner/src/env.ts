@@ -45,6 +45,12 @@ const runnerEnvSchema = z.object({
         .map((r) => r.trim())
         .filter(Boolean),
     ),
+  /** Address space each k6 run may use, MB (RLIMIT_AS through prlimit; k6 needs about 800 MB of it to start). */
+  OPSBENCH_K6_MEMORY_MB: z.coerce.number().int().min(1024).default(4096),
+  /** Address space each k6 inspect (script validation, the run's own check) may use, MB. */
+  OPSBENCH_K6_INSPECT_MEMORY_MB: z.coerce.number().int().min(1024).default(1536),
+  /** OS threads a k6 may start (Go's thread limit in opsbench's k6 build; RLIMIT_NPROC too, which binds non-root runners). */
+  OPSBENCH_K6_MAX_THREADS: z.coerce.number().int().min(50).default(2000),
 });
 
 export type RunnerEnv = z.infer<typeof runnerEnvSchema>;

@@ -10,7 +10,26 @@ import os from "node:os";
 import path from "node:path";
 import { durationSeconds } from "@opsbench/core";
 import type { ScriptValidationResult } from "@opsbench/jobs/runner-protocol";
-import { bwrapArgs, type K6SandboxSettings, refusal, STRICT_SANDBOX, sandboxEnv, sandboxProblem } from "./k6-sandbox";
+import {
+  bwrapArgs,
+  DEFAULT_K6_RESOURCES,
+  INSPECT_OUTPUT_LIMIT_BYTES,
+  type K6SandboxSettings,
+  prlimitProblem,
+  refusal,
+  resourceEnv,
+  resourceLimitWatcher,
+  resourcePrefix,
+  STRICT_SANDBOX,
+  sandboxEnv,
+  sandboxProblem,
+} from "./k6-sandbox";
+
+/** What a script's options may weigh once inspected (they are kept with a validation result, in Redis, and on runs). */
+export const INSPECTED_OPTIONS_LIMIT_BYTES = 256 * 1024;
+
+/** The placeholder environment of a script checked outside a run (when a workload is saved). */
+export const PLACEHOLDER_RUN_ENV = { OPSBENCH_BASE_URL: "http://127.0.0.1:8080" };
 
 /** Init code that loops forever must not hold a worker: k6 inspect gets this long. */
 const INSPECT_TIMEOUT_MS = 15_000;
@@ -38,44 +57,93 @@ export function k6ErrorMessage(stderr: string, dir: string): string {
 export async function validateScriptSource(
   k6Binary: string,
   source: string,
-  opts: { sandbox?: K6SandboxSettings; timeoutMs?: number } = {},
+  opts: {
+    sandbox?: K6SandboxSettings;
+    timeoutMs?: number;
+    /** The environment the script sees (__ENV): a run's own (what k6 run will get), else a placeholder address. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<ScriptValidationResult> {
   const timeoutMs = opts.timeoutMs ?? INSPECT_TIMEOUT_MS;
-  const problem = opts.sandbox?.off ? "turned off for a benchmark" : await sandboxProblem(k6Binary);
-  if (problem && !(opts.sandbox ?? STRICT_SANDBOX).allowUnsandboxed) return { ok: false, message: refusal(problem).message };
+  const settings = opts.sandbox ?? STRICT_SANDBOX;
+  const resources = settings.resources ?? DEFAULT_K6_RESOURCES;
+  const problem = settings.off ? "turned off for a benchmark" : await sandboxProblem(k6Binary);
+  if (problem && !settings.allowUnsandboxed) return { ok: false, message: refusal(problem).message };
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-validate-"));
   try {
     writeFileSync(path.join(dir, "script.js"), source);
-    // Only what a run also gives it (with a placeholder address); none of the worker's own settings.
-    const env = sandboxEnv(dir, { OPSBENCH_BASE_URL: "http://127.0.0.1:8080" });
-    const command = [...(problem ? [] : bwrapArgs({ binary: k6Binary, workDir: dir, network: "none" })), k6Binary];
+    // Only what a run also gives it (the run's own, or a placeholder address); none of the worker's own settings.
+    const env = { ...sandboxEnv(dir, opts.env ?? PLACEHOLDER_RUN_ENV), ...resourceEnv(resources.inspectMemoryMb, resources) };
+    const limited = !(await prlimitProblem());
+    const command = [
+      ...(limited ? resourcePrefix(resources.inspectMemoryMb, resources) : []),
+      ...(problem ? [] : bwrapArgs({ binary: k6Binary, workDir: dir, network: "none" })),
+      k6Binary,
+    ];
     const child = spawn(command[0]!, [...command.slice(1), "inspect", "--execution-requirements", "script.js"], {
       cwd: dir,
       env,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
-    let stdout = "";
+    const killAll = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const chunks: Buffer[] = [];
+    let stdoutBytes = 0;
+    let tooLong = false;
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-20_000)));
+    const limit = resourceLimitWatcher(resources.inspectMemoryMb, resources, "OPSBENCH_K6_INSPECT_MEMORY_MB");
+    child.stdout.on("data", (d: Buffer) => {
+      if (tooLong) return;
+      stdoutBytes += d.length;
+      if (stdoutBytes > INSPECT_OUTPUT_LIMIT_BYTES) {
+        tooLong = true;
+        chunks.length = 0;
+        killAll();
+      } else chunks.push(d);
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      limit.feed(d.toString());
+      stderr = (stderr + d).slice(-20_000);
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill("SIGKILL");
+      killAll();
     }, timeoutMs);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once("error", reject);
       child.once("exit", (c) => resolve(c));
     }).finally(() => clearTimeout(timer));
+    if (tooLong)
+      return {
+        ok: false,
+        message: `k6 inspect's output exceeded ${INSPECT_OUTPUT_LIMIT_BYTES / (1 << 20)} MiB: the script's options are too large`,
+      };
+    if (limit.hit) return { ok: false, message: `k6 inspect was stopped: ${limit.hit}` };
     if (timedOut)
       return {
         ok: false,
         message: `k6 inspect did not finish within ${Math.round(timeoutMs / 1000)} s: does the script's init code wait or loop?`,
       };
-    if (code !== 0) return { ok: false, message: k6ErrorMessage(stderr, dir) };
-    const inspected = JSON.parse(stdout) as Record<string, unknown> & { totalDuration?: string; maxVUs?: number };
+    if (code !== 0) return { ok: false, message: k6ErrorMessage(stderr, dir).slice(0, 4000) };
+    const inspected = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> & {
+      totalDuration?: string;
+      maxVUs?: number;
+    };
     const { totalDuration, maxVUs, ...all } = inspected;
     const options = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== null)); // k6 lists every option, mostly null
+    const weight = Buffer.byteLength(JSON.stringify(options));
+    if (weight > INSPECTED_OPTIONS_LIMIT_BYTES)
+      return {
+        ok: false,
+        message: `the script's options take ${Math.ceil(weight / 1024)} KiB once k6 derived them; at most ${INSPECTED_OPTIONS_LIMIT_BYTES / 1024} KiB are kept`,
+      };
     return {
       ok: true,
       options,

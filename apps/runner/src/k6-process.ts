@@ -1,12 +1,22 @@
 // Runs the pinned k6 as a child process and streams the opsbench output's
 // per-second aggregates from file descriptor 3 (a pipe: nothing touches disk).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import type { Readable } from "node:stream";
-import { HISTOGRAM_ALPHA, k6OutputLine, type K6OutputLine, type ValidityFlag } from "@opsbench/core";
+import {
+  HISTOGRAM_ALPHA,
+  inspectedOverLimits,
+  k6OutputLine,
+  type K6OutputLine,
+  type K6RunLimits,
+  planOverLimits,
+  type ProtectedPort,
+  protectedPortVerdict,
+  type ValidityFlag,
+  vusOverPlan,
+} from "@opsbench/core";
 import type { K6Deadline, K6Owned, K6Result } from "@opsbench/jobs/runner-protocol";
 import {
   CLOCK_TICKS_PER_SECOND,
@@ -21,8 +31,15 @@ import {
 import {
   blockArgs,
   bwrapArgs,
+  DEFAULT_K6_RESOURCES,
   type K6SandboxSettings,
+  OUTPUT_LINE_LIMIT_BYTES,
+  prlimitProblem,
   refusal,
+  resourceEnv,
+  resourceLimitWatcher,
+  resourcePrefix,
+  SandboxRefused,
   STRICT_SANDBOX,
   sandboxEnv,
   sandboxProblem,
@@ -63,6 +80,10 @@ export async function runK6(opts: {
   sandbox?: K6SandboxSettings;
   /** The hard stop; none unless given. */
   deadline?: K6Deadline;
+  /** Ports of opsbench's own services: a target on one is refused before anything starts. */
+  blockPorts?: ProtectedPort[];
+  /** The run's limits: inspect (with the run's env) and k6 run's own plan must stay within them. */
+  limits?: K6RunLimits | null;
   /** Told what this k6 owns as soon as it exists (its network, then its process). */
   onOwned?: (owned: K6Owned) => void;
   /**
@@ -71,6 +92,11 @@ export async function runK6(opts: {
    */
   control?: { port: number; onLaunch: (netns: string | null) => void };
 }): Promise<K6Result> {
+  // Before anything is made: never a port of opsbench's own services, whatever the target says.
+  if (opts.env.OPSBENCH_BASE_URL) {
+    const hit = protectedPortVerdict(opts.env.OPSBENCH_BASE_URL, opts.blockPorts ?? []);
+    if (hit) throw new SandboxRefused(hit.message);
+  }
   mkdirSync(opts.workDir, { recursive: true });
   const scriptPath = path.join(opts.workDir, "script.js");
   const summaryPath = path.join(opts.workDir, "k6-summary.json");
@@ -82,7 +108,16 @@ export async function runK6(opts: {
   const network = launch.network ? { ns: launch.network.ns, table: launch.network.table } : null;
   if (network) opts.onOwned?.({ pid: null, startTicks: null, network });
   try {
-    const deadlineMs = opts.deadline ? await deadlineOf(opts.binary, opts.script, sandbox, opts.deadline) : null;
+    // k6 inspect with the run's own environment (what the script will see in __ENV inside its sandbox): the plan
+    // that sets the deadline, and the first check against the run's limits.
+    const limits = opts.limits ?? null;
+    const inspected =
+      opts.deadline || limits ? await validateScriptSource(opts.binary, opts.script, { sandbox, env: launch.runEnv }) : null;
+    if (limits && inspected && !inspected.ok)
+      throw new Error(`k6 inspect of the script, with the run's environment, failed: ${inspected.message}`);
+    const over = limits && inspected?.ok ? inspectedOverLimits(inspected, limits) : [];
+    if (over.length) return notStarted(`refused before k6 started: ${over.join("; ")}`, launch.unsandboxed);
+    const deadlineMs = opts.deadline ? deadlineOf(inspected, opts.deadline) : null;
     opts.control?.onLaunch(launch.network?.ns ?? null);
     const result = await superviseK6(
       {
@@ -107,6 +142,9 @@ export async function runK6(opts: {
         ],
         env: launch.env,
         deadlineMs,
+        limits,
+        inspected: inspected?.ok ? inspected : null,
+        resources: sandbox.resources ?? DEFAULT_K6_RESOURCES,
         onSpawn: (pid) => opts.onOwned?.({ pid, startTicks: processStartTicks(pid), network }),
       },
       summaryPath,
@@ -117,10 +155,27 @@ export async function runK6(opts: {
   }
 }
 
+/** A result for a k6 that was never started because the run is over its limits. */
+function notStarted(reason: string, unsandboxed: ValidityFlag | null): K6Result {
+  return {
+    exitCode: -1,
+    cpuPercentOfMachine: null,
+    summary: null,
+    outputTail: "",
+    malformedLines: 0,
+    unsandboxed,
+    deadlineExceeded: null,
+    overLimits: reason,
+    resourceLimit: null,
+  };
+}
+
 interface Launch {
-  /** What k6's command line starts with (ip netns exec ... bwrap ...), empty when unsandboxed. */
+  /** What k6's command line starts with (prlimit, ip netns exec ... bwrap ...). */
   prefix: string[];
   env: Record<string, string>;
+  /** What the script sees of the run (its __ENV without the sandbox's own variables): k6 inspect gets the same. */
+  runEnv: Record<string, string>;
   blockArgs: string[];
   network: LoadNetwork | null;
   unsandboxed: ValidityFlag | null;
@@ -145,16 +200,21 @@ async function prepareLaunch(binary: string, workDir: string, env: Record<string
         return null;
       });
   }
+  const resources = settings.resources ?? DEFAULT_K6_RESOURCES;
+  const limited = !(await prlimitProblem());
+  const limitPrefix = limited ? resourcePrefix(resources.memoryMb, resources) : [];
   if (!problem) {
     // Inside, the target is the gateway's address (same port); everything else is unreachable.
     const inside = { ...env };
     if (network && baseUrl) inside.OPSBENCH_BASE_URL = env.OPSBENCH_BASE_URL!.replace(`//${baseUrl.host}`, `//${network.gateway}:${port}`);
     return {
       prefix: [
+        ...limitPrefix,
         ...(network ? ["ip", "netns", "exec", network.ns] : []),
         ...bwrapArgs({ binary, workDir, network: network ? "inherit" : "none" }),
       ],
-      env: sandboxEnv(workDir, inside),
+      env: { ...sandboxEnv(workDir, inside), ...resourceEnv(resources.memoryMb, resources) },
+      runEnv: inside,
       // The namespace already reaches nothing but the target; the list is a second wall. Admin ranges are left
       // out here: one as wide as 10.0.0.0/8 would cover the gateway itself.
       blockArgs: blockArgs({ ...settings, blockedRanges: [] }, network?.gateway ?? null).args,
@@ -165,23 +225,77 @@ async function prepareLaunch(binary: string, workDir: string, env: Record<string
   if (!settings.allowUnsandboxed) throw refusal(problem);
   const blocks = blockArgs(settings, targetHost);
   return {
-    prefix: [],
-    env: { ...systemEnv(), ...env, K6_NO_USAGE_REPORT: "true", K6_AUTO_EXTENSION_RESOLUTION: "false" },
+    prefix: limitPrefix,
+    env: {
+      ...systemEnv(),
+      ...env,
+      K6_NO_USAGE_REPORT: "true",
+      K6_AUTO_EXTENSION_RESOLUTION: "false",
+      ...resourceEnv(resources.memoryMb, resources),
+    },
+    runEnv: env,
     blockArgs: blocks.args,
     network: null,
     unsandboxed: unsandboxedFlag(problem, blocks.reachable),
   };
 }
 
-/** When k6 must have finished: k6's own planned duration (k6 inspect) plus the grace, never past the maximum. */
-async function deadlineOf(binary: string, script: string, sandbox: K6SandboxSettings, d: K6Deadline): Promise<number> {
-  const inspected = await validateScriptSource(binary, script, { sandbox });
-  const planned = inspected.ok && inspected.totalDurationSeconds !== null ? inspected.totalDurationSeconds : d.maxSeconds;
+/** When k6 must have finished: k6's own planned duration (k6 inspect, with the run's env) plus the grace, never past the maximum. */
+function deadlineOf(inspected: Awaited<ReturnType<typeof validateScriptSource>> | null, d: K6Deadline): number {
+  const planned = inspected?.ok && inspected.totalDurationSeconds !== null ? inspected.totalDurationSeconds : d.maxSeconds;
   return Math.min(planned + d.graceSeconds, d.maxSeconds) * 1000;
+}
+
+/** k6's end-of-test summary; one larger than this (a script's own metric names can make it so) is not kept. */
+const SUMMARY_LIMIT_BYTES = 4 << 20;
+
+function readSummary(file: string): unknown {
+  if (!existsSync(file) || statSync(file).size > SUMMARY_LIMIT_BYTES) return null;
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
 }
 
 /** Between the SIGINT (k6 stops gracefully, runs teardown, writes its summary) and SIGKILL. */
 const KILL_AFTER_MS = 30_000;
+
+/** The same for a k6 over its limits: nothing of it is worth waiting for. */
+const OVER_LIMITS_KILL_AFTER_MS = 2_000;
+
+/** Lines of a stream, none longer than `limit` bytes: a longer one is skipped whole and reported as null. */
+export async function* boundedLines(input: Readable, limit: number): AsyncGenerator<string | null> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, from);
+      const piece = chunk.subarray(from, nl === -1 ? chunk.length : nl);
+      if (!skipping) {
+        if (size + piece.length > limit) {
+          skipping = true;
+          parts = [];
+          size = 0;
+        } else {
+          parts.push(piece);
+          size += piece.length;
+        }
+      }
+      if (nl === -1) break;
+      if (skipping) yield null;
+      else yield Buffer.concat(parts).toString("utf8");
+      parts = [];
+      size = 0;
+      skipping = false;
+      from = nl + 1;
+    }
+  }
+  if (skipping) yield null;
+  else if (size > 0) yield Buffer.concat(parts).toString("utf8");
+}
 
 /** Runs k6, reads fd 3, samples its CPU, and stops it on abort or at its deadline. */
 async function superviseK6(
@@ -192,6 +306,9 @@ async function superviseK6(
     signal: AbortSignal;
     onLine: (line: K6OutputLine) => void;
     deadlineMs: number | null;
+    limits: K6RunLimits | null;
+    inspected: Parameters<typeof planOverLimits>[2];
+    resources: typeof DEFAULT_K6_RESOURCES;
     onSpawn: (pid: number) => void;
   },
   summaryPath: string,
@@ -213,18 +330,33 @@ async function superviseK6(
     }
   };
   let tail = "";
-  const keep = (b: Buffer) => (tail = (tail + b.toString()).slice(-6000));
+  const limitHit = resourceLimitWatcher(opts.resources.memoryMb, opts.resources, "OPSBENCH_K6_MEMORY_MB");
+  const keep = (b: Buffer) => {
+    const text = b.toString();
+    limitHit.feed(text);
+    tail = (tail + text).slice(-6000);
+  };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
 
   // First: SIGINT, which k6 treats as a graceful stop. Later: SIGKILL.
-  const stop = () => {
+  const stop = (killAfterMs = KILL_AFTER_MS) => {
     signalGroup("SIGINT");
-    setTimeout(() => signalGroup("SIGKILL"), KILL_AFTER_MS).unref();
+    setTimeout(() => signalGroup("SIGKILL"), killAfterMs).unref();
   };
+  // Above its limits (its plan, or the VUs it runs): stopped at once, its results are of no use.
+  let overLimits: string | null = null;
+  const stopOverLimits = (reasons: string[]) => {
+    if (overLimits || reasons.length === 0) return;
+    overLimits = reasons.join("; ");
+    stop(OVER_LIMITS_KILL_AFTER_MS);
+  };
+  // The VUs k6 may run at once: its plan's (for its segment), never above the run's limit.
+  let allowedVUs = opts.limits?.maxVUs ?? Number.POSITIVE_INFINITY;
   // A run aborted between its steps (e.g. during the baseline) reaches here already aborted: no event will fire.
+  const onAbort = () => stop();
   if (opts.signal.aborted) stop();
-  else opts.signal.addEventListener("abort", stop, { once: true });
+  else opts.signal.addEventListener("abort", onAbort, { once: true });
   let deadlineExceeded: string | null = null;
   const deadline =
     opts.deadlineMs === null
@@ -244,10 +376,13 @@ async function superviseK6(
 
   let malformed = 0;
   let formatError: string | null = null;
-  const lines = readline.createInterface({ input: child.stdio[3] as Readable, crlfDelay: Infinity });
   const reading = (async () => {
-    for await (const raw of lines) {
-      if (!raw) continue;
+    for await (const raw of boundedLines(child.stdio[3] as Readable, OUTPUT_LINE_LIMIT_BYTES)) {
+      if (raw === null) {
+        malformed++;
+        continue;
+      }
+      if (!raw.trim()) continue;
       let parsed: ReturnType<typeof k6OutputLine.safeParse> | null;
       try {
         parsed = k6OutputLine.safeParse(JSON.parse(raw));
@@ -259,7 +394,18 @@ async function superviseK6(
         // Buckets of another accuracy would be read wrongly: refuse the whole output.
         formatError = `k6 output writes histograms with alpha ${parsed.data.alpha}, opsbench reads ${HISTOGRAM_ALPHA}; rebuild k6 (npm run k6:build)`;
         signalGroup("SIGINT");
-      } else if (!formatError) opts.onLine(parsed.data);
+      } else if (!formatError) {
+        const line = parsed.data;
+        if (line.t === "plan") {
+          // Before any VU exists: what k6 run will do, against the limits and against what inspect said.
+          stopOverLimits(planOverLimits(line, opts.limits, opts.inspected));
+          allowedVUs = Math.min(allowedVUs, line.segmentVUs ?? line.maxVUs);
+        } else if (line.t === "load") {
+          const over = vusOverPlan(Math.max(line.vus, line.vusMax), allowedVUs);
+          if (over) stopOverLimits([over]);
+        }
+        opts.onLine(line);
+      }
     }
   })();
 
@@ -273,11 +419,11 @@ async function superviseK6(
   await reading;
   clearInterval(cpuSampler);
   if (deadline) clearTimeout(deadline);
-  opts.signal.removeEventListener("abort", stop);
+  opts.signal.removeEventListener("abort", onAbort);
   const seconds = (Date.now() - startedAt) / 1000;
   const cpuPercentOfMachine =
     lastTicks !== null && seconds > 0 ? Math.round((10_000 * lastTicks) / CLOCK_TICKS_PER_SECOND / seconds / os.cpus().length) / 100 : null;
-  const summary = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, "utf8")) : null;
+  const summary = readSummary(summaryPath);
   if (formatError) throw new Error(formatError);
   return {
     exitCode,
@@ -286,5 +432,7 @@ async function superviseK6(
     outputTail: tail.trim().split("\n").slice(-15).join("\n"),
     malformedLines: malformed,
     deadlineExceeded,
+    overLimits,
+    resourceLimit: limitHit.hit,
   };
 }

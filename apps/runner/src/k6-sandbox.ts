@@ -20,9 +20,70 @@ export interface K6SandboxSettings {
   backingHosts: string[];
   /** Never sandbox (with allowUnsandboxed): only for benchmarks measuring what the sandbox costs; not a worker setting. */
   off?: boolean;
+  /** Memory, thread and output limits of k6 and k6 inspect (DEFAULT_K6_RESOURCES unless given). */
+  resources?: K6Resources;
 }
 
+/** What one k6 (run or inspect) may take of the runner's machine; each limit hit ends it with a message naming it. */
+export interface K6Resources {
+  /** Address space of k6 run, MB (RLIMIT_AS; k6 itself needs about 800 MB of it to start). */
+  memoryMb: number;
+  /** Address space of k6 inspect, MB. */
+  inspectMemoryMb: number;
+  /** OS threads of k6 (Go's own limit, set by opsbench's output) and processes (RLIMIT_NPROC where it applies). */
+  maxThreads: number;
+}
+
+export const DEFAULT_K6_RESOURCES: K6Resources = { memoryMb: 4096, inspectMemoryMb: 1536, maxThreads: 2000 };
+
+/** What k6 inspect may print; its options beyond this are refused. */
+export const INSPECT_OUTPUT_LIMIT_BYTES = 1 << 20;
+
+/** The longest line the runner reads from k6's opsbench output; longer ones are dropped (counted as malformed). */
+export const OUTPUT_LINE_LIMIT_BYTES = 1 << 20;
+
 export const STRICT_SANDBOX: K6SandboxSettings = { allowUnsandboxed: false, blockedRanges: [], backingHosts: [] };
+
+/**
+ * The command k6 (and bwrap before it) starts under: prlimit's address-space limit (a script that allocates without
+ * bound ends with Go's "out of memory" instead of taking the machine) and process limit (RLIMIT_NPROC counts per
+ * real user and does not bind root, so the thread limit below is the one that always holds).
+ */
+export function resourcePrefix(memoryMb: number, r: K6Resources): string[] {
+  return ["prlimit", `--as=${memoryMb * 1024 * 1024}`, `--nproc=${r.maxThreads}`, "--"];
+}
+
+/** The variables that make k6 keep to its limits itself: Go's soft memory limit (GC works harder near it) and the thread limit. */
+export function resourceEnv(memoryMb: number, r: K6Resources): Record<string, string> {
+  return { GOMEMLIMIT: `${Math.floor(memoryMb * 0.75)}MiB`, K6_OPSBENCH_MAX_THREADS: String(r.maxThreads) };
+}
+
+/**
+ * Watches k6's stderr for Go's own words when a limit was hit (the message is at the start of a long stack dump,
+ * which the kept tail would lose). Returns the reason, naming the setting, once seen.
+ */
+export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: string) {
+  let carry = "";
+  let hit: string | null = null;
+  return {
+    feed(chunk: string) {
+      if (hit) return;
+      const text = carry + chunk;
+      carry = text.slice(-200);
+      if (
+        /fatal error: (runtime: )?out of memory|failed to reserve page summary memory|cannot allocate memory|out of memory allocating/i.test(
+          text,
+        )
+      )
+        hit = `k6 ran out of memory: it may use ${memoryMb} MB of address space (${setting}); the script allocates more`;
+      else if (/program exceeds \d+-thread limit|thread exhaustion|newosproc|resource temporarily unavailable.*(thread|clone)/i.test(text))
+        hit = `k6 went over its limit of ${r.maxThreads} threads (OPSBENCH_K6_MAX_THREADS)`;
+    },
+    get hit() {
+      return hit;
+    },
+  };
+}
 
 /** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network". */
 export const ALWAYS_BLOCKED_RANGES = ["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32", "0.0.0.0/8"];
@@ -73,10 +134,25 @@ export function sandboxEnv(workDir: string, env: Record<string, string>): Record
   return { ...env, HOME: workDir, K6_NO_USAGE_REPORT: "true", K6_AUTO_EXTENSION_RESOLUTION: "false" };
 }
 
+/** Whether prlimit (util-linux) is here: without it k6 would run without its memory limit, so runs are refused. */
+let prlimitProbe: Promise<string | null> | null = null;
+export function prlimitProblem(): Promise<string | null> {
+  prlimitProbe ??= new Promise<string | null>((resolve) => {
+    const child = spawn("prlimit", ["--as=1073741824", "--", "true"], { stdio: "ignore", env: { PATH: process.env.PATH ?? "" } });
+    child.once("error", (err) => resolve(`prlimit (util-linux), which limits k6's memory, cannot be started: ${err.message}`));
+    child.once("exit", (code) => resolve(code === 0 ? null : `prlimit (util-linux) failed (exit ${code})`));
+  });
+  return prlimitProbe;
+}
+
 const probes = new Map<string, Promise<string | null>>();
 
-/** Why bubblewrap cannot run k6 on this machine, or null when it can (checked once per binary). */
-export function sandboxProblem(binary: string): Promise<string | null> {
+/** Why bubblewrap cannot run k6 on this machine (or prlimit cannot limit it), or null when it can (checked once per binary). */
+export async function sandboxProblem(binary: string): Promise<string | null> {
+  return (await prlimitProblem()) ?? (await bwrapProblem(binary));
+}
+
+function bwrapProblem(binary: string): Promise<string | null> {
   let probe = probes.get(binary);
   if (!probe) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-probe-"));

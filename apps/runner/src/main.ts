@@ -18,6 +18,11 @@ const runner = createRunnerServer({
   hostId: env.OPSBENCH_RUNNER_HOST_ID,
   allowUnsandboxed: env.OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS,
   blockedRanges: env.OPSBENCH_K6_BLOCKED_RANGES,
+  resources: {
+    memoryMb: env.OPSBENCH_K6_MEMORY_MB,
+    inspectMemoryMb: env.OPSBENCH_K6_INSPECT_MEMORY_MB,
+    maxThreads: env.OPSBENCH_K6_MAX_THREADS,
+  },
   log,
 });
 await runner.sweep();

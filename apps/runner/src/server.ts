@@ -21,7 +21,7 @@ import {
 import { z } from "zod";
 import { runK6 } from "./k6-process";
 import { K6Control } from "./k6-control";
-import { type K6SandboxSettings, SandboxRefused, sandboxProblem } from "./k6-sandbox";
+import { type K6Resources, type K6SandboxSettings, SandboxRefused, sandboxProblem } from "./k6-sandbox";
 import { validateScriptSource } from "./inspect";
 import type { Logger } from "./logger";
 import { loadNetworkNotes } from "./sweep-load-networks";
@@ -35,6 +35,8 @@ export interface RunnerSettings {
   hostId: string;
   allowUnsandboxed: boolean;
   blockedRanges: string[];
+  /** Memory, thread and output limits of each k6 and k6 inspect (DEFAULT_K6_RESOURCES unless given). */
+  resources?: K6Resources;
   log: Logger;
 }
 
@@ -97,6 +99,7 @@ export function createRunnerServer(settings: RunnerSettings) {
     allowUnsandboxed: settings.allowUnsandboxed,
     blockedRanges: settings.blockedRanges,
     backingHosts: [],
+    ...(settings.resources ? { resources: settings.resources } : {}),
   };
 
   async function health(): Promise<RunnerHealth> {
@@ -135,6 +138,8 @@ export function createRunnerServer(settings: RunnerSettings) {
         signal: abort.signal,
         onLine: (line) => send({ e: "line", line }),
         sandbox: { ...sandbox, backingHosts: body.blockHosts },
+        blockPorts: body.blockPorts,
+        limits: body.limits,
         ...(body.deadline ? { deadline: body.deadline } : {}),
         extraArgs: [
           ...(body.segment ? executionSegmentArgs(body.segment.index, body.segment.count) : []),

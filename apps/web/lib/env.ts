@@ -1,6 +1,7 @@
 // The web app's only reader of process.env, validated once when the server boots (instrumentation.ts).
 import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 import { z } from "zod";
+import { parseTrustedProxies } from "./server/client-address";
 
 const webEnvSchema = sharedEnvSchema
   .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true, OPSBENCH_SECRET_KEY: true })
@@ -16,6 +17,17 @@ const webEnvSchema = sharedEnvSchema
     OPSBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     /** The provider's name on the sign-in button ("Sign in with <name>"). */
     OPSBENCH_OIDC_NAME: z.string().min(1).default("single sign-on"),
+    /** Proxies whose X-Forwarded-For is believed (comma-separated IPs and CIDRs); none by default: the socket's address counts. */
+    OPSBENCH_TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .superRefine((text, ctx) => {
+        try {
+          parseTrustedProxies(text);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+        }
+      }),
   });
 
 const oidcVariables = ["OPSBENCH_OIDC_ISSUER", "OPSBENCH_OIDC_CLIENT_ID", "OPSBENCH_OIDC_CLIENT_SECRET"] as const;
@@ -52,4 +64,6 @@ export const oidcSettings =
         name: env.OPSBENCH_OIDC_NAME,
       }
     : undefined;
+/** OPSBENCH_TRUSTED_PROXIES, parsed (null: trust no proxy). */
+export const trustedProxies = parseTrustedProxies(env.OPSBENCH_TRUSTED_PROXIES);
 export type WebEnv = typeof env;

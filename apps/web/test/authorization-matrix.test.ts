@@ -1,7 +1,17 @@
 // The authorization matrix, generated from the route contracts (apps/web/lib/api/contracts.ts): every /api/v1
 // route x {anonymous, viewer, editor, owner, member of another workspace, revoked token} answers the status its
 // contract's role implies. A route without a row below fails the test (and the type check).
-import { createApiToken, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
+import {
+  attachInvitationSecret,
+  createApiToken,
+  createAuth,
+  createDb,
+  type Db,
+  defaultWorkspaceId,
+  INVITATION_HEADER,
+  setOpenSignUp,
+  storedAuthSecret,
+} from "@opsbench/db";
 import { roleAllows, type WorkspaceRole } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CONTRACTS, type RouteKey } from "@/lib/api/contracts";
@@ -101,8 +111,9 @@ beforeAll(async () => {
   const defaultId = await defaultWorkspaceId(db);
   const password = "matrix-password-1";
 
-  // A viewer invited to "default", signed in by session; an editor there by API token.
-  await db.invitation.create({
+  // A viewer invited to "default" (signed up and accepted through the invitation link's secret), signed in by
+  // session; an editor there by API token.
+  const invited = await db.invitation.create({
     data: {
       organizationId: defaultId,
       email: "viewer@matrix.test",
@@ -111,18 +122,28 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() + 3_600_000),
     },
   });
-  const viewer = await auth.api.signUpEmail({ body: { email: "viewer@matrix.test", password, name: "viewer" }, returnHeaders: true });
+  const secret = await attachInvitationSecret(db, invited.id);
+  const viewer = await auth.api.signUpEmail({
+    body: { email: "viewer@matrix.test", password, name: "viewer" },
+    headers: new Headers({ [INVITATION_HEADER]: secret }),
+    returnHeaders: true,
+  });
   const viewerHeaders = sessionHeaders(viewer.headers.get("set-cookie"));
-  const invitation = await db.invitation.findFirstOrThrow({ where: { email: "viewer@matrix.test" } });
-  await auth.api.acceptInvitation({ headers: new Headers(viewerHeaders), body: { invitationId: invitation.id } });
+  // The link's secret rides along in the body (checked by opsbench's hook; Better Auth's own schema ignores it).
+  const acceptance = { invitationId: invited.id, secret };
+  await auth.api.acceptInvitation({ headers: new Headers(viewerHeaders), body: acceptance });
 
+  // The others sign up while the admin has sign-up open (they land in no workspace) and are placed directly.
+  await setOpenSignUp(db, true);
   const editor = await auth.api.signUpEmail({ body: { email: "editor@matrix.test", password, name: "editor" } });
   await db.member.create({ data: { organizationId: defaultId, userId: editor.user.id, role: "editor" } });
   const editorToken = await createApiToken(auth, { userId: editor.user.id, workspaceId: defaultId }, "matrix");
 
-  // Someone who signed up openly: owner of a workspace of their own, signed in by session.
+  // The owner of another workspace, signed in by session.
   const outsider = await auth.api.signUpEmail({ body: { email: "outsider@matrix.test", password, name: "outsider" }, returnHeaders: true });
-  const otherId = (await db.member.findFirstOrThrow({ where: { userId: outsider.response.user.id } })).organizationId;
+  const otherId = (await db.workspace.create({ data: { slug: "matrix-other", name: "other" } })).id;
+  await db.member.create({ data: { organizationId: otherId, userId: outsider.response.user.id, role: "owner" } });
+  await setOpenSignUp(db, false);
 
   const ownerUser = await db.user.findUniqueOrThrow({ where: { email: owner.email } });
   const revoked = await createApiToken(auth, { userId: ownerUser.id, workspaceId: defaultId }, "revoked");

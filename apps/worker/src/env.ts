@@ -1,65 +1,85 @@
 // The worker's only reader of process.env, validated at boot.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadAllowedHostsSetting, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { loadAllowedHostsSetting, parseBlockedPorts, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { withLocalRedisUrl } from "@opsbench/core/local-redis";
 import { z } from "zod";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-const workerEnvSchema = sharedEnvSchema.pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true }).extend({
-  /** An AWS API stand-in (moto on loopback) for every AWS call; only from here, never from a request or a spec. */
-  OPSBENCH_AWS_ENDPOINT_URL: z.url().optional(),
-  /** A Google Cloud API stand-in (the tests' fake) for every Google Cloud call; only from here. */
-  OPSBENCH_GCP_ENDPOINT_URL: z.url().optional(),
-  /** The unix socket of this host's k6 runner (apps/runner), which runs every k6 and holds no secret. */
-  OPSBENCH_RUNNER_SOCKET: z.string().default(path.join(repoRoot, ".data/runner/runner.sock")),
-  OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),
-  OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /**
-   * Hosts load may go to although opsbench did not start them (an `endpoint` target, a cloud kind's address or
-   * endpointUrl): comma-separated host names, *.domain, IP addresses or CIDRs. Loopback always may (docs/security.md).
-   */
-  OPSBENCH_LOAD_ALLOWED_HOSTS: loadAllowedHostsSetting,
-  /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
-  OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
-  /**
-   * "all": runs, studies, script checks and load segments; "load": a generator-only worker that takes load segments
-   * of runs split over several generators (docs/generators.md). `opsbench worker --role load` sets it too.
-   */
-  OPSBENCH_WORKER_ROLE: z.enum(["all", "load"]).default("all"),
-  /** How long a run split over generators waits for all of them to have k6 up and paused before it fails. */
-  OPSBENCH_SEGMENT_READY_SECONDS: z.coerce.number().int().min(1).default(120),
-  /** 1: also keep k6's raw JSON output (every sample) of each load segment, in <work dir>/k6-samples/<run>-segment-<i>.json, to check opsbench's numbers. */
-  OPSBENCH_K6_KEEP_SAMPLES: z
-    .enum(["0", "1", "false", "true"])
-    .default("0")
-    .transform((v) => v === "1" || v === "true"),
-  /** No load test runs longer than this, whatever it plans (default one day). */
-  OPSBENCH_MAX_LOAD_SECONDS: z.coerce.number().int().min(1).default(86_400),
-  /** How often the reconciler looks for runs and studies nothing executes (docs/faults.md); one worker of the installation does each pass. */
-  OPSBENCH_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(60),
-  /** How often the reaper looks for platform resources of finished runs (one worker of the installation). */
-  OPSBENCH_REAPER_SECONDS: z.coerce.number().int().min(1).default(300),
-  /** How often raw series past a workspace's retention period are pruned (one worker of the installation). */
-  OPSBENCH_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).default(3600),
-  /**
-   * The identity of the machine this worker's load comes from: every worker on it shares one load lock (one load
-   * test at a time per host). Default: the host id of the runner it uses (apps/runner), so workers sharing a
-   * runner (compose's `--scale worker=N`) share the lock without configuration.
-   */
-  OPSBENCH_LOAD_HOST: z.string().min(1).optional(),
-  /** The load lock's lease: a worker killed while holding it frees the host within this long. */
-  OPSBENCH_LOAD_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
-  /**
-   * SIGTERM: how long the worker may take to stop k6, keep the results, tear down and mark the run
-   * ABORTED before it exits anyway (keep it under the container's stop_grace_period, 90 s in compose).
-   */
-  OPSBENCH_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).default(75),
-});
+const workerEnvSchema = sharedEnvSchema
+  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_WEB_PORT: true })
+  .extend({
+    /** An AWS API stand-in (moto on loopback) for every AWS call; only from here, never from a request or a spec. */
+    OPSBENCH_AWS_ENDPOINT_URL: z.url().optional(),
+    /** A Google Cloud API stand-in (the tests' fake) for every Google Cloud call; only from here. */
+    OPSBENCH_GCP_ENDPOINT_URL: z.url().optional(),
+    /** The unix socket of this host's k6 runner (apps/runner), which runs every k6 and holds no secret. */
+    OPSBENCH_RUNNER_SOCKET: z.string().default(path.join(repoRoot, ".data/runner/runner.sock")),
+    OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),
+    OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /**
+     * Hosts load may go to although opsbench did not start them (an `endpoint` target, a cloud kind's address or
+     * endpointUrl): comma-separated host names, *.domain, IP addresses or CIDRs, or host:port / host:first-last.
+     * A loopback address only as host:port (docs/security.md).
+     */
+    OPSBENCH_LOAD_ALLOWED_HOSTS: loadAllowedHostsSetting,
+    /**
+     * More `host:port` pairs load must never reach, beside opsbench's own (DATABASE_URL's, REDIS_URL's and the web
+     * app's 127.0.0.1:OPSBENCH_WEB_PORT), which are always refused (docs/security.md).
+     */
+    OPSBENCH_LOAD_BLOCKED_PORTS: z
+      .string()
+      .default("")
+      .transform((v, ctx) => {
+        try {
+          return parseBlockedPorts(v);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
+    OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
+    /**
+     * "all": runs, studies, script checks and load segments; "load": a generator-only worker that takes load segments
+     * of runs split over several generators (docs/generators.md). `opsbench worker --role load` sets it too.
+     */
+    OPSBENCH_WORKER_ROLE: z.enum(["all", "load"]).default("all"),
+    /** How long a run split over generators waits for all of them to have k6 up and paused before it fails. */
+    OPSBENCH_SEGMENT_READY_SECONDS: z.coerce.number().int().min(1).default(120),
+    /** 1: also keep k6's raw JSON output (every sample) of each load segment, in <work dir>/k6-samples/<run>-segment-<i>.json, to check opsbench's numbers. */
+    OPSBENCH_K6_KEEP_SAMPLES: z
+      .enum(["0", "1", "false", "true"])
+      .default("0")
+      .transform((v) => v === "1" || v === "true"),
+    /** No load test runs longer than this, whatever it plans (default one day). */
+    OPSBENCH_MAX_LOAD_SECONDS: z.coerce.number().int().min(1).default(86_400),
+    /** How often the reconciler looks for runs and studies nothing executes (docs/faults.md); one worker of the installation does each pass. */
+    OPSBENCH_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** How often the reaper looks for platform resources of finished runs (one worker of the installation). */
+    OPSBENCH_REAPER_SECONDS: z.coerce.number().int().min(1).default(300),
+    /** How often raw series past a workspace's retention period are pruned (one worker of the installation). */
+    OPSBENCH_RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(1).default(3600),
+    /**
+     * The identity of the machine this worker's load comes from: every worker on it shares one load lock (one load
+     * test at a time per host). Default: the host id of the runner it uses (apps/runner), so workers sharing a
+     * runner (compose's `--scale worker=N`) share the lock without configuration.
+     */
+    OPSBENCH_LOAD_HOST: z.string().min(1).optional(),
+    /** The load lock's lease: a worker killed while holding it frees the host within this long. */
+    OPSBENCH_LOAD_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
+    /**
+     * SIGTERM: how long the worker may take to stop k6, keep the results, tear down and mark the run
+     * ABORTED before it exits anyway (keep it under the container's stop_grace_period, 90 s in compose).
+     */
+    OPSBENCH_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).default(75),
+  });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  return parseProcessEnv(workerEnvSchema, source, "worker");
+  // No REDIS_URL: the local Redis, with its password (the one-machine install).
+  return parseProcessEnv(workerEnvSchema, withLocalRedisUrl(source, repoRoot), "worker");
 }

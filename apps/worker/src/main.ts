@@ -9,6 +9,7 @@
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { createDb } from "@opsbench/db";
+import { opsbenchServicePorts } from "@opsbench/core";
 import {
   createLoadQueue,
   LOAD_QUEUE,
@@ -67,6 +68,12 @@ const k6: K6Settings = {
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
   blockHosts: [new URL(env.DATABASE_URL).hostname, new URL(env.REDIS_URL).hostname],
   remoteLoad: runnerHealth.allowUnsandboxed,
+  blockPorts: opsbenchServicePorts({
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    webPort: env.OPSBENCH_WEB_PORT,
+    extra: env.OPSBENCH_LOAD_BLOCKED_PORTS,
+  }),
 };
 const loadQueue = createLoadQueue(env.REDIS_URL);
 const segments: SegmentSettings = {

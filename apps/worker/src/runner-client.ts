@@ -16,7 +16,7 @@ import {
   type ScriptValidationResult,
   scriptValidationResult,
 } from "@opsbench/jobs";
-import type { K6OutputLine } from "@opsbench/core";
+import type { K6OutputLine, ProtectedPort } from "@opsbench/core";
 import type { z } from "zod";
 
 /** What a run's k6 is given, set once per worker: the host's runner and the worker's own limits. */
@@ -33,6 +33,8 @@ export interface K6Settings {
    * targets"). Absent: it cannot; such runs are refused before anything is deployed.
    */
   remoteLoad?: boolean;
+  /** The ports of opsbench's own services: no target may be on one (the worker refuses, and the runner again). */
+  blockPorts?: ProtectedPort[];
 }
 
 /** k6 could not be sandboxed on the runner's host and unsandboxed runs are not allowed. */

@@ -21,6 +21,7 @@ import { startMoto, type Moto } from "../../../tests/moto";
 import { findRunFunctions } from "../../../packages/providers/src/aws-lambda";
 import { zipFiles } from "../../../packages/providers/src/aws-lambda/function-zip";
 import { freePort, waitForPort } from "../../../tests/ports";
+import { TEST_LOAD_ALLOWED_HOSTS } from "../../../tests/file-services";
 import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
 
@@ -76,7 +77,8 @@ const startCloudWorker = (name: string) =>
     OPSBENCH_GCP_ENDPOINT_URL: gcp.url,
     OPSBENCH_SECRET_KEY: testSecretKey(),
     OPSBENCH_RECONCILE_SECONDS: "2",
-    OPSBENCH_LOAD_ALLOWED_HOSTS: "bench.example.com, 192.0.2.0/24",
+    // The tests' loopback stand-ins (the targets' endpointUrl) stay allowed.
+    OPSBENCH_LOAD_ALLOWED_HOSTS: `bench.example.com, 192.0.2.0/24, ${TEST_LOAD_ALLOWED_HOSTS}`,
   });
 
 beforeAll(async () => {
@@ -182,7 +184,7 @@ describe("cloud kinds: nothing left running", () => {
     expect(view.status).toBe("FAILED");
     expect(view.error).toBe(
       "load to 10.1.2.3 refused: opsbench did not start this endpoint and 10.1.2.3 is not on the admin's allowlist " +
-        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24; docs/security.md); " +
+        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24, 127.0.0.1:1024-65535, localhost:1024-65535, [::1]:1024-65535; docs/security.md); " +
         "refused before anything was deployed",
     );
     const steps = await db.runStep.findMany({ where: { runId: run.id } });

@@ -2,6 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { withLocalRedisUrl } from "@opsbench/core/local-redis";
 import { z } from "zod";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -16,7 +17,8 @@ const cliEnvSchema = sharedEnvSchema.extend({
 export type CliEnv = z.input<typeof cliEnvSchema> & z.infer<typeof sharedEnvSchema>;
 
 export function loadEnv(): CliEnv {
-  return parseProcessEnv(cliEnvSchema, process.env, "opsbench");
+  // No REDIS_URL: the local Redis, with its password (scripts/local-services.mjs made it).
+  return parseProcessEnv(cliEnvSchema, withLocalRedisUrl(process.env, repoRoot), "opsbench");
 }
 
 /** The environment handed to the processes the CLI starts (worker, web). */
@@ -32,6 +34,8 @@ export function childEnv(env: CliEnv): NodeJS.ProcessEnv {
     // Both need the same key: the web app seals credentials, the worker opens them.
     OPSBENCH_SECRET_KEY: env.OPSBENCH_SECRET_KEY,
     OPSBENCH_RUNNER_SOCKET: runnerSocket(env),
+    // The worker refuses load to the web app's port (and its ingest endpoint): it must know which one it is.
+    ...(env.OPSBENCH_WEB_PORT ? { OPSBENCH_WEB_PORT: String(env.OPSBENCH_WEB_PORT) } : {}),
   };
 }
 
@@ -49,6 +53,9 @@ const RUNNER_VARIABLES = [
   "OPSBENCH_WORK_DIR",
   "OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS",
   "OPSBENCH_K6_BLOCKED_RANGES",
+  "OPSBENCH_K6_MEMORY_MB",
+  "OPSBENCH_K6_INSPECT_MEMORY_MB",
+  "OPSBENCH_K6_MAX_THREADS",
 ] as const;
 
 export function runnerEnv(env: CliEnv): NodeJS.ProcessEnv {

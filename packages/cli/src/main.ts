@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
+import { ADMIN_USAGE, adminCommand } from "./admin-command";
 import { DELETE_USAGE, deleteCommand } from "./delete-command";
 import { DEMO_USAGE, demoCommand } from "./demo-command";
 import { childEnv, loadEnv, loadRemote, repoRoot, type CliEnv } from "./env";
@@ -28,6 +29,7 @@ ${WORKLOAD_USAGE}
   opsbench study iot [--time-scale 0.0333] [--repetitions 3]  print the local IoT study (study 000's four profiles) as a study file
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
 ${DELETE_USAGE}
+${ADMIN_USAGE}
 With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, study run and import k6 go to that server's API instead of the database.`;
 
 class UsageError extends Error {}
@@ -50,6 +52,8 @@ async function main(argv: string[]): Promise<number> {
     case "runs":
       if (rest[0] === "show") return runsShow(rest.slice(1));
       throw new UsageError(`unknown command "runs ${rest[0] ?? ""}"`);
+    case "admin":
+      return adminCommand(rest, { say, usageError: (m) => new UsageError(m) });
     case "cost":
       return costCommand(rest, { say, usageError: (m) => new UsageError(m) });
     case "study":

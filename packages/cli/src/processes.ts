@@ -86,7 +86,12 @@ export async function ensureRunner(env: CliEnv, log: (m: string) => void): Promi
 }
 
 /** Starts a worker unless one is already consuming the run queue. */
-export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string) => void): Promise<Managed | null> {
+export async function ensureWorker(
+  env: CliEnv,
+  queue: RunQueue,
+  log: (m: string) => void,
+  extraEnv: Record<string, string> = {},
+): Promise<Managed | null> {
   const workers = await queueWorkers(queue);
   if (workers.length > 0) return null;
   const runner = await ensureRunner(env, log);
@@ -94,7 +99,7 @@ export async function ensureWorker(env: CliEnv, queue: RunQueue, log: (m: string
   log(`starting a worker (log: ${path.relative(process.cwd(), logFile)})`);
   const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
-    env: childEnv(env),
+    env: { ...childEnv(env), ...extraEnv },
     stdio: ["ignore", out, out],
     detached: true,
   });

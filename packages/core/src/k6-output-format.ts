@@ -65,9 +65,27 @@ export const k6EndLine = z.object({
   firstMs: z.number().optional(),
   lastMs: z.number().optional(),
 });
-export const k6OutputLine = z.discriminatedUnion("t", [k6MetaLine, k6HttpLine, k6LoadLine, k6MetricLine, k6EndLine]);
+/**
+ * Written once, right after "meta" and before any VU exists (builds since the plan check): what k6 is about to run,
+ * as k6 run itself derived it (apps/worker/k6-build/output/plan.go). The runner stops a test whose plan goes above
+ * the run's limits or above what `k6 inspect` said of the same script; readers of results ignore it.
+ */
+export const k6PlanLine = z.looseObject({
+  t: z.literal("plan"),
+  /** The most VUs of the whole test (planned, and those arrival-rate executors may add). */
+  maxVUs: z.number(),
+  /** The same for this k6's execution segment. */
+  segmentVUs: z.number().optional(),
+  /** How long the test plans to run, graceful stops included. */
+  durationSeconds: z.number(),
+  /** The highest iterations per second an arrival-rate scenario starts (whole test). */
+  peakArrivalRate: z.number(),
+  scenarios: z.array(z.string()).optional(),
+});
+export const k6OutputLine = z.discriminatedUnion("t", [k6MetaLine, k6HttpLine, k6LoadLine, k6MetricLine, k6EndLine, k6PlanLine]);
 export type K6OutputLine = z.infer<typeof k6OutputLine>;
 export type K6HttpLine = z.infer<typeof k6HttpLine>;
 export type K6LoadLine = z.infer<typeof k6LoadLine>;
 export type K6MetricLine = z.infer<typeof k6MetricLine>;
 export type K6EndLine = z.infer<typeof k6EndLine>;
+export type K6PlanLine = z.infer<typeof k6PlanLine>;

@@ -1,9 +1,13 @@
 // Where load may go when opsbench did not start the endpoint itself (an `endpoint` target, a cloud
 // kind's `endpointUrl`, the platform's own address: ALB DNS name, function URL, Cloud Run uri):
-// loopback always (local stand-ins), any other host only when the admin put it on the worker's
-// allowlist (OPSBENCH_LOAD_ALLOWED_HOSTS: host names, `*.domain` for its subdomains, IPv4/IPv6 CIDRs).
+// only to a host the admin put on the worker's allowlist (OPSBENCH_LOAD_ALLOWED_HOSTS: host names,
+// `*.domain` for its subdomains, IPv4/IPv6 CIDRs, or `host:port` / `host:first-last` for one address and
+// its ports). A loopback address (127.0.0.0/8, ::1, localhost) is where opsbench's own services listen, so
+// it passes only through a `host:port` entry naming that address and port, never through a bare address or CIDR.
 // Names are matched as written, never resolved: the allowlist says which names the admin vouches for.
-// Pure: the worker parses the setting once and asks before one request is sent.
+// Apart from that, whatever the allowlist says, the ports of opsbench's own services (Postgres, Redis, the
+// web app and its ingest endpoint) are never a load target: `protectedPortVerdict`, for every target kind.
+// Pure: the worker parses the setting once and asks before one request is sent (and the runner again before k6 starts).
 
 export const LOAD_ALLOWED_HOSTS_SETTING = "OPSBENCH_LOAD_ALLOWED_HOSTS";
 
@@ -13,15 +17,24 @@ interface Cidr {
   width: 32 | 128;
 }
 
+/** One address and a range of its ports (`127.0.0.1:8080`, `[::1]:8000-8099`, `bench.example.com:443`). */
+interface HostPorts {
+  host: string;
+  first: number;
+  last: number;
+}
+
 export interface LoadHostAllowlist {
   /** Exact host names (lower case) and `*.domain` suffixes (stored as ".domain"). */
   names: string[];
   cidrs: Cidr[];
+  /** `host:port` entries: that address on those ports only (the only way a loopback address passes). */
+  ports?: HostPorts[];
   /** The entries as given, for messages. */
   entries: string[];
 }
 
-export const EMPTY_LOAD_HOST_ALLOWLIST: LoadHostAllowlist = { names: [], cidrs: [], entries: [] };
+export const EMPTY_LOAD_HOST_ALLOWLIST: LoadHostAllowlist = { names: [], cidrs: [], ports: [], entries: [] };
 
 function ipv4Bits(text: string): bigint | null {
   const parts = text.split(".");
@@ -83,14 +96,39 @@ export function isLoopbackAddress(hostname: string): boolean {
   return LOOPBACK.some((c) => inCidr(ip, c));
 }
 
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** `host:port`, `host:first-last`, `[v6]:port`: the host and the port range, or null when the entry has no port. */
+function hostPortsOf(entry: string): HostPorts | null {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]/]+):(\d{1,5})(?:-(\d{1,5}))?$/.exec(entry);
+  if (!m) return null;
+  const host = policyHost(m[1]!);
+  const first = Number(m[2]);
+  const last = m[3] === undefined ? first : Number(m[3]);
+  if (!(first >= 1 && last <= 65535 && first <= last))
+    throw new Error(`${LOAD_ALLOWED_HOSTS_SETTING}: "${entry}" has a bad port or port range (1-65535, first-last)`);
+  if (!ipOf(host) && !HOST_NAME.test(host))
+    throw new Error(`${LOAD_ALLOWED_HOSTS_SETTING}: "${entry}" is neither a host name nor an IP address before its port`);
+  return { host, first, last };
+}
+
 /** Parses the setting (comma-separated); throws naming the entry that is neither a host name nor a CIDR. */
 export function parseLoadHostAllowlist(text: string): LoadHostAllowlist {
-  const list: LoadHostAllowlist = { names: [], cidrs: [], entries: [] };
+  const list: LoadHostAllowlist = { names: [], cidrs: [], ports: [], entries: [] };
   for (const raw of text.split(",")) {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
     list.entries.push(entry);
+    const hostPorts = hostPortsOf(entry);
+    if (hostPorts) {
+      list.ports!.push(hostPorts);
+      continue;
+    }
     const [addr = "", prefixText] = entry.split("/");
+    if (prefixText === undefined && isLoopbackAddress(addr))
+      throw new Error(
+        `${LOAD_ALLOWED_HOSTS_SETTING}: "${entry}" is a loopback address, where opsbench's own services listen: name the address and its port (e.g. 127.0.0.1:8080, or a range 127.0.0.1:8000-8099)`,
+      );
     const ip = ipOf(policyHost(addr));
     if (ip) {
       const prefix = prefixText === undefined ? ip.width : Number(prefixText);
@@ -100,40 +138,140 @@ export function parseLoadHostAllowlist(text: string): LoadHostAllowlist {
       continue;
     }
     const name = /^\*\.(.+)$/.exec(entry)?.[1] ?? entry;
-    if (
-      prefixText !== undefined ||
-      !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(name)
-    )
+    if (prefixText !== undefined || !HOST_NAME.test(name))
       throw new Error(`${LOAD_ALLOWED_HOSTS_SETTING}: "${entry}" is neither a host name (or *.domain) nor an IP address / CIDR`);
     list.names.push(entry.startsWith("*.") ? `.${name}` : name);
   }
   return list;
 }
 
-export type LoadHostVerdict =
-  | { allowed: true; host: string; reason: "loopback" | "allowlist" }
-  | { allowed: false; host: string; message: string };
+export type LoadHostVerdict = { allowed: true; host: string; reason: "allowlist" } | { allowed: false; host: string; message: string };
+
+/** A URL's port, or the scheme's default (http 80, https 443, postgres 5432, redis 6379); null when unknown. */
+export function urlPort(url: URL): number | null {
+  if (url.port) return Number(url.port);
+  return DEFAULT_PORTS[url.protocol] ?? null;
+}
+
+const DEFAULT_PORTS: Record<string, number> = {
+  "http:": 80,
+  "https:": 443,
+  "ws:": 80,
+  "wss:": 443,
+  "postgres:": 5432,
+  "postgresql:": 5432,
+  "redis:": 6379,
+  "rediss:": 6379,
+};
 
 /** Whether load may go to `url`, an endpoint opsbench did not start; the refusal names the host and the setting. */
 export function loadHostVerdict(url: string, allowlist: LoadHostAllowlist): LoadHostVerdict {
-  let hostname: string;
+  let parsed: URL;
   try {
-    hostname = new URL(url).hostname;
+    parsed = new URL(url);
   } catch {
     return { allowed: false, host: url, message: `the endpoint "${url}" is not a URL` };
   }
-  const host = policyHost(hostname);
-  if (isLoopbackAddress(host)) return { allowed: true, host, reason: "loopback" };
+  const host = policyHost(parsed.hostname);
+  const port = urlPort(parsed);
+  const loopback = isLoopbackAddress(host);
   const ip = ipOf(host);
-  const listed = ip
-    ? allowlist.cidrs.some((c) => inCidr(ip, c))
-    : allowlist.names.some((n) => (n.startsWith(".") ? host.endsWith(n) : host === n));
+  const listed =
+    (port !== null && (allowlist.ports ?? []).some((e) => e.host === host && port >= e.first && port <= e.last)) ||
+    (!loopback &&
+      (ip ? allowlist.cidrs.some((c) => inCidr(ip, c)) : allowlist.names.some((n) => (n.startsWith(".") ? host.endsWith(n) : host === n))));
   if (listed) return { allowed: true, host, reason: "allowlist" };
+  const now = `${LOAD_ALLOWED_HOSTS_SETTING} in the worker's environment${allowlist.entries.length ? `, now: ${allowlist.entries.join(", ")}` : ", now empty"}; docs/security.md`;
+  const where = port === null ? host : `${ip?.width === 128 ? `[${host}]` : host}:${port}`;
   return {
     allowed: false,
     host,
-    message:
-      `load to ${host} refused: opsbench did not start this endpoint and ${host} is not on the admin's allowlist ` +
-      `(${LOAD_ALLOWED_HOSTS_SETTING} in the worker's environment${allowlist.entries.length ? `, now: ${allowlist.entries.join(", ")}` : ", now empty"}; docs/security.md)`,
+    message: loopback
+      ? `load to ${where} refused: opsbench did not start this endpoint, and ${where} is a loopback address (where opsbench's own services listen) that is not on the admin's allowlist; allow it as "${where}" (${now})`
+      : `load to ${host} refused: opsbench did not start this endpoint and ${host} is not on the admin's allowlist (${now})`,
   };
+}
+
+/** A port of one of opsbench's own services (Postgres, Redis, the web app and its ingest endpoint): never a load target. */
+export interface ProtectedPort {
+  host: string;
+  port: number;
+  /** Who listens there, for the refusal: "Postgres", "Redis", "the web app". */
+  service: string;
+}
+
+/** The host and port of a service's URL (DATABASE_URL, REDIS_URL, the web app's address), or null when it has none. */
+export function protectedPortOf(url: string, service: string): ProtectedPort | null {
+  try {
+    const u = new URL(url);
+    const port = urlPort(u);
+    const host = policyHost(u.hostname);
+    return port === null || !host ? null : { host, port, service };
+  } catch {
+    return null;
+  }
+}
+
+/** Hosts that mean "every address of this machine" when a service listens on them. */
+const ANY_ADDRESS = new Set(["0.0.0.0", "::", "*"]);
+
+/**
+ * Refuses load to a port of opsbench's own services, for every target kind and whatever the allowlist says. A
+ * service on a loopback address (or on all addresses) is reached through any loopback address, since k6's load
+ * network sends the target's loopback port to 127.0.0.1 (providers' load-network.ts); by name otherwise.
+ * Null when `url` is none of them.
+ */
+export function protectedPortVerdict(url: string, protectedPorts: readonly ProtectedPort[]): { message: string } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const host = policyHost(parsed.hostname);
+  const port = urlPort(parsed);
+  if (port === null) return null;
+  const loopback = isLoopbackAddress(host);
+  const hit = protectedPorts.find(
+    (p) =>
+      p.port === port &&
+      (p.host === host || ((loopback || ANY_ADDRESS.has(host)) && (isLoopbackAddress(p.host) || ANY_ADDRESS.has(p.host)))),
+  );
+  if (!hit) return null;
+  return {
+    message: `load to ${parsed.host} refused: the target's port ${port} is ${hit.service}'s, one of opsbench's own services; the load sandbox never opens their ports, whatever the target or the allowlist says (docs/security.md)`,
+  };
+}
+
+/** OPSBENCH_LOAD_BLOCKED_PORTS: more `host:port` pairs of services on the machine that load must never reach. */
+export function parseBlockedPorts(text: string): ProtectedPort[] {
+  const out: ProtectedPort[] = [];
+  for (const raw of text.split(",")) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    const m = /^(\[[0-9a-f:.]+\]|[^:[\]/]+):(\d{1,5})$/.exec(entry);
+    const port = Number(m?.[2]);
+    if (!m || !(port >= 1 && port <= 65535))
+      throw new Error(`OPSBENCH_LOAD_BLOCKED_PORTS: "${entry}" is not host:port (e.g. 127.0.0.1:9090)`);
+    out.push({ host: policyHost(m[1]!), port, service: `a service the admin protects (${entry})` });
+  }
+  return out;
+}
+
+/**
+ * The ports of opsbench's own services the worker knows: its Postgres and Redis, the web app (which also takes
+ * results at its ingest endpoint) on this machine's loopback, and the admin's extra ones.
+ */
+export function opsbenchServicePorts(s: {
+  databaseUrl: string;
+  redisUrl: string;
+  webPort?: number | undefined;
+  extra?: ProtectedPort[];
+}): ProtectedPort[] {
+  return [
+    protectedPortOf(s.databaseUrl, "Postgres"),
+    protectedPortOf(s.redisUrl, "Redis"),
+    s.webPort ? { host: "127.0.0.1", port: s.webPort, service: "the web app" } : null,
+    ...(s.extra ?? []),
+  ].filter((p): p is ProtectedPort => p !== null);
 }

@@ -33,7 +33,8 @@ export const sharedEnvSchema = z.object({
 
 /**
  * OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's): hosts that load may go to although opsbench did not start them,
- * comma-separated host names, `*.domain`, IP addresses or CIDRs (load-host-policy.ts); loopback always may.
+ * comma-separated host names, `*.domain`, IP addresses or CIDRs, or `host:port` / `host:first-last`
+ * (load-host-policy.ts); a loopback address only as `host:port`.
  */
 export const loadAllowedHostsSetting = z
   .string()

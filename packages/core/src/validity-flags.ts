@@ -12,6 +12,7 @@ export const VALIDITY_FLAG_CODES = [
   "generator-clock-skew",
   "lost-generator",
   "port-forward",
+  "over-limits",
 ] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
@@ -31,6 +32,11 @@ export function baselineNotReachedFlag(waitedSeconds: number, detail?: string): 
     code: "baseline-not-reached",
     message: `the target was not back at its baseline (minimum replicas/instances) after ${waitedSeconds} s${detail ? ` (${detail})` : ""}; the run went ahead`,
   };
+}
+
+/** k6 was stopped because what it was about to run (or ran) went above the run's limits or above what k6 inspect said. */
+export function overLimitsFlag(reason: string): ValidityFlag {
+  return { code: "over-limits", message: `k6 was stopped: ${reason}` };
 }
 
 export function portForwardFlag(): ValidityFlag {

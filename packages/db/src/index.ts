@@ -35,11 +35,38 @@ export {
 } from "./run-recovery";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";
 export type { AuditAction, AuditEntry } from "./scope/audit-scope";
-export { createAuth, API_TOKEN_PREFIX, OIDC_PROVIDER_ID, type Auth, type AuthOptions, type OidcOptions } from "./auth/create-auth";
+export {
+  createAuth,
+  API_TOKEN_DEFAULT_DAYS,
+  API_TOKEN_PREFIX,
+  CLIENT_ADDRESS_HEADER,
+  DISABLED_AUTH_PATHS,
+  INVITATION_HEADER,
+  OIDC_PROVIDER_ID,
+  type Auth,
+  type AuthOptions,
+  type OidcOptions,
+} from "./auth/create-auth";
 export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";
 export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
-export { loadInstanceSettings, setOpenSignUp, storedAuthSecret } from "./auth/instance-settings";
-export { loadOpenInvitation, listWorkspaceMembers, listPendingInvitations, listMemberships } from "./auth/workspace-members";
+export {
+  loadInstanceSettings,
+  makeSetupToken,
+  SETUP_HEADER,
+  setOpenSignUp,
+  setSignUpWorkspace,
+  setupTokenValid,
+  storedAuthSecret,
+} from "./auth/instance-settings";
+export {
+  attachInvitationSecret,
+  createInvitationLink,
+  invitationSecretMatches,
+  loadOpenInvitation,
+  listWorkspaceMembers,
+  listPendingInvitations,
+  listMemberships,
+} from "./auth/workspace-members";
 export { sealSecret, openSecret, sealContext, SecretKeyError } from "./secret-box";
 export {
   openCredential,
@@ -68,3 +95,4 @@ export {
   EXTERNAL_SOURCE,
   DEFAULT_INGEST_TOKEN_HOURS,
 } from "./external-runs";
+export { createFirstAccount, type FirstAccount } from "./auth/first-account";

@@ -65,6 +65,26 @@ export const runnerK6Request = z
       .default(null),
     /** Host names of the worker's backing services (Postgres, Redis): blocked for k6 where an address list can. */
     blockHosts: z.array(z.string().max(255)).max(10).default([]),
+    /**
+     * The ports of opsbench's own services (Postgres, Redis, the web app and its ingest endpoint, and any the admin
+     * adds): a target on one of them is refused before k6 starts, whatever the target says.
+     */
+    blockPorts: z
+      .array(z.object({ host: z.string().min(1).max(255), port: z.number().int().min(1).max(65535), service: z.string().min(1).max(100) }))
+      .max(50)
+      .default([]),
+    /**
+     * The run's limits: k6 inspect (with the run's own environment) must be within them before k6 starts, and k6
+     * run's own plan (its first output line) within them and within inspect's answer, or k6 is stopped.
+     */
+    limits: z
+      .object({
+        maxVUs: z.number().int().min(1),
+        maxDurationSeconds: z.number().int().min(1),
+        maxArrivalRate: z.number().min(0),
+      })
+      .nullable()
+      .default(null),
   })
   .strict();
 export type RunnerK6Request = z.input<typeof runnerK6Request>;
@@ -82,6 +102,10 @@ export const k6Result = z.object({
   unsandboxed: validityFlag.nullable(),
   /** Set when k6 was stopped at its deadline: the reason, for the run's error. */
   deadlineExceeded: z.string().nullable(),
+  /** Set when k6 was stopped because what it planned or ran went above the run's limits or inspect's answer. */
+  overLimits: z.string().nullable().default(null),
+  /** Set when k6 hit one of the runner's resource limits (memory, threads): what happened, for the run's error. */
+  resourceLimit: z.string().nullable().default(null),
 });
 export type K6Result = z.infer<typeof k6Result>;
 

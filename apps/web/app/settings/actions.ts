@@ -2,7 +2,7 @@
 
 // The settings page's changes, each checked here against the signed-in member (and again by Better Auth).
 import { workspaceRoleSchema } from "@opsbench/core";
-import { createApiToken, revokeApiToken, setOpenSignUp } from "@opsbench/db";
+import { createApiToken, createInvitationLink, revokeApiToken, setOpenSignUp, setSignUpWorkspace } from "@opsbench/db";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { getAuth, getDb } from "@/lib/server/singletons";
@@ -19,8 +19,9 @@ const failure = (err: unknown): ActionResult => ({ error: err instanceof Error ?
 export async function createTokenAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
   const member = await requireMember();
   const name = String(form.get("name") ?? "").trim() || "token";
+  const expires = String(form.get("expiresInDays") ?? "90");
   try {
-    const { key } = await createApiToken(await getAuth(), member, name);
+    const { key } = await createApiToken(await getAuth(), member, name, expires === "never" ? null : Number(expires));
     revalidatePath("/settings");
     return { value: key };
   } catch (err) {
@@ -40,12 +41,13 @@ export async function inviteAction(_prev: ActionResult, form: FormData): Promise
   const role = workspaceRoleSchema.safeParse(form.get("role"));
   if (!role.success) return { error: "pick a role" };
   try {
-    const invitation = await (await getAuth()).api.createInvitation({
-      headers: await headers(),
-      body: { email: String(form.get("email") ?? ""), role: role.data, organizationId: member.workspaceId },
+    const { path } = await createInvitationLink(await getAuth(), getDb(), await headers(), {
+      email: String(form.get("email") ?? ""),
+      role: role.data,
+      workspaceId: member.workspaceId,
     });
     revalidatePath("/settings");
-    return { value: `/invite/${invitation.id}` };
+    return { value: path };
   } catch (err) {
     return failure(err);
   }
@@ -55,6 +57,15 @@ export async function setOpenSignUpAction(form: FormData): Promise<void> {
   const member = await requireMember();
   if (!member.instanceAdmin) throw new Error("only the instance admin changes sign-up");
   await setOpenSignUp(getDb(), form.get("open") === "true");
+  revalidatePath("/settings");
+}
+
+/** Where accounts that sign up openly land (as viewers): a workspace, or none. */
+export async function setSignUpWorkspaceAction(form: FormData): Promise<void> {
+  const member = await requireMember();
+  if (!member.instanceAdmin) throw new Error("only the instance admin changes sign-up");
+  const id = String(form.get("workspaceId") ?? "");
+  await setSignUpWorkspace(getDb(), id === "" ? null : id);
   revalidatePath("/settings");
 }
 

@@ -8,7 +8,14 @@ import { buttonSecondary, PageHeader, Panel, tableCell, tableHead } from "@/comp
 import { fmtTime } from "@/lib/format";
 import { getAuth, getDb } from "@/lib/server/singletons";
 import { currentMember, requireMember, withScope } from "@/lib/server/workspace";
-import { createTokenAction, inviteAction, revokeTokenAction, setOpenSignUpAction, switchWorkspaceAction } from "./actions";
+import {
+  createTokenAction,
+  inviteAction,
+  revokeTokenAction,
+  setOpenSignUpAction,
+  setSignUpWorkspaceAction,
+  switchWorkspaceAction,
+} from "./actions";
 import { env } from "@/lib/env";
 import { CredentialsPanel } from "./credentials-panel";
 
@@ -39,6 +46,7 @@ export default async function SettingsPage() {
   const people = owner && member ? await listWorkspaceMembers(db, member.workspaceId) : [];
   const invitations = owner && member ? await listPendingInvitations(db, member.workspaceId) : [];
   const settings = signedIn.instanceAdmin ? await loadInstanceSettings(db) : null;
+  const workspaces = settings ? await db.workspace.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true } }) : [];
   return (
     <div className="space-y-4">
       <PageHeader title="Settings" right={<SignOutButton />}>
@@ -51,7 +59,9 @@ export default async function SettingsPage() {
 
       <Panel title="Workspaces">
         {memberships.length === 0 ? (
-          <p className="p-3 text-xs text-zinc-500">You belong to no workspace yet: ask a workspace owner for an invitation link.</p>
+          <p className="p-3 text-xs text-zinc-500" data-testid="no-workspace">
+            You belong to no workspace yet: ask a workspace owner for an invitation link.
+          </p>
         ) : (
           <ul className="divide-y divide-zinc-100 text-xs">
             {memberships.map((m) => (
@@ -76,7 +86,7 @@ export default async function SettingsPage() {
 
       {member && (
         <Panel title="API tokens (for the CLI and CI: OPSBENCH_URL + OPSBENCH_TOKEN)" testId="tokens">
-          <NewTokenForm action={createTokenAction} />
+          <NewTokenForm action={createTokenAction} owner={owner} />
           <table className="w-full text-xs">
             <thead>
               <tr>
@@ -84,6 +94,7 @@ export default async function SettingsPage() {
                 <th className={tableHead}>Starts with</th>
                 <th className={tableHead}>Created</th>
                 <th className={tableHead}>Last used</th>
+                <th className={tableHead}>Expires</th>
                 <th className={tableHead} />
               </tr>
             </thead>
@@ -95,6 +106,9 @@ export default async function SettingsPage() {
                   <td className={tableCell}>{fmtTime(t.createdAt.toISOString())}</td>
                   <td className={tableCell} data-testid="token-last-used">
                     {t.lastUsedAt ? fmtTime(t.lastUsedAt.toISOString()) : "never"}
+                  </td>
+                  <td className={tableCell} data-testid="token-expires">
+                    {t.expiresAt ? fmtTime(t.expiresAt.toISOString()) : "never"}
                   </td>
                   <td className={tableCell}>
                     <form action={revokeTokenAction}>
@@ -139,11 +153,32 @@ export default async function SettingsPage() {
         <Panel title="This server" testId="instance">
           <form action={setOpenSignUpAction} className="flex items-center gap-3 p-3 text-xs">
             <span data-testid="open-sign-up">
-              {settings.openSignUp ? "Anyone can create an account." : "Only invited people can create an account."}
+              {settings.openSignUp
+                ? "Anyone who reaches this server can create an account (it joins no workspace unless named below)."
+                : "Only people with an invitation link can create an account."}
             </span>
             <input type="hidden" name="open" value={settings.openSignUp ? "false" : "true"} />
             <button type="submit" className={buttonSecondary}>
               {settings.openSignUp ? "Close sign-up" : "Open sign-up"}
+            </button>
+          </form>
+          <form action={setSignUpWorkspaceAction} className="flex items-center gap-3 px-3 pb-3 text-xs">
+            <label htmlFor="sign-up-workspace">Accounts that sign up openly join, as viewers:</label>
+            <select
+              id="sign-up-workspace"
+              name="workspaceId"
+              defaultValue={settings.signUpWorkspaceId ?? ""}
+              className="rounded border border-zinc-300 px-1 py-0.5"
+            >
+              <option value="">no workspace</option>
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className={buttonSecondary}>
+              Save
             </button>
           </form>
         </Panel>

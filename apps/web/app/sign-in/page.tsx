@@ -1,21 +1,24 @@
-import { OIDC_PROVIDER_ID } from "@opsbench/db";
+import { loadOpenInvitation, OIDC_PROVIDER_ID } from "@opsbench/db";
 import type { Metadata } from "next";
 import { CredentialsForm } from "@/components/auth/credentials-form";
 import { CredentialsPage } from "@/components/auth/credentials-page";
 import { SsoButton } from "@/components/auth/sso-button";
 import { oidcSettings } from "@/lib/env";
+import { getDb } from "@/lib/server/singletons";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Sign in" };
+export const metadata: Metadata = { title: "Sign in", referrer: "no-referrer" };
 
 type Props = { searchParams: Promise<{ invitation?: string; error?: string }> };
 
 export default async function SignInPage({ searchParams }: Props) {
-  const { invitation, error } = await searchParams;
+  const { invitation: secret, error } = await searchParams;
+  // An invitation link's secret: accepted right after the sign-in.
+  const invitation = secret ? await loadOpenInvitation(getDb(), secret) : null;
   return (
     <CredentialsPage
       title="Sign in to opsbench"
-      invitation={invitation}
+      invitation={invitation ? secret : undefined}
       otherPage={{ path: "/sign-up", question: "No account yet?", label: "Create one" }}
     >
       {error && (
@@ -24,7 +27,12 @@ export default async function SignInPage({ searchParams }: Props) {
         </p>
       )}
       {oidcSettings && <SsoButton providerId={OIDC_PROVIDER_ID} name={oidcSettings.name} />}
-      <CredentialsForm mode="sign-in" invitationId={invitation} />
+      {secret && !invitation && (
+        <p data-testid="invitation-invalid" className="text-xs text-zinc-600">
+          This invitation link is not valid: it was used, withdrawn, expired, or mistyped.
+        </p>
+      )}
+      <CredentialsForm mode="sign-in" invitation={invitation && secret ? { id: invitation.id, secret } : undefined} />
     </CredentialsPage>
   );
 }

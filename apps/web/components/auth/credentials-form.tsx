@@ -1,19 +1,41 @@
 "use client";
 
-// Sign-in and sign-up: a plain form posting to Better Auth's endpoints. After a sign-up through an invitation
-// link the invitation is accepted at once, so the new member lands in the workspace that invited them.
+// Sign-in and sign-up: a plain form posting to Better Auth's endpoints. A sign-up through the setup link carries
+// its secret (the first account); one through an invitation link carries the invitation's secret, and after the
+// sign-up (or sign-in) the invitation is accepted with it, so the member lands in the workspace that invited them.
 import { useState } from "react";
 import { buttonPrimary } from "@/components/panel";
 import { inputClass } from "@/components/form-field";
 
-async function postJson(path: string, body: unknown): Promise<string | null> {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+/** The invitation a form signs up or in for: its id (not secret) and its link's secret. */
+export interface InvitationLink {
+  id: string;
+  secret: string;
+}
+
+async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<string | null> {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   if (res.ok) return null;
   const answer: { message?: string } = await res.json().catch(() => ({}));
   return answer.message ?? `HTTP ${res.status}`;
 }
 
-export function CredentialsForm({ mode, invitationId }: { mode: "sign-in" | "sign-up"; invitationId?: string }) {
+export function CredentialsForm({
+  mode,
+  invitation,
+  setupToken,
+  email: givenEmail,
+}: {
+  mode: "sign-in" | "sign-up";
+  invitation?: InvitationLink;
+  setupToken?: string;
+  /** The invited address, filled in. */
+  email?: string;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (form: FormData) => {
@@ -21,11 +43,18 @@ export function CredentialsForm({ mode, invitationId }: { mode: "sign-in" | "sig
     setError(null);
     const email = String(form.get("email") ?? "");
     const password = String(form.get("password") ?? "");
+    const linkHeaders: Record<string, string> = {
+      ...(setupToken ? { "x-opsbench-setup": setupToken } : {}),
+      ...(invitation ? { "x-opsbench-invitation": invitation.secret } : {}),
+    };
     const failed =
       mode === "sign-up"
-        ? await postJson("/api/auth/sign-up/email", { email, password, name: String(form.get("name") ?? "") || email })
+        ? await postJson("/api/auth/sign-up/email", { email, password, name: String(form.get("name") ?? "") || email }, linkHeaders)
         : await postJson("/api/auth/sign-in/email", { email, password });
-    const notAccepted = !failed && invitationId ? await postJson("/api/auth/organization/accept-invitation", { invitationId }) : null;
+    const notAccepted =
+      !failed && invitation
+        ? await postJson("/api/auth/organization/accept-invitation", { invitationId: invitation.id, secret: invitation.secret })
+        : null;
     setBusy(false);
     if (failed || notAccepted) setError(failed ?? `the invitation could not be accepted: ${notAccepted}`);
     else window.location.assign("/");
@@ -33,7 +62,7 @@ export function CredentialsForm({ mode, invitationId }: { mode: "sign-in" | "sig
   return (
     <form action={submit} className="space-y-2" data-testid={`${mode}-form`}>
       {mode === "sign-up" && <input name="name" placeholder="Name" className={inputClass} autoComplete="name" />}
-      <input name="email" type="email" required placeholder="Email" className={inputClass} autoComplete="email" />
+      <input name="email" type="email" required placeholder="Email" defaultValue={givenEmail} className={inputClass} autoComplete="email" />
       <input
         name="password"
         type="password"

@@ -2,11 +2,12 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Panel } from "@/components/panel";
 
-/** The frame of the sign-in and sign-up pages: the form, then a link to the other page (keeping an invitation). */
+/** The frame of the sign-in and sign-up pages: the form, then a link to the other page (keeping an invitation link's secret). */
 export function CredentialsPage(props: {
   title: string;
   children: ReactNode;
   otherPage: { path: "/sign-in" | "/sign-up"; question: string; label: string };
+  /** The invitation link's secret. */
   invitation?: string;
 }) {
   const { path, question, label } = props.otherPage;

@@ -27,12 +27,19 @@ function Answer({ state, testId, label }: { state: ActionResult; testId: string;
   );
 }
 
-export function NewTokenForm({ action }: { action: Action }) {
+/** A new token's lifetime: 90 days unless chosen otherwise; "never" only for owners (the action checks it too). */
+export function NewTokenForm({ action, owner }: { action: Action; owner: boolean }) {
   const [state, submit, busy] = useActionState(action, {});
   return (
     <form action={submit} className="space-y-2 p-3" data-testid="new-token-form">
       <div className="flex gap-2">
         <input name="name" placeholder="Token name, e.g. ci" className={`${inputClass} max-w-xs`} />
+        <select name="expiresInDays" defaultValue="90" aria-label="Expires" className={`${inputClass} max-w-36`}>
+          <option value="7">expires in 7 days</option>
+          <option value="30">expires in 30 days</option>
+          <option value="90">expires in 90 days</option>
+          {owner && <option value="never">never expires</option>}
+        </select>
         <button type="submit" disabled={busy} className={buttonPrimary}>
           Create token
         </button>
@@ -57,7 +64,11 @@ export function InviteForm({ action }: { action: Action }) {
           Invite
         </button>
       </div>
-      <Answer state={state} testId="invite-link" label="Send them this link:" />
+      <Answer
+        state={state}
+        testId="invite-link"
+        label="Send them this link (shown once; it works once, for that address only; inviting the address again makes a new one):"
+      />
     </form>
   );
 }

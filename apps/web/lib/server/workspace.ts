@@ -39,7 +39,7 @@ export async function requireMember(): Promise<SignedInMember> {
   const member = await currentMember();
   if (!member) redirect("/sign-in");
   const scoped = withScope(member);
-  if (!scoped) redirect("/settings");
+  if (!scoped) redirect("/no-workspace");
   return scoped;
 }
 

@@ -127,6 +127,8 @@ func (o *Output) Description() string { return "opsbench (per-second histograms)
 func (o *Output) Start() error {
 	o.startNs = time.Now().UnixNano()
 	o.writeLine(map[string]any{"t": "meta", "version": FormatVersion, "alpha": Alpha, "minValueMs": minValueMs})
+	// Before any VU exists: the runner stops a test whose plan is above the run's limits (plan.go).
+	o.writeLine(planLine(o.params.ScriptOptions, o.params.ExecutionPlan))
 	_ = o.w.Flush()
 	f, err := output.NewPeriodicFlusher(time.Second, func() {
 		o.flush(false)

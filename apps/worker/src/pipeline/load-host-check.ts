@@ -9,6 +9,7 @@ import { EMPTY_LOAD_HOST_ALLOWLIST, isLoopbackAddress, loadHostVerdict } from "@
 import type { Provider } from "@opsbench/providers";
 import type { Provisioned } from "./provision";
 import type { RunContext } from "./run-context";
+import { refuseProtectedPort } from "./protected-ports";
 import { RunFailure } from "./run-failure";
 
 const REMOTE =
@@ -41,6 +42,7 @@ export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provi
 }
 
 export async function checkLoadHost(ctx: RunContext, provider: Provider, provisioned: Provisioned): Promise<void> {
+  refuseProtectedPort(ctx, provisioned.dep.endpoint);
   if (!provider.outsideEndpoint?.(provisioned.spec)) return;
   const verdict = loadHostVerdict(provisioned.dep.endpoint, ctx.deps.loadHosts ?? EMPTY_LOAD_HOST_ALLOWLIST);
   if (!verdict.allowed) throw new RunFailure(verdict.message);

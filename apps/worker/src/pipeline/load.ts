@@ -2,7 +2,7 @@
 // workload against the deployment; its per-second aggregates go to Postgres as they
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
-import { compileK6Script, generatorsOf, HttpSeriesCap, type WorkspaceLimits } from "@opsbench/core";
+import { compileK6Script, generatorsOf, HttpSeriesCap, overLimitsFlag, type WorkspaceLimits } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
@@ -21,7 +21,7 @@ export async function load(
   ctx: RunContext,
   provider: Provider,
   { workload, dep }: Provisioned,
-  limits: Pick<WorkspaceLimits, "maxHttpSeries">,
+  limits: Pick<WorkspaceLimits, "maxHttpSeries"> & Partial<Pick<WorkspaceLimits, "maxVUs" | "maxDurationSeconds" | "maxArrivalRate">>,
 ): Promise<LoadResult> {
   const { store, signal, log, deps } = ctx;
   return recordStep(ctx, "LOAD", async () => {
@@ -59,11 +59,14 @@ export async function load(
           env: { OPSBENCH_BASE_URL: dep.endpoint },
           deadline: deps.k6.deadline,
           blockHosts: deps.k6.blockHosts,
+          blockPorts: deps.k6.blockPorts ?? [],
+          limits: k6Limits(limits),
         },
         { signal, onLine: (line) => writer.add(line), onOwned: recordOwned },
       );
       await recording;
       if (result.unsandboxed) await addRunFlags(deps.db, ctx.runId, [result.unsandboxed]);
+      if (result.overLimits) await addRunFlags(deps.db, ctx.runId, [overLimitsFlag(result.overLimits)]);
       await store.update({
         loadFinishedAt: new Date(),
         k6ExitCode: result.exitCode,
@@ -74,6 +77,8 @@ export async function load(
       if (folded) await addRunFlags(deps.db, ctx.runId, [folded]);
       if (result.malformedLines)
         await store.event("warn", `${result.malformedLines} malformed line(s) from the k6 output were not counted`);
+      if (result.overLimits) throw new RunFailure(`k6 was stopped: ${result.overLimits}`);
+      if (result.resourceLimit) throw new RunFailure(result.resourceLimit);
       if (signal.aborted) throw new RunFailure("aborted during load");
       if (result.deadlineExceeded) throw new RunFailure(result.deadlineExceeded);
       if (result.exitCode !== 0 && result.exitCode !== K6_THRESHOLDS_FAILED) {
@@ -86,6 +91,14 @@ export async function load(
       await writer.close();
     }
   });
+}
+
+/** The limits the runner holds k6 to (its inspect and its own plan), when the run's are known. */
+export function k6Limits(limits: Partial<Pick<WorkspaceLimits, "maxVUs" | "maxDurationSeconds" | "maxArrivalRate">>) {
+  const { maxVUs, maxDurationSeconds, maxArrivalRate } = limits;
+  return maxVUs !== undefined && maxDurationSeconds !== undefined && maxArrivalRate !== undefined
+    ? { maxVUs, maxDurationSeconds, maxArrivalRate }
+    : null;
 }
 
 /** Stores the provider's observations (with the results, riding out a database blip) until the load ends; a failing observer is logged, and the run goes on. */

@@ -147,6 +147,8 @@ function combine(rows: RunSegmentRow[], aborted: boolean, startDbMs: number): Se
       malformedLines: 0,
       unsandboxed: null,
       deadlineExceeded: null,
+      overLimits: null,
+      resourceLimit: null,
     },
     k6Clock: lasts.length ? { startMs: startDbMs, lastMs: Math.max(...lasts) } : null,
     flags,

@@ -18,6 +18,7 @@ import {
 import type { Redis } from "ioredis";
 import type { Logger } from "../logger";
 import { resolveWorkload } from "../pipeline/provision";
+import { k6Limits } from "../pipeline/load";
 import { ResultWriter } from "../result-writer";
 import type { K6Settings } from "../runner-client";
 
@@ -80,6 +81,8 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
           paused: true,
           keepSamplesAs: deps.keepSamples ? `${runId}-segment-${segment}.json` : null,
           blockHosts: deps.k6.blockHosts,
+          blockPorts: deps.k6.blockPorts ?? [],
+          limits: k6Limits(await store.limits()),
         },
         {
           signal: stop.signal,
@@ -112,9 +115,13 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
       clockOffsetEndMs: await databaseClockOffsetMs(deps.db),
       error: cancelled
         ? `stopped: ${cancelled}`
-        : ok
-          ? null
-          : `k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`,
+        : result.overLimits
+          ? `k6 was stopped: ${result.overLimits}`
+          : result.resourceLimit
+            ? result.resourceLimit
+            : ok
+              ? null
+              : `k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`,
     });
     log.info({ exitCode: result.exitCode }, "segment finished");
   } catch (err) {

@@ -1,7 +1,12 @@
 // Accounts, sessions, workspaces (Better Auth organizations) and API tokens, all Better Auth's own code on
-// this Postgres through Prisma. opsbench adds only its rules: the first account is the instance admin and
-// owns the "default" workspace; the admin may close open sign-up (then only invited emails may sign up);
-// anyone else who signs up openly gets a workspace of their own.
+// this Postgres through Prisma. opsbench adds only its rules (docs/security.md, "Accounts"):
+// - the first account is made with the one-time setup link (its secret in the x-opsbench-setup header) and is the
+//   instance admin and owner of "default"; nobody else can sign up before it exists;
+// - after that sign-up is closed unless the admin opens it: an invitation link's secret (x-opsbench-invitation)
+//   lets its address sign up; open sign-up lands new accounts in no workspace (or as viewers of the one the admin
+//   named), never as owners of their own;
+// - an invitation is accepted only with its link's secret, and Better Auth's endpoints that hand out invitation
+//   ids (list, get, the full organization) are not served.
 import { apiKey } from "@better-auth/api-key";
 import { prismaAdapter } from "@better-auth/prisma-adapter";
 import { betterAuth } from "better-auth";
@@ -9,8 +14,16 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth, organization } from "better-auth/plugins";
 import type { Db } from "../client";
 import { defaultWorkspaceId } from "../workspace-scope";
-import { claimInstanceAdmin, loadInstanceSettings } from "./instance-settings";
+import {
+  claimInstanceAdmin,
+  hashLinkSecret,
+  loadInstanceSettings,
+  SETUP_HEADER,
+  setupTokenValid,
+  useSetupToken,
+} from "./instance-settings";
 import { workspaceAccessControl, workspaceRoles } from "./roles-access";
+import { invitationSecretMatches } from "./workspace-members";
 
 export interface AuthOptions {
   secret: string;
@@ -37,6 +50,40 @@ export const OIDC_PROVIDER_ID = "oidc";
 /** API tokens start with this, so a leaked one is easy to recognise (and to search for). */
 export const API_TOKEN_PREFIX = "obk_";
 
+/** Tokens expire this long after they are made unless the maker chose otherwise (only owners may choose never). */
+export const API_TOKEN_DEFAULT_DAYS = 90;
+
+/** The header a sign-up through an invitation link carries the link's secret in. */
+export const INVITATION_HEADER = "x-opsbench-invitation";
+
+/**
+ * The header Better Auth reads the client's address from (sessions' IP). The web app sets it from the socket's
+ * address, or from X-Forwarded-For when the socket is a trusted proxy; a client's own value never gets through.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-opsbench-client";
+
+/**
+ * Better Auth endpoints not served over HTTP: those that hand invitation ids to any member (list-invitations,
+ * get-full-organization, get-invitation, list-user-invitations), invite-member (invitations are made by the
+ * settings page, which gives them their link's secret), and api-key/update (it could take a token's expiry away).
+ * The server's own calls (auth.api) still reach them.
+ */
+export const DISABLED_AUTH_PATHS = [
+  "/organization/list-invitations",
+  "/organization/get-invitation",
+  "/organization/list-user-invitations",
+  "/organization/get-full-organization",
+  "/organization/invite-member",
+  "/api-key/update",
+];
+
+const FIRST_ACCOUNT_MESSAGE =
+  "This server has no account yet: the first account (the instance admin) is made with the one-time setup link " +
+  "the web app prints when it starts, or one from `opsbench admin setup-link` on the server";
+const BAD_SETUP_MESSAGE =
+  "This setup link is not valid (used, replaced by a newer one, or mistyped): make a new one with `opsbench admin setup-link` on the server";
+const CLOSED_MESSAGE = "Sign-up is closed on this server: ask a workspace owner for an invitation link";
+
 async function hasPendingInvitation(db: Db, email: string): Promise<boolean> {
   const found = await db.invitation.findFirst({
     where: { email: email.toLowerCase(), status: "pending", expiresAt: { gt: new Date() } },
@@ -45,29 +92,58 @@ async function hasPendingInvitation(db: Db, email: string): Promise<boolean> {
   return found !== null;
 }
 
-/** A new account's first workspace: "default" for the first one, none for the invited, else one of its own. */
-async function placeNewUser(db: Db, user: { id: string; email: string; name: string }): Promise<void> {
-  if (await claimInstanceAdmin(db, user.id)) {
-    await db.member.create({ data: { organizationId: await defaultWorkspaceId(db), userId: user.id, role: "owner" } });
-    return;
-  }
-  if (await hasPendingInvitation(db, user.email)) return;
-  const ws = await db.workspace.create({
-    data: { slug: `ws-${user.id.slice(0, 8)}`, name: `${user.name || user.email}'s workspace` },
+/** Whether `secret` is the link secret of a pending, unexpired invitation of `email`. */
+async function invitedByLink(db: Db, email: string, secret: string | null | undefined): Promise<boolean> {
+  if (!secret) return false;
+  const found = await db.invitation.count({
+    where: { email: email.toLowerCase(), secretHash: hashLinkSecret(secret), status: "pending", expiresAt: { gt: new Date() } },
   });
-  await db.member.create({ data: { organizationId: ws.id, userId: user.id, role: "owner" } });
+  return found > 0;
 }
 
-/** Sign-up (by any method) is closed to everyone but the first account and invited emails when the admin closed it. */
-async function refuseClosedSignUp(db: Db, email: string): Promise<void> {
+const headerOf = (headers: Headers | undefined | null, name: string) => headers?.get(name) ?? null;
+
+/**
+ * Whether a new account for `email` may be made now; throws the reason when not. `consume` uses the setup link up
+ * (only right before the account is written, so a refused password does not waste it). `verifiedEmail`: the
+ * identity provider vouched for the address (email sign-up verifies nothing).
+ */
+async function checkSignUp(db: Db, email: string, headers: Headers | null | undefined, verifiedEmail: boolean, consume: boolean) {
   const settings = await loadInstanceSettings(db);
-  if (settings.adminUserId && !settings.openSignUp && !(await hasPendingInvitation(db, email)))
-    throw new APIError("FORBIDDEN", { message: "Sign-up is closed on this server: ask a workspace owner for an invitation" });
+  if (!settings.adminUserId) {
+    const setup = headerOf(headers, SETUP_HEADER);
+    if (!setup) throw new APIError("FORBIDDEN", { message: FIRST_ACCOUNT_MESSAGE });
+    const ok = consume ? await useSetupToken(db, setup, email) : await setupTokenValid(db, setup);
+    if (!ok) throw new APIError("FORBIDDEN", { message: BAD_SETUP_MESSAGE });
+    return;
+  }
+  if (settings.openSignUp) return;
+  if (await invitedByLink(db, email, headerOf(headers, INVITATION_HEADER))) return;
+  // The team's identity provider vouched for an invited address (see acceptInvitationsOfVerifiedEmail).
+  if (verifiedEmail && (await hasPendingInvitation(db, email))) return;
+  throw new APIError("FORBIDDEN", { message: CLOSED_MESSAGE });
 }
 
 /**
- * An account made through the identity provider joins the workspaces that invited its email: the provider vouched
- * for the email (email_verified), as the invitation link does for an email sign-up, which accepts it at once.
+ * A new account's place: the setup link's account is the admin and owns "default"; one that signed up openly joins
+ * the workspace the admin named (as a viewer) or none; an invited one joins when it accepts its link.
+ */
+async function placeNewUser(db: Db, user: { id: string; email: string }, headers: Headers | null | undefined): Promise<void> {
+  if (await claimInstanceAdmin(db, user.id, user.email)) {
+    await db.member.create({ data: { organizationId: await defaultWorkspaceId(db), userId: user.id, role: "owner" } });
+    return;
+  }
+  if (headerOf(headers, INVITATION_HEADER)) return;
+  const settings = await loadInstanceSettings(db);
+  if (!settings.openSignUp || !settings.signUpWorkspaceId) return;
+  const ws = await db.workspace.findUnique({ where: { id: settings.signUpWorkspaceId }, select: { id: true } });
+  if (ws) await db.member.create({ data: { organizationId: ws.id, userId: user.id, role: "viewer" } });
+}
+
+/**
+ * An account made through the identity provider joins the workspaces that invited its email without the link: the
+ * team's provider vouched for the address (email_verified, in an ID token whose signature was checked), which is
+ * what the link's secret stands for. Email sign-up verifies nothing, so there the link is needed.
  */
 async function acceptInvitationsOfVerifiedEmail(db: Db, userId: string): Promise<void> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, emailVerified: true } });
@@ -76,10 +152,8 @@ async function acceptInvitationsOfVerifiedEmail(db: Db, userId: string): Promise
     where: { email: user.email.toLowerCase(), status: "pending", expiresAt: { gt: new Date() } },
   });
   for (const i of invitations) {
-    await db.$transaction([
-      db.member.create({ data: { organizationId: i.organizationId, userId, role: i.role ?? "viewer" } }),
-      db.invitation.update({ where: { id: i.id }, data: { status: "accepted" } }),
-    ]);
+    const { count } = await db.invitation.updateMany({ where: { id: i.id, status: "pending" }, data: { status: "accepted" } });
+    if (count === 1) await db.member.create({ data: { organizationId: i.organizationId, userId, role: i.role ?? "viewer" } });
   }
 }
 
@@ -116,22 +190,36 @@ export function createAuth(db: Db, opts: AuthOptions) {
     trustedOrigins: opts.trustedOrigins,
     database: prismaAdapter(db, { provider: "postgresql" }),
     telemetry: { enabled: false },
-    advanced: { database: { generateId: "uuid" } },
     emailAndPassword: { enabled: true, minPasswordLength: 10 },
+    disabledPaths: DISABLED_AUTH_PATHS,
+    // Sign-in and sign-up are throttled by the web app (per account and per client address, in Redis, in every
+    // mode: apps/web/lib/server/auth-throttle.ts). Better Auth's own limiter keeps its counts in memory, runs in
+    // production only and keys them by a client-set X-Forwarded-For, so it stays off.
+    rateLimit: { enabled: false },
+    advanced: { database: { generateId: "uuid" }, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/sign-up/email") return;
-        await refuseClosedSignUp(db, typeof ctx.body?.email === "string" ? ctx.body.email : "");
+        if (ctx.path === "/sign-up/email") {
+          const email = typeof ctx.body?.email === "string" ? ctx.body.email : "";
+          await checkSignUp(db, email, ctx.headers, false, false);
+        }
+        if (ctx.path === "/organization/accept-invitation") {
+          const invitationId = typeof ctx.body?.invitationId === "string" ? ctx.body.invitationId : "";
+          if (!(await invitationSecretMatches(db, invitationId, ctx.body?.secret)))
+            throw new APIError("FORBIDDEN", {
+              message: "An invitation is accepted only through its link: the link's secret is missing, wrong, or already used",
+            });
+        }
       }),
     },
     databaseHooks: {
       user: {
         create: {
-          // The email sign-up was checked before it began; this catches the identity provider's new accounts.
-          before: async (user) => {
-            await refuseClosedSignUp(db, user.email);
+          // Every way in (email sign-up, the identity provider, `opsbench admin create`) passes here.
+          before: async (user, ctx) => {
+            await checkSignUp(db, user.email, ctx?.headers, user.emailVerified === true, true);
           },
-          after: async (user) => placeNewUser(db, user),
+          after: async (user, ctx) => placeNewUser(db, user, ctx?.headers),
         },
       },
       account: {
@@ -162,6 +250,8 @@ export function createAuth(db: Db, opts: AuthOptions) {
         enableMetadata: true,
         // Request limits are the API's business, not the token's.
         rateLimit: { enabled: false },
+        // Tokens expire: 90 days unless the maker chose 1 to 90 (the settings page; only owners may choose never).
+        keyExpiration: { defaultExpiresIn: API_TOKEN_DEFAULT_DAYS * 86_400, minExpiresIn: 1, maxExpiresIn: API_TOKEN_DEFAULT_DAYS },
       }),
       // Always there (with no provider when unset), so the plugins' types stay one tuple.
       oidcPlugin(opts.oidc),

@@ -10,9 +10,13 @@ export const metadata: Metadata = { title: "Invitation", robots: { index: false,
 
 type Props = { params: Promise<{ id: string }> };
 
-/** An invitation link: who is invited where, and the way in (create an account or sign in with that email). */
+/**
+ * An invitation link, `/invite/<secret>`: who is invited where, and the way in (create an account or sign in with
+ * that email). The secret goes on to the sign-up or sign-in page, which accepts the invitation with it.
+ */
 export default async function InvitationPage({ params }: Props) {
-  const invitation = await loadOpenInvitation(getDb(), (await params).id);
+  const secret = (await params).id;
+  const invitation = await loadOpenInvitation(getDb(), secret);
   if (!invitation) notFound();
   return (
     <div className="mx-auto max-w-sm">
@@ -22,10 +26,10 @@ export default async function InvitationPage({ params }: Props) {
             {invitation.email} is invited as <strong>{invitation.role}</strong>.
           </p>
           <p className="flex gap-3">
-            <Link data-testid="accept-sign-up" className="text-blue-600 hover:underline" href={`/sign-up?invitation=${invitation.id}`}>
+            <Link data-testid="accept-sign-up" className="text-blue-600 hover:underline" href={`/sign-up?invitation=${secret}`}>
               Create an account
             </Link>
-            <Link className="text-blue-600 hover:underline" href={`/sign-in?invitation=${invitation.id}`}>
+            <Link className="text-blue-600 hover:underline" href={`/sign-in?invitation=${secret}`}>
               Sign in
             </Link>
           </p>
