@@ -165,6 +165,11 @@ describe("hostile kubeconfigs", () => {
     expect(answer.text).toContain("OPSBENCH_LOAD_ALLOWED_HOSTS");
     // Refused by the policy, not after a connection attempt timed out (on main: "cannot reach the cluster...").
     expect(Date.now() - started).toBeLessThan(10_000);
+    // Nor a port of opsbench's own services on loopback (here Postgres), whatever the allowlist says.
+    const postgres = new URL(fileServices().databaseUrl);
+    const own = await save("hostile-postgres", kubeconfig().replace(`server: ${server}`, `server: http://127.0.0.1:${postgres.port}`));
+    expect(own.status).toBe(422);
+    expect(own.message).toContain(`the kubeconfig's server is refused: the target's port ${postgres.port} is Postgres's`);
   });
 
   it("a stored kubeconfig with a file field (sealed past the API) fails the run before deploy; the worker never reads the file", async () => {

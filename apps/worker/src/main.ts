@@ -203,6 +203,7 @@ const credentialWorker = startCredentialCheckWorker({
   secretKey: env.OPSBENCH_SECRET_KEY,
   endpoints,
   loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
+  protectedPorts: k6.blockPorts,
   log,
 });
 
@@ -248,7 +249,7 @@ const maintenance =
         db,
         log,
         reconciler: reconcilerDeps,
-        reaper: { db, log, ...credentialDeps, loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS },
+        reaper: { db, log, ...credentialDeps, loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS, protectedPorts: k6.blockPorts },
         everyMs: {
           reconcile: env.OPSBENCH_RECONCILE_SECONDS * 1000,
           reap: env.OPSBENCH_REAPER_SECONDS * 1000,

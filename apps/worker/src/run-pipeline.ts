@@ -13,7 +13,6 @@ import { collect } from "./pipeline/collect";
 import { checkLimits } from "./pipeline/limits-check";
 import { load } from "./pipeline/load";
 import { checkLoadHost } from "./pipeline/load-host-check";
-import { refuseProtectedPortBeforeDeploy } from "./pipeline/protected-ports";
 import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
 import { errorMessage, isExpectedFailure } from "./pipeline/run-failure";
@@ -58,7 +57,6 @@ async function executeWatchedRun(
     // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts).
     await checkBeforeDeploy(ctx, provider, claimed);
     const limits = await checkLimits(ctx, claimed);
-    refuseProtectedPortBeforeDeploy(ctx, claimed.target);
     provisioned = await provision(ctx, provider, claimed);
     await checkLoadHost(ctx, provider, provisioned);
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);

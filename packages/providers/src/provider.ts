@@ -1,7 +1,7 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
-import type { CredentialKind, CredentialSecret, LoadHostAllowlist, ValidityFlag } from "@opsbench/core";
+import type { CredentialKind, CredentialSecret, LoadHostAllowlist, ProtectedPort, ValidityFlag } from "@opsbench/core";
 import type { ZodType } from "zod";
 
 /** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
@@ -28,6 +28,8 @@ export interface ProviderContext {
   endpoints?: ProviderEndpoints;
   /** OPSBENCH_LOAD_ALLOWED_HOSTS: where a kubeconfig's server may be besides loopback (kube-client.ts kubeServerVerdict). */
   loadHosts?: LoadHostAllowlist;
+  /** The ports of opsbench's own services: never a kubeconfig's server. */
+  protectedPorts?: readonly ProtectedPort[];
 }
 
 export interface Deployment<State = unknown> {
@@ -81,6 +83,7 @@ export interface ReaperContext {
   endpoints?: ProviderEndpoints;
   /** OPSBENCH_LOAD_ALLOWED_HOSTS: where a kubeconfig's server may be besides loopback. */
   loadHosts?: LoadHostAllowlist;
+  protectedPorts?: readonly ProtectedPort[];
   signal?: AbortSignal;
   log: (msg: string, data?: Record<string, unknown>) => void;
 }

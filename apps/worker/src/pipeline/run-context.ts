@@ -88,5 +88,6 @@ export function providerContext(ctx: RunContext): ProviderContext {
     ...(ctx.credential ? { credential: ctx.credential } : {}),
     ...(ctx.deps.endpoints ? { endpoints: ctx.deps.endpoints } : {}),
     ...(ctx.deps.loadHosts ? { loadHosts: ctx.deps.loadHosts } : {}),
+    ...(ctx.deps.k6.blockPorts ? { protectedPorts: ctx.deps.k6.blockPorts } : {}),
   };
 }

@@ -37,6 +37,7 @@ export async function openTargetCredential(ctx: RunContext, spec: unknown, { che
     signal: ctx.signal,
     endpoints: ctx.deps.endpoints,
     loadHosts: ctx.deps.loadHosts,
+    protectedPorts: ctx.deps.k6.blockPorts,
   });
   if (!result.ok) throw new RunFailure(`credential "${name}" (${ctx.credential.kind}) was refused before deploying: ${result.message}`);
   await markCredentialChecked(ctx.deps.db, run.workspaceId, name);

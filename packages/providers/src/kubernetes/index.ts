@@ -24,12 +24,15 @@ export interface KubernetesState {
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
-export async function clientFor(ctx: Pick<ProviderContext, "credential" | "loadHosts">, signal?: AbortSignal): Promise<KubeClient> {
+export async function clientFor(
+  ctx: Pick<ProviderContext, "credential" | "loadHosts" | "protectedPorts">,
+  signal?: AbortSignal,
+): Promise<KubeClient> {
   const c: CredentialSecret | undefined = ctx.credential;
   if (!c) throw new ProviderError("the kubernetes target needs a credential (a kubeconfig): name one in the spec's credential");
   if (c.kind !== "kubernetes")
     throw new ProviderError(`the target's credential is a ${c.kind} credential; the kubernetes kind needs a kubeconfig`);
-  return kubeClientOf(c, { signal, loadHosts: ctx.loadHosts });
+  return kubeClientOf(c, { signal, loadHosts: ctx.loadHosts, protectedPorts: ctx.protectedPorts });
 }
 
 /** Waits until `ready()` says yes, checking every second; throws with `waiting` in the message at the deadline. */

@@ -16,8 +16,12 @@ import type {
 import {
   type CredentialSecret,
   EMPTY_LOAD_HOST_ALLOWLIST,
+  isLoopbackAddress,
   type LoadHostAllowlist,
   loadHostVerdict,
+  type ProtectedPort,
+  protectedPortVerdict,
+  urlPort,
   type ValidKubeconfig,
   validateKubeconfig,
 } from "@opsbench/core";
@@ -63,27 +67,38 @@ export interface KubeClient {
 
 /**
  * Whether the kubeconfig's server may be contacted: the same host policy as load to endpoints opsbench did not start
- * (core load-host-policy.ts: loopback, or a host on the admin's OPSBENCH_LOAD_ALLOWED_HOSTS). The one place the
- * kube API server meets the policy: the API's credential check, the worker's check before deploy, deploy, teardown
- * and the reaper all come through kubeClientOf.
+ * (core load-host-policy.ts: a host on the admin's OPSBENCH_LOAD_ALLOWED_HOSTS; a loopback address only as a
+ * `host:port` entry), and never a port of opsbench's own services (Postgres, Redis, the web app), whatever the
+ * allowlist says. The one place the kube API server meets the policy: the API's credential check, the worker's check
+ * before deploy, deploy, teardown and the reaper all come through kubeClientOf.
  */
 export function kubeServerVerdict(
   server: string,
   allowlist: LoadHostAllowlist | undefined,
+  protectedPorts: readonly ProtectedPort[] = [],
 ): { allowed: true } | { allowed: false; message: string } {
-  const verdict = loadHostVerdict(server, allowlist ?? EMPTY_LOAD_HOST_ALLOWLIST);
+  const own = protectedPortVerdict(server, protectedPorts);
+  if (own) return { allowed: false, message: `the kubeconfig's server is refused: ${own.message.replace(/^load to \S+ refused: /, "")}` };
+  const list = allowlist ?? EMPTY_LOAD_HOST_ALLOWLIST;
+  const verdict = loadHostVerdict(server, list);
   if (verdict.allowed) return { allowed: true };
-  const list = allowlist?.entries.length ? `now: ${allowlist.entries.join(", ")}` : "now empty";
+  const now = `OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, ${list.entries.length ? `now: ${list.entries.join(", ")}` : "now empty"}; docs/security.md`;
+  if (isLoopbackAddress(verdict.host)) {
+    const url = new URL(server);
+    const where = `${url.hostname}:${urlPort(url)}`;
+    return {
+      allowed: false,
+      message: `the kubeconfig's server ${where} is refused: a cluster on this machine's loopback (where opsbench's own services listen) only when the admin allows that address and port, as "${where}" (${now})`,
+    };
+  }
   return {
     allowed: false,
-    message:
-      `the kubeconfig's server ${verdict.host} is refused: opsbench talks only to a cluster on this machine's loopback or on a host ` +
-      `the admin allows (OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, ${list}; docs/security.md)`,
+    message: `the kubeconfig's server ${verdict.host} is refused: opsbench talks only to a cluster on a host the admin allows (${now})`,
   };
 }
 
 /** The kubeconfig parsed, judged and its server under the host policy; throws a ProviderError naming what is wrong. */
-function judgedKubeconfig(secret: KubernetesSecret, allowlist: LoadHostAllowlist | undefined): ValidKubeconfig {
+function judgedKubeconfig(secret: KubernetesSecret, opts: Omit<KubeClientOptions, "signal">): ValidKubeconfig {
   const verdict = validateKubeconfig(secret.kubeconfig, secret.context);
   if (!verdict.ok) throw new ProviderError(verdict.message);
   const { cluster } = verdict.config;
@@ -92,7 +107,7 @@ function judgedKubeconfig(secret: KubernetesSecret, allowlist: LoadHostAllowlist
     throw new ProviderError(
       `the kubeconfig's server ${cluster.server} is plain http: set insecure-skip-tls-verify: true on its cluster to use it anyway`,
     );
-  const host = kubeServerVerdict(cluster.server, allowlist);
+  const host = kubeServerVerdict(cluster.server, opts.loadHosts, opts.protectedPorts);
   if (!host.allowed) throw new ProviderError(host.message);
   return verdict.config;
 }
@@ -157,15 +172,17 @@ function transport(lib: Library, server: string, signal: AbortSignal | undefined
 export interface KubeClientOptions {
   /** Every request of the clients ends when it aborts. */
   signal?: AbortSignal;
-  /** OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's): where the kubeconfig's server may be besides loopback. */
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's): where the kubeconfig's server may be (absent: nowhere). */
   loadHosts?: LoadHostAllowlist;
+  /** The ports of opsbench's own services (the worker's K6Settings.blockPorts): never a kubeconfig's server. */
+  protectedPorts?: readonly ProtectedPort[];
 }
 
 /** The clients for a workspace's kubeconfig; throws a ProviderError naming what is wrong with it (nothing is sent then). */
 export async function kubeClientOf(secret: KubernetesSecret, opts: KubeClientOptions | AbortSignal = {}): Promise<KubeClient> {
-  const { signal, loadHosts } = opts instanceof AbortSignal ? { signal: opts, loadHosts: undefined } : opts;
+  const { signal, ...policy } = opts instanceof AbortSignal ? { signal: opts } : opts;
   // Judged before the library is even loaded: a refusal costs nothing and sends nothing.
-  const judged = judgedKubeconfig(secret, loadHosts);
+  const judged = judgedKubeconfig(secret, policy);
   const lib = await loadLibrary();
   const kc = loadKubeconfig(lib, judged);
   const server = kc.getCurrentCluster()?.server ?? "";
