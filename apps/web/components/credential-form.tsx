@@ -35,6 +35,10 @@ export function NewCredentialForm({ action }: { action: (prev: ActionResult, for
         placeholder={PLACEHOLDER[kind]}
         className={`${inputClass} font-mono`}
       />
+      <label className="flex items-center gap-2 text-xs text-zinc-700">
+        <input type="checkbox" name="editorsMayDeploy" data-testid="credential-editors-may-deploy" />
+        Editors may deploy with it (owners always may)
+      </label>
       <button type="submit" disabled={busy} className={buttonPrimary}>
         {busy ? "Checking with a worker..." : "Check and save"}
       </button>

@@ -231,6 +231,15 @@ describe("/api/v1 route contracts", () => {
       const listed = await call("GET /api/v1/credentials", "/api/v1/credentials");
       expect((listed.body as Array<{ name: string }>).map((c) => c.name)).toEqual(["contract-kube"]);
       for (const body of [saved.body, refusedCredential.body, listed.body]) expect(JSON.stringify(body)).not.toContain(kube.token);
+      expect((saved.body as { editorsMayDeploy: boolean }).editorsMayDeploy).toBe(false);
+      const opened = await call("PUT /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`, {
+        body: { editorsMayDeploy: true },
+      });
+      expect((opened.body as { editorsMayDeploy: boolean }).editorsMayDeploy).toBe(true);
+      expect(
+        (await call("PUT /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`, { body: { editorsMayDeploy: true } })).status,
+      ).toBe(404);
+      expect((await call("PUT /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`, { body: {} })).status).toBe(422);
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`)).status).toBe(200);
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`)).status).toBe(404);
     } finally {

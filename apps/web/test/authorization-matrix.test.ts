@@ -69,6 +69,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/credentials": { url: () => "/api/v1/credentials", allowed: 200 },
   "POST /api/v1/credentials": { url: () => "/api/v1/credentials", body: {}, allowed: 422 },
   "DELETE /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, allowed: 404 },
+  "PUT /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, body: { editorsMayDeploy: true }, allowed: 404 },
   "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
   "DELETE /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
   "DELETE /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
@@ -216,6 +217,28 @@ describe("authorization matrix (every /api/v1 route x every kind of caller)", ()
     expect(theirs).not.toContain(ids.default.run);
     expect(ours).toContain(ids.default.run);
     expect(ours).not.toContain(ids.other.run);
+  });
+
+  it("credentials by role: a member who is not an owner may not name a credential closed to editors (403); an owner opens it", async () => {
+    const post = (caller: Caller, name: string) =>
+      fetch(`${web}/api/v1/targets`, {
+        method: "POST",
+        headers: { ...caller.headers, "content-type": "application/json" },
+        body: JSON.stringify({ name, kind: "kubernetes", spec: { credential: "matrix", image: "registry.invalid/app:1" } }),
+      });
+    const editor = callers.find((c) => c.name === "editor")!;
+    const ownerCaller = callers.find((c) => c.name === "owner")!;
+    const refused = await post(editor, "matrix-editor-target");
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/credential "matrix" is not open to editors/);
+    expect((await post(ownerCaller, "matrix-owner-target")).status).toBe(201);
+    const opened = await fetch(`${web}/api/v1/credentials/${ids.default.credential}`, {
+      method: "PUT",
+      headers: { ...ownerCaller.headers, "content-type": "application/json" },
+      body: JSON.stringify({ editorsMayDeploy: true }),
+    });
+    expect(opened.status).toBe(200);
+    expect((await post(editor, "matrix-editor-target")).status).toBe(201);
   });
 
   it("records when a token was last used", async () => {

@@ -2,6 +2,7 @@
 // opens the sealed secret with OPSBENCH_SECRET_KEY and asks the platform (packages/providers credential-checks).
 // The answer says what is wrong or missing; the secret is never logged or answered.
 import { UnrecoverableError, Worker } from "bullmq";
+import type { LoadHostAllowlist, ProtectedPort } from "@opsbench/core";
 import { openSealedCredential, SecretKeyError } from "@opsbench/db";
 import {
   CREDENTIAL_CHECK_QUEUE,
@@ -18,6 +19,10 @@ export function startCredentialCheckWorker(opts: {
   redisUrl: string;
   secretKey: string | undefined;
   endpoints: ProviderEndpoints;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS: a kubeconfig's server must pass it before one request is sent. */
+  loadHosts?: LoadHostAllowlist;
+  /** The ports of opsbench's own services: never a kubeconfig's server. */
+  protectedPorts?: readonly ProtectedPort[];
   log: Logger;
 }) {
   const worker = new Worker<CredentialCheckPayload, CredentialCheckResult>(
@@ -29,7 +34,12 @@ export function startCredentialCheckWorker(opts: {
       let result: CredentialCheckResult;
       try {
         const secret = openSealedCredential(sealed, opts.secretKey, workspaceId, name);
-        result = await checkCredential(secret, { endpoints: opts.endpoints, signal: AbortSignal.timeout(25_000) });
+        result = await checkCredential(secret, {
+          endpoints: opts.endpoints,
+          loadHosts: opts.loadHosts,
+          protectedPorts: opts.protectedPorts,
+          signal: AbortSignal.timeout(25_000),
+        });
       } catch (err) {
         if (!(err instanceof SecretKeyError)) throw err;
         result = { ok: false, message: `the worker cannot open it: ${err.message}` };

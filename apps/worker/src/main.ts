@@ -67,6 +67,7 @@ const k6: K6Settings = {
   version: runnerHealth.k6Version,
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
   blockHosts: [new URL(env.DATABASE_URL).hostname, new URL(env.REDIS_URL).hostname],
+  remoteLoad: runnerHealth.allowUnsandboxed,
   blockPorts: opsbenchServicePorts({
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
@@ -197,7 +198,14 @@ loadWorker.on("ready", () => log.info({ role, queue: LOAD_QUEUE }, "load generat
 // Read before this worker's first beat: after a container restart a dead predecessor may share its id.
 const beatsAtStart = await readWorkerHeartbeats(publisher).catch(() => undefined);
 // Credentials being saved are checked here (the web app never calls a cloud API).
-const credentialWorker = startCredentialCheckWorker({ redisUrl: env.REDIS_URL, secretKey: env.OPSBENCH_SECRET_KEY, endpoints, log });
+const credentialWorker = startCredentialCheckWorker({
+  redisUrl: env.REDIS_URL,
+  secretKey: env.OPSBENCH_SECRET_KEY,
+  endpoints,
+  loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
+  protectedPorts: k6.blockPorts,
+  log,
+});
 
 let stopping = false;
 const heartbeat = startHeartbeat(
@@ -241,7 +249,7 @@ const maintenance =
         db,
         log,
         reconciler: reconcilerDeps,
-        reaper: { db, log, ...credentialDeps },
+        reaper: { db, log, ...credentialDeps, loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS, protectedPorts: k6.blockPorts },
         everyMs: {
           reconcile: env.OPSBENCH_RECONCILE_SECONDS * 1000,
           reap: env.OPSBENCH_REAPER_SECONDS * 1000,

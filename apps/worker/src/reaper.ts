@@ -4,6 +4,7 @@
 // workspace credential of its kind, which runs have resources there; those of runs that are final in that
 // workspace are deleted. Runs this installation does not know (another opsbench on the same cluster) are left
 // alone. Local processes have their own reconciler.
+import type { LoadHostAllowlist, ProtectedPort } from "@opsbench/core";
 import type { Db } from "@opsbench/db";
 import { finalRunIds, openCredentialsOfKind } from "@opsbench/db";
 import { type Provider, type ProviderEndpoints, providers } from "@opsbench/providers";
@@ -14,6 +15,9 @@ export interface ReaperDeps {
   log: Logger;
   secretKey: string | undefined;
   endpoints?: ProviderEndpoints;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS: a kubeconfig's server must pass it here too. */
+  loadHosts?: LoadHostAllowlist;
+  protectedPorts?: readonly ProtectedPort[];
 }
 
 /** One pass over every reaping provider and credential; answers what it deleted, by "<workspace>/<credential>". */
@@ -33,6 +37,8 @@ export async function reapOnce(
       const ctx = {
         credential: c.secret,
         endpoints: deps.endpoints,
+        loadHosts: deps.loadHosts,
+        protectedPorts: deps.protectedPorts,
         signal: AbortSignal.timeout(120_000),
         log: (msg: string, data?: Record<string, unknown>) => deps.log.info({ ...data, credential: c.name }, msg),
       };

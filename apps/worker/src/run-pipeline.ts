@@ -7,12 +7,12 @@ import { runStore } from "@opsbench/db";
 import { ABORTED_BY_REQUEST, watchAbortRequest } from "./pipeline/abort-watch";
 import { analyze } from "./pipeline/analyze";
 import { baseline } from "./pipeline/baseline";
+import { checkBeforeDeploy } from "./pipeline/before-deploy";
 import { claim } from "./pipeline/claim";
 import { collect } from "./pipeline/collect";
 import { checkLimits } from "./pipeline/limits-check";
 import { load } from "./pipeline/load";
 import { checkLoadHost } from "./pipeline/load-host-check";
-import { refuseProtectedPortBeforeDeploy } from "./pipeline/protected-ports";
 import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
 import { errorMessage, isExpectedFailure } from "./pipeline/run-failure";
@@ -54,8 +54,9 @@ async function executeWatchedRun(
   let provisioned: Provisioned | null = null;
   try {
     const provider = providerFor(claimed.target.kind);
+    // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts).
+    await checkBeforeDeploy(ctx, provider, claimed);
     const limits = await checkLimits(ctx, claimed);
-    refuseProtectedPortBeforeDeploy(ctx, claimed.target);
     provisioned = await provision(ctx, provider, claimed);
     await checkLoadHost(ctx, provider, provisioned);
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);

@@ -163,7 +163,7 @@ async function killAfterDeploy(targetName: string, hasResources: (runId: string)
 }
 
 describe("cloud kinds: nothing left running", () => {
-  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before any request, torn down", async () => {
+  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before anything is deployed", async () => {
     await scope.targets.put(
       targetInput.parse({
         name: "asg-elsewhere",
@@ -184,13 +184,40 @@ describe("cloud kinds: nothing left running", () => {
     expect(view.status).toBe("FAILED");
     expect(view.error).toBe(
       "load to 10.1.2.3 refused: opsbench did not start this endpoint and 10.1.2.3 is not on the admin's allowlist " +
-        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24, 127.0.0.1:1024-65535, localhost:1024-65535, [::1]:1024-65535; docs/security.md)",
+        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24, 127.0.0.1:1024-65535, localhost:1024-65535, [::1]:1024-65535; docs/security.md); " +
+        "refused before anything was deployed",
     );
     const steps = await db.runStep.findMany({ where: { runId: run.id } });
-    expect(steps.find((s) => s.name === "PROVISION")?.status).toBe("SUCCEEDED");
-    // Nothing after the deploy: no baseline, no load, not one result.
-    expect(steps.filter((s) => s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
+    // The address was known before deploy: no PROVISION (nothing deployed), no baseline, no load, not one result.
+    expect(steps.filter((s) => s.name === "PROVISION" || s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
     expect(await db.resultSecond.count({ where: { runId: run.id } })).toBe(0);
+    expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
+  });
+
+  it("the host policy: a kind whose address only the deploy tells (no endpointUrl) is refused before deploy where load could not go there", async () => {
+    await scope.targets.put(
+      targetInput.parse({
+        name: "asg-platform-address",
+        kind: "aws-asg",
+        spec: {
+          credential: "aws-crash",
+          region: REGION,
+          imageId: "ami-12c6146b",
+          minSize: 1,
+          maxSize: 1,
+          userData: "#!/bin/sh\necho payload",
+        },
+      }),
+    );
+    worker ??= await startCloudWorker("cloud-crash-1");
+    const run = await startRun(scope, queue, { targetName: "asg-platform-address", workloadName: "crash-hold" });
+    const view = await waitForFinal(db, run.id, 60_000);
+    expect(view.status).toBe("FAILED");
+    // The runner sandboxes k6 here (its network reaches loopback only): the ALB's address could never be loaded.
+    expect(view.error).toMatch(
+      /^the aws-asg target's address is known only after deploy \(the platform's own\) and load could not go there: .*refused before anything was deployed/,
+    );
+    expect(await db.runStep.count({ where: { runId: run.id, name: "PROVISION" } })).toBe(0);
     expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });
 

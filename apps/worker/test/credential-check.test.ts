@@ -78,7 +78,7 @@ describe("credential checks on the worker", () => {
     expect(context).toEqual({ ok: false, message: 'the kubeconfig has no context "prod" (it has: test)' });
     const exec = kubeconfigYaml(kube.url, kube.token, "    exec:\n      command: /bin/sh");
     const r = await check("exec", { kind: "kubernetes", kubeconfig: exec });
-    expect(!r.ok && r.message).toMatch(/^the kubeconfig uses "exec": opsbench accepts only what the file itself holds/);
+    expect(!r.ok && r.message).toMatch(/^users\[0\]\.user: "exec" is not accepted: opsbench accepts only what the kubeconfig itself holds/);
     const garbage = await check("garbage", { kind: "kubernetes", kubeconfig: `token: ${kube.token}\n  : - [` });
     expect(garbage.ok).toBe(false);
     expect(JSON.stringify(garbage)).not.toContain(kube.token);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { readInfraPointDetail, type TargetInput } from "@opsbench/core";
 import { createRunQueue, queueWorkers, startRun } from "@opsbench/jobs";
 import { kubeClientOf } from "@opsbench/providers";
+import { parseLoadHostAllowlist } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
 import { type MetricsApi, startMetricsApi } from "../../../tests/control-plane/metrics-api";
@@ -15,6 +16,9 @@ import { reapOnce } from "../src/reaper";
 import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
 import { fileRunnerEnv, useRunner } from "../../../tests/file-services";
 import { freePort } from "../../../tests/ports";
+
+/** The control plane listens on loopback: allowed as the test stack's workers allow it (tests/file-services.ts). */
+const testLoadHosts = () => parseLoadHostAllowlist(process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ?? "");
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let cp: ControlPlane;
@@ -89,7 +93,7 @@ async function run(t: TargetInput, holdSeconds = 6, vus = 3) {
 }
 
 const namespacesOf = async (runId: string) => {
-  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, { loadHosts: testLoadHosts() });
   const list = await client.core.listNamespace({ labelSelector: `opsbench-run=${runId}` });
   return list.items.map((n) => n.metadata?.name);
 };
@@ -293,7 +297,7 @@ describe("kubernetes runs through the worker", () => {
       await api(cp.server, admin, "POST", "/api/v1/namespaces", {
         metadata: { name: `opsbench-${runId}`, labels: { "opsbench-run": runId } },
       });
-    const result = await reapOnce({ db: stack.db, log: createLogger("silent"), secretKey: testSecretKey() });
+    const result = await reapOnce({ db: stack.db, log: createLogger("silent"), secretKey: testSecretKey(), loadHosts: testLoadHosts() });
     expect(result).toEqual({ deleted: [finished.id], failed: [] });
     expect(await namespacesOf(finished.id)).toEqual([]);
     expect(await namespacesOf(stranger)).toEqual([`opsbench-${stranger}`]);

@@ -58,8 +58,13 @@ export const credentialName = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
 
-/** POST /api/v1/credentials: a name and the secret (write-only). */
-export const credentialInput = z.object({ name: credentialName, secret: credentialSecretSchema }).strict();
+/**
+ * POST /api/v1/credentials: a name and the secret (write-only), and whether editors may deploy with it (owners
+ * always may; default no; a replaced credential keeps its setting unless the field is given).
+ */
+export const credentialInput = z
+  .object({ name: credentialName, secret: credentialSecretSchema, editorsMayDeploy: z.boolean().optional() })
+  .strict();
 export type CredentialInput = z.infer<typeof credentialInput>;
 
 /** What anyone may see of a credential: never its secret. */
@@ -71,6 +76,17 @@ export const credentialListItemSchema = z
     createdAt: z.string(),
     /** When a worker last checked it against its platform. */
     checkedAt: z.string().nullable(),
+    /** Whether editors may deploy with it (owners always may). */
+    editorsMayDeploy: z.boolean(),
   })
   .strict();
 export type CredentialListItem = z.infer<typeof credentialListItemSchema>;
+
+/** PUT /api/v1/credentials/{id}: what an owner may change of a credential without its secret. */
+export const credentialSettingsInput = z.object({ editorsMayDeploy: z.boolean() }).strict();
+export type CredentialSettingsInput = z.infer<typeof credentialSettingsInput>;
+
+/** The refusal when a member whose role is not owner names a credential editors may not deploy with. */
+export const editorCredentialRefusal = (name: string, role: string) =>
+  `credential "${name}" is not open to editors: an owner decides per credential whether editors may deploy with it ` +
+  `(editorsMayDeploy; PUT /api/v1/credentials/{id} or Settings), and this one is for owners only (you are ${role === "editor" ? "an editor" : `a ${role}`})`;

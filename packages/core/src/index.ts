@@ -52,4 +52,5 @@ export * from "./iot-study";
 export * from "./workspace-limits";
 export * from "./workspace-roles";
 export * from "./credentials";
+export * from "./kubeconfig";
 export * from "./kubernetes-spec";

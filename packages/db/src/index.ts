@@ -75,6 +75,7 @@ export {
   openCredentialsOfKind,
   finalRunIds,
   markCredentialChecked,
+  credentialRefusalForRequester,
   type CredentialsScope,
 } from "./scope/credentials-scope";
 export {

@@ -18,7 +18,9 @@ import { parseStudyJson, parseStudyWithRuns } from "./study-json";
  * are names of existing ones (NotFoundError otherwise: nothing is written) or
  * full definitions, created or replacing the one of that name.
  */
-export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
+export function createStudy(db: Db, workspaceId: string, input: StudyInput, opts: { requestedBy?: string | null } = {}) {
+  // Who asked (a member's user id): the study and each of its runs carry it; the worker checks it before deploy.
+  const requestedBy = opts.requestedBy || null;
   return db.$transaction(
     async (tx) => {
       // One at a time, in the input's order: all in this transaction.
@@ -40,6 +42,7 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
       const study = await tx.study.create({
         data: {
           workspaceId,
+          requestedBy,
           name: input.name,
           repetitions: input.repetitions,
           runOrder: input.order,
@@ -61,6 +64,7 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput) {
           const workload = byId(workloads, cell.workloadId);
           return {
             workspaceId,
+            requestedBy,
             studyId: study.id,
             targetId: target.id,
             workloadId: workload.id,

@@ -6,8 +6,8 @@ import { enqueueStudy, type StudyQueue } from "./study-queue";
  * Creates the study and all its runs (one transaction), then enqueues it. If
  * enqueueing fails, the study and its runs are marked FAILED, not left QUEUED forever.
  */
-export async function startStudy(scope: WorkspaceScope, queue: StudyQueue, input: StudyInput) {
-  const created = await scope.studies.create(input);
+export async function startStudy(scope: WorkspaceScope, queue: StudyQueue, input: StudyInput, opts: { requestedBy?: string | null } = {}) {
+  const created = await scope.studies.create(input, opts);
   try {
     await enqueueStudy(queue, { studyId: created.study.id });
   } catch (err) {

@@ -1,7 +1,7 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
-import type { CredentialKind, CredentialSecret, ValidityFlag } from "@opsbench/core";
+import type { CredentialKind, CredentialSecret, LoadHostAllowlist, ProtectedPort, ValidityFlag } from "@opsbench/core";
 import type { ZodType } from "zod";
 
 /** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
@@ -26,6 +26,10 @@ export interface ProviderContext {
   credential?: CredentialSecret;
   /** API stand-ins from the worker's environment (tests, emulators). */
   endpoints?: ProviderEndpoints;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS: where a kubeconfig's server may be besides loopback (kube-client.ts kubeServerVerdict). */
+  loadHosts?: LoadHostAllowlist;
+  /** The ports of opsbench's own services: never a kubeconfig's server. */
+  protectedPorts?: readonly ProtectedPort[];
 }
 
 export interface Deployment<State = unknown> {
@@ -63,6 +67,12 @@ export interface Provider<Spec = unknown, State = unknown> {
    * right after deploy, before one request is sent. Absent: the kind only serves what opsbench started.
    */
   outsideEndpoint?(spec: Spec): boolean;
+  /**
+   * With outsideEndpoint: the address the load will go to when the spec already says it (an endpoint's url, an
+   * endpointUrl, a kubernetes ingress), so the host policy is asked before anything is deployed; null when only the
+   * deploy tells it (the platform's own address).
+   */
+  knownEndpoint?(spec: Spec): string | null;
   /** For kinds that can list what they left on a platform: the worker's reaper (apps/worker/src/reaper.ts) uses it. */
   reaper?: ProviderReaper;
 }
@@ -71,6 +81,9 @@ export interface Provider<Spec = unknown, State = unknown> {
 export interface ReaperContext {
   credential: CredentialSecret;
   endpoints?: ProviderEndpoints;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS: where a kubeconfig's server may be besides loopback. */
+  loadHosts?: LoadHostAllowlist;
+  protectedPorts?: readonly ProtectedPort[];
   signal?: AbortSignal;
   log: (msg: string, data?: Record<string, unknown>) => void;
 }

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type KubernetesSpec, kubernetesSpec, targetInput } from "@opsbench/core";
+import { parseLoadHostAllowlist } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
 import { checkCredential, kubeClientOf, kubernetes, type KubernetesState } from "../src";
@@ -17,25 +18,28 @@ beforeAll(async () => {
 }, 3_600_000);
 afterAll(() => cp?.stop());
 
+// The control plane listens on loopback: allowed as the test stack's workers allow it (tests/file-services.ts).
+const loadHosts = parseLoadHostAllowlist(process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ?? "");
 const contextFor = (kubeconfig: string, runId: string) => {
   const t = testContext();
   t.ctx.runId = runId;
   t.ctx.credential = { kind: "kubernetes", kubeconfig };
+  t.ctx.loadHosts = loadHosts;
   return t;
 };
 const runNamespaces = async (runId: string) => {
-  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+  const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, { loadHosts });
   const list = await client.core.listNamespace({ labelSelector: `opsbench-run=${runId}` });
   return list.items.map((n) => n.metadata?.name);
 };
 
 describe("kubernetes provider on a real control plane", () => {
   it("checks a kubeconfig with SelfSubjectAccessReviews: an admin may, a user without roles is refused naming every verb", async () => {
-    expect(await checkCredential({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig })).toEqual({
+    expect(await checkCredential({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, { loadHosts })).toEqual({
       ok: true,
       identity: `tester@${cp.server}`,
     });
-    const nobody = await checkCredential({ kind: "kubernetes", kubeconfig: cp.nobodyKubeconfig });
+    const nobody = await checkCredential({ kind: "kubernetes", kubeconfig: cp.nobodyKubeconfig }, { loadHosts });
     expect(nobody.ok).toBe(false);
     expect(!nobody.ok && nobody.message).toBe(
       `the kubeconfig's user may not create namespaces, delete namespaces, list namespaces, create apps/deployments, get apps/deployments, create services, get services, create autoscaling/horizontalpodautoscalers, get autoscaling/horizontalpodautoscalers, list pods, list events, list nodes on the cluster at ${cp.server}`,
@@ -52,7 +56,7 @@ describe("kubernetes provider on a real control plane", () => {
     try {
       expect(dep.endpoint).toBe("http://127.0.0.1:9");
       expect(states[0]).toMatchObject({ namespace: `opsbench-${runId}`, deployment: "app", hpa: "app", minReplicas: 1 });
-      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, { loadHosts });
       const ns = `opsbench-${runId}`;
       const d = await admin.apps.readNamespacedDeployment({ name: "app", namespace: ns });
       expect(d.spec?.template.spec?.containers[0]).toMatchObject({
@@ -85,7 +89,7 @@ describe("kubernetes provider on a real control plane", () => {
     const dep = await kubernetes.deploy(spec, ctx);
     try {
       expect(dep.state).toMatchObject({ deployment: "iot", hpa: null });
-      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig });
+      const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, { loadHosts });
       const h = await admin.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: "iot", namespace: `opsbench-${runId}` });
       expect(h.metadata?.labels?.["opsbench-run"]).toBe(runId);
     } finally {

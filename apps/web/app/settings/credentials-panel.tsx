@@ -3,7 +3,7 @@ import type { WorkspaceScope } from "@opsbench/db";
 import { NewCredentialForm } from "@/components/credential-form";
 import { buttonSecondary, Panel, tableCell, tableHead } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
-import { deleteCredentialAction, saveCredentialAction } from "./credential-actions";
+import { deleteCredentialAction, saveCredentialAction, setEditorsMayDeployAction } from "./credential-actions";
 
 export async function CredentialsPanel({ scope }: { scope: WorkspaceScope }) {
   const credentials = await scope.credentials.list();
@@ -17,6 +17,7 @@ export async function CredentialsPanel({ scope }: { scope: WorkspaceScope }) {
             <th className={tableHead}>Kind</th>
             <th className={tableHead}>Saved</th>
             <th className={tableHead}>Last checked</th>
+            <th className={tableHead}>Editors may deploy</th>
             <th className={tableHead} />
           </tr>
         </thead>
@@ -27,6 +28,16 @@ export async function CredentialsPanel({ scope }: { scope: WorkspaceScope }) {
               <td className={tableCell}>{c.kind}</td>
               <td className={tableCell}>{fmtTime(c.createdAt)}</td>
               <td className={tableCell}>{c.checkedAt ? fmtTime(c.checkedAt) : "never"}</td>
+              <td className={tableCell} data-testid="credential-editors">
+                <form action={setEditorsMayDeployAction} className="flex items-center gap-2">
+                  <input type="hidden" name="id" value={c.id} />
+                  <input type="hidden" name="editorsMayDeploy" value={c.editorsMayDeploy ? "false" : "true"} />
+                  <span>{c.editorsMayDeploy ? "yes" : "no (owners only)"}</span>
+                  <button type="submit" className={buttonSecondary}>
+                    {c.editorsMayDeploy ? "Close to editors" : "Open to editors"}
+                  </button>
+                </form>
+              </td>
               <td className={tableCell}>
                 <form action={deleteCredentialAction}>
                   <input type="hidden" name="id" value={c.id} />

@@ -5,6 +5,7 @@
 import {
   credentialInput,
   credentialListItemSchema,
+  credentialSettingsInput,
   k6ImportUpload,
   STUDY_TABLE_IDS,
   studyInput,
@@ -297,6 +298,14 @@ export const API_CONTRACTS = withMethodAndPath({
     { 500: apiErrorBodySchema },
   ),
   "DELETE /api/v1/credentials/{id}": actionRoute("owner", "Deletes a credential", z.object({ id: z.string(), deleted: z.literal(true) })),
+  "PUT /api/v1/credentials/{id}": {
+    summary:
+      "Sets whether editors may deploy with a credential (owners always may); an editor's target, run or study naming a credential closed to editors is refused (403)",
+    role: "owner",
+    params: idParams,
+    body: credentialSettingsInput,
+    responses: { 200: credentialListItemSchema, ...missing, ...refused, ...mutation },
+  },
   "GET /api/v1/audit": {
     summary: "The workspace's audit log, newest first: who created, started, aborted, shared and revoked what",
     role: "viewer",

@@ -1,12 +1,45 @@
-// Between provision and baseline: when the provider says the endpoint is not one opsbench started (an existing URL,
-// a cloud platform's address, an endpointUrl), the host policy (core load-host-policy.ts) must allow it before one
-// request is sent; a refusal fails the run, which then tears down what the deploy made.
-import { EMPTY_LOAD_HOST_ALLOWLIST, loadHostVerdict } from "@opsbench/core";
+// The host policy (core load-host-policy.ts) for kinds whose provider says the endpoint is not one opsbench started
+// (an existing URL, a cloud platform's address, an endpointUrl, a kubernetes ingress), asked twice:
+// - before anything is deployed (checkLoadHostBeforeDeploy): an address the spec already names must pass, and one only
+//   the deploy will tell (the platform's own) is refused when load could not go there anyway; so no payload is
+//   deployed for a run that would be refused;
+// - right after deploy (checkLoadHost), on the address the provider answered, before one request is sent; a refusal
+//   fails the run, which then tears down what the deploy made.
+import { EMPTY_LOAD_HOST_ALLOWLIST, isLoopbackAddress, loadHostVerdict } from "@opsbench/core";
 import type { Provider } from "@opsbench/providers";
 import type { Provisioned } from "./provision";
 import type { RunContext } from "./run-context";
 import { refuseProtectedPort } from "./protected-ports";
 import { RunFailure } from "./run-failure";
+
+const REMOTE =
+  "k6's load network reaches this machine's loopback only, and the runner does not allow unsandboxed scripts " +
+  '(OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS; docs/security.md "Remote targets")';
+
+export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provider, spec: unknown): Promise<void> {
+  if (!provider.outsideEndpoint?.(spec)) return;
+  const allowlist = ctx.deps.loadHosts ?? EMPTY_LOAD_HOST_ALLOWLIST;
+  const known = provider.knownEndpoint?.(spec) ?? null;
+  if (known !== null) {
+    const verdict = loadHostVerdict(known, allowlist);
+    if (!verdict.allowed) throw new RunFailure(`${verdict.message}; refused before anything was deployed`);
+    if (!isLoopbackAddress(verdict.host) && !ctx.deps.k6.remoteLoad)
+      throw new RunFailure(`load to ${verdict.host} could not run: ${REMOTE}; refused before anything was deployed`);
+    return;
+  }
+  // Only the deploy tells the address (an ALB's DNS name, a function URL, a Cloud Run uri): never loopback.
+  const why =
+    allowlist.entries.length === 0
+      ? "no remote host is on the admin's allowlist (OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now empty)"
+      : !ctx.deps.k6.remoteLoad
+        ? REMOTE
+        : null;
+  if (why)
+    throw new RunFailure(
+      `the ${provider.kind} target's address is known only after deploy (the platform's own) and load could not go there: ${why}; ` +
+        "refused before anything was deployed (give the spec an endpointUrl that passes the host policy)",
+    );
+}
 
 export async function checkLoadHost(ctx: RunContext, provider: Provider, provisioned: Provisioned): Promise<void> {
   refuseProtectedPort(ctx, provisioned.dep.endpoint);

@@ -87,5 +87,7 @@ export function providerContext(ctx: RunContext): ProviderContext {
     event: (level, message, data) => ctx.store.event(level, message, data, new Date()).then(() => undefined),
     ...(ctx.credential ? { credential: ctx.credential } : {}),
     ...(ctx.deps.endpoints ? { endpoints: ctx.deps.endpoints } : {}),
+    ...(ctx.deps.loadHosts ? { loadHosts: ctx.deps.loadHosts } : {}),
+    ...(ctx.deps.k6.blockPorts ? { protectedPorts: ctx.deps.k6.blockPorts } : {}),
   };
 }

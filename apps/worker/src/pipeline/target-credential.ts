@@ -2,10 +2,23 @@
 // OPSBENCH_SECRET_KEY and, before anything is deployed, checked against its platform again (it may have been
 // revoked since it was saved). Teardown opens it without the check: it must clean up whatever happens.
 import { credentialNameOf } from "@opsbench/core";
-import { markCredentialChecked, NotFoundError, openCredential, SecretKeyError } from "@opsbench/db";
+import { credentialRefusalForRequester, markCredentialChecked, NotFoundError, openCredential, SecretKeyError } from "@opsbench/db";
 import { checkCredential } from "@opsbench/providers";
 import type { RunContext } from "./run-context";
 import { RunFailure } from "./run-failure";
+
+/**
+ * Credentials by role, before anything is deployed (and before the credential is opened or sent to its platform):
+ * the member who asked for the run must, with their role as it is now, be allowed to deploy with the credential the
+ * target names (owners always; editors when an owner opened it to them). The API checked when the run was made.
+ */
+export async function checkCredentialRole(ctx: RunContext, spec: unknown): Promise<void> {
+  const name = credentialNameOf(spec);
+  if (!name) return;
+  const run = await ctx.store.get();
+  const refusal = await credentialRefusalForRequester(ctx.deps.db, run.workspaceId, run.requestedBy ?? null, name);
+  if (refusal) throw new RunFailure(`${refusal}; refused before anything was deployed`);
+}
 
 /** Opens the target's credential onto ctx.credential (none named: nothing to do). */
 export async function openTargetCredential(ctx: RunContext, spec: unknown, { check }: { check: boolean }): Promise<void> {
@@ -20,7 +33,12 @@ export async function openTargetCredential(ctx: RunContext, spec: unknown, { che
     throw err;
   }
   if (!check) return;
-  const result = await checkCredential(ctx.credential, { signal: ctx.signal, endpoints: ctx.deps.endpoints });
+  const result = await checkCredential(ctx.credential, {
+    signal: ctx.signal,
+    endpoints: ctx.deps.endpoints,
+    loadHosts: ctx.deps.loadHosts,
+    protectedPorts: ctx.deps.k6.blockPorts,
+  });
   if (!result.ok) throw new RunFailure(`credential "${name}" (${ctx.credential.kind}) was refused before deploying: ${result.message}`);
   await markCredentialChecked(ctx.deps.db, run.workspaceId, name);
   ctx.log.info({ credential: name, identity: result.identity }, "credential checked before deploy");

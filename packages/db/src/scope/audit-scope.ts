@@ -20,7 +20,8 @@ export type AuditAction =
   | "workload.delete"
   | "retention.set"
   | "credential.save"
-  | "credential.delete";
+  | "credential.delete"
+  | "credential.settings";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

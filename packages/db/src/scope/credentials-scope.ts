@@ -1,6 +1,7 @@
 // A workspace's credentials (docs/credentials.md): sealed before they are stored, listed without their secret,
 // opened only by the worker (openCredential).
 import {
+  editorCredentialRefusal,
   type CredentialKind,
   type CredentialListItem,
   type CredentialSecret,
@@ -12,7 +13,7 @@ import { NotFoundError } from "../errors";
 import { openSecret, sealContext, sealSecret, SecretKeyError } from "../secret-box";
 import { isUuid } from "./workspace-access";
 
-const listed = { id: true, name: true, kind: true, createdAt: true, checkedAt: true } as const;
+const listed = { id: true, name: true, kind: true, createdAt: true, checkedAt: true, editorsMayDeploy: true } as const;
 
 export function credentialsScope(db: Db, workspaceId: string) {
   return {
@@ -20,8 +21,20 @@ export function credentialsScope(db: Db, workspaceId: string) {
     seal: (name: string, secret: CredentialSecret, secretKey: string | undefined) =>
       sealSecret(JSON.stringify(secret), secretKey, sealContext(workspaceId, name)),
     /** Stores (or replaces) a sealed credential a worker has just checked. */
-    save: async (input: { name: string; kind: CredentialKind; sealed: string; checkedAt: Date }): Promise<CredentialListItem> => {
-      const data = { kind: input.kind, secret: input.sealed, checkedAt: input.checkedAt };
+    save: async (input: {
+      name: string;
+      kind: CredentialKind;
+      sealed: string;
+      checkedAt: Date;
+      /** Given: set; absent: false for a new credential, unchanged for one replaced. */
+      editorsMayDeploy?: boolean;
+    }): Promise<CredentialListItem> => {
+      const data = {
+        kind: input.kind,
+        secret: input.sealed,
+        checkedAt: input.checkedAt,
+        ...(input.editorsMayDeploy === undefined ? {} : { editorsMayDeploy: input.editorsMayDeploy }),
+      };
       const row = await db.credential.upsert({
         where: { workspaceId_name: { workspaceId, name: input.name } },
         create: { workspaceId, name: input.name, ...data },
@@ -32,6 +45,27 @@ export function credentialsScope(db: Db, workspaceId: string) {
     },
     list: async (): Promise<CredentialListItem[]> =>
       (await db.credential.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, select: listed })).map(listItem),
+    /** An owner's change of whether editors may deploy with a credential; NotFoundError for an id not of this workspace. */
+    setEditorsMayDeploy: async (id: string, editorsMayDeploy: boolean): Promise<CredentialListItem> => {
+      const found = isUuid(id) ? await db.credential.findFirst({ where: { id, workspaceId }, select: { id: true } }) : null;
+      if (!found) throw new NotFoundError("credential", id);
+      return listItem(await db.credential.update({ where: { id }, data: { editorsMayDeploy }, select: listed }));
+    },
+    /**
+     * Of these credential names, those a member of `role` may not deploy with: for an owner none; for anyone else
+     * those of this workspace whose owner has not opened them to editors. A name the workspace does not have is
+     * not listed (the run fails before deploy naming it; an owner creating it later leaves it closed by default).
+     */
+    closedTo: async (role: string, names: (string | null)[]): Promise<string[]> => {
+      if (role === "owner") return [];
+      const wanted = [...new Set(names.filter((n): n is string => !!n))];
+      if (wanted.length === 0) return [];
+      const rows = await db.credential.findMany({
+        where: { workspaceId, name: { in: wanted } },
+        select: { name: true, editorsMayDeploy: true },
+      });
+      return rows.filter((r) => role !== "editor" || !r.editorsMayDeploy).map((r) => r.name);
+    },
     remove: async (id: string): Promise<{ name: string }> => {
       const row = isUuid(id) ? await db.credential.findFirst({ where: { id, workspaceId }, select: { name: true } }) : null;
       if (!row) throw new NotFoundError("credential", id);
@@ -42,14 +76,50 @@ export function credentialsScope(db: Db, workspaceId: string) {
 }
 export type CredentialsScope = ReturnType<typeof credentialsScope>;
 
-function listItem(row: { id: string; name: string; kind: string; createdAt: Date; checkedAt: Date | null }): CredentialListItem {
+function listItem(row: {
+  id: string;
+  name: string;
+  kind: string;
+  createdAt: Date;
+  checkedAt: Date | null;
+  editorsMayDeploy: boolean;
+}): CredentialListItem {
   return {
     id: row.id,
     name: row.name,
     kind: row.kind as CredentialKind,
     createdAt: row.createdAt.toISOString(),
     checkedAt: row.checkedAt?.toISOString() ?? null,
+    editorsMayDeploy: row.editorsMayDeploy,
   };
+}
+
+/**
+ * The worker's check before deploy: may the member who asked for the run deploy with this credential now? The
+ * member's current role in the run's workspace decides (an owner: yes; an editor: when the credential is open to
+ * editors; anyone else, or someone no longer a member: no). A run with no requester was made without a signed-in
+ * member (the CLI, or a local app without sign-in, where everyone is the owner). Answers the refusal, or null.
+ */
+export async function credentialRefusalForRequester(
+  db: Db,
+  workspaceId: string,
+  requestedBy: string | null,
+  name: string,
+): Promise<string | null> {
+  if (!requestedBy) return null;
+  const member = await db.member.findUnique({
+    where: { organizationId_userId: { organizationId: workspaceId, userId: requestedBy } },
+    select: { role: true },
+  });
+  if (!member) return `credential "${name}": the member who asked for this run is no longer a member of the workspace`;
+  if (member.role === "owner") return null;
+  const row = await db.credential.findUnique({
+    where: { workspaceId_name: { workspaceId, name } },
+    select: { editorsMayDeploy: true },
+  });
+  if (!row) return null; // the credential step names a credential the workspace does not have
+  if (member.role === "editor" && row.editorsMayDeploy) return null;
+  return editorCredentialRefusal(name, member.role);
 }
 
 /** Opens a sealed secret (a check job's, or a row's) made for this workspace and name. */

@@ -8,13 +8,22 @@ import { isUuid, type WorkspaceAccess } from "./workspace-access";
 /** A workspace's runs. */
 export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
   return {
-    create: async (args: { targetName: string; workloadName: string }) => {
+    /** `requestedBy`: the member's user id (the worker checks their role against the target's credential before deploy). */
+    create: async (args: { targetName: string; workloadName: string; requestedBy?: string | null }) => {
       const target = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name: args.targetName } } });
       if (!target) throw new NotFoundError("target", args.targetName);
       const workload = await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: args.workloadName } } });
       if (!workload) throw new NotFoundError("workload", args.workloadName);
       return parseRunJson(
-        await db.run.create({ data: { workspaceId, targetId: target.id, workloadId: workload.id, ...runSpecColumns(target, workload) } }),
+        await db.run.create({
+          data: {
+            workspaceId,
+            targetId: target.id,
+            workloadId: workload.id,
+            requestedBy: args.requestedBy || null,
+            ...runSpecColumns(target, workload),
+          },
+        }),
       );
     },
     list: async (take = 50) =>

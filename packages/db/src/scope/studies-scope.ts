@@ -31,7 +31,7 @@ export function studiesScope(db: Db, workspaceId: string, access: WorkspaceAcces
         })
       ).map(parseStudyJson),
     /** Targets x workloads x repetitions in a planned order, with every run row, in one transaction (study-store.ts). */
-    create: (input: StudyInput) => createStudy(db, workspaceId, input),
+    create: (input: StudyInput, opts: { requestedBy?: string | null } = {}) => createStudy(db, workspaceId, input, opts),
     assertExists: access.assertStudy,
     /** Cells, runs, spread across repetitions, merged results, progress and ETA (study-view.ts). */
     view: async (id: string, opts: { merged?: boolean } = {}) => {

@@ -279,6 +279,7 @@ export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
   observe,
   teardown,
   outsideEndpoint: () => true,
+  knownEndpoint: (spec) => spec.endpointUrl ?? null,
   // Tagged resources in the credential's region, found through the same describe calls teardown uses.
   reaper: {
     credentialKind: "aws",

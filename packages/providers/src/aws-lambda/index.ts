@@ -229,6 +229,7 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   observe,
   teardown,
   outsideEndpoint: () => true,
+  knownEndpoint: (spec) => spec.endpointUrl ?? null,
   // Tagged functions in the credential's region.
   reaper: {
     credentialKind: "aws",

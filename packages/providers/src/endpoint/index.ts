@@ -36,6 +36,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
   },
 
   outsideEndpoint: () => true,
+  knownEndpoint: (spec) => spec.url,
 
   async reset() {},
 

@@ -202,6 +202,7 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   observe,
   teardown,
   outsideEndpoint: () => true,
+  knownEndpoint: (spec) => spec.endpointUrl ?? null,
   reaper: {
     credentialKind: "gcp",
     listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),

@@ -45,7 +45,7 @@ export async function checkKubernetesCredential(
   ctx: CredentialCheckContext,
 ): Promise<CredentialCheckResult> {
   try {
-    const client = await kubeClientOf(secret, ctx.signal);
+    const client = await kubeClientOf(secret, { signal: ctx.signal, loadHosts: ctx.loadHosts, protectedPorts: ctx.protectedPorts });
     const missing = await missingKubernetesAccess(client);
     if (missing.length > 0)
       return { ok: false, message: `the kubeconfig's user may not ${missing.join(", ")} on the cluster at ${client.server}` };

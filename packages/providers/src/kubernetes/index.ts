@@ -24,12 +24,15 @@ export interface KubernetesState {
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
-export async function clientFor(ctx: Pick<ProviderContext, "credential">, signal?: AbortSignal): Promise<KubeClient> {
+export async function clientFor(
+  ctx: Pick<ProviderContext, "credential" | "loadHosts" | "protectedPorts">,
+  signal?: AbortSignal,
+): Promise<KubeClient> {
   const c: CredentialSecret | undefined = ctx.credential;
   if (!c) throw new ProviderError("the kubernetes target needs a credential (a kubeconfig): name one in the spec's credential");
   if (c.kind !== "kubernetes")
     throw new ProviderError(`the target's credential is a ${c.kind} credential; the kubernetes kind needs a kubeconfig`);
-  return kubeClientOf(c, signal);
+  return kubeClientOf(c, { signal, loadHosts: ctx.loadHosts, protectedPorts: ctx.protectedPorts });
 }
 
 /** Waits until `ready()` says yes, checking every second; throws with `waiting` in the message at the deadline. */
@@ -122,6 +125,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   spec: kubernetesSpec,
   // The Service's address is opsbench's own; an ingress URL the user gives is not.
   outsideEndpoint: (spec) => spec.endpoint !== undefined,
+  knownEndpoint: (spec) => spec.endpoint ?? null,
 
   async deploy(spec, ctx) {
     const client = await clientFor(ctx, ctx.signal);

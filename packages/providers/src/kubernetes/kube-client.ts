@@ -1,7 +1,8 @@
 // The Kubernetes API clients of @kubernetes/client-node 2.x (undici's fetch; it needs Node 22.19 or newer)
-// for a workspace's kubeconfig. Only what the kubeconfig itself holds is used: one naming files on the worker
-// (client-certificate, token-file...), commands (exec, auth-provider) or a proxy is refused before the library
-// reads it, since the user could otherwise make the worker read its files or run a program.
+// for a workspace's kubeconfig. The user's YAML never reaches the library: it is parsed (no aliases) and judged
+// by a strict schema first (core kubeconfig.ts: no field naming a file, a command, an auth provider, a proxy or an
+// identity to impersonate), and the library gets a kubeconfig built from the validated object (loadFromOptions).
+// The cluster's server must pass the load-host policy before one request is made (kubeServerVerdict).
 import type {
   ApiException,
   AppsV1Api,
@@ -12,22 +13,22 @@ import type {
   KubernetesObjectApi,
   PortForward,
 } from "@kubernetes/client-node";
-import type { CredentialSecret } from "@opsbench/core";
+import {
+  type CredentialSecret,
+  EMPTY_LOAD_HOST_ALLOWLIST,
+  isLoopbackAddress,
+  type LoadHostAllowlist,
+  loadHostVerdict,
+  type ProtectedPort,
+  protectedPortVerdict,
+  urlPort,
+  type ValidKubeconfig,
+  validateKubeconfig,
+} from "@opsbench/core";
 import { ProviderError } from "../provider";
 
 type KubernetesSecret = Extract<CredentialSecret, { kind: "kubernetes" }>;
 
-const REFUSED_KEYS = [
-  "token-file",
-  "tokenFile",
-  "client-certificate",
-  "client-key",
-  "certificate-authority",
-  "exec",
-  "auth-provider",
-  "proxy-url",
-];
-const refusedKey = new RegExp(`(?:^|[\\s{,])["']?(${REFUSED_KEYS.join("|")})["']?\\s*:`, "m");
 const CALL_TIMEOUT_MS = 15_000;
 
 type Library = typeof import("@kubernetes/client-node");
@@ -64,55 +65,64 @@ export interface KubeClient {
   portForward: PortForward;
 }
 
-const refusal = (what: string) =>
-  new ProviderError(
-    `the kubeconfig uses "${what}": opsbench accepts only what the file itself holds (certificate-authority-data, client-certificate-data and client-key-data, or a token such as a service account's), never file paths, commands or proxies`,
-  );
+/**
+ * Whether the kubeconfig's server may be contacted: the same host policy as load to endpoints opsbench did not start
+ * (core load-host-policy.ts: a host on the admin's OPSBENCH_LOAD_ALLOWED_HOSTS; a loopback address only as a
+ * `host:port` entry), and never a port of opsbench's own services (Postgres, Redis, the web app), whatever the
+ * allowlist says. The one place the kube API server meets the policy: the API's credential check, the worker's check
+ * before deploy, deploy, teardown and the reaper all come through kubeClientOf.
+ */
+export function kubeServerVerdict(
+  server: string,
+  allowlist: LoadHostAllowlist | undefined,
+  protectedPorts: readonly ProtectedPort[] = [],
+): { allowed: true } | { allowed: false; message: string } {
+  const own = protectedPortVerdict(server, protectedPorts);
+  if (own) return { allowed: false, message: `the kubeconfig's server is refused: ${own.message.replace(/^load to \S+ refused: /, "")}` };
+  const list = allowlist ?? EMPTY_LOAD_HOST_ALLOWLIST;
+  const verdict = loadHostVerdict(server, list);
+  if (verdict.allowed) return { allowed: true };
+  const now = `OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, ${list.entries.length ? `now: ${list.entries.join(", ")}` : "now empty"}; docs/security.md`;
+  if (isLoopbackAddress(verdict.host)) {
+    const url = new URL(server);
+    const where = `${url.hostname}:${urlPort(url)}`;
+    return {
+      allowed: false,
+      message: `the kubeconfig's server ${where} is refused: a cluster on this machine's loopback (where opsbench's own services listen) only when the admin allows that address and port, as "${where}" (${now})`,
+    };
+  }
+  return {
+    allowed: false,
+    message: `the kubeconfig's server ${verdict.host} is refused: opsbench talks only to a cluster on a host the admin allows (${now})`,
+  };
+}
 
-/** The kubeconfig loaded by the library, after refusing what would make it read a file or run a program. */
-function loadKubeconfig(lib: Library, secret: KubernetesSecret): KubeConfig {
-  const refused = refusedKey.exec(secret.kubeconfig)?.[1];
-  if (refused) throw refusal(refused);
-  const kc = new lib.KubeConfig();
-  try {
-    kc.loadFromString(secret.kubeconfig);
-  } catch (err) {
-    // The YAML parser's message quotes the offending line, which may hold a token: only its position is kept.
-    const mark = (err as { mark?: { line: number; column: number } }).mark;
-    if (mark) throw new ProviderError(`the kubeconfig is not valid YAML (at line ${mark.line + 1}, column ${mark.column + 1})`);
-    // YAML that is not a mapping (a bare string, nothing).
-    if (err instanceof TypeError) throw new ProviderError("the kubeconfig has no contexts: is it a kubeconfig file?");
-    throw new ProviderError(`the kubeconfig is not a kubeconfig: ${(err as Error).message}`);
-  }
-  // The same refusal on what the library parsed, whatever spelling got past the text check.
-  for (const u of kc.getUsers()) {
-    if (u.exec) throw refusal("exec");
-    if (u.authProvider) throw refusal("auth-provider");
-    if (u.certFile || u.keyFile) throw refusal("client-certificate");
-  }
-  for (const c of kc.getClusters()) {
-    if (c.caFile) throw refusal("certificate-authority");
-    if (c.proxyUrl) throw refusal("proxy-url");
-  }
-  const contexts = kc.getContexts();
-  if (contexts.length === 0) throw new ProviderError("the kubeconfig has no contexts: is it a kubeconfig file?");
-  const contextName = secret.context ?? kc.getCurrentContext();
-  if (!contextName) throw new ProviderError("the kubeconfig has no current-context; name one in the credential's context");
-  if (!kc.getContextObject(contextName))
-    throw new ProviderError(`the kubeconfig has no context "${contextName}" (it has: ${contexts.map((c) => c.name).join(", ")})`);
-  kc.setCurrentContext(contextName);
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new ProviderError(`the kubeconfig's context "${contextName}" names no cluster with a server address`);
-  try {
-    new URL(cluster.server);
-  } catch {
-    throw new ProviderError(`the kubeconfig's server "${cluster.server}" is not a URL`);
-  }
+/** The kubeconfig parsed, judged and its server under the host policy; throws a ProviderError naming what is wrong. */
+function judgedKubeconfig(secret: KubernetesSecret, opts: Omit<KubeClientOptions, "signal">): ValidKubeconfig {
+  const verdict = validateKubeconfig(secret.kubeconfig, secret.context);
+  if (!verdict.ok) throw new ProviderError(verdict.message);
+  const { cluster } = verdict.config;
   // The library sends no token over plain http unless the kubeconfig says so; its own message names neither.
   if (cluster.server.startsWith("http:") && !cluster.skipTLSVerify)
     throw new ProviderError(
       `the kubeconfig's server ${cluster.server} is plain http: set insecure-skip-tls-verify: true on its cluster to use it anyway`,
     );
+  const host = kubeServerVerdict(cluster.server, opts.loadHosts, opts.protectedPorts);
+  if (!host.allowed) throw new ProviderError(host.message);
+  return verdict.config;
+}
+
+/** The library's KubeConfig built from the validated object (never from the user's text). */
+function loadKubeconfig(lib: Library, { cluster, user, context }: ValidKubeconfig): KubeConfig {
+  const kc = new lib.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ ...cluster }],
+    users: [{ ...user }],
+    contexts: [
+      { name: context.name, cluster: context.cluster, user: context.user, ...(context.namespace ? { namespace: context.namespace } : {}) },
+    ],
+    currentContext: context.name,
+  });
   return kc;
 }
 
@@ -159,10 +169,22 @@ function transport(lib: Library, server: string, signal: AbortSignal | undefined
   });
 }
 
-/** The clients for a workspace's kubeconfig; throws a ProviderError naming what is wrong with it. */
-export async function kubeClientOf(secret: KubernetesSecret, signal?: AbortSignal): Promise<KubeClient> {
+export interface KubeClientOptions {
+  /** Every request of the clients ends when it aborts. */
+  signal?: AbortSignal;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's): where the kubeconfig's server may be (absent: nowhere). */
+  loadHosts?: LoadHostAllowlist;
+  /** The ports of opsbench's own services (the worker's K6Settings.blockPorts): never a kubeconfig's server. */
+  protectedPorts?: readonly ProtectedPort[];
+}
+
+/** The clients for a workspace's kubeconfig; throws a ProviderError naming what is wrong with it (nothing is sent then). */
+export async function kubeClientOf(secret: KubernetesSecret, opts: KubeClientOptions | AbortSignal = {}): Promise<KubeClient> {
+  const { signal, ...policy } = opts instanceof AbortSignal ? { signal: opts } : opts;
+  // Judged before the library is even loaded: a refusal costs nothing and sends nothing.
+  const judged = judgedKubeconfig(secret, policy);
   const lib = await loadLibrary();
-  const kc = loadKubeconfig(lib, secret);
+  const kc = loadKubeconfig(lib, judged);
   const server = kc.getCurrentCluster()?.server ?? "";
   // What kc.makeApiClient builds, with the transport above in place of the default one.
   const configuration = lib.createConfiguration({

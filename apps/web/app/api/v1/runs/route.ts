@@ -5,6 +5,7 @@ import { API_CONTRACTS } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { audit } from "@/lib/server/audit";
+import { assertCredentialsOpenTo, requesterOf } from "@/lib/server/credential-role";
 import { admitNewWork } from "@/lib/server/run-admission";
 import { getRunQueue } from "@/lib/server/singletons";
 
@@ -14,11 +15,16 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.runs.list()).map(toRunListItem)));
 
 /** Creates a run of an existing target and workload (by name) and enqueues it, if the workspace's limits allow one more now. */
-export const POST = apiRoute(async ({ request, scope }) => {
+export const POST = apiRoute(async ({ request, scope, member }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/runs"].body, request);
+  await assertCredentialsOpenTo(member, [{ ref: input.target, path: "target" }]);
   await admitNewWork(scope, await scope.limits.get());
   try {
-    const run = await startRun(scope, getRunQueue(), { targetName: input.target, workloadName: input.workload });
+    const run = await startRun(scope, getRunQueue(), {
+      targetName: input.target,
+      workloadName: input.workload,
+      requestedBy: requesterOf(member),
+    });
     await audit(scope, request, { action: "run.start", subjectKind: "run", subjectId: run.id, detail: { ...input } });
     return NextResponse.json({ id: run.id, status: run.status }, { status: 201 });
   } catch (err) {

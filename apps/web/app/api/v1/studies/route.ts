@@ -6,6 +6,7 @@ import { API_CONTRACTS } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { audit } from "@/lib/server/audit";
+import { assertCredentialsOpenTo, requesterOf } from "@/lib/server/credential-role";
 import { admitNewWork } from "@/lib/server/run-admission";
 import { assertRateSourceInWorkspace, assertWorkloadFits } from "@/lib/server/script-check";
 import { getStudyQueue } from "@/lib/server/singletons";
@@ -22,8 +23,12 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
  * workload names are 422s naming the field; nothing is written then. Inline
  * workloads are checked by a worker like saved ones (script parses, limits hold).
  */
-export const POST = apiRoute(async ({ request, scope }) => {
+export const POST = apiRoute(async ({ request, scope, member }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/studies"].body, request);
+  await assertCredentialsOpenTo(
+    member,
+    input.targets.map((ref, i) => ({ ref, path: `targets.${i}` })),
+  );
   const limits = await scope.limits.get();
   const runCount = input.targets.length * input.workloads.length * input.repetitions;
   if (runCount > limits.maxStudyRuns) {
@@ -37,7 +42,7 @@ export const POST = apiRoute(async ({ request, scope }) => {
     }
   await admitNewWork(scope, limits, runCount);
   try {
-    const { study, runs, cells } = await startStudy(scope, getStudyQueue(), input);
+    const { study, runs, cells } = await startStudy(scope, getStudyQueue(), input, { requestedBy: requesterOf(member) });
     await audit(scope, request, {
       action: "study.start",
       subjectKind: "study",
