@@ -156,10 +156,12 @@ async function startRedis(log) {
     await waitForPort(REDIS_PORT, "Redis");
   } else {
     const ping = spawnSync("redis-cli", ["-p", String(REDIS_PORT), "ping"], { encoding: "utf8", env: { PATH: process.env.PATH } });
-    if (ping.stdout.trim() === "PONG")
+    if (ping.stdout.trim() === "PONG") {
       log(
         `Redis on 127.0.0.1:${REDIS_PORT} has no password (started before opsbench set one): stop it (node scripts/local-services.mjs stop) and run the setup again to give it one`,
       );
+      return;
+    }
   }
   log(`Redis on 127.0.0.1:${REDIS_PORT}`);
 }
