@@ -13,6 +13,7 @@ import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
 import { ensureRunner, ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { shareMachine } from "./machine-share";
+import { waitForPortClosed } from "./ports";
 import { testStack } from "./stack-env";
 import { cloneTemplate, dropDatabase } from "./test-databases";
 
@@ -204,6 +205,8 @@ export async function useWeb({
   await useWorker();
   if (s.web && (s.web.auth !== auth || env || port)) {
     await stopChild(s.web.managed);
+    // Else the next start could find the old server still answering on the port and take it for itself.
+    await waitForPortClosed(Number(new URL(s.web.url).port));
     s.web = null;
   }
   if (!s.web) {

@@ -29,3 +29,12 @@ export async function waitForPort(port: number, ms = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Waits until nothing listens on the port any more (a stopped server's process may let go of it a moment later). */
+export async function waitForPortClosed(port: number, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (await answers(port)) {
+    if (Date.now() > until) throw new Error(`something still listens on 127.0.0.1:${port} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
