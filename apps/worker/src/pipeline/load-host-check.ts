@@ -13,8 +13,8 @@ import { refuseProtectedPort } from "./protected-ports";
 import { RunFailure } from "./run-failure";
 
 const REMOTE =
-  "k6's load network reaches this machine's loopback only, and the runner does not allow unsandboxed scripts " +
-  '(OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS; docs/security.md "Remote targets")';
+  "the runner cannot route k6's load network off this machine (its sandbox does not work, or the host does not forward " +
+  'IPv4) and it does not allow unsandboxed scripts (OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS; docs/security.md "Remote targets")';
 
 export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provider, spec: unknown): Promise<void> {
   if (!provider.outsideEndpoint?.(spec)) return;
@@ -28,12 +28,16 @@ export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provi
     return;
   }
   // Only the deploy tells the address (an ALB's DNS name, a function URL, a Cloud Run uri): never loopback.
+  const remoteEntries =
+    allowlist.names.length + allowlist.cidrs.length + (allowlist.ports ?? []).filter((p) => !isLoopbackAddress(p.host)).length;
   const why =
     allowlist.entries.length === 0
       ? "no remote host is on the admin's allowlist (OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now empty)"
-      : !ctx.deps.k6.remoteLoad
-        ? REMOTE
-        : null;
+      : remoteEntries === 0
+        ? "no remote host is on the admin's allowlist (OPSBENCH_LOAD_ALLOWED_HOSTS names loopback addresses only)"
+        : !ctx.deps.k6.remoteLoad
+          ? REMOTE
+          : null;
   if (why)
     throw new RunFailure(
       `the ${provider.kind} target's address is known only after deploy (the platform's own) and load could not go there: ${why}; ` +
