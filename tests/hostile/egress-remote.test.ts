@@ -7,7 +7,7 @@
 // this machine's loopback only").
 import { type ChildProcess, execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workloadSpec } from "@opsbench/core";
+import { targetInput, workloadSpec } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { listLoadNetworks } from "@opsbench/providers";
 import { TEST_LOAD_ALLOWED_HOSTS, useWorker } from "../file-services";
@@ -134,6 +134,23 @@ export default function () {
     expect(view.status).toBe("FAILED");
     expect(view.error).toContain(`load to ${target.address} refused: opsbench did not start this endpoint`);
     expect(view.steps.map((s) => s.name)).not.toContain("LOAD");
+  });
+
+  it("a kind whose address only the deploy tells is still refused before deploy when the allowlist names no host", async () => {
+    // The allowlist above holds addresses only (loopback ports and the target's address:port); a platform's own
+    // address (a function URL) is a name, which only a name entry could let pass.
+    await stack.scope.targets.put(
+      targetInput.parse({
+        name: "lambda-no-endpoint",
+        kind: "aws-lambda",
+        spec: { credential: "nowhere", region: "us-east-1", roleArn: "arn:aws:iam::123456789012:role/bench" },
+      }),
+    );
+    const run = await startRun(stack.scope, stack.queue, { targetName: "lambda-no-endpoint", workloadName: "one-get" });
+    const view = await waitForFinal(stack.db, run.id);
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toContain("load could not go there: no host name is on the admin's allowlist, and the platform's address is one");
+    expect(view.steps.map((s) => s.name)).not.toContain("PROVISION");
   });
 
   it("no load network is left behind by the runs", async () => {
