@@ -261,7 +261,6 @@ async function prepareLaunch(
       unsandboxed: null,
     };
   }
-  if (network) await removeLoadNetwork(network);
   if (!settings.allowUnsandboxed) throw refusal(problem);
   const blocks = blockArgs(settings, targetHost);
   return {
