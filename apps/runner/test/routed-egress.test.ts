@@ -2,7 +2,8 @@
 // (here through a tiny DNS server of our own) and pinned: k6, sandboxed, reaches it under its name (the Host header
 // keeps it) with no DNS of its own, and a rebinding answer after the first changes nothing. A name that resolves to
 // loopback or the metadata address, or an address of this machine itself, is refused before anything is made.
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Resolver } from "node:dns/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,10 +14,16 @@ import { makeRemoteHost, type RemoteHost, startTinyDns } from "../../../tests/re
 
 const binary = loadEnv({}).OPSBENCH_K6;
 const PORT = 8080;
+const TLS_PORT = 8443;
 // The target answers with the Host header it was sent.
 const HOST_ECHO = `require("node:http").createServer((req, res) => res.end(String(req.headers.host))).listen(Number(process.env.PORT), "0.0.0.0");`;
 
+// The same over TLS, answering with the SNI name the client sent and the Host header.
+const TLS_ECHO = (key: string, cert: string) =>
+  `require("node:https").createServer({ key: ${JSON.stringify(key)}, cert: ${JSON.stringify(cert)} }, (req, res) => res.end(String(req.socket.servername) + " " + String(req.headers.host))).listen(Number(process.env.PORT), "0.0.0.0");`;
+
 let target: RemoteHost;
+let other: RemoteHost;
 let dns: Awaited<ReturnType<typeof startTinyDns>>;
 let workDir: string;
 let resolver: Resolver;
@@ -25,8 +32,36 @@ beforeAll(async () => {
   workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-egress-"));
   target = await makeRemoteHost();
   await target.serve(PORT, HOST_ECHO);
+  const certDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-egress-cert-"));
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=bench.remote.test",
+      "-keyout",
+      path.join(certDir, "key.pem"),
+      "-out",
+      path.join(certDir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  await target.serve(
+    TLS_PORT,
+    TLS_ECHO(readFileSync(path.join(certDir, "key.pem"), "utf8"), readFileSync(path.join(certDir, "cert.pem"), "utf8")),
+  );
+  rmSync(certDir, { recursive: true, force: true });
+  other = await makeRemoteHost();
+  await other.serve(PORT, HOST_ECHO);
   dns = await startTinyDns((name, n) => {
     if (name === "bench.remote.test") return n === 1 ? target.address : "127.0.0.1"; // rebinds after the first answer
+    if (name === "tls.remote.test" || name === "own.remote.test") return target.address;
     if (name === "loop.remote.test") return "127.0.0.1";
     if (name === "meta.remote.test") return "169.254.169.254";
     if (name === "self.remote.test") return target.hostAddress;
@@ -38,6 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dns?.close();
   await target?.remove();
+  await other?.remove();
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -74,6 +110,40 @@ export default function () {
     // The runner asked once; k6 never asked (for this name or the other).
     expect(dns.queries.filter((q) => q === "bench.remote.test")).toHaveLength(1);
     expect(dns.queries).not.toContain("self.remote.test");
+  });
+
+  it("over HTTPS, the pinned name is the SNI and the Host header", async () => {
+    const script = `
+import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 1, iterations: 2, insecureSkipTLSVerify: true, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const r = http.get(__ENV.OPSBENCH_BASE_URL + "/");
+  check(r, { "SNI and Host are the name": (r) => r.status === 200 && r.body === "tls.remote.test tls.remote.test:${TLS_PORT}" });
+}
+`;
+    const result = await run(`https://tls.remote.test:${TLS_PORT}`, script);
+    expect(result.exitCode, result.outputTail).toBe(0);
+    expect(result.unsandboxed).toBeNull();
+    expect((result.summary as { metrics: Record<string, { passes: number }> }).metrics.checks!.passes).toBe(2);
+  });
+
+  it("a script that maps the target's name to another host itself (its own hosts option) reaches nothing", async () => {
+    // The other host answers from outside the sandbox: only the sandbox stops it.
+    expect(await (await fetch(`http://${other.address}:${PORT}/`, { signal: AbortSignal.timeout(3000) })).text()).toBe(
+      `${other.address}:${PORT}`,
+    );
+    const script = `
+import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 1, iterations: 1, hosts: { "own.remote.test": "${other.address}" }, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  check(http.get(__ENV.OPSBENCH_BASE_URL + "/", { timeout: "2s" }), { "the other host is unreachable": (r) => r.status === 0 });
+}
+`;
+    const result = await run(`http://own.remote.test:${PORT}`, script);
+    expect(result.exitCode, result.outputTail).toBe(0);
+    expect((result.summary as { metrics: Record<string, { passes: number }> }).metrics.checks!.passes).toBe(1);
   });
 
   it("a name that resolves to loopback, the metadata address or this machine is refused before anything is made", async () => {
