@@ -183,6 +183,7 @@ describe("compose: credentials and roles", () => {
     expect([...services.runner.cap_add].sort()).toEqual(["NET_ADMIN", "SYS_ADMIN"]);
     expect(services.runner.privileged).toBeUndefined();
     expect(services.runner.sysctls["net.ipv4.conf.all.route_localnet"]).toBe(1);
+    expect(services.runner.sysctls["net.ipv4.ip_forward"]).toBe(1);
     for (const name of ["web", "worker", "migrate"]) {
       expect(services[name].cap_add, name).toBeUndefined();
       expect(services[name].security_opt, name).toBeUndefined();

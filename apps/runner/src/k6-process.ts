@@ -25,6 +25,7 @@ import {
   isLoopbackHost,
   processStartTicks,
   removeLoadNetwork,
+  routedEgressProblem,
   stopGroup,
   type LoadNetwork,
 } from "@opsbench/providers";
@@ -47,6 +48,7 @@ import {
 } from "./k6-sandbox";
 import { systemEnv } from "./env";
 import { validateScriptSource } from "./inspect";
+import { type PinnedTarget, pinTarget, routedHostProblem } from "./routed-target";
 
 export function k6Version(binary: string): string {
   const r = spawnSync(binary, ["version"], { encoding: "utf8" });
@@ -84,6 +86,8 @@ export async function runK6(opts: {
   blockPorts?: ProtectedPort[];
   /** The run's limits: inspect (with the run's env) and k6 run's own plan must stay within them. */
   limits?: K6RunLimits | null;
+  /** How a remote target's host name is resolved (once, before anything is made); the system resolver unless given. */
+  resolveHost?: (host: string) => Promise<string[]>;
   /** Told what this k6 owns as soon as it exists (its network, then its process). */
   onOwned?: (owned: K6Owned) => void;
   /**
@@ -104,7 +108,7 @@ export async function runK6(opts: {
   rmSync(summaryPath, { force: true });
 
   const sandbox = opts.sandbox ?? STRICT_SANDBOX;
-  const launch = await prepareLaunch(opts.binary, opts.workDir, opts.env, sandbox);
+  const launch = await prepareLaunch(opts.binary, opts.workDir, opts.env, sandbox, opts.blockPorts ?? [], opts.resolveHost);
   const network = launch.network ? { ns: launch.network.ns, table: launch.network.table } : null;
   if (network) opts.onOwned?.({ pid: null, startTicks: null, network });
   try {
@@ -134,6 +138,7 @@ export async function runK6(opts: {
           // caller steers it: then paused, on a port inside k6's own network namespace where it has one.
           ...(opts.control ? ["--address", `127.0.0.1:${opts.control.port}`, "--paused"] : ["--address", ""]),
           ...launch.blockArgs,
+          ...launch.configArgs,
           ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
           ...(opts.extraArgs ?? []),
           "--summary-export",
@@ -177,36 +182,68 @@ interface Launch {
   /** What the script sees of the run (its __ENV without the sandbox's own variables): k6 inspect gets the same. */
   runEnv: Record<string, string>;
   blockArgs: string[];
+  /** `--config <file>` giving k6 a remote target's pinned address as a `hosts` entry (none for an address or loopback). */
+  configArgs: string[];
   network: LoadNetwork | null;
   unsandboxed: ValidityFlag | null;
 }
 
 /**
- * The sandbox for one run: its load network (when the target is on loopback)
- * and bubblewrap; or, where that cannot be made and the admin allows it, k6 as
- * a plain process with address blocking only. Otherwise the run is refused.
+ * The sandbox for one run: its load network (to the target on loopback, or routed to a remote target's one pinned
+ * address and port) and bubblewrap; or, where that cannot be made and the admin allows it, k6 as a plain process
+ * with address blocking only. Otherwise the run is refused.
  */
-async function prepareLaunch(binary: string, workDir: string, env: Record<string, string>, settings: K6SandboxSettings): Promise<Launch> {
+async function prepareLaunch(
+  binary: string,
+  workDir: string,
+  env: Record<string, string>,
+  settings: K6SandboxSettings,
+  blockPorts: readonly ProtectedPort[],
+  resolveHost?: (host: string) => Promise<string[]>,
+): Promise<Launch> {
   const baseUrl = env.OPSBENCH_BASE_URL ? new URL(env.OPSBENCH_BASE_URL) : null;
   const targetHost = baseUrl?.hostname ?? null;
   const port = baseUrl ? Number(baseUrl.port || (baseUrl.protocol === "https:" ? 443 : 80)) : null;
   let problem = settings.off ? "turned off for a benchmark" : await sandboxProblem(binary);
   let network: LoadNetwork | null = null;
+  let pinned: PinnedTarget | null = null;
   if (!problem && targetHost && port) {
-    if (!isLoopbackHost(targetHost)) problem = `its network reaches targets on this machine's loopback only, not ${targetHost}`;
-    else
+    if (isLoopbackHost(targetHost))
       network = await createLoadNetwork({ port }).catch((err: Error) => {
         problem = `no network namespace for k6: ${err.message}`;
         return null;
       });
+    else {
+      problem = routedHostProblem(targetHost) ?? routedEgressProblem();
+      if (!problem) {
+        // Resolved once, here, and pinned: the namespace admits this address and port alone (no DNS inside).
+        pinned = await pinTarget(targetHost, port, {
+          blockedRanges: settings.blockedRanges,
+          blockPorts,
+          ...(resolveHost ? { resolve: resolveHost } : {}),
+        });
+        network = await createLoadNetwork({ port, remote: pinned.address }).catch((err: Error) => {
+          problem = `no routed network namespace for k6: ${err.message}`;
+          return null;
+        });
+      }
+    }
   }
   const resources = settings.resources ?? DEFAULT_K6_RESOURCES;
   const limited = !(await prlimitProblem());
   const limitPrefix = limited ? resourcePrefix(resources.memoryMb, resources) : [];
   if (!problem) {
-    // Inside, the target is the gateway's address (same port); everything else is unreachable.
+    // Inside, a loopback target is the gateway's address (same port); a remote one keeps its URL. Everything else is
+    // unreachable.
     const inside = { ...env };
-    if (network && baseUrl) inside.OPSBENCH_BASE_URL = env.OPSBENCH_BASE_URL!.replace(`//${baseUrl.host}`, `//${network.gateway}:${port}`);
+    if (network && !network.remote && baseUrl)
+      inside.OPSBENCH_BASE_URL = env.OPSBENCH_BASE_URL!.replace(`//${baseUrl.host}`, `//${network.gateway}:${port}`);
+    let configArgs: string[] = [];
+    if (pinned?.hosts) {
+      const configPath = path.join(workDir, "k6-config.json");
+      writeFileSync(configPath, JSON.stringify({ hosts: pinned.hosts }));
+      configArgs = ["--config", configPath];
+    }
     return {
       prefix: [
         ...limitPrefix,
@@ -216,8 +253,10 @@ async function prepareLaunch(binary: string, workDir: string, env: Record<string
       env: { ...sandboxEnv(workDir, inside), ...resourceEnv(resources.memoryMb, resources) },
       runEnv: inside,
       // The namespace already reaches nothing but the target; the list is a second wall. Admin ranges are left
-      // out here: one as wide as 10.0.0.0/8 would cover the gateway itself.
-      blockArgs: blockArgs({ ...settings, blockedRanges: [] }, network?.gateway ?? null).args,
+      // out here: one as wide as 10.0.0.0/8 would cover the gateway itself (a remote target's address was judged
+      // against them when it was pinned).
+      blockArgs: blockArgs({ ...settings, blockedRanges: [] }, network?.remote ?? network?.gateway ?? null).args,
+      configArgs,
       network,
       unsandboxed: null,
     };
@@ -235,6 +274,7 @@ async function prepareLaunch(binary: string, workDir: string, env: Record<string
     },
     runEnv: env,
     blockArgs: blocks.args,
+    configArgs: [],
     network: null,
     unsandboxed: unsandboxedFlag(problem, blocks.reachable),
   };

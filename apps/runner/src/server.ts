@@ -21,6 +21,7 @@ import {
 import { z } from "zod";
 import { runK6 } from "./k6-process";
 import { K6Control } from "./k6-control";
+import { routedEgressProblem } from "@opsbench/providers";
 import { type K6Resources, type K6SandboxSettings, SandboxRefused, sandboxProblem } from "./k6-sandbox";
 import { validateScriptSource } from "./inspect";
 import type { Logger } from "./logger";
@@ -103,10 +104,12 @@ export function createRunnerServer(settings: RunnerSettings) {
   };
 
   async function health(): Promise<RunnerHealth> {
+    const problem = await sandboxProblem(settings.k6Binary);
     return {
       k6Version: settings.k6Version,
-      sandboxProblem: await sandboxProblem(settings.k6Binary),
+      sandboxProblem: problem,
       allowUnsandboxed: settings.allowUnsandboxed,
+      routedEgress: !problem && !routedEgressProblem(),
       hostId: settings.hostId,
     };
   }

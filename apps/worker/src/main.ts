@@ -67,7 +67,7 @@ const k6: K6Settings = {
   version: runnerHealth.k6Version,
   deadline: { graceSeconds: env.OPSBENCH_K6_GRACE_SECONDS, maxSeconds: env.OPSBENCH_MAX_LOAD_SECONDS },
   blockHosts: [new URL(env.DATABASE_URL).hostname, new URL(env.REDIS_URL).hostname],
-  remoteLoad: runnerHealth.allowUnsandboxed,
+  remoteLoad: runnerHealth.allowUnsandboxed || runnerHealth.routedEgress === true,
   blockPorts: opsbenchServicePorts({
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,

@@ -28,9 +28,10 @@ export interface K6Settings {
   /** Host names of the worker's Postgres and Redis: the runner blocks them for k6 where an address list can. */
   blockHosts: string[];
   /**
-   * Whether the runner can send load off this machine: k6's load network reaches loopback only, so only a runner that
-   * allows unsandboxed scripts (OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS) loads a remote host (docs/security.md "Remote
-   * targets"). Absent: it cannot; such runs are refused before anything is deployed.
+   * Whether the runner can send load off this machine: through its routed egress (k6's load network admits the
+   * target's one pinned address and port), or, where it cannot sandbox, because it allows unsandboxed scripts
+   * (OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS) (docs/security.md "Remote targets"). Absent: it cannot; such runs are
+   * refused before anything is deployed.
    */
   remoteLoad?: boolean;
   /** The ports of opsbench's own services: no target may be on one (the worker refuses, and the runner again). */

@@ -194,7 +194,7 @@ describe("cloud kinds: nothing left running", () => {
     expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });
 
-  it("the host policy: a kind whose address only the deploy tells (no endpointUrl) is refused before deploy where load could not go there", async () => {
+  it("the host policy: a kind whose address only the deploy tells (no endpointUrl), not on the allowlist, is refused right after deploy, before one request, and torn down", async () => {
     await scope.targets.put(
       targetInput.parse({
         name: "asg-platform-address",
@@ -211,14 +211,18 @@ describe("cloud kinds: nothing left running", () => {
     );
     worker ??= await startCloudWorker("cloud-crash-1");
     const run = await startRun(scope, queue, { targetName: "asg-platform-address", workloadName: "crash-hold" });
-    const view = await waitForFinal(db, run.id, 60_000);
+    const view = await waitForFinal(db, run.id, 120_000);
     expect(view.status).toBe("FAILED");
-    // The runner sandboxes k6 here (its network reaches loopback only): the ALB's address could never be loaded.
-    expect(view.error).toMatch(
-      /^the aws-asg target's address is known only after deploy \(the platform's own\) and load could not go there: .*refused before anything was deployed/,
+    // The runner loads remote hosts now (routed egress, docs/security.md "Remote targets"), and the allowlist holds a
+    // host name, so the deploy goes ahead; the ALB's name it answered is not on the allowlist: refused before the
+    // baseline and the load, then torn down.
+    expect(view.error).toMatch(/^load to \S+ refused: opsbench did not start this endpoint and \S+ is not on the admin's allowlist/);
+    const steps = await db.runStep.findMany({ where: { runId: run.id } });
+    expect(steps.filter((s) => s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
+    expect(await db.resultSecond.count({ where: { runId: run.id } })).toBe(0);
+    await waitFor("the ASG's resources to be torn down", async () =>
+      JSON.stringify(await findAsgResources(awsSession(), run.id)) === JSON.stringify(noAsgResources) ? true : null,
     );
-    expect(await db.runStep.count({ where: { runId: run.id, name: "PROVISION" } })).toBe(0);
-    expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });
 
   it("aws-asg: a worker SIGKILL after deploy, then restart, leaves zero tagged AWS resources", async () => {

@@ -30,6 +30,11 @@ export const runnerHealth = z.object({
   sandboxProblem: z.string().nullable(),
   /** Whether the admin lets k6 run unsandboxed where the sandbox cannot be made (such runs are flagged). */
   allowUnsandboxed: z.boolean(),
+  /**
+   * Whether k6's sandbox can route to a remote target (its one pinned address and port, docs/security.md "Remote
+   * targets"): the sandbox works and the host forwards IPv4. Absent from an older runner: it cannot.
+   */
+  routedEgress: z.boolean().optional(),
   /** The host this runner loads from: every worker using it shares one load lock. */
   hostId: z.string(),
 });

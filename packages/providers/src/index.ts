@@ -22,7 +22,14 @@ export {
   groupCpuTicks,
   CLOCK_TICKS_PER_SECOND,
 } from "./local/processes";
-export { createLoadNetwork, removeLoadNetwork, listLoadNetworks, isLoopbackHost, type LoadNetwork } from "./local/load-network";
+export {
+  createLoadNetwork,
+  removeLoadNetwork,
+  listLoadNetworks,
+  isLoopbackHost,
+  routedEgressProblem,
+  type LoadNetwork,
+} from "./local/load-network";
 export { kubernetes, type KubernetesState, deleteRunNamespaces } from "./kubernetes";
 export { kubeClientOf, type KubeClient } from "./kubernetes/kube-client";
 export { RUN_LABEL } from "./kubernetes/objects";

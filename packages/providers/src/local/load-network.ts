@@ -1,9 +1,12 @@
 // The load generator's network (docs/security.md): a namespace of its own whose
 // only way out is one veth to the host, where nftables lets exactly one thing
-// through: the target's port, rewritten to the target's loopback address.
-// Everything else from the namespace (Postgres and Redis on loopback, other
-// host ports, the metadata service, the internet) is dropped. An IP blacklist
-// alone cannot do this when the target and the backing services share 127.0.0.1.
+// through. For a target on this machine's loopback: the target's port, rewritten
+// to the target's loopback address. For a remote target ("routed egress"): the
+// target's one pinned address and port, forwarded and masqueraded out of the
+// host's own interfaces. Everything else from the namespace (Postgres and Redis on
+// loopback, any address of the host itself, other host ports, the metadata service,
+// private ranges, the internet) is dropped. An IP blacklist alone cannot do this
+// when the target and the backing services share 127.0.0.1.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -19,8 +22,23 @@ export interface LoadNetwork {
   table: string;
   /** Host end of the veth. */
   hostDevice: string;
-  /** What the load generator calls instead of the target's loopback address (same port). */
+  /** What the load generator calls instead of the target's loopback address (same port); its default route for a remote target. */
   gateway: string;
+  /** A remote target's pinned address: the one address (and the target's port) the namespace may reach; null for loopback. */
+  remote: string | null;
+}
+
+/** Why this host cannot forward a load network's packets to a remote target, or null when it can. */
+export function routedEgressProblem(): string | null {
+  if (process.platform !== "linux") return `network namespaces need Linux (this is ${process.platform})`;
+  try {
+    const forward = readFileSync("/proc/sys/net/ipv4/ip_forward", "utf8").trim();
+    return forward === "1"
+      ? null
+      : "IPv4 forwarding is off on this host (net.ipv4.ip_forward=0), so no load network can route to a remote target";
+  } catch (err) {
+    return `cannot read net.ipv4.ip_forward: ${(err as Error).message}`;
+  }
 }
 
 /** Whether `host` is this machine's loopback (the only targets the load network can reach so far). */
@@ -72,13 +90,17 @@ function allowRouteLocalnet(device: string): void {
 }
 
 /**
- * Makes the namespace and the one path to `127.0.0.1:port`. Needs root, iproute2
- * and nft; throws with the reason otherwise (after removing what it made).
+ * Makes the namespace and the one path out: to `127.0.0.1:port` (a loopback target), or, given `remote` (an IPv4
+ * address the caller resolved once and pins for the run), to `remote:port` through the host's routes. Needs root,
+ * iproute2 and nft; throws with the reason otherwise (after removing what it made).
  */
-export async function createLoadNetwork(target: { port: number }): Promise<LoadNetwork> {
+export async function createLoadNetwork(target: { port: number; remote?: string }): Promise<LoadNetwork> {
   if (process.platform !== "linux") throw new Error(`network namespaces need Linux (this is ${process.platform})`);
+  const remote = target.remote ?? null;
+  if (remote !== null && !/^\d{1,3}(\.\d{1,3}){3}$/.test(remote)) throw new Error(`a routed target must be an IPv4 address, not ${remote}`);
+  if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) throw new Error(`no such port: ${target.port}`);
   const id = randomBytes(3).toString("hex");
-  const net: LoadNetwork = { ns: `obk6${id}`, table: `obk6${id}`, hostDevice: `obk6${id}h`, gateway: "" };
+  const net: LoadNetwork = { ns: `obk6${id}`, table: `obk6${id}`, hostDevice: `obk6${id}h`, gateway: "", remote };
   try {
     const { gateway, inside } = await freeSubnet();
     net.gateway = gateway;
@@ -96,28 +118,58 @@ export async function createLoadNetwork(target: { port: number }): Promise<LoadN
       ].join("\n"),
     );
     // Lets the DNAT below send this veth's packets to 127.0.0.1 (nothing passes before the rules exist).
-    allowRouteLocalnet(net.hostDevice);
+    if (remote === null) allowRouteLocalnet(net.hostDevice);
     await withStdin(
       "ip",
       ["-n", net.ns, "-batch", "-"],
-      ["link set eth0 addrgenmode none", `addr add ${inside}/30 dev eth0`, "link set eth0 up", "link set lo up"].join("\n"),
+      [
+        "link set eth0 addrgenmode none",
+        `addr add ${inside}/30 dev eth0`,
+        "link set eth0 up",
+        "link set lo up",
+        // A remote target is reached through the host's routes; the rules below decide what may go.
+        ...(remote === null ? [] : [`route add default via ${gateway}`]),
+      ].join("\n"),
     );
-    const dev = `"${net.hostDevice}"`;
-    await withStdin(
-      "nft",
-      ["-f", "-"],
-      `table inet ${net.table} {
-  chain to_target { type nat hook prerouting priority dstnat; iifname ${dev} ip daddr ${gateway} tcp dport ${target.port} dnat ip to 127.0.0.1:${target.port}; }
-  chain host_in { type filter hook input priority filter; iifname ${dev} ip daddr 127.0.0.1 tcp dport ${target.port} ct status dnat accept; iifname ${dev} drop; }
-  chain pass_through { type filter hook forward priority filter; iifname ${dev} drop; }
-}
-`,
-    );
+    await withStdin("nft", ["-f", "-"], remote === null ? loopbackRules(net, target.port) : routedRules(net, inside, remote, target.port));
     return net;
   } catch (err) {
     await removeLoadNetwork(net);
     throw err;
   }
+}
+
+/** A loopback target: the gateway's port is DNATed to 127.0.0.1; nothing else reaches the host, nothing is forwarded. */
+function loopbackRules(net: LoadNetwork, port: number): string {
+  const dev = `"${net.hostDevice}"`;
+  return `table inet ${net.table} {
+  chain to_target { type nat hook prerouting priority dstnat; iifname ${dev} ip daddr ${net.gateway} tcp dport ${port} dnat ip to 127.0.0.1:${port}; }
+  chain host_in { type filter hook input priority filter; iifname ${dev} ip daddr 127.0.0.1 tcp dport ${port} ct status dnat accept; iifname ${dev} drop; }
+  chain pass_through { type filter hook forward priority filter; iifname ${dev} drop; }
+}
+`;
+}
+
+/**
+ * A remote target (routed egress): the namespace's packets to `remote:port` (TCP) are forwarded and masqueraded
+ * behind the host's address on the way out; their answers come back. Nothing from the namespace is delivered to the
+ * host itself (any of its addresses, any port), nothing else is forwarded (another address, another port of the
+ * target's host, UDP such as DNS, the metadata address), and nothing from elsewhere may open a connection into it.
+ */
+function routedRules(net: LoadNetwork, inside: string, remote: string, port: number): string {
+  const dev = `"${net.hostDevice}"`;
+  return `table inet ${net.table} {
+  chain host_in { type filter hook input priority filter; iifname ${dev} drop; }
+  chain pass_through {
+    type filter hook forward priority filter;
+    iifname ${dev} ip saddr ${inside} ip daddr ${remote} tcp dport ${port} accept;
+    iifname ${dev} drop;
+    oifname ${dev} ct state established,related accept;
+    oifname ${dev} drop;
+  }
+  chain masquerade_out { type nat hook postrouting priority srcnat; iifname ${dev} ip saddr ${inside} ip daddr ${remote} tcp dport ${port} masquerade; }
+}
+`;
 }
 
 /** Removes the rules and the namespace (its veth goes with it). Returns what could not be removed. */
