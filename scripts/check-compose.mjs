@@ -442,21 +442,14 @@ async function api(method, route, body, auth = "token", extraHeaders = {}) {
   return { status: res.status, json, text, headers: res.headers };
 }
 
+/** Runs `node --import tsx <args>` in a throw-away container of the app image (the migrate service), on the server's network. */
+function nodeInAppImage(args) {
+  return compose(["run", "--rm", "--no-deps", "-T", "migrate", "node", "--import", "tsx", ...args]);
+}
+
 /** The installer's one-time setup link (`opsbench admin setup-link`, run in the app image on the server's database). */
 function setupSecret() {
-  const out = compose([
-    "run",
-    "--rm",
-    "--no-deps",
-    "-T",
-    "migrate",
-    "node",
-    "--import",
-    "tsx",
-    "packages/cli/src/main.ts",
-    "admin",
-    "setup-link",
-  ]);
+  const out = nodeInAppImage(["packages/cli/src/main.ts", "admin", "setup-link"]);
   const secret = /[?&]setup=([A-Za-z0-9_-]{43})/.exec(out)?.[1];
   if (!secret) throw new Error(`opsbench admin setup-link printed no link: ${out.slice(-500)}`);
   return secret;
@@ -498,18 +491,7 @@ async function makeToken() {
 
 function demoStudyBody() {
   // The study the home page's button posts (core's demoStudy), read from the image just built.
-  const out = compose([
-    "run",
-    "--rm",
-    "--no-deps",
-    "-T",
-    "migrate",
-    "node",
-    "--import",
-    "tsx",
-    "-e",
-    `import("@opsbench/core").then((m) => console.log(JSON.stringify(m.demoStudy(${timeScale}))))`,
-  ]);
+  const out = nodeInAppImage(["-e", `import("@opsbench/core").then((m) => console.log(JSON.stringify(m.demoStudy(${timeScale}))))`]);
   return JSON.parse(out.trim().split("\n").at(-1));
 }
 
