@@ -17,10 +17,39 @@ export interface Managed {
   stop(): Promise<void>;
 }
 
+/**
+ * Whether a process of the group is still running. A zombie does not count: an orphan's reaper (PID 1 of a
+ * container) may take its time. Linux lists the group in /proc; elsewhere signal 0 to the group tells.
+ */
+function groupAlive(pgid: number): boolean {
+  if (existsSync("/proc/self/stat")) {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // gone meanwhile
+      }
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ")".
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === pgid && state !== "Z") return true;
+    }
+    return false;
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function manage(name: string, child: ChildProcess, companions: Managed[] = []): Managed {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stopOwn = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    const leaderGone = child.exitCode !== null || child.signalCode !== null;
+    if (leaderGone && !groupAlive(child.pid!)) return;
     try {
       process.kill(-child.pid!, "SIGTERM");
     } catch {
@@ -33,7 +62,10 @@ function manage(name: string, child: ChildProcess, companions: Managed[] = []): 
         /* gone */
       }
     }, 60_000);
-    await exited;
+    if (!leaderGone) await exited;
+    // The leader (npx, for the web app) exits first; the server under it may still be draining its keep-alive
+    // connections. Stopped means every process of the group is gone.
+    while (groupAlive(child.pid!)) await new Promise((r) => setTimeout(r, 50));
     clearTimeout(timer);
   };
   return {
@@ -208,12 +240,18 @@ export async function startWeb(
   return { url, managed: manage("web", child) };
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    // The API answers 401 without an account: any answer but a server error means the app is up.
-    return res.status < 500;
-  } catch {
-    return false;
-  }
+/**
+ * Whether a web app answers at the URL, on a connection of its own: fetch's pooled keep-alive connection to a
+ * server that is shutting down would still answer and pass that server off as the new one.
+ */
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      // The API answers 401 without an account: any answer but a server error means the app is up.
+      resolve((res.statusCode ?? 500) < 500);
+    });
+    req.once("timeout", () => req.destroy());
+    req.once("error", () => resolve(false));
+  });
 }
