@@ -6,8 +6,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { createReadStream } from "node:fs";
 import { workloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, segmentStore, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, queueWorkers, startRun, type RunQueue } from "@opsbench/jobs";
@@ -15,6 +13,7 @@ import { removeLoadNetwork } from "@opsbench/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl, testRedisUrl, waitForFinal } from "../../../tests/helpers";
 import { startTestRunner } from "../../../tests/k6-runner";
+import { durations, k6Requests, percentile } from "../../../tests/k6-samples";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-generators-"));
@@ -43,26 +42,6 @@ function startWorker(core: number, role: "all" | "load"): ChildProcess {
   );
   return child;
 }
-
-/** k6's definition: the value at rank p*(n-1), interpolated between neighbours. */
-function percentile(sorted: Float64Array, p: number): number {
-  const rank = p * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
-}
-
-/** Every http_req_duration sample of k6's JSON output. */
-async function durations(file: string): Promise<number[]> {
-  const out: number[] = [];
-  for await (const line of readline.createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    if (!line.includes('"http_req_duration"') || !line.includes('"Point"')) continue;
-    out.push((JSON.parse(line) as { data: { value: number } }).data.value);
-  }
-  return out;
-}
-
-const k6Requests = (summary: unknown) => (summary as { metrics: { http_reqs: { count: number } } }).metrics.http_reqs.count;
 
 let db: Db;
 let queue: RunQueue;
