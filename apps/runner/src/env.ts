@@ -1,5 +1,6 @@
 // The runner's only reader of process.env, validated at boot. The runner executes users'
 // scripts, so it refuses to start holding any of opsbench's secrets (docs/security.md).
+import { readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,11 +24,15 @@ const runnerEnvSchema = z.object({
   OPSBENCH_RUNNER_SOCKET: z.string().default(DEFAULT_RUNNER_SOCKET),
   /** A numeric group that may use the socket too (the worker's, when it runs as another user); else only this user. */
   OPSBENCH_RUNNER_SOCKET_GID: z.coerce.number().int().min(0).optional(),
-  /** The name of this host in the load lock every worker using this runner shares (default: the host name). */
+  /**
+   * The name of this host in the load lock every worker using this runner shares, and for load generators the host a
+   * loopback target is on (default: the host name, plus the network namespace when the runner is not in the
+   * machine's own: two namespaces of one machine are two hosts to a loopback target).
+   */
   OPSBENCH_RUNNER_HOST_ID: z
     .string()
     .min(1)
-    .default(() => os.hostname()),
+    .default(() => defaultHostId()),
   /** Path to the k6 binary built with the opsbench output (see apps/worker/k6-build/build.mjs). */
   OPSBENCH_K6: z.string().default(() => (k6BuildInfo() as { binary: string }).binary),
   /** Where each k6 gets its folder (its script and summary), removed after the run. */
@@ -54,6 +59,26 @@ const runnerEnvSchema = z.object({
 });
 
 export type RunnerEnv = z.infer<typeof runnerEnvSchema>;
+
+/**
+ * The host name, with `/netns-<inode>` unless this process is provably in the network namespace of process 1 (whose link
+ * only root, or its user, may read): a runner in a namespace of its own is a host of its own.
+ */
+export function defaultHostId(): string {
+  let own: string;
+  try {
+    own = readlinkSync("/proc/self/ns/net");
+  } catch {
+    return os.hostname();
+  }
+  let first: string | null = null;
+  try {
+    first = readlinkSync("/proc/1/ns/net");
+  } catch {
+    // not ours to read
+  }
+  return own === first ? os.hostname() : `${os.hostname()}/netns-${own.replace(/\D/g, "")}`;
+}
 
 /** Variables that carry opsbench's secrets or reach its stores: never in the runner's environment. */
 export const SECRET_VARIABLES = [

@@ -46,10 +46,12 @@ export interface LoadLockOptions {
 // callers only ever get an age back.
 const NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
-// KEYS: holder, queue, alive, seq, released, renewed. ARGV: token, leaseMs, waiterTtlMs.
+// KEYS: holder, queue, alive, seq, released, renewed, holds. ARGV: token, leaseMs, waiterTtlMs.
 // Answers {1, ms since the host last carried load or -1} when granted, {0, place in the queue} when not.
+// A token that already holds the lease (a shared one: the segments of one run on this host) is granted again and
+// counted in `holds`; the lease goes when the last of them releases.
 const ACQUIRE = `${NOW}
-local holder, queue, alive, seq, released, renewed = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local holder, queue, alive, seq, released, renewed, holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local token, lease, waiterTtl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 for _, gone in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now)) do
   redis.call('ZREM', queue, gone)
@@ -58,6 +60,7 @@ end
 local current = redis.call('GET', holder)
 if current == token then
   redis.call('PEXPIRE', holder, lease)
+  redis.call('INCR', holds)
   return {1, -1}
 end
 if not redis.call('ZSCORE', queue, token) then
@@ -78,6 +81,7 @@ end
 redis.call('ZREM', queue, token)
 redis.call('ZREM', alive, token)
 redis.call('SET', holder, token, 'PX', lease)
+redis.call('SET', holds, 1)
 redis.call('SET', renewed, now)
 if last == 0 then
   return {1, -1}
@@ -91,9 +95,10 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 redis.call('SET', KEYS[2], now)
 return 1`;
 
-// KEYS: holder, released. ARGV: token. 1 if this token held the lease (now released).
+// KEYS: holder, released, holds. ARGV: token. 1 if this token held the lease (released once no other hold remains).
 const RELEASE = `${NOW}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(redis.call('DECR', KEYS[3])) > 0 then return 1 end
 redis.call('DEL', KEYS[1])
 redis.call('SET', KEYS[2], now)
 return 1`;
@@ -138,9 +143,10 @@ export class LoadLock {
    * Waits for the host, first come first served. Rejects if `signal` aborts while waiting (nothing is then
    * held). A Redis that does not answer is waited for, like a busy host.
    */
-  async acquire(signal?: AbortSignal): Promise<Release> {
+  async acquire(signal?: AbortSignal, opts: { shareAs?: string } = {}): Promise<Release> {
     if (signal?.aborted) throw abortError(signal);
-    const token = randomUUID();
+    // `shareAs`: holders naming the same share hold the host together (the segments of one run on this host).
+    const token = opts.shareAs ? `share:${opts.shareAs}` : randomUUID();
     const k = this.key;
     let failing = false;
     for (;;) {
@@ -148,13 +154,14 @@ export class LoadLock {
       try {
         answer = (await this.redis.eval(
           ACQUIRE,
-          6,
+          7,
           k("holder"),
           k("queue"),
           k("alive"),
           k("seq"),
           k("released"),
           k("renewed"),
+          k("holds"),
           token,
           this.leaseMs,
           this.waiterTtlMs,
@@ -225,7 +232,7 @@ export class LoadLock {
       const until = Date.now() + this.leaseMs;
       for (;;) {
         try {
-          await this.redis.eval(RELEASE, 2, k("holder"), k("released"), token);
+          await this.redis.eval(RELEASE, 3, k("holder"), k("released"), k("holds"), token);
           return;
         } catch (err) {
           if (Date.now() + this.pollMs >= until) {

@@ -75,8 +75,18 @@ const k6: K6Settings = {
     extra: env.OPSBENCH_LOAD_BLOCKED_PORTS,
   }),
 };
+// Single runs, study runs and other hosts' load segments of every worker on this host share it: one load test at a time (in Redis).
+const loadLock = new LoadLock({
+  redis: publisher,
+  prefix: queuePrefix(env.REDIS_URL),
+  // The host is the runner's: every worker using one runner loads from the same machine.
+  host: env.OPSBENCH_LOAD_HOST ?? runnerHealth.hostId,
+  leaseMs: env.OPSBENCH_LOAD_LEASE_SECONDS * 1000,
+  log,
+});
 const loadQueue = createLoadQueue(env.REDIS_URL);
 const segments: SegmentSettings = {
+  host: loadLock.host,
   queue: loadQueue,
   redis: publisher,
   redisUrl: env.REDIS_URL,
@@ -102,15 +112,6 @@ const pipeline: PipelineDeps = {
 const running = new Map<string, AbortController>();
 /** Load segments this worker generates, by "<runId>:<segment>". */
 const runningSegments = new Map<string, AbortController>();
-// Single runs and study runs of every worker on this host share it: one load test at a time (in Redis).
-const loadLock = new LoadLock({
-  redis: publisher,
-  prefix: queuePrefix(env.REDIS_URL),
-  // The host is the runner's: every worker using one runner loads from the same machine.
-  host: env.OPSBENCH_LOAD_HOST ?? runnerHealth.hostId,
-  leaseMs: env.OPSBENCH_LOAD_LEASE_SECONDS * 1000,
-  log,
-});
 const stoppingStudies = new AbortController();
 const consumerOptions = {
   connection: redisConnection(env.REDIS_URL),
@@ -164,8 +165,8 @@ studyWorker.on("failed", (job, err) => log.error({ studyId: job?.data.studyId, j
 // Users' own k6 scripts are checked here before the web app saves them (it never spawns k6).
 const scriptWorker = role === "all" ? startScriptValidationWorker({ redisUrl: env.REDIS_URL, runner, log }) : null;
 
-// Load segments of runs split over several generators, on any worker. Not under the load lock: the run
-// that split itself holds it on this machine while its segments run, one of them possibly here.
+// Load segments of runs split over several generators, on any worker. A segment of a run of this host is not
+// under the load lock (the run that split itself holds it); one of another host's run takes this host's lock.
 const loadWorker = new Worker<SegmentJobPayload>(
   LOAD_QUEUE,
   async (job) => {
@@ -182,6 +183,8 @@ const loadWorker = new Worker<SegmentJobPayload>(
           redisUrl: env.REDIS_URL,
           log,
           k6,
+          host: loadLock.host,
+          lock: loadLock,
           keepSamples: env.OPSBENCH_K6_KEEP_SAMPLES,
         },
         abort.signal,

@@ -6,15 +6,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { createReadStream } from "node:fs";
-import { workloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, segmentStore, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, queueWorkers, startRun, type RunQueue } from "@opsbench/jobs";
 import { removeLoadNetwork } from "@opsbench/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl, testRedisUrl, waitForFinal } from "../../../tests/helpers";
 import { startTestRunner } from "../../../tests/k6-runner";
+import { durations, expectMergedPercentiles, k6Requests, twoGeneratorWorkload } from "../../../tests/generators-support";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-generators-"));
@@ -44,26 +42,6 @@ function startWorker(core: number, role: "all" | "load"): ChildProcess {
   return child;
 }
 
-/** k6's definition: the value at rank p*(n-1), interpolated between neighbours. */
-function percentile(sorted: Float64Array, p: number): number {
-  const rank = p * (sorted.length - 1);
-  const lo = Math.floor(rank);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
-}
-
-/** Every http_req_duration sample of k6's JSON output. */
-async function durations(file: string): Promise<number[]> {
-  const out: number[] = [];
-  for await (const line of readline.createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    if (!line.includes('"http_req_duration"') || !line.includes('"Point"')) continue;
-    out.push((JSON.parse(line) as { data: { value: number } }).data.value);
-  }
-  return out;
-}
-
-const k6Requests = (summary: unknown) => (summary as { metrics: { http_reqs: { count: number } } }).metrics.http_reqs.count;
-
 let db: Db;
 let queue: RunQueue;
 let runWorker: ChildProcess;
@@ -88,19 +66,8 @@ beforeAll(async () => {
     kind: "local-service",
     spec: { app: "echo/go", replicas: 1, env: {}, startTimeoutMs: 30_000 },
   });
-  const workload = (name: string, seconds: number) =>
-    workloadInput.parse({
-      name,
-      spec: {
-        kind: "constant-vus",
-        vus: 4,
-        duration: `${seconds}s`,
-        generators: 2,
-        requests: [{ name: "echo", method: "GET", path: "/?input=opsbench", headers: {} }],
-      },
-    });
-  await scope.workloads.put(workload("gen-two", 6));
-  await scope.workloads.put(workload("gen-long", 20));
+  await scope.workloads.put(twoGeneratorWorkload("gen-two", 6));
+  await scope.workloads.put(twoGeneratorWorkload("gen-long", 20));
 });
 
 afterAll(async () => {
@@ -131,26 +98,12 @@ describe("a run on two load generators", () => {
       ...(await durations(path.join(runner.workDir, "k6-samples", `${id}-segment-0.json`))),
       ...(await durations(path.join(runner.workDir, "k6-samples", `${id}-segment-1.json`))),
     ]).sort();
-    expect(all.length).toBe(view.summary!.requests);
-    for (const [p, key] of [
-      [0.5, "p50"],
-      [0.9, "p90"],
-      [0.95, "p95"],
-      [0.99, "p99"],
-    ] as const) {
-      const exact = percentile(all, p);
-      expect(
-        Math.abs(view.summary!.latencyMs[key] - exact) / exact,
-        `${key}: opsbench ${view.summary!.latencyMs[key]} vs exact ${exact}`,
-      ).toBeLessThan(0.01);
-    }
+    const percentiles = expectMergedPercentiles(all, view.summary!);
     // Per generator: its CPU and its share of the requests.
     const generators = view.summary!.load!.generators!;
     expect(generators.map((g) => g.requests)).toEqual(counts);
     expect(generators.every((g) => g.clockOffsetMs.start !== null)).toBe(true);
-    console.info(
-      `generators: 2: ${view.summary!.requests} requests (k6 summaries ${counts.join(" + ")}), p50/p90/p95/p99 ${[0.5, 0.9, 0.95, 0.99].map((p) => percentile(all, p).toFixed(3)).join("/")} ms exact vs ${[view.summary!.latencyMs.p50, view.summary!.latencyMs.p90, view.summary!.latencyMs.p95, view.summary!.latencyMs.p99].join("/")} ms`,
-    );
+    console.info(`generators: 2: ${view.summary!.requests} requests (k6 summaries ${counts.join(" + ")}), ${percentiles}`);
   });
 
   it("with one generator killed mid-run: final, partial, and names the lost segment", async () => {

@@ -132,6 +132,26 @@ describe("the host's load lock, in Redis", () => {
     await Promise.all([release(), otherHost(), otherInstall()]);
   });
 
+  it("holders sharing a hold (one run's segments on this host) hold the host together; it is free once the last lets go", async () => {
+    const host = `host-${randomUUID()}`;
+    const first = await lockOn(host).acquire(undefined, { shareAs: "run:a" });
+    // A second process of the same run is let in while the first holds; another run's is not.
+    const second = await lockOn(host).acquire(AbortSignal.timeout(5000), { shareAs: "run:a" });
+    let otherHeld = false;
+    const other = lockOn(host)
+      .acquire(undefined, { shareAs: "run:b" })
+      .then((release) => {
+        otherHeld = true;
+        return release;
+      });
+    await first();
+    await sleep(300);
+    expect(otherHeld).toBe(false);
+    await second();
+    await (await other)();
+    expect(otherHeld).toBe(true);
+  });
+
   it("a waiter that gives up (abort) leaves the queue; the others still get their turn", async () => {
     const host = `host-${randomUUID()}`;
     const holder = lockOn(host);

@@ -17,6 +17,12 @@ export const segmentJobPayload = z
     /** 0-based segment index, of `count` equal parts. */
     segment: z.number().int().min(0),
     count: z.number().int().min(2),
+    /**
+     * The host the run's worker loads from (its load lock's host id): a loopback target is on that host only, so a
+     * generator elsewhere refuses the segment; a generator elsewhere takes its own host's load lock. Absent in jobs of
+     * an older worker: the generator cannot tell and loads as before.
+     */
+    host: z.string().min(1).optional(),
   })
   .strict()
   .refine((p) => p.segment < p.count, { message: "segment must be below count", path: ["segment"] });
@@ -28,10 +34,10 @@ export type LoadQueue = ReturnType<typeof createLoadQueue>;
 /** The job id of a segment (BullMQ ids cannot hold ':'). */
 export const segmentJobId = (runId: string, segment: number) => `${runId}-segment-${segment}`;
 
-/** Enqueues the N segment jobs of a run; enqueuing twice delivers once. */
-export async function enqueueSegments(queue: LoadQueue, runId: string, count: number) {
+/** Enqueues the N segment jobs of a run (`host`: the run's load host); enqueuing twice delivers once. */
+export async function enqueueSegments(queue: LoadQueue, runId: string, count: number, host?: string) {
   const jobs = Array.from({ length: count }, (_, segment) => {
-    const data = segmentJobPayload.parse({ runId, segment, count });
+    const data = segmentJobPayload.parse({ runId, segment, count, ...(host ? { host } : {}) });
     return { name: "segment", data, opts: { jobId: segmentJobId(runId, segment) } };
   });
   return queue.addBulk(jobs);

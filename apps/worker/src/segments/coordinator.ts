@@ -24,6 +24,11 @@ export interface SegmentSettings {
   redisUrl: string;
   /** How long every generator has to start k6 and report ready. */
   readyDeadlineMs: number;
+  /**
+   * The host this worker loads from (its load lock's host id): a loopback target is loaded only by generators on it;
+   * generators on other hosts take their own host's load lock (docs/generators.md, "Generators on several hosts").
+   */
+  host?: string;
 }
 
 /** Between "all ready" and the start: enough for every generator to read the start and wait for it. */
@@ -43,7 +48,7 @@ export async function runSegmentedLoad(ctx: RunContext, count: number, settings:
   const coordination = segmentCoordination(settings.redis, settings.redisUrl, runId);
   await coordination.clear(count);
   await segments.create(count);
-  await enqueueSegments(settings.queue, runId, count);
+  await enqueueSegments(settings.queue, runId, count, settings.host);
   await store.event("info", `load split over ${count} generators: segment jobs queued`);
   try {
     await waitForReady(ctx, count, settings, segments);
@@ -70,6 +75,13 @@ async function waitForReady(ctx: RunContext, count: number, settings: SegmentSet
   for (;;) {
     if (ctx.signal.aborted) throw new RunFailure("aborted while waiting for the load generators");
     if ((await coordination.readyCount()) >= count) return;
+    // A generator that refused its segment (a loopback target on another host) or failed before k6 was up: the run
+    // fails now, with its reason, rather than at the deadline.
+    const failed = (await segments.list()).filter((s) => s.status === "FAILED");
+    if (failed.length)
+      throw new RunFailure(
+        `${failed.map((s) => `load generator segment ${s.index + 1}/${count} (${s.worker ?? "no worker"}) failed before the start: ${s.error ?? "no reason"}`).join("; ")}; nothing was loaded, started segments were stopped`,
+      );
     if (Date.now() > until) {
       const notReady = (await segments.list())
         .filter((s) => s.status !== "READY")

@@ -6,6 +6,7 @@
 // fresh while it works, so a lost machine is noticed within seconds.
 import os from "node:os";
 import { compileK6Script, workloadSpec } from "@opsbench/core";
+import { isLoopbackHost } from "@opsbench/providers";
 import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
 import {
   K6_PAUSED_BEFORE_RUN,
@@ -16,6 +17,7 @@ import {
   type SegmentJobPayload,
 } from "@opsbench/jobs";
 import type { Redis } from "ioredis";
+import type { LoadLock, Release } from "../load-lock";
 import type { Logger } from "../logger";
 import { resolveWorkload } from "../pipeline/provision";
 import { k6Limits } from "../pipeline/load";
@@ -28,6 +30,10 @@ export interface GeneratorDeps {
   redisUrl: string;
   log: Logger;
   k6: K6Settings;
+  /** The host this worker loads from (its load lock's host id; the runner's by default). */
+  host?: string;
+  /** This host's load lock: a segment of a run of another host takes it (shared by that run's segments here). */
+  lock?: LoadLock;
   /** Also keep k6's raw JSON output (every sample) on the runner (<its work dir>/k6-samples/<run>-segment-<i>.json), to check opsbench's numbers. */
   keepSamples?: boolean;
 }
@@ -46,7 +52,8 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
   const segments = segmentStore(deps.db, runId);
   const coordination = segmentCoordination(deps.redis, deps.redisUrl, runId);
   const offsetStart = await databaseClockOffsetMs(deps.db);
-  if (!(await segments.claim(segment, `${os.hostname()}:${process.pid}`, offsetStart))) {
+  const worker = `${deps.host ?? os.hostname()}:${process.pid}`;
+  if (!(await segments.claim(segment, worker, offsetStart))) {
     log.info("segment already taken or given up; nothing to do");
     return;
   }
@@ -60,15 +67,27 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
     if (await coordination.cancelled().catch(() => null)) stop.abort();
   }, 500);
   let control: K6Control | null = null;
+  let releaseHost: Release | null = null;
   try {
     const run = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { workloadSpec: true, workspaceId: true } });
     const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db, run.workspaceId);
     const endpoint = await deploymentEndpoint(deps.db, runId);
     // Rows land on the database server's second: whole seconds of offset are corrected here.
     const store = runStore(deps.db, runId, { segment, clockShiftSeconds: Math.round(offsetStart / 1000) });
+    // Before anything starts: may this host load this target at all (refused: the segment fails with the reason)?
+    const problem = hostProblem(job, endpoint, deps);
+    if (problem) throw new Error(problem);
+    // On a host other than the run's, this host's load lock: one load at a time here too. The run's own host is
+    // held by the run itself. Every segment of the run on this host shares one hold.
+    if (job.host && deps.host && deps.lock && job.host !== deps.host) {
+      void store
+        .event("info", `load generator segment ${segment + 1}/${count} on host ${deps.host} waits for that host's load lock`, { segment })
+        .catch(() => {});
+      releaseHost = await deps.lock.acquire(stop.signal, { shareAs: `run:${runId}` });
+    }
     const writer = new ResultWriter(store, () => {}, log);
     const key = `${runId}-segment-${segment}`;
-    const resumed = waitAndResume(() => control, { segment, offsetStart, coordination, segments, signal: stop.signal }, log);
+    const resumed = waitAndResume(() => control, { segment, worker, offsetStart, coordination, segments, signal: stop.signal }, log);
     let result: K6Result;
     try {
       result = await deps.k6.runner.runK6(
@@ -138,6 +157,7 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
       })
       .catch(() => {});
   } finally {
+    await releaseHost?.();
     clearInterval(alive);
     clearInterval(cancelWatch);
     signal.removeEventListener("abort", onAbort);
@@ -152,6 +172,7 @@ async function waitAndResume(
   control: () => K6Control | null,
   s: {
     segment: number;
+    worker: string;
     offsetStart: number;
     coordination: ReturnType<typeof segmentCoordination>;
     segments: ReturnType<typeof segmentStore>;
@@ -166,7 +187,7 @@ async function waitAndResume(
     await sleep(100);
   }
   await s.segments.setStatus(s.segment, "READY");
-  await s.coordination.markReady(s.segment, `${os.hostname()}:${process.pid}`);
+  await s.coordination.markReady(s.segment, s.worker);
   let startDbMs: number | null = null;
   while (startDbMs === null) {
     if (s.signal.aborted) return;
@@ -180,6 +201,30 @@ async function waitAndResume(
   await control()!.resume();
   await s.segments.setStatus(s.segment, "RUNNING", { startedAt: new Date() });
   log.info({ lateMs: Date.now() - (startDbMs - s.offsetStart) }, "segment resumed");
+}
+
+/**
+ * Why this generator may not load the run's target, or null. A loopback target (127.0.0.0/8, ::1, localhost) is on the
+ * run's host alone: a generator on another host would load its own loopback. A remote target needs a runner that
+ * routes k6's sandbox to it (each runner resolves and pins the address itself).
+ */
+export function hostProblem(
+  job: Pick<SegmentJobPayload, "host" | "segment" | "count">,
+  endpoint: string,
+  deps: Pick<GeneratorDeps, "host" | "k6">,
+): string | null {
+  const host = new URL(endpoint).hostname;
+  const which = `load generator segment ${job.segment + 1}/${job.count}`;
+  if (isLoopbackHost(host)) {
+    if (!job.host || !deps.host || job.host === deps.host) return null;
+    return (
+      `${which} refused on host ${deps.host}: the target ${endpoint} is on the loopback of host ${job.host} (the run's), ` +
+      "and a loopback target is loaded only by generators on its own host. Run the load workers on that host, or name the target by an address every generator can reach"
+    );
+  }
+  if (!deps.k6.remoteLoad)
+    return `${which} refused on host ${deps.host ?? os.hostname()}: its runner cannot route k6's sandbox to the remote target ${host} (no routed egress: IPv4 forwarding off or no sandbox; docs/security.md "Remote targets")`;
+  return null;
 }
 
 /** The target's address, as the run's worker recorded it when it deployed. */
