@@ -1,9 +1,18 @@
 // The practical-equivalence margin of the verdicts, set by the user: a plain GET
 // form, so the margin lives in the URL (?margin=5) next to the selection and
 // works without JavaScript.
-import { DEFAULT_MARGIN_PERCENT, MARGIN_PARAM } from "@/app/compare/margin";
+import { DEFAULT_MARGIN_PERCENT, MARGIN_PARAM, RUN_CV_PARAM } from "@/app/compare/margin";
 
-export function CompareMarginControl({ selection, marginPercent }: { selection: URLSearchParams; marginPercent: number }) {
+export function CompareMarginControl({
+  selection,
+  marginPercent,
+  runCvPercent,
+}: {
+  selection: URLSearchParams;
+  marginPercent: number;
+  /** A stated run-to-run CV (percent), or undefined: single runs are then judged within-run only. */
+  runCvPercent?: number | undefined;
+}) {
   return (
     <form
       method="get"
@@ -29,6 +38,24 @@ export function CompareMarginControl({ selection, marginPercent }: { selection: 
         max={50}
         step={0.5}
         defaultValue={marginPercent}
+        className="w-16 rounded border border-zinc-300 px-1 py-0.5 font-mono"
+      />
+      <label
+        htmlFor="cmp-run-cv"
+        title="With one run a side, a stated run-to-run coefficient of variation widens the interval so the verdict is between configurations; empty: the verdicts say only what the two runs showed (within-run)"
+      >
+        Run-to-run CV (%, single runs)
+      </label>
+      <input
+        id="cmp-run-cv"
+        data-testid="cmp-run-cv"
+        name={RUN_CV_PARAM}
+        type="number"
+        min={0}
+        max={50}
+        step={0.5}
+        defaultValue={runCvPercent}
+        placeholder="none"
         className="w-16 rounded border border-zinc-300 px-1 py-0.5 font-mono"
       />
       <button type="submit" className="rounded border border-zinc-300 bg-white px-2 py-0.5 hover:bg-zinc-50">
