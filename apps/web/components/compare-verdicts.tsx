@@ -176,6 +176,7 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                     data-method={v.method}
                     data-basis={v.basis}
                     data-margin={v.margin}
+                    data-margin-unit={v.marginUnit}
                     data-seed={v.seed ?? undefined}
                     data-resamples={v.resamples ?? undefined}
                     data-samples={v.samples.join(",")}

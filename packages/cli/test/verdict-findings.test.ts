@@ -92,9 +92,15 @@ describe("finding 1: single runs are within-run unless a run-to-run CV is stated
     const a = await importGenerated({ name: "f1 a", seconds: 120, latencies: (s) => draws[s]! });
     const b = await importGenerated({ name: "f1 b", seconds: 120, latencies: (s) => draws[s]!.map((x) => 1.05 * x) });
     const pA = exactQuantile(draws.flat(), 0.95);
-    const pB = exactQuantile(draws.flat().map((x) => 1.05 * x), 0.95);
+    const pB = exactQuantile(
+      draws.flat().map((x) => 1.05 * x),
+      0.95,
+    );
 
-    const view = await stack.scope.compare([{ label: "A", runIds: [a] }, { label: "B", runIds: [b] }]);
+    const view = await stack.scope.compare([
+      { label: "A", runIds: [a] },
+      { label: "B", runIds: [b] },
+    ]);
     const p95 = view.verdicts.find((v) => v.metric === "p95")!;
     expect(p95.scope).toBe("within-run");
     expect(p95.estimate! / (pB - pA)).toBeCloseTo(1, 0);
@@ -109,9 +115,15 @@ describe("finding 1: single runs are within-run unless a run-to-run CV is stated
     expect(line).toMatch(/no verdict between configurations; \d within-run \(single runs; never significant\)$/);
 
     // Stated CV 5%: the interval is at least 1.96 x 0.05 x sqrt(pA^2 + pB^2) each side of the estimate, and covers zero.
-    const widened = (await stack.scope.compare([{ label: "A", runIds: [a] }, { label: "B", runIds: [b] }], { runToRunCv: 0.05 })).verdicts.find(
-      (v) => v.metric === "p95",
-    )!;
+    const widened = (
+      await stack.scope.compare(
+        [
+          { label: "A", runIds: [a] },
+          { label: "B", runIds: [b] },
+        ],
+        { runToRunCv: 0.05 },
+      )
+    ).verdicts.find((v) => v.metric === "p95")!;
     expect(widened.scope).toBe("between-configurations");
     expect(widened.runToRunCv).toBe(0.05);
     expect(widened.estimate! - widened.low!).toBeGreaterThanOrEqual(1.959 * 0.05 * Math.hypot(pA, pB));
@@ -119,9 +131,15 @@ describe("finding 1: single runs are within-run unless a run-to-run CV is stated
     expect(widened.significant).toBe(false);
     // The widening does not make single runs "never significant": a third run 30% slower, stated CV 2%, is.
     const c = await importGenerated({ name: "f1 c", seconds: 120, latencies: (s) => draws[s]!.map((x) => 1.3 * x) });
-    const far = (await stack.scope.compare([{ label: "A", runIds: [a] }, { label: "C", runIds: [c] }], { runToRunCv: 0.02 })).verdicts.find(
-      (v) => v.metric === "p95",
-    )!;
+    const far = (
+      await stack.scope.compare(
+        [
+          { label: "A", runIds: [a] },
+          { label: "C", runIds: [c] },
+        ],
+        { runToRunCv: 0.02 },
+      )
+    ).verdicts.find((v) => v.metric === "p95")!;
     expect(far.estimate! / (1.3 * pA - pA)).toBeCloseTo(1, 1);
     expect(far.outcome).toBe("baseline-better");
     expect(far.significant).toBe(true);
@@ -142,9 +160,15 @@ describe("finding 2: percentile verdicts on whole-run percentiles", () => {
     expect(oldDifference).toBeGreaterThan(10);
     expect(Math.abs(wholeB - wholeA)).toBeLessThan(0.1 * wholeA);
 
-    const view = await stack.scope.compare([{ label: "10 req/s", runIds: [a] }, { label: "100 req/s", runIds: [b] }], {
-      runToRunCv: 0.02,
-    });
+    const view = await stack.scope.compare(
+      [
+        { label: "10 req/s", runIds: [a] },
+        { label: "100 req/s", runIds: [b] },
+      ],
+      {
+        runToRunCv: 0.02,
+      },
+    );
     const p99 = view.verdicts.find((v) => v.metric === "p99")!;
     expect(p99.method).toBe("moving-block-bootstrap");
     expect(Math.abs(p99.estimate! - (wholeB - wholeA))).toBeLessThan(HISTOGRAM_TOLERANCE * wholeB);
@@ -167,9 +191,15 @@ describe("finding 3: seconds without a completed request count as zero", () => {
     const meanA = 20;
     const meanB = windowSeconds.reduce((sum, s) => sum + (stalled(s) ? 0 : 20), 0) / windowSeconds.length;
 
-    const view = await stack.scope.compare([{ label: "steady", runIds: [steady] }, { label: "stalling", runIds: [stalling] }], {
-      runToRunCv: 0.02,
-    });
+    const view = await stack.scope.compare(
+      [
+        { label: "steady", runIds: [steady] },
+        { label: "stalling", runIds: [stalling] },
+      ],
+      {
+        runToRunCv: 0.02,
+      },
+    );
     const rps = view.verdicts.find((v) => v.metric === "req/s")!;
     expect(rps.samples).toEqual([299, 299]);
     expect(rps.estimate).toBeCloseTo(meanB - meanA, 9);

@@ -25,7 +25,7 @@ export const POST = apiRoute(async ({ request, scope }) => {
 export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const { margin = DEFAULT_MARGIN_PERCENT } = parseInput(marginQuery, { margin: params.get("margin") ?? undefined });
-  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") ?? undefined });
+  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") || undefined });
   const cv = runCv === undefined ? {} : { runToRunCv: runCv / 100 };
   const raw = selectionFromQuery(params);
   if (raw === null) {

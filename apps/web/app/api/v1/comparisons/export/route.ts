@@ -19,7 +19,7 @@ export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const q = parseInput(comparisonExportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
   const { margin = DEFAULT_MARGIN_PERCENT } = parseInput(marginQuery, { margin: params.get("margin") ?? undefined });
-  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") ?? undefined });
+  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") || undefined });
   const cv = runCv === undefined ? {} : { runToRunCv: runCv / 100 };
   const raw = selectionFromQuery(params);
   if (raw === null)
