@@ -44,13 +44,12 @@ async function importGenerated(run: GeneratedRun): Promise<string> {
   for (let s = 0; s < run.seconds; s++) {
     point("vus", T0 + s * 1000, 10);
     const xs = run.latencies(s);
-    xs.forEach((ms, i) =>
+    for (const [i, ms] of xs.entries())
       point("http_req_duration", T0 + s * 1000 + Math.floor(((i + 0.5) * 1000) / xs.length), ms, {
         name: "GET /",
         status: "200",
         expected_response: "true",
-      }),
-    );
+      });
   }
   point("vus", T0 + run.seconds * 1000, 0);
   const file = path.join(dir, `run-${++fileNo}.json`);
