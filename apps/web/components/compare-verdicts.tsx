@@ -1,16 +1,18 @@
 "use client";
 
-// The verdicts: per metric, each group against the first (the baseline): the
-// difference of means with its 95% interval, the method that drew it (Welch's
-// t-interval between repetitions, a moving-block bootstrap within single runs),
-// n per side, the equivalence margin, and the verdict, said plainly.
-import type { MetricVerdict } from "@opsbench/core";
+// The verdicts: per metric and pair (each group against the first; in a study,
+// each target against the first within its workload): the difference with its 95%
+// interval, the method that drew it (Student's/Welch's t between repetitions, a
+// moving-block bootstrap within single runs), n per side, the equivalence margin,
+// and the verdict in words: better beyond the margin, equivalent, inconclusive
+// (with what the runs could have detected), or within-run for single runs. Above
+// the table: the family, "k of m significant" after Holm's correction.
+import { COMPARED_METRICS, familySummary, type MetricVerdict } from "@opsbench/core";
 import type { CompareData } from "@/app/compare/compare-data";
 import { comparisonTable } from "@/lib/export/comparison-tables";
 import { ExportTableButtons } from "./export-buttons";
-import { RUN_METRICS } from "@/lib/export/comparison-tables";
 
-const unitOf = (metric: string) => RUN_METRICS.find((m) => m.key === metric)?.unit ?? "";
+const unitOf = (metric: string) => COMPARED_METRICS.find((m) => m.key === metric)?.unit ?? "";
 export const verdictTestId = (metric: string) => `verdict-${metric.replace(/[^A-Za-z0-9]+/g, "-")}`;
 
 const fmt = (v: number, unit: string) => {
@@ -23,7 +25,9 @@ function basisSaid(v: MetricVerdict): string {
   const [a, b] = v.samples;
   if (v.basis === "runs") return `${v.methodLabel} over repetitions: n = ${a} vs ${b} runs, each run one sample`;
   if (v.basis === "seconds")
-    return `${v.methodLabel}: one run per group (${a} vs ${b} s), so this says how steady the runs were, not how repeatable; repeat the runs for a firmer answer`;
+    return v.scope === "within-run"
+      ? `${v.methodLabel}: one run per group (${a} vs ${b} s): within-run, what these two runs showed, never "significant" between configurations; repeat the runs or state a run-to-run CV`
+      : `${v.methodLabel}: one run per group (${a} vs ${b} s), widened by a stated run-to-run CV of ${((v.runToRunCv ?? 0) * 100).toFixed(1)}%`;
   return "one group has repetitions, the other a single run: not compared";
 }
 
@@ -53,33 +57,79 @@ function IntervalPlot({ v }: { v: MetricVerdict }) {
   );
 }
 
+const marginSaid = (v: MetricVerdict) => (v.marginUnit === "points" ? `±${v.margin} points` : `±${(v.margin * 100).toFixed(0)}%`);
+const detectableSaid = (v: MetricVerdict) =>
+  v.detectable === null ? "?" : v.marginUnit === "points" ? `${v.detectable.toFixed(2)} points` : `${(v.detectable * 100).toFixed(1)}%`;
+
 function VerdictSaid({ v }: { v: MetricVerdict }) {
+  const winner = v.outcome === "candidate-better" ? v.candidate : v.baseline;
   switch (v.outcome) {
     case "no-verdict":
       return <span className="text-amber-700">no verdict: {v.reason}</span>;
     case "candidate-better":
-      return <span className="font-medium text-blue-700">{v.candidate} is better</span>;
     case "baseline-better":
-      return <span className="font-medium text-blue-700">{v.baseline} is better</span>;
+      if (v.scope === "within-run")
+        return (
+          <span className="text-amber-800">
+            <span className="rounded bg-amber-50 px-1 ring-1 ring-amber-300">within-run</span> {winner}&apos;s run was better beyond{" "}
+            {marginSaid(v)}
+          </span>
+        );
+      if (!v.significant)
+        return (
+          <span className="text-zinc-600">
+            inconclusive: {winner} better beyond {marginSaid(v)} alone, not after Holm&apos;s correction
+          </span>
+        );
+      return (
+        <span className="font-medium text-blue-700">
+          {winner} is better beyond {marginSaid(v)}
+        </span>
+      );
     case "equivalent":
-      return <span className="text-zinc-500">no practical difference (within ±{(v.margin * 100).toFixed(0)}%)</span>;
+      return (
+        <span className="text-zinc-600">
+          {v.scope === "within-run" ? "within-run: " : ""}equivalent (interval within {marginSaid(v)})
+        </span>
+      );
     default:
-      return <span className="text-zinc-500">no significant difference</span>;
+      return (
+        <span className="text-zinc-500">
+          {v.scope === "within-run" ? "within-run: " : ""}inconclusive: could detect {detectableSaid(v)}
+          {v.runsNeeded !== null ? `; about ${v.runsNeeded} runs a side would detect ${marginSaid(v)}` : ""}
+        </span>
+      );
   }
 }
 
 export function CompareVerdicts({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
   const vs = data.verdicts;
   const common = commonBasis(vs);
+  const family = familySummary(vs);
   return (
     <section data-testid="cmp-verdicts" className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">
-          Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference of means, 95%
-          interval)
+          {vs.some((v) => v.family?.startsWith("targets within each workload")) ? (
+            <>Verdicts: targets within each workload, against the workload&apos;s first (difference, 95% interval)</>
+          ) : (
+            <>
+              Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference, 95% interval)
+            </>
+          )}
         </h2>
         {exportable && <ExportTableButtons name="verdicts" table={() => comparisonTable(data, "verdicts")} />}
       </div>
+      {vs.length > 0 && (
+        <p
+          data-testid="cmp-verdict-family"
+          data-tested={family.tested}
+          data-significant={family.significant}
+          className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600"
+        >
+          <span className="font-medium">Family:</span> {family.text}
+        </p>
+      )}
       {common && (
         <p data-testid="cmp-verdict-method" className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600">
           <span className="font-medium">Method:</span> {common}
@@ -121,9 +171,12 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
                     data-high={v.high ?? undefined}
                     data-significant={String(v.significant)}
                     data-outcome={v.outcome}
+                    data-scope={v.scope}
+                    data-adjusted-p={v.adjustedPValue ?? undefined}
                     data-method={v.method}
                     data-basis={v.basis}
                     data-margin={v.margin}
+                    data-margin-unit={v.marginUnit}
                     data-seed={v.seed ?? undefined}
                     data-resamples={v.resamples ?? undefined}
                     data-samples={v.samples.join(",")}
@@ -157,9 +210,13 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
         </div>
       )}
       <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
-        An interval that covers zero means no significant difference at 95%; one inside ±{((vs[0]?.margin ?? 0.05) * 100).toFixed(0)}% of
-        the baseline means no practical difference. Between repetitions: Welch&apos;s t-interval (a seeded bootstrap from 30 runs a side);
-        within single runs: a moving-block bootstrap over the per-second series, or no verdict when its seconds are too dependent.
+        Better: the whole interval lies beyond the margin (±
+        {((vs.find((v) => v.marginUnit === "relative")?.margin ?? 0.05) * 100).toFixed(0)}% of the baseline; the failure share ±
+        {vs.find((v) => v.marginUnit === "points")?.margin ?? 1} percentage points) and Holm&apos;s correction over the family keeps it;
+        equivalent: the whole interval lies inside it; otherwise inconclusive, with the smallest difference the runs could have detected
+        (80% power). Percentiles are whole-run percentiles of the merged histograms. Between repetitions: Student&apos;s t (Welch&apos;s
+        when n differ; a seeded bootstrap from 30 runs a side); single runs: a moving-block bootstrap over their seconds, within-run unless
+        a run-to-run CV is stated.
       </p>
     </section>
   );

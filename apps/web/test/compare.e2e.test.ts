@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSummarySchema, studyInput, welchDifference, type RunSummary } from "@opsbench/core";
+import { runSummarySchema, studyInput, studentTQuantile, welchStandardError, type RunSummary } from "@opsbench/core";
 import type { ComparisonView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
 import { openTestStack, shortRamp, taewaTarget, launchBrowser, testRedisUrl, testWebUrl } from "../../../tests/helpers";
@@ -60,13 +60,14 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const METRICS = ["p50", "p95", "p99", "req/s", "goodput"] as const;
+const METRICS = ["p50", "p95", "p99", "req/s", "failure share"] as const;
 const ofSummary: Record<(typeof METRICS)[number], (s: RunSummary) => number> = {
   p50: (s) => s.latencyMs.p50,
   p95: (s) => s.latencyMs.p95,
   p99: (s) => s.latencyMs.p99,
   "req/s": (s) => s.rps,
-  goodput: (s) => s.goodput,
+  // Goodput is judged as the failure share, in percentage points.
+  "failure share": (s) => (s.requests > 0 ? 100 - s.goodput : 0),
 };
 const slug = (m: string) => m.replace(/[^A-Za-z0-9]+/g, "-");
 const selectionQuery = () =>
@@ -148,18 +149,23 @@ describe("comparison page", () => {
       const row = page.getByTestId(`verdict-${slug(metric)}`);
       expect(await row.count(), metric).toBe(1);
       const attr = async (n: string) => (await row.getAttribute(n))!;
-      // Two runs a side: Welch's t-interval over the repetitions, never a bootstrap of two values.
+      // Two runs a side: Student's t over the repetitions (2 + 2 - 2 = 2 df), never a bootstrap of two values.
       expect(await attr("data-basis")).toBe("runs");
       expect(await attr("data-method")).toBe("welch-t");
       expect(await attr("data-samples")).toBe("2,2");
       const a = order[0]!.map((id) => ofSummary[metric](stored.get(id)!));
       const b = order[1]!.map((id) => ofSummary[metric](stored.get(id)!));
-      const mine = welchDifference(a, b);
-      expect([Number(await attr("data-low")), Number(await attr("data-high")), Number(await attr("data-difference"))], metric).toEqual([
-        mine.low,
-        mine.high,
-        mine.estimate,
-      ]);
+      const estimate = b.reduce((x, y) => x + y, 0) / 2 - a.reduce((x, y) => x + y, 0) / 2;
+      const half = studentTQuantile(0.975, 2) * welchStandardError(a, b).standardError;
+      const mine = { estimate, low: estimate - half, high: estimate + half };
+      const [low, high, difference] = [
+        Number(await attr("data-low")),
+        Number(await attr("data-high")),
+        Number(await attr("data-difference")),
+      ];
+      expect(low, metric).toBeCloseTo(mine.low, 9);
+      expect(high, metric).toBeCloseTo(mine.high, 9);
+      expect(difference, metric).toBeCloseTo(mine.estimate, 9);
       // The interval as printed: [low, high] with the page's rounding.
       const shown = ((await row.getByTestId("verdict-ci").textContent()) ?? "")
         .replace(/−/g, "-")
@@ -170,12 +176,17 @@ describe("comparison page", () => {
       expect(Math.abs(shown[1]! - mine.high), `${metric} high shown`).toBeLessThanOrEqual(tolerance);
       const said = (await row.getByTestId("verdict-text").textContent()) ?? "";
       const outcome = await attr("data-outcome");
-      if (mine.low > 0 || mine.high < 0) expect(said).toMatch(/is better|no practical difference/);
+      // The margin: 5% of the baseline's mean, or 1 percentage point of the failure share.
+      const band = metric === "failure share" ? 1 : 0.05 * Math.abs(a.reduce((x, y) => x + y, 0) / 2);
+      if (mine.low >= -band && mine.high <= band) expect(outcome).toBe("equivalent");
+      else if (mine.low > band || mine.high < -band) expect(said).toMatch(/is better beyond|inconclusive/);
       else {
-        expect(outcome).toBe("no-significant-difference");
-        expect(said).toBe("no significant difference");
+        expect(outcome).toBe("inconclusive");
+        expect(said).toMatch(/^inconclusive: could detect/);
       }
-      expect(await row.getAttribute("title")).toMatch(/Welch's t-interval, n = 2 vs 2 runs, margin \+-5\.00%/);
+      expect(await row.getAttribute("title")).toMatch(
+        /Student's t over run values \(Welch's when n differ\), n = 2 vs 2 runs, margin \+-(5\.00%|1\.00 points)/,
+      );
     }
 
     // Exports: CSV of a series, JSON of the verdicts, PNG and SVG of a chart.

@@ -1,6 +1,7 @@
 // The demo's closing words: three lines read off the comparison the web app
 // computed (GET /api/v1/comparisons?study=ID), so the terminal and the page
 // never disagree. Only the fields used here are parsed; the rest is the page's.
+import { familySummary, groupVerdictShape } from "@opsbench/core";
 import { z } from "zod";
 
 const comparison = z.object({
@@ -16,6 +17,8 @@ const comparison = z.object({
   breakEvens: z.array(
     z.object({ serverful: z.string(), serverless: z.string(), result: z.object({ breakEvenRps: z.number().nullable() }) }),
   ),
+  /** Absent from servers older than the verdicts' family fields: then no verdict line. */
+  verdicts: z.array(z.object(groupVerdictShape)).optional(),
 });
 export type DemoComparison = z.infer<typeof comparison>;
 
@@ -23,7 +26,20 @@ export const parseComparison = (body: unknown) => comparison.parse(body);
 
 const num = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
 
-/** Three lines: latency and goodput, scaling, cost with the break-even. */
+/**
+ * The verdicts in one line: the family's "k of m significant after Holm's correction", then what is significant
+ * (never a within-run verdict: single runs without a stated run-to-run CV are not verdicts between configurations).
+ */
+export function verdictLine(c: DemoComparison): string | null {
+  if (!c.verdicts?.length) return null;
+  const summary = familySummary(c.verdicts);
+  const found = c.verdicts
+    .filter((v) => v.significant)
+    .map((v) => `${v.outcome === "candidate-better" ? v.candidate : v.baseline} better on ${v.metric}`);
+  return `verdicts ${summary.text}${found.length ? `: ${found.join(" · ")}` : ""}`;
+}
+
+/** The verdicts' line when there are verdicts, then three: latency and goodput, scaling, cost with the break-even. */
 export function demoVerdict(c: DemoComparison): string[] {
   const name = (i: number) => c.groups[i]?.target?.name ?? c.groups[i]?.label ?? "?";
   const byLabel = new Map(c.groups.map((g, i) => [g.label, name(i)]));
@@ -42,6 +58,8 @@ export function demoVerdict(c: DemoComparison): string[] {
     p.cost?.perThousandRequests != null ? `${p.name} ${num(p.cost.perThousandRequests)} ${p.cost.unit}` : `${p.name} not priced`,
   );
   return [
+    // First, so the three lines above the comparison's address stay latency, scaling, cost.
+    ...[verdictLine(c)].filter((l): l is string => l !== null),
     `latency  ${latency.join(" · ")}`,
     `scaling  ${scaling.join(" · ")}`,
     `cost     per 1,000 requests: ${cost.join(" · ")}${cheaper(priced, c.breakEvens, byLabel)}`,

@@ -107,9 +107,15 @@ describe("comparison samples", () => {
 
   it("uses repetitions when a group has two analysed runs, else its time windows", () => {
     const reps = comparisonSamples({ label: "a", summaries: [summaryOf([10]), null, summaryOf([30])], windows: [bucket(5, 99)] }, p95);
-    expect(reps).toMatchObject({ basis: "repetitions", values: [10, 30] });
-    const windows = comparisonSamples({ label: "b", summaries: [summaryOf([10])], windows: [bucket(5, 7), bucket(6, 8)] }, p95);
-    expect(windows).toEqual({ label: "b", basis: "time-windows", values: [7, 8] });
+    expect(reps).toMatchObject({ sample: { kind: "runs", values: [10, 30] } });
+    const rps = COMPARED_METRICS.find((m) => m.key === "req/s")!;
+    const windows = comparisonSamples({ label: "b", summaries: [summaryOf([10])], windows: [bucket(5, 7), bucket(6, 8)] }, rps);
+    expect(windows).toEqual({ label: "b", sample: { kind: "seconds", values: [5, 6] } });
+    // A single run's percentile is never a mean of its seconds' percentiles: without its whole-run histogram, no values.
+    expect(comparisonSamples({ label: "b", summaries: [summaryOf([10])], windows: [bucket(5, 7)] }, p95).sample).toEqual({
+      kind: "seconds",
+      values: [],
+    });
   });
 
   it("gives no verdict where run-level values meet seconds, and judges every group against the first", () => {

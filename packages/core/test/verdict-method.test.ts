@@ -17,7 +17,7 @@ function noise(n: number, level: number, sd: number, seed: number, rho = 0): num
 }
 
 describe("the comparison's verdict", () => {
-  it("uses Welch's interval for small groups and says n, the method, the interval and the margin", () => {
+  it("uses Welch's interval for small groups of unequal n and says n, the method, the interval and the margin", () => {
     const v = compareGroups(
       "req/s",
       { label: "A", sample: runs([10, 12, 14]) },
@@ -30,19 +30,19 @@ describe("the comparison's verdict", () => {
     expect(v.estimate).toBe(11);
     expect(v.low).toBeCloseTo(6.54, 1);
     expect(v.text).toMatch(
-      /^B is better on req\/s \(B - A = 11\.00 req\/s, 95% CI 6\.5\d to 15\.4\d req\/s; Welch's t-interval, n = 3 vs 4 runs, margin \+-5\.00%\)$/,
+      /^B is better on req\/s beyond the margin \(B - A = 11\.00 req\/s, 95% CI 6\.5\d to 15\.4\d req\/s; Student's t over run values \(Welch's when n differ\), n = 3 vs 4 runs, margin \+-5\.00%\)$/,
     );
   });
 
-  it("says 'no significant difference' when the interval covers zero, 'equivalent' when it lies inside the margin", () => {
+  it("says 'inconclusive' when the interval reaches past the margin on either side, 'equivalent' when it lies inside it", () => {
     const same = compareGroups(
       "p95",
       { label: "A", sample: runs([10, 12, 11]) },
       { label: "B", sample: runs([11, 10, 12]) },
       { lowerIsBetter: true },
     );
-    expect(same.outcome).toBe("no-significant-difference");
-    expect(same.text).toMatch(/^no significant difference in p95/);
+    expect(same.outcome).toBe("inconclusive");
+    expect(same.text).toMatch(/^inconclusive on p95: these samples could detect about \d/);
     // 1% apart with tiny spread: significant in the statistical sense, not beyond the 5% margin.
     const a = [100, 100.1, 99.9, 100, 100.05];
     const close = compareGroups(
@@ -140,7 +140,7 @@ describe("the margin the user sets", () => {
     expect(at1.outcome).toBe("candidate-better");
     expect(at1.significant).toBe(true);
     expect(at1.margin).toBe(0.01);
-    expect(at1.text).toMatch(/^B is better on req\/s \(.*margin \+-1\.00%\)$/);
+    expect(at1.text).toMatch(/^B is better on req\/s beyond the margin \(.*margin \+-1\.00%\)$/);
     // Deciding again is the same as computing with that margin from the start.
     expect(at1).toEqual(compareGroups("req/s", { label: "A", sample: a }, { label: "B", sample: b }, { ...opts, margin: 0.01 }));
     expect(withMargin(at1, 0.05, opts)).toEqual(at5);

@@ -41,6 +41,13 @@ export interface ComparisonOptions {
   margin?: number;
   /** Seed of the bootstrap (30+ runs a side). */
   seed?: number;
+  /**
+   * A stated run-to-run coefficient of variation (0.05 = 5%): single runs a side are then judged between
+   * configurations, their intervals widened by it; without it they are "within-run" and never significant.
+   */
+  runToRunCv?: number;
+  /** "within-workload" (a study): targets are compared within each workload, never across; default: each group against the first. */
+  pairing?: "first" | "within-workload";
 }
 
 export interface ComparisonGroup {
@@ -71,6 +78,8 @@ const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versi
         groups: groups.map((g) => ({ label: g.label ?? null, runIds: g.runIds })),
         margin: opts.margin ?? null,
         seed: opts.seed ?? null,
+        runToRunCv: opts.runToRunCv ?? null,
+        pairing: opts.pairing ?? null,
         versions,
       }),
     )
@@ -79,11 +88,18 @@ const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versi
 /** A rollup's stored 10 s series, when it has one (rollups stored before it do not). */
 const ownSeries = (w: RunRollupWindows) => (w.tenSecondSeries ? { series: windowsOfRollup(w.tenSecondSeries) } : {});
 
+/** A run's load window's length, when its summary says it (a run reaches the buckets inside it). */
+const loadSecondsOf = (r: { summary: RunSummary | null }) => (r.summary?.durationSeconds ? { loadSeconds: r.summary.durationSeconds } : {});
+
 /**
  * Each run's rollup: the stored one, or (for a run still going, or one analysed before rollups were stored) made now.
  * Its 10 s cells are read only for runs grouped with others (`grouped`) or without a stored 10 s series.
  */
-async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; loadStartedAt: Date | null }>, grouped: ReadonlySet<string>) {
+async function rolledUpRuns(
+  db: Db,
+  runs: Array<{ id: string; status: string; loadStartedAt: Date | null; summary: RunSummary | null }>,
+  grouped: ReadonlySet<string>,
+) {
   const ids = runs.map((r) => r.id);
   let stored = await loadRunRollups(db, ids, [0]);
   const finishedWithout = runs.filter((r) => !stored.has(r.id) && isFinalRunStatus(r.status));
@@ -109,6 +125,8 @@ async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; lo
         ...ownSeries(s.windows),
         windows: windowsOfRollup(s.windows),
         maxThroughput: s.windows.maxThroughput,
+        above: s.windows.above,
+        ...loadSecondsOf(r),
       };
       out.set(r.id, { rolled, loadStart: s.loadStart });
       continue;
@@ -116,13 +134,15 @@ async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; lo
     const cells = await loadResultCells(db, r.id);
     const start = r.loadStartedAt ?? cells[0]?.ts;
     if (!start) continue;
-    const live = runRollup(cells, start);
+    const live = runRollup(cells, start, r.summary?.durationSeconds);
     const rolled = {
       whole: live.cells[0],
       tens: live.cells[10],
       ...ownSeries(live.windows),
       windows: windowsOfRollup(live.windows),
       maxThroughput: live.windows.maxThroughput,
+      above: live.windows.above,
+      ...loadSecondsOf(r),
     };
     out.set(r.id, { rolled, loadStart: live.loadStart });
   }
@@ -189,13 +209,30 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
       infra,
     };
     // A single run is judged over its own seconds (never several runs' seconds added together).
-    return { group, windows: perRun.length === 1 ? perRun[0]!.windows : [] };
+    const single = perRun.length === 1 ? perRun[0]! : null;
+    return {
+      group,
+      windows: single ? single.windows : [],
+      quantiles: single?.above ? { whole: single.whole, above: single.above } : undefined,
+    };
   });
+  const { margin, seed, runToRunCv, pairing } = opts;
   const view: ComparisonView = {
     groups: loaded.map((l) => l.group),
     verdicts: comparisonVerdicts(
-      loaded.map((l) => ({ label: l.group.label, summaries: l.group.runs.map((r) => r.summary), windows: l.windows })),
-      { ...(opts.margin === undefined ? {} : { margin: opts.margin }), ...(opts.seed === undefined ? {} : { seed: opts.seed }) },
+      loaded.map((l) => ({
+        label: l.group.label,
+        summaries: l.group.runs.map((r) => r.summary),
+        windows: l.windows,
+        ...(l.quantiles ? { quantiles: l.quantiles } : {}),
+        workload: l.group.workload?.name ?? null,
+      })),
+      {
+        ...(margin === undefined ? {} : { margin }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(runToRunCv === undefined ? {} : { runToRunCv }),
+        ...(pairing === undefined ? {} : { pairing }),
+      },
     ),
   };
   if (key && runs[0])

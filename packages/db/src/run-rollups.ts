@@ -28,8 +28,8 @@ export async function storeRunRollup(db: Db, runId: string): Promise<void> {
   const cells = await loadResultCells(db, runId);
   const start = run.loadStartedAt ?? cells[0]?.ts;
   if (!start) return;
-  const rollup = runRollup(cells, start);
   const summarySeconds = readStoredJson(runSummarySchema, run.summary)?.durationSeconds;
+  const rollup = runRollup(cells, start, summarySeconds);
   const pageBucket = pageBucketSeconds(summarySeconds ?? 0);
   await db.$transaction(
     async (tx) => {
@@ -130,4 +130,5 @@ const emptyWindows: RunRollupWindows = {
   p99Ms: [],
   goodput: [],
   maxThroughput: null,
+  above: { p50: [], p95: [], p99: [] },
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { welchDifference } from "@opsbench/core";
+import { studentTQuantile, welchStandardError } from "@opsbench/core";
 import { resolveShareLink, workspaceScope } from "../src";
 import { startRun } from "@opsbench/jobs";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 describe("comparison", () => {
-  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match Welch's interval", async () => {
+  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match Student's t at equal n", async () => {
     const view = await stack.scope.compare([
       { label: "light", runIds: runsOf.light! },
       { label: "heavy", runIds: runsOf.heavy! },
@@ -47,11 +47,13 @@ describe("comparison", () => {
     const p95 = view.verdicts.find((v) => v.metric === "p95")!;
     expect(p95.basis).toBe("runs");
     expect(p95.method).toBe("welch-t");
-    const again = welchDifference(
-      light!.runs.map((r) => r.summary!.latencyMs.p95),
-      heavy!.runs.map((r) => r.summary!.latencyMs.p95),
-    );
-    expect([p95.low, p95.high, p95.estimate]).toEqual([again.low, again.high, again.estimate]);
+    // Five runs a side: the standard error of the difference of means, with 2n - 2 = 8 degrees of freedom.
+    const [pa, pb] = [light!, heavy!].map((g) => g.runs.map((r) => r.summary!.latencyMs.p95));
+    const d = pb!.reduce((x, y) => x + y, 0) / 5 - pa!.reduce((x, y) => x + y, 0) / 5;
+    const half = studentTQuantile(0.975, 8) * welchStandardError(pa!, pb!).standardError;
+    expect(p95.estimate).toBeCloseTo(d, 9);
+    expect(p95.low).toBeCloseTo(d - half, 9);
+    expect(p95.high).toBeCloseTo(d + half, 9);
     // 4000x more work per request is slower beyond doubt.
     expect(heavy!.merged!.latencyMs.p95).toBeGreaterThan(light!.merged!.latencyMs.p95);
     expect(p95.significant).toBe(true);

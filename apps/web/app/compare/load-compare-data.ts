@@ -44,11 +44,22 @@ function costsOf(view: ComparisonView): Pick<CompareData, "costs" | "breakEvens"
   };
 }
 
-export async function loadCompareData(scope: WorkspaceScope, input: ComparisonInput): Promise<CompareData> {
+/**
+ * `runToRunCv`: a stated run-to-run CV (fraction) that lets single runs be judged between configurations.
+ * A study's verdicts compare targets within each workload (never across workloads), as one Holm family.
+ */
+export async function loadCompareData(
+  scope: WorkspaceScope,
+  input: ComparisonInput,
+  opts: { runToRunCv?: number | undefined } = {},
+): Promise<CompareData> {
   const { title, groups } = "studyId" in input ? await studyGroups(scope, input.studyId) : { title: null, groups: input.groups };
   let view: ComparisonView;
   try {
-    view = await scope.compare(groups);
+    view = await scope.compare(groups, {
+      ...("studyId" in input ? { pairing: "within-workload" as const } : {}),
+      ...(opts.runToRunCv === undefined ? {} : { runToRunCv: opts.runToRunCv }),
+    });
   } catch (err) {
     // A run id that is not in this workspace is bad input, named at its place in the body.
     if (err instanceof NotFoundError && err.entity === "run") {

@@ -6,6 +6,7 @@ import { fromZodError } from "@/lib/api/errors";
 import type { CompareData } from "./compare-data";
 import { comparisonInputSchema, type ComparisonInput } from "./comparison-input";
 import { loadCompareData } from "./load-compare-data";
+import { runCvFromQuery } from "./margin";
 import { selectionFromQuery } from "./selection";
 
 export type QueryComparison =
@@ -22,7 +23,8 @@ export async function comparisonFromQuery(
   const parsed = comparisonInputSchema(raw).safeParse(raw);
   if (!parsed.success) return { state: "invalid", message: fromZodError(parsed.error).message };
   try {
-    return { state: "ok", input: parsed.data, data: await loadCompareData(scope, parsed.data) };
+    const { runToRunCv } = runCvFromQuery(query);
+    return { state: "ok", input: parsed.data, data: await loadCompareData(scope, parsed.data, { runToRunCv }) };
   } catch (err) {
     if (err instanceof z.ZodError) return { state: "invalid", message: fromZodError(err).message };
     throw err;

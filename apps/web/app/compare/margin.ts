@@ -33,3 +33,23 @@ export const withVerdictMargin = (data: CompareData, margin: number): CompareDat
 
 /** The API's form: `{ margin }` of a query, in percent (parse with parseInput, so a bad one is a 422 naming "margin"). */
 export const marginQuery = z.object({ [MARGIN_PARAM]: marginPercentQuery });
+
+export const RUN_CV_PARAM = "runCv";
+
+/** The query's stated run-to-run CV, percent: 0 to 50 (absent: none, so single runs are "within-run"). */
+export const runCvPercentQuery = z.coerce
+  .number({ message: "runCv: expected a number (the run-to-run coefficient of variation, percent, e.g. 5)" })
+  .min(0, { message: "runCv: must be at least 0 (percent)" })
+  .max(50, { message: "runCv: at most 50 (percent)" })
+  .optional();
+
+/** The stated run-to-run CV a query asks for, as a fraction (0.05), or undefined; with a message saying what is wrong when it cannot be used. */
+export function runCvFromQuery(q: Query): { runToRunCv: number | undefined; error: string | null } {
+  const raw = q instanceof URLSearchParams ? (q.get(RUN_CV_PARAM) ?? undefined) : [q[RUN_CV_PARAM]].flat()[0];
+  const parsed = runCvPercentQuery.safeParse(raw === undefined || raw.trim() === "" ? undefined : raw);
+  if (!parsed.success) return { runToRunCv: undefined, error: parsed.error.issues[0]?.message ?? "runCv: invalid" };
+  return { runToRunCv: parsed.data === undefined ? undefined : parsed.data / 100, error: null };
+}
+
+/** The API's form: `{ runCv }` of a query, in percent (parse with parseInput, so a bad one is a 422 naming "runCv"). */
+export const runCvQuery = z.object({ [RUN_CV_PARAM]: runCvPercentQuery });

@@ -8,7 +8,7 @@ import { resolveWorkspace } from "@/lib/server/workspace";
 import { forCharts, selectionOf } from "./compare-data";
 import { zoomFromQuery } from "./zoom";
 import { comparisonFromQuery } from "./load-from-query";
-import { marginFromQuery, withVerdictMargin } from "./margin";
+import { marginFromQuery, runCvFromQuery, withVerdictMargin } from "./margin";
 import { selectionToQuery } from "./selection";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +20,7 @@ export default async function ComparePage({ searchParams }: Props) {
   const scope = await resolveWorkspace();
   const params = await searchParams;
   const margin = marginFromQuery(params);
+  const runCv = runCvFromQuery(params);
   const [result, rows] = await Promise.all([comparisonFromQuery(scope, params), scope.runs.list(100)]);
   const zoom = zoomFromQuery(params);
   const runs: PickerRun[] = rows.map((r) => ({
@@ -70,7 +71,18 @@ export default async function ComparePage({ searchParams }: Props) {
           {margin.error}; the verdicts use the default margin
         </p>
       )}
-      {data && <CompareMarginControl selection={new URLSearchParams(query)} marginPercent={margin.margin * 100} />}
+      {runCv.error && (
+        <p data-testid="cmp-run-cv-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">
+          {runCv.error}; single runs are judged within-run
+        </p>
+      )}
+      {data && (
+        <CompareMarginControl
+          selection={new URLSearchParams(query)}
+          marginPercent={margin.margin * 100}
+          runCvPercent={runCv.runToRunCv === undefined ? undefined : runCv.runToRunCv * 100}
+        />
+      )}
       {data && <CompareView data={data} mode="app" share={share} reportHref={`/compare/report?${query}`} />}
     </div>
   );

@@ -4,13 +4,14 @@
 // samples). Each group is judged against the first. Repetitions merge on a common
 // clock: latency histograms add, rates are averaged, maximum throughput is each
 // run's own, then summarised (never a sum of runs).
+import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histogram";
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
 import type { RunSummary } from "../run-summary";
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
-import { withMargin, type VerdictOptions } from "../statistics/verdict-method";
-import { verdict, type ComparedGroup, type MetricVerdict } from "./verdict";
+import { applyFamily, compareGroups, withMargin, type VerdictOptions, type VerdictSample } from "../statistics/verdict-method";
+import type { MetricVerdict } from "./verdict";
 
 /** Single runs are judged over their per-second series. */
 export const VERDICT_WINDOW_SECONDS = 1;
@@ -18,19 +19,42 @@ export const VERDICT_WINDOW_SECONDS = 1;
 export const COMPARISON_BUCKET_SECONDS = 10;
 const EPOCH = new Date(0);
 
-/** The metrics verdicts are given for, and which way is better. */
+/** The percentiles a single run's windows keep "requests above the whole-run value" for (quantile verdicts). */
+export const VERDICT_QUANTILES = { p50: 0.5, p95: 0.95, p99: 0.99 } as const;
+export type VerdictQuantileKey = keyof typeof VERDICT_QUANTILES;
+
+/** The failure share's margin, in percentage points (a ratio near its bound is judged absolutely, not relative to it). */
+export const FAILURE_SHARE_MARGIN_POINTS = 1;
+
+/**
+ * The metrics verdicts are given for, and which way is better. Percentiles are whole-run percentiles (each run's
+ * merged histogram; a single run's interval by resampling its seconds), never means of per-second percentiles.
+ * Goodput is judged as the failure share (100 - goodput, percentage points, an absolute margin).
+ */
 export const COMPARED_METRICS: ReadonlyArray<{
   key: string;
   unit: string;
   lowerIsBetter: boolean;
   ofRun: (s: RunSummary) => number;
+  /** A single run's per-second value (req/s), or its share / quantile terms. */
   ofWindow: (b: TimeBucket) => number | null;
+  quantile?: VerdictQuantileKey;
+  share?: true;
+  marginPoints?: number;
 }> = [
-  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofWindow: (b) => b.p50Ms },
-  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: (b) => b.p95Ms },
-  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: (b) => b.p99Ms },
+  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofWindow: (b) => b.p50Ms, quantile: "p50" },
+  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: (b) => b.p95Ms, quantile: "p95" },
+  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: (b) => b.p99Ms, quantile: "p99" },
   { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofWindow: (b) => b.requests / VERDICT_WINDOW_SECONDS },
-  { key: "goodput", unit: "%", lowerIsBetter: false, ofRun: (s) => s.goodput, ofWindow: (b) => b.goodput },
+  {
+    key: "failure share",
+    unit: "%",
+    lowerIsBetter: true,
+    ofRun: (s) => (s.requests > 0 ? 100 - s.goodput : 0),
+    ofWindow: (b) => (b.goodput === null ? null : 100 - b.goodput),
+    share: true,
+    marginPoints: FAILURE_SHARE_MARGIN_POINTS,
+  },
 ];
 export type ComparedMetric = (typeof COMPARED_METRICS)[number];
 
@@ -71,12 +95,44 @@ export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, tot
   };
 }
 
-/** The per-second series a single run is judged on: whole seconds inside the load only (the first and last may be partial). */
-export function verdictWindows(aligned: readonly ResultCell[]): TimeBucket[] {
+/**
+ * The per-second series a single run is judged on: the whole seconds inside the load window (the first and last may
+ * be partial). A second with no completed request inside the window counts, as zero requests: a stall is data.
+ * `loadSeconds` is the load window's length; without it the window ends at the last second with cells.
+ */
+export function verdictWindows(aligned: readonly ResultCell[], loadSeconds?: number): TimeBucket[] {
   if (aligned.length === 0) return [];
-  return bucketize(aligned, EPOCH, VERDICT_WINDOW_SECONDS)
-    .slice(1, -1)
-    .filter((b) => b.requests > 0);
+  const buckets = bucketize(aligned, EPOCH, VERDICT_WINDOW_SECONDS);
+  const end = loadSeconds && loadSeconds > 0 ? Math.floor(loadSeconds) : buckets.length;
+  const out: TimeBucket[] = [];
+  for (let s = 1; s < end; s++)
+    out.push(buckets[s] ?? { offsetSeconds: s, requests: 0, p50Ms: null, p95Ms: null, p99Ms: null, goodput: null });
+  return out;
+}
+
+/** Per second of `windows`, the requests whose latency lies above the run's whole-run p50, p95 and p99. */
+export function requestsAboveQuantiles(
+  aligned: readonly ResultCell[],
+  windows: readonly TimeBucket[],
+): Record<VerdictQuantileKey, number[]> {
+  const whole = emptyHistogram();
+  for (const c of aligned) mergeInto(whole, c);
+  const keys = Object.keys(VERDICT_QUANTILES) as VerdictQuantileKey[];
+  const cut = Object.fromEntries(keys.map((k) => [k, quantile(whole, VERDICT_QUANTILES[k])])) as Record<VerdictQuantileKey, number>;
+  const bySecond = new Map<number, Record<VerdictQuantileKey, number>>();
+  for (const c of aligned) {
+    const s = Math.floor(c.ts.getTime() / 1000);
+    const row = bySecond.get(s) ?? { p50: 0, p95: 0, p99: 0 };
+    bySecond.set(s, row);
+    for (const [i, n] of c.buckets) {
+      const v = Math.min(c.max, Math.max(c.min, bucketValue(i, whole.alpha)));
+      for (const k of keys) if (v > cut[k]) row[k] += n;
+    }
+  }
+  return Object.fromEntries(keys.map((k) => [k, windows.map((w) => bySecond.get(w.offsetSeconds)?.[k] ?? 0)])) as Record<
+    VerdictQuantileKey,
+    number[]
+  >;
 }
 
 /** A group as the verdicts see it: its label, its runs' summaries (null until analysed) and its load's windows. */
@@ -84,38 +140,106 @@ export interface VerdictGroup {
   label: string;
   summaries: ReadonlyArray<RunSummary | null>;
   windows: readonly TimeBucket[];
+  /**
+   * A single run's whole-run cells and, per window, its requests above the whole-run percentiles: what a percentile
+   * verdict of a single run needs (without them a single run gets no percentile verdict).
+   */
+  quantiles?: { whole: readonly ResultCell[]; above: Record<VerdictQuantileKey, readonly number[]> };
+  /** The family key studies pair targets within (the workload); see comparisonVerdicts. */
+  workload?: string | null;
 }
 
-/** Values of a metric per repetition, or per second of the load when a group has fewer than two analysed runs. */
-export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): ComparedGroup {
+/** Values of a metric per repetition, or a single run's per-second series when a group has fewer than two analysed runs. */
+export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): { label: string; sample: VerdictSample } {
   const done = g.summaries.filter((s): s is RunSummary => s !== null);
-  if (done.length >= 2) return { label: g.label, values: done.map(m.ofRun), basis: "repetitions" };
-  const values = g.windows.map(m.ofWindow).filter((v): v is number => v !== null);
-  return { label: g.label, values, basis: "time-windows" };
+  if (done.length >= 2) return { label: g.label, sample: { kind: "runs", values: done.map(m.ofRun) } };
+  if (m.share) {
+    const denominators = g.windows.map((w) => w.requests);
+    const numerators = g.windows.map((w) => (w.goodput === null ? 0 : Math.round(w.requests * (1 - w.goodput / 100))));
+    return { label: g.label, sample: { kind: "share-seconds", numerators, denominators, scale: 100 } };
+  }
+  if (m.quantile) {
+    const q = g.quantiles;
+    if (!q) return { label: g.label, sample: { kind: "seconds", values: [] } };
+    const whole = emptyHistogram();
+    for (const c of q.whole) mergeInto(whole, c);
+    return {
+      label: g.label,
+      sample: {
+        kind: "quantile-seconds",
+        p: VERDICT_QUANTILES[m.quantile],
+        counts: g.windows.map((w) => w.requests),
+        above: q.above[m.quantile],
+        quantile: (p) => quantile(whole, p),
+      },
+    };
+  }
+  return { label: g.label, sample: { kind: "seconds", values: g.windows.map(m.ofWindow).filter((v): v is number => v !== null) } };
 }
 
-/** Each group against the first, per metric; where no method applies, a "no verdict" entry that says why. */
-export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: Pick<VerdictOptions, "margin" | "seed"> = {}): MetricVerdict[] {
-  const [baseline, ...others] = groups;
-  if (!baseline) return [];
-  return others.flatMap((other) =>
-    COMPARED_METRICS.map((m) =>
-      verdict(m.key, comparisonSamples(baseline, m), comparisonSamples(other, m), {
-        lowerIsBetter: m.lowerIsBetter,
-        unit: m.unit,
-        ...opts,
-      }),
-    ),
-  );
+export interface VerdictFamilyOptions extends Pick<VerdictOptions, "margin" | "seed" | "runToRunCv"> {
+  /**
+   * "first": every group against the first (a comparison of chosen groups); "within-workload": within each workload,
+   * every target against the workload's first (a study: verdicts never cross workloads).
+   */
+  pairing?: "first" | "within-workload";
+}
+
+/** Which group each group is judged against: [baseline, candidate] index pairs. */
+export function verdictPairs(groups: readonly VerdictGroup[], pairing: VerdictFamilyOptions["pairing"] = "first"): Array<[number, number]> {
+  if (pairing === "first") return groups.slice(1).map((_, i) => [0, i + 1]);
+  const firstOf = new Map<string, number>();
+  const pairs: Array<[number, number]> = [];
+  groups.forEach((g, i) => {
+    const key = g.workload ?? "";
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, i);
+    else pairs.push([first, i]);
+  });
+  return pairs;
+}
+
+const metricOpts = (v: MetricVerdict) => {
+  const m = COMPARED_METRICS.find((c) => c.key === v.metric);
+  return { lowerIsBetter: m?.lowerIsBetter ?? true, unit: m?.unit };
+};
+
+/** The family a comparison's verdicts form, in words. */
+export function familyName(pairs: number, pairing: VerdictFamilyOptions["pairing"] = "first"): string {
+  const what = pairing === "within-workload" ? "targets within each workload" : "each group against the first";
+  return `${what}: ${pairs} pair${pairs === 1 ? "" : "s"} x ${COMPARED_METRICS.length} metrics`;
 }
 
 /**
- * The verdicts under the margin the user set (relative, 0.05 = 5%): each interval
- * stays as computed, the outcome and its text are decided again.
+ * The verdicts of a comparison, per pair and metric (see verdictPairs); where no method applies, a "no verdict" entry
+ * that says why. They are one family: Holm's correction over every verdict between configurations.
+ */
+export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: VerdictFamilyOptions = {}): MetricVerdict[] {
+  const { pairing, ...verdictOpts } = opts;
+  const pairs = verdictPairs(groups, pairing);
+  const verdicts = pairs.flatMap(([bi, ci]) =>
+    COMPARED_METRICS.map((m) => {
+      const baseline = comparisonSamples(groups[bi]!, m);
+      const candidate = comparisonSamples(groups[ci]!, m);
+      return compareGroups(m.key, baseline, candidate, {
+        lowerIsBetter: m.lowerIsBetter,
+        unit: m.unit,
+        ...verdictOpts,
+        ...(m.marginPoints === undefined ? {} : { margin: m.marginPoints, marginUnit: "points" as const }),
+      });
+    }),
+  );
+  return applyFamily(verdicts, familyName(pairs.length, pairing), metricOpts);
+}
+
+/**
+ * The verdicts under the margin the user set (relative, 0.05 = 5%; the failure share keeps its margin in points):
+ * each interval stays as computed, the outcomes, Holm's correction and the texts are decided again.
  */
 export function applyMargin(verdicts: readonly MetricVerdict[], margin: number): MetricVerdict[] {
-  return verdicts.map((v) => {
-    const m = COMPARED_METRICS.find((c) => c.key === v.metric);
-    return m ? withMargin(v, margin, { lowerIsBetter: m.lowerIsBetter, unit: m.unit }) : v;
-  });
+  const decided = verdicts.map((v) =>
+    v.marginUnit === "points" ? withMargin(v, v.margin, metricOpts(v)) : withMargin(v, margin, metricOpts(v)),
+  );
+  const family = verdicts.find((v) => v.family)?.family;
+  return family ? applyFamily(decided, family, metricOpts) : decided;
 }

@@ -15,30 +15,44 @@ const timeBucketSchema = z.object({
 
 const pair = z.tuple([z.number(), z.number()]);
 
-const groupVerdictSchema = z.object({
+/** A verdict's fields (statistics/verdict-method.ts's GroupVerdict): the stored view and the API's contract both check them. */
+export const groupVerdictShape = {
   metric: z.string(),
   baseline: z.string(),
   candidate: z.string(),
   method: z.enum(["welch-t", "bootstrap", "moving-block-bootstrap", "none"]),
   methodLabel: z.string(),
   basis: z.enum(["runs", "seconds", "mixed"]),
+  /** "within-run": single runs without a stated run-to-run variance; never significant. */
+  scope: z.enum(["between-configurations", "within-run"]),
+  runToRunCv: z.number().nullable(),
   samples: pair,
   scale: z.enum(["difference", "ratio"]),
   estimate: z.number().nullable(),
-  /** The baseline's mean, so a verdict can be decided again under another margin. */
+  /** The baseline's value, so a verdict can be decided again under another margin. */
   baselineMean: z.number().nullable(),
   low: z.number().nullable(),
   high: z.number().nullable(),
   level: z.number(),
   margin: z.number(),
-  outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "no-significant-difference", "no-verdict"]),
+  marginUnit: z.enum(["relative", "points"]),
+  standardError: z.number().nullable(),
+  df: z.number().nullable(),
+  pValue: z.number().nullable(),
+  adjustedPValue: z.number().nullable(),
+  family: z.string().nullable(),
+  familySize: z.number(),
+  detectable: z.number().nullable(),
+  runsNeeded: z.number().nullable(),
+  outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "inconclusive", "no-verdict"]),
   significant: z.boolean(),
   seed: z.number().nullable(),
   resamples: z.number().nullable(),
   blockLengths: pair.nullable(),
   reason: z.string().nullable(),
   text: z.string(),
-});
+};
+const groupVerdictSchema = z.object(groupVerdictShape);
 
 const comparisonGroupSchema = z.object({
   label: z.string(),

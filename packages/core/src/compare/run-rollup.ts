@@ -12,7 +12,7 @@ import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
 import { maxThroughputSchema, type MaxThroughput } from "../throughput";
-import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, verdictWindows } from "./comparison-samples";
+import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, requestsAboveQuantiles, verdictWindows } from "./comparison-samples";
 
 /** Bucket lengths stored per run: 0 is the whole run. */
 export const ROLLUP_BUCKETS = [0, 10, 60] as const;
@@ -40,6 +40,12 @@ export const runRollupWindowsSchema = timeBucketColumnsSchema.extend({
    * not read and merge its 10 s cells (8,640 of them a day); absent in rollups stored before.
    */
   tenSecondSeries: timeBucketColumnsSchema.optional(),
+  /**
+   * Per second of the windows, the requests above the run's whole-run p50, p95 and p99: what a single run's
+   * percentile verdict resamples (the whole-run percentile, never a mean of per-second ones). Required: a rollup
+   * stored before it (whose windows also left out seconds without completions) no longer parses and is made again.
+   */
+  above: z.object({ p50: z.array(z.number()), p95: z.array(z.number()), p99: z.array(z.number()) }),
 });
 export type RunRollupWindows = z.infer<typeof runRollupWindowsSchema>;
 
@@ -94,21 +100,26 @@ const toColumns = (buckets: readonly TimeBucket[]): TimeBucketColumns => ({
   goodput: column(buckets, "goodput"),
 });
 
-/** A run's rollup from its stored per-second cells and its load start. */
-export function runRollup(cells: readonly ResultCell[], loadStart: Date): RunRollup {
+/** A run's rollup from its stored per-second cells, its load start and (when known) its load window's length. */
+export function runRollup(cells: readonly ResultCell[], loadStart: Date, loadSeconds?: number): RunRollup {
   const aligned = alignToLoadStart(cells, loadStart);
-  const windows = verdictWindows(aligned);
+  const windows = verdictWindows(aligned, loadSeconds);
   const tens = rebucket(aligned, 10);
   return {
     loadStart: new Date(Math.floor(loadStart.getTime() / 1000) * 1000),
-    windows: { ...toColumns(windows), maxThroughput: studyMaxThroughput(aligned), tenSecondSeries: tenSecondSeriesOf(tens) },
+    windows: {
+      ...toColumns(windows),
+      maxThroughput: studyMaxThroughput(aligned),
+      tenSecondSeries: tenSecondSeriesOf(tens, loadSeconds),
+      above: requestsAboveQuantiles(aligned, windows),
+    },
     cells: { 0: rebucket(aligned, 0), 10: tens, 60: rebucket(aligned, 60) },
   };
 }
 
 /** A run's series in a comparison (its 10 s cells as a group of one averages them), as stored columns. */
-export const tenSecondSeriesOf = (tens: readonly ResultCell[]) =>
-  toColumns(averagedSeries([{ cells: tens, start: EPOCH }], COMPARISON_BUCKET_SECONDS));
+export const tenSecondSeriesOf = (tens: readonly ResultCell[], loadSeconds?: number) =>
+  toColumns(averagedSeries([{ cells: tens, start: EPOCH, ...(loadSeconds ? { loadSeconds } : {}) }], COMPARISON_BUCKET_SECONDS));
 
 /** Stored columns (the per-second values, the verdicts' windows; or a page series) back as time buckets. */
 export function windowsOfRollup(w: TimeBucketColumns): TimeBucket[] {
@@ -135,6 +146,10 @@ export interface RolledUpRun {
   /** Its per-second values (verdicts of a single run). */
   windows: readonly TimeBucket[];
   maxThroughput: MaxThroughput | null;
+  /** Its load window's length (s): the buckets it reached in a merged series; unknown: the buckets with its cells. */
+  loadSeconds?: number;
+  /** Its per-second requests above its whole-run percentiles (a single run's percentile verdicts). */
+  above?: RunRollupWindows["above"];
 }
 
 /**
@@ -152,7 +167,7 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
       : runs.length === 1 && runs[0]!.series
         ? [...runs[0]!.series]
         : averagedSeries(
-            runs.map((r) => ({ cells: r.tens, start: EPOCH })),
+            runs.map((r) => ({ cells: r.tens, start: EPOCH, ...(r.loadSeconds ? { loadSeconds: r.loadSeconds } : {}) })),
             COMPARISON_BUCKET_SECONDS,
           ),
     distribution: latencyCdf(whole),

@@ -12,6 +12,8 @@ export interface RepetitionCells {
   cells: readonly ResultCell[];
   /** The run's load start: its second 0. */
   start: Date;
+  /** The load window's length (s): the run reaches every bucket that starts inside it, with or without completions. */
+  loadSeconds?: number;
 }
 
 const EPOCH = new Date(0);
@@ -27,18 +29,29 @@ export function alignRepetitions(runs: readonly RepetitionCells[]): ResultCell[]
 /**
  * Requests, percentiles and goodput per bucket of the merged repetitions:
  * percentiles and goodput from the summed histograms and counts; requests as
- * the mean per run that reached that bucket.
+ * the mean per run that reached that bucket. A run reaches a bucket that starts
+ * inside its load window, completions or not (one repetition's outage shows as
+ * its zeros in the mean); a run without a known window reaches the buckets its
+ * cells fall in. Buckets inside a window but without any cells are zeros.
  */
 export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds = 10): TimeBucket[] {
-  // How many runs reached each bucket: counted from the cells (no histograms merged twice: a 24 h run has 8,640 buckets).
+  // How many runs reached each bucket (no histograms merged twice: a 24 h run has 8,640 buckets).
   const reached = new Map<number, number>();
+  let lastInside = -1;
   for (const r of runs) {
     const startSecond = Math.floor(r.start.getTime() / 1000) * 1000;
     const seen = new Set<number>();
-    for (const c of r.cells) if (c.count > 0) seen.add(Math.floor((c.ts.getTime() - startSecond) / 1000 / bucketSeconds) * bucketSeconds);
+    if (r.loadSeconds && r.loadSeconds > 0) {
+      for (let offset = 0; offset < r.loadSeconds; offset += bucketSeconds) seen.add(offset);
+      lastInside = Math.max(lastInside, Math.ceil(r.loadSeconds / bucketSeconds) * bucketSeconds - bucketSeconds);
+    } else
+      for (const c of r.cells) if (c.count > 0) seen.add(Math.floor((c.ts.getTime() - startSecond) / 1000 / bucketSeconds) * bucketSeconds);
     for (const offset of seen) reached.set(offset, (reached.get(offset) ?? 0) + 1);
   }
-  return bucketize(alignRepetitions(runs), EPOCH, bucketSeconds).map((b) => ({
+  const buckets = bucketize(alignRepetitions(runs), EPOCH, bucketSeconds);
+  for (let offset = (buckets.at(-1)?.offsetSeconds ?? -bucketSeconds) + bucketSeconds; offset <= lastInside; offset += bucketSeconds)
+    buckets.push({ offsetSeconds: offset, requests: 0, p50Ms: null, p95Ms: null, p99Ms: null, goodput: null });
+  return buckets.map((b) => ({
     ...b,
     requests: b.requests / Math.max(1, reached.get(b.offsetSeconds) ?? 1),
   }));

@@ -1,5 +1,5 @@
 // What the API returns for a comparison (runs or study cells side by side) and for a public share link.
-import { runSummarySchema, SHARE_KINDS, validityFlag } from "@opsbench/core";
+import { groupVerdictShape, runSummarySchema, SHARE_KINDS, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import type { CompareData } from "../../../app/compare/compare-data";
 import { comparisonGroupsInput, comparisonStudyInput } from "../../../app/compare/comparison-input";
@@ -20,6 +20,11 @@ export const comparisonQuery = z.object({
   study: id.optional(),
   /** The verdicts' practical-equivalence margin, percent of the baseline (default 5). */
   margin: z.string().optional(),
+  /**
+   * A stated run-to-run coefficient of variation, percent (e.g. 5): single runs a side are then judged between
+   * configurations with their intervals widened by it; without it they are "within-run" and never significant.
+   */
+  runCv: z.string().optional(),
 });
 
 const comparisonGroupSchema = z.strictObject({
@@ -42,29 +47,7 @@ const comparisonGroupSchema = z.strictObject({
   byRequest: z.array(z.strictObject({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
 });
 
-const metricVerdictSchema = z.strictObject({
-  metric: z.string(),
-  baseline: z.string(),
-  candidate: z.string(),
-  method: z.enum(["welch-t", "bootstrap", "moving-block-bootstrap", "none"]),
-  methodLabel: z.string(),
-  basis: z.enum(["runs", "seconds", "mixed"]),
-  samples: z.tuple([z.number(), z.number()]),
-  scale: z.enum(["difference", "ratio"]),
-  estimate: z.number().nullable(),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  level: z.number(),
-  margin: z.number(),
-  baselineMean: z.number().nullable(),
-  outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "no-significant-difference", "no-verdict"]),
-  significant: z.boolean(),
-  seed: z.number().nullable(),
-  resamples: z.number().nullable(),
-  blockLengths: z.tuple([z.number(), z.number()]).nullable(),
-  reason: z.string().nullable(),
-  text: z.string(),
-});
+const metricVerdictSchema = z.strictObject(groupVerdictShape);
 
 const breakEvenSchema = z.strictObject({
   unit: z.string(),

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { comparisonInputSchema } from "@/app/compare/comparison-input";
 import { loadCompareData } from "@/app/compare/load-compare-data";
-import { DEFAULT_MARGIN_PERCENT, marginQuery, withVerdictMargin } from "@/app/compare/margin";
+import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/app/compare/margin";
 import { selectionFromQuery } from "@/app/compare/selection";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 
@@ -21,10 +21,12 @@ export const POST = apiRoute(async ({ request, scope }) => {
   return NextResponse.json(await loadCompareData(scope, input), NO_STORE);
 });
 
-/** The same, with the selection in the query: `?g=<label>:<runId>,<runId>&g=...` or `?study=<studyId>`; `&margin=<percent>` for the verdicts (default 5). */
+/** The same, with the selection in the query: `?g=<label>:<runId>,<runId>&g=...` or `?study=<studyId>`; `&margin=<percent>` for the verdicts (default 5); `&runCv=<percent>` states a run-to-run CV for single runs. */
 export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const { margin = DEFAULT_MARGIN_PERCENT } = parseInput(marginQuery, { margin: params.get("margin") ?? undefined });
+  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") || undefined });
+  const cv = runCv === undefined ? {} : { runToRunCv: runCv / 100 };
   const raw = selectionFromQuery(params);
   if (raw === null) {
     throw new ApiError("invalid_input", "nothing to compare: give g=<label>:<runId>,<runId> (one per group) or study=<studyId>", [
@@ -32,5 +34,5 @@ export const GET = apiRoute(async ({ request, scope }) => {
     ]);
   }
   const input = parseInput(comparisonInputSchema(raw), raw);
-  return NextResponse.json(withVerdictMargin(await loadCompareData(scope, input), margin / 100), NO_STORE);
+  return NextResponse.json(withVerdictMargin(await loadCompareData(scope, input, cv), margin / 100), NO_STORE);
 });

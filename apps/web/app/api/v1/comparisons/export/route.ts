@@ -1,6 +1,6 @@
 import { comparisonInputSchema } from "@/app/compare/comparison-input";
 import { loadCompareData } from "@/app/compare/load-compare-data";
-import { DEFAULT_MARGIN_PERCENT, marginQuery, withVerdictMargin } from "@/app/compare/margin";
+import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/app/compare/margin";
 import { selectionFromQuery } from "@/app/compare/selection";
 import { comparisonExportQuery } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseInput } from "@/lib/api/errors";
@@ -13,18 +13,20 @@ export const dynamic = "force-dynamic";
 
 /**
  * One table or series of a comparison as a file:
- * GET /api/v1/comparisons/export?format=csv|json&table=summary|runs|series|distribution|box|infra|verdicts|cost&g=...|study=...[&margin=5]
+ * GET /api/v1/comparisons/export?format=csv|json&table=summary|runs|series|distribution|box|infra|verdicts|cost&g=...|study=...[&margin=5][&runCv=5]
  */
 export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const q = parseInput(comparisonExportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
   const { margin = DEFAULT_MARGIN_PERCENT } = parseInput(marginQuery, { margin: params.get("margin") ?? undefined });
+  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") || undefined });
+  const cv = runCv === undefined ? {} : { runToRunCv: runCv / 100 };
   const raw = selectionFromQuery(params);
   if (raw === null)
     throw new ApiError("invalid_input", "nothing to export: give g=<label>:<runId>,<runId> or study=<studyId>", [
       { path: "g", message: "expected at least one group" },
     ]);
-  const data = withVerdictMargin(await loadCompareData(scope, parseInput(comparisonInputSchema(raw), raw)), margin / 100);
+  const data = withVerdictMargin(await loadCompareData(scope, parseInput(comparisonInputSchema(raw), raw), cv), margin / 100);
   const table = comparisonTable(data, q.table);
   const body = q.format === "csv" ? toCsv(table) : toJson(table);
   return new Response(body, {
