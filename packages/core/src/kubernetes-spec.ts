@@ -205,3 +205,19 @@ export const endpointSpec = z
   })
   .strict();
 export type EndpointSpec = z.infer<typeof endpointSpec>;
+
+/** A CPU quantity in cores ("500m" = 0.5, "1" = 1, "1.5" = 1.5); null for anything else. */
+export function kubeCpuCores(q: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(q);
+  if (!m) return null;
+  return m[2] === "m" ? Number(m[1]) / 1000 : Number(m[1]);
+}
+
+/** The CPU one pod (replica) of a target asks for, in cores: a kubernetes quantity or a local target's cores; null when unstated. */
+export function podCpuOfSpec(spec: unknown): number | null {
+  const r = (spec as { resources?: { cpuRequest?: unknown } } | null)?.resources;
+  const q = r?.cpuRequest;
+  if (typeof q === "number" && q > 0) return q;
+  if (typeof q === "string") return kubeCpuCores(q);
+  return null;
+}

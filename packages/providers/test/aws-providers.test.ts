@@ -2,6 +2,7 @@
 // clients: what deploy creates (tagged), the baseline, CloudWatch series read back at
 // their 60 s resolution, teardown by tag, and a wrong key refused before anything exists.
 import { execFileSync } from "node:child_process";
+import http from "node:http";
 import { createHash, createHmac } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { userDataOf } from "../src/aws-asg";
 import { findAsgResources } from "../src/aws-asg/resources";
 import { instanceArchitecture } from "../src/aws-asg/user-data";
 import { checkAwsCredential } from "../src/aws/check-credential";
+import { extendedValue } from "../src/aws/cloudwatch-periods";
 import { zipFiles } from "../src/aws-lambda/function-zip";
 import { testContext } from "./provider-context";
 
@@ -100,10 +102,16 @@ describe("aws-asg on moto", () => {
       [
         { MetricName: "RequestCount", Dimensions: lb, Timestamp: now, Value: 600 },
         { MetricName: "HTTPCode_Target_2XX_Count", Dimensions: lb, Timestamp: now, Value: 590 },
+        { MetricName: "ConsumedLCUs", Dimensions: lb, Timestamp: now, Value: 1.5 },
       ],
       "AWS/ApplicationELB",
     );
-    const points = await observeFor((w) => awsAsg.observe(dep, w, ctx), 500);
+    // Through a proxy that records each request's body, to see the p99 asked for.
+    const proxy = await recordingProxy(moto.url);
+    const points = await observeFor((w) => awsAsg.observe(dep, w, { ...ctx, endpoints: { aws: proxy.url } }), 500);
+    await proxy.close();
+    const p99Asked = proxy.bodies.filter((b) => b.includes("ExtendedStatistics") && b.includes("p99") && b.includes("CPUUtilization"));
+    expect(p99Asked.length).toBeGreaterThan(0);
     expect(points).toHaveLength(1);
     const p = points[0]!;
     expect(p.ts.getTime() % 60_000).toBe(0);
@@ -113,9 +121,13 @@ describe("aws-asg on moto", () => {
       kind: "aws-asg",
       resolutionSeconds: 60,
       desired: 3,
-      platform: { requests: 600, http2xx: 590 },
-      totals: { instanceSeconds: 120, requests: 600 },
+      // moto ignores ExtendedStatistics (its GetMetricStatistics answers without them): the p99 stays empty here.
+      platform: { requests: 600, http2xx: 590, consumedLcus: 1.5, cpuPercentP99: null },
+      totals: { instanceSeconds: 120, requests: 600, lcuHours: 0.025 },
     });
+    // What AWS answers carries the percentile under ExtendedStatistics (the shape of the SDK's Datapoint).
+    expect(extendedValue({ Timestamp: now, ExtendedStatistics: { p99: 97.5 } }, "p99")).toBe(97.5);
+    expect(extendedValue({ Timestamp: now, Average: 50 }, "p99")).toBeNull();
 
     // Teardown from the region and credential alone (no recorded ids): found by tag.
     await awsAsg.teardown({ state: { region: REGION, credential: "test-aws" } }, ctx);
@@ -280,16 +292,18 @@ describe("aws-lambda on moto", () => {
 async function putS3Object(bucket: string, key: string, body: Buffer) {
   class Sha256 {
     private h;
-    constructor(secret?: Uint8Array | string) {
-      this.h = secret ? createHmac("sha256", secret) : createHash("sha256");
+    constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+      this.h = secret ? createHmac("sha256", bytes(secret)) : createHash("sha256");
     }
-    update(d: Uint8Array | string) {
-      this.h.update(d);
+    update(d: string | ArrayBuffer | ArrayBufferView) {
+      this.h.update(bytes(d));
     }
     async digest() {
       return new Uint8Array(this.h.digest());
     }
   }
+  const bytes = (d: string | ArrayBuffer | ArrayBufferView) =>
+    typeof d === "string" ? d : d instanceof ArrayBuffer ? new Uint8Array(d) : new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
   const signer = new SignatureV4({ service: "s3", region: REGION, credentials: credential(), sha256: Sha256 });
   const url = new URL(moto.url);
   for (const [path, data] of [
@@ -311,7 +325,7 @@ async function putS3Object(bucket: string, key: string, body: Buffer) {
       },
       body: data,
     });
-    const r = await fetch(`${moto.url}${path}`, { method: "PUT", headers: signed.headers, body: data });
+    const r = await fetch(`${moto.url}${path}`, { method: "PUT", headers: signed.headers, body: data ? new Uint8Array(data) : undefined });
     if (!r.ok) throw new Error(`moto S3 PUT ${path}: ${r.status} ${await r.text()}`);
   }
 }
@@ -383,3 +397,26 @@ describe("aws-lambda: your own package", () => {
     lambda.destroy();
   });
 });
+
+/** A loopback proxy to moto that keeps each request's body (the request goes on unchanged, Host included, so its signature holds). */
+async function recordingProxy(target: string): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
+  const bodies: string[] = [];
+  const to = new URL(target);
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      bodies.push(`${req.headers["x-amz-target"] ?? ""} ${body.toString("latin1")}`);
+      const out = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      out.on("error", () => res.destroy());
+      out.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise<void>((r) => server.close(() => r())) };
+}

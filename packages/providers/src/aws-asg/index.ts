@@ -243,7 +243,13 @@ async function reset(dep: Deployment<AwsAsgState>, ctx: ProviderContext, timeout
 export function asgMetrics(state: AwsAsgState): CloudWatchMetric[] {
   const group = { AutoScalingGroupName: state.autoScalingGroupName ?? "" };
   const lb = { LoadBalancer: state.loadBalancerDimension ?? "" };
-  const m = (key: string, namespace: string, metricName: string, dimensions: Record<string, string>, stat: CloudWatchMetric["stat"]) => ({
+  const m = (
+    key: string,
+    namespace: string,
+    metricName: string,
+    dimensions: Record<string, string>,
+    stat: CloudWatchMetric["stat"],
+  ): CloudWatchMetric => ({
     key,
     namespace,
     metricName,
@@ -254,18 +260,22 @@ export function asgMetrics(state: AwsAsgState): CloudWatchMetric[] {
     m("inServiceInstances", "AWS/AutoScaling", "GroupInServiceInstances", group, "Average"),
     m("desiredCapacity", "AWS/AutoScaling", "GroupDesiredCapacity", group, "Average"),
     m("cpuPercent", "AWS/EC2", "CPUUtilization", group, "Average"),
+    // Study 002 read CPU as CloudWatch's p99 (an extended statistic).
+    m("cpuPercentP99", "AWS/EC2", "CPUUtilization", group, "p99"),
     m("requests", "AWS/ApplicationELB", "RequestCount", lb, "Sum"),
     m("targetResponseTimeSeconds", "AWS/ApplicationELB", "TargetResponseTime", lb, "Average"),
     m("http2xx", "AWS/ApplicationELB", "HTTPCode_Target_2XX_Count", lb, "Sum"),
     m("http4xx", "AWS/ApplicationELB", "HTTPCode_Target_4XX_Count", lb, "Sum"),
     m("http5xx", "AWS/ApplicationELB", "HTTPCode_Target_5XX_Count", lb, "Sum"),
     m("elb5xx", "AWS/ApplicationELB", "HTTPCode_ELB_5XX_Count", lb, "Sum"),
+    // What the ALB bills beside its hours: LCUs used in the minute (averaged over it).
+    m("consumedLcus", "AWS/ApplicationELB", "ConsumedLCUs", lb, "Average"),
   ];
 }
 
 async function* observe(dep: Deployment<AwsAsgState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
   const cw = cloudWatchPeriods(await session(ctx, dep.state), asgMetrics(dep.state));
-  const totals = runningTotals(["instanceSeconds", "requests"] as const);
+  const totals = runningTotals(["instanceSeconds", "requests", "lcuHours"] as const);
   try {
     yield* observePeriods(
       {
@@ -281,7 +291,11 @@ async function* observe(dep: Deployment<AwsAsgState>, window: { signal: AbortSig
             resolutionSeconds: 60,
             desired: v.desiredCapacity,
             platform: v,
-            totals: totals({ instanceSeconds: (v.inServiceInstances ?? 0) * 60, requests: v.requests }),
+            totals: totals({
+              instanceSeconds: (v.inServiceInstances ?? 0) * 60,
+              requests: v.requests,
+              lcuHours: v.consumedLcus == null ? null : v.consumedLcus / 60,
+            }),
           },
         }),
       },
