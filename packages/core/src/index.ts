@@ -38,6 +38,7 @@ export * from "./statistics/study-tables";
 export * from "./study-order";
 export * from "./charts/downsample";
 export * from "./study-spec";
+export * from "./study-factors";
 export * from "./study-progress";
 export * from "./validity-flags";
 export * from "./autoscaler";

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { kubernetesSpec, studyInput, targetInput, workloadInput } from "@opsbench/core";
+import { factorLevels, kubernetesSpec, studyInput, targetInput, targetVariants, workloadInput } from "@opsbench/core";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { parseManifests } from "../src/kubernetes/manifests";
@@ -59,7 +59,17 @@ const LOADERS: Array<{ match: RegExp; what: string; load: (file: string) => void
       expect(parseManifests(text(file), RUN).length).toBeGreaterThan(0);
     },
   },
-  { match: /^studies\/[^/]+\.json$/, what: "a study file (POST /api/v1/studies)", load: (file) => void strict(studyInput, json(file)) },
+  {
+    match: /^studies\/[^/]+\.json$/,
+    what: "a study file (POST /api/v1/studies) whose factor levels every inline target takes",
+    load: (file) => {
+      const study = strict(studyInput, json(file));
+      study.targets.forEach((t, i) => {
+        if (typeof t !== "string" && study.factors)
+          expect(targetVariants(t, study.factors, ["targets", i]).length).toBe(factorLevels(study.factors).length);
+      });
+    },
+  },
   {
     match: /^workloads\/[^/]+\.json$/,
     what: "a workload (POST /api/v1/workloads)",
