@@ -7,6 +7,7 @@ export * from "./load-window";
 export * from "./target-spec";
 export * from "./cloud-target-specs";
 export * from "./target-env";
+export * from "./target-vcpus";
 export * from "./workload-spec";
 export * from "./k6-script";
 export * from "./workloads/presets";

@@ -6,6 +6,7 @@ import { awsAsgSpec, awsLambdaSpec, gcpCloudRunSpec } from "./cloud-target-specs
 
 /** The benchapps a local target can run (folders under benchapps/). */
 export const LOCAL_APPS = [
+  "apache",
   "cpu-loop/node-http",
   "cpu-loop/express",
   "cpu-loop/flask",
