@@ -44,6 +44,8 @@ async function systemPackages() {
   if (isRoot && !has("bwrap")) missing.push("bubblewrap");
   if (isRoot && !has("nft")) missing.push("nftables");
   if (purpose === "test" && !existsSync("/usr/bin/chromium")) missing.push("chromium");
+  // benchapps/apache (study 002's static app); its service is not started (the local engine runs it per replica).
+  if (purpose === "test" && !existsSync("/usr/sbin/apache2")) missing.push("apache2");
   if (missing.length === 0) return "present";
   if (!isRoot || !has("apt-get")) {
     throw new StepError(

@@ -118,6 +118,7 @@ describe("benchapps", () => {
   });
 
   const simple: Array<{ app: (typeof LOCAL_APPS)[number]; replicas: number; env?: Record<string, string> }> = [
+    { app: "apache", replicas: 2 },
     { app: "cpu-loop/node-http", replicas: 2 },
     { app: "cpu-loop/express", replicas: 2 },
     { app: "cpu-loop/flask", replicas: 1 },

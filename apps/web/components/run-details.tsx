@@ -1,4 +1,4 @@
-import { flagsOfRun, meanCpuPercent, STEP_NAMES, weightedQps } from "@opsbench/core";
+import { flagsOfRun, meanCpuPercent, meanVcpus, scalingDuration, STEP_NAMES, throughputPerVcpu, weightedQps } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -50,9 +50,27 @@ function runWeightedQps(s: NonNullable<RunView["summary"]>, infra: RunView["infr
   return value === null || cpu === null ? null : { value, cpu };
 }
 
+/** Study 002's scaling duration and study 004's throughput per vCPU, over the load window (null without replicas). */
+function runScaling(s: NonNullable<RunView["summary"]>, infra: RunView["infra"], vcpuPerReplica: number | null) {
+  const points = infra.points.map((p) => ({ ts: new Date(p.offsetSeconds * 1000), replicas: p.replicas }));
+  const [start, end] = [new Date(0), new Date(s.durationSeconds * 1000)];
+  const scaling = scalingDuration(points, start, end);
+  const vcpus = meanVcpus(points, start, end, vcpuPerReplica);
+  return { scaling, vcpus, perVcpu: throughputPerVcpu(s.rps, vcpus) };
+}
+
 /** Derived figures the studies used, and what the load generator did. */
-function MoreFigures({ s, infra }: { s: NonNullable<RunView["summary"]>; infra: RunView["infra"] }) {
+function MoreFigures({
+  s,
+  infra,
+  vcpuPerReplica,
+}: {
+  s: NonNullable<RunView["summary"]>;
+  infra: RunView["infra"];
+  vcpuPerReplica: number | null;
+}) {
   const wq = runWeightedQps(s, infra);
+  const sc = runScaling(s, infra, vcpuPerReplica);
   return (
     <dl className="flex flex-wrap gap-x-8 gap-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2">
       <Field label="Success ratio (2xx share, study 001)">
@@ -71,6 +89,17 @@ function MoreFigures({ s, infra }: { s: NonNullable<RunView["summary"]>; infra: 
       {wq && (
         <Field label="Weighted qps (req/s / CPU%, study 002)">
           <span data-testid="summary-weighted-qps">{wq.value.toFixed(3)}</span> at {wq.cpu.toFixed(1)} % CPU
+        </Field>
+      )}
+      {sc.scaling && (
+        <Field label="Scaling duration (to the most replicas of the load, study 002)">
+          <span data-testid="summary-scaling-duration">{sc.scaling.seconds.toFixed(1)}</span> s, {sc.scaling.fromReplicas} to{" "}
+          {sc.scaling.maxReplicas} replicas
+        </Field>
+      )}
+      {sc.perVcpu !== null && sc.vcpus !== null && (
+        <Field label="Throughput per vCPU (study 004)">
+          <span data-testid="summary-throughput-per-vcpu">{sc.perVcpu.toFixed(2)}</span> req/s over {sc.vcpus.toFixed(2)} vCPU on average
         </Field>
       )}
       {s.load && (
@@ -259,7 +288,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
               .join(" · ")}
           </p>
         )}
-        {s && <MoreFigures s={s} infra={run.infra} />}
+        {s && <MoreFigures s={s} infra={run.infra} vcpuPerReplica={run.vcpuPerReplica} />}
       </section>
 
       <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} window={run.series.window} />

@@ -241,6 +241,7 @@ export function StudyTables({ view }: { view: StudyTablesView }) {
       <CostTable view={view} />
       <SuccessRatioTable view={view} />
       <RowsTable id="throughput" view={view} />
+      <RowsTable id="scaling" view={view} />
       <section
         data-testid="study-table-definitions"
         className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-[11px] text-zinc-600"

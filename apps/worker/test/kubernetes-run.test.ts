@@ -137,7 +137,20 @@ describe("kubernetes runs through the worker", () => {
     metrics.measure(standIn.pid ?? null);
     try {
       // 100m requested a pod at a 50% target: the stand-in's CPU under load (a fraction of a core) asks for more than 4.
-      const t = target("k8s-scales", "cluster", { minReplicas: 1, maxReplicas: 4, resources: { cpuRequest: "100m", cpuLimit: "1" } });
+      // Priced as billed: the ready pods packed 2 to a t3.medium (no per-node minimum, no scale-down delay, to keep the sum simple).
+      const costModel = {
+        catalog: "aws-eks-t3-medium-us-east-1",
+        version: "2026-11-nodes",
+        podsPerNode: 2,
+        scaleDownDelaySeconds: 0,
+        minimumSecondsPerNode: 0,
+      };
+      const t = target("k8s-scales", "cluster", {
+        minReplicas: 1,
+        maxReplicas: 4,
+        resources: { cpuRequest: "100m", cpuLimit: "1" },
+        costModel,
+      });
       const { runId, view } = await run(t, 25, 6);
       expect(view.error).toBeNull();
       expect(view.status).toBe("SUCCEEDED");
@@ -160,6 +173,28 @@ describe("kubernetes runs through the worker", () => {
         ),
       ).toBe(true);
       expect(await namespacesOf(runId)).toEqual([]);
+      // The node staircase, summed here from the stored points: each holds from its offset until the next (the first
+      // from the load's start), ceil(pods / 2) nodes, over the priced span.
+      const row = await stack.db.run.findUniqueOrThrow({ where: { id: runId } });
+      const cost = view.summary!.cost!;
+      const span = cost.pricedSpan!.seconds;
+      const stored = await stack.db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+      const steps = stored.map((p) => ({ at: (p.ts.getTime() - row.loadStartedAt!.getTime()) / 1000, pods: p.replicas }));
+      let nodeSeconds = 0;
+      let podSeconds = 0;
+      for (let i = 0; i < steps.length; i++) {
+        const from = i === 0 ? 0 : Math.min(span, Math.max(0, steps[i]!.at));
+        const until = i + 1 < steps.length ? Math.min(span, Math.max(0, steps[i + 1]!.at)) : span;
+        if (until <= from) continue;
+        nodeSeconds += Math.ceil(steps[i]!.pods / 2) * (until - from);
+        podSeconds += steps[i]!.pods * (until - from);
+      }
+      // The worker prices from k6's first sample, this sum from the run's loadStartedAt: they differ by k6's start-up,
+      // which moves the one node change by under a second or so (each node-second moved is one second of 1 node vs 2).
+      expect(Math.abs(cost.lines.find((l) => l.key === "nodes")!.billed - nodeSeconds)).toBeLessThan(1.5);
+      expect(cost.notes.join(" ")).toMatch(/priced by nodes: 2 pods per t3\.medium, at least 1 node\(s\); most nodes 2/);
+      // Fewer node-seconds than pod-seconds (the old per-pod-as-node price): 4 pods share 2 nodes.
+      expect(nodeSeconds).toBeLessThan(podSeconds);
     } finally {
       metrics.measure(null);
     }

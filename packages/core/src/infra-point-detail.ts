@@ -47,7 +47,16 @@ export const infraPointDetailSchema = z.looseObject({
   platform: lenient(z.record(z.string(), z.number().nullable().catch(null))),
   /** Running totals since the deployment started (the platform's own meter). */
   totals: lenient(
-    z.looseObject({ billedMs: count, coldStarts: count, requests: count, queueTimeouts: count, instanceSeconds: count, gbSeconds: count }),
+    z.looseObject({
+      billedMs: count,
+      coldStarts: count,
+      requests: count,
+      queueTimeouts: count,
+      instanceSeconds: count,
+      gbSeconds: count,
+      /** aws-asg: the ALB's capacity units so far (CloudWatch ConsumedLCUs, per minute, summed as LCU-hours). */
+      lcuHours: count,
+    }),
   ),
 });
 export type InfraPointDetail = z.infer<typeof infraPointDetailSchema>;

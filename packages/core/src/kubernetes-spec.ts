@@ -4,7 +4,7 @@ import { z } from "zod";
 import { cloudRegion, platformMetricsSettings } from "./cloud-target-specs";
 import { costModelDocument } from "./cost/run-cost";
 import { credentialName } from "./credentials";
-import { targetEnv } from "./target-env";
+import { targetEnv, targetEnvNameProblem } from "./target-env";
 
 /** A Kubernetes resource quantity: CPU as 500m or 1, memory as 256Mi or 1Gi. */
 export const kubeQuantity = z.string().regex(/^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/, "a Kubernetes quantity such as 500m, 1, 256Mi");
@@ -45,6 +45,25 @@ export const kubernetesSpec = z
       .optional(),
     /** Given to the container: safe names only, values never shown (target-env.ts). */
     env: targetEnv.default({}),
+    /**
+     * A throwaway database deployed into the run's namespace beside the app (a Secret with a password drawn per run,
+     * a Deployment with the data on an emptyDir, a Service `db`), deleted with the namespace. Its URL goes to the app
+     * in the variable `urlEnv` (the IoT app's IOT_DATABASE_URL); the app's Deployment waits for it to be ready.
+     */
+    database: z
+      .object({
+        engine: z.literal("postgres"),
+        urlEnv: z
+          .string()
+          .superRefine((name, ctx) => {
+            const problem = targetEnvNameProblem(name);
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          })
+          .default("DATABASE_URL"),
+        image: z.string().min(1).max(512).default("postgres:17-alpine"),
+      })
+      .strict()
+      .optional(),
     /** Instead of image: the user's own manifests (YAML documents), applied into the run's namespace. */
     manifests: z.string().min(1).max(1_000_000).optional(),
     /** With manifests: the Deployment whose replicas are observed (default: the first one). */
@@ -71,6 +90,18 @@ export const kubernetesSpec = z
         code: "custom",
         path: ["image"],
         message: "give either image (opsbench makes the objects) or manifests (yours), not both",
+      });
+    if (s.database && s.manifests !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["database"],
+        message: "with manifests, bring the database in them (infra/manifests/gke-50.yaml does); database goes with image",
+      });
+    if (s.database && s.env[s.database.urlEnv] !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["env", s.database.urlEnv],
+        message: `${s.database.urlEnv} is the database's URL (database.urlEnv): opsbench sets it`,
       });
     if (s.endpoint !== undefined && s.portForward)
       ctx.addIssue({
@@ -174,3 +205,19 @@ export const endpointSpec = z
   })
   .strict();
 export type EndpointSpec = z.infer<typeof endpointSpec>;
+
+/** A CPU quantity in cores ("500m" = 0.5, "1" = 1, "1.5" = 1.5); null for anything else. */
+export function kubeCpuCores(q: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(q);
+  if (!m) return null;
+  return m[2] === "m" ? Number(m[1]) / 1000 : Number(m[1]);
+}
+
+/** The CPU one pod (replica) of a target asks for, in cores: a kubernetes quantity or a local target's cores; null when unstated. */
+export function podCpuOfSpec(spec: unknown): number | null {
+  const r = (spec as { resources?: { cpuRequest?: unknown } } | null)?.resources;
+  const q = r?.cpuRequest;
+  if (typeof q === "number" && q > 0) return q;
+  if (typeof q === "string") return kubeCpuCores(q);
+  return null;
+}

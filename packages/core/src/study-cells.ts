@@ -12,6 +12,9 @@ export const studyCellSchema = z.object({
   target: z.string(),
   workloadId: z.string(),
   workload: z.string(),
+  /** With study factors: the target the variant was made from, and its level (replicas, nodes). */
+  baseTarget: z.string().optional(),
+  level: z.object({ replicas: z.number().int().optional(), nodes: z.number().int().optional() }).optional(),
 });
 export type StudyCell = z.infer<typeof studyCellSchema>;
 export const studyCellsSchema = z.array(studyCellSchema);

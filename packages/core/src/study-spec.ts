@@ -5,6 +5,7 @@ import { z } from "zod";
 import { targetInput, targetName } from "./target-spec";
 import { workloadInput } from "./workload-spec";
 import { MAX_SEED } from "./study-order";
+import { factorLevels, studyFactors, type StudyFactors } from "./study-factors";
 
 export const STUDY_ORDERS = ["interleaved-random", "sequential"] as const;
 export type StudyOrder = (typeof STUDY_ORDERS)[number];
@@ -35,6 +36,8 @@ export const studyInput = z
     cooldownSeconds: z.number().int().min(0).max(86_400).default(60),
     /** How long the baseline check may wait for the target to be back at its minimum before the run goes ahead, flagged. */
     baselineWaitSeconds: z.number().int().min(0).max(3600).default(120),
+    /** Factors besides target x workload: each level makes a variant of every target (<target>.r5...). */
+    factors: studyFactors.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -44,12 +47,12 @@ export const studyInput = z
       });
     dupes(s.targets.map(refName), "targets");
     dupes(s.workloads.map(refName), "workloads");
-    const runs = s.targets.length * s.workloads.length * s.repetitions;
+    const runs = studyRunCount(s);
     if (runs > MAX_STUDY_RUNS) {
       ctx.addIssue({
         code: "custom",
         path: ["repetitions"],
-        message: `${runs} runs (targets x workloads x repetitions); at most ${MAX_STUDY_RUNS}`,
+        message: `${runs} runs (${studyRunProduct(s)}); at most ${MAX_STUDY_RUNS}`,
       });
     }
   });
@@ -59,3 +62,11 @@ export type StudyInputDraft = z.input<typeof studyInput>;
 
 /** The name a target or workload reference stands for. */
 export const refName = (ref: string | { name: string }) => (typeof ref === "string" ? ref : ref.name);
+
+/** Runs a study makes: targets x factor levels x workloads x repetitions. */
+export const studyRunCount = (s: { targets: unknown[]; workloads: unknown[]; repetitions: number; factors?: StudyFactors }) =>
+  s.targets.length * factorLevels(s.factors).length * s.workloads.length * s.repetitions;
+
+/** How studyRunCount multiplied, in words (for the message that refuses too many). */
+export const studyRunProduct = (s: { factors?: StudyFactors }) =>
+  s.factors ? "targets x factor levels x workloads x repetitions" : "targets x workloads x repetitions";

@@ -104,7 +104,9 @@ export interface SpecReader {
 export function redactTargetSecrets<T>(spec: T, reader: SpecReader = { canEdit: false }): T {
   if (!isRecord(spec)) return spec;
   const out: Record<string, unknown> = { ...spec };
-  if (isRecord(spec.env)) out.env = Object.fromEntries(Object.keys(spec.env).map((k) => [k, REDACTED_ENV_VALUE]));
+  if (isRecord(spec.env)) out.env = hideValues(spec.env);
+  // aws-asg's container carries an env of its own.
+  if (isRecord(spec.container) && isRecord(spec.container.env)) out.container = { ...spec.container, env: hideValues(spec.container.env) };
   if (typeof spec.manifests === "string") out.manifests = redactManifestSecrets(spec.manifests, REDACTED_ENV_VALUE);
   if (typeof spec.userData === "string" && !reader.canEdit) out.userData = REDACTED_ENV_VALUE;
   return out as T;
@@ -119,15 +121,10 @@ export function restoreTargetSecrets<T>(edited: T, stored: unknown): T {
   if (!isRecord(edited)) return edited;
   const old = isRecord(stored) ? stored : {};
   const out: Record<string, unknown> = { ...edited };
-  if (isRecord(edited.env)) {
-    const before = isRecord(old.env) ? old.env : {};
-    out.env = Object.fromEntries(
-      Object.entries(edited.env).flatMap(([k, v]) => {
-        if (v !== REDACTED_ENV_VALUE) return [[k, v]];
-        const kept = before[k];
-        return typeof kept === "string" ? [[k, kept]] : [];
-      }),
-    );
+  if (isRecord(edited.env)) out.env = keepHidden(edited.env, old.env);
+  if (isRecord(edited.container) && isRecord(edited.container.env)) {
+    const oldContainer = isRecord(old.container) ? old.container : {};
+    out.container = { ...edited.container, env: keepHidden(edited.container.env, oldContainer.env) };
   }
   if (typeof edited.manifests === "string") {
     const manifests = restoreManifestSecrets(edited.manifests, old.manifests, REDACTED_ENV_VALUE);
@@ -139,6 +136,20 @@ export function restoreTargetSecrets<T>(edited: T, stored: unknown): T {
     else delete out.userData;
   }
   return out as T;
+}
+
+const hideValues = (env: Record<string, unknown>) => Object.fromEntries(Object.keys(env).map((k) => [k, REDACTED_ENV_VALUE]));
+
+/** An edited env: a value still showing the marker keeps the stored one (dropped when there is none). */
+function keepHidden(edited: Record<string, unknown>, stored: unknown): Record<string, unknown> {
+  const before = isRecord(stored) ? stored : {};
+  return Object.fromEntries(
+    Object.entries(edited).flatMap(([k, v]) => {
+      if (v !== REDACTED_ENV_VALUE) return [[k, v]];
+      const kept = before[k];
+      return typeof kept === "string" ? [[k, kept]] : [];
+    }),
+  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -6,6 +6,7 @@ import { awsAsgSpec, awsLambdaSpec, gcpCloudRunSpec } from "./cloud-target-specs
 
 /** The benchapps a local target can run (folders under benchapps/). */
 export const LOCAL_APPS = [
+  "apache",
   "cpu-loop/node-http",
   "cpu-loop/express",
   "cpu-loop/flask",
@@ -16,6 +17,9 @@ export const LOCAL_APPS = [
   "msd/beps",
   "shop",
 ] as const;
+
+/** Replicas (local-service) or instances (local-function) one local target may run: study 001 pinned up to 50. */
+export const LOCAL_MAX_REPLICAS = 64;
 
 export const targetName = z
   .string()
@@ -66,9 +70,9 @@ export const localServiceSpec = z
   .object({
     app: z.enum(LOCAL_APPS),
     /** A fixed number of replicas (min = max). Give this or minReplicas/maxReplicas. */
-    replicas: z.number().int().min(1).max(32).optional(),
-    minReplicas: z.number().int().min(1).max(32).optional(),
-    maxReplicas: z.number().int().min(1).max(32).optional(),
+    replicas: z.number().int().min(1).max(LOCAL_MAX_REPLICAS).optional(),
+    minReplicas: z.number().int().min(1).max(LOCAL_MAX_REPLICAS).optional(),
+    maxReplicas: z.number().int().min(1).max(LOCAL_MAX_REPLICAS).optional(),
     /** Scale between min and max on CPU, as an HPA does; without it the service runs minReplicas. */
     autoscaler: cpuAutoscalerSpec.optional(),
     resources: localResources.optional(),
@@ -160,8 +164,8 @@ export const localFunctionSpec = z
     /** Requests one instance serves at once (Lambda 1, Cloud Run 80 by default, up to 1000). */
     concurrency: z.number().int().min(1).max(1000).optional(),
     /** Instances kept warm even when idle (not counted as cold starts). Default 0: scale to zero. */
-    minInstances: z.number().int().min(0).max(32).optional(),
-    maxInstances: z.number().int().min(1).max(32).optional(),
+    minInstances: z.number().int().min(0).max(LOCAL_MAX_REPLICAS).optional(),
+    maxInstances: z.number().int().min(1).max(LOCAL_MAX_REPLICAS).optional(),
     /** An instance idle this long is stopped. */
     idleTimeoutMs: ms(500, 3_600_000).optional(),
     /** How long a request may wait for a free slot when every instance is busy and none may start; then 429. */

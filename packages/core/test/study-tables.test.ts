@@ -94,6 +94,6 @@ describe("the studies' tables", () => {
     const ratio = studyTableRows("success-ratio", cells);
     expect(ratio.columns.filter((c) => !c.includes("_ci95_"))).toEqual(["target", "linear:successRatio", "linear:expectedResponseRatio"]);
     expect(ratio.rows.map((r) => r[0])).toEqual(["gke", "gcr"]);
-    expect(Object.keys(STUDY_TABLES)).toEqual(["request-counts", "request-durations", "cost", "success-ratio", "throughput"]);
+    expect(Object.keys(STUDY_TABLES)).toEqual(["request-counts", "request-durations", "cost", "success-ratio", "throughput", "scaling"]);
   });
 });

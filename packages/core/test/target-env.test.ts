@@ -85,6 +85,17 @@ describe("env values are write-only", () => {
   });
 });
 
+describe("an aws-asg container's env is hidden like env", () => {
+  it("redacts container.env values and restores hidden ones on edit", () => {
+    const stored = { region: "us-east-1", container: { image: "nginx:1", env: { TOKEN: "s3cret", MODE: "a" } } };
+    const shown = redactTargetSecrets(stored, { canEdit: true });
+    expect(shown.container).toEqual({ image: "nginx:1", env: { TOKEN: REDACTED_ENV_VALUE, MODE: REDACTED_ENV_VALUE } });
+    expect(JSON.stringify(shown)).not.toContain("s3cret");
+    const edited = { ...shown, container: { ...shown.container, env: { TOKEN: REDACTED_ENV_VALUE, MODE: "b" } } };
+    expect(restoreTargetSecrets(edited, stored).container).toEqual({ image: "nginx:1", env: { TOKEN: "s3cret", MODE: "b" } });
+  });
+});
+
 describe("Secret data in manifests and userData are hidden like env values", () => {
   const manifests = `apiVersion: v1
 kind: Secret

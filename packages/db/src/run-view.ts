@@ -17,6 +17,7 @@ import {
   readStoredJson,
   runPageSeries,
   runPageSeriesSchema,
+  vcpuPerReplica,
   windowsOfRollup,
   type ValidityFlag,
 } from "@opsbench/core";
@@ -70,6 +71,8 @@ export interface RunView {
   infra: RunInfra;
   /** When the retention sweep removed the raw per-second series (charts are empty; the summary stays); null: all there. */
   seriesPrunedAt: string | null;
+  /** vCPUs of one replica as the run's target spec gives them (throughput per vCPU); null when it does not say. */
+  vcpuPerReplica: number | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -199,6 +202,7 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
     ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),
     infra: await loadRunInfra(db, runId, start),
     seriesPrunedAt: iso(run.seriesPrunedAt),
+    vcpuPerReplica: run.targetSpec ? vcpuPerReplica(run.targetSpec.kind, run.targetSpec.spec) : null,
   };
 }
 

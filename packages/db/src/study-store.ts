@@ -2,7 +2,16 @@
 // inline, and every run row in one transaction: nothing half-made), and the
 // worker's conditional status changes. The Study row is the truth; the queue only delivers.
 import { randomInt } from "node:crypto";
-import { MAX_SEED, planRunOrder, plannedOrderSchema, studyCellsSchema, type StudyCell, type StudyInput } from "@opsbench/core";
+import {
+  type FactorLevel,
+  MAX_SEED,
+  planRunOrder,
+  plannedOrderSchema,
+  studyCellsSchema,
+  targetVariants,
+  type StudyCell,
+  type StudyInput,
+} from "@opsbench/core";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
 import type { Target, Workload } from "./generated/prisma/client";
@@ -26,8 +35,19 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput, opts
       // One at a time, in the input's order: all in this transaction.
       const definitions = definitionsScope(tx, workspaceId);
       const targets: Target[] = [];
-      for (const ref of input.targets) {
-        targets.push(typeof ref === "string" ? await definitions.targets.byName(ref) : await definitions.targets.put(ref));
+      // With factors, each target's variants (one per level, made or replaced like inline definitions) take its place.
+      const variantOf = new Map<string, { baseTarget: string; level: FactorLevel }>();
+      for (const [i, ref] of input.targets.entries()) {
+        const target = typeof ref === "string" ? await definitions.targets.byName(ref) : await definitions.targets.put(ref);
+        if (!input.factors) {
+          targets.push(target);
+          continue;
+        }
+        for (const v of targetVariants(target, input.factors, ["targets", i])) {
+          const row = await definitions.targets.put(v.input);
+          variantOf.set(row.id, { baseTarget: v.base, level: v.level });
+          targets.push(row);
+        }
       }
       const workloads: Workload[] = [];
       for (const ref of input.workloads) {
@@ -35,7 +55,7 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput, opts
       }
       // Targets outer, workloads inner: the order the input lists them in.
       const cells: StudyCell[] = targets.flatMap((t) =>
-        workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name })),
+        workloads.map((w) => ({ targetId: t.id, target: t.name, workloadId: w.id, workload: w.name, ...variantOf.get(t.id) })),
       );
       const seed = input.seed ?? (input.order === "interleaved-random" ? randomInt(0, MAX_SEED + 1) : null);
       const plan = planRunOrder({ cells: cells.length, repetitions: input.repetitions, order: input.order, seed });

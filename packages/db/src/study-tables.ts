@@ -1,13 +1,17 @@
 // A study's tables (core's statistics/study-tables.ts) from its stored runs: each
 // succeeded run's summary, its study-004 maximum throughput of the chosen request
 // name (from its per-second rows), and its target's mean CPU over the load window
-// (from its infra points, for study 002's weighted qps). Callers check workspace
+// (from its infra points, for study 002's weighted qps), its scaling duration and mean vCPUs (from the replica
+// timeline and the run's copy of the target spec). Callers check workspace
 // access first (workspace-scope.ts).
 import {
   cellIndexOf,
   cellsFromRuns,
   meanCpuPercent,
+  meanVcpus,
+  scalingDuration,
   studyMaxThroughput,
+  vcpuPerReplica,
   studyTableCells,
   type StudyTableCell,
   type StudyTableRun,
@@ -45,7 +49,7 @@ export async function loadStudyTables(db: Db, studyId: string, opts: { requestNa
   // Only what the two definitions need: counts per second x name x class, and CPU per infra point.
   const [rows, infra] = await Promise.all([
     db.resultSecond.findMany({ where: { runId: { in: ids } }, select: { runId: true, ts: true, name: true, class: true, requests: true } }),
-    db.infraPoint.findMany({ where: { runId: { in: ids } }, select: { runId: true, ts: true, cpuPercent: true } }),
+    db.infraPoint.findMany({ where: { runId: { in: ids } }, select: { runId: true, ts: true, cpuPercent: true, replicas: true } }),
   ]);
   const requestNames = [...new Set(rows.map((r) => r.name))].sort();
   const requestName = opts.requestName && requestNames.includes(opts.requestName) ? opts.requestName : null;
@@ -56,7 +60,17 @@ export async function loadStudyTables(db: Db, studyId: string, opts: { requestNa
     const points = infra.filter((p) => p.runId === run.id);
     const start = run.loadStartedAt ?? new Date(0);
     const end = run.loadFinishedAt ?? new Date(8.64e15);
-    return { runId: run.id, summary: run.summary!, maxThroughputRps: max?.rps ?? null, cpuPercent: meanCpuPercent(points, start, end) };
+    // Study 002's scaling duration and study 004's throughput per vCPU, from the replica timeline and the run's copy of the spec.
+    const scaling = scalingDuration(points, start, end);
+    const vcpus = run.targetSpec ? vcpuPerReplica(run.targetSpec.kind, run.targetSpec.spec) : null;
+    return {
+      runId: run.id,
+      summary: run.summary!,
+      maxThroughputRps: max?.rps ?? null,
+      cpuPercent: meanCpuPercent(points, start, end),
+      scaling: scaling && { seconds: scaling.seconds, maxReplicas: scaling.maxReplicas },
+      meanVcpus: meanVcpus(points, start, end, vcpus),
+    };
   };
 
   return {

@@ -1,6 +1,9 @@
 // gcp-cloud-run against the fake Cloud Run Admin v2 + Cloud Monitoring v3 (tests/fakes/gcp-apis.ts)
 // with the real @google-cloud/run and @google-cloud/monitoring clients: the service as created,
 // Monitoring series read back at 60 s, teardown by label, and a wrong key refused before anything exists.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { targetInput } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { putCloudRunSeries, serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fakes/gcp-apis";
 import { gcpCloudRun, type InfraPoint, type ProviderContext } from "../src";
@@ -90,6 +93,46 @@ describe("gcp-cloud-run against the fake", () => {
 
     await gcpCloudRun.teardown({ state: { credential: "test-gcp", project: PROJECT, region: "europe-west1" } }, ctx);
     expect([...fake.services.keys()]).not.toContain(dep.state.serviceName);
+  });
+
+  it("the IoT study's Cloud Run preset: env and Secret Manager references reach services.create; secret values are never stored", async () => {
+    const preset = targetInput.parse(
+      JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../../infra/targets/cloud-run-1vcpu.json"), "utf8")),
+    );
+    if (preset.kind !== "gcp-cloud-run") throw new Error(preset.kind);
+    const { ctx } = gcpContext();
+    const spec = gcpCloudRun.spec.parse({
+      ...preset.spec,
+      credential: "test-gcp",
+      region: "europe-west1",
+      env: { ...preset.spec.env, IOT_SCRYPT_COST: "1024" },
+      secrets: { ...preset.spec.secrets, IOT_JWT_SECRET: { secret: `projects/${PROJECT}/secrets/iot-jwt`, version: "3" } },
+    });
+    const dep = await gcpCloudRun.deploy(spec, ctx);
+    try {
+      const stored = fake.services.get(dep.state.serviceName!) as {
+        template: { containers: unknown[]; maxInstanceRequestConcurrency: number };
+      };
+      expect(stored.template.containers[0]).toMatchObject({
+        image: "opsbench/iot:latest",
+        resources: { limits: { cpu: "1", memory: "256Mi" }, cpuIdle: true },
+        env: [
+          { name: "IOT_SEED", value: "1" },
+          { name: "IOT_SCRYPT_COST", value: "1024" },
+          { name: "IOT_DATABASE_URL", valueSource: { secretKeyRef: { secret: "iot-database-url", version: "latest" } } },
+          { name: "IOT_JWT_SECRET", valueSource: { secretKeyRef: { secret: `projects/${PROJECT}/secrets/iot-jwt`, version: "3" } } },
+        ],
+      });
+      expect(stored.template.maxInstanceRequestConcurrency).toBe(100);
+    } finally {
+      await gcpCloudRun.teardown(dep, ctx);
+    }
+    const bad = gcpCloudRun.spec.safeParse({ ...spec, secrets: { LD_PRELOAD: { secret: "x" }, IOT_SEED: { secret: "y" } } });
+    expect(bad.success ? [] : bad.error.issues.map((i) => `${i.path.join(".")}: ${i.message.slice(0, 40)}`)).toEqual([
+      "secrets.LD_PRELOAD: LD_PRELOAD is refused: it lets a runtime",
+      "secrets.IOT_SEED: IOT_SEED is in env too: give it in one o",
+    ]);
+    expect(gcpCloudRun.spec.safeParse({ ...spec, secrets: { A: { secret: "a/b" } } }).success).toBe(false);
   });
 
   it("refuses a key the platform does not know before creating anything, naming the credential", async () => {

@@ -64,6 +64,22 @@ describe("kubernetes provider on a real control plane", () => {
         resources: { requests: { cpu: "500m" }, limits: { cpu: "1" } },
       });
       expect(d.status?.readyReplicas).toBe(1);
+      // The IoT app's database came with it: Postgres (ready before the app), its Service, a password drawn for the run.
+      expect(d.spec?.template.spec?.containers[0]?.env).toContainEqual({
+        name: "IOT_DATABASE_URL",
+        valueFrom: { secretKeyRef: { name: "db", key: "url" } },
+      });
+      const db = await admin.apps.readNamespacedDeployment({ name: "db", namespace: ns });
+      expect(db.spec?.template.spec?.containers[0]?.image).toBe("postgres:17-alpine");
+      expect(db.status?.readyReplicas).toBe(1);
+      const secret = await admin.core.readNamespacedSecret({ name: "db", namespace: ns });
+      const url = Buffer.from(secret.data?.url ?? "", "base64").toString();
+      const password = Buffer.from(secret.data?.password ?? "", "base64").toString();
+      expect(password).toMatch(/^[\w-]{24}$/);
+      expect(url).toBe(`postgresql://app:${password}@db:5432/app`);
+      expect(JSON.stringify(d.spec)).not.toContain(password);
+      expect((await admin.core.readNamespacedService({ name: "db", namespace: ns })).spec?.ports?.[0]?.port).toBe(5432);
+      expect(events.some((e) => e.message.startsWith(`database db (postgres:17-alpine) ready in ${ns}`))).toBe(true);
       const h = await admin.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: "app", namespace: ns });
       expect(h.spec).toMatchObject({
         minReplicas: 1,

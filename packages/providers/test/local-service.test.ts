@@ -41,6 +41,20 @@ const lbStats = (dep: Deployment<LocalServiceState>) =>
 const allPids = (dep: Deployment<LocalServiceState>) => [dep.state.lb!.pid, ...dep.state.replicas.flatMap((r) => r.pids)];
 
 describe("local-service (real processes)", () => {
+  it("runs 64 replicas (the local engine's cap, study 001 pinned 50), each served behind the balancer; teardown leaves none", async () => {
+    const { dep, ctx } = await deploy({ app: "echo/go", replicas: 64, startTimeoutMs: 60_000 });
+    expect(dep.state.replicas).toHaveLength(64);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < 64; i++) expect((await get(`${dep.endpoint}/?i=${i}`, agent)).status).toBe(200);
+    agent.destroy();
+    expect((await lbStats(dep)).backends.filter((b) => b.total > 0)).toHaveLength(64);
+    const pids = allPids(dep);
+    await localService.teardown(dep, ctx);
+    made.splice(0);
+    expect(pids.filter(alive)).toEqual([]);
+    expect(localService.spec.safeParse({ app: "echo/go", replicas: 65 }).success).toBe(false);
+  }, 180_000);
+
   it("balances per request over a kept-alive connection, or per connection when asked", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const served = async (dep: Deployment<LocalServiceState>) => {

@@ -6,6 +6,7 @@ import {
   k6LoadWindow,
   loadTotals,
   mergeLoadSeconds,
+  podCpuOfSpec,
   priceRun,
   readInfraPointDetail,
   summarize,
@@ -85,5 +86,9 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
       lastTotals?.billedMs != null
         ? { billedSeconds: lastTotals.billedMs / 1000, source: `${periodPoints.at(-1)?.kind ?? "the platform"}'s metrics` }
         : null,
+    // Kubernetes as billed (nodes for the pods), and an ALB's capacity units (docs/cost.md).
+    podCpu: podCpuOfSpec(spec),
+    lcuHours: typeof lastTotals?.lcuHours === "number" ? lastTotals.lcuHours : null,
+    traffic: summary.load ? { bytes: summary.load.bytesSent + summary.load.bytesReceived, peakConnections: summary.load.maxVUs } : null,
   });
 }

@@ -5,7 +5,7 @@ import { issuesFromZod, type CostParse } from "./cost-issues";
 import type { CostResult } from "./cost-result";
 import { customModel, customUsageFor, priceCustom, type CustomUsage } from "./custom-cost";
 import { payPerUseModel, payPerUseUsageFor, pricePayPerUse, type PayPerUseUsage } from "./pay-per-use-cost";
-import { priceReserved, reservedModel, reservedUsage, type ReservedUsage } from "./reserved-cost";
+import { priceReserved, reservedModel, reservedUsageFor, type ReservedUsage } from "./reserved-cost";
 
 export const costModel = z.discriminatedUnion("kind", [reservedModel, payPerUseModel, customModel]);
 export type CostModel = z.infer<typeof costModel>;
@@ -16,7 +16,7 @@ export type CostUsage = ReservedUsage | PayPerUseUsage | CustomUsage;
 export function usageSchemaFor(model: CostModel) {
   switch (model.kind) {
     case "reserved":
-      return reservedUsage;
+      return reservedUsageFor(model);
     case "pay-per-use":
       return payPerUseUsageFor(model);
     case "custom":

@@ -3,7 +3,8 @@ export { type CostIssue, type CostParse, formatCostIssues, issuesFromZod as cost
 export { costLineSchema, costResultSchema, type CostLine, type CostResult } from "./cost-result";
 export { staircaseStep, staircaseSeconds, billedStaircaseSeconds, type StaircaseStep } from "./staircase";
 export { perGibPrice, type PerGibPrice } from "./per-gib-line";
-export { reservedModel, reservedUsage, priceReserved, type ReservedModel, type ReservedUsage } from "./reserved-cost";
+export { reservedModel, reservedUsage, reservedUsageFor, priceReserved, type ReservedModel, type ReservedUsage } from "./reserved-cost";
+export { lcuHours, nodeStaircase, podsPerNodeOf, LCU_DIMENSIONS, type LcuUsage, type NodePacking } from "./node-packing";
 export {
   payPerUseModel,
   payPerUseUsage,

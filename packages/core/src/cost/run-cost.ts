@@ -27,6 +27,12 @@ export interface RunUsageFacts {
    * instance time): priced instead of the measured or assumed figures when present.
    */
   platform?: { billedSeconds: number | null; source: string } | null;
+  /** A kubernetes target's pod CPU request in cores (for a model that gives nodeVcpu). */
+  podCpu?: number | null;
+  /** LCU-hours the load balancer reported (aws-asg: CloudWatch ConsumedLCUs). */
+  lcuHours?: number | null;
+  /** What the load sent through a load balancer, for LCUs when none were reported: bytes both ways, connections at most. */
+  traffic?: { bytes: number; peakConnections: number } | null;
 }
 
 /** A cost model document on a target: a whole model, or a catalog reference with overrides. */
@@ -47,11 +53,24 @@ function staircase(facts: RunUsageFacts): Array<{ fromSecond: number; count: num
   return steps;
 }
 
+/** The LCU usage of a run: as the balancer reported it, else from what k6 sent (each VU's connection counted new once). */
+function lcuUsage(facts: RunUsageFacts) {
+  if (facts.lcuHours != null) return { lcuHours: facts.lcuHours };
+  if (!facts.traffic) return {};
+  const { bytes, peakConnections } = facts.traffic;
+  return { lcu: { processedGb: bytes / 1e9, peakActiveConnections: peakConnections, newConnections: peakConnections } };
+}
+
 export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
   const counts = { requests: facts.requests, failedRequests: facts.failures };
   switch (model.kind) {
-    case "reserved":
-      return { durationSeconds: facts.durationSeconds, nodes: staircase(facts), ...counts };
+    case "reserved": {
+      const packs = model.podsPerNode !== undefined || (model.nodeVcpu !== undefined && facts.podCpu != null);
+      const timeline = packs
+        ? { pods: staircase(facts), ...(facts.podCpu != null ? { podCpu: facts.podCpu } : {}) }
+        : { nodes: staircase(facts) };
+      return { durationSeconds: facts.durationSeconds, ...timeline, ...(model.loadBalancerCapacity ? lcuUsage(facts) : {}), ...counts };
+    }
     case "pay-per-use":
       if (facts.platform?.billedSeconds != null) return { billedSeconds: facts.platform.billedSeconds, ...counts };
       if (model.billing === "instance") return { durationSeconds: facts.durationSeconds, instances: staircase(facts), ...counts };
@@ -105,10 +124,18 @@ export function priceRun(
     model.value.model.kind === "pay-per-use" && facts.platform?.billedSeconds != null
       ? [`billed time as ${facts.platform.source} reported it: ${facts.platform.billedSeconds} s`]
       : [];
-  const assumptions =
-    usesTimeline(model.value.model) && facts.replicas.length === 0
+  const m = model.value.model;
+  const assumptions = [
+    ...(usesTimeline(m) && facts.replicas.length === 0
       ? ["no replica or instance data was recorded for this run: priced as one node throughout"]
-      : [];
+      : []),
+    ...(m.kind === "reserved" && m.podsPerNode === undefined && m.nodeVcpu !== undefined && facts.podCpu == null
+      ? ["the model gives nodeVcpu but the target states no CPU request per pod: each pod priced as a node"]
+      : []),
+    ...(m.kind === "reserved" && m.loadBalancerCapacity && facts.lcuHours == null && facts.traffic
+      ? ["no LCUs were reported: LCUs computed from the bytes k6 sent and received and its VUs (one connection each)"]
+      : []),
+  ];
   const spanSource: LoadWindowSource | "unknown" = facts.durationSource ?? "unknown";
   const pricedSpan = {
     seconds: facts.durationSeconds,

@@ -8,7 +8,9 @@ export type StudyMetricId =
   | "goodput"
   | "success-ratio"
   | "expected-response-ratio"
-  | "weighted-qps";
+  | "weighted-qps"
+  | "scaling-duration"
+  | "throughput-per-vcpu";
 
 export interface StudyMetricDefinition {
   id: StudyMetricId;
@@ -50,7 +52,73 @@ export const STUDY_METRIC_DEFINITIONS: Record<StudyMetricId, StudyMetricDefiniti
     source: "study 002",
     definition: "requests per second divided by the target's mean CPU utilization in percent over the load window",
   },
+  "scaling-duration": {
+    id: "scaling-duration",
+    label: "scaling duration",
+    source: "study 002",
+    definition: "seconds from the start of the load until the replicas (instances) first reached the most the load window saw",
+  },
+  "throughput-per-vcpu": {
+    id: "throughput-per-vcpu",
+    label: "throughput per vCPU",
+    source: "study 004",
+    definition: "requests per second divided by the target's mean vCPUs over the load window (replicas over time x vCPUs per replica)",
+  },
 };
+
+/** A replica (instance) timeline point. */
+export interface ReplicaPoint {
+  ts: Date;
+  replicas: number;
+}
+
+/** The count at `start` (the last point at or before it, else the first after) and the points inside [start, end], in time order. */
+function windowed(points: Iterable<ReplicaPoint>, start: Date, end: Date): { atStart: number; inside: ReplicaPoint[] } | null {
+  const sorted = [...points].sort((a, b) => a.ts.getTime() - b.ts.getTime());
+  if (sorted.length === 0) return null;
+  const before = sorted.filter((p) => p.ts <= start).at(-1);
+  const inside = sorted.filter((p) => p.ts > start && p.ts <= end);
+  return { atStart: (before ?? inside[0] ?? sorted[0]!).replicas, inside };
+}
+
+/**
+ * Study 002's scaling duration: seconds from the load's start until the replicas first reached the most the load
+ * window saw (0 when it started there: it did not scale). Null without a replica timeline.
+ */
+export function scalingDuration(
+  points: Iterable<ReplicaPoint>,
+  start: Date,
+  end: Date,
+): { seconds: number; fromReplicas: number; maxReplicas: number } | null {
+  const w = windowed(points, start, end);
+  if (!w) return null;
+  const maxReplicas = Math.max(w.atStart, ...w.inside.map((p) => p.replicas));
+  if (maxReplicas === w.atStart) return { seconds: 0, fromReplicas: w.atStart, maxReplicas };
+  const reached = w.inside.find((p) => p.replicas === maxReplicas)!;
+  return { seconds: (reached.ts.getTime() - start.getTime()) / 1000, fromReplicas: w.atStart, maxReplicas };
+}
+
+/** The mean vCPUs over [start, end]: the replica staircase (each point holds until the next), time-weighted, x vCPUs per replica. */
+export function meanVcpus(points: Iterable<ReplicaPoint>, start: Date, end: Date, vcpuPerReplica: number | null): number | null {
+  const w = windowed(points, start, end);
+  const span = end.getTime() - start.getTime();
+  if (!w || vcpuPerReplica === null || span <= 0) return null;
+  let at = start.getTime();
+  let count = w.atStart;
+  let sum = 0;
+  for (const p of w.inside) {
+    sum += count * (p.ts.getTime() - at);
+    at = p.ts.getTime();
+    count = p.replicas;
+  }
+  sum += count * (end.getTime() - at);
+  return (sum / span) * vcpuPerReplica;
+}
+
+/** Study 004's throughput per vCPU: req/s over the mean vCPUs. Null without a vCPU figure above zero. */
+export function throughputPerVcpu(rps: number, vcpus: number | null): number | null {
+  return vcpus !== null && vcpus > 0 ? rps / vcpus : null;
+}
 
 /** A stored per-second row of one request name and status class. */
 export interface ClassSecond {

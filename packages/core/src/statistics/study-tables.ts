@@ -8,7 +8,7 @@
 // (describeSample), never a single run or a transcription.
 import type { RunSummary } from "../run-summary";
 import { describeSample, type SampleStats } from "../statistics";
-import { stableThroughput, STUDY_METRIC_DEFINITIONS, weightedQps } from "./study-definitions";
+import { stableThroughput, STUDY_METRIC_DEFINITIONS, throughputPerVcpu, weightedQps } from "./study-definitions";
 
 /** One succeeded repetition as the tables need it. */
 export interface StudyTableRun {
@@ -18,6 +18,10 @@ export interface StudyTableRun {
   maxThroughputRps: number | null;
   /** Mean CPU of the target over the load window, % of one core per replica (study 002's CPU%); null without a CPU series. */
   cpuPercent: number | null;
+  /** Study 002's scaling duration and the replicas it scaled to; null without a replica timeline. */
+  scaling?: { seconds: number; maxReplicas: number } | null;
+  /** Mean vCPUs of the target over the load window (replicas x vCPUs per replica); null when the spec does not say. */
+  meanVcpus?: number | null;
 }
 
 export interface StudyTableCellInput {
@@ -59,6 +63,14 @@ export const STUDY_TABLE_METRICS = {
   },
   cpuPercent: { label: "CPU", unit: "%", of: (r: StudyTableRun) => r.cpuPercent },
   weightedQps: { label: "Weighted qps", unit: "req/s per CPU%", of: (r: StudyTableRun) => weightedQps(r.summary.rps, r.cpuPercent) },
+  scalingSeconds: { label: "Scaling duration", unit: "s", of: (r: StudyTableRun) => r.scaling?.seconds ?? null },
+  maxReplicas: { label: "Replicas reached", unit: "", of: (r: StudyTableRun) => r.scaling?.maxReplicas ?? null },
+  meanVcpus: { label: "Mean vCPUs", unit: "vCPU", of: (r: StudyTableRun) => r.meanVcpus ?? null },
+  rpsPerVcpu: {
+    label: "Throughput per vCPU",
+    unit: "req/s per vCPU",
+    of: (r: StudyTableRun) => throughputPerVcpu(r.summary.rps, r.meanVcpus ?? null),
+  },
 } satisfies Record<string, { label: string; unit: string; of: (r: StudyTableRun) => number | null }>;
 export type StudyTableMetric = keyof typeof STUDY_TABLE_METRICS;
 
@@ -99,12 +111,18 @@ export const STUDY_TABLES = {
     layout: "rows",
     metrics: ["rps", "maxThroughput", "stableThroughput", "cpuPercent", "weightedQps"],
   },
+  scaling: {
+    title: "Scaling and throughput per vCPU",
+    source: "study 002 (scaling duration), study 004 (throughput per vCPU)",
+    layout: "rows",
+    metrics: ["rps", "scalingSeconds", "maxReplicas", "meanVcpus", "rpsPerVcpu"],
+  },
 } as const satisfies Record<
   string,
   { title: string; source: string; layout: "rows" | "by-target" | "by-workload"; metrics: StudyTableMetric[] }
 >;
 export type StudyTableId = keyof typeof STUDY_TABLES;
-export const STUDY_TABLE_IDS = ["request-counts", "request-durations", "cost", "success-ratio", "throughput"] as const;
+export const STUDY_TABLE_IDS = ["request-counts", "request-durations", "cost", "success-ratio", "throughput", "scaling"] as const;
 // Every table listed once, and nothing else.
 true satisfies (typeof STUDY_TABLE_IDS)[number] extends StudyTableId
   ? StudyTableId extends (typeof STUDY_TABLE_IDS)[number]
@@ -120,6 +138,8 @@ export const STUDY_TABLE_DEFINITIONS = [
   STUDY_METRIC_DEFINITIONS["max-throughput"],
   STUDY_METRIC_DEFINITIONS["stable-throughput"],
   STUDY_METRIC_DEFINITIONS["weighted-qps"],
+  STUDY_METRIC_DEFINITIONS["scaling-duration"],
+  STUDY_METRIC_DEFINITIONS["throughput-per-vcpu"],
 ];
 
 export interface StudyTableCell {

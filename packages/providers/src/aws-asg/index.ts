@@ -12,6 +12,7 @@ import {
 } from "@aws-sdk/client-auto-scaling";
 import {
   CreateLaunchTemplateCommand,
+  DescribeImagesCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
   EC2Client,
@@ -31,6 +32,7 @@ import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession, type AwsSession } from "../aws/session";
 import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
 import { deleteAsgResources, listAsgRunIds, type AsgRecorded } from "./resources";
+import { containerUserData, instanceArchitecture } from "./user-data";
 
 export interface AwsAsgState extends AsgRecorded {
   region: string;
@@ -64,6 +66,32 @@ async function subnetsOf(ec2: EC2Client, spec: AwsAsgSpec): Promise<{ vpcId: str
   return { vpcId, subnetIds: [...byZone.values()] };
 }
 
+/** The spec's AMI, or the region's newest Amazon Linux 2023 image (not the minimal one) for the instance type's architecture. */
+async function imageOf(ec2: EC2Client, spec: AwsAsgSpec): Promise<string> {
+  if (spec.imageId) return spec.imageId;
+  const architecture = instanceArchitecture(spec.instanceType);
+  const r = await ec2.send(
+    new DescribeImagesCommand({
+      Owners: ["amazon"],
+      Filters: [
+        { Name: "name", Values: [`al2023-ami-2023.*-${architecture}`] },
+        { Name: "architecture", Values: [architecture] },
+        { Name: "state", Values: ["available"] },
+      ],
+    }),
+  );
+  const newest = (r.Images ?? [])
+    .filter((i) => i.ImageId && !i.Name?.includes("minimal"))
+    .sort((a, b) => (b.CreationDate ?? "").localeCompare(a.CreationDate ?? "") || (b.Name ?? "").localeCompare(a.Name ?? ""))[0];
+  if (!newest?.ImageId) throw new ProviderError(`no Amazon Linux 2023 image (${architecture}) found in ${spec.region}: give imageId`);
+  return newest.ImageId;
+}
+
+/** The user data the instances boot with: the user's script, or the one opsbench renders for `container`. */
+export function userDataOf(spec: AwsAsgSpec, runId: string): string | undefined {
+  return spec.container ? containerUserData(spec.container, spec.port, runId) : spec.userData;
+}
+
 async function deploy(spec: AwsAsgSpec, ctx: ProviderContext): Promise<Deployment<AwsAsgState>> {
   const state: AwsAsgState = { region: spec.region, credential: spec.credential, minSize: spec.minSize, metrics: spec.metrics };
   const s = await session(ctx, state);
@@ -85,17 +113,19 @@ async function deploy(spec: AwsAsgSpec, ctx: ProviderContext): Promise<Deploymen
   };
   try {
     const { vpcId, subnetIds } = await step("network lookup", () => subnetsOf(ec2, spec));
+    const imageId = await step("image lookup", () => imageOf(ec2, spec));
+    const userData = userDataOf(spec, ctx.runId);
     await step("launch template", () =>
       ec2.send(
         new CreateLaunchTemplateCommand({
           LaunchTemplateName: name,
           LaunchTemplateData: {
-            ImageId: spec.imageId,
+            ImageId: imageId,
             // The SDK types instance types as a closed list; AWS adds new ones, so the spec takes any name.
             InstanceType: spec.instanceType as _InstanceType,
             // 1-minute CPU metrics (detailed monitoring): basic monitoring reports every 5 minutes.
             Monitoring: { Enabled: true },
-            ...(spec.userData ? { UserData: Buffer.from(spec.userData).toString("base64") } : {}),
+            ...(userData ? { UserData: Buffer.from(userData).toString("base64") } : {}),
             TagSpecifications: [{ ResourceType: "instance", Tags: tags }],
           },
           TagSpecifications: [{ ResourceType: "launch-template", Tags: tags }],
@@ -177,7 +207,7 @@ async function deploy(spec: AwsAsgSpec, ctx: ProviderContext): Promise<Deploymen
     );
     await ctx.event?.(
       "info",
-      `Auto Scaling group ${name} created (${spec.minSize}-${spec.maxSize} x ${spec.instanceType}, CPU target ${spec.targetCpuPercent}%)`,
+      `Auto Scaling group ${name} created (${spec.minSize}-${spec.maxSize} x ${spec.instanceType} from ${imageId}${spec.container ? `, running ${spec.container.image}` : ""}, CPU target ${spec.targetCpuPercent}%)`,
     );
     return { endpoint: spec.endpointUrl ?? `http://${alb?.DNSName}`, state };
   } finally {
@@ -213,7 +243,13 @@ async function reset(dep: Deployment<AwsAsgState>, ctx: ProviderContext, timeout
 export function asgMetrics(state: AwsAsgState): CloudWatchMetric[] {
   const group = { AutoScalingGroupName: state.autoScalingGroupName ?? "" };
   const lb = { LoadBalancer: state.loadBalancerDimension ?? "" };
-  const m = (key: string, namespace: string, metricName: string, dimensions: Record<string, string>, stat: CloudWatchMetric["stat"]) => ({
+  const m = (
+    key: string,
+    namespace: string,
+    metricName: string,
+    dimensions: Record<string, string>,
+    stat: CloudWatchMetric["stat"],
+  ): CloudWatchMetric => ({
     key,
     namespace,
     metricName,
@@ -224,18 +260,22 @@ export function asgMetrics(state: AwsAsgState): CloudWatchMetric[] {
     m("inServiceInstances", "AWS/AutoScaling", "GroupInServiceInstances", group, "Average"),
     m("desiredCapacity", "AWS/AutoScaling", "GroupDesiredCapacity", group, "Average"),
     m("cpuPercent", "AWS/EC2", "CPUUtilization", group, "Average"),
+    // Study 002 read CPU as CloudWatch's p99 (an extended statistic).
+    m("cpuPercentP99", "AWS/EC2", "CPUUtilization", group, "p99"),
     m("requests", "AWS/ApplicationELB", "RequestCount", lb, "Sum"),
     m("targetResponseTimeSeconds", "AWS/ApplicationELB", "TargetResponseTime", lb, "Average"),
     m("http2xx", "AWS/ApplicationELB", "HTTPCode_Target_2XX_Count", lb, "Sum"),
     m("http4xx", "AWS/ApplicationELB", "HTTPCode_Target_4XX_Count", lb, "Sum"),
     m("http5xx", "AWS/ApplicationELB", "HTTPCode_Target_5XX_Count", lb, "Sum"),
     m("elb5xx", "AWS/ApplicationELB", "HTTPCode_ELB_5XX_Count", lb, "Sum"),
+    // What the ALB bills beside its hours: LCUs used in the minute (averaged over it).
+    m("consumedLcus", "AWS/ApplicationELB", "ConsumedLCUs", lb, "Average"),
   ];
 }
 
 async function* observe(dep: Deployment<AwsAsgState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
   const cw = cloudWatchPeriods(await session(ctx, dep.state), asgMetrics(dep.state));
-  const totals = runningTotals(["instanceSeconds", "requests"] as const);
+  const totals = runningTotals(["instanceSeconds", "requests", "lcuHours"] as const);
   try {
     yield* observePeriods(
       {
@@ -251,7 +291,11 @@ async function* observe(dep: Deployment<AwsAsgState>, window: { signal: AbortSig
             resolutionSeconds: 60,
             desired: v.desiredCapacity,
             platform: v,
-            totals: totals({ instanceSeconds: (v.inServiceInstances ?? 0) * 60, requests: v.requests }),
+            totals: totals({
+              instanceSeconds: (v.inServiceInstances ?? 0) * 60,
+              requests: v.requests,
+              lcuHours: v.consumedLcus == null ? null : v.consumedLcus / 60,
+            }),
           },
         }),
       },

@@ -7,6 +7,7 @@ import {
   CreateFunctionCommand,
   CreateFunctionUrlConfigCommand,
   DeleteFunctionCommand,
+  type FunctionCode,
   GetFunctionCommand,
   LambdaClient,
   ListTagsCommand,
@@ -51,8 +52,8 @@ async function deploy(spec: AwsLambdaSpec, ctx: ProviderContext): Promise<Deploy
         FunctionName: name,
         Runtime: spec.runtime,
         Role: spec.roleArn,
-        Handler: "index.handler",
-        Code: { ZipFile: lambdaPackage(ctx.benchappsDir, spec.app) },
+        Handler: spec.handler ?? "index.handler",
+        Code: codeOf(spec, ctx.benchappsDir),
         MemorySize: spec.memoryMb,
         Timeout: spec.timeoutSeconds,
         Tags: { [RUN_TAG_KEY]: ctx.runId },
@@ -75,7 +76,7 @@ async function deploy(spec: AwsLambdaSpec, ctx: ProviderContext): Promise<Deploy
     );
     await ctx.event?.(
       "info",
-      `Lambda function ${name} created (${spec.memoryMb} MB, timeout ${spec.timeoutSeconds} s${spec.reservedConcurrency !== undefined ? `, reserved concurrency ${spec.reservedConcurrency}` : ""})`,
+      `Lambda function ${name} created from ${codeLabel(spec)} (${spec.runtime}, ${spec.memoryMb} MB, timeout ${spec.timeoutSeconds} s${spec.reservedConcurrency !== undefined ? `, reserved concurrency ${spec.reservedConcurrency}` : ""})`,
     );
     return { endpoint: spec.endpointUrl ?? (state.functionUrl ?? "").replace(/\/$/, ""), state };
   } catch (err) {
@@ -85,6 +86,22 @@ async function deploy(spec: AwsLambdaSpec, ctx: ProviderContext): Promise<Deploy
     lambda.destroy();
   }
 }
+
+/** The deployment package: the user's zip (uploaded), their S3 object, or a benchapp zipped by opsbench. */
+export function codeOf(spec: AwsLambdaSpec, benchappsDir: string): FunctionCode {
+  const code = spec.code;
+  if (!code) return { ZipFile: lambdaPackage(benchappsDir, spec.app ?? "echo/lambda") };
+  if ("zipBase64" in code) return { ZipFile: Buffer.from(code.zipBase64, "base64") };
+  return { S3Bucket: code.s3Bucket, S3Key: code.s3Key, ...(code.s3ObjectVersion ? { S3ObjectVersion: code.s3ObjectVersion } : {}) };
+}
+
+/** What the event says the function runs. */
+const codeLabel = (spec: AwsLambdaSpec) =>
+  !spec.code
+    ? (spec.app ?? "echo/lambda")
+    : "zipBase64" in spec.code
+      ? `your zip (${Math.round((spec.code.zipBase64.length * 3) / 4 / 1024)} KiB)`
+      : `s3://${spec.code.s3Bucket}/${spec.code.s3Key}`;
 
 /** The function must be Active (a new one is Pending while Lambda prepares it). */
 async function reset(dep: Deployment<AwsLambdaState>, ctx: ProviderContext, timeoutMs = 300_000): Promise<void> {

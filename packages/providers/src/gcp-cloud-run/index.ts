@@ -64,6 +64,7 @@ async function deploy(spec: GcpCloudRunSpec, ctx: ProviderContext): Promise<Depl
             {
               image: spec.image,
               ports: [{ containerPort: spec.port }],
+              env: containerEnv(spec),
               // cpuIdle: CPU only while serving requests (throttled between them), billed per request time.
               resources: { limits: { cpu: spec.cpu, memory: `${spec.memoryMb}Mi` }, cpuIdle: spec.cpuThrottling },
             },
@@ -76,7 +77,7 @@ async function deploy(spec: GcpCloudRunSpec, ctx: ProviderContext): Promise<Depl
     await ctx.saveState(state);
     await ctx.event?.(
       "info",
-      `Cloud Run service ${name} created (${spec.cpu} vCPU, ${spec.memoryMb} MiB, concurrency ${spec.concurrency}, ${spec.minInstances}-${spec.maxInstances} instances)`,
+      `Cloud Run service ${name} created (${spec.cpu} vCPU, ${spec.memoryMb} MiB, concurrency ${spec.concurrency}, ${spec.minInstances}-${spec.maxInstances} instances${Object.keys(spec.secrets).length ? `, secrets ${Object.keys(spec.secrets).join(", ")}` : ""})`,
     );
     return { endpoint: spec.endpointUrl ?? state.uri ?? "", state };
   } catch (err) {
@@ -85,6 +86,17 @@ async function deploy(spec: GcpCloudRunSpec, ctx: ProviderContext): Promise<Depl
   } finally {
     await close();
   }
+}
+
+/** The container's variables: plain values, then Secret Manager references (resolved by Cloud Run when an instance starts). */
+export function containerEnv(spec: GcpCloudRunSpec) {
+  return [
+    ...Object.entries(spec.env).map(([name, value]) => ({ name, value })),
+    ...Object.entries(spec.secrets).map(([name, ref]) => ({
+      name,
+      valueSource: { secretKeyRef: { secret: ref.secret, version: ref.version } },
+    })),
+  ];
 }
 
 /** The service must be ready (its latest revision serving, nothing reconciling). */

@@ -3,11 +3,22 @@
 // it); reset waits for the baseline (ready = min replicas, the HPA settled); observe records replicas, the
 // HPA's utilisation, restarts and nodes, and puts the namespace's events on the timeline; teardown deletes the
 // namespace (and any other namespace labelled with the run) and waits until it is gone.
+import { randomBytes } from "node:crypto";
 import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec, portForwardFlag } from "@opsbench/core";
 import { type Deployment, type InfraPoint, type Provider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
 import { isConflict, isNotFound, type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
 import { applyManifests, parseManifests } from "./manifests";
-import { APP_NAME, deploymentObject, hpaObject, namespaceObject, namespaceOf, RUN_LABEL, serviceObject } from "./objects";
+import {
+  APP_NAME,
+  DB_NAME,
+  databaseObjects,
+  deploymentObject,
+  hpaObject,
+  namespaceObject,
+  namespaceOf,
+  RUN_LABEL,
+  serviceObject,
+} from "./objects";
 import { observeNamespace } from "./observe";
 import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
@@ -156,6 +167,27 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     if (manifests) {
       await applyManifests(client, manifests);
     } else {
+      const db = databaseObjects(spec, ctx.runId, randomBytes(18).toString("base64url"));
+      if (db) {
+        // The database first: the app exits at start without it.
+        await kubeCall(client, `creating Secret ${DB_NAME}`, () => client.core.createNamespacedSecret({ namespace: ns, body: db.secret }));
+        await kubeCall(client, `creating Deployment ${DB_NAME}`, () =>
+          client.apps.createNamespacedDeployment({ namespace: ns, body: db.deployment }),
+        );
+        await kubeCall(client, `creating Service ${DB_NAME}`, () =>
+          client.core.createNamespacedService({ namespace: ns, body: db.service }),
+        );
+        await waitFor(
+          () => deploymentNotReady(client, ns, DB_NAME, 1),
+          spec.readyTimeoutMs,
+          `the database (Deployment ${DB_NAME}) to be ready`,
+          ctx.signal,
+        );
+        await ctx.event?.(
+          "info",
+          `database ${DB_NAME} (${spec.database?.image}) ready in ${ns}; its URL is given as ${spec.database?.urlEnv}`,
+        );
+      }
       const image = spec.image ?? "";
       const body = deploymentObject({ ...spec, image }, ctx.runId);
       await kubeCall(client, `creating Deployment ${APP_NAME}`, () => client.apps.createNamespacedDeployment({ namespace: ns, body }));

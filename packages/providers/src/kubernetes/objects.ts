@@ -1,11 +1,13 @@
 // The objects opsbench makes from a kubernetes spec: the run's namespace, a Deployment, a Service and an HPA.
 // Every one carries the run's label, so teardown and the reaper find them by label too.
-import type { V1Deployment, V1Namespace, V1Service, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
+import type { V1Deployment, V1EnvVar, V1Namespace, V1Secret, V1Service, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
 import { type KubernetesSpec, kubernetesReplicas } from "@opsbench/core";
 
 export const RUN_LABEL = "opsbench-run";
 export const MANAGED_BY = { "app.kubernetes.io/managed-by": "opsbench" };
 export const APP_NAME = "app";
+/** The spec's database: its Secret, Deployment and Service are all named this. */
+export const DB_NAME = "db";
 
 /** The run's namespace: opsbench-<run id>. */
 export const namespaceOf = (runId: string) => `opsbench-${runId}`;
@@ -37,7 +39,11 @@ export function deploymentObject(spec: KubernetesSpec & { image: string }, runId
               name: APP_NAME,
               image: spec.image,
               ports: [{ containerPort: spec.port }],
-              env: [{ name: "PORT", value: String(spec.port) }, ...Object.entries(spec.env).map(([name, value]) => ({ name, value }))],
+              env: [
+                { name: "PORT", value: String(spec.port) },
+                ...Object.entries(spec.env).map(([name, value]) => ({ name, value })),
+                ...databaseEnv(spec),
+              ],
               resources: { ...(Object.keys(requests).length ? { requests } : {}), ...(Object.keys(limits).length ? { limits } : {}) },
               readinessProbe: { tcpSocket: { port: spec.port }, periodSeconds: 2 },
             },
@@ -100,6 +106,75 @@ export function hpaObject(spec: KubernetesSpec, runId: string): V2HorizontalPodA
       metrics: [
         { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: spec.targetCpuPercent } } },
       ],
+    },
+  };
+}
+
+/** The app's variable that carries the database's URL, read from the database's Secret (never written into the Deployment). */
+function databaseEnv(spec: KubernetesSpec): V1EnvVar[] {
+  if (!spec.database) return [];
+  return [{ name: spec.database.urlEnv, valueFrom: { secretKeyRef: { name: DB_NAME, key: "url" } } }];
+}
+
+/**
+ * The spec's throwaway database: a Secret (password drawn per run, and the URL the app is given), a Deployment of
+ * one Postgres with its data on an emptyDir (gone with the pod: each run starts empty), a ClusterIP Service `db`.
+ */
+export function databaseObjects(
+  spec: KubernetesSpec,
+  runId: string,
+  password: string,
+): { secret: V1Secret; deployment: V1Deployment; service: V1Service } | null {
+  const db = spec.database;
+  if (!db) return null;
+  const namespace = namespaceOf(runId);
+  const metadata = { name: DB_NAME, namespace, labels: runLabels(runId) };
+  const selector = { app: DB_NAME };
+  const user = "app";
+  const secretEnv = (name: string, key: string): V1EnvVar => ({ name, valueFrom: { secretKeyRef: { name: DB_NAME, key } } });
+  return {
+    secret: {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata,
+      type: "Opaque",
+      stringData: { password, url: `postgresql://${user}:${password}@${DB_NAME}:5432/app` },
+    },
+    deployment: {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata,
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: selector },
+        template: {
+          metadata: { labels: { ...selector, ...runLabels(runId) } },
+          spec: {
+            containers: [
+              {
+                name: DB_NAME,
+                image: db.image,
+                ports: [{ containerPort: 5432 }],
+                env: [
+                  { name: "POSTGRES_USER", value: user },
+                  { name: "POSTGRES_DB", value: "app" },
+                  secretEnv("POSTGRES_PASSWORD", "password"),
+                  { name: "PGDATA", value: "/var/lib/postgresql/data/pgdata" },
+                ],
+                readinessProbe: { exec: { command: ["pg_isready", "-U", user, "-d", "app"] }, periodSeconds: 2 },
+                volumeMounts: [{ name: "data", mountPath: "/var/lib/postgresql/data" }],
+              },
+            ],
+            volumes: [{ name: "data", emptyDir: {} }],
+          },
+        },
+      },
+    },
+    service: {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata,
+      spec: { type: "ClusterIP", selector, ports: [{ port: 5432, targetPort: 5432 }] },
     },
   };
 }

@@ -23,7 +23,7 @@ export function describeAwsAsg(spec: unknown): string[] | null {
   if (!r.success) return null;
   const s = r.data;
   return [
-    `launch template: ${s.imageId} on ${s.instanceType}${s.userData ? ", with user data" : ""}`,
+    `launch template: ${s.imageId ?? "the region's newest Amazon Linux 2023"} on ${s.instanceType}${s.container ? `, running ${s.container.image}` : s.userData ? ", with user data" : ""}`,
     `ALB and target group to port ${s.port} (health check ${s.healthCheckPath})`,
     `Auto Scaling group of ${s.minSize}..${s.maxSize} instances, target tracking at ${s.targetCpuPercent}% CPU, warm-up ${s.warmupSeconds} s`,
     s.subnetIds ? `subnets ${s.subnetIds.join(", ")}` : "the default VPC's subnets",

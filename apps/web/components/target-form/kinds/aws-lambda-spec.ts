@@ -22,7 +22,7 @@ export function describeAwsLambda(spec: unknown): string[] | null {
   if (!r.success) return null;
   const s = r.data;
   return [
-    `function opsbench-<run>: ${s.app} on ${s.runtime}, ${s.memoryMb} MB, timeout ${s.timeoutSeconds} s, with a function URL`,
+    `function opsbench-<run>: ${s.code ? "your package" : (s.app ?? "echo/lambda")} on ${s.runtime}, ${s.memoryMb} MB, timeout ${s.timeoutSeconds} s, with a function URL`,
     s.reservedConcurrency === undefined ? "no reserved concurrency (the account's pool)" : `reserved concurrency ${s.reservedConcurrency}`,
     `runs as ${s.roleArn}`,
     ...platformLines(s, "the function URL"),

@@ -137,6 +137,7 @@ export const runViewSchema = z.strictObject({
   customMetrics: z.array(customMetricSummarySchema),
   infra: z.strictObject({ kind: z.string().nullable(), points: z.array(infraSeriesPointSchema) }),
   seriesPrunedAt: nullableIsoTime,
+  vcpuPerReplica: z.number().nullable(),
 });
 true satisfies SameShape<z.output<typeof runViewSchema>, RunView>;
 

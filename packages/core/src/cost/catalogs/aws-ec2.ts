@@ -5,6 +5,10 @@ import type { PriceCatalogEntryInput } from "../price-catalog";
 const T3_MEDIUM_PER_HOUR = 0.0416;
 const EKS_CLUSTER_PER_HOUR = 0.1;
 const CLASSIC_ELB_PER_HOUR = 0.025;
+const ALB_PER_HOUR = 0.0225;
+const ALB_PER_LCU_HOUR = 0.008;
+/** A t3.medium's allocatable CPU on EKS: 2 vCPU less the kubelet's reservation (70m for 2 cores). */
+const T3_MEDIUM_ALLOCATABLE_VCPU = 1.93;
 
 const t3Medium = {
   kind: "reserved" as const,
@@ -52,5 +56,42 @@ export const asgT3MediumClassicElb: PriceCatalogEntryInput = {
   model: {
     ...t3Medium,
     fees: [{ label: "Classic Load Balancer hours", perSecond: CLASSIC_ELB_PER_HOUR / 3600, billingGranularitySeconds: 3600 }],
+  },
+};
+
+export const eksT3MediumNodes: PriceCatalogEntryInput = {
+  name: "aws-eks-t3-medium-us-east-1",
+  version: "2026-11-nodes",
+  source: "https://aws.amazon.com/eks/pricing/",
+  date: "2026-11-25",
+  description:
+    "As version 2026-11 (EKS $0.10 per cluster-hour, t3.medium $0.0416 per hour), priced as billed: a kubernetes run's " +
+    "ready pods packed onto t3.medium nodes by their CPU request (1.93 vCPU allocatable per node: 2 pods of study 002's " +
+    "700m), at least 1 node, a node kept 600 s after it was last needed (the cluster autoscaler's default " +
+    'scale-down-unneeded-time). Set basis "pods" for a shared cluster: each pod pays its share of a node.',
+  model: {
+    ...t3Medium,
+    fees: [{ label: "EKS control plane", perSecond: EKS_CLUSTER_PER_HOUR / 3600 }],
+    nodeVcpu: T3_MEDIUM_ALLOCATABLE_VCPU,
+    minNodes: 1,
+    scaleDownDelaySeconds: 600,
+  },
+};
+
+export const asgT3MediumAlb: PriceCatalogEntryInput = {
+  name: "aws-asg-t3-medium-alb-us-east-1",
+  version: "2026-11",
+  source: "https://aws.amazon.com/elasticloadbalancing/pricing/",
+  date: "2026-11-25",
+  description:
+    "An Auto Scaling Group of t3.medium ($0.0416 per hour, https://aws.amazon.com/ec2/pricing/on-demand/) behind an " +
+    "Application Load Balancer, as opsbench's aws-asg deploys it: $0.0225 per ALB-hour or partial hour, and $0.008 per " +
+    "LCU-hour (an LCU: 25 new connections/s, 3,000 active connections, 1 GB processed per hour for EC2 targets, " +
+    "1,000 rule evaluations/s; each hour billed on the highest). LCU-hours come from CloudWatch's ConsumedLCUs when " +
+    "the run recorded them, else from the bytes and connections of the load.",
+  model: {
+    ...t3Medium,
+    fees: [{ label: "Application Load Balancer hours", perSecond: ALB_PER_HOUR / 3600, billingGranularitySeconds: 3600 }],
+    loadBalancerCapacity: { label: "ALB capacity units", pricePerLcuHour: ALB_PER_LCU_HOUR },
   },
 };

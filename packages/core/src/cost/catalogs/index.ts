@@ -2,7 +2,7 @@
 // source and date; a new price sheet is a new version (a new entry), never an edit
 // of an old one, so costs computed with an old version can still be reproduced.
 import { priceCatalogEntry, type PriceCatalogEntry } from "../price-catalog";
-import { asgT3MediumClassicElb, ec2T3Medium, eksT3Medium } from "./aws-ec2";
+import { asgT3MediumAlb, asgT3MediumClassicElb, ec2T3Medium, eksT3Medium, eksT3MediumNodes } from "./aws-ec2";
 import { cloudLogging } from "./cloud-logging";
 import { cloudRunInstanceBased, cloudRunRequestBased } from "./cloud-run";
 import { iotStudyCloudRun, iotStudyGke } from "./iot-study";
@@ -16,6 +16,8 @@ export const BUILTIN_PRICE_CATALOGS: readonly PriceCatalogEntry[] = [
   lambdaX86UsEast1,
   ec2T3Medium,
   eksT3Medium,
+  eksT3MediumNodes,
   asgT3MediumClassicElb,
+  asgT3MediumAlb,
   cloudLogging,
 ].map((e) => priceCatalogEntry.parse(e));

@@ -1,4 +1,4 @@
-import { limitPhrase, refName } from "@opsbench/core";
+import { limitPhrase, refName, studyRunCount, studyRunProduct } from "@opsbench/core";
 import { NotFoundError } from "@opsbench/db";
 import { startStudy } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
@@ -30,9 +30,9 @@ export const POST = apiRoute(async ({ request, scope, member }) => {
     input.targets.map((ref, i) => ({ ref, path: `targets.${i}` })),
   );
   const limits = await scope.limits.get();
-  const runCount = input.targets.length * input.workloads.length * input.repetitions;
+  const runCount = studyRunCount(input);
   if (runCount > limits.maxStudyRuns) {
-    const message = `${runCount} runs (targets x workloads x repetitions); ${limitPhrase(limits, "maxStudyRuns")}`;
+    const message = `${runCount} runs (${studyRunProduct(input)}); ${limitPhrase(limits, "maxStudyRuns")}`;
     throw new ApiError("invalid_input", `repetitions: ${message}`, [{ path: "repetitions", message }]);
   }
   for (const [i, w] of input.workloads.entries())
