@@ -20,6 +20,7 @@ let dns: Awaited<ReturnType<typeof startTinyDns>>;
 const tokens: Record<string, string> = {};
 
 const NAMES = ["wk", "txt", "none", "wrong", "redirect", "multi"].map((n) => `${n}.opsbench.test`);
+const V6_ONLY = "v6only.opsbench.test";
 const name = (n: string) => `${n}.opsbench.test`;
 
 /** A server that answers `routes` (path -> [status, body, location?]) and says who it is on "/". */
@@ -54,6 +55,7 @@ beforeAll(async () => {
   );
   await other.serve(PORT, server("other", { [wellKnown(tokens[name("redirect")]!)]: [200, tokens[name("redirect")]!] }));
   dns = await startTinyDns((q) => (q === name("multi") ? [target.address, other.address] : NAMES.includes(q) ? target.address : null), {
+    aaaa: (q) => (q === V6_ONLY ? ["fd00:231::2"] : []),
     txt: (q) =>
       q === name("txt") || q === name("multi")
         ? ["v=spf1 -all", `opsbench-verify=${tokens[q]}`]
@@ -159,6 +161,21 @@ describe("endpoint targets need the admin's allowlist or a proof of ownership", 
       expect.stringContaining(
         `the name has 2 addresses (${target.address}, ${other.address}): load goes to the first, ${target.address}, only`,
       ),
+    );
+  });
+
+  it("IPv6 is refused with a clear message (k6's load network routes IPv4 only), a literal and a name with AAAA records only", async () => {
+    await stack.scope.targets.put({ name: "v6-literal", kind: "endpoint", spec: { url: `http://[fd00:231::2]:${PORT}` } });
+    await stack.scope.targets.put({ name: "v6-name", kind: "endpoint", spec: { url: `http://${V6_ONLY}:${PORT}` } });
+    const literal = await runOf("v6-literal");
+    expect(literal.status).toBe("FAILED");
+    expect(literal.error).toBe(
+      "load to fd00:231::2 refused: k6's load network routes IPv4 only; give the target an IPv4 address or a name with an A record; refused before anything was deployed",
+    );
+    const named = await runOf("v6-name");
+    expect(named.status).toBe("FAILED");
+    expect(named.error).toContain(
+      `load to ${V6_ONLY} refused: it has IPv6 addresses only (fd00:231::2), and k6's load network routes IPv4 only`,
     );
   });
 });
