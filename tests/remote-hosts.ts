@@ -160,13 +160,36 @@ export async function serveOnHost(host: string, port: number): Promise<ChildProc
 }
 
 /**
- * A tiny DNS server on 127.0.0.1 (UDP) answering A queries: `answer(name, n)` gives the address for the n-th query
- * (from 1) of `name`, or null for NXDOMAIN. Counts the queries it gets, so a test can see a name resolved once.
+ * A tiny DNS server on 127.0.0.1 (UDP) answering A queries: `answer(name, n)` gives the address (or several) for the
+ * n-th query (from 1) of `name`, or null for NXDOMAIN. `more` answers TXT and AAAA queries (none: an empty answer).
+ * Counts the queries it gets, so a test can see a name resolved once.
  */
-export async function startTinyDns(answer: (name: string, n: number) => string | null) {
+export async function startTinyDns(
+  answer: (name: string, n: number) => string | string[] | null,
+  more: { txt?: (name: string) => string[]; aaaa?: (name: string) => string[] } = {},
+) {
   const dgram = await import("node:dgram");
+  const { isIPv6 } = await import("node:net");
   const socket = dgram.createSocket("udp4");
   const queries: string[] = [];
+  const record = (type: number, data: Buffer) => {
+    const rr = Buffer.alloc(12);
+    rr.writeUInt16BE(0xc00c, 0); // the name, as in the question
+    rr.writeUInt16BE(type, 2);
+    rr.writeUInt16BE(1, 4); // IN
+    rr.writeUInt32BE(0, 6); // TTL 0: a resolver that asked again would get the next answer
+    rr.writeUInt16BE(data.length, 10);
+    return Buffer.concat([rr, data]);
+  };
+  const v6Bytes = (a: string) => {
+    const [head = "", tail = ""] = a.split("::");
+    const h = head ? head.split(":") : [];
+    const t = tail ? tail.split(":") : [];
+    const groups = a.includes("::") ? [...h, ...Array<string>(8 - h.length - t.length).fill("0"), ...t] : h;
+    const b = Buffer.alloc(16);
+    for (const [i, g] of groups.entries()) b.writeUInt16BE(Number.parseInt(g, 16), i * 2);
+    return b;
+  };
   socket.on("message", (msg, rinfo) => {
     if (msg.length < 12) return;
     // The question: labels from byte 12, then type and class.
@@ -180,28 +203,29 @@ export async function startTinyDns(answer: (name: string, n: number) => string |
     const questionEnd = i + 5;
     const type = msg.readUInt16BE(i + 1);
     const name = labels.join(".").toLowerCase();
-    queries.push(name);
+    if (type === 1) queries.push(name);
     const n = queries.filter((q) => q === name).length;
-    const address = type === 1 ? answer(name, n) : null;
+    let records: Buffer[] = [];
+    let nxdomain = false;
+    if (type === 1) {
+      const a = answer(name, n);
+      nxdomain = a === null;
+      records = (a === null ? [] : [a].flat()).map((addr) => record(1, Buffer.from(addr.split(".").map(Number))));
+    } else if (type === 16) {
+      records = (more.txt?.(name) ?? []).map((t) => {
+        const text = Buffer.from(t, "utf8");
+        return record(16, Buffer.concat([Buffer.from([text.length]), text]));
+      });
+    } else if (type === 28) {
+      records = (more.aaaa?.(name) ?? []).filter((a) => isIPv6(a)).map((a) => record(28, v6Bytes(a)));
+    }
     const header = Buffer.alloc(12);
     msg.copy(header, 0, 0, 2); // id
     // QR, opcode 0, AA, RD copied; RA; rcode NOERROR or NXDOMAIN (an A query with no answer).
-    header.writeUInt16BE(0x8400 | (msg.readUInt16BE(2) & 0x0100) | 0x0080 | (address === null && type === 1 ? 3 : 0), 2);
+    header.writeUInt16BE(0x8400 | (msg.readUInt16BE(2) & 0x0100) | 0x0080 | (nxdomain ? 3 : 0), 2);
     header.writeUInt16BE(1, 4);
-    header.writeUInt16BE(address === null ? 0 : 1, 6);
-    const question = msg.subarray(12, questionEnd);
-    const parts = [header, question];
-    if (address !== null) {
-      const rr = Buffer.alloc(16);
-      rr.writeUInt16BE(0xc00c, 0); // the name, as in the question
-      rr.writeUInt16BE(1, 2); // A
-      rr.writeUInt16BE(1, 4); // IN
-      rr.writeUInt32BE(0, 6); // TTL 0: a resolver that asked again would get the next answer
-      rr.writeUInt16BE(4, 10);
-      for (const [k, o] of address.split(".").entries()) rr.writeUInt8(Number(o), 12 + k);
-      parts.push(rr);
-    }
-    socket.send(Buffer.concat(parts), rinfo.port, rinfo.address);
+    header.writeUInt16BE(records.length, 6);
+    socket.send(Buffer.concat([header, msg.subarray(12, questionEnd), ...records]), rinfo.port, rinfo.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
   const port = socket.address().port;

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ValidityFlag } from "@opsbench/core";
+import { ALWAYS_BLOCKED_RANGES, type ValidityFlag } from "@opsbench/core";
 
 export interface K6SandboxSettings {
   /** Run k6 unsandboxed where the sandbox cannot be made (the admin's choice); such runs are flagged. */
@@ -85,8 +85,8 @@ export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: 
   };
 }
 
-/** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network". */
-export const ALWAYS_BLOCKED_RANGES = ["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32", "0.0.0.0/8"];
+/** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network" (core load-host-policy.ts). */
+export { ALWAYS_BLOCKED_RANGES };
 
 /** The user k6 runs as inside the sandbox (nobody). */
 const SANDBOX_UID = "65534";

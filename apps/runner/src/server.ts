@@ -138,6 +138,8 @@ export function createRunnerServer(settings: RunnerSettings) {
         workDir,
         script: body.script,
         env: body.env,
+        // The worker's admitted address: pinned as if resolved here (and judged the same way), never looked up again.
+        ...(body.pinnedAddress ? { resolveHost: async () => [body.pinnedAddress!] } : {}),
         signal: abort.signal,
         onLine: (line) => send({ e: "line", line }),
         sandbox: { ...sandbox, backingHosts: body.blockHosts },

@@ -1,4 +1,13 @@
-import { flagsOfRun, meanCpuPercent, meanVcpus, scalingDuration, STEP_NAMES, throughputPerVcpu, weightedQps } from "@opsbench/core";
+import {
+  describeLoadAdmission,
+  flagsOfRun,
+  meanCpuPercent,
+  meanVcpus,
+  scalingDuration,
+  STEP_NAMES,
+  throughputPerVcpu,
+  weightedQps,
+} from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -240,6 +249,11 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
         <div className="mt-3 empty:hidden">
           <FlagList flags={flagsOfRun(run)} testId="run-flags" />
         </div>
+        {run.loadAdmission && (
+          <p data-testid="run-load-admission" className="mt-3 text-xs text-zinc-600">
+            {describeLoadAdmission(run.loadAdmission)}
+          </p>
+        )}
         {run.seriesPrunedAt && (
           <p data-testid="run-series-pruned" className="mt-3 text-xs text-zinc-600">
             The per-second series of this run was pruned on {fmtTime(run.seriesPrunedAt)} (UTC) under the workspace&apos;s retention period:

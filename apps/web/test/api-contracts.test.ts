@@ -83,6 +83,26 @@ describe("/api/v1 route contracts", () => {
     expect((await call("POST /api/v1/targets", "/api/v1/targets", { body: { name: "x", kind: "mainframe", spec: {} } })).status).toBe(422);
     const targets = await call("GET /api/v1/targets", "/api/v1/targets");
     expect(JSON.stringify(targets.body)).toContain("contract-target");
+    // The proof of ownership a target's host needs (docs/security.md "Egress policy"): none for one opsbench starts.
+    expect((await call("GET /api/v1/targets/{id}/verification", "/api/v1/targets/contract-target/verification")).body).toMatchObject({
+      target: { name: "contract-target" },
+      token: null,
+    });
+    expect(
+      (
+        await call("POST /api/v1/targets", "/api/v1/targets", {
+          body: { name: "contract-remote", kind: "endpoint", spec: { url: "https://shop.example.com:8443" } },
+        })
+      ).status,
+    ).toBe(201);
+    const proof = await call("GET /api/v1/targets/{id}/verification", "/api/v1/targets/contract-remote/verification");
+    expect(proof.body).toMatchObject({
+      host: "shop.example.com",
+      token: expect.stringMatching(/^[0-9a-f]{40}$/),
+      wellKnownUrl: expect.stringMatching(/^https:\/\/shop\.example\.com:8443\/\.well-known\/opsbench-verify\/[0-9a-f]{40}$/),
+      dnsTxt: { name: "shop.example.com", value: expect.stringMatching(/^opsbench-verify=[0-9a-f]{40}$/) },
+    });
+    expect((await call("GET /api/v1/targets/{id}/verification", `/api/v1/targets/${missingId}/verification`)).status).toBe(404);
     const workload = shortRamp("contract-load", { vus: 2, holdSeconds: 2 });
     expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: workload })).status).toBe(201);
     expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: { name: "x", spec: { kind: "nope" } } })).status).toBe(422);

@@ -34,6 +34,7 @@ interface Row {
 const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/targets": { url: () => "/api/v1/targets", allowed: 200 },
   "POST /api/v1/targets": { url: () => "/api/v1/targets", body: {}, allowed: 422 },
+  "GET /api/v1/targets/{id}/verification": { url: () => "/api/v1/targets/matrix-no-such-target/verification", allowed: 404 },
   "GET /api/v1/workloads": { url: () => "/api/v1/workloads", allowed: 200 },
   "POST /api/v1/workloads": { url: () => "/api/v1/workloads", body: {}, allowed: 422 },
   "GET /api/v1/workloads/presets": { url: () => "/api/v1/workloads/presets", allowed: 200 },

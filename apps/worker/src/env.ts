@@ -40,6 +40,22 @@ const workerEnvSchema = sharedEnvSchema
           return z.NEVER;
         }
       }),
+    /**
+     * The name servers the worker asks for a remote target's address (resolved once and pinned for the run) and its
+     * ownership TXT record: comma-separated `ip` or `ip:port`; empty: the system's resolver (docs/security.md).
+     */
+    OPSBENCH_DNS_SERVERS: z
+      .string()
+      .default("")
+      .transform((v, ctx) => {
+        const servers = v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const bad = servers.find((s) => !/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(s));
+        if (bad) ctx.addIssue({ code: "custom", message: `"${bad}" is not a name server's address (ip or ip:port, [v6]:port)` });
+        return servers;
+      }),
     /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
     OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
     /**

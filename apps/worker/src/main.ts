@@ -106,6 +106,7 @@ const pipeline: PipelineDeps = {
   workDir: env.OPSBENCH_WORK_DIR,
   live: live.runs,
   loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
+  dnsServers: env.OPSBENCH_DNS_SERVERS,
   ...credentialDeps,
   segments,
 };

@@ -58,7 +58,7 @@ async function executeWatchedRun(
     await checkBeforeDeploy(ctx, provider, claimed);
     const limits = await checkLimits(ctx, claimed);
     provisioned = await provision(ctx, provider, claimed);
-    await checkLoadHost(ctx, provider, provisioned);
+    await checkLoadHost(ctx, provider, provisioned, claimed.run.targetId ?? "<target>");
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
     await ctx.moveTo("RUNNING");
     const k6 = await load(ctx, provider, provisioned, limits);

@@ -22,6 +22,7 @@ import { findRunFunctions } from "../../../packages/providers/src/aws-lambda";
 import { zipFiles } from "../../../packages/providers/src/aws-lambda/function-zip";
 import { freePort, waitForPort } from "../../../tests/ports";
 import { TEST_LOAD_ALLOWED_HOSTS } from "../../../tests/file-services";
+import { makeRemoteHost, type RemoteHost, startTinyDns } from "../../../tests/remote-hosts";
 import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
 
@@ -36,6 +37,10 @@ let gcp: GcpFake;
 let gcpKey: ReturnType<typeof serviceAccountKey>;
 let standIn: ChildProcess;
 let worker: WorkerProcess | undefined;
+/** A host of our own that serves nothing (a network namespace: no request leaves the machine). */
+let elsewhere: RemoteHost;
+/** The worker's name server: knows no name (the platforms' addresses resolve nowhere here). */
+let dns: Awaited<ReturnType<typeof startTinyDns>>;
 
 const awsSession = () => ({
   region: REGION,
@@ -79,10 +84,11 @@ const startCloudWorker = (name: string) =>
     OPSBENCH_RECONCILE_SECONDS: "2",
     // The tests' loopback stand-ins (the targets' endpointUrl) stay allowed.
     OPSBENCH_LOAD_ALLOWED_HOSTS: `bench.example.com, 192.0.2.0/24, ${TEST_LOAD_ALLOWED_HOSTS}`,
+    OPSBENCH_DNS_SERVERS: dns.server,
   });
 
 beforeAll(async () => {
-  [moto, gcp] = await Promise.all([startMoto(), startGcpFake()]);
+  [moto, gcp, elsewhere, dns] = await Promise.all([startMoto(), startGcpFake(), makeRemoteHost(), startTinyDns(() => null)]);
   gcpKey = serviceAccountKey(PROJECT);
   gcp.trust(gcpKey.email, gcpKey.publicKeyPem);
   const port = await freePort();
@@ -136,7 +142,7 @@ afterAll(async () => {
   standIn?.kill();
   await queue?.close();
   await db?.$disconnect();
-  await Promise.all([moto?.stop(), gcp?.stop()]);
+  await Promise.all([moto?.stop(), gcp?.stop(), elsewhere?.remove(), dns?.close()]);
 });
 
 /** Starts a run, waits until PROVISION recorded its state (the deploy is done), SIGKILLs the worker, starts another. */
@@ -163,7 +169,7 @@ async function killAfterDeploy(targetName: string, hasResources: (runId: string)
 }
 
 describe("cloud kinds: nothing left running", () => {
-  it("the host policy: an endpointUrl on a host opsbench did not start and the admin did not allow fails before anything is deployed", async () => {
+  it("the host policy: an endpointUrl on a host opsbench did not start, the admin did not allow and the workspace did not prove fails before anything is deployed", async () => {
     await scope.targets.put(
       targetInput.parse({
         name: "asg-elsewhere",
@@ -174,7 +180,7 @@ describe("cloud kinds: nothing left running", () => {
           imageId: "ami-12c6146b",
           minSize: 1,
           maxSize: 1,
-          endpointUrl: "http://10.1.2.3:9",
+          endpointUrl: `http://${elsewhere.address}:9`,
         },
       }),
     );
@@ -182,10 +188,12 @@ describe("cloud kinds: nothing left running", () => {
     const run = await startRun(scope, queue, { targetName: "asg-elsewhere", workloadName: "crash-hold" });
     const view = await waitForFinal(db, run.id, 60_000);
     expect(view.status).toBe("FAILED");
-    expect(view.error).toBe(
-      "load to 10.1.2.3 refused: opsbench did not start this endpoint and 10.1.2.3 is not on the admin's allowlist " +
-        "(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24, 127.0.0.1:1024-65535, localhost:1024-65535, [::1]:1024-65535; docs/security.md); " +
-        "refused before anything was deployed",
+    expect(view.error).toMatch(
+      new RegExp(
+        `^load to ${elsewhere.address.replaceAll(".", "\\.")} refused: opsbench did not start this endpoint and \\S+ is not on the admin's allowlist ` +
+          "\\(OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: bench.example.com, 192.0.2.0/24, 127.0.0.1:1024-65535, localhost:1024-65535, \\[::1\\]:1024-65535; docs/security.md\\); " +
+          "and no proof that the workspace owns it \\(.*no answer.*\\).*refused before anything was deployed$",
+      ),
     );
     const steps = await db.runStep.findMany({ where: { runId: run.id } });
     // The address was known before deploy: no PROVISION (nothing deployed), no baseline, no load, not one result.
@@ -194,7 +202,7 @@ describe("cloud kinds: nothing left running", () => {
     expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });
 
-  it("the host policy: a kind whose address only the deploy tells (no endpointUrl), not on the allowlist, is refused right after deploy, before one request, and torn down", async () => {
+  it("the host policy: a kind whose address only the deploy tells (no endpointUrl) is admitted as made for the run, but one that resolves nowhere is refused right after deploy, before one request, and torn down", async () => {
     await scope.targets.put(
       targetInput.parse({
         name: "asg-platform-address",
@@ -213,10 +221,9 @@ describe("cloud kinds: nothing left running", () => {
     const run = await startRun(scope, queue, { targetName: "asg-platform-address", workloadName: "crash-hold" });
     const view = await waitForFinal(db, run.id, 120_000);
     expect(view.status).toBe("FAILED");
-    // The runner loads remote hosts now (routed egress, docs/security.md "Remote targets"), and the allowlist holds a
-    // host name, so the deploy goes ahead; the ALB's name it answered is not on the allowlist: refused before the
-    // baseline and the load, then torn down.
-    expect(view.error).toMatch(/^load to \S+ refused: opsbench did not start this endpoint and \S+ is not on the admin's allowlist/);
+    // The ALB's address is opsbench's own for this run (no allowlist entry needed), so the deploy goes ahead; the name
+    // it answered resolves nowhere here: refused before the baseline and the load, then torn down.
+    expect(view.error).toMatch(/^load to \S+\.elb\.amazonaws\.com refused: it could not be resolved/);
     const steps = await db.runStep.findMany({ where: { runId: run.id } });
     expect(steps.filter((s) => s.name === "BASELINE" || s.name === "LOAD")).toEqual([]);
     expect(await db.resultSecond.count({ where: { runId: run.id } })).toBe(0);

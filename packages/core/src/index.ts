@@ -25,6 +25,7 @@ export * from "./base64-bytes";
 export * from "./seeded-random";
 export * from "./process-env";
 export * from "./load-host-policy";
+export * from "./load-admission";
 export * from "./k6-plan-check";
 export * from "./connection-urls";
 export * from "./compare";

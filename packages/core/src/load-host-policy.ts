@@ -275,3 +275,19 @@ export function opsbenchServicePorts(s: {
     ...(s.extra ?? []),
   ].filter((p): p is ProtectedPort => p !== null);
 }
+
+/** Whether IP address `address` (v4 or v6, no brackets) is in `cidr` (an address alone: /32 or /128); false for names. */
+export function addressInCidr(address: string, cidr: string): boolean {
+  const [base = "", prefixText] = cidr.split("/");
+  const ip = ipOf(policyHost(address));
+  const net = ipOf(policyHost(base));
+  if (!ip || !net) return false;
+  const prefix = prefixText === undefined ? net.width : Number(prefixText);
+  return Number.isInteger(prefix) && prefix >= 0 && prefix <= net.width && inCidr(ip, { ...net, prefix });
+}
+
+/** Whether `host` is an IP address (v4 or v6, brackets allowed) rather than a name. */
+export const isIpAddress = (host: string): boolean => ipOf(policyHost(host)) !== null;
+
+/** Never reachable from k6, whatever admitted the host: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network". */
+export const ALWAYS_BLOCKED_RANGES = ["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32", "0.0.0.0/8"];

@@ -4,6 +4,7 @@ export { ensureAppRole, type AppRoleOptions } from "./app-role";
 export { ConflictError, NotFoundError } from "./errors";
 export { pruneExpiredSeries } from "./retention";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
+export { hostVerificationToken, type TargetVerification } from "./host-verification";
 export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentOfRows } from "./run-store";
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
 export { loadRunView, loadResultCells, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";

@@ -3,6 +3,8 @@
 import {
   infraPointDetailSchema,
   k6SummarySchema,
+  loadAdmission as loadAdmissionSchema,
+  type LoadAdmission,
   readStoredJson,
   runEventDataSchema,
   runSummarySchema,
@@ -19,6 +21,7 @@ import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
 import type { RunStatus } from "./generated/prisma/enums";
 import { jsonInput, jsonInputOfUnknown } from "./json-column";
+import { workspaceHostToken } from "./host-verification";
 import { addRunFlags } from "./run-flags";
 import { parseRunJson } from "./run-json";
 import { limitsScope } from "./scope/limits-scope";
@@ -131,6 +134,19 @@ export function runStore(db: Db, runId: string, { segment, clockShiftSeconds }: 
       (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { abortRequestedAt: true } })).abortRequestedAt !== null,
 
     update: (data: Prisma.RunUpdateManyMutationInput) => db.run.update({ where: { id: runId }, data }),
+
+    /** The run's workspace's proof-of-ownership token for `host` (host-verification.ts). */
+    hostToken: async (host: string) => {
+      const { workspaceId } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { workspaceId: true } });
+      return workspaceHostToken(db, workspaceId, host);
+    },
+
+    /** How the run's load host was admitted (null: none to admit, a target opsbench started on this machine). */
+    setLoadAdmission: (admission: LoadAdmission | null) =>
+      db.run.update({
+        where: { id: runId },
+        data: { loadAdmission: admission === null ? Prisma.DbNull : jsonInput(loadAdmissionSchema, admission) },
+      }),
 
     step: async (name: StepNameValue) => {
       const step = await db.runStep.findUnique({ where: { runId_name: { runId, name } } });

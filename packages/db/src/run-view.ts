@@ -13,6 +13,8 @@ import {
 } from "@opsbench/core";
 import {
   isFinalRunStatus,
+  loadAdmission as loadAdmissionSchema,
+  type LoadAdmission,
   pageBucketSeconds,
   readStoredJson,
   runPageSeries,
@@ -50,6 +52,8 @@ export interface RunView {
   error: string | null;
   /** Validity flags (runs.flags): reasons to read the numbers with care. */
   flags: ValidityFlag[];
+  /** How the load host was admitted before k6 started, with the pinned address (null: opsbench started the target). */
+  loadAdmission: LoadAdmission | null;
   steps: Array<{
     name: string;
     status: string;
@@ -188,6 +192,7 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
     thresholdsOk: run.thresholdsOk,
     error: run.error,
     flags: run.flags,
+    loadAdmission: readStoredJson(loadAdmissionSchema, run.loadAdmission),
     steps: run.steps.map((s) => ({
       name: s.name,
       status: s.status,

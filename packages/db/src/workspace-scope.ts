@@ -5,6 +5,7 @@
 import type { Db } from "./client";
 import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "./comparison";
 import { loadComparisonWindow } from "./comparison-window";
+import { targetVerification } from "./host-verification";
 import { createImportedRun, type ImportedRunInput } from "./imported-run";
 import { priceCatalogStore } from "./price-catalogs";
 import { retentionScope } from "./retention";
@@ -63,6 +64,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
     /** Credentials for real platforms: sealed, listed without their secret (the worker opens them). */
     credentials: credentialsScope(db, workspaceId),
+    /** The proof of ownership a target's host needs before it may be loaded (host-verification.ts). */
+    targetVerification: (key: string) => targetVerification(db, workspaceId, key),
   };
 }
 export type WorkspaceScope = ReturnType<typeof workspaceScope>;

@@ -55,6 +55,15 @@ export const runnerK6Request = z
     /** What the script sees in __ENV (the target's address as OPSBENCH_BASE_URL); nothing else of the worker's. */
     env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string()),
     deadline: k6Deadline.nullable().default(null),
+    /**
+     * A remote target's address as the worker resolved and admitted it (its host policy, its proof of ownership):
+     * the runner pins this one instead of resolving the name again (judged as one it resolved). Null: it resolves.
+     */
+    pinnedAddress: z
+      .string()
+      .regex(/^\d{1,3}(\.\d{1,3}){3}$/, "an IPv4 address")
+      .nullable()
+      .default(null),
     /** A load generator's part of a run on several: k6's --execution-segment arguments. */
     segment: z
       .object({ index: z.number().int().min(0), count: z.number().int().min(1) })

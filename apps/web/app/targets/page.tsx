@@ -1,4 +1,4 @@
-import { functionSettings, localFunctionSpec, localServiceSpec, serviceSettings } from "@opsbench/core";
+import { functionSettings, localFunctionSpec, typedEndpointOf, localServiceSpec, serviceSettings } from "@opsbench/core";
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
@@ -55,6 +55,10 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
   const scope = await resolveWorkspace();
   const saved = (await searchParams).saved;
   const rows = await scope.targets.list();
+  // The proof of ownership of each host a target names (docs/security.md "Egress policy").
+  const proofs = new Map(
+    await Promise.all(rows.filter((t) => typedEndpointOf(t.spec)).map(async (t) => [t.id, await scope.targetVerification(t.id)] as const)),
+  );
   return (
     <DefinitionsListPage
       title="Targets"
@@ -99,7 +103,19 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
                     <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
                   </td>
                   <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
-                  <td className={`${td} font-mono text-[11px] text-zinc-600`}>{d.text}</td>
+                  <td className={`${td} font-mono text-[11px] text-zinc-600`}>
+                    {d.text}
+                    {proofs.get(t.id)?.token && (
+                      <details data-testid="target-verification" className="mt-1 text-zinc-500">
+                        <summary>proof of ownership of {proofs.get(t.id)!.host}</summary>
+                        Unless the admin allows the host, serve {proofs.get(t.id)!.wellKnownUrl} answering 200 with{" "}
+                        {proofs.get(t.id)!.token}
+                        {proofs.get(t.id)!.dnsTxt
+                          ? `, or publish a TXT record "${proofs.get(t.id)!.dnsTxt!.value}" on ${proofs.get(t.id)!.dnsTxt!.name}`
+                          : ""}
+                      </details>
+                    )}
+                  </td>
                   <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
                   <td className={`${td} whitespace-nowrap text-right`}>
                     <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />

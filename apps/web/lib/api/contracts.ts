@@ -15,7 +15,7 @@ import {
 } from "@opsbench/core";
 import { z } from "zod";
 import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
-import { presetsQuery, targetItemSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
+import { presetsQuery, targetItemSchema, targetVerificationSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
 import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
 import { definitionDeletedSchema, retentionSchema, runDeletedSchema, studyDeletedSchema } from "./contracts/deletion";
 import { apiErrorBodySchema } from "./contracts/error-body";
@@ -155,6 +155,11 @@ export const API_CONTRACTS = withMethodAndPath({
     "Creates a target, or replaces the spec of the target with that name",
     targetInput,
     targetItemSchema,
+  ),
+  "GET /api/v1/targets/{id}/verification": itemRoute(
+    "viewer",
+    "The token that proves the workspace owns the target's host (served at /.well-known/opsbench-verify/<token> or as a DNS TXT record opsbench-verify=<token>); null fields when opsbench makes the address itself",
+    targetVerificationSchema,
   ),
   "GET /api/v1/workloads": listRoute("viewer", "The workspace's workloads, by name", workloadItemSchema),
   "POST /api/v1/workloads": {

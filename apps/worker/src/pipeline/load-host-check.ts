@@ -1,12 +1,31 @@
-// The host policy (core load-host-policy.ts) for kinds whose provider says the endpoint is not one opsbench started
-// (an existing URL, a cloud platform's address, an endpointUrl, a kubernetes ingress), asked twice:
-// - before anything is deployed (checkLoadHostBeforeDeploy): an address the spec already names must pass, and one only
-//   the deploy will tell (the platform's own) is refused when load could not go there anyway; so no payload is
-//   deployed for a run that would be refused;
-// - right after deploy (checkLoadHost), on the address the provider answered, before one request is sent; a refusal
-//   fails the run, which then tears down what the deploy made.
-import { EMPTY_LOAD_HOST_ALLOWLIST, isLoopbackAddress, loadHostVerdict } from "@opsbench/core";
+// Which hosts may be loaded (docs/security.md "Egress policy"; core load-admission.ts), asked twice:
+// - before anything is deployed (checkLoadHostBeforeDeploy): an address the spec already names (an `endpoint`'s url,
+//   an endpointUrl, a kubernetes ingress) is admitted now, by the admin's allowlist or the workspace's proof of
+//   ownership, so no payload is deployed for a run that would be refused; one only the deploy will tell (the
+//   platform's own: an ALB, a function URL, a Cloud Run uri) is opsbench's for this run, refused now only when load
+//   could not leave this machine at all;
+// - right after deploy (checkLoadHost), on the address the provider answered, before one request is sent: the
+//   address is resolved once and pinned (the runner loads it alone), judged (never loopback, the metadata ranges or
+//   this machine's own addresses unless the allowlist names them), and how it was admitted is recorded on the run.
+// A refusal fails the run, which then tears down what the deploy made.
+import { networkInterfaces } from "node:os";
+import {
+  ALWAYS_BLOCKED_RANGES,
+  addressInCidr,
+  describeLoadAdmission,
+  EMPTY_LOAD_HOST_ALLOWLIST,
+  howToAdmit,
+  isIpAddress,
+  isLoopbackAddress,
+  type LoadAdmission,
+  type LoadAdmissionWay,
+  loadHostVerdict,
+  policyHost,
+  protectedPortVerdict,
+  urlPort,
+} from "@opsbench/core";
 import type { Provider } from "@opsbench/providers";
+import { dnsTxtProof, hostResolver, wellKnownProof } from "./host-proof";
 import type { Provisioned } from "./provision";
 import type { RunContext } from "./run-context";
 import { refuseProtectedPort } from "./protected-ports";
@@ -16,46 +35,126 @@ const REMOTE =
   "the runner cannot route k6's load network off this machine (its sandbox does not work, or the host does not forward " +
   'IPv4) and it does not allow unsandboxed scripts (OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS; docs/security.md "Remote targets")';
 
-export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provider, spec: unknown): Promise<void> {
+/** A host admitted for the run: how, and the address the runner pins (null for loopback: the runner's own rules). */
+export interface AdmittedHost {
+  endpoint: string;
+  admission: LoadAdmission;
+}
+
+const BEFORE_DEPLOY = "; refused before anything was deployed";
+
+export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provider, spec: unknown, targetRef: string): Promise<void> {
   if (!provider.outsideEndpoint?.(spec)) return;
-  const allowlist = ctx.deps.loadHosts ?? EMPTY_LOAD_HOST_ALLOWLIST;
   const known = provider.knownEndpoint?.(spec) ?? null;
   if (known !== null) {
-    const verdict = loadHostVerdict(known, allowlist);
-    if (!verdict.allowed) throw new RunFailure(`${verdict.message}; refused before anything was deployed`);
-    if (!isLoopbackAddress(verdict.host) && !ctx.deps.k6.remoteLoad)
-      throw new RunFailure(`load to ${verdict.host} could not run: ${REMOTE}; refused before anything was deployed`);
+    ctx.loadHost = await admitHost(ctx, known, { createdByRun: false, targetRef, suffix: BEFORE_DEPLOY });
     return;
   }
-  // Only the deploy tells the address (an ALB's DNS name, a function URL, a Cloud Run uri): a host name, never
-  // loopback, never an IP literal. Names match only name entries of the allowlist (never resolved), so an allowlist
-  // of addresses alone can never let it pass: refused now rather than after a deploy.
-  const nameEntries =
-    allowlist.names.length + (allowlist.ports ?? []).filter((p) => !isLoopbackAddress(p.host) && !isIpLiteral(p.host)).length;
-  const why =
-    allowlist.entries.length === 0
-      ? "no remote host is on the admin's allowlist (OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now empty)"
-      : nameEntries === 0
-        ? `no host name is on the admin's allowlist, and the platform's address is one (OPSBENCH_LOAD_ALLOWED_HOSTS in the worker's environment, now: ${allowlist.entries.join(", ")})`
-        : !ctx.deps.k6.remoteLoad
-          ? REMOTE
-          : null;
-  if (why)
+  // Only the deploy tells the address (the platform's own, made for this run): admitted then as created-by-run,
+  // provided load can leave this machine through the sandbox at all.
+  if (!ctx.deps.k6.remoteLoad)
     throw new RunFailure(
-      `the ${provider.kind} target's address is known only after deploy (the platform's own) and load could not go there: ${why}; ` +
-        "refused before anything was deployed (give the spec an endpointUrl that passes the host policy)",
+      `the ${provider.kind} target's address is known only after deploy (the platform's own) and load could not go there: ${REMOTE}${BEFORE_DEPLOY}`,
     );
 }
 
-/** An IPv4 or IPv6 address (as the allowlist stores hosts: IPv6 without brackets). */
-function isIpLiteral(host: string): boolean {
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":");
+export async function checkLoadHost(ctx: RunContext, provider: Provider, provisioned: Provisioned, targetRef: string): Promise<void> {
+  const endpoint = provisioned.dep.endpoint;
+  refuseProtectedPort(ctx, endpoint);
+  const outside = provider.outsideEndpoint?.(provisioned.spec) ?? false;
+  let host: string;
+  try {
+    host = policyHost(new URL(endpoint).hostname);
+  } catch {
+    throw new RunFailure(`the ${provider.kind} deploy answered "${endpoint}", which is not a URL`);
+  }
+  // A target opsbench started on this machine (a local kind, a port-forward): the runner's loopback rules.
+  if (!outside && isLoopbackAddress(host)) return;
+  const known = outside ? (provider.knownEndpoint?.(provisioned.spec) ?? null) : null;
+  const admitted =
+    known !== null && ctx.loadHost?.endpoint === endpoint
+      ? ctx.loadHost
+      : await admitHost(ctx, endpoint, { createdByRun: known === null, targetRef, suffix: "" });
+  ctx.loadHost = admitted;
+  await ctx.store.setLoadAdmission(admitted.admission);
+  await ctx.store.event("info", describeLoadAdmission(admitted.admission), admitted.admission);
 }
 
-export async function checkLoadHost(ctx: RunContext, provider: Provider, provisioned: Provisioned): Promise<void> {
-  refuseProtectedPort(ctx, provisioned.dep.endpoint);
-  if (!provider.outsideEndpoint?.(provisioned.spec)) return;
-  const verdict = loadHostVerdict(provisioned.dep.endpoint, ctx.deps.loadHosts ?? EMPTY_LOAD_HOST_ALLOWLIST);
-  if (!verdict.allowed) throw new RunFailure(verdict.message);
-  if (verdict.reason === "allowlist") await ctx.store.event("info", `load host ${verdict.host} is on the admin's allowlist`);
+const ownAddresses = () =>
+  Object.values(networkInterfaces())
+    .flat()
+    .map((i) => i?.address)
+    .filter((a): a is string => !!a);
+
+/**
+ * Admits `endpoint` for the run or throws a RunFailure saying how to admit it. Created-by-run first (the provider
+ * returned it for this run), then the admin's allowlist, then the workspace's proof of ownership (DNS TXT, then the
+ * well-known token over the pinned address). A remote host is resolved once here; its first IPv4 address is pinned.
+ */
+async function admitHost(
+  ctx: RunContext,
+  endpoint: string,
+  opts: { createdByRun: boolean; targetRef: string; suffix: string },
+): Promise<AdmittedHost> {
+  const allowlist = ctx.deps.loadHosts ?? EMPTY_LOAD_HOST_ALLOWLIST;
+  const verdict = loadHostVerdict(endpoint, allowlist);
+  const url = new URL(endpoint);
+  const host = policyHost(url.hostname);
+  const port = urlPort(url);
+  const record = (how: LoadAdmissionWay, address: string | null, addresses: string[], detail: string): AdmittedHost => ({
+    endpoint,
+    admission: { how, host, port, address, addresses, detail, checkedAt: new Date().toISOString() },
+  });
+  const refuse = (why: string): never => {
+    throw new RunFailure(`${why}${opts.suffix}`);
+  };
+  // Loopback is where opsbench's own services listen: only the admin's address:port entry admits it.
+  if (isLoopbackAddress(host)) {
+    if (!verdict.allowed) refuse(verdict.message);
+    return record("allowlist", null, [], `${url.host} is on OPSBENCH_LOAD_ALLOWED_HOSTS`);
+  }
+  if (!ctx.deps.k6.remoteLoad) refuse(`load to ${host} could not run: ${REMOTE}`);
+
+  // Resolved once; the first IPv4 address is the one load goes to (k6's sandbox routes IPv4 only).
+  let addresses: string[];
+  if (isIpAddress(host)) addresses = [host];
+  else {
+    const found = await hostResolver(ctx.deps.dnsServers)
+      .addresses(host)
+      .catch((err: Error) => refuse(`load to ${host} refused: it could not be resolved (${err.message})`));
+    if (!found.v4.length)
+      refuse(
+        `load to ${host} refused: it has IPv6 addresses only (${found.v6.join(", ")}), and k6's load network routes IPv4 only; give the target a name with an A record or an IPv4 address`,
+      );
+    addresses = found.v4;
+  }
+  const address = addresses[0]!;
+  if (address.includes(":"))
+    refuse(`load to ${address} refused: k6's load network routes IPv4 only; give the target an IPv4 address or a name with an A record`);
+  const named = address === host ? host : `${host} (${address})`;
+  // Never the machine's loopback services, the metadata ranges or its own addresses, whatever admits the host.
+  if (isLoopbackAddress(address))
+    refuse(
+      `load to ${named} refused: the name resolves to loopback, where opsbench's own services listen (name a loopback target by its address and port on the admin's allowlist)`,
+    );
+  const blocked = ALWAYS_BLOCKED_RANGES.find((r) => addressInCidr(address, r));
+  if (blocked)
+    refuse(`load to ${named} refused: the address is in ${blocked} (the metadata services, link-local), which load never reaches`);
+  if (ownAddresses().includes(address))
+    refuse(
+      `load to ${named} refused: it is an address of this machine, which the load network never reaches (name a target on this machine by its loopback address)`,
+    );
+  const hit = port === null ? null : protectedPortVerdict(`http://${address}:${port}`, ctx.deps.k6.blockPorts ?? []);
+  if (hit) refuse(hit.message);
+
+  if (opts.createdByRun) return record("created-by-run", address, addresses, `the deploy of this run returned ${url.host}`);
+  if (verdict.allowed) return record("allowlist", address, addresses, `${host} is on OPSBENCH_LOAD_ALLOWED_HOSTS`);
+  const token = await ctx.store.hostToken(host);
+  const txt = await dnsTxtProof(hostResolver(ctx.deps.dnsServers), host, token);
+  if (txt.ok) return record("dns-txt", address, addresses, txt.found);
+  const wellKnown = await wellKnownProof(url, address, token, ctx.signal);
+  if (wellKnown.ok) return record("well-known", address, addresses, wellKnown.found);
+  return refuse(
+    `${verdict.message}; and no proof that the workspace owns it (${wellKnown.found}; ${txt.found}). To load it, ${howToAdmit(url, token, opts.targetRef)}`,
+  );
 }

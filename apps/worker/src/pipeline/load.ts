@@ -57,6 +57,8 @@ export async function load(
           key: ctx.runId,
           script: compileK6Script(workload),
           env: { OPSBENCH_BASE_URL: dep.endpoint },
+          // The address admitted for the run (load-host-check.ts): the runner loads it alone, without resolving again.
+          pinnedAddress: ctx.loadHost?.admission.address ?? null,
           deadline: deps.k6.deadline,
           blockHosts: deps.k6.blockHosts,
           blockPorts: deps.k6.blockPorts ?? [],

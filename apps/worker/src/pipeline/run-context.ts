@@ -7,6 +7,7 @@ import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs
 import type { CredentialSecret, LoadHostAllowlist } from "@opsbench/core";
 import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { Logger } from "../logger";
+import type { AdmittedHost } from "./load-host-check";
 import type { SegmentSettings } from "../segments/coordinator";
 
 export interface PipelineDeps {
@@ -26,6 +27,8 @@ export interface PipelineDeps {
   endpoints?: ProviderEndpoints;
   /** OPSBENCH_LOAD_ALLOWED_HOSTS: where load may go that opsbench did not start (absent: loopback only). */
   loadHosts?: LoadHostAllowlist;
+  /** OPSBENCH_DNS_SERVERS: the name servers for a target's address and its TXT proof (empty: the system's resolver). */
+  dnsServers?: string[];
   /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
   segments?: SegmentSettings;
 }
@@ -46,6 +49,8 @@ export interface RunContext {
   moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
   /** The credential the target names, once opened (target-credential.ts). */
   credential?: CredentialSecret;
+  /** The run's load host once admitted (load-host-check.ts): how, and the address pinned for the runner. */
+  loadHost?: AdmittedHost;
 }
 
 /** How a run's writes wait for the database: bounded, and said once per write in the log. */

@@ -5,7 +5,7 @@
 // its segment and the corrected second. It stops when the run gives up, and keeps an alive key
 // fresh while it works, so a lost machine is noticed within seconds.
 import os from "node:os";
-import { compileK6Script, workloadSpec } from "@opsbench/core";
+import { compileK6Script, loadAdmission, readStoredJson, workloadSpec } from "@opsbench/core";
 import { isLoopbackHost } from "@opsbench/providers";
 import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
 import {
@@ -69,7 +69,10 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
   let control: K6Control | null = null;
   let releaseHost: Release | null = null;
   try {
-    const run = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { workloadSpec: true, workspaceId: true } });
+    const run = await deps.db.run.findUniqueOrThrow({
+      where: { id: runId },
+      select: { workloadSpec: true, workspaceId: true, loadAdmission: true },
+    });
     const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db, run.workspaceId);
     const endpoint = await deploymentEndpoint(deps.db, runId);
     // Rows land on the database server's second: whole seconds of offset are corrected here.
@@ -95,6 +98,8 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
           key,
           script: compileK6Script(spec),
           env: { OPSBENCH_BASE_URL: endpoint },
+          // The address the run's worker admitted and pinned (load-host-check.ts): every generator loads that one.
+          pinnedAddress: readStoredJson(loadAdmission, run.loadAdmission)?.address ?? null,
           deadline: deps.k6.deadline,
           segment: { index: segment, count },
           paused: true,

@@ -47,3 +47,12 @@ export const workloadPresetSchema = z.strictObject({
 });
 
 export const presetsQuery = z.object({ timeScale: z.coerce.number().gt(0).max(100).default(1) }).strict();
+
+/** GET /api/v1/targets/{id}/verification: the token that proves the workspace owns the target's host. */
+export const targetVerificationSchema = z.strictObject({
+  target: z.strictObject({ id, name: z.string(), kind: z.string() }),
+  host: z.string().nullable(),
+  token: z.string().nullable(),
+  wellKnownUrl: z.string().nullable(),
+  dnsTxt: z.strictObject({ name: z.string(), value: z.string() }).nullable(),
+});

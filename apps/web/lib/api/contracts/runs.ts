@@ -1,5 +1,5 @@
 // What the API returns for runs: the list, a created run, the run page's view and a window's summary.
-import { runSummarySchema, type TimeBucket, validityFlag } from "@opsbench/core";
+import { loadAdmission, runSummarySchema, type TimeBucket, validityFlag } from "@opsbench/core";
 import type { RunView } from "@opsbench/db";
 import { z } from "zod";
 import type { RunListItem } from "../run-list-item";
@@ -115,6 +115,7 @@ export const runViewSchema = z.strictObject({
   thresholdsOk: z.boolean().nullable(),
   error: z.string().nullable(),
   flags: z.array(validityFlag),
+  loadAdmission: loadAdmission.nullable(),
   steps: z.array(
     z.strictObject({
       name: z.string(),
