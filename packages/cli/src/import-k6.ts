@@ -11,7 +11,7 @@ import { loadEnv, loadRemote } from "./env";
 import { K6InputError } from "./k6-input-error";
 import { type K6File, readK6File } from "./read-k6-file";
 import { remoteImportK6, remoteRunReport } from "./remote-client";
-import { formatSummary, type RunReport, runSummaryJson } from "./wait-for-run";
+import { formatSummary, type RunReport, runSummaryJson } from "./run-report";
 
 function parseImportArgs(args: string[], usageError: (m: string) => Error) {
   try {

@@ -5,7 +5,7 @@
 // its segment and the corrected second. It stops when the run gives up, and keeps an alive key
 // fresh while it works, so a lost machine is noticed within seconds.
 import os from "node:os";
-import { compileK6Script, workloadSpec } from "@opsbench/core";
+import { compileK6Script, scriptBundleOf, workloadSpec } from "@opsbench/core";
 import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
 import {
   K6_PAUSED_BEFORE_RUN,
@@ -75,6 +75,7 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
         {
           key,
           script: compileK6Script(spec),
+          ...scriptBundleOf(spec),
           env: { OPSBENCH_BASE_URL: endpoint },
           deadline: deps.k6.deadline,
           segment: { index: segment, count },
