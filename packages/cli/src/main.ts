@@ -23,14 +23,14 @@ ${DEMO_USAGE}
 ${REMOTE_USAGE}
 ${EXTERNAL_RUN_USAGE}
   opsbench worker [--role load]                               run a worker in the foreground (--role load: a load generator only)
-  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
   opsbench study iot [--time-scale 0.0333] [--repetitions 3]  print the local IoT study (study 000's four profiles) as a study file
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
 ${DELETE_USAGE}
 ${ADMIN_USAGE}
-With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, study run and import k6 go to that server's API instead of the database.`;
+With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, import k6, compare, baseline and study run go to that server's API
+instead of the database (all but study run through the same code as the packed CLI: npm run cli:pack, docs/ci.md).`;
 
 const say = (m: string) => process.stderr.write(`${m}\n`);
 

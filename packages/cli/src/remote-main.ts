@@ -3,7 +3,16 @@
 // monorepo's `opsbench` hands these commands to when OPSBENCH_URL is set. Exit codes: 0 ok, 1 failed, 2 bad input,
 // 99 thresholds (or a --fail-on rule) failed.
 import { parseArgs } from "node:util";
-import { type Remote, RemoteInputError, remotePutWorkload, remoteRunReport, remoteStartRun, remoteWindowSummary } from "./remote-client";
+import {
+  type Remote,
+  RemoteInputError,
+  remoteImportK6,
+  remotePutWorkload,
+  remoteRunReport,
+  remoteStartRun,
+  remoteWindowSummary,
+} from "./remote-client";
+import { IMPORT_K6_USAGE, printImport, readImportUpload } from "./import-k6-file";
 import { readScriptUpload, workloadNameFor } from "./script-upload";
 import {
   baselineCommand,
@@ -23,13 +32,16 @@ export const REMOTE_USAGE = `  opsbench run --target NAME --workload NAME [--jso
                                                               run a k6 script with its local modules and data files (or a folder,
                                                               or a k6 archive .tar), saved as a workload (default name script-<file>)
   opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
-${GATE_USAGE}`;
+${GATE_USAGE}
+${IMPORT_K6_USAGE}`;
 
 /** The commands remote mode answers; the monorepo's CLI sends these here when OPSBENCH_URL is set. */
 export function isRemoteCommand(argv: readonly string[]): boolean {
   const [command, sub] = argv;
   if (command === "run") return !argv.includes("--external");
-  return (command === "runs" && sub === "show") || command === "compare" || command === "baseline";
+  return (
+    (command === "runs" && sub === "show") || (command === "import" && sub === "k6") || command === "compare" || command === "baseline"
+  );
 }
 
 export interface RemoteIo {
@@ -42,6 +54,7 @@ export async function remoteCommand(remote: Remote, argv: string[], io: RemoteIo
   if (command === "run") return remoteRun(remote, rest, io);
   if (command === "runs" && rest[0] === "show") return remoteRunsShow(remote, rest.slice(1), io);
   if (command === "compare") return asUsage(compareCommand(remote, rest, io));
+  if (command === "import" && rest[0] === "k6") return remoteImportK6Command(remote, rest.slice(1), io);
   if (command === "baseline") return asUsage(baselineCommand(remote, rest, io));
   throw new UsageError(`unknown command "${argv.join(" ")}"`);
 }
@@ -154,4 +167,12 @@ export const windowJson = (id: string, w: WindowSummary) => ({
 
 export function formatWindow(id: string, from: number, to: number, w: WindowSummary): string {
   return `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`;
+}
+
+/** `import k6 FILE` against a server: the file stays here, only its aggregate travels (POST /api/v1/imports/k6). */
+async function remoteImportK6Command(remote: Remote, args: string[], io: RemoteIo): Promise<number> {
+  const read = await readImportUpload(args, { say: io.say, usageError: (m) => new UsageError(m) });
+  if (typeof read === "number") return read;
+  const id = await asUsage(remoteImportK6(remote, read.upload));
+  return printImport(await remoteRunReport(remote, id), read.upload, read.json);
 }

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseJunit } from "junit2json";
 import { describe, expect, it } from "vitest";
-import { shortRamp, taewaTarget } from "../../../tests/helpers";
+import { launchBrowser, shortRamp, taewaTarget } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
 const { web, owner } = await startSignedInWeb();
@@ -39,6 +39,7 @@ export function installed(env: Record<string, string>, ...args: string[]): Promi
 }
 const remote = { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token };
 let scriptRunId = "";
+let gatedRunId = "";
 
 /** A k6 project as a team keeps it: a module, a CSV read with open() into a SharedArray, handleSummary() writing files. */
 function writeK6Project(dir: string) {
@@ -203,9 +204,29 @@ describe("the packed CLI, installed into an empty folder", () => {
     expect(failed.failures).toBe(1);
     const gate = failed.testsuite?.[0]?.testcase?.find((c) => c.name === "goodput < +1pp");
     expect(gate?.failure?.[0]?.message).toContain("beyond the limit");
+    gatedRunId = out.id;
     const badRule = await installed(remote, "compare", out.id, "--baseline", scriptRunId, "--fail-on", "latency > 10%");
     expect(badRule.code).toBe(2);
     expect(badRule.stderr).toContain('unknown metric "latency"');
+  });
+
+  it("the run page lists the script's files and marks the run as the baseline (the button)", async () => {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext();
+      await context.addCookies([{ ...owner.sessionCookie, url: web }]);
+      const page = await context.newPage();
+      await page.goto(`${web}/runs/${gatedRunId}`);
+      await expect.poll(() => page.getByTestId("run-artifacts").getByRole("link").allTextContents()).toEqual(["summary.json", "users.txt"]);
+      await page.getByTestId("mark-baseline").click();
+      await page.getByText("This run is the baseline").waitFor();
+      const [b] = (await (await fetch(`${web}/api/v1/baselines?target=packed-script-taewa`, { headers: auth })).json()) as Array<{
+        runId: string;
+      }>;
+      expect(b?.runId).toBe(gatedRunId);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("refuses a script whose module is missing (2, nothing saved) and one k6 cannot read (2, k6's message)", async () => {
@@ -223,6 +244,25 @@ describe("the packed CLI, installed into an empty folder", () => {
     );
     expect(names).not.toContain("script-broken-missing.js");
     expect(names).not.toContain("script-broken-bad.js");
+  });
+
+  it("imports a k6 result file as a run on the server", async () => {
+    const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const lines = [0, 400, 1300].map((ms, i) =>
+      JSON.stringify({
+        metric: "http_req_duration",
+        type: "Point",
+        data: { time: new Date(t0 + ms).toISOString(), value: 10 + i, tags: { name: "home", status: "200" } },
+      }),
+    );
+    writeFileSync(path.join(project, "result.json"), `${lines.join("\n")}\n`);
+    const imported = await installed(remote, "import", "k6", "result.json", "--name", "from-ci", "--json");
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ requests: 3, source: "k6-import" });
+    writeFileSync(path.join(project, "notes.txt"), "hello\n");
+    const notK6 = await installed(remote, "import", "k6", "notes.txt");
+    expect(notK6.code).toBe(2);
+    expect(notK6.stderr).toContain("is not a k6 result file");
   });
 
   it("exits 2 for bad input (unknown name, no server set, a local-only command) and 1 for a refused token", async () => {
