@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseJunit } from "junit2json";
 import { describe, expect, it } from "vitest";
+import { loadEnv as loadRunnerEnv } from "../../../apps/runner/src/env";
 import { launchBrowser, shortRamp, taewaTarget } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
@@ -227,6 +228,39 @@ describe("the packed CLI, installed into an empty folder", () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it("runs a `k6 archive` tar as it is (its module and CSV inside), its main script shown as the workload's source", async () => {
+    mkdirSync(path.join(project, "short"), { recursive: true });
+    writeFileSync(
+      path.join(project, "short/test.js"),
+      `import http from "k6/http";
+import { SharedArray } from "k6/data";
+import { pathFor } from "../lib/paths.js";
+const users = new SharedArray("users", () => open("../data/users.csv").split("\\n").slice(1).filter(Boolean));
+export const options = { vus: 1, duration: "2s" };
+export default function () {
+  http.get(\`\${__ENV.OPSBENCH_BASE_URL}\${pathFor(users[__ITER % users.length])}\`);
+}
+`,
+    );
+    // The pinned k6 makes the archive, as a team's CI would with its own k6.
+    execFileSync(loadRunnerEnv({}).OPSBENCH_K6, ["archive", "--quiet", "-O", "short.tar", "short/test.js"], { cwd: project });
+    const ran = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "short.tar", "--json");
+    expect(ran.code, ran.stderr).toBe(0);
+    expect((JSON.parse(ran.stdout) as { requests: number }).requests).toBeGreaterThan(0);
+    const workloads = (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{
+      name: string;
+      spec: { entry?: string; source: string; files?: Record<string, string> };
+    }>;
+    const saved = workloads.find((w) => w.name === "script-short.tar");
+    expect(saved?.spec.entry).toBe("archive.tar");
+    expect(Object.keys(saved?.spec.files ?? {})).toEqual(["archive.tar"]);
+    expect(saved?.spec.source).toContain('import { pathFor } from "../lib/paths.js"');
+    writeFileSync(path.join(project, "not-an-archive.tar"), "plain text");
+    const notTar = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "not-an-archive.tar");
+    expect(notTar.code).toBe(2);
+    expect(notTar.stderr).toContain("not a k6 archive");
   });
 
   it("refuses a script whose module is missing (2, nothing saved) and one k6 cannot read (2, k6's message)", async () => {
