@@ -35,7 +35,7 @@ function securityHeaders(dev: boolean) {
 
 const nextConfig = (phase: string): NextConfig => ({
   // Workspace packages are TypeScript sources; Next compiles them with the app.
-  transpilePackages: ["@opsbench/core", "@opsbench/db", "@opsbench/jobs"],
+  transpilePackages: ["@opsbench/api", "@opsbench/core", "@opsbench/db", "@opsbench/jobs"],
   // Node-only libraries with native bits, workers or dynamic requires stay outside the bundle.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "bullmq", "ioredis"],
   // npm workspaces hoist dependencies to the repo root.

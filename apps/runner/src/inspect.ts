@@ -5,10 +5,11 @@
 // no network at all. The worker asks for it (POST /inspect) when a workload is saved and
 // before a run, to know k6's own planned duration.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { durationSeconds } from "@opsbench/core";
+import { durationSeconds, type ScriptBundle } from "@opsbench/core";
+import { SCRIPT_FOLDER, writeScriptFiles } from "./script-files";
 import type { ScriptValidationResult } from "@opsbench/jobs/runner-protocol";
 import {
   bwrapArgs,
@@ -62,6 +63,8 @@ export async function validateScriptSource(
     timeoutMs?: number;
     /** The environment the script sees (__ENV): a run's own (what k6 run will get), else a placeholder address. */
     env?: Record<string, string>;
+    /** The script's entry path and other files (a k6 project or archive). */
+    bundle?: ScriptBundle;
   } = {},
 ): Promise<ScriptValidationResult> {
   const timeoutMs = opts.timeoutMs ?? INSPECT_TIMEOUT_MS;
@@ -71,17 +74,19 @@ export async function validateScriptSource(
   if (problem && !settings.allowUnsandboxed) return { ok: false, message: refusal(problem).message };
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-validate-"));
   try {
-    writeFileSync(path.join(dir, "script.js"), source);
+    // k6 sees the script's folder only, from inside it: its messages name the files as the user does (script.js).
+    const root = path.join(dir, SCRIPT_FOLDER);
+    const entry = path.relative(SCRIPT_FOLDER, writeScriptFiles(dir, source, opts.bundle));
     // Only what a run also gives it (the run's own, or a placeholder address); none of the worker's own settings.
-    const env = { ...sandboxEnv(dir, opts.env ?? PLACEHOLDER_RUN_ENV), ...resourceEnv(resources.inspectMemoryMb, resources) };
+    const env = { ...sandboxEnv(root, opts.env ?? PLACEHOLDER_RUN_ENV), ...resourceEnv(resources.inspectMemoryMb, resources) };
     const limited = !(await prlimitProblem());
     const command = [
       ...(limited ? resourcePrefix(resources.inspectMemoryMb, resources) : []),
-      ...(problem ? [] : bwrapArgs({ binary: k6Binary, workDir: dir, network: "none" })),
+      ...(problem ? [] : bwrapArgs({ binary: k6Binary, workDir: root, network: "none" })),
       k6Binary,
     ];
-    const child = spawn(command[0]!, [...command.slice(1), "inspect", "--execution-requirements", "script.js"], {
-      cwd: dir,
+    const child = spawn(command[0]!, [...command.slice(1), "inspect", "--execution-requirements", entry], {
+      cwd: root,
       env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
@@ -131,7 +136,7 @@ export async function validateScriptSource(
         ok: false,
         message: `k6 inspect did not finish within ${Math.round(timeoutMs / 1000)} s: does the script's init code wait or loop?`,
       };
-    if (code !== 0) return { ok: false, message: k6ErrorMessage(stderr, dir).slice(0, 4000) };
+    if (code !== 0) return { ok: false, message: k6ErrorMessage(stderr, root).slice(0, 4000) };
     const inspected = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> & {
       totalDuration?: string;
       maxVUs?: number;

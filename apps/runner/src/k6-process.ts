@@ -16,6 +16,7 @@ import {
   protectedPortVerdict,
   type ValidityFlag,
   vusOverPlan,
+  type ScriptBundle,
 } from "@opsbench/core";
 import type { K6Deadline, K6Owned, K6Result } from "@opsbench/jobs/runner-protocol";
 import {
@@ -48,6 +49,7 @@ import {
 } from "./k6-sandbox";
 import { systemEnv } from "./env";
 import { validateScriptSource } from "./inspect";
+import { collectArtifacts, listedPaths, writeScriptFiles } from "./script-files";
 import { type PinnedTarget, pinTarget, routedHostProblem } from "./routed-target";
 
 export function k6Version(binary: string): string {
@@ -69,6 +71,8 @@ export async function runK6(opts: {
   binary: string;
   workDir: string;
   script: string;
+  /** The script's entry path and its other files (a k6 project or a k6 archive): written beside it. */
+  bundle?: ScriptBundle;
   env: Record<string, string>;
   signal: AbortSignal;
   onLine: (line: K6OutputLine) => void;
@@ -102,9 +106,8 @@ export async function runK6(opts: {
     if (hit) throw new SandboxRefused(hit.message);
   }
   mkdirSync(opts.workDir, { recursive: true });
-  const scriptPath = path.join(opts.workDir, "script.js");
   const summaryPath = path.join(opts.workDir, "k6-summary.json");
-  writeFileSync(scriptPath, opts.script);
+  const scriptPath = path.join(opts.workDir, writeScriptFiles(opts.workDir, opts.script, opts.bundle));
   rmSync(summaryPath, { force: true });
 
   const sandbox = opts.sandbox ?? STRICT_SANDBOX;
@@ -116,13 +119,20 @@ export async function runK6(opts: {
     // that sets the deadline, and the first check against the run's limits.
     const limits = opts.limits ?? null;
     const inspected =
-      opts.deadline || limits ? await validateScriptSource(opts.binary, opts.script, { sandbox, env: launch.runEnv }) : null;
+      opts.deadline || limits
+        ? await validateScriptSource(opts.binary, opts.script, {
+            sandbox,
+            env: launch.runEnv,
+            ...(opts.bundle ? { bundle: opts.bundle } : {}),
+          })
+        : null;
     if (limits && inspected && !inspected.ok)
       throw new Error(`k6 inspect of the script, with the run's environment, failed: ${inspected.message}`);
     const over = limits && inspected?.ok ? inspectedOverLimits(inspected, limits) : [];
     if (over.length) return notStarted(`refused before k6 started: ${over.join("; ")}`, launch.unsandboxed);
     const deadlineMs = opts.deadline ? deadlineOf(inspected, opts.deadline) : null;
     opts.control?.onLaunch(launch.network?.ns ?? null);
+    const before = listedPaths(opts.workDir);
     const result = await superviseK6(
       {
         ...opts,
@@ -154,7 +164,8 @@ export async function runK6(opts: {
       },
       summaryPath,
     );
-    return { ...result, unsandboxed: launch.unsandboxed };
+    // What the script's handleSummary() wrote (relative to k6's folder), kept as the run's artifacts within caps.
+    return { ...result, ...collectArtifacts(opts.workDir, before), unsandboxed: launch.unsandboxed };
   } finally {
     if (launch.network) await removeLoadNetwork(launch.network);
   }
@@ -172,6 +183,8 @@ function notStarted(reason: string, unsandboxed: ValidityFlag | null): K6Result 
     deadlineExceeded: null,
     overLimits: reason,
     resourceLimit: null,
+    artifacts: [],
+    dropped: [],
   };
 }
 
@@ -352,7 +365,7 @@ async function superviseK6(
     onSpawn: (pid: number) => void;
   },
   summaryPath: string,
-): Promise<Omit<K6Result, "unsandboxed">> {
+): Promise<Omit<K6Result, "unsandboxed" | "artifacts" | "dropped">> {
   // Its own process group (and session: no controlling terminal), so bwrap, k6 and all are signalled together.
   const child = spawn(opts.command[0]!, opts.command.slice(1), {
     cwd: opts.workDir,

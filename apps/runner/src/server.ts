@@ -15,10 +15,11 @@ import {
   runnerControlRequest,
   type RunnerEvent,
   type RunnerHealth,
+  runnerInspectRequest,
   runnerK6Request,
   runnerKey,
 } from "@opsbench/jobs/runner-protocol";
-import { z } from "zod";
+import type { z } from "zod";
 import { runK6 } from "./k6-process";
 import { K6Control } from "./k6-control";
 import { routedEgressProblem } from "@opsbench/providers";
@@ -137,6 +138,7 @@ export function createRunnerServer(settings: RunnerSettings) {
         binary: settings.k6Binary,
         workDir,
         script: body.script,
+        bundle: { entry: body.entry, files: body.files },
         env: body.env,
         // The worker's admitted address: pinned as if resolved here (and judged the same way), never looked up again.
         ...(body.pinnedAddress ? { resolveHost: async () => [body.pinnedAddress!] } : {}),
@@ -206,8 +208,8 @@ export function createRunnerServer(settings: RunnerSettings) {
     const parts = url.pathname.split("/").filter(Boolean);
     if (req.method === "GET" && url.pathname === "/health") return sendJson(res, 200, await health());
     if (req.method === "POST" && url.pathname === "/inspect") {
-      const { source } = parse(z.object({ source: z.string().min(1).max(5_000_000) }).strict(), await readJson(req));
-      return sendJson(res, 200, await validateScriptSource(settings.k6Binary, source, { sandbox }));
+      const { source, ...bundle } = parse(runnerInspectRequest, await readJson(req));
+      return sendJson(res, 200, await validateScriptSource(settings.k6Binary, source, { sandbox, bundle }));
     }
     if (req.method === "POST" && url.pathname === "/k6") return runOne(req, res);
     if (parts[0] === "k6" && parts.length >= 2) {

@@ -144,6 +144,18 @@ describe("/api/v1 route contracts", () => {
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=2&to=1`)).status).toBe(422);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${missingId}/summary?from=0&to=1`)).status).toBe(404);
 
+    // The run as its target and workload's baseline; files a script's handleSummary() wrote (stored as the worker does).
+    const baseline = await call("POST /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline`, { body: {} });
+    expect(baseline.body).toMatchObject({ runId, target: "contract-target", workload: "contract-load" });
+    expect((await call("POST /api/v1/runs/{id}/baseline", `/api/v1/runs/${missingId}/baseline`, { body: {} })).status).toBe(404);
+    const baselines = await call("GET /api/v1/baselines", "/api/v1/baselines?target=contract-target&workload=contract-load");
+    expect(baselines.body).toMatchObject([{ runId }]);
+    await stack.db.runArtifact.create({ data: { runId, name: "reports/summary.json", size: 2, content: Buffer.from("{}") } });
+    await call("GET /api/v1/runs/{id}/artifacts", `/api/v1/runs/${runId}/artifacts`);
+    const artifact = await call("GET /api/v1/runs/{id}/artifacts/{name}", `/api/v1/runs/${runId}/artifacts/reports%2Fsummary.json`);
+    expect(artifact.status).toBe(200);
+    expect((await call("GET /api/v1/runs/{id}/artifacts/{name}", `/api/v1/runs/${runId}/artifacts/nope.json`)).status).toBe(404);
+
     // A run fed from elsewhere: its own ingest token, k6 output lines.
     const external = await createExternalRun(stack.db, await defaultWorkspaceId(stack.db), { name: "contract-external" });
     const lines = {
@@ -152,6 +164,8 @@ describe("/api/v1 route contracts", () => {
     };
     await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${external.id}/ingest`, { raw: lines });
     expect((await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${runId}/ingest`, { raw: lines })).status).toBe(401);
+    // A run without a saved target and workload cannot be a baseline.
+    expect((await call("POST /api/v1/runs/{id}/baseline", `/api/v1/runs/${external.id}/baseline`, { body: {} })).status).toBe(422);
     expect(
       (await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${external.id}/ingest`, { raw: { ...lines, body: "nope\n" } })).status,
     ).toBe(422);

@@ -16,7 +16,7 @@ import {
   type ScriptValidationResult,
   scriptValidationResult,
 } from "@opsbench/jobs";
-import type { K6OutputLine, ProtectedPort } from "@opsbench/core";
+import type { K6OutputLine, ProtectedPort, ScriptBundle } from "@opsbench/core";
 import type { z } from "zod";
 
 /** What a run's k6 is given, set once per worker: the host's runner and the worker's own limits. */
@@ -68,8 +68,8 @@ export class RunnerClient {
   }
 
   /** `k6 inspect` of a script, on the runner (sandboxed, no network). */
-  inspect(source: string): Promise<ScriptValidationResult> {
-    return this.json(scriptValidationResult, "POST", "/inspect", { source });
+  inspect(source: string, bundle: ScriptBundle = {}): Promise<ScriptValidationResult> {
+    return this.json(scriptValidationResult, "POST", "/inspect", { source, ...bundle });
   }
 
   /** Reads or resumes a k6 started paused; null while its API does not answer yet. */

@@ -19,7 +19,8 @@ export function startScriptValidationWorker(opts: { redisUrl: string; runner: Ru
     async (job) => {
       const parsed = scriptValidationPayload.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`bad job payload: ${parsed.error.message}`);
-      const result = await opts.runner.inspect(parsed.data.source);
+      const { source, ...bundle } = parsed.data;
+      const result = await opts.runner.inspect(source, bundle);
       opts.log.info({ jobId: job.id, ok: result.ok }, "script validated");
       return result;
     },

@@ -14,30 +14,34 @@ import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
 import { EXTERNAL_RUN_USAGE, externalRunCommand } from "./external-run-command";
 import { ensureRunner, ensureWorker, type Managed } from "./processes";
-import { type Remote, RemoteInputError, remoteRunReport, remoteStartRun } from "./remote-client";
-import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson, waitForRun } from "./wait-for-run";
+import { formatWindow, windowJson, isRemoteCommand, REMOTE_USAGE, remoteCommand, windowOf } from "./remote-main";
+import { exitWith, parsing, UsageError } from "./usage-error";
+import { exitCodeFor, formatSummary, type RunReport, runSummaryJson, waitForRun } from "./wait-for-run";
 
 const USAGE = `usage:
 ${DEMO_USAGE}
-  opsbench run --target NAME --workload NAME [--json]         run a workload against a target and wait
+${REMOTE_USAGE}
 ${EXTERNAL_RUN_USAGE}
   opsbench worker [--role load]                               run a worker in the foreground (--role load: a load generator only)
-  opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
-  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
   opsbench study iot [--time-scale 0.0333] [--repetitions 3]  print the local IoT study (study 000's four profiles) as a study file
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
 ${DELETE_USAGE}
 ${ADMIN_USAGE}
-With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, study run and import k6 go to that server's API instead of the database.`;
-
-class UsageError extends Error {}
+With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, import k6, compare, baseline and study run go to that server's API
+instead of the database (all but study run through the same code as the packed CLI: npm run cli:pack, docs/ci.md).`;
 
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // With OPSBENCH_URL set, what the server's API answers goes there (the same code as the packed CLI).
+  const remote = isRemoteCommand(argv) ? loadRemote() : null;
+  if (remote) return remoteCommand(remote, argv, { say, out: (m) => console.log(m) });
+  const serverOnly = ["--script", "--baseline", "--fail-on", "--junit", "--summary"];
+  if (command === "compare" || command === "baseline" || (command === "run" && rest.some((a) => serverOnly.includes(a.split("=")[0]!))))
+    throw new UsageError(`"${command}" with these options works against a server: set OPSBENCH_URL and OPSBENCH_TOKEN (docs/ci.md)`);
   const deleting = { runs: "run", study: "study", targets: "target", workloads: "workload" } as const;
   if (rest[0] === "delete" && command && command in deleting)
     return deleteCommand(deleting[command as keyof typeof deleting], rest.slice(1), { say, usageError: (m) => new UsageError(m) });
@@ -91,15 +95,6 @@ async function workerCommand(args: string[]): Promise<number> {
   return code;
 }
 
-/** Runs parseArgs, turning its complaints into usage errors (exit 2). */
-function parsing<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
 interface Session {
   env: CliEnv;
   db: Db;
@@ -135,8 +130,6 @@ async function run(args: string[]): Promise<number> {
     }),
   );
   if (!values.target || !values.workload) throw new UsageError("run needs --target NAME and --workload NAME");
-  const remote = loadRemote();
-  if (remote) return printRun(await remoteRun(remote, values.target, values.workload), values.json);
   const s = await openSession();
   try {
     // Names are checked before anything is started or written.
@@ -155,20 +148,6 @@ function printRun(view: RunReport, json: boolean): number {
   if (json) console.log(JSON.stringify(runSummaryJson(view)));
   else console.log(formatSummary(view));
   return exitCodeFor(view);
-}
-
-/** A server's refusal of the input (unknown name, bad id) is a usage error, as it is against the database. */
-async function asUsage<T>(p: Promise<T>): Promise<T> {
-  return p.catch((err) => {
-    throw err instanceof RemoteInputError ? new UsageError(err.message) : err;
-  });
-}
-
-/** `run` against a server: the server's worker runs it; this polls its API until the run is final. */
-async function remoteRun(remote: Remote, target: string, workload: string): Promise<RunReport> {
-  const id = await asUsage(remoteStartRun(remote, target, workload));
-  say(`run ${id.slice(0, 8)} created on ${remote.url}`);
-  return pollRun(() => remoteRunReport(remote, id), say);
 }
 
 async function rethrowKnown(err: unknown, list: () => Promise<Array<{ name: string }>>): Promise<never> {
@@ -190,12 +169,6 @@ async function runsShow(args: string[]): Promise<number> {
   );
   if (positionals.length !== 1) throw new UsageError("runs show needs one RUN_ID");
   if (values.from !== undefined || values.to !== undefined) return runsShowWindow(positionals[0]!, values.from, values.to, values.json);
-  const remote = loadRemote();
-  if (remote) {
-    const view = await asUsage(remoteRunReport(remote, positionals[0]!));
-    console.log(values.json ? JSON.stringify(runSummaryJson(view), null, 2) : formatSummary(view));
-    return 0;
-  }
   const s = await openSession();
   try {
     const view = await s.scope.runs.view(positionals[0]!).catch((err) => {
@@ -211,10 +184,7 @@ async function runsShow(args: string[]): Promise<number> {
 
 /** `runs show ID --from S --to S`: the summary of seconds [S, S) after the load started. */
 async function runsShowWindow(id: string, fromText: string | undefined, toText: string | undefined, json: boolean): Promise<number> {
-  const from = Number(fromText ?? 0);
-  const to = Number(toText);
-  if (!Number.isFinite(from) || from < 0) throw new UsageError(`--from must be a number of seconds >= 0, not "${fromText}"`);
-  if (!Number.isFinite(to) || to <= from) throw new UsageError(`--to must be a number of seconds after --from, not "${toText ?? ""}"`);
+  const { from, to } = windowOf(fromText, toText);
   const s = await openSession();
   try {
     const w = await s.scope.runs.windowSummary(id, from, to).catch((err) => {
@@ -222,41 +192,11 @@ async function runsShowWindow(id: string, fromText: string | undefined, toText: 
       throw err;
     });
     if (!w) throw new UsageError(`run ${id} has no results`);
-    if (json)
-      console.log(
-        JSON.stringify(
-          {
-            id,
-            fromSeconds: w.fromSeconds,
-            toSeconds: w.toSeconds,
-            requests: w.requests,
-            failures: w.failures,
-            goodput: w.goodput,
-            rps: w.rps,
-            latencyMs: w.latencyMs,
-          },
-          null,
-          2,
-        ),
-      );
-    else
-      console.log(
-        `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`,
-      );
+    console.log(json ? JSON.stringify(windowJson(id, w), null, 2) : formatWindow(id, from, to, w));
     return 0;
   } finally {
     await s.close();
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    if (err instanceof UsageError) {
-      say(`opsbench: ${err.message}\n${USAGE}`);
-      process.exit(2);
-    }
-    say(`opsbench: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+exitWith(main(process.argv.slice(2)), USAGE, say);

@@ -1,8 +1,16 @@
 // The CLI against a running opsbench server (OPSBENCH_URL + OPSBENCH_TOKEN): the same commands through the
 // REST API, with the same output and exit codes as against the database.
-import { type K6ImportUpload, runSummarySchema, type StudyInput } from "@opsbench/core";
+import {
+  apiErrorBodySchema,
+  baselineSchema,
+  baselinesSchema,
+  comparisonVerdictsSchema,
+  runCreatedSchema,
+  runViewSchema,
+  windowSummarySchema,
+} from "@opsbench/api";
+import type { K6ImportUpload, StudyInput } from "@opsbench/core";
 import { z } from "zod";
-import type { RunReport } from "./wait-for-run";
 
 export interface Remote {
   url: string;
@@ -12,27 +20,17 @@ export interface Remote {
 /** The server refused the input (422) or knows no such thing (404): the caller's mistake, exit 2. */
 export class RemoteInputError extends Error {}
 
-const errorBody = z.object({ error: z.object({ message: z.string() }) });
-
-const runReportSchema = z.object({
-  id: z.string(),
-  name: z.string().nullable().optional(),
-  status: z.string(),
-  error: z.string().nullable(),
-  k6ExitCode: z.number().nullable(),
-  summary: runSummarySchema.nullable(),
-  steps: z.array(z.object({ name: z.string(), status: z.string(), durationMs: z.number().nullable(), error: z.string().nullable() })),
-});
-
-async function call(remote: Remote, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function call(remote: Remote, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${remote.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${remote.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+    throw new Error(`cannot reach ${remote.url} (OPSBENCH_URL): ${err.cause?.code ?? err.cause?.message ?? err.message}`);
   });
   const answer: unknown = await res.json().catch(() => null);
   if (res.ok) return answer;
-  const message = errorBody.safeParse(answer).data?.error.message ?? `HTTP ${res.status}`;
+  const message = apiErrorBodySchema.safeParse(answer).data?.error.message ?? `HTTP ${res.status}`;
   if (res.status === 401) throw new Error(`${remote.url} refused the token (401): ${message}`);
   if (res.status === 403) throw new Error(`${remote.url} refused (403): ${message}`);
   if (res.status === 404 || res.status === 422) throw new RemoteInputError(message);
@@ -40,14 +38,50 @@ async function call(remote: Remote, method: string, path: string, body?: unknown
   throw new Error(`${method} ${path} answered ${res.status}: ${message}`);
 }
 
-export async function remoteRunReport(remote: Remote, id: string): Promise<RunReport> {
-  return runReportSchema.parse(await call(remote, "GET", `/api/v1/runs/${encodeURIComponent(id)}`));
+export type RemoteRunView = z.output<typeof runViewSchema>;
+
+export async function remoteRunReport(remote: Remote, id: string): Promise<RemoteRunView> {
+  return runViewSchema.parse(await call(remote, "GET", `/api/v1/runs/${encodeURIComponent(id)}`));
 }
 
 /** Creates a run of the named target and workload on the server; its id. */
 export async function remoteStartRun(remote: Remote, target: string, workload: string): Promise<string> {
-  const created = z.object({ id: z.string() }).parse(await call(remote, "POST", "/api/v1/runs", { target, workload }));
-  return created.id;
+  return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs", { target, workload })).id;
+}
+
+/** Marks a run as its target and workload's baseline (POST /api/v1/runs/{id}/baseline). */
+export async function remoteSetBaseline(remote: Remote, runId: string) {
+  return baselineSchema.parse(await call(remote, "POST", `/api/v1/runs/${encodeURIComponent(runId)}/baseline`, {}));
+}
+
+/** The workspace's baselines, of one target and workload when named (GET /api/v1/baselines). */
+export async function remoteBaselines(remote: Remote, filter: { target?: string; workload?: string } = {}) {
+  const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])));
+  return baselinesSchema.parse(await call(remote, "GET", `/api/v1/baselines${query.size ? `?${query}` : ""}`));
+}
+
+/** The comparison's selection as the API and the compare page take it: the baseline first. */
+export const comparisonQuery = (baselineId: string, candidateId: string) =>
+  new URLSearchParams([
+    ["g", `baseline:${baselineId}`],
+    ["g", `candidate:${candidateId}`],
+  ]);
+
+/** The verdict engine's verdicts on a candidate run against a baseline run (GET /api/v1/comparisons). */
+export async function remoteVerdicts(remote: Remote, baselineId: string, candidateId: string) {
+  const query = comparisonQuery(baselineId, candidateId);
+  return comparisonVerdictsSchema.parse(await call(remote, "GET", `/api/v1/comparisons?${query}`)).verdicts;
+}
+
+/** Saves a workload (POST /api/v1/workloads: creates it, or replaces the one of that name); the server checks it first. */
+export async function remotePutWorkload(remote: Remote, input: { name: string; spec: unknown }): Promise<{ id: string; name: string }> {
+  return z.object({ id: z.string(), name: z.string() }).parse(await call(remote, "POST", "/api/v1/workloads", input));
+}
+
+/** The summary of seconds [from, to) after the run's load started (GET /api/v1/runs/{id}/summary); null before any data. */
+export async function remoteWindowSummary(remote: Remote, id: string, from: number, to: number) {
+  const query = new URLSearchParams({ from: String(from), to: String(to) });
+  return windowSummarySchema.parse(await call(remote, "GET", `/api/v1/runs/${encodeURIComponent(id)}/summary?${query}`));
 }
 
 /** Uploads a k6 result file's aggregate (POST /api/v1/imports/k6); the imported run's id. */

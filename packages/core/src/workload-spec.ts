@@ -3,6 +3,7 @@
 // model: constant- and ramping-arrival-rate) plus a request program
 // (workloads/request-mix.ts); "script" is a k6 script brought by the user.
 import { z } from "zod";
+import { bundleEntry, scriptBundleFields } from "./script-bundle";
 import { durationSeconds, k6Duration } from "./workloads/duration";
 import { programIssues, programShape } from "./workloads/request-mix";
 
@@ -106,9 +107,18 @@ export const scriptWorkload = z
   .object({
     kind: z.literal("script"),
     source: z.string().min(1, "the script is empty").max(1_000_000, "a script may be at most 1,000,000 characters"),
+    /** A k6 project's entry path and its local modules and data files, or a `k6 archive` tar (script-bundle.ts). */
+    ...scriptBundleFields,
     generators,
   })
-  .strict();
+  .strict()
+  .superRefine((spec, ctx) => {
+    const { entry, archive } = bundleEntry(spec);
+    if (archive && !spec.files?.[entry])
+      ctx.addIssue({ code: "custom", path: ["files"], message: `the k6 archive "${entry}" is not in files` });
+    if (!archive && spec.files?.[entry])
+      ctx.addIssue({ code: "custom", path: ["files", entry], message: "the entry's text is the source, not a file" });
+  });
 
 export const workloadSpec = z
   .discriminatedUnion("kind", [

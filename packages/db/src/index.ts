@@ -2,6 +2,7 @@ export { createDb, type Db, type DbOptions } from "./client";
 export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate";
 export { ensureAppRole, type AppRoleOptions } from "./app-role";
 export { ConflictError, NotFoundError } from "./errors";
+export { BaselineRefused } from "./scope/runs-scope";
 export { pruneExpiredSeries } from "./retention";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
 export { hostVerificationToken, type TargetVerification } from "./host-verification";

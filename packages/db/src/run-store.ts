@@ -183,6 +183,15 @@ export function runStore(db: Db, runId: string, { segment, clockShiftSeconds }: 
 
     /** Adds validity flags to the run (one per code). */
     flag: (...flags: ValidityFlag[]) => addRunFlags(db, runId, flags),
+    /** Keeps the files the script's handleSummary() wrote (already within the runner's caps); a second call replaces them. */
+    saveArtifacts: async (artifacts: ReadonlyArray<{ name: string; size: number; base64: string }>) => {
+      await db.$transaction([
+        db.runArtifact.deleteMany({ where: { runId } }),
+        db.runArtifact.createMany({
+          data: artifacts.map((a) => ({ runId, name: a.name, size: a.size, content: Buffer.from(a.base64, "base64") })),
+        }),
+      ]);
+    },
 
     /**
      * A batch of the result writer, in one transaction. Its start may wait for a database that is down (the

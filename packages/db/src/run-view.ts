@@ -10,6 +10,8 @@ import {
   type ResultCell,
   type RunSummary,
   type TimeBucket,
+  thresholdResults,
+  type ThresholdResult,
 } from "@opsbench/core";
 import {
   isFinalRunStatus,
@@ -49,6 +51,8 @@ export interface RunView {
   k6Version: string | null;
   k6ExitCode: number | null;
   thresholdsOk: boolean | null;
+  /** Each k6 threshold and whether it held (from k6's end-of-test summary; empty without one, e.g. a run on several generators). */
+  thresholds: ThresholdResult[];
   error: string | null;
   /** Validity flags (runs.flags): reasons to read the numbers with care. */
   flags: ValidityFlag[];
@@ -190,6 +194,7 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
     k6Version: run.k6Version,
     k6ExitCode: run.k6ExitCode,
     thresholdsOk: run.thresholdsOk,
+    thresholds: thresholdResults(run.k6Summary),
     error: run.error,
     flags: run.flags,
     loadAdmission: readStoredJson(loadAdmissionSchema, run.loadAdmission),

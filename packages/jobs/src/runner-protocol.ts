@@ -2,8 +2,12 @@
 // that executes users' k6 scripts and holds no secret (docs/security.md). HTTP on a unix
 // socket only the two share: the worker asks, the runner runs k6 sandboxed and streams back
 // what k6's opsbench output writes, one JSON event a line, then k6's result.
-import { k6OutputLine, validityFlag } from "@opsbench/core";
+import { k6OutputLine, scriptBundleFields, validityFlag } from "@opsbench/core";
 import { z } from "zod";
+
+/** POST /inspect: a script and its files (a k6 project or archive), checked with `k6 inspect`. */
+export const runnerInspectRequest = z.object({ source: z.string().min(1).max(5_000_000), ...scriptBundleFields }).strict();
+export type RunnerInspectRequest = z.infer<typeof runnerInspectRequest>;
 
 /** What `k6 inspect` made of a user's script (the runner answers POST /inspect with it). */
 export const scriptValidationResult = z.discriminatedUnion("ok", [
@@ -52,6 +56,8 @@ export const runnerK6Request = z
   .object({
     key: runnerKey,
     script: z.string().min(1).max(5_000_000),
+    /** The script's entry path and its other files (a k6 project, or a k6 archive as the entry): written beside it. */
+    ...scriptBundleFields,
     /** What the script sees in __ENV (the target's address as OPSBENCH_BASE_URL); nothing else of the worker's. */
     env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string()),
     deadline: k6Deadline.nullable().default(null),
@@ -120,6 +126,10 @@ export const k6Result = z.object({
   overLimits: z.string().nullable().default(null),
   /** Set when k6 hit one of the runner's resource limits (memory, threads): what happened, for the run's error. */
   resourceLimit: z.string().nullable().default(null),
+  /** The files the script's handleSummary() wrote (base64), within the runner's caps (apps/runner/src/script-files.ts). */
+  artifacts: z.array(z.object({ name: z.string(), size: z.number().int(), base64: z.string() })).default([]),
+  /** Files it wrote that were not kept, and why. */
+  dropped: z.array(z.string()).default([]),
 });
 export type K6Result = z.infer<typeof k6Result>;
 

@@ -2,13 +2,14 @@
 // user's own k6 script is checked by the worker (`k6 inspect`) before anything
 // is saved or queued: the caller enqueues the source and awaits the answer.
 import { Queue, QueueEvents } from "bullmq";
+import { type ScriptBundle, scriptBundleFields } from "@opsbench/core";
 import { z } from "zod";
 import { queuePrefix, redisConnection } from "./queues";
 import { scriptValidationResult, type ScriptValidationResult } from "./runner-protocol";
 
 export const SCRIPT_VALIDATION_QUEUE = "script-validate";
 
-export const scriptValidationPayload = z.object({ source: z.string().min(1).max(1_000_000) }).strict();
+export const scriptValidationPayload = z.object({ source: z.string().min(1).max(1_000_000), ...scriptBundleFields }).strict();
 export type ScriptValidationPayload = z.infer<typeof scriptValidationPayload>;
 
 /** No worker answered in time (none running, or all busy): not the script's fault. */
@@ -39,8 +40,12 @@ export function createScriptValidator(redisUrl: string, prefix = queuePrefix(red
      * Validates a k6 script on a worker: `{ ok: true, options }` or `{ ok: false, message }`
      * with k6's error. Throws ScriptValidationUnavailable when no worker answers within timeoutMs.
      */
-    async validateScript(source: string, timeoutMs = DEFAULT_SCRIPT_VALIDATION_TIMEOUT_MS): Promise<ScriptValidationResult> {
-      const data = scriptValidationPayload.parse({ source });
+    async validateScript(
+      source: string,
+      timeoutMs = DEFAULT_SCRIPT_VALIDATION_TIMEOUT_MS,
+      bundle: ScriptBundle = {},
+    ): Promise<ScriptValidationResult> {
+      const data = scriptValidationPayload.parse({ source, ...bundle });
       await events.waitUntilReady();
       const job = await queue.add("validate", data);
       let result: unknown;

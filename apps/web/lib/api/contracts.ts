@@ -19,6 +19,7 @@ import { presetsQuery, targetItemSchema, targetVerificationSchema, workloadItemS
 import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
 import { definitionDeletedSchema, retentionSchema, runDeletedSchema, studyDeletedSchema } from "./contracts/deletion";
 import { apiErrorBodySchema } from "./contracts/error-body";
+import { artifactParams, baselineSchema, baselinesQuery, baselinesSchema, runArtifactsSchema } from "@opsbench/api";
 import {
   runAbortSchema,
   runCreatedSchema,
@@ -202,6 +203,29 @@ export const API_CONTRACTS = withMethodAndPath({
     responses: { 200: windowSummarySchema, ...missing, ...refused, ...guarded },
   },
   "GET /api/v1/runs/{id}/events": itemRoute("viewer", "Server-sent events: the worker's notices about the run", eventStream),
+  "POST /api/v1/runs/{id}/baseline": {
+    summary: "Marks a succeeded run as the workspace's baseline for its target and workload (replacing the one before)",
+    role: "editor",
+    params: idParams,
+    responses: { 200: baselineSchema, ...missing, ...refused, ...mutation },
+  },
+  "GET /api/v1/baselines": {
+    summary: "The workspace's baselines (one per target and workload), newest first; ?target=&workload= to pick by name",
+    role: "viewer",
+    query: baselinesQuery,
+    responses: { 200: baselinesSchema, ...refused, ...guarded },
+  },
+  "GET /api/v1/runs/{id}/artifacts": itemRoute(
+    "viewer",
+    "The files the run's k6 script wrote with handleSummary() (kept within caps): names and sizes",
+    runArtifactsSchema,
+  ),
+  "GET /api/v1/runs/{id}/artifacts/{name}": {
+    summary: "One file the run's script wrote with handleSummary(), as it wrote it (the name URL-encoded as one segment)",
+    role: "viewer",
+    params: artifactParams,
+    responses: { 200: { contentType: "application/octet-stream" }, ...missing, ...guarded },
+  },
   "POST /api/v1/runs/{id}/ingest": {
     summary:
       "Takes the opsbench k6 output's per-second lines (NDJSON) for a run made by `opsbench run --external`; authorized by the run's own ingest token (Authorization: Bearer), never an account",

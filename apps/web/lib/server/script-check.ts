@@ -5,6 +5,8 @@ import {
   compileK6Script,
   rateDependsOnRun,
   resolveRate,
+  type ScriptBundle,
+  scriptBundleOf,
   type WorkloadSpec,
   type WorkspaceLimits,
   workloadLimitBreaches,
@@ -16,9 +18,9 @@ import { ApiError } from "@/lib/api/errors";
 import { getScriptValidator } from "./singletons";
 
 /** What k6 inspect says of the source; a 500 when no worker could check it. */
-async function inspect(source: string): Promise<ScriptValidationResult> {
+async function inspect(source: string, bundle: ScriptBundle): Promise<ScriptValidationResult> {
   try {
-    return await getScriptValidator().validateScript(source);
+    return await getScriptValidator().validateScript(source, undefined, bundle);
   } catch (err) {
     if (err instanceof ScriptValidationUnavailable) throw new ApiError("internal", `the script could not be checked: ${err.message}`);
     throw err;
@@ -32,7 +34,7 @@ async function inspect(source: string): Promise<ScriptValidationResult> {
 export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLimits, path = "spec"): Promise<void> {
   // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
   const concrete = rateDependsOnRun(spec) ? resolveRate(spec, 1) : spec;
-  const result = await inspect(compileK6Script(concrete));
+  const result = await inspect(compileK6Script(concrete), scriptBundleOf(concrete));
   const at = spec.kind === "script" ? `${path}.source` : path;
   if (!result.ok) throw new ApiError("invalid_input", `${at}: ${result.message}`, [{ path: at, message: result.message }]);
   const generators = generatorsBreach(spec, limits);

@@ -1,7 +1,7 @@
 // Before anything is deployed: the workload checked again against its workspace's limits as they are now. The API
 // checked it when it was saved, but an owner may have lowered a limit since; such a run is refused (FAILED, with
 // the limit named), and nothing is deployed. The requirements come from k6 inspect of the compiled script, as at the API.
-import { compileK6Script, type WorkspaceLimits, workloadLimitBreaches, workloadSpec } from "@opsbench/core";
+import { compileK6Script, scriptBundleOf, type WorkspaceLimits, workloadLimitBreaches, workloadSpec } from "@opsbench/core";
 import type { ClaimedRun } from "./claim";
 import { resolveWorkload } from "./provision";
 import type { RunContext } from "./run-context";
@@ -14,7 +14,7 @@ export async function checkLimits(ctx: RunContext, { run }: ClaimedRun): Promise
     ctx.deps.db,
     run.workspaceId,
   );
-  const inspected = await ctx.deps.k6.runner.inspect(compileK6Script(workload));
+  const inspected = await ctx.deps.k6.runner.inspect(compileK6Script(workload), scriptBundleOf(workload));
   if (!inspected.ok) throw new RunFailure(`the workload's script does not pass k6 inspect: ${inspected.message}`);
   const breaches = workloadLimitBreaches(inspected, limits);
   if (breaches.length > 0)

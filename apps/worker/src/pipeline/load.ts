@@ -2,7 +2,7 @@
 // workload against the deployment; its per-second aggregates go to Postgres as they
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
-import { compileK6Script, generatorsOf, HttpSeriesCap, overLimitsFlag, type WorkspaceLimits } from "@opsbench/core";
+import { compileK6Script, scriptBundleOf, generatorsOf, HttpSeriesCap, overLimitsFlag, type WorkspaceLimits } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
@@ -56,6 +56,7 @@ export async function load(
         {
           key: ctx.runId,
           script: compileK6Script(workload),
+          ...scriptBundleOf(workload),
           env: { OPSBENCH_BASE_URL: dep.endpoint },
           // The address admitted for the run (load-host-check.ts): the runner loads it alone, without resolving again.
           pinnedAddress: ctx.loadHost?.admission.address ?? null,
@@ -67,6 +68,9 @@ export async function load(
         { signal, onLine: (line) => writer.add(line), onOwned: recordOwned },
       );
       await recording;
+      // What the script's handleSummary() wrote: kept with the run (within the runner's caps), whatever k6's exit.
+      if (result.artifacts.length) await store.saveArtifacts(result.artifacts);
+      if (result.dropped.length) await store.event("warn", `files the script wrote and the run did not keep: ${result.dropped.join(", ")}`);
       if (result.unsandboxed) await addRunFlags(deps.db, ctx.runId, [result.unsandboxed]);
       if (result.overLimits) await addRunFlags(deps.db, ctx.runId, [overLimitsFlag(result.overLimits)]);
       await store.update({

@@ -161,6 +161,9 @@ function combine(rows: RunSegmentRow[], aborted: boolean, startDbMs: number): Se
       deadlineExceeded: null,
       overLimits: null,
       resourceLimit: null,
+      // handleSummary() files of a split run are each generator's own segment: not kept (docs/ci.md).
+      artifacts: [],
+      dropped: [],
     },
     k6Clock: lasts.length ? { startMs: startDbMs, lastMs: Math.max(...lasts) } : null,
     flags,

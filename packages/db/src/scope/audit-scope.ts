@@ -7,6 +7,7 @@ export type AuditAction =
   | "workload.create"
   | "run.start"
   | "run.abort"
+  | "run.baseline"
   | "run.import"
   | "study.start"
   | "study.abort"

@@ -5,6 +5,9 @@ import { loadRunView, loadWindowSummary, type RunViewOptions } from "../run-view
 import { runSpecColumns } from "../spec-columns";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
+/** A run that cannot be a baseline (not succeeded, or no saved target and workload): the caller's mistake. */
+export class BaselineRefused extends Error {}
+
 /** A workspace's runs. */
 export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
   return {
@@ -50,6 +53,62 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       await access.assertRun(id);
       return loadRunView(db, id, opts);
     },
+    /** The files the run's script wrote with handleSummary(): names and sizes. */
+    artifacts: async (id: string) => {
+      await access.assertRun(id);
+      return db.runArtifact.findMany({
+        where: { runId: id },
+        select: { name: true, size: true, createdAt: true },
+        orderBy: { name: "asc" },
+      });
+    },
+    /** One of them with its content; a NotFoundError when the run has none of that name. */
+    artifact: async (id: string, name: string) => {
+      await access.assertRun(id);
+      const found = await db.runArtifact.findUnique({ where: { runId_name: { runId: id, name } } });
+      if (!found) throw new NotFoundError("artifact", name);
+      return found;
+    },
+    /**
+     * Marks a run as the workspace's baseline for its target and workload (replacing the one before). Only a
+     * succeeded run of a saved target and workload can be one: a BaselineRefused says why another cannot.
+     */
+    setBaseline: async (id: string, setBy: string | null) => {
+      await access.assertRun(id);
+      const run = await db.run.findUniqueOrThrow({
+        where: { id },
+        select: {
+          status: true,
+          targetId: true,
+          workloadId: true,
+          target: { select: { name: true } },
+          workload: { select: { name: true } },
+        },
+      });
+      if (run.status !== "SUCCEEDED") throw new BaselineRefused(`run ${id} is ${run.status}: only a succeeded run can be a baseline`);
+      if (!run.targetId || !run.workloadId || !run.target || !run.workload)
+        throw new BaselineRefused(`run ${id} has no saved target and workload (an imported or external run): it cannot be a baseline`);
+      const where = { workspaceId_targetId_workloadId: { workspaceId, targetId: run.targetId, workloadId: run.workloadId } };
+      const row = await db.baseline.upsert({
+        where,
+        create: { workspaceId, targetId: run.targetId, workloadId: run.workloadId, runId: id, setBy },
+        update: { runId: id, setBy, createdAt: new Date() },
+      });
+      return { runId: id, target: run.target.name, workload: run.workload.name, createdAt: row.createdAt };
+    },
+    /** The workspace's baselines, one per target and workload, optionally of one target and/or workload (by name). */
+    baselines: async (filter: { target?: string | undefined; workload?: string | undefined } = {}) =>
+      (
+        await db.baseline.findMany({
+          where: {
+            workspaceId,
+            ...(filter.target ? { target: { name: filter.target } } : {}),
+            ...(filter.workload ? { workload: { name: filter.workload } } : {}),
+          },
+          orderBy: { createdAt: "desc" },
+          include: { target: { select: { name: true } }, workload: { select: { name: true } } },
+        })
+      ).map((b) => ({ runId: b.runId, target: b.target.name, workload: b.workload.name, createdAt: b.createdAt })),
     /** Summary of seconds [from, to) after the load started. */
     windowSummary: async (id: string, fromSeconds: number, toSeconds: number) => {
       await access.assertRun(id);

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { zoomFromQuery } from "@/app/compare/zoom";
 import { chartSeries } from "@/components/charts/chart-series";
+import { BaselineButton } from "@/components/baseline-button";
+import { RunArtifacts } from "@/components/run-artifacts";
 import { RunLive } from "@/components/run-live";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
@@ -20,5 +22,14 @@ export default async function RunPage({ params, searchParams }: Props) {
   const view = await orNotFound(scope.runs.view(id, zoom ? { window: zoom } : {}));
   // The browser gets what a chart can draw; a drag on a chart zooms (from/to) and comes back at full resolution.
   const initial = { ...view, series: { ...view.series, points: chartSeries(view.series.points) } };
-  return <RunLive key={`${view.id}:${zoom?.fromSeconds ?? ""}-${zoom?.toSeconds ?? ""}`} initial={initial} />;
+  const artifacts = await scope.runs.artifacts(id);
+  const pair = view.target && view.workload ? { target: view.target.name, workload: view.workload.name } : null;
+  const baseline = pair && view.status === "SUCCEEDED" ? ((await scope.runs.baselines(pair))[0] ?? null) : null;
+  return (
+    <>
+      <RunLive key={`${view.id}:${zoom?.fromSeconds ?? ""}-${zoom?.toSeconds ?? ""}`} initial={initial} />
+      {pair && view.status === "SUCCEEDED" && <BaselineButton runId={view.id} isBaseline={baseline?.runId === view.id} />}
+      <RunArtifacts runId={view.id} artifacts={artifacts} />
+    </>
+  );
 }

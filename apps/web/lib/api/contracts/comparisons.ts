@@ -1,5 +1,6 @@
 // What the API returns for a comparison (runs or study cells side by side) and for a public share link.
 import { groupVerdictShape, runSummarySchema, SHARE_KINDS, validityFlag } from "@opsbench/core";
+import type { gateVerdictSchema } from "@opsbench/api";
 import { z } from "zod";
 import type { CompareData } from "../../../app/compare/compare-data";
 import { comparisonGroupsInput, comparisonStudyInput } from "../../../app/compare/comparison-input";
@@ -80,6 +81,8 @@ export const compareDataSchema = z.strictObject({
     z.strictObject({ serverful: z.string(), serverless: z.string(), capacityPerNodeRps: z.number(), result: breakEvenSchema }),
   ),
 });
+// The CLI's gate reads a part of each verdict with @opsbench/api's gateVerdictSchema: the full one must fit it.
+true satisfies Fits<z.output<typeof metricVerdictSchema>, z.output<typeof gateVerdictSchema>>;
 // One way: the stored runs' flags are still typed `unknown` in the comparison view.
 true satisfies Fits<z.output<typeof compareDataSchema>, CompareData>;
 

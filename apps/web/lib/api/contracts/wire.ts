@@ -1,11 +1,2 @@
-// Small pieces every response schema uses: how dates and ids travel in JSON.
-import { RUN_STATUSES } from "@opsbench/core";
-import { z } from "zod";
-
-/** A timestamp as the API writes it (Date.toISOString()). */
-export const isoTime = z.iso.datetime();
-export const nullableIsoTime = isoTime.nullable();
-export const id = z.uuid();
-
-/** A run's status: stored as text, one of core's RUN_STATUSES. */
-export const runStatus = z.string().refine((s) => (RUN_STATUSES as readonly string[]).includes(s), { message: "not a run status" });
+// Small pieces every response schema uses: in @opsbench/api (packages/api/src/wire.ts), shared with the CLI.
+export { id, isoTime, nullableIsoTime, runStatus } from "@opsbench/api";

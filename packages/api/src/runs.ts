@@ -1,0 +1,186 @@
+// What the API returns for runs: the list, a created run, the run page's view and a window's summary.
+// Schemas only (no server module): the web app's handlers and the CLI (packed alone) parse with the same ones;
+// apps/web/lib/api/contracts/runs.ts checks them against the services' types.
+import { loadAdmission, runSummarySchema, validityFlag } from "@opsbench/core";
+import { z } from "zod";
+import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
+
+const targetRef = z.strictObject({ name: z.string(), kind: z.string() }).nullable();
+const workloadRef = z.strictObject({ name: z.string() }).nullable();
+
+export const runListItemSchema = z.strictObject({
+  id,
+  status: runStatus,
+  studyId: id.nullable(),
+  repetition: z.number().int(),
+  target: targetRef,
+  workload: workloadRef,
+  name: z.string().nullable(),
+  source: z.string(),
+  createdAt: isoTime,
+  startedAt: nullableIsoTime,
+  finishedAt: nullableIsoTime,
+  error: z.string().nullable(),
+  summary: runSummarySchema.nullable(),
+});
+
+/** POST /api/v1/runs: the run made and queued. */
+export const runCreatedSchema = z.strictObject({ id, status: runStatus });
+
+export const startRunInput = z
+  .object({
+    target: z.string().min(1),
+    workload: z.string().min(1),
+  })
+  .strict();
+
+export const timeBucketSchema = z.strictObject({
+  offsetSeconds: z.number(),
+  requests: z.number(),
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  goodput: z.number().nullable(),
+});
+
+const checkSummarySchema = z.strictObject({
+  name: z.string(),
+  passes: z.number(),
+  fails: z.number(),
+  passRate: z.number(),
+  points: z.array(z.strictObject({ offsetSeconds: z.number(), passes: z.number(), fails: z.number() })),
+});
+
+const metricCommon = {
+  name: z.string(),
+  unit: z.string(),
+  points: z.array(z.strictObject({ offsetSeconds: z.number(), value: z.number() })),
+};
+const customMetricSummarySchema = z.discriminatedUnion("kind", [
+  z.strictObject({ ...metricCommon, kind: z.literal("counter"), total: z.number(), perSecond: z.number() }),
+  z.strictObject({ ...metricCommon, kind: z.literal("rate"), passes: z.number(), total: z.number(), rate: z.number() }),
+  z.strictObject({
+    ...metricCommon,
+    kind: z.literal("trend"),
+    count: z.number(),
+    avg: z.number(),
+    min: z.number(),
+    med: z.number(),
+    p90: z.number(),
+    p95: z.number(),
+    p99: z.number(),
+    max: z.number(),
+  }),
+  z.strictObject({ ...metricCommon, kind: z.literal("gauge"), last: z.number(), min: z.number(), max: z.number() }),
+]);
+
+const infraSeriesPointSchema = z.strictObject({
+  offsetSeconds: z.number(),
+  replicas: z.number(),
+  cpuPercent: z.number().nullable(),
+  perUnitCpu: z.array(z.number().nullable()),
+  unitIds: z.array(z.union([z.number(), z.string()])).nullable(),
+  desired: z.number().nullable(),
+  starting: z.number().nullable(),
+  coldStarts: z.number(),
+  coldStartMs: z.array(z.number()),
+  queued: z.number().nullable(),
+  queuedPeak: z.number().nullable(),
+  inFlight: z.number().nullable(),
+  rejected: z.number().nullable(),
+  billedMs: z.number().nullable(),
+  scalingEvents: z.array(z.strictObject({ from: z.number(), to: z.number(), reason: z.string() })),
+});
+
+/** GET /api/v1/runs/{id}: the run as its page shows it. */
+export const runViewSchema = z.strictObject({
+  id,
+  status: runStatus,
+  studyId: id.nullable(),
+  repetition: z.number().int(),
+  target: targetRef,
+  workload: workloadRef,
+  source: z.string(),
+  name: z.string().nullable(),
+  createdAt: isoTime,
+  startedAt: nullableIsoTime,
+  loadStartedAt: nullableIsoTime,
+  loadFinishedAt: nullableIsoTime,
+  finishedAt: nullableIsoTime,
+  k6Version: z.string().nullable(),
+  k6ExitCode: z.number().int().nullable(),
+  thresholdsOk: z.boolean().nullable(),
+  thresholds: z.array(z.strictObject({ metric: z.string(), expression: z.string(), ok: z.boolean() })),
+  error: z.string().nullable(),
+  flags: z.array(validityFlag),
+  loadAdmission: loadAdmission.nullable(),
+  steps: z.array(
+    z.strictObject({
+      name: z.string(),
+      status: z.string(),
+      startedAt: isoTime,
+      finishedAt: nullableIsoTime,
+      durationMs: z.number().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+  summary: runSummarySchema.nullable(),
+  series: z.strictObject({
+    bucketSeconds: z.number(),
+    points: z.array(timeBucketSchema),
+    /** Set when the series is one zoomed window (seconds after the load start). */
+    window: z.strictObject({ fromSeconds: z.number(), toSeconds: z.number() }).nullable(),
+  }),
+  events: z.array(z.strictObject({ ts: isoTime, level: z.string(), message: z.string() })),
+  checks: z.array(checkSummarySchema),
+  customMetrics: z.array(customMetricSummarySchema),
+  infra: z.strictObject({ kind: z.string().nullable(), points: z.array(infraSeriesPointSchema) }),
+  seriesPrunedAt: nullableIsoTime,
+  vcpuPerReplica: z.number().nullable(),
+});
+
+/** GET /api/v1/runs/{id}/summary?from&to: seconds after the load started. */
+export const windowQuery = z
+  .object({
+    from: z.coerce.number().min(0),
+    to: z.coerce.number().positive(),
+  })
+  .refine((w) => w.to > w.from, { message: "to must be after from", path: ["to"] });
+
+/** The window's summary, or null when the run has no data yet. */
+export const windowSummarySchema = runSummarySchema.extend({ fromSeconds: z.number(), toSeconds: z.number() }).nullable();
+
+/** POST /api/v1/runs/{id}/abort: whether this request aborted it, and its status now (ABORTED at once when it was queued). */
+export const runAbortSchema = z.strictObject({ id, aborted: z.boolean(), status: runStatus });
+
+/** GET /api/v1/runs/{id}/artifacts: the files the run's script wrote with handleSummary() (each at .../artifacts/{name}). */
+export const runArtifactSchema = z.strictObject({ name: z.string(), size: z.number().int(), createdAt: isoTime });
+export const runArtifactsSchema = z.array(runArtifactSchema);
+
+/** GET /api/v1/runs/{id}/artifacts/{name}: the name URL-encoded as one segment (a "/" in it as %2F). */
+export const artifactParams = z.object({ id: z.string(), name: z.string().min(1).max(400) });
+
+/** A workspace's baseline for a target and workload: the run later runs of the pair are compared with. */
+export const baselineSchema = z.strictObject({ runId: id, target: z.string(), workload: z.string(), createdAt: isoTime });
+/** GET /api/v1/baselines?target=&workload=: the workspace's baselines, newest first. */
+export const baselinesQuery = z.object({ target: z.string().min(1).optional(), workload: z.string().min(1).optional() });
+export const baselinesSchema = z.array(baselineSchema);
+
+/**
+ * What the CLI's gate reads of a comparison's verdicts (GET /api/v1/comparisons): a part of the full verdict
+ * (apps/web/lib/api/contracts/comparisons.ts checks that the full one fits it), loose so that more fields pass.
+ */
+export const gateVerdictSchema = z.object({
+  metric: z.string(),
+  baseline: z.string(),
+  candidate: z.string(),
+  scale: z.enum(["difference", "ratio"]),
+  estimate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  level: z.number(),
+  baselineMean: z.number().nullable(),
+  outcome: z.string(),
+  text: z.string(),
+});
+export const comparisonVerdictsSchema = z.object({ verdicts: z.array(gateVerdictSchema) });

@@ -1,0 +1,126 @@
+// Reports CI understands (issue 24): `--junit FILE` (each k6 threshold and each --fail-on rule a test case, the
+// run itself one too) and `--summary FILE` (GitHub-flavoured markdown, e.g. $GITHUB_STEP_SUMMARY). Pure: from
+// what the server answered about the run and the comparison.
+import type { GateResult, ThresholdResult } from "@opsbench/core";
+import type { RunReport } from "./run-report";
+
+export interface CiRun extends RunReport {
+  target: { name: string } | null;
+  workload: { name: string } | null;
+  thresholds: ThresholdResult[];
+  thresholdsOk: boolean | null;
+}
+
+export interface CiReport {
+  run: CiRun;
+  /** The run's page. */
+  runUrl: string;
+  comparison: { baselineId: string; url: string; results: GateResult[] } | null;
+}
+
+/** The exit code the report stands for: 1 the run did not succeed, 99 a threshold or a --fail-on rule failed, else 0. */
+export function reportExitCode(r: CiReport): number {
+  if (r.run.status !== "SUCCEEDED") return 1;
+  const thresholdsFailed = r.run.k6ExitCode === 99 || r.run.thresholdsOk === false || r.run.thresholds.some((t) => !t.ok);
+  const gateFailed = r.comparison?.results.some((g) => g.outcome === "fail") ?? false;
+  return thresholdsFailed || gateFailed ? 99 : 0;
+}
+
+const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c] ?? c);
+
+interface Case {
+  classname: string;
+  name: string;
+  failure?: string;
+  error?: string;
+  skipped?: string;
+  out?: string;
+}
+
+function cases(r: CiReport): Case[] {
+  const out: Case[] = [];
+  const ok = r.run.status === "SUCCEEDED";
+  out.push({
+    classname: "opsbench.run",
+    name: `run ${r.run.id}`,
+    ...(ok ? { out: r.runUrl } : { error: `${r.run.status}${r.run.error ? `: ${r.run.error}` : ""}` }),
+  });
+  for (const t of r.run.thresholds)
+    out.push({
+      classname: `k6.thresholds.${t.metric}`,
+      name: `${t.metric}: ${t.expression}`,
+      ...(t.ok ? {} : { failure: `threshold ${t.expression} on ${t.metric} failed` }),
+    });
+  // k6 said its thresholds failed but no summary lists them (e.g. a run on several generators): one case for all.
+  if (!r.run.thresholds.length && (r.run.k6ExitCode === 99 || r.run.thresholdsOk === false))
+    out.push({ classname: "k6.thresholds", name: "k6 thresholds", failure: "k6 exited 99: thresholds failed" });
+  for (const g of r.comparison?.results ?? [])
+    out.push({
+      classname: "opsbench.gate",
+      name: g.rule.text,
+      ...(g.outcome === "fail" ? { failure: g.message } : g.outcome === "no-verdict" ? { skipped: g.message } : { out: g.message }),
+    });
+  return out;
+}
+
+export function junitXml(r: CiReport): string {
+  const all = cases(r);
+  const count = (k: keyof Case) => all.filter((c) => c[k] !== undefined).length;
+  const suite = `opsbench ${r.run.target?.name ?? "?"} / ${r.run.workload?.name ?? "?"}`;
+  const attrs = `tests="${all.length}" failures="${count("failure")}" errors="${count("error")}" skipped="${count("skipped")}"`;
+  const body = all
+    .map((c) => {
+      const inner = [
+        c.failure !== undefined ? `      <failure message="${xml(c.failure)}">${xml(c.failure)}</failure>` : "",
+        c.error !== undefined ? `      <error message="${xml(c.error)}">${xml(c.error)}</error>` : "",
+        c.skipped !== undefined ? `      <skipped message="${xml(c.skipped)}"/>` : "",
+        c.out !== undefined ? `      <system-out>${xml(c.out)}</system-out>` : "",
+      ].filter(Boolean);
+      const open = `    <testcase classname="${xml(c.classname)}" name="${xml(c.name)}"`;
+      return inner.length ? `${open}>\n${inner.join("\n")}\n    </testcase>` : `${open}/>`;
+    })
+    .join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="opsbench" ${attrs}>
+  <testsuite name="${xml(suite)}" ${attrs}>
+${body}
+  </testsuite>
+</testsuites>
+`;
+}
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+export function markdownSummary(r: CiReport): string {
+  const code = reportExitCode(r);
+  const verdict = code === 0 ? "✅ passed" : code === 99 ? "❌ failed its thresholds or gates" : `❌ ${r.run.status.toLowerCase()}`;
+  const s = r.run.summary;
+  const lines = [
+    `### opsbench: ${r.run.target?.name ?? "?"} / ${r.run.workload?.name ?? "?"} ${verdict}`,
+    "",
+    `Run [\`${r.run.id.slice(0, 8)}\`](${r.runUrl})${r.run.error ? `: ${cell(r.run.error)}` : ""}`,
+    "",
+  ];
+  if (s)
+    lines.push(
+      "| requests | failed | goodput | req/s | p50 ms | p95 ms | p99 ms |",
+      "|---:|---:|---:|---:|---:|---:|---:|",
+      `| ${s.requests} | ${s.failures} | ${s.goodput.toFixed(2)} % | ${s.rps.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.latencyMs.p99.toFixed(1)} |`,
+      "",
+    );
+  if (r.run.thresholds.length) {
+    lines.push("| k6 threshold | |", "|---|---|");
+    for (const t of r.run.thresholds) lines.push(`| \`${cell(t.metric)}: ${cell(t.expression)}\` | ${t.ok ? "✅" : "❌"} |`);
+    lines.push("");
+  }
+  if (r.comparison) {
+    lines.push(`Compared with the baseline [\`${r.comparison.baselineId.slice(0, 8)}\`](${r.comparison.url}):`, "");
+    if (r.comparison.results.length) {
+      lines.push("| rule | outcome | change |", "|---|---|---|");
+      const icon = { fail: "❌ fail", pass: "✅ pass", inconclusive: "➖ inconclusive", "no-verdict": "➖ no verdict" } as const;
+      for (const g of r.comparison.results) lines.push(`| \`${cell(g.rule.text)}\` | ${icon[g.outcome]} | ${cell(g.message)} |`);
+      lines.push("");
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,154 @@
+// Baselines and gates against a server (issue 24): `opsbench baseline set|show`, `opsbench compare`, and the
+// --baseline/--fail-on/--junit/--summary options `opsbench run` shares with compare. The verdicts are the
+// server's verdict engine's (GET /api/v1/comparisons); a rule only reads their intervals (core gate-rules.ts).
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { evaluateGateRule, type GateRule, parseGateRule } from "@opsbench/core";
+import { type CiReport, junitXml, markdownSummary, reportExitCode } from "./ci-report";
+import {
+  comparisonQuery,
+  type Remote,
+  type RemoteRunView,
+  remoteBaselines,
+  remoteRunReport,
+  remoteSetBaseline,
+  remoteVerdicts,
+} from "./remote-client";
+import { runSummaryJson } from "./run-report";
+import { parsing, UsageError } from "./usage-error";
+
+export const GATE_USAGE = `  opsbench baseline set RUN_ID | show [--target NAME] [--workload NAME] [--json]
+                                                              mark a succeeded run as its target and workload's baseline; list them
+  opsbench compare RUN_ID --baseline RUN_ID|latest-baseline [--fail-on RULE]... [--junit FILE] [--summary FILE] [--json]
+                                                              compare a run with a baseline by the verdict engine; exit 99 when a rule
+                                                              fails beyond its interval (RULE: "p95 > +10%", "goodput < -1pp", "p99 > +20ms")
+  run and compare take --baseline, --fail-on, --junit FILE (JUnit XML) and --summary FILE (GitHub markdown)`;
+
+/** The options `run` and `compare` share. */
+export const GATE_OPTIONS = {
+  baseline: { type: "string" },
+  "fail-on": { type: "string", multiple: true },
+  junit: { type: "string" },
+  summary: { type: "string" },
+} as const;
+
+export interface GateOptions {
+  baseline?: string | undefined;
+  "fail-on"?: string[] | undefined;
+  junit?: string | undefined;
+  summary?: string | undefined;
+}
+
+interface Io {
+  say: (m: string) => void;
+  out: (m: string) => void;
+}
+
+/** The rules, parsed before anything is started (a bad rule is exit 2, not a run thrown away). */
+export function gateRules(o: GateOptions): GateRule[] {
+  const rules = (o["fail-on"] ?? []).map((text) => parsing(() => parseGateRule(text)));
+  if (rules.length && !o.baseline) throw new UsageError("--fail-on needs --baseline RUN_ID|latest-baseline");
+  return rules;
+}
+
+/**
+ * The baseline's run id: the one given, or the workspace's for the target and workload ("latest-baseline"). `run`
+ * asks before it starts anything, so a missing baseline costs no load test.
+ */
+export async function resolveBaseline(
+  remote: Remote,
+  given: string,
+  target: string | undefined,
+  workload: string | undefined,
+): Promise<string> {
+  if (given !== "latest-baseline") return given;
+  if (!target || !workload)
+    throw new UsageError("--baseline latest-baseline needs a run of a saved target and workload: name a baseline run");
+  const [found] = await remoteBaselines(remote, { target, workload });
+  if (!found)
+    throw new UsageError(`no baseline for target ${target} and workload ${workload} yet: mark one with \`opsbench baseline set RUN_ID\``);
+  return found.runId;
+}
+
+/** Compares a finished run with its baseline (when asked), writes the reports asked for; the report and exit code. */
+export async function gateAndReport(
+  remote: Remote,
+  view: RemoteRunView,
+  o: GateOptions,
+  rules: GateRule[],
+  io: Io,
+): Promise<{ code: number; report: CiReport }> {
+  let comparison: CiReport["comparison"] = null;
+  if (o.baseline && view.status === "SUCCEEDED") {
+    const baselineId = await resolveBaseline(remote, o.baseline, view.target?.name, view.workload?.name);
+    if (baselineId === view.id) throw new UsageError(`run ${view.id} is its own baseline: compare it with another run`);
+    const verdicts = await remoteVerdicts(remote, baselineId, view.id);
+    const url = `${remote.url}/compare?${comparisonQuery(baselineId, view.id)}`;
+    comparison = { baselineId, url, results: rules.map((r) => evaluateGateRule(r, verdicts)) };
+    io.say(`compared with baseline ${baselineId.slice(0, 8)}: ${url}`);
+    for (const g of comparison.results) io.say(`  ${g.outcome === "fail" ? "FAIL" : g.outcome}: ${g.message}`);
+  }
+  const report: CiReport = { run: view, runUrl: `${remote.url}/runs/${view.id}`, comparison };
+  if (o.junit) writeFileSync(o.junit, junitXml(report));
+  if (o.summary) writeFileSync(o.summary, markdownSummary(report), { flag: "a" }); // $GITHUB_STEP_SUMMARY is appended to
+  return { code: reportExitCode(report), report };
+}
+
+/** The JSON `run --json` and `compare --json` print: the run's summary, and the comparison when there is one. */
+export function reportJson(report: CiReport) {
+  const c = report.comparison;
+  return {
+    ...runSummaryJson(report.run),
+    ...(c
+      ? {
+          comparison: {
+            baselineId: c.baselineId,
+            url: c.url,
+            rules: c.results.map((g) => ({ rule: g.rule.text, outcome: g.outcome, change: g.change, message: g.message })),
+          },
+        }
+      : {}),
+  };
+}
+
+export async function baselineCommand(remote: Remote, args: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parsing(() =>
+    parseArgs({
+      args: rest,
+      strict: true,
+      allowPositionals: true,
+      options: { target: { type: "string" }, workload: { type: "string" }, json: { type: "boolean", default: false } },
+    }),
+  );
+  if (sub === "set") {
+    if (positionals.length !== 1) throw new UsageError("baseline set needs one RUN_ID");
+    const b = await remoteSetBaseline(remote, positionals[0]!);
+    io.out(values.json ? JSON.stringify(b) : `run ${b.runId} is the baseline for target ${b.target} and workload ${b.workload}`);
+    return 0;
+  }
+  if (sub === "show") {
+    const found = await remoteBaselines(remote, { target: values.target, workload: values.workload });
+    io.out(
+      values.json
+        ? JSON.stringify(found, null, 2)
+        : found.map((b) => `${b.target} / ${b.workload}: run ${b.runId} (since ${b.createdAt})`).join("\n") || "no baselines yet",
+    );
+    return 0;
+  }
+  throw new UsageError(`unknown command "baseline ${sub ?? ""}" (known: baseline set, baseline show)`);
+}
+
+export async function compareCommand(remote: Remote, args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parsing(() =>
+    parseArgs({ args, strict: true, allowPositionals: true, options: { ...GATE_OPTIONS, json: { type: "boolean", default: false } } }),
+  );
+  if (positionals.length !== 1) throw new UsageError("compare needs one RUN_ID (the candidate)");
+  if (!values.baseline) throw new UsageError("compare needs --baseline RUN_ID|latest-baseline");
+  const rules = gateRules(values);
+  const view = await remoteRunReport(remote, positionals[0]!);
+  if (view.status !== "SUCCEEDED") io.say(`run ${view.id} is ${view.status}: nothing to compare`);
+  const { code, report } = await gateAndReport(remote, view, values, rules, io);
+  if (values.json) io.out(JSON.stringify(reportJson(report)));
+  return code;
+}

@@ -1,0 +1,21 @@
+// The CLI's settings in remote mode (OPSBENCH_URL + OPSBENCH_TOKEN): all the packed CLI reads of process.env.
+import { parseProcessEnv } from "@opsbench/core";
+import { z } from "zod";
+
+const remoteEnvSchema = z
+  .object({
+    /** A running opsbench server (e.g. https://bench.example.com): run, runs show go through its API. */
+    OPSBENCH_URL: z.url().optional(),
+    /** An API token from the server's settings page (a member's, in one workspace). */
+    OPSBENCH_TOKEN: z.string().min(1).optional(),
+  })
+  .refine((e) => !e.OPSBENCH_URL || e.OPSBENCH_TOKEN, {
+    message: "OPSBENCH_URL needs OPSBENCH_TOKEN (an API token)",
+    path: ["OPSBENCH_TOKEN"],
+  });
+
+/** The server the CLI talks to instead of the database, when OPSBENCH_URL is set. */
+export function loadRemote(): { url: string; token: string } | null {
+  const e = parseProcessEnv(remoteEnvSchema, process.env, "opsbench");
+  return e.OPSBENCH_URL && e.OPSBENCH_TOKEN ? { url: e.OPSBENCH_URL.replace(/\/+$/, ""), token: e.OPSBENCH_TOKEN } : null;
+}

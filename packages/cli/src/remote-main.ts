@@ -1,0 +1,178 @@
+// The CLI's remote mode (OPSBENCH_URL + OPSBENCH_TOKEN): the commands that go through a server's API. Imports no
+// database, queue or local-process module: this is what the packed CLI (npm run cli:pack) holds, and what the
+// monorepo's `opsbench` hands these commands to when OPSBENCH_URL is set. Exit codes: 0 ok, 1 failed, 2 bad input,
+// 99 thresholds (or a --fail-on rule) failed.
+import { parseArgs } from "node:util";
+import {
+  type Remote,
+  RemoteInputError,
+  remoteImportK6,
+  remotePutWorkload,
+  remoteRunReport,
+  remoteStartRun,
+  remoteWindowSummary,
+} from "./remote-client";
+import { IMPORT_K6_USAGE, printImport, readImportUpload } from "./import-k6-file";
+import { readScriptUpload, workloadNameFor } from "./script-upload";
+import {
+  baselineCommand,
+  compareCommand,
+  GATE_OPTIONS,
+  GATE_USAGE,
+  gateAndReport,
+  gateRules,
+  reportJson,
+  resolveBaseline,
+} from "./gate-command";
+import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson } from "./run-report";
+import { parsing, UsageError } from "./usage-error";
+
+export const REMOTE_USAGE = `  opsbench run --target NAME --workload NAME [--json]         run a saved workload against a target and wait
+  opsbench run --target NAME --script PATH [--entry FILE] [--workload NAME] [--json]
+                                                              run a k6 script with its local modules and data files (or a folder,
+                                                              or a k6 archive .tar), saved as a workload (default name script-<file>)
+  opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
+${GATE_USAGE}
+${IMPORT_K6_USAGE}`;
+
+/** The commands remote mode answers; the monorepo's CLI sends these here when OPSBENCH_URL is set. */
+export function isRemoteCommand(argv: readonly string[]): boolean {
+  const [command, sub] = argv;
+  if (command === "run") return !argv.includes("--external");
+  return (
+    (command === "runs" && sub === "show") || (command === "import" && sub === "k6") || command === "compare" || command === "baseline"
+  );
+}
+
+export interface RemoteIo {
+  say: (m: string) => void;
+  out: (m: string) => void;
+}
+
+export async function remoteCommand(remote: Remote, argv: string[], io: RemoteIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "run") return remoteRun(remote, rest, io);
+  if (command === "runs" && rest[0] === "show") return remoteRunsShow(remote, rest.slice(1), io);
+  if (command === "compare") return asUsage(compareCommand(remote, rest, io));
+  if (command === "import" && rest[0] === "k6") return remoteImportK6Command(remote, rest.slice(1), io);
+  if (command === "baseline") return asUsage(baselineCommand(remote, rest, io));
+  throw new UsageError(`unknown command "${argv.join(" ")}"`);
+}
+
+/** A server's refusal of the input (unknown name, bad id) is a usage error, as it is against the database. */
+export async function asUsage<T>(p: Promise<T>): Promise<T> {
+  return p.catch((err) => {
+    throw err instanceof RemoteInputError ? new UsageError(err.message) : err;
+  });
+}
+
+async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<number> {
+  const { values } = parsing(() =>
+    parseArgs({
+      args,
+      strict: true,
+      options: {
+        target: { type: "string" },
+        workload: { type: "string" },
+        script: { type: "string" },
+        entry: { type: "string" },
+        json: { type: "boolean", default: false },
+        ...GATE_OPTIONS,
+      },
+    }),
+  );
+  const rules = gateRules(values);
+  if (!values.target || !(values.workload || values.script))
+    throw new UsageError("run needs --target NAME and --workload NAME (a saved workload) or --script PATH");
+  if (values.entry && !values.script) throw new UsageError("--entry goes with --script FOLDER");
+  const upload = values.script ? readScriptUpload(values.script, values.entry) : null;
+  const workload = values.workload ?? (upload && values.script ? workloadNameFor(upload, values.script) : "");
+  // The baseline is looked up before anything is saved or loaded: none yet is bad input (2), not a failed run.
+  if (values.baseline) values.baseline = await asUsage(resolveBaseline(remote, values.baseline, values.target, workload));
+  if (upload) {
+    const count = Object.keys(upload.files).length;
+    io.say(`checking ${upload.entry}${count ? ` and ${count} file(s) beside it` : ""} on ${remote.url} (k6 inspect)...`);
+    await asUsage(remotePutWorkload(remote, { name: workload, spec: { kind: "script", ...upload } }));
+    io.say(`saved as workload ${workload}`);
+  }
+  const id = await asUsage(remoteStartRun(remote, values.target, workload));
+  io.say(`run ${id.slice(0, 8)} created on ${remote.url}`);
+  const view = await pollRun(() => remoteRunReport(remote, id), io.say);
+  if (!values.baseline && !values.junit && !values.summary) {
+    printRun(view, values.json, io);
+    return exitCodeFor(view);
+  }
+  const { code, report } = await gateAndReport(remote, view, values, rules, io);
+  io.out(values.json ? JSON.stringify(reportJson(report)) : formatSummary(view));
+  return code;
+}
+
+export function printRun(view: RunReport, json: boolean, io: RemoteIo): void {
+  io.out(json ? JSON.stringify(runSummaryJson(view)) : formatSummary(view));
+}
+
+async function remoteRunsShow(remote: Remote, args: string[], io: RemoteIo): Promise<number> {
+  const { values, positionals } = parsing(() =>
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { json: { type: "boolean", default: false }, from: { type: "string" }, to: { type: "string" } },
+    }),
+  );
+  if (positionals.length !== 1) throw new UsageError("runs show needs one RUN_ID");
+  const id = positionals[0]!;
+  if (values.from === undefined && values.to === undefined) {
+    const view = await asUsage(remoteRunReport(remote, id));
+    io.out(values.json ? JSON.stringify(runSummaryJson(view), null, 2) : formatSummary(view));
+    return 0;
+  }
+  const { from, to } = windowOf(values.from, values.to);
+  const w = await asUsage(remoteWindowSummary(remote, id, from, to));
+  if (!w) throw new UsageError(`run ${id} has no results`);
+  io.out(values.json ? JSON.stringify(windowJson(id, w), null, 2) : formatWindow(id, from, to, w));
+  return 0;
+}
+
+/** --from S --to S: seconds after the load started, checked. */
+export function windowOf(fromText: string | undefined, toText: string | undefined): { from: number; to: number } {
+  const from = Number(fromText ?? 0);
+  const to = Number(toText);
+  if (!Number.isFinite(from) || from < 0) throw new UsageError(`--from must be a number of seconds >= 0, not "${fromText}"`);
+  if (!Number.isFinite(to) || to <= from) throw new UsageError(`--to must be a number of seconds after --from, not "${toText ?? ""}"`);
+  return { from, to };
+}
+
+type WindowSummary = {
+  fromSeconds: number;
+  toSeconds: number;
+  requests: number;
+  failures: number;
+  goodput: number;
+  rps: number;
+  latencyMs: { p50: number; p95: number; p99: number };
+};
+
+/** What `runs show --from --to --json` prints, from the database or the API. */
+export const windowJson = (id: string, w: WindowSummary) => ({
+  id,
+  fromSeconds: w.fromSeconds,
+  toSeconds: w.toSeconds,
+  requests: w.requests,
+  failures: w.failures,
+  goodput: w.goodput,
+  rps: w.rps,
+  latencyMs: w.latencyMs,
+});
+
+export function formatWindow(id: string, from: number, to: number, w: WindowSummary): string {
+  return `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`;
+}
+
+/** `import k6 FILE` against a server: the file stays here, only its aggregate travels (POST /api/v1/imports/k6). */
+async function remoteImportK6Command(remote: Remote, args: string[], io: RemoteIo): Promise<number> {
+  const read = await readImportUpload(args, { say: io.say, usageError: (m) => new UsageError(m) });
+  if (typeof read === "number") return read;
+  const id = await asUsage(remoteImportK6(remote, read.upload));
+  return printImport(await remoteRunReport(remote, id), read.upload, read.json);
+}

@@ -1,0 +1,109 @@
+// docs/ci.md and the composite action (.github/actions/opsbench) are what a team copies: they must parse, and
+// every `opsbench` command they name must exist with those flags. Each command is run for real (the repository's
+// CLI, in remote mode) against a server that is not there: a known command with known flags gets as far as the
+// network (exit 1, "cannot reach"); an unknown flag or command would be exit 2.
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+
+const repo = path.resolve(import.meta.dirname, "../../..");
+const doc = readFileSync(path.join(repo, "docs/ci.md"), "utf8");
+const action = parseYaml(readFileSync(path.join(repo, ".github/actions/opsbench/action.yml"), "utf8")) as {
+  inputs: Record<string, { required?: boolean }>;
+  runs: { using: string; steps: Array<{ name?: string; shell?: string; run?: string; env?: Record<string, string> }> };
+};
+
+const work = mkdtempSync(path.join(os.tmpdir(), "opsbench-ci-docs-"));
+mkdirSync(path.join(work, "load"));
+writeFileSync(path.join(work, "load/test.js"), 'import http from "k6/http";\nexport default function () {}\n');
+// `opsbench` on PATH: the repository's CLI (the packed one is the same remote mode, packed-cli.test.ts).
+const bin = path.join(work, "bin");
+mkdirSync(bin);
+writeFileSync(
+  path.join(bin, "opsbench"),
+  `#!/bin/sh\nexec "${process.execPath}" "${path.join(repo, "packages/cli/bin/opsbench.js")}" "$@"\n`,
+);
+chmodSync(path.join(bin, "opsbench"), 0o755);
+const nowhere = { OPSBENCH_URL: "http://127.0.0.1:9", OPSBENCH_TOKEN: "obk_ci-docs", PATH: `${bin}:${process.env.PATH}` };
+
+function sh(script: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { cwd: work, env: { ...process.env, ...nowhere, ...env } });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code: code ?? -1, stderr }));
+  });
+}
+
+/** The fenced blocks of a language in docs/ci.md. */
+const blocks = (lang: string) => [...doc.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]!);
+
+describe("docs/ci.md and the GitHub Action", () => {
+  it("the action is a composite action whose run steps name their shell", () => {
+    expect(action.runs.using).toBe("composite");
+    const runs = action.runs.steps.filter((s) => s.run);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const s of runs) expect(s.shell, s.name).toBe("bash");
+  });
+
+  it("the documented workflow parses and gives the action only inputs it has, and all it requires", () => {
+    const [workflowText] = blocks("yaml");
+    const workflow = parseYaml(workflowText!) as {
+      jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, unknown> }> }>;
+    };
+    const step = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .find((s) => s.uses === "./.github/actions/opsbench");
+    expect(step).toBeDefined();
+    const given = Object.keys(step!.with ?? {});
+    for (const name of given) expect(Object.keys(action.inputs), name).toContain(name);
+    for (const [name, input] of Object.entries(action.inputs)) if (input.required) expect(given, name).toContain(name);
+  });
+
+  it("every opsbench command in docs/ci.md exists with its flags", async () => {
+    const lines = blocks("sh")
+      .join("\n")
+      .replace(/\\\n\s*/g, " ")
+      .split("\n")
+      .map((l) => l.replace(/#.*$/, "").trim())
+      .filter((l) => /(^|\$\()opsbench /.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      // `id=$(opsbench run ... | jq -r .id)`: the command itself; RUN_ID and $id stand for a run id.
+      const command = (/opsbench [^|)]*/.exec(line)?.[0] ?? line).replace(/RUN_ID|"\$id"/g, "00000000-0000-0000-0000-000000000000");
+      const r = await sh(command);
+      expect(r.stderr, command).toContain("cannot reach http://127.0.0.1:9");
+      expect(r.code, command).toBe(1);
+    }
+  });
+
+  it("the action's script builds a command the CLI takes, every rule a --fail-on", async () => {
+    const step = action.runs.steps.find((s) => s.run?.includes("opsbench "))!;
+    const summary = path.join(work, "step-summary.md");
+    const r = await sh(step.run!, {
+      INPUT_TARGET: "staging-api",
+      INPUT_SCRIPT: "load/test.js",
+      INPUT_WORKLOAD: "",
+      INPUT_BASELINE: "latest-baseline",
+      INPUT_FAIL_ON: "p95 > +10%\ngoodput < -1pp\n",
+      INPUT_JUNIT: path.join(work, "junit.xml"),
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(r.stderr).toContain("cannot reach http://127.0.0.1:9");
+    expect(r.code).toBe(1);
+    // A bad rule in the input is refused before anything else (exit 2), which shows each line became one --fail-on.
+    const bad = await sh(step.run!, {
+      INPUT_TARGET: "t",
+      INPUT_SCRIPT: "load/test.js",
+      INPUT_BASELINE: "x",
+      INPUT_FAIL_ON: "p95 > +10%\nlatency > 1%",
+      INPUT_JUNIT: "j.xml",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--fail-on "latency > 1%"');
+  });
+});

@@ -1,0 +1,316 @@
+// The CLI anyone installs (issue 24): `npm run cli:pack` makes a tarball that `npm install` puts into an empty
+// folder (no monorepo, no Prisma, no database client), and that folder's `opsbench` works against a server with
+// only OPSBENCH_URL and OPSBENCH_TOKEN, with the documented exit codes (0, 99, 1, 2).
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseJunit } from "junit2json";
+import { describe, expect, it } from "vitest";
+import { loadEnv as loadRunnerEnv } from "../../../apps/runner/src/env";
+import { launchBrowser, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { startSignedInWeb } from "../../../tests/test-identity";
+
+const { web, owner } = await startSignedInWeb();
+const auth = { authorization: `Bearer ${owner.token}` };
+
+const work = mkdtempSync(path.join(os.tmpdir(), "opsbench-packed-"));
+const tarball = execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../scripts/pack.mjs"), "--out", work], {
+  encoding: "utf8",
+}).trim();
+const project = path.join(work, "project");
+mkdirSync(project);
+writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "a-team-project", private: true }));
+// --offline: the tarball has no dependencies to fetch.
+execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, stdio: "ignore" });
+
+/** The installed `opsbench`, from the project folder, with nothing of this repository's environment. */
+export function installed(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(path.join(project, "node_modules/.bin/opsbench"), args, {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+const remote = { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token };
+let scriptRunId = "";
+let gatedRunId = "";
+
+/** A k6 project as a team keeps it: a module, a CSV read with open() into a SharedArray, handleSummary() writing files. */
+function writeK6Project(dir: string) {
+  const put = (name: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  };
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the k6 module's own template string
+  put("lib/paths.js", "export const pathFor = (user) => `/?n=500&user=${encodeURIComponent(user)}`;\n");
+  put("data/users.csv", "name\nann\nbob\ncarol\n");
+  put(
+    "load/test.js",
+    `import http from "k6/http";
+import { check } from "k6";
+import { SharedArray } from "k6/data";
+import { pathFor } from "../lib/paths.js";
+
+const users = new SharedArray("users", () => open("../data/users.csv").split("\\n").slice(1).filter(Boolean));
+
+// 35 s: the verdict engine judges a single run a side over at least 30 s of per-second data.
+export const options = { vus: 2, duration: "35s", thresholds: { checks: ["rate>0.9"] } };
+
+export default function () {
+  const res = http.get(\`\${__ENV.OPSBENCH_BASE_URL}\${pathFor(users[__ITER % users.length])}\`);
+  check(res, { "status 200": (r) => r.status === 200 });
+}
+
+export function handleSummary(data) {
+  return {
+    "summary.json": JSON.stringify({ users: users.length, checks: data.metrics.checks.values.passes }),
+    "users.txt": users.join(","),
+  };
+}
+`,
+  );
+}
+
+async function create(route: string, body: unknown) {
+  const res = await fetch(`${web}${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...auth },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+describe("the packed CLI, installed into an empty folder", () => {
+  it("holds one package and no database client, queue or monorepo module", () => {
+    expect(readdirSync(path.join(project, "node_modules")).filter((n) => !n.startsWith("."))).toEqual(["@opsbench"]);
+    expect(readdirSync(path.join(project, "node_modules/@opsbench"))).toEqual(["cli"]);
+    expect(existsSync(path.join(project, "node_modules/@prisma"))).toBe(false);
+  });
+
+  it("runs a saved workload on the server with only OPSBENCH_URL and OPSBENCH_TOKEN: 0, and 99 when thresholds fail", async () => {
+    await create("/api/v1/targets", taewaTarget("packed-taewa", { replicas: 1 }));
+    await create("/api/v1/workloads", shortRamp("packed-ok", { vus: 2, holdSeconds: 2 }));
+    await create(
+      "/api/v1/workloads",
+      shortRamp("packed-failing", { vus: 2, holdSeconds: 2, thresholds: { http_req_duration: ["p(95)<0.001"] } }),
+    );
+    const ok = await installed(remote, "run", "--target", "packed-taewa", "--workload", "packed-ok", "--json");
+    expect(ok.code, ok.stderr).toBe(0);
+    const summary = JSON.parse(ok.stdout) as { id: string; status: string; requests: number };
+    expect(summary.status).toBe("SUCCEEDED");
+    expect(summary.requests).toBeGreaterThan(0);
+    const failing = await installed(remote, "run", "--target", "packed-taewa", "--workload", "packed-failing", "--json");
+    expect(failing.code, failing.stderr).toBe(99);
+    const shown = await installed(remote, "runs", "show", summary.id, "--json");
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout).requests).toBe(summary.requests);
+  });
+
+  it("runs a k6 project from the repository (a module, a CSV data file) and keeps what handleSummary() wrote", async () => {
+    writeK6Project(project);
+    await create("/api/v1/targets", taewaTarget("packed-script-taewa", { replicas: 1 }));
+    const ran = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "load/test.js", "--json");
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain("2 file(s) beside it");
+    const summary = JSON.parse(ran.stdout) as { id: string; status: string; requests: number };
+    expect(summary.requests).toBeGreaterThan(0);
+    scriptRunId = summary.id;
+    // Saved as a workload (script-load-test.js) holding the module and the CSV.
+    const workloads = (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{
+      name: string;
+      spec: { entry?: string; files?: Record<string, string> };
+    }>;
+    const saved = workloads.find((w) => w.name === "script-load-test.js");
+    expect(saved?.spec.entry).toBe("load/test.js");
+    expect(Object.keys(saved?.spec.files ?? {}).sort()).toEqual(["data/users.csv", "lib/paths.js"]);
+    // handleSummary()'s files: listed and downloadable, with what the script read from the CSV.
+    const listed = (await (await fetch(`${web}/api/v1/runs/${summary.id}/artifacts`, { headers: auth })).json()) as Array<{ name: string }>;
+    expect(listed.map((a) => a.name)).toEqual(["summary.json", "users.txt"]);
+    const file = await fetch(`${web}/api/v1/runs/${summary.id}/artifacts/users.txt`, { headers: auth });
+    expect(file.headers.get("content-disposition")).toContain("attachment");
+    expect(await file.text()).toBe("ann,bob,carol");
+    const kept = (await (await fetch(`${web}/api/v1/runs/${summary.id}/artifacts/summary.json`, { headers: auth })).json()) as {
+      users: number;
+      checks: number;
+    };
+    expect(kept.users).toBe(3);
+    expect(kept.checks).toBeGreaterThan(0);
+  });
+
+  it("gates a second run on the baseline: JUnit and a step summary, 0 when the rules hold, 99 when one fails", async () => {
+    const none = await installed(
+      remote,
+      "run",
+      "--target",
+      "packed-script-taewa",
+      "--script",
+      "load/test.js",
+      "--baseline",
+      "latest-baseline",
+    );
+    expect(none.code).toBe(2); // no baseline yet: said before any load
+    expect(none.stderr).toContain("opsbench baseline set");
+    const marked = await installed(remote, "baseline", "set", scriptRunId);
+    expect(marked.code, marked.stderr).toBe(0);
+    expect(marked.stdout).toContain("packed-script-taewa");
+
+    const junit = path.join(work, "junit.xml");
+    const stepSummary = path.join(work, "summary.md");
+    const gated = await installed(
+      remote,
+      ...["run", "--target", "packed-script-taewa", "--script", "load/test.js", "--baseline", "latest-baseline"],
+      ...["--fail-on", "p95 > +100000%", "--fail-on", "goodput < -50pp", "--junit", junit, "--summary", stepSummary, "--json"],
+    );
+    expect(gated.code, gated.stderr).toBe(0);
+    expect(gated.stderr).toContain(`/compare?g=baseline%3A${scriptRunId}`);
+    const out = JSON.parse(gated.stdout) as { id: string; comparison: { baselineId: string; rules: Array<{ outcome: string }> } };
+    expect(out.comparison.baselineId).toBe(scriptRunId);
+    // Goodput is 100% on both sides: a verdict always. p95 has one when the engine finds enough independent seconds.
+    const [p95, goodput] = out.comparison.rules.map((r) => r.outcome);
+    expect(["pass", "inconclusive", "no-verdict"]).toContain(p95);
+    expect(goodput).toBe("pass");
+    type Junit = {
+      failures?: number;
+      testsuite?: Array<{ testcase?: Array<{ name?: string; failure?: Array<{ message?: string }> }> }>;
+    };
+    const report = (await parseJunit(readFileSync(junit, "utf8"))) as Junit;
+    const cases = report.testsuite?.[0]?.testcase ?? [];
+    expect(cases.map((c) => c.name)).toEqual([`run ${out.id}`, "checks: rate>0.9", "p95 > +100000%", "goodput < -50pp"]);
+    expect(cases.filter((c) => c.failure)).toEqual([]);
+    expect(readFileSync(stepSummary, "utf8")).toContain("| `goodput < -50pp` | ✅ pass |");
+
+    // The same run against a rule it cannot meet (goodput up by at least 1pp from 100%): 99, and JUnit says which failed.
+    const failing = path.join(work, "junit-failing.xml");
+    const compared = await installed(
+      remote,
+      "compare",
+      out.id,
+      "--baseline",
+      scriptRunId,
+      "--fail-on",
+      "goodput < +1pp",
+      "--junit",
+      failing,
+    );
+    expect(compared.code, compared.stderr).toBe(99);
+    expect(compared.stderr).toContain("FAIL");
+    const failed = (await parseJunit(readFileSync(failing, "utf8"))) as Junit;
+    expect(failed.failures).toBe(1);
+    const gate = failed.testsuite?.[0]?.testcase?.find((c) => c.name === "goodput < +1pp");
+    expect(gate?.failure?.[0]?.message).toContain("beyond the limit");
+    gatedRunId = out.id;
+    const badRule = await installed(remote, "compare", out.id, "--baseline", scriptRunId, "--fail-on", "latency > 10%");
+    expect(badRule.code).toBe(2);
+    expect(badRule.stderr).toContain('unknown metric "latency"');
+  });
+
+  it("the run page lists the script's files and marks the run as the baseline (the button)", async () => {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext();
+      await context.addCookies([{ ...owner.sessionCookie, url: web }]);
+      const page = await context.newPage();
+      await page.goto(`${web}/runs/${gatedRunId}`);
+      await expect.poll(() => page.getByTestId("run-artifacts").getByRole("link").allTextContents()).toEqual(["summary.json", "users.txt"]);
+      await page.getByTestId("mark-baseline").click();
+      await page.getByText("This run is the baseline").waitFor();
+      const [b] = (await (await fetch(`${web}/api/v1/baselines?target=packed-script-taewa`, { headers: auth })).json()) as Array<{
+        runId: string;
+      }>;
+      expect(b?.runId).toBe(gatedRunId);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("runs a `k6 archive` tar as it is (its module and CSV inside), its main script shown as the workload's source", async () => {
+    mkdirSync(path.join(project, "short"), { recursive: true });
+    writeFileSync(
+      path.join(project, "short/test.js"),
+      `import http from "k6/http";
+import { SharedArray } from "k6/data";
+import { pathFor } from "../lib/paths.js";
+const users = new SharedArray("users", () => open("../data/users.csv").split("\\n").slice(1).filter(Boolean));
+export const options = { vus: 1, duration: "2s" };
+export default function () {
+  http.get(\`\${__ENV.OPSBENCH_BASE_URL}\${pathFor(users[__ITER % users.length])}\`);
+}
+`,
+    );
+    // The pinned k6 makes the archive, as a team's CI would with its own k6.
+    execFileSync(loadRunnerEnv({}).OPSBENCH_K6, ["archive", "--quiet", "-O", "short.tar", "short/test.js"], { cwd: project });
+    const ran = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "short.tar", "--json");
+    expect(ran.code, ran.stderr).toBe(0);
+    expect((JSON.parse(ran.stdout) as { requests: number }).requests).toBeGreaterThan(0);
+    const workloads = (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{
+      name: string;
+      spec: { entry?: string; source: string; files?: Record<string, string> };
+    }>;
+    const saved = workloads.find((w) => w.name === "script-short.tar");
+    expect(saved?.spec.entry).toBe("archive.tar");
+    expect(Object.keys(saved?.spec.files ?? {})).toEqual(["archive.tar"]);
+    expect(saved?.spec.source).toContain('import { pathFor } from "../lib/paths.js"');
+    writeFileSync(path.join(project, "not-an-archive.tar"), "plain text");
+    const notTar = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "not-an-archive.tar");
+    expect(notTar.code).toBe(2);
+    expect(notTar.stderr).toContain("not a k6 archive");
+  });
+
+  it("refuses a script whose module is missing (2, nothing saved) and one k6 cannot read (2, k6's message)", async () => {
+    mkdirSync(path.join(project, "broken"), { recursive: true });
+    writeFileSync(path.join(project, "broken/missing.js"), 'import { x } from "./nowhere.js";\nexport default function () {}\n');
+    const missing = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "broken/missing.js");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('"./nowhere.js"');
+    writeFileSync(path.join(project, "broken/bad.js"), "export default function () {\n  syntax error here\n}\n");
+    const bad = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "broken/bad.js");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("spec.source");
+    const names = ((await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{ name: string }>).map(
+      (w) => w.name,
+    );
+    expect(names).not.toContain("script-broken-missing.js");
+    expect(names).not.toContain("script-broken-bad.js");
+  });
+
+  it("imports a k6 result file as a run on the server", async () => {
+    const t0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const lines = [0, 400, 1300].map((ms, i) =>
+      JSON.stringify({
+        metric: "http_req_duration",
+        type: "Point",
+        data: { time: new Date(t0 + ms).toISOString(), value: 10 + i, tags: { name: "home", status: "200" } },
+      }),
+    );
+    writeFileSync(path.join(project, "result.json"), `${lines.join("\n")}\n`);
+    const imported = await installed(remote, "import", "k6", "result.json", "--name", "from-ci", "--json");
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ requests: 3, source: "k6-import" });
+    writeFileSync(path.join(project, "notes.txt"), "hello\n");
+    const notK6 = await installed(remote, "import", "k6", "notes.txt");
+    expect(notK6.code).toBe(2);
+    expect(notK6.stderr).toContain("is not a k6 result file");
+  });
+
+  it("exits 2 for bad input (unknown name, no server set, a local-only command) and 1 for a refused token", async () => {
+    const unknown = await installed(remote, "run", "--target", "packed-nope", "--workload", "packed-ok");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("packed-nope");
+    const unset = await installed({}, "runs", "show", "x");
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain("OPSBENCH_URL");
+    const local = await installed(remote, "demo");
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain("opsbench repository");
+    const bad = await installed({ ...remote, OPSBENCH_TOKEN: "obk_not-a-token" }, "runs", "show", "00000000-0000-0000-0000-000000000000");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("401");
+  });
+});

@@ -1,0 +1,85 @@
+// Regression gates (`opsbench compare --fail-on "p95 > +10%"`, issue 24): a rule on one verdict of the verdict
+// engine (compare/, statistics/verdict-method.ts). Thin on purpose: the engine gives the interval of the change
+// (a difference, or a ratio); a rule fails only when the whole interval is beyond its limit, passes when the whole
+// interval is within it, and is inconclusive otherwise (that does not fail a build).
+export type GateUnit = "%" | "pp" | "abs";
+
+export interface GateRule {
+  /** As written, e.g. "p95 > +10%". */
+  text: string;
+  /** The verdict's metric key: p50, p95, p99, req/s, goodput. */
+  metric: string;
+  /** ">": fails when the change is above the limit (a rise is bad); "<": below it. */
+  op: ">" | "<";
+  limit: number;
+  /** "%": relative to the baseline; "pp": percentage points (goodput); "abs": in the metric's own unit (ms, req/s). */
+  unit: GateUnit;
+}
+
+const METRIC_ALIASES: Record<string, string> = { p50: "p50", p95: "p95", p99: "p99", rps: "req/s", "req/s": "req/s", goodput: "goodput" };
+
+/** Parses "p95 > +10%", "goodput < -1pp", "p99 > +20ms", "rps < -5%"; throws a message naming what is wrong. */
+export function parseGateRule(text: string): GateRule {
+  const m = /^\s*([a-z0-9/]+)\s*([<>])\s*([+-]?\d+(?:\.\d+)?)\s*(%|pp|ms|req\/s)?\s*$/i.exec(text);
+  if (!m) throw new Error(`--fail-on "${text}": expected METRIC > +N% (or < -N%, Npp, Nms), e.g. "p95 > +10%" or "goodput < -1pp"`);
+  const metric = METRIC_ALIASES[m[1]!.toLowerCase()];
+  if (!metric) throw new Error(`--fail-on "${text}": unknown metric "${m[1]}" (known: p50, p95, p99, rps, goodput)`);
+  const unit: GateUnit = m[4] === "%" ? "%" : m[4] === "pp" ? "pp" : "abs";
+  if (unit === "pp" && metric !== "goodput") throw new Error(`--fail-on "${text}": percentage points (pp) are for goodput`);
+  return { text: text.trim(), metric, op: m[2] as ">" | "<", limit: Number(m[3]) / (unit === "%" ? 100 : 1), unit };
+}
+
+/** What the gate reads of a verdict (the engine's MetricVerdict has more). */
+export interface GateVerdict {
+  metric: string;
+  scale: "difference" | "ratio";
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  level: number;
+  baselineMean: number | null;
+  text: string;
+}
+
+export type GateOutcome = "fail" | "pass" | "inconclusive" | "no-verdict";
+
+export interface GateResult {
+  rule: GateRule;
+  outcome: GateOutcome;
+  /** The change and its interval in the rule's unit (null without a verdict). */
+  change: { estimate: number; low: number; high: number } | null;
+  /** In words, for the log, JUnit and the step summary. */
+  message: string;
+}
+
+/** The change's interval in the rule's unit: relative (0.1 = +10%) or absolute. */
+function inRuleUnit(v: GateVerdict, unit: GateUnit): { estimate: number; low: number; high: number } | null {
+  if (v.estimate === null || v.low === null || v.high === null) return null;
+  const base = v.baselineMean;
+  const convert = (x: number): number | null => {
+    if (v.scale === "ratio") return unit === "%" ? x - 1 : base === null ? null : (x - 1) * base;
+    return unit === "%" ? (base ? x / base : null) : x;
+  };
+  const [estimate, low, high] = [convert(v.estimate), convert(v.low), convert(v.high)];
+  return estimate === null || low === null || high === null ? null : { estimate, low, high };
+}
+
+const shown = (x: number, unit: GateUnit) =>
+  unit === "%" ? `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%` : `${x >= 0 ? "+" : ""}${x.toFixed(2)}${unit === "pp" ? "pp" : ""}`;
+
+export function evaluateGateRule(rule: GateRule, verdicts: readonly GateVerdict[]): GateResult {
+  const v = verdicts.find((x) => x.metric === rule.metric);
+  if (!v) return { rule, outcome: "no-verdict", change: null, message: `no verdict on ${rule.metric} in the comparison` };
+  const change = inRuleUnit(v, rule.unit);
+  if (!change) return { rule, outcome: "no-verdict", change: null, message: v.text };
+  const beyond = rule.op === ">" ? change.low > rule.limit : change.high < rule.limit;
+  const within = rule.op === ">" ? change.high <= rule.limit : change.low >= rule.limit;
+  const outcome: GateOutcome = beyond ? "fail" : within ? "pass" : "inconclusive";
+  const interval = `${shown(change.estimate, rule.unit)} (${Math.round(v.level * 100)}% interval ${shown(change.low, rule.unit)} to ${shown(change.high, rule.unit)})`;
+  const verdictWord = {
+    fail: "fails: the whole interval is beyond the limit",
+    pass: "holds",
+    inconclusive: "inconclusive: the interval crosses the limit",
+  }[outcome];
+  return { rule, outcome, change, message: `${rule.metric} changed ${interval}; "${rule.text}" ${verdictWord}` };
+}
