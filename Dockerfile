@@ -32,6 +32,7 @@ COPY packages/db/package.json packages/db/
 COPY packages/jobs/package.json packages/jobs/
 COPY packages/providers/package.json packages/providers/
 COPY packages/cli/package.json packages/cli/
+COPY packages/api/package.json packages/api/
 COPY benchapps/cpu-loop/express/package.json benchapps/cpu-loop/express/
 COPY benchapps/cpu-loop/node-http/package.json benchapps/cpu-loop/node-http/
 COPY benchapps/echo/node/package.json benchapps/echo/node/

@@ -5,6 +5,7 @@ import { comparisonViewSchema } from "./compare/comparison-view-schema";
 import { runPageSeriesSchema, runRollupWindowsSchema } from "./compare/run-rollup";
 import { costModel } from "./cost/cost-model";
 import { infraPointDetailSchema } from "./infra-point-detail";
+import { loadAdmission } from "./load-admission";
 import { k6SummarySchema, runSummarySchema } from "./run-summary";
 import { shareSubjectSchema } from "./share-subject";
 import { plannedOrderSchema, studyCellsSchema } from "./study-cells";
@@ -40,6 +41,7 @@ export const STORED_JSON_SCHEMAS = {
   "Run.workloadSpec": workloadSpec,
   "Run.summary": runSummarySchema,
   "Run.k6Summary": k6SummarySchema,
+  "Run.loadAdmission": loadAdmission,
   "RunSegment.k6Summary": k6SummarySchema,
   "RunStep.detail": stepDetailSchema,
   "InfraPoint.detail": infraPointDetailSchema,
