@@ -26,6 +26,8 @@ export function parseGateRule(text: string): GateRule {
   if (!metric) throw new Error(`--fail-on "${text}": unknown metric "${m[1]}" (known: p50, p95, p99, rps, goodput)`);
   const unit: GateUnit = m[4] === "%" ? "%" : m[4] === "pp" ? "pp" : "abs";
   if (unit === "pp" && metric !== "goodput") throw new Error(`--fail-on "${text}": percentage points (pp) are for goodput`);
+  if (unit === "%" && metric === "goodput")
+    throw new Error(`--fail-on "${text}": goodput is judged in percentage points, e.g. "goodput < -1pp"`);
   return { text: text.trim(), metric, op: m[2] as ">" | "<", limit: Number(m[3]) / (unit === "%" ? 100 : 1), unit };
 }
 
@@ -67,10 +69,23 @@ function inRuleUnit(v: GateVerdict, unit: GateUnit): { estimate: number; low: nu
 const shown = (x: number, unit: GateUnit) =>
   unit === "%" ? `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%` : `${x >= 0 ? "+" : ""}${x.toFixed(2)}${unit === "pp" ? "pp" : ""}`;
 
+/**
+ * The engine judges goodput as the failure share (100 - goodput, in points): a goodput rule reads that verdict
+ * with its sign turned (goodput -1pp is failure share +1pp).
+ */
+function verdictFor(rule: GateRule, verdicts: readonly GateVerdict[]): { v: GateVerdict; negated: boolean } | null {
+  const direct = verdicts.find((x) => x.metric === rule.metric);
+  if (direct) return { v: direct, negated: false };
+  const failureShare = rule.metric === "goodput" ? verdicts.find((x) => x.metric === "failure share") : undefined;
+  return failureShare && failureShare.scale === "difference" ? { v: failureShare, negated: true } : null;
+}
+
 export function evaluateGateRule(rule: GateRule, verdicts: readonly GateVerdict[]): GateResult {
-  const v = verdicts.find((x) => x.metric === rule.metric);
-  if (!v) return { rule, outcome: "no-verdict", change: null, message: `no verdict on ${rule.metric} in the comparison` };
-  const change = inRuleUnit(v, rule.unit);
+  const found = verdictFor(rule, verdicts);
+  if (!found) return { rule, outcome: "no-verdict", change: null, message: `no verdict on ${rule.metric} in the comparison` };
+  const { v, negated } = found;
+  const inUnit = inRuleUnit(v, rule.unit);
+  const change = inUnit && negated ? { estimate: -inUnit.estimate, low: -inUnit.high, high: -inUnit.low } : inUnit;
   if (!change) return { rule, outcome: "no-verdict", change: null, message: v.text };
   const beyond = rule.op === ">" ? change.low > rule.limit : change.high < rule.limit;
   const within = rule.op === ">" ? change.high <= rule.limit : change.low >= rule.limit;

@@ -34,6 +34,14 @@ describe("gate rules (--fail-on)", () => {
     const goodput = parseGateRule("goodput < -1pp");
     expect(evaluateGateRule(goodput, [verdict({ metric: "goodput", estimate: -3, low: -4, high: -2 })]).outcome).toBe("fail");
     expect(evaluateGateRule(goodput, [verdict({ metric: "goodput", estimate: -0.5, low: -0.8, high: -0.2 })]).outcome).toBe("pass");
+    // The engine judges goodput as the failure share (points): goodput -3pp is failure share +3pp.
+    const share = (estimate: number, low: number, high: number) => [verdict({ metric: "failure share", estimate, low, high })];
+    const failed = evaluateGateRule(goodput, share(3, 2, 4));
+    expect(failed.outcome).toBe("fail");
+    expect(failed.change).toEqual({ estimate: -3, low: -4, high: -2 });
+    expect(evaluateGateRule(goodput, share(0.5, 0.2, 0.8)).outcome).toBe("pass");
+    expect(evaluateGateRule(goodput, share(0.5, -0.5, 1.5)).outcome).toBe("inconclusive");
+    expect(() => parseGateRule("goodput < -1%")).toThrow(/percentage points/);
   });
 
   it("says so when the engine gave no verdict (never a failure)", () => {
