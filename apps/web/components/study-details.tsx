@@ -404,6 +404,9 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
           </Field>
           <Field label="Cool-down">{study.cooldownSeconds} s</Field>
           <Field label="Baseline wait">{study.baselineWaitSeconds} s</Field>
+          <Field label="Warm-up excluded">
+            <span data-testid="study-warmup">{study.warmupSeconds} s</span>
+          </Field>
           <Field label="Created (UTC)">{fmtTime(study.createdAt)}</Field>
           <Field label="Started (UTC)">{fmtTime(study.startedAt)}</Field>
           <Field label="Finished (UTC)">{fmtTime(study.finishedAt)}</Field>

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { runCostSchema } from "./cost/run-cost";
 import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
 import { maxThroughputSchema } from "./throughput";
+import { rateSourceSchema } from "./workload-spec";
 
 export const latencyMsSchema = z.object({
   min: z.number(),
@@ -68,7 +69,28 @@ export const runSummarySchema = z.object({
   durationSeconds: z.number(),
   /** Which span durationSeconds is: k6's clock (test start to last sample, or per-second rows) or the worker's. */
   durationSource: z.enum(LOAD_WINDOW_SOURCE_IDS).optional(),
+  /** Latency of every response, successful or not (k6's http_req_duration). */
   latencyMs: latencyMsSchema,
+  /**
+   * Latency of successful responses only (k6's http_req_duration{expected_response:true}): what latency
+   * verdicts and tables show first; null when no response succeeded, absent in summaries made before it.
+   */
+  successLatencyMs: latencyMsSchema.nullable().optional(),
+  /** Where a "% of a measured maximum" rate came from (the workload's resolved rateSource). */
+  rateSource: rateSourceSchema.optional(),
+  /** Seconds from the load start left out of this summary (the study's warm-up); absent: none. */
+  warmupSeconds: z.number().optional(),
+  /**
+   * A closed-loop run (VUs that wait for each answer): its latency tail is understated when the target stalls
+   * (coordinated omission); the corrected latency of successful responses when the pacing is constant.
+   */
+  coordinatedOmission: z
+    .object({
+      closedLoop: z.literal(true),
+      expectedIntervalMs: z.number().nullable(),
+      correctedLatencyMs: z.object({ p50: z.number(), p90: z.number(), p95: z.number(), p99: z.number(), max: z.number() }).nullable(),
+    })
+    .optional(),
   /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
   byClass: z.record(z.string(), z.number()),
   /** Highest 10 s moving average of successful (2xx) responses per second (study 004); merged repetitions: the mean of the runs' maxima. */

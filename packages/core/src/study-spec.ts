@@ -35,6 +35,8 @@ export const studyInput = z
     cooldownSeconds: z.number().int().min(0).max(86_400).default(60),
     /** How long the baseline check may wait for the target to be back at its minimum before the run goes ahead, flagged. */
     baselineWaitSeconds: z.number().int().min(0).max(3600).default(120),
+    /** Seconds from each run's load start left out of its summary, verdicts and tables (the warm-up). */
+    warmupSeconds: z.number().int().min(0).max(86_400).optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

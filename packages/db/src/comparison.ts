@@ -11,7 +11,6 @@ import {
   comparisonViewSchema,
   isFinalRunStatus,
   readStoredJson,
-  runRollup,
   summarizeRollups,
   windowsOfRollup,
   runRollupWindowsSchema,
@@ -27,8 +26,7 @@ import type { Db } from "./client";
 import { keepComparison } from "./comparison-cache";
 import { jsonInput } from "./json-column";
 import { parseRunJson } from "./run-json";
-import { loadRunRollups, storeRunRollup, type StoredRollup } from "./run-rollups";
-import { loadResultCells } from "./run-view";
+import { loadRunRollups, measuredRollup, storeRunRollup, type StoredRollup } from "./run-rollups";
 
 export interface ComparisonGroupInput {
   label?: string;
@@ -113,10 +111,8 @@ async function rolledUpRuns(db: Db, runs: Array<{ id: string; status: string; lo
       out.set(r.id, { rolled, loadStart: s.loadStart });
       continue;
     }
-    const cells = await loadResultCells(db, r.id);
-    const start = r.loadStartedAt ?? cells[0]?.ts;
-    if (!start) continue;
-    const live = runRollup(cells, start);
+    const live = await measuredRollup(db, r.id);
+    if (!live) continue;
     const rolled = {
       whole: live.cells[0],
       tens: live.cells[10],

@@ -68,7 +68,8 @@ export function rebucket(aligned: readonly ResultCell[], bucketSeconds: number):
   const merged = new Map<string, { offset: number; name: string; class: string; failures: number; h: ReturnType<typeof emptyHistogram> }>();
   for (const c of aligned) {
     const offset = bucketSeconds === 0 ? 0 : Math.floor(c.ts.getTime() / 1000 / bucketSeconds) * bucketSeconds;
-    const key = `${offset}\u0000${c.name}\u0000${c.class}`;
+    // Successful and failed responses stay in separate cells (successCells), as the stored seconds keep them.
+    const key = `${offset}\u0000${c.name}\u0000${c.class}\u0000${c.failures === 0 ? "ok" : c.failures === c.count ? "failed" : "mixed"}`;
     let m = merged.get(key);
     if (!m) {
       m = { offset, name: c.name, class: c.class, failures: 0, h: emptyHistogram() };
