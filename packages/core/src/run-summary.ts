@@ -126,3 +126,6 @@ export const k6SummarySchema = z.looseObject({
   metrics: z.record(z.string(), z.looseObject({ thresholds: z.record(z.string(), z.boolean()).optional() })).optional(),
 });
 export type K6Summary = z.infer<typeof k6SummarySchema>;
+
+/** Latency of successful responses, what latency figures show first; all responses' for summaries made before they were kept apart or when none succeeded. */
+export const successFirstLatency = (s: Pick<RunSummary, "latencyMs" | "successLatencyMs">): LatencyMs => s.successLatencyMs ?? s.latencyMs;

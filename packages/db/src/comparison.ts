@@ -21,6 +21,9 @@ import {
   type RunSummary,
   type TimeBucket,
   type ValidityFlag,
+  type VerdictExclusions,
+  flagsOfRun,
+  verdictExcludingFlags,
 } from "@opsbench/core";
 import type { Db } from "./client";
 import { keepComparison } from "./comparison-cache";
@@ -39,6 +42,8 @@ export interface ComparisonOptions {
   margin?: number;
   /** Seed of the bootstrap (30+ runs a side). */
   seed?: number;
+  /** Judge runs whose validity flags would leave them out of the verdicts (partial, dropped iterations, ...) too. */
+  includeFlagged?: boolean;
 }
 
 export interface ComparisonGroup {
@@ -59,6 +64,8 @@ export interface ComparisonView {
   groups: ComparisonGroup[];
   /** Each group against the first, per metric. */
   verdicts: MetricVerdict[];
+  /** The runs left out of the verdicts for their flags (all are still listed, merged and charted). */
+  verdictExclusions: VerdictExclusions;
 }
 
 /** What a stored comparison is found by: the selection, the options and when each run's rollup was made. */
@@ -69,6 +76,7 @@ const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versi
         groups: groups.map((g) => ({ label: g.label ?? null, runIds: g.runIds })),
         margin: opts.margin ?? null,
         seed: opts.seed ?? null,
+        includeFlagged: opts.includeFlagged ?? false,
         versions,
       }),
     )
@@ -155,14 +163,19 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
   const infraRows = await db.infraPoint.findMany({ where: { runId: { in: ids } }, orderBy: { ts: "asc" } });
   const grouped = new Set(groups.filter((g) => new Set(g.runIds).size > 1).flatMap((g) => g.runIds));
   const rolled = await rolledUpRuns(db, runs, grouped);
+  const excluded: VerdictExclusions["excluded"] = [];
   const loaded = groups.map((g, i) => {
     const groupRuns = runs.filter((r) => g.runIds.includes(r.id));
     const perRun: RolledUpRun[] = [];
+    // Runs whose measurement is broken (partial, dropped iterations, a saturated generator, ...) are not judged unless asked.
+    const flagsOut = new Map(groupRuns.map((r) => [r.id, opts.includeFlagged ? [] : verdictExcludingFlags(flagsOfRun(r))]));
+    const judged: RolledUpRun[] = [];
     const infra: ComparisonGroup["infra"] = [];
     for (const run of groupRuns) {
       const r = rolled.get(run.id);
       if (!r) continue;
       perRun.push(r.rolled);
+      if (!flagsOut.get(run.id)!.length) judged.push(r.rolled);
       // Every run on a common clock: second 0 = its load start.
       const startSecond = r.loadStart.getTime();
       for (const p of infraRows)
@@ -184,15 +197,21 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
       ...summarizeRollups(perRun, totalSeconds),
       infra,
     };
+    for (const r of groupRuns) {
+      const out = flagsOut.get(r.id)!;
+      if (out.length) excluded.push({ group: group.label, runId: r.id, flags: out.map((f) => f.code) });
+    }
+    const judgedSummaries = group.runs.filter((r) => !flagsOut.get(r.id)!.length).map((r) => r.summary);
     // A single run is judged over its own seconds (never several runs' seconds added together).
-    return { group, windows: perRun.length === 1 ? perRun[0]!.windows : [] };
+    return { group, judgedSummaries, windows: judged.length === 1 ? judged[0]!.windows : [] };
   });
   const view: ComparisonView = {
     groups: loaded.map((l) => l.group),
     verdicts: comparisonVerdicts(
-      loaded.map((l) => ({ label: l.group.label, summaries: l.group.runs.map((r) => r.summary), windows: l.windows })),
+      loaded.map((l) => ({ label: l.group.label, summaries: l.judgedSummaries, windows: l.windows })),
       { ...(opts.margin === undefined ? {} : { margin: opts.margin }), ...(opts.seed === undefined ? {} : { seed: opts.seed }) },
     ),
+    verdictExclusions: { includeFlagged: opts.includeFlagged ?? false, excluded },
   };
   if (key && runs[0])
     await keepComparison(db, { key, workspaceId: runs[0].workspaceId, runIds: ids, view: jsonInput(comparisonViewSchema, view) });

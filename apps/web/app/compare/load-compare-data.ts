@@ -48,7 +48,7 @@ export async function loadCompareData(scope: WorkspaceScope, input: ComparisonIn
   const { title, groups } = "studyId" in input ? await studyGroups(scope, input.studyId) : { title: null, groups: input.groups };
   let view: ComparisonView;
   try {
-    view = await scope.compare(groups);
+    view = await scope.compare(groups, input.includeFlagged ? { includeFlagged: true } : {});
   } catch (err) {
     // A run id that is not in this workspace is bad input, named at its place in the body.
     if (err instanceof NotFoundError && err.entity === "run") {

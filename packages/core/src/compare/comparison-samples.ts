@@ -5,7 +5,7 @@
 // clock: latency histograms add, rates are averaged, maximum throughput is each
 // run's own, then summarised (never a sum of runs).
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
-import type { RunSummary } from "../run-summary";
+import { successFirstLatency, type RunSummary } from "../run-summary";
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
@@ -18,9 +18,6 @@ export const VERDICT_WINDOW_SECONDS = 1;
 export const COMPARISON_BUCKET_SECONDS = 10;
 const EPOCH = new Date(0);
 
-/** Latency of successful responses (all responses in summaries made before they were kept apart). */
-const okLatency = (s: RunSummary) => s.successLatencyMs ?? s.latencyMs;
-
 /**
  * The metrics verdicts are given for, and which way is better. Latency is judged on successful responses
  * first (a target answering fast errors must not look faster), then on all responses (run-level values only).
@@ -32,9 +29,9 @@ export const COMPARED_METRICS: ReadonlyArray<{
   ofRun: (s: RunSummary) => number;
   ofWindow: (b: TimeBucket) => number | null;
 }> = [
-  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => okLatency(s).p50, ofWindow: (b) => b.p50Ms },
-  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => okLatency(s).p95, ofWindow: (b) => b.p95Ms },
-  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => okLatency(s).p99, ofWindow: (b) => b.p99Ms },
+  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p50, ofWindow: (b) => b.p50Ms },
+  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p95, ofWindow: (b) => b.p95Ms },
+  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p99, ofWindow: (b) => b.p99Ms },
   { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofWindow: (b) => b.requests / VERDICT_WINDOW_SECONDS },
   { key: "goodput", unit: "%", lowerIsBetter: false, ofRun: (s) => s.goodput, ofWindow: (b) => b.goodput },
   { key: "p95 (all responses)", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: () => null },
@@ -74,7 +71,8 @@ export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, tot
         aligned.filter((c) => c.name === name),
         seconds,
       );
-      return { name, requests: s.requests, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 };
+      const l = successFirstLatency(s);
+      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
     }),
   };
 }

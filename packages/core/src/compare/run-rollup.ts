@@ -11,6 +11,7 @@ import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } fr
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
+import { successFirstLatency } from "../run-summary";
 import { maxThroughputSchema, type MaxThroughput } from "../throughput";
 import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, verdictWindows } from "./comparison-samples";
 
@@ -162,7 +163,8 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
         whole.filter((c) => c.name === name),
         seconds,
       );
-      return { name, requests: s.requests, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 };
+      const l = successFirstLatency(s);
+      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
     }),
   };
 }

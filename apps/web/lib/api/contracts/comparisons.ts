@@ -20,6 +20,8 @@ export const comparisonQuery = z.object({
   study: id.optional(),
   /** The verdicts' practical-equivalence margin, percent of the baseline (default 5). */
   margin: z.string().optional(),
+  /** `1`: runs with validity flags that leave them out of the verdicts (partial, dropped iterations, ...) are judged too. */
+  includeFlagged: z.enum(["1", "0", "true", "false"]).optional(),
 });
 
 const comparisonGroupSchema = z.strictObject({
@@ -82,6 +84,11 @@ export const compareDataSchema = z.strictObject({
   generatedAt: isoTime,
   groups: z.array(comparisonGroupSchema),
   verdicts: z.array(metricVerdictSchema),
+  /** Runs left out of the verdicts for their validity flags, unless includeFlagged. */
+  verdictExclusions: z.strictObject({
+    includeFlagged: z.boolean(),
+    excluded: z.array(z.strictObject({ group: z.string(), runId: id, flags: z.array(z.string()) })),
+  }),
   costs: z.array(
     z
       .strictObject({
