@@ -69,7 +69,7 @@ export interface ComparisonView {
 }
 
 /** What a stored comparison is found by: the selection, the options and when each run's rollup was made. */
-const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versions: Array<[string, number]>) =>
+const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versions: Array<[string, number, ...string[]]>) =>
   createHash("sha256")
     .update(
       JSON.stringify({
@@ -151,7 +151,8 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
     ? cacheKey(
         groups,
         opts,
-        runs.map((r) => [r.id, r.rollup!.computedAt.getTime()]),
+        // A run's flags that leave it out of verdicts are part of what a stored comparison is found by.
+        runs.map((r) => [r.id, r.rollup!.computedAt.getTime(), ...verdictExcludingFlags(flagsOfRun(r)).map((f) => f.code)]),
       )
     : null;
   if (key) {
