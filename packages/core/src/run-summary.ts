@@ -108,11 +108,11 @@ export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /**
  * What a public share link shows of a summary: the measured figures only; not how
- * the target is priced (the cost model), k6's threshold expressions or what app
- * checks found inside the app. Status classes are plain short words (nothing a
- * stored row could smuggle through as a key).
+ * the target is priced (the cost model), k6's threshold expressions, what app
+ * checks found inside the app, or the run a relative rate was taken from (rateSource).
+ * Status classes are plain short words (nothing a stored row could smuggle through as a key).
  */
-export const publicRunSummarySchema = runSummarySchema.omit({ cost: true, appChecks: true, thresholds: true }).extend({
+export const publicRunSummarySchema = runSummarySchema.omit({ cost: true, appChecks: true, thresholds: true, rateSource: true }).extend({
   byClass: runSummarySchema.shape.byClass.transform((byClass) =>
     Object.fromEntries(Object.entries(byClass).filter(([k]) => /^[0-9a-z]{1,16}$/.test(k))),
   ),

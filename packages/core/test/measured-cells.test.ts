@@ -9,6 +9,8 @@ import {
   coordinatedOmission,
   k6ImportAggregator,
   measuredSeconds,
+  publicRunSummarySchema,
+  runSummarySchema,
   summarize,
   verdictExcludingFlags,
   workloadSpec,
@@ -131,6 +133,16 @@ describe("latency of successful responses first (finding 5)", () => {
         ),
       );
     }
+  });
+});
+
+describe("the rate's source", () => {
+  it("is kept in a run's summary but not shown through a public share (it names another run)", () => {
+    const runId = "3b9f6a52-8c1d-4f7e-9a0b-2c4d6e8f0a1b";
+    const rateSource = { percentOfRunMax: 80, runId, maxThroughputRps: 100, requestsPerIteration: 2, iterationsPerSecond: 40 };
+    const summary = { ...summarize(imported(reqs.slice(0, 20)), 2), rateSource };
+    expect(runSummarySchema.parse(summary).rateSource).toEqual(rateSource);
+    expect(JSON.stringify(publicRunSummarySchema.parse(summary))).not.toContain(runId);
   });
 });
 
