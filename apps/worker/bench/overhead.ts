@@ -9,9 +9,9 @@
 // - json: k6's `--out json` to a file in the run's directory (what parsing k6's own stream would start from).
 // k6's CPU (its process group's user + system ticks from /proc) is read when the warm-up ends and again one
 // second before the load does, so k6's start-up and wind-down are outside the window; CPU per request is the
-// ticks in that steady window over the requests the rate put in it, scaled by the share of the planned requests
-// k6 sent (a busy machine makes k6 drop a few iterations); a trial that sent less than 95% of them is refused
-// (lower --rate). Blocks of the three variants run in an order drawn from the
+// ticks in that steady window over the requests the target answered in it (the echo server's own counter, read
+// at the same two moments). A trial whose window got less than 95% of the planned rate is refused (a busy
+// machine made k6 drop iterations: lower --rate). Blocks of the three variants run in an order drawn from the
 // seed; each block gives two ratios (opsbench / bare, json / bare). Printed: each figure's geometric mean with
 // its 95% t-interval over the blocks, "inconclusive" when the interval is wider than +-2%. Then one full-speed
 // run of --storageSeconds checks storage per series-minute (0 skips it).
@@ -54,9 +54,9 @@ const script = compileK6Script(
 interface Trial {
   /** k6's CPU seconds in the steady window. */
   cpuSeconds: number;
-  /** Requests the rate put in the window (scaled by `sent`). */
+  /** Requests the target answered in the window. */
   requests: number;
-  /** The share of the planned requests k6 sent (below 1 when it dropped iterations). */
+  /** Those requests as a share of what the rate planned in the window. */
   sent: number;
 }
 
@@ -69,14 +69,15 @@ async function trial(variant: Variant, url: string, scratchRunId: string | null)
   const writer = store ? new ResultWriter(store, () => {}, log) : null;
   let pid: number | null = null;
   const ticks = () => (pid === null ? undefined : groupCpuTicks([pid]).get(pid));
-  const window: { t0?: number; c0?: number; t1?: number; c1?: number } = {};
+  const served = async () => Number(await (await fetch(`${url}/served`)).text());
+  const window: { t0?: number; c0?: number; s0?: number; t1?: number; c1?: number; s1?: number } = {};
   const sampler = (async () => {
     while (pid === null) await sleep(20);
     const started = Date.now();
     await sleep(opt.warmup * 1000);
-    [window.t0, window.c0] = [Date.now(), ticks()];
+    [window.t0, window.c0, window.s0] = [Date.now(), ticks(), await served()];
     await sleep(Math.max(0, (opt.seconds - 1) * 1000 - (Date.now() - started)));
-    [window.t1, window.c1] = [Date.now(), ticks()];
+    [window.t1, window.c1, window.s1] = [Date.now(), ticks(), await served()];
   })();
   const result = await runK6({
     binary: env.OPSBENCH_K6,
@@ -98,12 +99,11 @@ async function trial(variant: Variant, url: string, scratchRunId: string | null)
   rmSync(dir, { recursive: true, force: true });
   if (result.exitCode !== 0) throw new Error(`k6 (${variant}) exited ${result.exitCode}: ${result.outputTail}`);
   if (window.c0 === undefined || window.c1 === undefined) throw new Error(`k6 (${variant}) ended before its steady window did`);
-  const metrics = (result.summary as { metrics: Record<string, { count?: number }> }).metrics;
-  const sent = (metrics.http_reqs?.count ?? 0) / (opt.rate * opt.seconds);
+  const requests = window.s1! - window.s0!;
   return {
     cpuSeconds: (window.c1 - window.c0) / CLOCK_TICKS_PER_SECOND,
-    requests: (opt.rate * Math.min(1, sent) * (window.t1! - window.t0!)) / 1000,
-    sent,
+    requests,
+    sent: requests / ((opt.rate * (window.t1! - window.t0!)) / 1000),
   };
 }
 
