@@ -5,7 +5,7 @@
 import Link from "next/link";
 import type { CompareData } from "@/app/compare/compare-data";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
-import { flagsOfGroup, flagsOfRun, type RunSummary } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
 import { fmtCount, fmtMs, fmtPercent, fmtRps } from "@/lib/format";
 import { groupColor } from "./charts/palette";
 import { FlagBadges } from "./compare-flags";
@@ -15,20 +15,23 @@ import { StatusBadge } from "./status-badge";
 const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 const num = "px-2 py-1 text-right font-mono tabular-nums";
 
-type SummaryNumbers = Pick<RunSummary, "requests" | "failures" | "goodput" | "rps" | "latencyMs">;
+type SummaryNumbers = Pick<RunSummary, "requests" | "failures" | "goodput" | "rps" | "latencyMs" | "successLatencyMs">;
 
 /** The numbers of a group's merged result or of one run: requests to max latency, one cell each. */
 function SummaryCells({ summary: s }: { summary: SummaryNumbers | null | undefined }) {
+  // Successful responses first; all responses' p99 after them.
+  const ok = s ? successFirstLatency(s) : undefined;
   return (
     <>
       <td className={num}>{fmtCount(s?.requests)}</td>
       <td className={`${num} ${s && s.failures > 0 ? "text-red-600" : ""}`}>{fmtCount(s?.failures)}</td>
       <td className={num}>{fmtPercent(s?.goodput)}</td>
       <td className={num}>{fmtRps(s?.rps)}</td>
-      <td className={num}>{fmtMs(s?.latencyMs.p50)}</td>
-      <td className={num}>{fmtMs(s?.latencyMs.p95)}</td>
+      <td className={num}>{fmtMs(ok?.p50)}</td>
+      <td className={num}>{fmtMs(ok?.p95)}</td>
+      <td className={num}>{fmtMs(ok?.p99)}</td>
+      <td className={num}>{fmtMs(ok?.max)}</td>
       <td className={num}>{fmtMs(s?.latencyMs.p99)}</td>
-      <td className={num}>{fmtMs(s?.latencyMs.max)}</td>
     </>
   );
 }
@@ -63,10 +66,17 @@ export function CompareSummaryTable({
               <th className={`${th} text-right`}>Failed</th>
               <th className={`${th} text-right`}>Goodput %</th>
               <th className={`${th} text-right`}>req/s</th>
-              <th className={`${th} text-right`}>p50 ms</th>
+              <th className={`${th} text-right`} title="latency of successful responses">
+                p50 ms
+              </th>
               <th className={`${th} text-right`}>p95 ms</th>
               <th className={`${th} text-right`}>p99 ms</th>
-              <th className={`${th} text-right`}>max ms</th>
+              <th className={`${th} text-right`} title="latency of successful responses">
+                max ms
+              </th>
+              <th className={`${th} text-right`} title="p99 of every response, failed ones included">
+                p99 all ms
+              </th>
               <th className={th}>Validity</th>
             </tr>
           </thead>

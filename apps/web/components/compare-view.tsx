@@ -22,6 +22,7 @@ import {
 import { CompareBreakEven } from "./compare-break-even";
 import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
+import { CompareVerdictExclusions } from "./compare-verdict-exclusions";
 import { CompareVerdicts } from "./compare-verdicts";
 import { ShareButton } from "./share-button";
 import { RoleGate } from "@/components/auth/role-gate";
@@ -99,6 +100,7 @@ export function CompareView({
       </div>
 
       <CompareSummaryTable data={data} exportable={exportable} linkRuns={mode === "app"} />
+      <CompareVerdictExclusions data={data} linkable={mode === "app"} />
       <CompareVerdicts data={data} exportable={exportable} />
 
       <div className={`grid grid-cols-1 gap-3 ${mode === "report" ? "" : "xl:grid-cols-2"}`}>

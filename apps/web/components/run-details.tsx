@@ -5,9 +5,11 @@ import {
   meanVcpus,
   scalingDuration,
   STEP_NAMES,
+  successFirstLatency,
   throughputPerVcpu,
   weightedQps,
 } from "@opsbench/core";
+import { RunMeasurement } from "./run-measurement";
 import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -204,7 +206,8 @@ function Events({ events }: { events: RunView["events"] }) {
 /** The whole run page body, rendered from a RunView. */
 export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: ReactNode }) {
   const s = run.summary;
-  const l = s?.latencyMs;
+  // Successful responses first (a target answering fast errors must not look faster); all responses below.
+  const l = s ? successFirstLatency(s) : undefined;
   return (
     <div className="space-y-4">
       <header className="rounded-md border border-zinc-200 bg-white p-3">
@@ -293,6 +296,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           <Stat label="p99" value={fmtMs(l?.p99)} unit="ms" testId="latency-p99" />
           <Stat label="max" value={fmtMs(l?.max)} unit="ms" testId="latency-max" />
         </div>
+        {s && <RunMeasurement s={s} />}
         {s && Object.keys(s.byClass).length > 0 && (
           <p className="font-mono text-[11px] text-zinc-500">
             by status class:{" "}

@@ -1,5 +1,12 @@
 import type { StudyCellView, StudyRunView, StudyView } from "@opsbench/db";
-import { FINAL_RUN_STATUSES, isRunInProgress, isStudySettled, type SampleStats, type StudyMetric } from "@opsbench/core";
+import {
+  FINAL_RUN_STATUSES,
+  isRunInProgress,
+  isStudySettled,
+  successFirstLatency,
+  type SampleStats,
+  type StudyMetric,
+} from "@opsbench/core";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
@@ -135,11 +142,11 @@ function mergedValue(cell: StudyCellView, key: StudyMetric): number | null {
     case "rps":
       return m.rps;
     case "p50":
-      return m.latencyMs.p50;
+      return successFirstLatency(m).p50;
     case "p95":
-      return m.latencyMs.p95;
+      return successFirstLatency(m).p95;
     case "p99":
-      return m.latencyMs.p99;
+      return successFirstLatency(m).p99;
     case "goodput":
       return m.goodput;
     case "failures":
@@ -404,6 +411,9 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
           </Field>
           <Field label="Cool-down">{study.cooldownSeconds} s</Field>
           <Field label="Baseline wait">{study.baselineWaitSeconds} s</Field>
+          <Field label="Warm-up excluded">
+            <span data-testid="study-warmup">{study.warmupSeconds} s</span>
+          </Field>
           <Field label="Created (UTC)">{fmtTime(study.createdAt)}</Field>
           <Field label="Started (UTC)">{fmtTime(study.startedAt)}</Field>
           <Field label="Finished (UTC)">{fmtTime(study.finishedAt)}</Field>

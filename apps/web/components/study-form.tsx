@@ -84,6 +84,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
   const [order, setOrder] = useState<"interleaved-random" | "sequential">("interleaved-random");
   const [cooldown, setCooldown] = useState("60");
   const [baselineWait, setBaselineWait] = useState("");
+  const [warmup, setWarmup] = useState("");
   const [seed, setSeed] = useState("");
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
@@ -109,6 +110,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
       order,
       cooldownSeconds: numberOrUndefined(cooldown),
       baselineWaitSeconds: numberOrUndefined(baselineWait),
+      warmupSeconds: numberOrUndefined(warmup),
       seed: numberOrUndefined(seed),
     };
     try {
@@ -202,6 +204,21 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
             step="1"
             placeholder="120"
             invalid={at("baselineWaitSeconds").length > 0}
+          />
+        </FormField>
+        <FormField
+          label="Warm-up (s)"
+          path="warmupSeconds"
+          errors={at("warmupSeconds")}
+          hint="left out of each run's summary, verdicts and tables"
+        >
+          <NumberInput
+            name="warmupSeconds"
+            value={warmup}
+            onChange={setWarmup}
+            step="1"
+            placeholder="0"
+            invalid={at("warmupSeconds").length > 0}
           />
         </FormField>
         <FormField label="Seed (optional)" path="seed" errors={at("seed")} hint="of the run order; drawn and recorded if empty">

@@ -60,14 +60,17 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const METRICS = ["p50", "p95", "p99", "req/s", "failure share"] as const;
+const METRICS = ["p50", "p95", "p99", "req/s", "failure share", "p95 (all responses)", "p99 (all responses)"] as const;
+// Latency verdicts on successful responses first, then on all responses (docs/measurement.md).
 const ofSummary: Record<(typeof METRICS)[number], (s: RunSummary) => number> = {
-  p50: (s) => s.latencyMs.p50,
-  p95: (s) => s.latencyMs.p95,
-  p99: (s) => s.latencyMs.p99,
+  p50: (s) => (s.successLatencyMs ?? s.latencyMs).p50,
+  p95: (s) => (s.successLatencyMs ?? s.latencyMs).p95,
+  p99: (s) => (s.successLatencyMs ?? s.latencyMs).p99,
   "req/s": (s) => s.rps,
   // Goodput is judged as the failure share, in percentage points.
   "failure share": (s) => (s.requests > 0 ? 100 - s.goodput : 0),
+  "p95 (all responses)": (s) => s.latencyMs.p95,
+  "p99 (all responses)": (s) => s.latencyMs.p99,
 };
 const slug = (m: string) => m.replace(/[^A-Za-z0-9]+/g, "-");
 const selectionQuery = () =>

@@ -1,6 +1,7 @@
 // Shared by the benchmarks: a fast local target (study 001's Go echo server),
 // a scratch run to store results in, and small statistics helpers.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb, defaultWorkspaceId, type Db } from "@opsbench/db";
@@ -20,7 +21,8 @@ const repoRoot = path.resolve(import.meta.dirname, "../../..");
 export const pinning = os.cpus().length >= 2 && spawnSync("taskset", ["-c", "0", "true"]).status === 0 ? { k6: "0", target: "1" } : null;
 
 export async function startEchoServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const binary = path.join(os.tmpdir(), "opsbench-echo-go");
+  // This process's own binary: benches of other checkouts may build theirs at the same time.
+  const binary = path.join(os.tmpdir(), `opsbench-echo-go-${process.pid}`);
   const build = spawnSync("go", ["build", "-o", binary, "."], { cwd: path.join(repoRoot, "benchapps/echo/go"), encoding: "utf8" });
   if (build.status !== 0) throw new Error(`building benchapps/echo/go failed: ${build.stderr}`);
   const port = await freePort();
@@ -34,7 +36,7 @@ export async function startEchoServer(): Promise<{ url: string; stop: () => Prom
         () => false,
       )
     )
-      return { url, stop: () => stopGroup(proc.pid) };
+      return { url, stop: () => stopGroup(proc.pid).finally(() => rmSync(binary, { force: true })) };
     await new Promise((r) => setTimeout(r, 50));
   }
   await stopGroup(proc.pid);

@@ -1,100 +1,120 @@
-// npm run bench:overhead [-- --pairs 10 --iterations 30000 --vus 20 --seed 1 --storageSeconds 60]
+// npm run bench:overhead [-- --blocks 20 --seconds 20 --warmup 5 --rate 2000 --vus 50 --seed 1 --storageSeconds 60]
 //
-// What does opsbench's measurement cost the load generator? The same k6 binary
-// runs a fixed number of iterations against a fast local target, bare (no
-// outputs) and with the opsbench output, in pairs whose order is drawn at
-// random. Two figures, each the geometric mean of the per-pair ratios with a
-// 95% t-interval over the pairs:
-// - k6's CPU seconds per 1,000 requests (opsbench / bare): what noise hides
-//   least, since a busy neighbour slows k6 down but hardly changes the CPU a
-//   request costs it;
-// - throughput (opsbench / bare req/s).
-// A figure whose interval is wider than +-3% is printed as "inconclusive",
-// never as a bare median. Then one full-speed run of --storageSeconds checks
-// storage per series-minute (0 skips it).
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// What does opsbench's measurement cost the load generator, beside k6's own `--out json`? Every trial is a k6
+// run through the production path (the runner's runK6: the same sandbox, load network and pinning as a real run)
+// at a fixed arrival rate (an open model: every variant is offered exactly the same requests per second), in
+// one of three variants:
+// - bare: no output;
+// - opsbench: the output extension on fd 3, read by the worker's ResultWriter and written to Postgres, as a run's are;
+// - json: k6's `--out json` to a file in the run's directory (what parsing k6's own stream would start from).
+// k6's CPU (its process group's user + system ticks from /proc) is read when the warm-up ends and again one
+// second before the load does, so k6's start-up and wind-down are outside the window; CPU per request is the
+// ticks in that steady window over the requests the target answered in it (the echo server's own counter, read
+// at the same two moments). A block in which a window got less than 95% of the planned rate (a busy machine made
+// k6 drop iterations) is left out and said so. Blocks of the three variants run in an order drawn from the
+// seed; each block gives two ratios (opsbench / bare, json / bare). Printed: each figure's geometric mean with
+// its 95% t-interval over the blocks, "inconclusive" when the interval is wider than +-2%. Then one full-speed
+// run of --storageSeconds checks storage per series-minute (0 skips it).
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compileK6Script, meanConfidenceInterval, seededRandom, workloadSpec } from "@opsbench/core";
 import { runStore } from "@opsbench/db";
+import { CLOCK_TICKS_PER_SECOND, groupCpuTicks } from "@opsbench/providers";
 import { runK6 } from "../../runner/src/k6-process";
+import { STRICT_SANDBOX } from "../../runner/src/k6-sandbox";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
 import { args, createDb, env, pinning, scratchRun, startEchoServer } from "./bench-support";
 
-const opt = args({ pairs: 10, iterations: 30_000, vus: 20, seed: 1, storageSeconds: 60 });
-/** An interval wider than this (relative half-width) says nothing about a few-percent overhead. */
-const CONCLUSIVE_HALF_WIDTH = 0.03;
+const opt = args({ blocks: 20, seconds: 20, warmup: 5, rate: 2000, vus: 50, seed: 1, storageSeconds: 60 });
+/** An interval wider than this (relative half-width) cannot resolve a 2% overhead. */
+const CONCLUSIVE_HALF_WIDTH = 0.02;
+/** A trial that sent fewer of its planned requests than this is refused. */
+const MIN_SENT = 0.95;
 const db = createDb(env.DATABASE_URL);
 const log = createLogger("warn");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-bench-"));
 
-/** A fixed amount of work: `iterations` requests shared by `vus` VUs, as fast as they go. */
-const fixedIterations = `import http from "k6/http";
-export const options = {
-  scenarios: { fixed: { executor: "shared-iterations", vus: ${opt.vus}, iterations: ${opt.iterations}, maxDuration: "10m" } },
-};
-export default function () {
-  http.get(\`\${__ENV.OPSBENCH_BASE_URL}/?input=opsbench\`, { tags: { name: "echo" } });
-}
-`;
+const VARIANTS = ["bare", "opsbench", "json"] as const;
+type Variant = (typeof VARIANTS)[number];
 
-type Variant = "bare" | "opsbench";
+const script = compileK6Script(
+  workloadSpec.parse({
+    kind: "constant-arrival-rate",
+    rate: opt.rate,
+    timeUnit: "1s",
+    duration: `${opt.seconds}s`,
+    preAllocatedVUs: opt.vus,
+    maxVUs: opt.vus,
+    requests: [{ name: "echo", path: "/?input=opsbench" }],
+  }),
+);
 
 interface Trial {
-  requests: number;
-  rate: number;
-  /** User + system CPU seconds of the k6 process. */
+  /** k6's CPU seconds in the steady window. */
   cpuSeconds: number;
+  /** Requests the target answered in the window. */
+  requests: number;
+  /** Those requests as a share of what the rate planned in the window. */
+  sent: number;
 }
 
-/**
- * Runs k6 under a shell whose `times` prints its children's CPU use once k6
- * has exited: exact rusage, not samples of /proc taken while it ran.
- */
-async function trial(variant: Variant, url: string): Promise<Trial> {
-  const script = path.join(workDir, "fixed.js");
-  const summary = path.join(workDir, "summary.json");
-  writeFileSync(script, fixedIterations);
-  rmSync(summary, { force: true });
-  const k6Args = [
-    "run",
-    "--no-color",
-    "--quiet",
-    ...(variant === "opsbench" ? ["--out", `opsbench=${path.join(workDir, "out.ndjson")}`] : []),
-    "--summary-export",
-    summary,
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function trial(variant: Variant, url: string, scratchRunId: string | null): Promise<Trial> {
+  const dir = path.join(workDir, variant);
+  const store = variant === "opsbench" && scratchRunId ? runStore(db, scratchRunId) : null;
+  if (store) await store.clearResults();
+  const writer = store ? new ResultWriter(store, () => {}, log) : null;
+  let pid: number | null = null;
+  const ticks = () => (pid === null ? undefined : groupCpuTicks([pid]).get(pid));
+  const served = async () => Number(await (await fetch(`${url}/served`)).text());
+  const window: { t0?: number; c0?: number; s0?: number; t1?: number; c1?: number; s1?: number } = {};
+  const sampler = (async () => {
+    while (pid === null) await sleep(20);
+    const started = Date.now();
+    await sleep(opt.warmup * 1000);
+    [window.t0, window.c0, window.s0] = [Date.now(), ticks(), await served()];
+    await sleep(Math.max(0, (opt.seconds - 1) * 1000 - (Date.now() - started)));
+    [window.t1, window.c1, window.s1] = [Date.now(), ticks(), await served()];
+  })();
+  const result = await runK6({
+    binary: env.OPSBENCH_K6,
+    workDir: dir,
     script,
-  ];
-  const shell = ['"$@" >/dev/null 2>&1; code=$?; times; exit $code', "k6-cpu", env.OPSBENCH_K6, ...k6Args];
-  const [cmd, ...cmdArgs] = pinning ? ["taskset", "-c", pinning.k6, "sh", "-c", ...shell] : ["sh", "-c", ...shell];
-  const child = spawn(cmd!, cmdArgs, {
-    cwd: workDir,
-    env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), OPSBENCH_BASE_URL: url, K6_NO_USAGE_REPORT: "true" },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { OPSBENCH_BASE_URL: url },
+    signal: new AbortController().signal,
+    sandbox: STRICT_SANDBOX,
+    opsbenchOutput: variant === "opsbench",
+    extraArgs: variant === "json" ? ["--out", "json=k6-out.json"] : [],
+    onLine: (line) => writer?.add(line),
+    onOwned: (owned) => {
+      if (owned.pid !== null) pid = owned.pid;
+    },
+    ...(pinning ? { cpuList: pinning.k6 } : {}),
   });
-  let out = "";
-  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-  const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? -1)));
-  if (code !== 0) throw new Error(`k6 (${variant}) exited ${code}: ${out.slice(-2000)}`);
-  // `times`: the shell's own user and system time, then its children's ("0m1.234s 0m0.056s").
-  const children = out.trim().split("\n").at(-1)!;
-  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
-  if (seconds.length !== 2) throw new Error(`could not read k6's CPU time from: ${children}`);
-  const reqs = (JSON.parse(readFileSync(summary, "utf8")) as { metrics: { http_reqs: { count: number; rate: number } } }).metrics.http_reqs;
-  return { requests: reqs.count, rate: reqs.rate, cpuSeconds: seconds[0]! + seconds[1]! };
+  await sampler;
+  await writer?.close();
+  rmSync(dir, { recursive: true, force: true });
+  if (result.exitCode !== 0) throw new Error(`k6 (${variant}) exited ${result.exitCode}: ${result.outputTail}`);
+  if (window.c0 === undefined || window.c1 === undefined) throw new Error(`k6 (${variant}) ended before its steady window did`);
+  const requests = window.s1! - window.s0!;
+  return {
+    cpuSeconds: (window.c1 - window.c0) / CLOCK_TICKS_PER_SECOND,
+    requests,
+    sent: requests / ((opt.rate * (window.t1! - window.t0!)) / 1000),
+  };
 }
 
-/** The geometric mean of ratios with its 95% t-interval over the pairs, and whether it is narrow enough to say anything. */
+/** The geometric mean of ratios with its 95% t-interval over the blocks, and whether it resolves +-2%. */
 function ratioSummary(ratios: number[]) {
   const ci = meanConfidenceInterval(ratios.map(Math.log));
   const est = Math.exp((ci.low + ci.high) / 2);
   const low = Math.exp(ci.low);
   const high = Math.exp(ci.high);
   const conclusive = high / est - 1 <= CONCLUSIVE_HALF_WIDTH && 1 - low / est <= CONCLUSIVE_HALF_WIDTH;
-  const text = `${est.toFixed(3)} (95% CI ${low.toFixed(3)} to ${high.toFixed(3)}, ${ratios.length} pairs)`;
+  const text = `${est.toFixed(3)} (95% CI ${low.toFixed(3)} to ${high.toFixed(3)}, +-${((100 * (high - low)) / 2 / est).toFixed(1)}%, ${ratios.length} blocks)`;
   return conclusive ? text : `inconclusive: ${text}, wider than +-${CONCLUSIVE_HALF_WIDTH * 100}%`;
 }
 
@@ -117,11 +137,11 @@ async function storageCheck(url: string, runId: string) {
   const store = runStore(db, runId);
   await store.clearResults();
   const writer = new ResultWriter(store, () => {}, log);
-  const script = compileK6Script(
+  const full = compileK6Script(
     workloadSpec.parse({
       kind: "ramping-vus",
-      startVUs: opt.vus,
-      stages: [{ duration: `${opt.storageSeconds}s`, target: opt.vus }],
+      startVUs: 20,
+      stages: [{ duration: `${opt.storageSeconds}s`, target: 20 }],
       gracefulRampDown: "0s",
       requests: [{ name: "echo", path: "/?input=opsbench" }],
     }),
@@ -129,7 +149,7 @@ async function storageCheck(url: string, runId: string) {
   const result = await runK6({
     binary: env.OPSBENCH_K6,
     workDir,
-    script,
+    script: full,
     env: { OPSBENCH_BASE_URL: url },
     signal: new AbortController().signal,
     onLine: (line) => writer.add(line),
@@ -144,32 +164,50 @@ async function storageCheck(url: string, runId: string) {
 }
 
 async function main() {
+  if (opt.seconds - 1 - opt.warmup < 5)
+    throw new Error("--seconds must leave at least 5 s of steady load after --warmup (and the last second)");
   const echo = await startEchoServer();
-  const scratch = opt.storageSeconds > 0 ? await scratchRun(db, "bench:overhead") : null;
+  const scratch = await scratchRun(db, "bench:overhead");
   try {
     console.log(
-      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.iterations} iterations x ${opt.pairs} pairs (bare vs opsbench output, order drawn with seed ${opt.seed}), ${opt.vus} VUs, target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`,
+      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.blocks} blocks of bare / opsbench output (fd -> worker -> Postgres) / --out json, order drawn with seed ${opt.seed}; each ${opt.seconds} s at ${opt.rate} req/s (constant arrival rate, ${opt.vus} VUs), CPU counted from second ${opt.warmup} to ${opt.seconds - 1}; sandboxed as a run; target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}`,
     );
-    await trial("bare", echo.url); // warm-up (page cache, target), not counted
+    await trial("bare", echo.url, null); // warm-up (page cache, target), not counted
     const rand = seededRandom(opt.seed);
-    const cpuRatios: number[] = [];
-    const rateRatios: number[] = [];
-    for (let i = 0; i < opt.pairs; i++) {
-      const order: Variant[] = rand() < 0.5 ? ["bare", "opsbench"] : ["opsbench", "bare"];
+    const ratios: Record<Exclude<Variant, "bare">, number[]> = { opsbench: [], json: [] };
+    let skipped = 0;
+    for (let i = 0; i < opt.blocks; i++) {
+      // A random order of the three (Fisher-Yates with the seeded generator).
+      const order: Variant[] = [...VARIANTS];
+      for (let j = order.length - 1; j > 0; j--) {
+        const k = Math.floor(rand() * (j + 1));
+        [order[j], order[k]] = [order[k]!, order[j]!];
+      }
       const r: Partial<Record<Variant, Trial>> = {};
-      for (const v of order) r[v] = await trial(v, echo.url);
+      for (const v of order) r[v] = await trial(v, echo.url, scratch.id);
+      const short = VARIANTS.filter((v) => r[v]!.sent < MIN_SENT);
+      if (short.length) {
+        skipped++;
+        console.log(
+          `  block ${String(i + 1).padStart(2)} left out: ${short.map((v) => `${v} got ${(100 * r[v]!.sent).toFixed(1)}%`).join(", ")} of the planned ${opt.rate} req/s (k6 dropped iterations; lower --rate if this recurs)`,
+        );
+        continue;
+      }
       const perThousand = (t: Trial) => (1000 * t.cpuSeconds) / t.requests;
-      cpuRatios.push(perThousand(r.opsbench!) / perThousand(r.bare!));
-      rateRatios.push(r.opsbench!.rate / r.bare!.rate);
+      ratios.opsbench.push(perThousand(r.opsbench!) / perThousand(r.bare!));
+      ratios.json.push(perThousand(r.json!) / perThousand(r.bare!));
+      const sent = VARIANTS.map((v) => `${v} ${(100 * r[v]!.sent).toFixed(1)}%`).join(", ");
       console.log(
-        `  pair ${String(i + 1).padStart(2)} (${order.join(" first, ")} second): CPU per 1,000 requests bare ${perThousand(r.bare!).toFixed(4)} s, opsbench ${perThousand(r.opsbench!).toFixed(4)} s (x${cpuRatios.at(-1)!.toFixed(3)}); req/s bare ${r.bare!.rate.toFixed(0)}, opsbench ${r.opsbench!.rate.toFixed(0)} (x${rateRatios.at(-1)!.toFixed(3)})`,
+        `  block ${String(i + 1).padStart(2)} (${order.join(", ")}): CPU per 1,000 requests bare ${perThousand(r.bare!).toFixed(4)} s, opsbench ${perThousand(r.opsbench!).toFixed(4)} s (x${ratios.opsbench.at(-1)!.toFixed(3)}), json ${perThousand(r.json!).toFixed(4)} s (x${ratios.json.at(-1)!.toFixed(3)}); sent ${sent}`,
       );
     }
-    console.log(`k6 CPU seconds per 1,000 requests, opsbench / bare: ${ratioSummary(cpuRatios)}`);
-    console.log(`throughput, opsbench / bare req/s: ${ratioSummary(rateRatios)}`);
-    if (scratch) await storageCheck(echo.url, scratch.id);
+    if (skipped) console.log(`${skipped} of ${opt.blocks} blocks left out (a window under ${MIN_SENT * 100}% of the planned rate)`);
+    if (ratios.opsbench.length < 2) throw new Error("fewer than 2 blocks kept: lower --rate");
+    console.log(`k6 CPU per request, opsbench output / bare: ${ratioSummary(ratios.opsbench)}`);
+    console.log(`k6 CPU per request, --out json / bare:      ${ratioSummary(ratios.json)}`);
+    if (opt.storageSeconds > 0) await storageCheck(echo.url, scratch.id);
   } finally {
-    await scratch?.drop();
+    await scratch.drop();
     await echo.stop();
     await db.$disconnect();
     rmSync(workDir, { recursive: true, force: true });

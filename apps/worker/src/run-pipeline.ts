@@ -64,7 +64,7 @@ async function executeWatchedRun(
     const k6 = await load(ctx, provider, provisioned, limits);
     const appChecks = await collect(ctx, provider, provisioned);
     await ctx.moveTo("ANALYZING");
-    await analyze(ctx, { spec: provisioned.spec, k6, appChecks });
+    await analyze(ctx, { spec: provisioned.spec, k6, appChecks, workload: provisioned.workload });
   } catch (err) {
     failure = errorMessage(err);
     if (isExpectedFailure(err)) ctx.log.warn({ error: failure }, "run failed");

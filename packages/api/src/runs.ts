@@ -1,7 +1,7 @@
 // What the API returns for runs: the list, a created run, the run page's view and a window's summary.
 // Schemas only (no server module): the web app's handlers and the CLI (packed alone) parse with the same ones;
 // apps/web/lib/api/contracts/runs.ts checks them against the services' types.
-import { loadAdmission, runSummarySchema, validityFlag } from "@opsbench/core";
+import { loadAdmission, runSummarySchema, targetName, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
@@ -163,7 +163,8 @@ export const artifactParams = z.object({ id: z.string(), name: z.string().min(1)
 /** A workspace's baseline for a target and workload: the run later runs of the pair are compared with. */
 export const baselineSchema = z.strictObject({ runId: id, target: z.string(), workload: z.string(), createdAt: isoTime });
 /** GET /api/v1/baselines?target=&workload=: the workspace's baselines, newest first. */
-export const baselinesQuery = z.object({ target: z.string().min(1).optional(), workload: z.string().min(1).optional() });
+// Target and workload names follow the same rule (lower-case letters, digits, ".", "_", "-").
+export const baselinesQuery = z.object({ target: targetName.optional(), workload: targetName.optional() });
 export const baselinesSchema = z.array(baselineSchema);
 
 /**

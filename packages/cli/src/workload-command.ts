@@ -98,9 +98,10 @@ async function show(args: string[], io: Io): Promise<number> {
 async function resolveFromRun(spec: WorkloadSpec, scope: WorkspaceScope): Promise<WorkloadSpec> {
   const dep = rateDependsOnRun(spec);
   if (!dep) return spec;
-  const view = await scope.runs.view(dep.runId).catch(() => null);
-  const max = view?.summary?.maxThroughput?.rps;
-  return max ? resolveRate(spec, max) : spec;
+  const ref = await scope.runs.measuredMax(dep.runId, dep.request).catch(() => null);
+  return ref?.maxThroughputRps && ref.iterations > 0 && ref.requests > 0
+    ? resolveRate(spec, { maxThroughputRps: ref.maxThroughputRps, requests: ref.requests, iterations: ref.iterations })
+    : spec;
 }
 
 async function presetList(args: string[], io: Io): Promise<number> {

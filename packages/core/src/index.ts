@@ -1,6 +1,7 @@
 export * from "./histogram";
 export * from "./histogram-encoding";
 export * from "./latency-summary";
+export * from "./measured-cells";
 export * from "./run-summary";
 export * from "./throughput";
 export * from "./load-window";

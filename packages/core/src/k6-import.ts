@@ -122,14 +122,16 @@ export function k6ImportAggregator(format: K6FileFormat) {
       requests++;
       const name = s.tag("name") || s.tag("url") || "";
       const cls = statusClassOf(s.tag("status"), s.tag("error_code"));
-      const key = `${second}\u0000${name}\u0000${cls}`;
+      // Successful and failed responses in separate cells, as opsbench's output keeps them (successCells).
+      const failed = s.tag("expected_response") === "false";
+      const key = `${second}\u0000${name}\u0000${cls}\u0000${failed}`;
       let cell = cells.get(key);
       if (!cell) {
         cell = { second, name, class: cls, failures: 0, h: emptyHistogram() };
         cells.set(key, cell);
       }
       recordValue(cell.h, s.value);
-      if (s.tag("expected_response") === "false") cell.failures++;
+      if (failed) cell.failures++;
     } else if (LOAD_METRICS.has(s.metric)) {
       let l = load.get(second);
       if (!l) {
@@ -200,7 +202,7 @@ export function k6ImportAggregator(format: K6FileFormat) {
     },
     finish(): K6ImportResult {
       const out: ResultCell[] = [...cells.values()]
-        .sort((a, b) => a.second - b.second || cmp(a.name, b.name) || cmp(a.class, b.class))
+        .sort((a, b) => a.second - b.second || cmp(a.name, b.name) || cmp(a.class, b.class) || a.failures - b.failures)
         .map((c) => ({ ts: new Date(c.second * 1000), name: c.name, class: c.class, failures: c.failures, ...toPart(c.h) }));
       return {
         format,

@@ -1,4 +1,5 @@
-import { bucketValue, emptyHistogram, mergeInto, quantile, type HistogramPart } from "./histogram";
+import { bucketValue, emptyHistogram, mergeInto, quantile, type Histogram, type HistogramPart } from "./histogram";
+import { successCells } from "./measured-cells";
 import { k6SummarySchema, type LoadTotals, type RunSummary, type ThresholdOutcome } from "./run-summary";
 import { studyMaxThroughput } from "./statistics/study-definitions";
 
@@ -15,33 +16,37 @@ export function summarize(cells: Iterable<ResultCell>, durationSeconds: number):
   cells = [...cells];
   const h = emptyHistogram();
   let failures = 0;
-  let ok = 0;
+  let ok2xx = 0;
   const byClass: Record<string, number> = {};
   for (const c of cells) {
     mergeInto(h, c);
     failures += c.failures;
     byClass[c.class] = (byClass[c.class] ?? 0) + c.count;
-    if (c.class === "2xx") ok += c.count;
+    if (c.class === "2xx") ok2xx += c.count;
   }
   const requests = h.count;
   const round = (v: number) => Math.round(v * 1e4) / 1e4;
+  const latencyOf = (x: Histogram) => ({
+    min: x.count ? round(x.min) : 0,
+    avg: x.count ? round(x.sum / x.count) : 0,
+    p50: round(quantile(x, 0.5)),
+    p90: round(quantile(x, 0.9)),
+    p95: round(quantile(x, 0.95)),
+    p99: round(quantile(x, 0.99)),
+    max: x.count ? round(x.max) : 0,
+  });
+  const ok = emptyHistogram();
+  for (const c of successCells(cells as ResultCell[])) mergeInto(ok, c);
   return {
     requests,
     failures,
-    goodput: requests === 0 ? 0 : round((100 * ok) / requests),
-    successRatio: requests === 0 ? 0 : round((100 * ok) / requests),
+    goodput: requests === 0 ? 0 : round((100 * ok2xx) / requests),
+    successRatio: requests === 0 ? 0 : round((100 * ok2xx) / requests),
     expectedResponseRatio: requests === 0 ? 0 : round((100 * (requests - failures)) / requests),
     rps: durationSeconds > 0 ? round(requests / durationSeconds) : 0,
     durationSeconds: round(durationSeconds),
-    latencyMs: {
-      min: requests ? round(h.min) : 0,
-      avg: requests ? round(h.sum / requests) : 0,
-      p50: round(quantile(h, 0.5)),
-      p90: round(quantile(h, 0.9)),
-      p95: round(quantile(h, 0.95)),
-      p99: round(quantile(h, 0.99)),
-      max: requests ? round(h.max) : 0,
-    },
+    latencyMs: latencyOf(h),
+    successLatencyMs: ok.count ? latencyOf(ok) : null,
     byClass,
     // Study 004's definition: successful (2xx) responses only.
     maxThroughput: studyMaxThroughput(cells as ResultCell[]),
@@ -114,7 +119,7 @@ export interface TimeBucket {
   goodput: number | null;
 }
 
-/** Requests, p95 and goodput per fixed bucket (10 s by default, as study 000 plotted). */
+/** Requests, p50/p95/p99 of successful responses and goodput per fixed bucket (10 s by default, as study 000 plotted). */
 export function bucketize(cells: Iterable<ResultCell>, start: Date, bucketSeconds = 10): TimeBucket[] {
   const groups = new Map<number, ResultCell[]>();
   for (const c of cells) {
@@ -129,12 +134,14 @@ export function bucketize(cells: Iterable<ResultCell>, start: Date, bucketSecond
   for (let k = Math.min(0, ...groups.keys()); k <= last; k++) {
     const group = groups.get(k) ?? [];
     const s = summarize(group, bucketSeconds);
+    // Latency of successful responses (a target answering fast errors must not look faster); null without any.
+    const ok = s.successLatencyMs;
     out.push({
       offsetSeconds: k * bucketSeconds,
       requests: s.requests,
-      p50Ms: s.requests ? s.latencyMs.p50 : null,
-      p95Ms: s.requests ? s.latencyMs.p95 : null,
-      p99Ms: s.requests ? s.latencyMs.p99 : null,
+      p50Ms: ok ? ok.p50 : null,
+      p95Ms: ok ? ok.p95 : null,
+      p99Ms: ok ? ok.p99 : null,
       goodput: s.requests ? s.goodput : null,
     });
   }

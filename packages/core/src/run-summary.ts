@@ -5,6 +5,7 @@ import { z } from "zod";
 import { runCostSchema } from "./cost/run-cost";
 import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
 import { maxThroughputSchema } from "./throughput";
+import { rateSourceSchema } from "./workload-spec";
 
 export const latencyMsSchema = z.object({
   min: z.number(),
@@ -68,7 +69,28 @@ export const runSummarySchema = z.object({
   durationSeconds: z.number(),
   /** Which span durationSeconds is: k6's clock (test start to last sample, or per-second rows) or the worker's. */
   durationSource: z.enum(LOAD_WINDOW_SOURCE_IDS).optional(),
+  /** Latency of every response, successful or not (k6's http_req_duration). */
   latencyMs: latencyMsSchema,
+  /**
+   * Latency of successful responses only (k6's http_req_duration{expected_response:true}): what latency
+   * verdicts and tables show first; null when no response succeeded, absent in summaries made before it.
+   */
+  successLatencyMs: latencyMsSchema.nullable().optional(),
+  /** Where a "% of a measured maximum" rate came from (the workload's resolved rateSource). */
+  rateSource: rateSourceSchema.optional(),
+  /** Seconds from the load start left out of this summary (the study's warm-up); absent: none. */
+  warmupSeconds: z.number().optional(),
+  /**
+   * A closed-loop run (VUs that wait for each answer): its latency tail is understated when the target stalls
+   * (coordinated omission); the corrected latency of successful responses when the pacing is constant.
+   */
+  coordinatedOmission: z
+    .object({
+      closedLoop: z.literal(true),
+      expectedIntervalMs: z.number().nullable(),
+      correctedLatencyMs: z.object({ p50: z.number(), p90: z.number(), p95: z.number(), p99: z.number(), max: z.number() }).nullable(),
+    })
+    .optional(),
   /** Requests by status class: "2xx".."5xx", or without a response "timeout", "connection" (DNS, TCP) or "error". */
   byClass: z.record(z.string(), z.number()),
   /** Highest 10 s moving average of successful (2xx) responses per second (study 004); merged repetitions: the mean of the runs' maxima. */
@@ -86,11 +108,11 @@ export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /**
  * What a public share link shows of a summary: the measured figures only; not how
- * the target is priced (the cost model), k6's threshold expressions or what app
- * checks found inside the app. Status classes are plain short words (nothing a
- * stored row could smuggle through as a key).
+ * the target is priced (the cost model), k6's threshold expressions, what app
+ * checks found inside the app, or the run a relative rate was taken from (rateSource).
+ * Status classes are plain short words (nothing a stored row could smuggle through as a key).
  */
-export const publicRunSummarySchema = runSummarySchema.omit({ cost: true, appChecks: true, thresholds: true }).extend({
+export const publicRunSummarySchema = runSummarySchema.omit({ cost: true, appChecks: true, thresholds: true, rateSource: true }).extend({
   byClass: runSummarySchema.shape.byClass.transform((byClass) =>
     Object.fromEntries(Object.entries(byClass).filter(([k]) => /^[0-9a-z]{1,16}$/.test(k))),
   ),
@@ -104,3 +126,6 @@ export const k6SummarySchema = z.looseObject({
   metrics: z.record(z.string(), z.looseObject({ thresholds: z.record(z.string(), z.boolean()).optional() })).optional(),
 });
 export type K6Summary = z.infer<typeof k6SummarySchema>;
+
+/** Latency of successful responses, what latency figures show first; all responses' for summaries made before they were kept apart or when none succeeded. */
+export const successFirstLatency = (s: Pick<RunSummary, "latencyMs" | "successLatencyMs">): LatencyMs => s.successLatencyMs ?? s.latencyMs;

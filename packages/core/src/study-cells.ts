@@ -2,7 +2,7 @@
 // workloads inner, as the study input lists them; and the planned run order
 // (studies.planned_order): cell indices, a round after another.
 import { z } from "zod";
-import type { RunSummary } from "./run-summary";
+import { successFirstLatency, type RunSummary } from "./run-summary";
 import { describeSample, type SampleStats } from "./statistics";
 import { repetitionFlags, type ValidityFlag } from "./validity-flags";
 
@@ -63,9 +63,10 @@ export function studyRunResult(run: { status: string; summary: RunSummary | null
     failures: s.failures,
     goodput: s.goodput,
     rps: s.rps,
-    p50: s.latencyMs.p50,
-    p95: s.latencyMs.p95,
-    p99: s.latencyMs.p99,
+    // Successful responses' latency (all responses' in summaries made before they were kept apart).
+    p50: successFirstLatency(s).p50,
+    p95: successFirstLatency(s).p95,
+    p99: successFirstLatency(s).p99,
   };
 }
 

@@ -38,6 +38,8 @@ export const studyInput = z
     baselineWaitSeconds: z.number().int().min(0).max(3600).default(120),
     /** Factors besides target x workload: each level makes a variant of every target (<target>.r5...). */
     factors: studyFactors.optional(),
+    /** Seconds from each run's load start left out of its summary, verdicts and tables (the warm-up). */
+    warmupSeconds: z.number().int().min(0).max(86_400).optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

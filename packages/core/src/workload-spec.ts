@@ -65,9 +65,35 @@ export const sharedIterationsWorkload = z
   .strict()
   .refine((w) => w.iterations >= w.vus, { message: "iterations must be at least vus (each VU takes one)", path: ["iterations"] });
 
-/** "Stable at X% of the maximum throughput measured in run R" (study 004); resolved when a run is created (resolveRate). */
-export const percentOfRunMax = z.object({ percentOfRunMax: z.number().gt(0).max(1000), runId: z.uuid() }).strict();
+/**
+ * "Stable at X% of the maximum throughput measured in run R" (study 004); resolved when a run is created (resolveRate):
+ * R's maximum req/s divided by the requests one of its iterations sent, or with `request`, that request's maximum
+ * divided by its count per iteration.
+ */
+export const percentOfRunMax = z
+  .object({
+    percentOfRunMax: z.number().gt(0).max(1000),
+    runId: z.uuid(),
+    /** A request name (k6's name tag) whose own maximum sets the rate. */
+    request: z.string().min(1).max(200).optional(),
+  })
+  .strict();
 export type PercentOfRunMax = z.infer<typeof percentOfRunMax>;
+
+/** Where a resolved rate came from (resolveRate): the percent asked and what the reference run measured. */
+export const rateSourceSchema = percentOfRunMax
+  .extend({
+    /** The reference run's maximum (successful req/s; of the named request when there is one). */
+    maxThroughputRps: z.number().positive(),
+    /** Requests per iteration in the reference run (of the named request when there is one); absent in specs resolved before. */
+    requestsPerIteration: z.number().positive().optional(),
+    /** The iteration rate the percent gives (max x percent / requests per iteration). */
+    iterationsPerSecond: z.number().positive().optional(),
+    /** What k6 is asked for after rounding the rate per timeUnit. */
+    offeredIterationsPerSecond: z.number().positive().optional(),
+  })
+  .strict();
+export type RateSource = z.infer<typeof rateSourceSchema>;
 
 const arrivalVus = {
   /** VUs k6 starts before the test; iterations beyond what they can serve wait for more (up to maxVUs) or are dropped. */
@@ -89,7 +115,7 @@ export const constantArrivalRateWorkload = openModelWorkload({
   /** Iterations per timeUnit, or a share of a measured maximum. */
   rate: z.union([z.number().int().min(1).max(10_000_000), percentOfRunMax]),
   /** Where a resolved rate came from (set by resolveRate). */
-  rateSource: percentOfRunMax.extend({ maxThroughputRps: z.number().positive() }).strict().optional(),
+  rateSource: rateSourceSchema.optional(),
   timeUnit: k6Duration.default("1s"),
   duration: k6Duration,
 }).refine(maxVusCoverPreallocated, maxVusTooFew);

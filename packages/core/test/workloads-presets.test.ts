@@ -13,12 +13,14 @@ import {
   loadProfile,
   payloadSweep,
   plannedSeconds,
+  describeRateSource,
   resolveRate,
   stableAtPercent,
   stepRamp,
   UnresolvedRateError,
   WORKLOAD_PRESETS,
   type GeneratedWorkloadSpec,
+  type RateSource,
   type WorkloadSpec,
 } from "../src/index";
 
@@ -184,14 +186,39 @@ describe("open model (study 004)", () => {
       { t: 600, percentOfMax: 80 },
     ]);
 
-    const resolved = resolveRate(spec, 80.5);
-    expect(main(resolved).main).toMatchObject({ executor: "constant-arrival-rate", rate: 64, timeUnit: "1s", duration: "10m" });
-    expect(resolved).toMatchObject({ rateSource: { percentOfRunMax: 80, runId, maxThroughputRps: 80.5 } });
+    // The maximum is in req/s; the rate is in iterations. A reference run of 1,000 iterations and 3,000 requests
+    // sent 3 requests an iteration: 80% of 80.5 req/s is 64.4 req/s, 21.47 iterations/s (not 64, 3x too many requests).
+    const resolved = resolveRate(spec, { maxThroughputRps: 80.5, requests: 3000, iterations: 1000 });
+    expect(main(resolved).main).toMatchObject({ executor: "constant-arrival-rate", rate: 21, timeUnit: "1s", duration: "10m" });
+    expect(resolved).toMatchObject({
+      rateSource: {
+        percentOfRunMax: 80,
+        runId,
+        maxThroughputRps: 80.5,
+        requestsPerIteration: 3,
+        iterationsPerSecond: 21.4667,
+        offeredIterationsPerSecond: 21,
+      },
+    });
+    expect(describeRateSource((resolved as { rateSource: RateSource }).rateSource)).toBe(
+      `80% of run ${runId.slice(0, 8)}'s maximum 80.5 req/s ÷ 3 requests per iteration = 21.4667 iterations/s (offered 21 iterations/s)`,
+    );
+    // One request per iteration: the iteration rate is the request rate.
+    const one = resolveRate(spec, { maxThroughputRps: 80.5, requests: 500, iterations: 500 });
+    expect(one.kind === "constant-arrival-rate" && one.rate).toBe(64);
+    // A named request's own maximum, sent twice an iteration: 80% of 50 req/s / 2 = 20 iterations/s.
+    const named = resolveRate({ ...spec, rate: { percentOfRunMax: 80, runId, request: "checkout" } } as WorkloadSpec, {
+      maxThroughputRps: 50,
+      requests: 2000,
+      iterations: 1000,
+    });
+    expect(named).toMatchObject({ rate: 20, rateSource: { request: "checkout", requestsPerIteration: 2, iterationsPerSecond: 20 } });
     // Per-minute units keep a low rate precise; a resolved spec resolves to itself.
-    const perMinute = resolveRate({ ...spec, timeUnit: "1m" } as WorkloadSpec, 2.5);
+    const perMinute = resolveRate({ ...spec, timeUnit: "1m" } as WorkloadSpec, { maxThroughputRps: 2.5, requests: 10, iterations: 10 });
     expect(perMinute.kind === "constant-arrival-rate" && perMinute.rate).toBe(120);
-    expect(resolveRate(resolved, 1000)).toBe(resolved);
-    expect(() => resolveRate(spec, 0)).toThrow(/maximum throughput is 0/);
+    expect(resolveRate(resolved, { maxThroughputRps: 1000, requests: 1, iterations: 1 })).toBe(resolved);
+    expect(() => resolveRate(spec, { maxThroughputRps: 0, requests: 1, iterations: 1 })).toThrow(/maximum throughput is 0/);
+    expect(() => resolveRate(spec, { maxThroughputRps: 10, requests: 100, iterations: 0 })).toThrow(/requests per iteration are unknown/);
     // @ts-expect-error the run to take the maximum from is missing on purpose
     expect(() => stableAtPercent({})).toThrow(/runId/);
   });

@@ -11,7 +11,6 @@ import {
   comparisonViewSchema,
   isFinalRunStatus,
   readStoredJson,
-  runRollup,
   summarizeRollups,
   windowsOfRollup,
   runRollupWindowsSchema,
@@ -22,13 +21,15 @@ import {
   type RunSummary,
   type TimeBucket,
   type ValidityFlag,
+  type VerdictExclusions,
+  flagsOfRun,
+  verdictExcludingFlags,
 } from "@opsbench/core";
 import type { Db } from "./client";
 import { keepComparison } from "./comparison-cache";
 import { jsonInput } from "./json-column";
 import { parseRunJson } from "./run-json";
-import { loadRunRollups, storeRunRollup, type StoredRollup } from "./run-rollups";
-import { loadResultCells } from "./run-view";
+import { loadRunRollups, measuredRollup, storeRunRollup, type StoredRollup } from "./run-rollups";
 
 export interface ComparisonGroupInput {
   label?: string;
@@ -48,6 +49,8 @@ export interface ComparisonOptions {
   runToRunCv?: number;
   /** "within-workload" (a study): targets are compared within each workload, never across; default: each group against the first. */
   pairing?: "first" | "within-workload";
+  /** Judge runs whose validity flags would leave them out of the verdicts (partial, dropped iterations, ...) too. */
+  includeFlagged?: boolean;
 }
 
 export interface ComparisonGroup {
@@ -68,10 +71,12 @@ export interface ComparisonView {
   groups: ComparisonGroup[];
   /** Each group against the first, per metric. */
   verdicts: MetricVerdict[];
+  /** The runs left out of the verdicts for their flags (all are still listed, merged and charted). */
+  verdictExclusions: VerdictExclusions;
 }
 
 /** What a stored comparison is found by: the selection, the options and when each run's rollup was made. */
-const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versions: Array<[string, number]>) =>
+const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versions: Array<[string, number, ...string[]]>) =>
   createHash("sha256")
     .update(
       JSON.stringify({
@@ -80,6 +85,7 @@ const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versi
         seed: opts.seed ?? null,
         runToRunCv: opts.runToRunCv ?? null,
         pairing: opts.pairing ?? null,
+        includeFlagged: opts.includeFlagged ?? false,
         versions,
       }),
     )
@@ -131,10 +137,8 @@ async function rolledUpRuns(
       out.set(r.id, { rolled, loadStart: s.loadStart });
       continue;
     }
-    const cells = await loadResultCells(db, r.id);
-    const start = r.loadStartedAt ?? cells[0]?.ts;
-    if (!start) continue;
-    const live = runRollup(cells, start, r.summary?.durationSeconds);
+    const live = await measuredRollup(db, r.id, r.summary?.durationSeconds);
+    if (!live) continue;
     const rolled = {
       whole: live.cells[0],
       tens: live.cells[10],
@@ -167,7 +171,8 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
     ? cacheKey(
         groups,
         opts,
-        runs.map((r) => [r.id, r.rollup!.computedAt.getTime()]),
+        // A run's flags that leave it out of verdicts are part of what a stored comparison is found by.
+        runs.map((r) => [r.id, r.rollup!.computedAt.getTime(), ...verdictExcludingFlags(flagsOfRun(r)).map((f) => f.code)]),
       )
     : null;
   if (key) {
@@ -179,14 +184,19 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
   const infraRows = await db.infraPoint.findMany({ where: { runId: { in: ids } }, orderBy: { ts: "asc" } });
   const grouped = new Set(groups.filter((g) => new Set(g.runIds).size > 1).flatMap((g) => g.runIds));
   const rolled = await rolledUpRuns(db, runs, grouped);
+  const excluded: VerdictExclusions["excluded"] = [];
   const loaded = groups.map((g, i) => {
     const groupRuns = runs.filter((r) => g.runIds.includes(r.id));
     const perRun: RolledUpRun[] = [];
+    // Runs whose measurement is broken (partial, dropped iterations, a saturated generator, ...) are not judged unless asked.
+    const flagsOut = new Map(groupRuns.map((r) => [r.id, opts.includeFlagged ? [] : verdictExcludingFlags(flagsOfRun(r))]));
+    const judged: RolledUpRun[] = [];
     const infra: ComparisonGroup["infra"] = [];
     for (const run of groupRuns) {
       const r = rolled.get(run.id);
       if (!r) continue;
       perRun.push(r.rolled);
+      if (!flagsOut.get(run.id)!.length) judged.push(r.rolled);
       // Every run on a common clock: second 0 = its load start.
       const startSecond = r.loadStart.getTime();
       for (const p of infraRows)
@@ -208,10 +218,16 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
       ...summarizeRollups(perRun, totalSeconds),
       infra,
     };
+    for (const r of groupRuns) {
+      const out = flagsOut.get(r.id)!;
+      if (out.length) excluded.push({ group: group.label, runId: r.id, flags: out.map((f) => f.code) });
+    }
+    const judgedSummaries = group.runs.filter((r) => !flagsOut.get(r.id)!.length).map((r) => r.summary);
     // A single run is judged over its own seconds (never several runs' seconds added together).
-    const single = perRun.length === 1 ? perRun[0]! : null;
+    const single = judged.length === 1 ? judged[0]! : null;
     return {
       group,
+      judgedSummaries,
       windows: single ? single.windows : [],
       quantiles: single?.above ? { whole: single.whole, above: single.above } : undefined,
     };
@@ -222,7 +238,7 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
     verdicts: comparisonVerdicts(
       loaded.map((l) => ({
         label: l.group.label,
-        summaries: l.group.runs.map((r) => r.summary),
+        summaries: l.judgedSummaries,
         windows: l.windows,
         ...(l.quantiles ? { quantiles: l.quantiles } : {}),
         workload: l.group.workload?.name ?? null,
@@ -234,6 +250,7 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
         ...(pairing === undefined ? {} : { pairing }),
       },
     ),
+    verdictExclusions: { includeFlagged: opts.includeFlagged ?? false, excluded },
   };
   if (key && runs[0])
     await keepComparison(db, { key, workspaceId: runs[0].workspaceId, runIds: ids, view: jsonInput(comparisonViewSchema, view) });

@@ -20,6 +20,7 @@ export {
   type ComparisonOptions,
 } from "./comparison";
 export { storeRunRollup, loadRunRollups, type StoredRollup } from "./run-rollups";
+export { loadMeasuredCells, runWarmup } from "./measured-cells";
 export { loadComparisonWindow, windowResolution, type SeriesWindow } from "./comparison-window";
 export { resolveShareLink } from "./share-links";
 export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-store";

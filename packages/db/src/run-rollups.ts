@@ -20,16 +20,25 @@ import type { Db } from "./client";
 import { forgetComparisonsOf } from "./comparison-cache";
 import type { RunRollupCell } from "./generated/prisma/client";
 import { jsonInput } from "./json-column";
-import { loadResultCells } from "./run-view";
+import { loadMeasuredCells } from "./measured-cells";
+
+/**
+ * A run's rollup from its cells after its study's warm-up, on a clock whose second 0 is the end of the warm-up
+ * (the measured window's start), so verdicts, tables and series of a comparison all begin there. Null without data.
+ */
+export async function measuredRollup(db: Db, runId: string, loadSeconds?: number) {
+  const { cells, warmupSeconds, loadStart } = await loadMeasuredCells(db, runId);
+  if (!loadStart) return null;
+  // loadSeconds (the summary's durationSeconds) is the measured window's length, the warm-up already left out.
+  return runRollup(cells, new Date(Math.floor(loadStart.getTime() / 1000) * 1000 + warmupSeconds * 1000), loadSeconds);
+}
 
 /** Computes and stores the rollup of a run from its per-second cells (again, when there was one). */
 export async function storeRunRollup(db: Db, runId: string): Promise<void> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { loadStartedAt: true, summary: true } });
-  const cells = await loadResultCells(db, runId);
-  const start = run.loadStartedAt ?? cells[0]?.ts;
-  if (!start) return;
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { summary: true } });
   const summarySeconds = readStoredJson(runSummarySchema, run.summary)?.durationSeconds;
-  const rollup = runRollup(cells, start, summarySeconds);
+  const rollup = await measuredRollup(db, runId, summarySeconds);
+  if (!rollup) return;
   const pageBucket = pageBucketSeconds(summarySeconds ?? 0);
   await db.$transaction(
     async (tx) => {

@@ -69,6 +69,7 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput, opts
           seed,
           cooldownSeconds: input.cooldownSeconds,
           baselineWaitSeconds: input.baselineWaitSeconds,
+          warmupSeconds: input.warmupSeconds ?? 0,
           cells: jsonInput(studyCellsSchema, cells),
           plannedOrder: jsonInput(
             plannedOrderSchema,
@@ -126,6 +127,7 @@ export async function createSingleCellStudy(
     order: "sequential",
     cooldownSeconds: DEFAULT_COOLDOWN_SECONDS,
     baselineWaitSeconds: DEFAULT_BASELINE_WAIT_SECONDS,
+    warmupSeconds: 0,
   });
 }
 

@@ -2,6 +2,7 @@
 // workload) with its runs, the spread across repetitions (mean +- SD and the
 // 95% CI of each metric) and the merged result of its histograms; progress and ETA.
 import {
+  afterWarmup,
   cellFlags,
   cellIndexOf,
   cellsFromRuns,
@@ -12,6 +13,7 @@ import {
   plannedLoadSeconds,
   studyProgress,
   studyRunResult,
+  type ResultCell,
   type RunSummary,
   type SampleStats,
   type StudyMetric,
@@ -60,6 +62,8 @@ export interface StudyView {
   repetitions: number;
   cooldownSeconds: number;
   baselineWaitSeconds: number;
+  /** Seconds from each run's load start left out of its summary, verdicts and tables. */
+  warmupSeconds: number;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -112,11 +116,17 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
           succeeded.map((r) => r.id),
         );
 
+  // Each run's seconds after the study's warm-up, as its summary and rollup count them.
+  const measuredOf = (runId: string) => {
+    const all: ResultCell[] = cellsOfRun.get(runId) ?? [];
+    const start = succeeded.find((x) => x.id === runId)?.loadStartedAt ?? all[0]?.ts;
+    return start ? afterWarmup(all, start, study.warmupSeconds) : all;
+  };
   const cellViews: StudyCellView[] = cells.map((c, index) => {
     const cellRuns = runs.filter((r) => r.cell === index).sort((a, b) => a.repetition - b.repetition);
     const ok = cellRuns.flatMap((r) => (r.result ? [{ run: r, result: r.result }] : []));
     const reps = ok.map(({ run }) => ({
-      cells: cellsOfRun.get(run.id) ?? [],
+      cells: measuredOf(run.id),
       durationSeconds: succeeded.find((x) => x.id === run.id)?.summary?.durationSeconds ?? 0,
     }));
     return {
@@ -150,6 +160,7 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
     repetitions: study.repetitions,
     cooldownSeconds: study.cooldownSeconds,
     baselineWaitSeconds: study.baselineWaitSeconds,
+    warmupSeconds: study.warmupSeconds,
     createdAt: study.createdAt.toISOString(),
     startedAt: iso(study.startedAt),
     finishedAt: iso(study.finishedAt),

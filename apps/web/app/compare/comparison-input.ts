@@ -15,9 +15,13 @@ export const comparisonGroupInput = z
   })
   .strict();
 
+/** Judge runs with validity flags that would leave them out of the verdicts (partial, dropped iterations, ...) too. */
+const includeFlagged = z.boolean({ message: "includeFlagged: expected true or false" }).optional();
+
 export const comparisonGroupsInput = z
   .object({
     groups: z.array(comparisonGroupInput).min(1, { message: "give at least one group" }).max(MAX_GROUPS),
+    includeFlagged,
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -34,7 +38,7 @@ export const comparisonGroupsInput = z
       ctx.addIssue({ code: "custom", path: ["groups"], message: `${total} runs; at most ${MAX_RUNS} in one comparison` });
   });
 
-export const comparisonStudyInput = z.object({ studyId: z.uuid({ message: "not a study id (expected a UUID)" }) }).strict();
+export const comparisonStudyInput = z.object({ studyId: z.uuid({ message: "not a study id (expected a UUID)" }), includeFlagged }).strict();
 
 export type ComparisonInput = z.infer<typeof comparisonGroupsInput> | z.infer<typeof comparisonStudyInput>;
 

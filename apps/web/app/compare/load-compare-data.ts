@@ -59,6 +59,7 @@ export async function loadCompareData(
     view = await scope.compare(groups, {
       ...("studyId" in input ? { pairing: "within-workload" as const } : {}),
       ...(opts.runToRunCv === undefined ? {} : { runToRunCv: opts.runToRunCv }),
+      ...(input.includeFlagged ? { includeFlagged: true } : {}),
     });
   } catch (err) {
     // A run id that is not in this workspace is bad input, named at its place in the body.

@@ -1,6 +1,6 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
-import { flagsOfGroup, flagsOfRun, type RunSummary } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
 import type { CompareData } from "@/app/compare/compare-data";
 import type { DataTable } from "./data-table";
 
@@ -9,11 +9,14 @@ export type ComparisonTableName = (typeof COMPARISON_TABLES)[number];
 
 /** The per-run metrics verdicts and box plots are about (as packages/db/src/comparison.ts). */
 export const RUN_METRICS = [
-  { key: "p50", label: "p50 latency", unit: "ms", of: (s: RunSummary) => s.latencyMs.p50 },
-  { key: "p95", label: "p95 latency", unit: "ms", of: (s: RunSummary) => s.latencyMs.p95 },
-  { key: "p99", label: "p99 latency", unit: "ms", of: (s: RunSummary) => s.latencyMs.p99 },
+  // Latency of successful responses first, then of all responses (docs/measurement.md).
+  { key: "p50", label: "p50 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p50 },
+  { key: "p95", label: "p95 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p95 },
+  { key: "p99", label: "p99 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p99 },
   { key: "req/s", label: "throughput", unit: "req/s", of: (s: RunSummary) => s.rps },
   { key: "goodput", label: "goodput", unit: "%", of: (s: RunSummary) => s.goodput },
+  { key: "p95 (all responses)", label: "p95 latency, all responses", unit: "ms", of: (s: RunSummary) => s.latencyMs.p95 },
+  { key: "p99 (all responses)", label: "p99 latency, all responses", unit: "ms", of: (s: RunSummary) => s.latencyMs.p99 },
 ] as const;
 
 const codes = (fs: Array<{ code: string }>) => fs.map((f) => f.code).join(";");
@@ -147,13 +150,14 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
           "p95_ms",
           "p99_ms",
           "max_ms",
+          "p99_all_responses_ms",
           "cost_per_1000_requests",
           "cost_unit",
           "flags",
         ],
         rows: G.map((g, i) => {
           const s = g.merged;
-          const l = s?.latencyMs;
+          const l = s ? successFirstLatency(s) : undefined;
           return [
             g.label,
             g.target?.name ?? null,
@@ -171,6 +175,7 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
             l?.p95 ?? null,
             l?.p99 ?? null,
             l?.max ?? null,
+            s?.latencyMs.p99 ?? null,
             data.costs[i]?.perThousandRequests ?? null,
             data.costs[i]?.unit ?? null,
             codes(flagsOfGroup(g)),
@@ -193,6 +198,7 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
           "p95_ms",
           "p99_ms",
           "max_ms",
+          "p99_all_responses_ms",
           "dropped_iterations",
           "generator_cpu_pct",
           "flags",
@@ -209,10 +215,11 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
               s?.failures ?? null,
               s?.goodput ?? null,
               s?.rps ?? null,
-              s?.latencyMs.p50 ?? null,
-              s?.latencyMs.p95 ?? null,
+              s ? successFirstLatency(s).p50 : null,
+              s ? successFirstLatency(s).p95 : null,
+              s ? successFirstLatency(s).p99 : null,
+              s ? successFirstLatency(s).max : null,
               s?.latencyMs.p99 ?? null,
-              s?.latencyMs.max ?? null,
               s?.load?.droppedIterations ?? null,
               s?.load?.generatorCpuPercent ?? null,
               codes(flagsOfRun(r)),

@@ -33,7 +33,7 @@ async function inspect(source: string, bundle: ScriptBundle): Promise<ScriptVali
  */
 export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLimits, path = "spec"): Promise<void> {
   // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
-  const concrete = rateDependsOnRun(spec) ? resolveRate(spec, 1) : spec;
+  const concrete = rateDependsOnRun(spec) ? resolveRate(spec, { maxThroughputRps: 1, requests: 1, iterations: 1 }) : spec;
   const result = await inspect(compileK6Script(concrete), scriptBundleOf(concrete));
   const at = spec.kind === "script" ? `${path}.source` : path;
   if (!result.ok) throw new ApiError("invalid_input", `${at}: ${result.message}`, [{ path: at, message: result.message }]);

@@ -46,10 +46,14 @@ func init() {
 	output.RegisterExtension("opsbench", New)
 }
 
+// A cell holds only successful or only failed requests (k6's expected_response),
+// so latency of successful responses alone is exact: two lines of one status
+// class may share a second and name, one with fail 0 and one with fail = n.
 type httpKey struct {
 	second int64
 	name   string
 	class  string
+	failed bool
 }
 
 type httpCell struct {
@@ -194,7 +198,8 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 			switch s.Metric.Name {
 			case "http_req_duration":
 				name, _ := s.Tags.Get("name")
-				k := httpKey{sec, name, statusClass(s.Tags)}
+				expected, _ := s.Tags.Get("expected_response")
+				k := httpKey{sec, name, statusClass(s.Tags), expected == "false"}
 				cell := o.http[k]
 				if cell == nil {
 					cell = &httpCell{min: math.Inf(1), max: math.Inf(-1), buckets: map[int32]int64{}}
@@ -202,7 +207,7 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 				}
 				v := s.Value
 				cell.count++
-				if expected, _ := s.Tags.Get("expected_response"); expected == "false" {
+				if k.failed {
 					cell.failures++
 				}
 				cell.sum += v
@@ -309,7 +314,7 @@ func (o *Output) flush(all bool) {
 	defer o.mu.Unlock()
 	cutoff := time.Now().Unix() - settleSeconds
 	httpOrder := func(a, b httpKey) int {
-		return cmp.Or(cmp.Compare(a.second, b.second), cmp.Compare(a.name, b.name), cmp.Compare(a.class, b.class))
+		return cmp.Or(cmp.Compare(a.second, b.second), cmp.Compare(a.name, b.name), cmp.Compare(a.class, b.class), boolOrder(a.failed, b.failed))
 	}
 	for _, k := range dueKeys(o.http, all, cutoff, func(k httpKey) int64 { return k.second }, httpOrder) {
 		c := o.http[k]
@@ -330,6 +335,18 @@ func (o *Output) flush(all bool) {
 	}
 	o.metrics.flush(all, cutoff, o.writeLine)
 	_ = o.w.Flush()
+}
+
+// boolOrder puts false before true.
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	default:
+		return -1
+	}
 }
 
 func (o *Output) writeLine(v any) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"testing"
+	"time"
 
 	"go.k6.io/k6/metrics"
 )
@@ -86,5 +87,34 @@ func TestStatusClass(t *testing.T) {
 		if got := statusClass(tags); got != want {
 			t.Errorf("status %q error_code %q: got %q, want %q", c[0], c[1], got, want)
 		}
+	}
+}
+
+// One status class, successful and failed responses in the same second (a script that expects 404 but not 400):
+// two lines, one holding only the successes (fail 0) and one only the failures (fail = n), each with its own latencies.
+func TestSuccessfulAndFailedResponsesAreSeparateCells(t *testing.T) {
+	r := metrics.NewRegistry()
+	dur := r.MustNewMetric("http_req_duration", metrics.Trend, metrics.Time)
+	t0 := time.Unix(1_700_000_000, 0)
+	req := func(status, expected string, ms int, v float64) metrics.Sample {
+		tags := r.RootTagSet().With("name", "get").With("status", status).With("expected_response", expected)
+		return metrics.Sample{TimeSeries: metrics.TimeSeries{Metric: dur, Tags: tags}, Time: t0.Add(time.Duration(ms) * time.Millisecond), Value: v}
+	}
+	lines := runOutput(t, []metrics.Sample{req("404", "true", 1, 10), req("400", "false", 2, 1), req("404", "true", 3, 30), req("400", "false", 4, 2)})
+	var http []map[string]any
+	for _, l := range lines {
+		if l["t"] == "http" {
+			http = append(http, l)
+		}
+	}
+	if len(http) != 2 {
+		t.Fatalf("want 2 http lines, got %v", http)
+	}
+	ok, failed := http[0], http[1]
+	if ok["class"] != "4xx" || ok["n"] != 2.0 || ok["fail"] != 0.0 || ok["min"] != 10.0 || ok["max"] != 30.0 {
+		t.Errorf("successful cell: %v", ok)
+	}
+	if failed["class"] != "4xx" || failed["n"] != 2.0 || failed["fail"] != 2.0 || failed["min"] != 1.0 || failed["max"] != 2.0 {
+		t.Errorf("failed cell: %v", failed)
 	}
 }

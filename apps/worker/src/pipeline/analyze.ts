@@ -2,7 +2,11 @@
 // throughput, load, k6's thresholds, app checks), its cost when the target names a
 // cost model, and the validity flags a reader should see next to the numbers.
 import {
+  afterWarmup,
   analysisFlags,
+  closedLoopFlag,
+  coordinatedOmission,
+  measuredSeconds,
   k6LoadWindow,
   loadTotals,
   mergeLoadSeconds,
@@ -13,8 +17,9 @@ import {
   thresholdOutcomes,
   workerClockWindow,
   type RunSummary,
+  type WorkloadSpec,
 } from "@opsbench/core";
-import { addRunFlags, generatorTotals, loadResultCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
+import { addRunFlags, generatorTotals, loadMeasuredCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED } from "@opsbench/jobs";
 import type { LoadResult } from "./load";
@@ -23,38 +28,53 @@ import { outageWait, type RunContext } from "./run-context";
 
 export async function analyze(
   ctx: RunContext,
-  { spec, k6, appChecks }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[] },
+  { spec, k6, appChecks, workload }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[]; workload?: WorkloadSpec },
 ): Promise<void> {
   const { deps } = ctx;
   // Reads and writes that are safe to repeat: a database blip while analysing waits for the database (bounded).
-  await recordStep(ctx, "ANALYZE", () => retryWhileDown(() => analyzeRun(ctx, { spec, k6, appChecks }), outageWait(deps, ctx.log)));
+  await recordStep(ctx, "ANALYZE", () =>
+    retryWhileDown(() => analyzeRun(ctx, { spec, k6, appChecks, workload }), outageWait(deps, ctx.log)),
+  );
 }
 
 async function analyzeRun(
   { store, runId, deps }: RunContext,
-  { spec, k6, appChecks }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[] },
+  { spec, k6, appChecks, workload }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[]; workload?: WorkloadSpec },
 ) {
-  const cells = await loadResultCells(deps.db, runId);
+  // The seconds after the study's warm-up: what the summary, the rollup (verdicts, tables) are taken from.
+  const { cells, all, warmupSeconds, loadStart } = await loadMeasuredCells(deps.db, runId);
   const fresh = await store.get();
   // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs), never
   // the worker's wall clock around the whole k6 process unless k6 reported no time at all.
   const window =
-    k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: cells.map((c) => c.ts) }) ??
+    k6LoadWindow({ firstSampleMs: k6.k6Clock?.startMs, lastSampleMs: k6.k6Clock?.lastMs, rowSeconds: all.map((c) => c.ts) }) ??
     workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
+  const seconds = loadStart ? measuredSeconds(window, loadStart, warmupSeconds) : window.seconds;
   // Several generators write rows of the same second: their VUs and counts add up.
-  const load = mergeLoadSeconds(await deps.db.loadSecond.findMany({ where: { runId } }));
+  const loadRows = mergeLoadSeconds(await deps.db.loadSecond.findMany({ where: { runId } }));
+  const load = loadStart ? afterWarmup(loadRows, loadStart, warmupSeconds) : loadRows;
   const generators = fresh.generators > 1 ? await generatorTotals(deps.db, runId) : undefined;
+  const totals = loadTotals(load);
+  const coordinated = workload
+    ? coordinatedOmission(workload, cells, totals.iterations > 0 ? summarize(cells, 1).requests / totals.iterations : null)
+    : null;
   const summary = {
-    ...summarize(cells, window.seconds),
+    ...summarize(cells, seconds),
     durationSource: window.source,
-    load: { ...loadTotals(load), generatorCpuPercent: k6.cpuPercentOfMachine, ...(generators ? { generators } : {}) },
+    ...(warmupSeconds > 0 ? { warmupSeconds } : {}),
+    ...(coordinated ? { coordinatedOmission: coordinated } : {}),
+    ...(workload?.kind === "constant-arrival-rate" && workload.rateSource ? { rateSource: workload.rateSource } : {}),
+    load: { ...totals, generatorCpuPercent: k6.cpuPercentOfMachine, ...(generators ? { generators } : {}) },
     thresholds: thresholdOutcomes(k6.summary),
     appChecks,
   };
   const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
   if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
   await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
-  await addRunFlags(deps.db, runId, analysisFlags(summary, await plannedRepetitions(deps.db, runId)));
+  await addRunFlags(deps.db, runId, [
+    ...analysisFlags(summary, await plannedRepetitions(deps.db, runId)),
+    ...(coordinated && workload ? [closedLoopFlag(workload.kind, coordinated.expectedIntervalMs)] : []),
+  ]);
   // What the run contributes to any comparison (rollups, per-second values), computed once here.
   await storeRunRollup(deps.db, runId);
   if (summary.load.droppedIterations > 0)

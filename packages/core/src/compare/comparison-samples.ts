@@ -6,7 +6,7 @@
 // run's own, then summarised (never a sum of runs).
 import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histogram";
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
-import type { RunSummary } from "../run-summary";
+import { successFirstLatency, type RunSummary } from "../run-summary";
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
@@ -29,7 +29,9 @@ export const FAILURE_SHARE_MARGIN_POINTS = 1;
 /**
  * The metrics verdicts are given for, and which way is better. Percentiles are whole-run percentiles (each run's
  * merged histogram; a single run's interval by resampling its seconds), never means of per-second percentiles.
- * Goodput is judged as the failure share (100 - goodput, percentage points, an absolute margin).
+ * Latency is judged on successful responses first (a target answering fast errors must not look faster), then on
+ * all responses (run-level values only). Goodput is judged as the failure share (100 - goodput, percentage points,
+ * an absolute margin).
  */
 export const COMPARED_METRICS: ReadonlyArray<{
   key: string;
@@ -42,9 +44,9 @@ export const COMPARED_METRICS: ReadonlyArray<{
   share?: true;
   marginPoints?: number;
 }> = [
-  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p50, ofWindow: (b) => b.p50Ms, quantile: "p50" },
-  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: (b) => b.p95Ms, quantile: "p95" },
-  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: (b) => b.p99Ms, quantile: "p99" },
+  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p50, ofWindow: (b) => b.p50Ms, quantile: "p50" },
+  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p95, ofWindow: (b) => b.p95Ms, quantile: "p95" },
+  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p99, ofWindow: (b) => b.p99Ms, quantile: "p99" },
   { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofWindow: (b) => b.requests / VERDICT_WINDOW_SECONDS },
   {
     key: "failure share",
@@ -55,6 +57,8 @@ export const COMPARED_METRICS: ReadonlyArray<{
     share: true,
     marginPoints: FAILURE_SHARE_MARGIN_POINTS,
   },
+  { key: "p95 (all responses)", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: () => null },
+  { key: "p99 (all responses)", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: () => null },
 ];
 export type ComparedMetric = (typeof COMPARED_METRICS)[number];
 
@@ -90,7 +94,8 @@ export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, tot
         aligned.filter((c) => c.name === name),
         seconds,
       );
-      return { name, requests: s.requests, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 };
+      const l = successFirstLatency(s);
+      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
     }),
   };
 }

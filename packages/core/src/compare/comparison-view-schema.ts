@@ -68,5 +68,16 @@ const comparisonGroupSchema = z.object({
   byRequest: z.array(z.object({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
 });
 
-export const comparisonViewSchema = z.object({ groups: z.array(comparisonGroupSchema), verdicts: z.array(groupVerdictSchema) });
+/** Runs left out of the verdicts for their validity flags (measured-cells.ts VERDICT_EXCLUDING_FLAGS), unless asked for. */
+export const verdictExclusionsSchema = z.object({
+  includeFlagged: z.boolean(),
+  excluded: z.array(z.object({ group: z.string(), runId: z.string(), flags: z.array(z.string()) })),
+});
+export type VerdictExclusions = z.infer<typeof verdictExclusionsSchema>;
+
+export const comparisonViewSchema = z.object({
+  groups: z.array(comparisonGroupSchema),
+  verdicts: z.array(groupVerdictSchema),
+  verdictExclusions: verdictExclusionsSchema,
+});
 export type StoredComparisonView = z.infer<typeof comparisonViewSchema>;

@@ -11,6 +11,7 @@ import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } fr
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
+import { successFirstLatency } from "../run-summary";
 import { maxThroughputSchema, type MaxThroughput } from "../throughput";
 import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, requestsAboveQuantiles, verdictWindows } from "./comparison-samples";
 
@@ -74,7 +75,8 @@ export function rebucket(aligned: readonly ResultCell[], bucketSeconds: number):
   const merged = new Map<string, { offset: number; name: string; class: string; failures: number; h: ReturnType<typeof emptyHistogram> }>();
   for (const c of aligned) {
     const offset = bucketSeconds === 0 ? 0 : Math.floor(c.ts.getTime() / 1000 / bucketSeconds) * bucketSeconds;
-    const key = `${offset}\u0000${c.name}\u0000${c.class}`;
+    // Successful and failed responses stay in separate cells (successCells), as the stored seconds keep them.
+    const key = `${offset}\u0000${c.name}\u0000${c.class}\u0000${c.failures === 0 ? "ok" : c.failures === c.count ? "failed" : "mixed"}`;
     let m = merged.get(key);
     if (!m) {
       m = { offset, name: c.name, class: c.class, failures: 0, h: emptyHistogram() };
@@ -176,7 +178,8 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
         whole.filter((c) => c.name === name),
         seconds,
       );
-      return { name, requests: s.requests, p50: s.latencyMs.p50, p95: s.latencyMs.p95, p99: s.latencyMs.p99 };
+      const l = successFirstLatency(s);
+      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
     }),
   };
 }

@@ -1,6 +1,8 @@
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { parseRunJson } from "../run-json";
+import { readStoredJson, runSummarySchema, studyMaxThroughput } from "@opsbench/core";
+import { loadMeasuredCells } from "../measured-cells";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../run-view";
 import { runSpecColumns } from "../spec-columns";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
@@ -40,14 +42,31 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       ).map(parseRunJson),
     assertExists: access.assertRun,
     /**
-     * What a "% of a measured maximum" rate is resolved from: the run's status and its maximum throughput (req/s,
-     * null before it is measured). A run of another workspace is a NotFoundError, exactly like one that does not exist.
+     * What a "% of a measured maximum" rate is resolved from: the run's status, its maximum throughput (req/s,
+     * null before it is measured; with `request`, that request name's own maximum) and the requests (of that name)
+     * and iterations it recorded. A run of another workspace is a NotFoundError, exactly like one that does not exist.
      */
-    measuredMax: async (id: string): Promise<{ status: string; maxThroughputRps: number | null }> => {
+    measuredMax: async (
+      id: string,
+      request?: string,
+    ): Promise<{ status: string; maxThroughputRps: number | null; requests: number; iterations: number }> => {
       const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { status: true, summary: true } }) : null;
       if (!run) throw new NotFoundError("run", id);
-      const rps = (run.summary as { maxThroughput?: { rps?: unknown } | null } | null)?.maxThroughput?.rps;
-      return { status: run.status, maxThroughputRps: typeof rps === "number" && rps > 0 ? rps : null };
+      const summary = readStoredJson(runSummarySchema, run.summary);
+      const iterations = summary?.load?.iterations ?? 0;
+      if (request === undefined) {
+        const rps = summary?.maxThroughput?.rps;
+        return { status: run.status, maxThroughputRps: rps && rps > 0 ? rps : null, requests: summary?.requests ?? 0, iterations };
+      }
+      const { cells } = await loadMeasuredCells(db, id);
+      const named = cells.filter((c) => c.name === request);
+      const rps = studyMaxThroughput(named, { requestName: request })?.rps;
+      return {
+        status: run.status,
+        maxThroughputRps: rps && rps > 0 ? rps : null,
+        requests: named.reduce((n, c) => n + c.count, 0),
+        iterations,
+      };
     },
     view: async (id: string, opts: RunViewOptions = {}) => {
       await access.assertRun(id);

@@ -26,6 +26,8 @@ export const comparisonQuery = z.object({
    * configurations with their intervals widened by it; without it they are "within-run" and never significant.
    */
   runCv: z.string().optional(),
+  /** `1`: runs with validity flags that leave them out of the verdicts (partial, dropped iterations, ...) are judged too. */
+  includeFlagged: z.enum(["1", "0", "true", "false"]).optional(),
 });
 
 const comparisonGroupSchema = z.strictObject({
@@ -66,6 +68,11 @@ export const compareDataSchema = z.strictObject({
   generatedAt: isoTime,
   groups: z.array(comparisonGroupSchema),
   verdicts: z.array(metricVerdictSchema),
+  /** Runs left out of the verdicts for their validity flags, unless includeFlagged. */
+  verdictExclusions: z.strictObject({
+    includeFlagged: z.boolean(),
+    excluded: z.array(z.strictObject({ group: z.string(), runId: id, flags: z.array(z.string()) })),
+  }),
   costs: z.array(
     z
       .strictObject({

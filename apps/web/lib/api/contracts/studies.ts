@@ -72,6 +72,7 @@ export const studyViewSchema = z.strictObject({
   repetitions: z.number().int(),
   cooldownSeconds: z.number(),
   baselineWaitSeconds: z.number(),
+  warmupSeconds: z.number(),
   createdAt: isoTime,
   startedAt: nullableIsoTime,
   finishedAt: nullableIsoTime,

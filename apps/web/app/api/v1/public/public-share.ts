@@ -109,8 +109,16 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       reason: v.reason,
       text: v.text,
     })),
+    verdictExclusions: {
+      includeFlagged: data.verdictExclusions.includeFlagged,
+      excluded: data.verdictExclusions.excluded.map((e) => ({ group: e.group, runId: e.runId, flags: [...e.flags] })),
+    },
   };
-  const named = out.groups.flatMap((g) => [...g.runs.map((r) => r.id), ...g.infra.map((p) => p.runId)]);
+  const named = out.groups.flatMap((g) => [
+    ...g.runs.map((r) => r.id),
+    ...g.infra.map((p) => p.runId),
+    ...out.verdictExclusions.excluded.map((e) => e.runId),
+  ]);
   const stray = named.find((id) => !allowed.has(id));
   if (stray) throw new Error("a share link's view named a run outside its subject");
   return out;
