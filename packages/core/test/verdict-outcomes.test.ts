@@ -102,7 +102,7 @@ describe("study families (finding 6)", () => {
     expect(pairs).toEqual(
       new Set(["t1 x read > t2 x read", "t1 x read > t3 x read", "t1 x write > t2 x write", "t1 x write > t3 x write"]),
     );
-    expect(verdicts.every((v) => v.family === "targets within each workload: 4 pairs x 5 metrics")).toBe(true);
+    expect(verdicts.every((v) => v.family === "targets within each workload: 4 pairs x 7 metrics")).toBe(true);
 
     // p95: each pair's two-sided p at df = 2 (se = sqrt(s_a^2/2 + s_b^2/2), sample variance of [x, x + 2k] = 2k^2).
     const se = (ka: number, kb: number) => Math.sqrt((2 * ka * ka) / 2 + (2 * kb * kb) / 2);
@@ -140,7 +140,7 @@ describe("study families (finding 6)", () => {
     expect(s.significant).toBe(tested.filter((v) => v.significant).length);
     expect(s.text).toMatch(
       new RegExp(
-        `^targets within each workload: 4 pairs x 5 metrics: ${s.significant} of ${m} significant after Holm's correction \\(${s.uncorrected} before it; about ${(m * 0.05).toFixed(2)} would be by chance alone`,
+        `^targets within each workload: 4 pairs x 7 metrics: ${s.significant} of ${m} significant after Holm's correction \\(${s.uncorrected} before it; about ${(m * 0.05).toFixed(2)} would be by chance alone`,
       ),
     );
   });
