@@ -31,6 +31,8 @@ interface GeneratedRun {
   name: string;
   seconds: number;
   latencies: (second: number) => number[];
+  /** Per second, the latencies of failed responses (503, not an expected response), if any. */
+  failures?: (second: number) => number[];
 }
 
 const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -43,12 +45,14 @@ async function importGenerated(run: GeneratedRun): Promise<string> {
     lines.push(JSON.stringify({ type: "Point", metric, data: { time: new Date(ms).toISOString(), value, tags } }));
   for (let s = 0; s < run.seconds; s++) {
     point("vus", T0 + s * 1000, 10);
-    const xs = run.latencies(s);
-    for (const [i, ms] of xs.entries())
-      point("http_req_duration", T0 + s * 1000 + Math.floor(((i + 0.5) * 1000) / xs.length), ms, {
+    const ok = run.latencies(s);
+    const failed = run.failures?.(s) ?? [];
+    const all = [...ok.map((ms) => ({ ms, ok: true })), ...failed.map((ms) => ({ ms, ok: false }))];
+    for (const [i, r] of all.entries())
+      point("http_req_duration", T0 + s * 1000 + Math.floor(((i + 0.5) * 1000) / all.length), r.ms, {
         name: "GET /",
-        status: "200",
-        expected_response: "true",
+        status: r.ok ? "200" : "503",
+        expected_response: String(r.ok),
       });
   }
   point("vus", T0 + run.seconds * 1000, 0);
@@ -176,6 +180,40 @@ describe("finding 2: percentile verdicts on whole-run percentiles", () => {
     expect(p99.low!).toBeLessThanOrEqual(0);
     expect(p99.high!).toBeGreaterThanOrEqual(0);
     expect(p99.significant).toBe(false);
+  });
+});
+
+describe("finding 5: a single run's percentile verdict is on successful responses, as its point value", () => {
+  it("30% instant 503s beside the same successful latencies: the p50 estimate is the successful p50s' difference, not every response's", async () => {
+    const okA = latencyDraws(51, 70, 120);
+    const okB = latencyDraws(52, 100, 120);
+    const a = await importGenerated({
+      name: "f5 fast failures",
+      seconds: 120,
+      latencies: (s) => okA[s]!,
+      failures: () => Array(30).fill(1),
+    });
+    const b = await importGenerated({ name: "f5 no failures", seconds: 120, latencies: (s) => okB[s]! });
+    const successDifference = exactQuantile(okB.flat(), 0.5) - exactQuantile(okA.flat(), 0.5);
+    const everyDifference = exactQuantile(okB.flat(), 0.5) - exactQuantile([...okA.flat(), ...Array(30 * 120).fill(1)], 0.5);
+    // What mixing in the failures would say, computed here: A looks several ms faster.
+    expect(everyDifference).toBeGreaterThan(5);
+    expect(Math.abs(successDifference)).toBeLessThan(1.5);
+
+    const view = await stack.scope.compare(
+      [
+        { label: "fast failures", runIds: [a] },
+        { label: "no failures", runIds: [b] },
+      ],
+      { runToRunCv: 0.02 },
+    );
+    const p50 = view.verdicts.find((v) => v.metric === "p50")!;
+    expect(Math.abs(p50.estimate! - successDifference)).toBeLessThan(HISTOGRAM_TOLERANCE * exactQuantile(okB.flat(), 0.5));
+    expect(p50.low!).toBeLessThanOrEqual(successDifference);
+    expect(p50.high!).toBeGreaterThanOrEqual(successDifference);
+    expect(p50.significant).toBe(false);
+    // Every response's p95 is judged too, beside it.
+    expect(view.verdicts.some((v) => v.metric === "p95 (all responses)")).toBe(true);
   });
 });
 

@@ -139,5 +139,5 @@ const emptyWindows: RunRollupWindows = {
   p99Ms: [],
   goodput: [],
   maxThroughput: null,
-  above: { p50: [], p95: [], p99: [] },
+  above: { p50: [], p95: [], p99: [], counted: [] },
 };

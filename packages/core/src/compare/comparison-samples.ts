@@ -6,6 +6,7 @@
 // run's own, then summarised (never a sum of runs).
 import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histogram";
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
+import { successCells } from "../measured-cells";
 import { successFirstLatency, type RunSummary } from "../run-summary";
 import { meanMaxThroughput } from "../statistics";
 import { averagedSeries } from "../statistics/merged-repetitions";
@@ -115,29 +116,40 @@ export function verdictWindows(aligned: readonly ResultCell[], loadSeconds?: num
   return out;
 }
 
-/** Per second of `windows`, the requests whose latency lies above the run's whole-run p50, p95 and p99. */
-export function requestsAboveQuantiles(
-  aligned: readonly ResultCell[],
-  windows: readonly TimeBucket[],
-): Record<VerdictQuantileKey, number[]> {
+/**
+ * The successful responses' cells when there are any (the latency verdicts' point values are successful responses
+ * first: successFirstLatency), else every cell (a run whose every response failed, or stored before the split).
+ */
+const latencyCells = (cells: readonly ResultCell[]): readonly ResultCell[] => {
+  const ok = successCells(cells);
+  return ok.length ? ok : cells;
+};
+
+/**
+ * Per second of `windows`, the responses a single run's percentile verdict counts (successful ones first, as its
+ * point value: latencyCells) and, of those, the ones above the run's whole-run p50, p95 and p99.
+ */
+export type RequestsAboveQuantiles = Record<VerdictQuantileKey | "counted", number[]>;
+
+export function requestsAboveQuantiles(aligned: readonly ResultCell[], windows: readonly TimeBucket[]): RequestsAboveQuantiles {
+  const cells = latencyCells(aligned);
   const whole = emptyHistogram();
-  for (const c of aligned) mergeInto(whole, c);
+  for (const c of cells) mergeInto(whole, c);
   const keys = Object.keys(VERDICT_QUANTILES) as VerdictQuantileKey[];
   const cut = Object.fromEntries(keys.map((k) => [k, quantile(whole, VERDICT_QUANTILES[k])])) as Record<VerdictQuantileKey, number>;
-  const bySecond = new Map<number, Record<VerdictQuantileKey, number>>();
-  for (const c of aligned) {
+  const bySecond = new Map<number, Record<VerdictQuantileKey | "counted", number>>();
+  for (const c of cells) {
     const s = Math.floor(c.ts.getTime() / 1000);
-    const row = bySecond.get(s) ?? { p50: 0, p95: 0, p99: 0 };
+    const row = bySecond.get(s) ?? { p50: 0, p95: 0, p99: 0, counted: 0 };
     bySecond.set(s, row);
+    row.counted += c.count;
     for (const [i, n] of c.buckets) {
       const v = Math.min(c.max, Math.max(c.min, bucketValue(i, whole.alpha)));
       for (const k of keys) if (v > cut[k]) row[k] += n;
     }
   }
-  return Object.fromEntries(keys.map((k) => [k, windows.map((w) => bySecond.get(w.offsetSeconds)?.[k] ?? 0)])) as Record<
-    VerdictQuantileKey,
-    number[]
-  >;
+  const perWindow = (k: VerdictQuantileKey | "counted") => windows.map((w) => bySecond.get(w.offsetSeconds)?.[k] ?? 0);
+  return { p50: perWindow("p50"), p95: perWindow("p95"), p99: perWindow("p99"), counted: perWindow("counted") };
 }
 
 /** A group as the verdicts see it: its label, its runs' summaries (null until analysed) and its load's windows. */
@@ -149,7 +161,7 @@ export interface VerdictGroup {
    * A single run's whole-run cells and, per window, its requests above the whole-run percentiles: what a percentile
    * verdict of a single run needs (without them a single run gets no percentile verdict).
    */
-  quantiles?: { whole: readonly ResultCell[]; above: Record<VerdictQuantileKey, readonly number[]> };
+  quantiles?: { whole: readonly ResultCell[]; above: RequestsAboveQuantiles };
   /** The family key studies pair targets within (the workload); see comparisonVerdicts. */
   workload?: string | null;
 }
@@ -167,13 +179,13 @@ export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): { label: 
     const q = g.quantiles;
     if (!q) return { label: g.label, sample: { kind: "seconds", values: [] } };
     const whole = emptyHistogram();
-    for (const c of q.whole) mergeInto(whole, c);
+    for (const c of latencyCells(q.whole)) mergeInto(whole, c);
     return {
       label: g.label,
       sample: {
         kind: "quantile-seconds",
         p: VERDICT_QUANTILES[m.quantile],
-        counts: g.windows.map((w) => w.requests),
+        counts: q.above.counted,
         above: q.above[m.quantile],
         quantile: (p) => quantile(whole, p),
       },

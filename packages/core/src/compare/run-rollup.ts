@@ -42,11 +42,12 @@ export const runRollupWindowsSchema = timeBucketColumnsSchema.extend({
    */
   tenSecondSeries: timeBucketColumnsSchema.optional(),
   /**
-   * Per second of the windows, the requests above the run's whole-run p50, p95 and p99: what a single run's
-   * percentile verdict resamples (the whole-run percentile, never a mean of per-second ones). Required: a rollup
-   * stored before it (whose windows also left out seconds without completions) no longer parses and is made again.
+   * Per second of the windows, the responses a single run's percentile verdict counts (`counted`: successful ones,
+   * as the verdict's point value) and of those the ones above the run's whole-run p50, p95 and p99: what the verdict
+   * resamples (the whole-run percentile, never a mean of per-second ones). Required: a rollup stored before it (or
+   * before `counted`, when it counted every response) no longer parses and is made again.
    */
-  above: z.object({ p50: z.array(z.number()), p95: z.array(z.number()), p99: z.array(z.number()) }),
+  above: z.object({ p50: z.array(z.number()), p95: z.array(z.number()), p99: z.array(z.number()), counted: z.array(z.number()) }),
 });
 export type RunRollupWindows = z.infer<typeof runRollupWindowsSchema>;
 
