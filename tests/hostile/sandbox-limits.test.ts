@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
+import { runStore } from "@opsbench/db";
 import { createScriptValidator, type ScriptValidator, startRun } from "@opsbench/jobs";
 import { isAlive, openTestStack, testRedisUrl, waitForFinal } from "../helpers";
 import { freePort, waitForPort } from "../ports";
@@ -92,13 +93,13 @@ describe("limits enforced on what k6 actually does", () => {
     // The init code allocates nothing, so inspect passes; each iteration allocates without end.
     const hog = `export const options = { vus: 1, iterations: 1 };\nexport default function () {\n  const hoard = [];\n  for (let i = 0; ; i++) hoard.push("x".repeat(50000000) + i);\n}\n`;
     expect(await validator.validateScript(hog)).toMatchObject({ ok: true });
-    const { view } = await runScript("run-hog", hog);
+    const { id, view } = await runScript("run-hog", hog);
     expect(view.status).toBe("FAILED");
     expect(view.error).toMatch(
       /k6 ran out of memory: it may use \d+ MB of address space \(OPSBENCH_K6_MEMORY_MB\); the script allocates more/,
     );
     // k6 run itself was started (the LOAD step, its process recorded), and is gone with its network.
-    const load = view.steps.find((s) => s.name === "LOAD");
+    const load = await runStore(stack.db, id).step("LOAD");
     expect(load?.status).toBe("FAILED");
     const owned = (load?.detail as { k6?: { pid: number | null; network: { ns: string } | null } } | null)?.k6;
     expect(owned?.pid).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 import type { WorkspaceRole } from "@opsbench/core";
 import { type Db, createDb, defaultWorkspaceId, loadInstanceCeilings, loadInstanceSettings, workspaceScope } from "@opsbench/db";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { testDatabaseUrl } from "./helpers";
+import { testDatabaseUrl } from "../../../tests/helpers";
 
 const state = vi.hoisted(() => ({
   db: null as unknown,
@@ -16,13 +16,13 @@ const state = vi.hoisted(() => ({
 
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
-vi.mock("../apps/web/lib/server/workspace", () => ({ requireMember: async () => state.member }));
-vi.mock("../apps/web/lib/server/singletons", () => ({ getDb: () => state.db, getAuth: () => state.getAuth() }));
-vi.mock("../apps/web/lib/server/credential-save", () => ({ saveCheckedCredential: async () => ({}) }));
+vi.mock("@/lib/server/workspace", () => ({ requireMember: async () => state.member }));
+vi.mock("@/lib/server/singletons", () => ({ getDb: () => state.db, getAuth: () => state.getAuth() }));
+vi.mock("@/lib/server/credential-save", () => ({ saveCheckedCredential: async () => ({}) }));
 
-const { inviteAction, setOpenSignUpAction, setSignUpWorkspaceAction } = await import("../apps/web/app/settings/actions");
-const { setCeilingsAction } = await import("../apps/web/app/settings/ceiling-actions");
-const { setEditorsMayDeployAction } = await import("../apps/web/app/settings/credential-actions");
+const { inviteAction, setOpenSignUpAction, setSignUpWorkspaceAction } = await import("@/app/settings/actions");
+const { setCeilingsAction } = await import("@/app/settings/ceiling-actions");
+const { setEditorsMayDeployAction } = await import("@/app/settings/credential-actions");
 
 let db: Db;
 let workspaceId: string;
