@@ -5,7 +5,7 @@
 //   owns no workspace (or is a viewer of the one the admin named);
 // - members see no invitation ids through Better Auth's endpoints; an account made with an invited address cannot
 //   accept the invitation without its link's secret, and can with it, once;
-// - API tokens expire, 90 days out by default, and only owners make ones that never expire.
+// - API tokens expire, 90 days out by default, and only owners make ones that never expire; an expired one is refused.
 import {
   API_TOKEN_DEFAULT_DAYS,
   createApiToken,
@@ -257,5 +257,21 @@ describe("API tokens", () => {
     const forever = await createApiToken(a, { userId: ownerId, workspaceId: defaultId, role: "owner" }, "forever", null);
     expect(forever.expiresAt).toBeNull();
     expect((await db.apikey.findUniqueOrThrow({ where: { id: forever.id } })).expiresAt).toBeNull();
+  });
+
+  it("an expired token is refused (401), though it worked before its expiry", async () => {
+    const made = await call(web, "POST", "/api/auth/api-key/create", {
+      cookie: ownerCookie,
+      body: { name: "expiring", metadata: { workspaceId: defaultId } },
+    });
+    expect(made.status, made.text).toBe(200);
+    const { id, key } = made.json as { id: string; key: string };
+    const bearer = { authorization: `Bearer ${key}` };
+    const before = await call(web, "GET", "/api/v1/targets", { headers: bearer });
+    expect(before.status, before.text).toBe(200);
+    // Its expiry passes (set in the database, a minute ago).
+    await db.apikey.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    const after = await call(web, "GET", "/api/v1/targets", { headers: bearer });
+    expect(after.status, after.text).toBe(401);
   });
 });

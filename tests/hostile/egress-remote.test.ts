@@ -4,8 +4,12 @@
 // Postgres, Redis and web app (on loopback, or through the machine's address toward the target), a service of the
 // machine on that address, another host's service, a second port of the target's host, the metadata address, or
 // another host through a redirect of the target. Before this, such a run was refused ("its network reaches targets on
-// this machine's loopback only").
+// this machine's loopback only"). The private ranges are probed too: a 172.16.0.0/12 address of another namespace
+// (routed to it from this machine) and a 192.168.0.0/16 address of this machine (on its end of the target's veth),
+// both added by this file to links it made.
 import { type ChildProcess, execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { targetInput, workloadSpec } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
@@ -24,6 +28,24 @@ let target: RemoteHost;
 let other: RemoteHost;
 let hostService: ChildProcess;
 let hostServicePort: number;
+/** An address in 172.16.0.0/12 on `other`'s link (this machine routes it there), and one in 192.168.0.0/16 of this machine. */
+let private172: string;
+let private192: string;
+let hostService192: ChildProcess;
+
+const ip = (...args: string[]) => promisify(execFile)("ip", args);
+
+/** A /32 in a private range that no interface of this machine is in and no route but the default covers. */
+async function freePrivateAddress(pick: () => string): Promise<string> {
+  const used = (await ip("-o", "-4", "addr", "show")).stdout;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const address = pick();
+    const net24 = address.split(".").slice(0, 3).join(".");
+    const routes = (await ip("route", "show", "match", address)).stdout.split("\n").filter(Boolean);
+    if (!used.includes(`inet ${net24}.`) && routes.every((r) => r.startsWith("default"))) return address;
+  }
+  throw new Error("no free private address to probe");
+}
 
 // The target: the echo's answer on "/", and a redirect to wherever `?to=` says on "/redirect".
 const REDIRECTOR = `
@@ -45,11 +67,27 @@ beforeAll(async () => {
   // A service of this machine on its own address toward the target (as a real host's gateway would hold).
   hostServicePort = await freePort();
   hostService = await serveOnHost(target.hostAddress, hostServicePort);
+  // 172.16.0.0/12: another host on a private network, a second address of the other namespace, routed to it.
+  private172 = await freePrivateAddress(() => {
+    const [a, b, c] = randomBytes(3);
+    return `172.${16 + (a! & 15)}.${b}.${(c! % 250) + 2}`;
+  });
+  await ip("-n", other.ns, "addr", "add", `${private172}/32`, "dev", "eth0");
+  await ip("route", "add", `${private172}/32`, "via", other.address, "dev", `${other.ns}h`);
+  // 192.168.0.0/16: an address of this machine (on its end of the target's veth), with a service of the machine there.
+  private192 = await freePrivateAddress(() => {
+    const [b, c] = randomBytes(2);
+    return `192.168.${b}.${(c! % 250) + 2}`;
+  });
+  await ip("addr", "add", `${private192}/32`, "dev", `${target.ns}h`);
+  hostService192 = await serveOnHost(private192, hostServicePort);
   // The admin allows the target's address and port, and only those.
   await useWorker({ env: { OPSBENCH_LOAD_ALLOWED_HOSTS: `${TEST_LOAD_ALLOWED_HOSTS},${target.address}:${TARGET_PORT}` } });
 });
 afterAll(async () => {
   hostService?.kill("SIGKILL");
+  hostService192?.kill("SIGKILL");
+  // The addresses and the route go with the namespaces' veths.
   await target?.remove();
   await other?.remove();
   await stack?.close();
@@ -77,6 +115,8 @@ describe("routed egress: a sandboxed run reaches a remote target and nothing els
       "web app via the host's address": `http://${target.hostAddress}:${web}/`,
       "a host service on the host's address": `http://${target.hostAddress}:${hostServicePort}/`,
       "another host's service": `http://${other.address}:${OTHER_PORT}/`,
+      "another host on 172.16.0.0/12": `http://${private172}:${OTHER_PORT}/`,
+      "a host service on 192.168.0.0/16": `http://${private192}:${hostServicePort}/`,
       "a second port of the target's host": `http://${target.address}:${SECOND_PORT}/`,
       metadata: "http://169.254.169.254/latest/meta-data/",
       "a redirect to another host": `http://${target.address}:${TARGET_PORT}/redirect?to=${encodeURIComponent(`http://${other.address}:${OTHER_PORT}/`)}`,
@@ -85,6 +125,8 @@ describe("routed egress: a sandboxed run reaches a remote target and nothing els
     for (const name of [
       "a host service on the host's address",
       "another host's service",
+      "another host on 172.16.0.0/12",
+      "a host service on 192.168.0.0/16",
       "a second port of the target's host",
       "a redirect to another host",
     ])

@@ -1,14 +1,19 @@
 // Issue 20, "limits can be lied to": a script can tell `k6 inspect` from `k6 run` (here by the path in an error
 // message; a random choice or the clock would do too), so what inspect says is not what runs. The runner checks what
 // k6 run itself plans (opsbench's output writes it before any VU exists) against the run's limits and inspect's answer
-// and stops k6 within seconds; k6 and k6 inspect run under memory limits, and inspect's output is capped.
-import { type ChildProcess, spawn } from "node:child_process";
+// and stops k6 within seconds; k6 and k6 inspect run under memory limits (each hit with a message naming the limit),
+// and inspect's output is capped.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
+import { runStore } from "@opsbench/db";
 import { createScriptValidator, type ScriptValidator, startRun } from "@opsbench/jobs";
-import { openTestStack, testRedisUrl, waitForFinal } from "../helpers";
+import { isAlive, openTestStack, testRedisUrl, waitForFinal } from "../helpers";
 import { freePort, waitForPort } from "../ports";
+
+const run = promisify(execFile);
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let validator: ScriptValidator;
@@ -82,6 +87,24 @@ describe("limits enforced on what k6 actually does", () => {
     const { view } = await runScript("hog", hog);
     expect(view.status).toBe("FAILED");
     expect(view.error).toContain("k6 ran out of memory");
+  });
+
+  it("a script that allocates without bound only when run (not in inspect) is stopped by k6 run's memory limit, with the message, and nothing is left running", async () => {
+    // The init code allocates nothing, so inspect passes; each iteration allocates without end.
+    const hog = `export const options = { vus: 1, iterations: 1 };\nexport default function () {\n  const hoard = [];\n  for (let i = 0; ; i++) hoard.push("x".repeat(50000000) + i);\n}\n`;
+    expect(await validator.validateScript(hog)).toMatchObject({ ok: true });
+    const { id, view } = await runScript("run-hog", hog);
+    expect(view.status).toBe("FAILED");
+    expect(view.error).toMatch(
+      /k6 ran out of memory: it may use \d+ MB of address space \(OPSBENCH_K6_MEMORY_MB\); the script allocates more/,
+    );
+    // k6 run itself was started (the LOAD step, its process recorded), and is gone with its network.
+    const load = await runStore(stack.db, id).step("LOAD");
+    expect(load?.status).toBe("FAILED");
+    const owned = (load?.detail as { k6?: { pid: number | null; network: { ns: string } | null } } | null)?.k6;
+    expect(owned?.pid).toBeGreaterThan(0);
+    expect(isAlive(owned!.pid!)).toBe(false);
+    if (owned?.network) expect((await run("ip", ["netns", "list"])).stdout).not.toContain(owned.network.ns);
   });
 
   it("k6 inspect's output beyond 1 MiB is refused with the message", async () => {

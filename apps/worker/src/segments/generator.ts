@@ -212,7 +212,8 @@ async function waitAndResume(
 /**
  * Why this generator may not load the run's target, or null. A loopback target (127.0.0.0/8, ::1, localhost) is on the
  * run's host alone: a generator on another host would load its own loopback. A remote target needs a runner that
- * routes k6's sandbox to it (each runner resolves and pins the address itself).
+ * routes k6's sandbox to it (each runner loads the address the run's worker admitted and pinned, the run's
+ * loadAdmission.address, without resolving the name again).
  */
 export function hostProblem(
   job: Pick<SegmentJobPayload, "host" | "segment" | "count">,
