@@ -60,7 +60,7 @@ export interface RemoteIo {
 export async function remoteCommand(remote: Remote, argv: string[], io: RemoteIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "run" && rest.includes("--external"))
-    return remoteExternalRun(remote, rest, io, (view, values) => reportRun(remote, view, values, [], io));
+    return asUsage(remoteExternalRun(remote, rest, io, (view, values) => reportRun(remote, view, values, [], io)));
   if (command === "run") return remoteRun(remote, rest, io);
   if (command === "runs" && rest[0] === "show") return remoteRunsShow(remote, rest.slice(1), io);
   if (command === "compare") return asUsage(compareCommand(remote, rest, io));

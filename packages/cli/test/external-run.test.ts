@@ -86,7 +86,11 @@ async function externalRun(name: string, thresholds: Record<string, string[]>) {
       cwd: dir,
       env: { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token, DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none" },
       lines: (text) => {
-        commands = text.split("\n").flatMap((l) => (l.trim().startsWith("K6_OPSBENCH_TOKEN=") ? [l.trim()] : []));
+        // Whole lines only (the last piece may still be coming).
+        commands = text
+          .split("\n")
+          .slice(0, -1)
+          .flatMap((l) => (l.trim().startsWith("K6_OPSBENCH_TOKEN=") ? [l.trim()] : []));
         if (commands.length === 2) printed();
       },
     },
