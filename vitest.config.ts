@@ -16,6 +16,7 @@ const browser = [
   "tests/journey*.test.ts",
   "packages/cli/test/remote-cli.test.ts",
   "packages/cli/test/packed-cli.test.ts",
+  "packages/cli/test/external-run.test.ts",
   "tests/hostile/**/*.test.ts",
 ];
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];

@@ -4,7 +4,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { k6ImportAggregator, toK6ImportUpload } from "@opsbench/core";
-import { createExternalRun, defaultWorkspaceId } from "@opsbench/db";
 import { API_CONTRACTS, type RouteContract } from "../lib/api/contracts";
 import { startFakeKubeApi } from "../../../tests/fake-kube-api";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal, testWebUrl } from "../../../tests/helpers";
@@ -157,7 +156,15 @@ describe("/api/v1 route contracts", () => {
     expect((await call("GET /api/v1/runs/{id}/artifacts/{name}", `/api/v1/runs/${runId}/artifacts/nope.json`)).status).toBe(404);
 
     // A run fed from elsewhere: its own ingest token, k6 output lines.
-    const external = await createExternalRun(stack.db, await defaultWorkspaceId(stack.db), { name: "contract-external" });
+    const externalCreated = await call("POST /api/v1/runs/external", "/api/v1/runs/external", {
+      body: { name: "contract-external", workload: "contract-load", generators: 2 },
+    });
+    expect(externalCreated.status).toBe(201);
+    expect((externalCreated.body as { k6Commands: string[] }).k6Commands).toHaveLength(2);
+    expect((await call("POST /api/v1/runs/external", "/api/v1/runs/external", { body: { workload: "no-such-workload" } })).status).toBe(
+      422,
+    );
+    const external = { id: field(externalCreated.body, "id"), token: field(externalCreated.body, "token") };
     const lines = {
       headers: { authorization: `Bearer ${external.token}`, "content-type": "application/x-ndjson" },
       body: '{"t":"meta","version":4,"alpha":0.008,"minValueMs":0.001}\n',

@@ -40,6 +40,8 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/workloads/presets": { url: () => "/api/v1/workloads/presets", allowed: 200 },
   "GET /api/v1/runs": { url: () => "/api/v1/runs", allowed: 200 },
   "POST /api/v1/runs": { url: () => "/api/v1/runs", body: {}, allowed: 422 },
+  // An unknown field, so an editor's call is refused (422) and no run is made.
+  "POST /api/v1/runs/external": { url: () => "/api/v1/runs/external", body: { nope: 1 }, allowed: 422 },
   "GET /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
   "POST /api/v1/imports/k6": { url: () => "/api/v1/imports/k6", body: {}, allowed: 422 },
   "GET /api/v1/runs/{id}/summary": { url: (i) => `/api/v1/runs/${i.run}/summary?from=0&to=1`, allowed: 404 },

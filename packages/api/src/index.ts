@@ -3,3 +3,4 @@
 export * from "./error-body";
 export * from "./runs";
 export * from "./wire";
+export * from "./external-runs";

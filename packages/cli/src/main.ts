@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     case "demo":
       return demoCommand(rest, { usageError: (m) => new UsageError(m) });
     case "run":
-      if (rest.includes("--external")) return externalRunCommand(rest, { say, usageError: (m) => new UsageError(m) });
+      if (rest.includes("--external")) return externalRunCommand(rest, { say });
       return run(rest);
     case "worker":
       return workerCommand(rest);

@@ -5,6 +5,8 @@ import {
   baselineSchema,
   baselinesSchema,
   comparisonVerdictsSchema,
+  type ExternalRunInput,
+  externalRunCreatedSchema,
   runCreatedSchema,
   runViewSchema,
   windowSummarySchema,
@@ -47,6 +49,11 @@ export async function remoteRunReport(remote: Remote, id: string): Promise<Remot
 /** Creates a run of the named target and workload on the server; its id. */
 export async function remoteStartRun(remote: Remote, target: string, workload: string): Promise<string> {
   return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs", { target, workload })).id;
+}
+
+/** Creates a run fed by k6 started elsewhere (POST /api/v1/runs/external); its ingest token and settings. */
+export async function remoteCreateExternalRun(remote: Remote, input: ExternalRunInput) {
+  return externalRunCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs/external", input));
 }
 
 /** Marks a run as its target and workload's baseline (POST /api/v1/runs/{id}/baseline). */

@@ -3,9 +3,11 @@
 // monorepo's `opsbench` hands these commands to when OPSBENCH_URL is set. Exit codes: 0 ok, 1 failed, 2 bad input,
 // 99 thresholds (or a --fail-on rule) failed.
 import { parseArgs } from "node:util";
+import type { GateRule } from "@opsbench/core";
 import {
   type Remote,
   RemoteInputError,
+  type RemoteRunView,
   remoteImportK6,
   remotePutWorkload,
   remoteRunReport,
@@ -19,11 +21,13 @@ import {
   compareCommand,
   GATE_OPTIONS,
   GATE_USAGE,
+  type GateOptions,
   gateAndReport,
   gateRules,
   reportJson,
   resolveBaseline,
 } from "./gate-command";
+import { EXTERNAL_RUN_USAGE, remoteExternalRun } from "./external-run";
 import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson } from "./run-report";
 import { parsing, UsageError } from "./usage-error";
 
@@ -31,6 +35,7 @@ export const REMOTE_USAGE = `  opsbench run --target NAME --workload NAME [--jso
   opsbench run --target NAME --script PATH [--entry FILE] [--workload NAME] [--json]
                                                               run a k6 script with its local modules and data files (or a folder,
                                                               or a k6 archive .tar), saved as a workload (default name script-<file>)
+${EXTERNAL_RUN_USAGE}
   opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
 ${GATE_USAGE}
 ${IMPORT_K6_USAGE}`;
@@ -38,9 +43,12 @@ ${IMPORT_K6_USAGE}`;
 /** The commands remote mode answers; the monorepo's CLI sends these here when OPSBENCH_URL is set. */
 export function isRemoteCommand(argv: readonly string[]): boolean {
   const [command, sub] = argv;
-  if (command === "run") return !argv.includes("--external");
   return (
-    (command === "runs" && sub === "show") || (command === "import" && sub === "k6") || command === "compare" || command === "baseline"
+    command === "run" ||
+    (command === "runs" && sub === "show") ||
+    (command === "import" && sub === "k6") ||
+    command === "compare" ||
+    command === "baseline"
   );
 }
 
@@ -51,6 +59,8 @@ export interface RemoteIo {
 
 export async function remoteCommand(remote: Remote, argv: string[], io: RemoteIo): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "run" && rest.includes("--external"))
+    return asUsage(remoteExternalRun(remote, rest, io, (view, values) => reportRun(remote, view, values, [], io)));
   if (command === "run") return remoteRun(remote, rest, io);
   if (command === "runs" && rest[0] === "show") return remoteRunsShow(remote, rest.slice(1), io);
   if (command === "compare") return asUsage(compareCommand(remote, rest, io));
@@ -98,6 +108,11 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
   const id = await asUsage(remoteStartRun(remote, values.target, workload));
   io.say(`run ${id.slice(0, 8)} created on ${remote.url}`);
   const view = await pollRun(() => remoteRunReport(remote, id), io.say);
+  return reportRun(remote, view, values, rules, io);
+}
+
+/** A finished run's output (its summary, or JSON) and exit code, with the gate and the reports when asked for. */
+async function reportRun(remote: Remote, view: RemoteRunView, values: GateOptions & { json: boolean }, rules: GateRule[], io: RemoteIo) {
   if (!values.baseline && !values.junit && !values.summary) {
     printRun(view, values.json, io);
     return exitCodeFor(view);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { thresholdSourcesSchema } from "./k6-merged-thresholds";
 
 // Lines written by opsbench's k6 output extension (apps/worker/k6-build/output).
 // Version 4 added "metric" lines; version 3 outputs (older builds) are still read.
@@ -81,6 +82,8 @@ export const k6PlanLine = z.looseObject({
   /** The highest iterations per second an arrival-rate scenario starts (whole test). */
   peakArrivalRate: z.number(),
   scenarios: z.array(z.string()).optional(),
+  /** The script's thresholds as k6 read them (metric -> expressions), judged on the merged result of an external run. */
+  thresholds: thresholdSourcesSchema.optional(),
 });
 export const k6OutputLine = z.discriminatedUnion("t", [k6MetaLine, k6HttpLine, k6LoadLine, k6MetricLine, k6EndLine, k6PlanLine]);
 export type K6OutputLine = z.infer<typeof k6OutputLine>;

@@ -5,21 +5,27 @@
 // them have sent their "end" line the run is summarised and final.
 import { createHash, randomBytes } from "node:crypto";
 import {
+  evaluateMergedThresholds,
   HISTOGRAM_ALPHA,
+  K6_THRESHOLDS_FAILED,
   k6LoadWindow,
   k6OutputLine,
   loadTotals,
   mergeLoadSeconds,
   summarize,
+  thresholdsAsK6Summary,
   type K6EndLine,
   type K6HttpLine,
   type K6LoadLine,
   type K6MetricLine,
   type RunSummary,
+  type ThresholdSources,
+  thresholdSourcesSchema,
 } from "@opsbench/core";
+import { jsonInput } from "./json-column";
 import type { Db } from "./client";
 import { runStore } from "./run-store";
-import { loadResultCells } from "./run-view";
+import { loadMetricCells, loadResultCells } from "./run-view";
 import { generatorTotals, segmentStore } from "./run-segments";
 
 export const EXTERNAL_SOURCE = "external";
@@ -32,7 +38,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 export async function createExternalRun(
   db: Db,
   workspaceId: string,
-  input: { name: string; workloadId?: string | null; workloadSpec?: unknown; validHours?: number },
+  input: { name: string; workloadId?: string | null; workloadSpec?: unknown; validHours?: number; generators?: number },
 ): Promise<{ id: string; token: string; expiresAt: Date }> {
   const token = `obi_${randomBytes(32).toString("base64url")}`;
   const expiresAt = new Date(Date.now() + (input.validHours ?? DEFAULT_INGEST_TOKEN_HOURS) * 3600_000);
@@ -42,6 +48,7 @@ export async function createExternalRun(
       source: EXTERNAL_SOURCE,
       name: input.name,
       status: "QUEUED",
+      generators: input.generators ?? 1,
       workloadId: input.workloadId ?? null,
       ...(input.workloadSpec === undefined ? {} : { workloadSpec: input.workloadSpec as object }),
       ingestTokens: { create: { tokenHash: hashToken(token), expiresAt } },
@@ -94,6 +101,7 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
   const load: K6LoadLine[] = [];
   const metrics: K6MetricLine[] = [];
   let end: K6EndLine | null = null;
+  let thresholds: ReturnType<typeof jsonInput> | undefined;
   const lines = body.split("\n").filter((l) => l.trim() !== "");
   for (const [i, raw] of lines.entries()) {
     let json: unknown;
@@ -114,6 +122,7 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
     else if (l.t === "load") load.push(l);
     else if (l.t === "metric") metrics.push(l);
     else if (l.t === "end") end = l;
+    else if (l.t === "plan" && l.thresholds) thresholds = jsonInput(thresholdSourcesSchema, l.thresholds);
   }
 
   const segments = segmentStore(db, runId);
@@ -125,8 +134,8 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
   }
   await db.runSegment.upsert({
     where: { runId_index: { runId, index } },
-    create: { runId, index, count, status: "RUNNING", startedAt: now, worker: "external" },
-    update: {},
+    create: { runId, index, count, status: "RUNNING", startedAt: now, worker: "external", thresholds },
+    update: thresholds ? { thresholds } : {},
   });
   const store = runStore(db, runId, { segment: index, clockShiftSeconds: 0 });
   await store.appendBatch({ http, load, metrics, infra: [] });
@@ -146,7 +155,10 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
   return { rows: http.length + load.length + metrics.length, segment: index, final };
 }
 
-/** Summarises an external run from its stored rows once every segment has ended, and makes it final. */
+/**
+ * Summarises an external run from its stored rows once every segment has ended, and makes it final. The script's
+ * thresholds (each k6's "plan" line) are judged on the merged result: k6's exit code 99 when one fails.
+ */
 async function finishExternalRun(db: Db, runId: string) {
   const rows = await segmentStore(db, runId).list();
   const cells = await loadResultCells(db, runId);
@@ -158,21 +170,36 @@ async function finishExternalRun(db: Db, runId: string) {
     rowSeconds: cells.map((c) => c.ts),
   });
   const seconds = window?.seconds ?? 0;
-  const load = loadTotals(mergeLoadSeconds(await db.loadSecond.findMany({ where: { runId } })));
+  const loadRows = mergeLoadSeconds(await db.loadSecond.findMany({ where: { runId } }));
+  const load = loadTotals(loadRows);
+  const sources: ThresholdSources = Object.assign({}, ...rows.map((r) => r.thresholds ?? {}));
+  const thresholds = evaluateMergedThresholds(sources, {
+    cells,
+    metrics: await loadMetricCells(db, runId),
+    load: loadRows,
+    durationSeconds: seconds,
+  });
+  const thresholdsOk = thresholds.every((t) => t.ok);
   const generators = rows.length > 1 ? await generatorTotals(db, runId) : undefined;
   const summary: RunSummary = {
     ...summarize(cells, seconds),
     ...(window ? { durationSource: window.source } : {}),
     load: { ...load, generatorCpuPercent: null, ...(generators ? { generators } : {}) },
-    thresholds: [],
+    thresholds: thresholds.map(({ metric, expression, ok }) => ({ metric, expression, ok })),
     appChecks: [],
   };
-  await runStore(db, runId).saveSummary(summary, null);
+  const store = runStore(db, runId);
+  await store.saveSummary(summary, thresholds.length ? thresholdsAsK6Summary(thresholds) : null);
+  for (const t of thresholds.filter((t) => t.unevaluated))
+    await store.event("warn", `threshold ${t.metric}: ${t.expression} not evaluated (counts as failed): ${t.unevaluated}`);
+  if (!thresholdsOk) await store.event("warn", "k6 thresholds failed on the merged result of all generators");
   await db.run.update({
     where: { id: runId },
     data: {
       status: "SUCCEEDED",
       finishedAt: new Date(),
+      k6ExitCode: thresholdsOk ? 0 : K6_THRESHOLDS_FAILED,
+      thresholdsOk,
       loadStartedAt: window ? new Date(window.startMs) : undefined,
       loadFinishedAt: window ? new Date(window.endMs) : new Date(),
     },

@@ -1,7 +1,7 @@
 // The load generators of a run on several (run_segments): one row per k6 execution segment,
 // written by the run's worker (created, lost, cancelled) and by the worker that took the segment
 // (claimed, ready, running, finished), plus the database server's clock that all of them correct to.
-import { k6SummarySchema, readStoredJson, type GeneratorTotals } from "@opsbench/core";
+import { k6SummarySchema, readStoredJson, thresholdSourcesSchema, type GeneratorTotals } from "@opsbench/core";
 import type { Db } from "./client";
 import { Prisma } from "./generated/prisma/client";
 import { jsonInput } from "./json-column";
@@ -86,7 +86,12 @@ export function segmentStore(db: Db, runId: string) {
 
     list: async () => {
       const rows = await db.runSegment.findMany({ where: { runId }, orderBy: { index: "asc" } });
-      return rows.map((r) => ({ ...r, status: r.status as SegmentStatus, k6Summary: readStoredJson(k6SummarySchema, r.k6Summary) }));
+      return rows.map((r) => ({
+        ...r,
+        status: r.status as SegmentStatus,
+        k6Summary: readStoredJson(k6SummarySchema, r.k6Summary),
+        thresholds: readStoredJson(thresholdSourcesSchema, r.thresholds),
+      }));
     },
 
     /** Requests each segment stored (result_seconds), by segment index. */

@@ -133,8 +133,8 @@ export const k6Result = z.object({
 });
 export type K6Result = z.infer<typeof k6Result>;
 
-/** k6's exit code when thresholds failed: a result, not a crash. */
-export const K6_THRESHOLDS_FAILED = 99;
+/** k6's exit code when thresholds failed (in core: an external run's merged thresholds give it too). */
+export { K6_THRESHOLDS_FAILED } from "@opsbench/core";
 
 /** What one k6 made on the runner's host (recorded on the run's LOAD step, for the timeline and the crash tests). */
 export const k6Owned = z.object({
@@ -174,9 +174,5 @@ export type K6Status = z.infer<typeof k6Status>;
 /** The answer to a control request: k6's status (null while its API does not answer yet), or why it failed. */
 export const runnerControlAnswer = z.union([z.object({ status: k6Status.nullable() }), z.object({ error: z.string() })]);
 
-/** k6's --execution-segment and --execution-segment-sequence for segment i of n equal parts. */
-export function executionSegmentArgs(segment: number, count: number): string[] {
-  const at = (i: number) => (i === 0 ? "0" : i === count ? "1" : `${i}/${count}`);
-  const sequence = Array.from({ length: count + 1 }, (_, i) => at(i)).join(",");
-  return ["--execution-segment", `${at(segment)}:${at(segment + 1)}`, "--execution-segment-sequence", sequence];
-}
+/** k6's --execution-segment arguments (in core: an external run's printed command lines use them too). */
+export { executionSegmentArgs } from "@opsbench/core";

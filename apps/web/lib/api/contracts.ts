@@ -19,7 +19,15 @@ import { presetsQuery, targetItemSchema, targetVerificationSchema, workloadItemS
 import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
 import { definitionDeletedSchema, retentionSchema, runDeletedSchema, studyDeletedSchema } from "./contracts/deletion";
 import { apiErrorBodySchema } from "./contracts/error-body";
-import { artifactParams, baselineSchema, baselinesQuery, baselinesSchema, runArtifactsSchema } from "@opsbench/api";
+import {
+  artifactParams,
+  baselineSchema,
+  baselinesQuery,
+  baselinesSchema,
+  externalRunCreatedSchema,
+  externalRunInput,
+  runArtifactsSchema,
+} from "@opsbench/api";
 import {
   runAbortSchema,
   runCreatedSchema,
@@ -182,6 +190,12 @@ export const API_CONTRACTS = withMethodAndPath({
     startRunInput,
     runCreatedSchema,
     admitted,
+  ),
+  "POST /api/v1/runs/external": createRoute(
+    "editor",
+    "Creates a run fed by k6 started elsewhere (`opsbench run --external`): answers its ingest token (once), URL, each generator's k6 command line and a k6-operator TestRun; the run ends, its thresholds judged on the merged result, when every generator has sent its end",
+    externalRunInput,
+    externalRunCreatedSchema,
   ),
   "GET /api/v1/runs/{id}": itemRoute("viewer", "The run as its page shows it", runViewSchema),
   "POST /api/v1/imports/k6": createRoute(

@@ -13,6 +13,7 @@ import (
 
 	"go.k6.io/k6/lib"
 	"go.k6.io/k6/lib/executor"
+	"go.k6.io/k6/metrics"
 )
 
 // defaultMaxThreads bounds k6's OS threads (Go's default is 10,000): k6 runs VUs as goroutines on a few threads, so
@@ -54,7 +55,28 @@ func planLine(opts lib.Options, segmentPlan []lib.ExecutionStep) map[string]any 
 		scenarios = append(scenarios, name+":"+sc.GetType())
 	}
 	line["scenarios"] = scenarios
+	line["thresholds"] = thresholdSources(opts.Thresholds)
 	return line
+}
+
+// thresholdSources lists the script's thresholds as written ("http_req_duration{expected_response:true}" ->
+// ["p(95)<500"]), so a run fed by several k6 processes can evaluate them on the merged result: each k6 judges
+// only its own execution segment (packages/core k6-merged-thresholds.ts).
+func thresholdSources(all map[string]metrics.Thresholds) map[string][]string {
+	out := make(map[string][]string, len(all))
+	for metric, ts := range all {
+		if len(out) >= 100 {
+			break
+		}
+		sources := make([]string, 0, len(ts.Thresholds))
+		for _, t := range ts.Thresholds {
+			if len(sources) < 20 && len(t.Source) <= 200 {
+				sources = append(sources, t.Source)
+			}
+		}
+		out[metric] = sources
+	}
+	return out
 }
 
 func perSecond(n int64, unit time.Duration) float64 {

@@ -6,6 +6,7 @@ export type AuditAction =
   | "target.create"
   | "workload.create"
   | "run.start"
+  | "run.external"
   | "run.abort"
   | "run.baseline"
   | "run.import"

@@ -1,7 +1,8 @@
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
+import { createExternalRun } from "../external-runs";
 import { parseRunJson } from "../run-json";
-import { readStoredJson, runSummarySchema, studyMaxThroughput } from "@opsbench/core";
+import { compileK6Script, externalRunSettings, readStoredJson, runSummarySchema, studyMaxThroughput, workloadSpec } from "@opsbench/core";
 import { loadMeasuredCells } from "../measured-cells";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../run-view";
 import { runSpecColumns } from "../spec-columns";
@@ -30,6 +31,36 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
           },
         }),
       );
+    },
+    /**
+     * A run fed by k6 started elsewhere (external-runs.ts), of a saved workload when one is named (its spec is kept
+     * on the run), and what its k6 processes need (core's externalRunSettings, the workload's script). The ingest
+     * token is returned once, never stored.
+     */
+    createExternal: async (args: {
+      name?: string;
+      workloadName?: string;
+      generators: number;
+      validHours?: number;
+      /** The server's address as k6 reaches it. */
+      baseUrl: string;
+      image: string;
+      scriptConfigmap: string;
+    }) => {
+      const workload = args.workloadName
+        ? await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: args.workloadName } } })
+        : null;
+      if (args.workloadName && !workload) throw new NotFoundError("workload", args.workloadName);
+      const run = await createExternalRun(db, workspaceId, {
+        name: args.name ?? (workload ? `${workload.name} (external)` : "external"),
+        workloadId: workload?.id ?? null,
+        ...(workload ? { workloadSpec: workload.spec } : {}),
+        validHours: args.validHours,
+        generators: args.generators,
+      });
+      const script = workload ? { file: `opsbench-${workload.name}.js`, source: compileK6Script(workloadSpec.parse(workload.spec)) } : null;
+      const settings = externalRunSettings({ ...args, runId: run.id, token: run.token, script: script?.file ?? "script.js" });
+      return { id: run.id, token: run.token, expiresAt: run.expiresAt.toISOString(), ...settings, script };
     },
     list: async (take = 50) =>
       (

@@ -1,0 +1,114 @@
+// `opsbench run --external` against a server (OPSBENCH_URL + OPSBENCH_TOKEN): a run fed by k6 started elsewhere (CI
+// runners, a laptop, a k6-operator TestRun). Creates it over HTTP (POST /api/v1/runs/external), prints what each k6
+// needs, then waits until every generator has sent its end: the server judges the script's thresholds on the merged
+// result of all of them, and the exit code is k6's (0 passed, 99 a threshold failed, 1 the run failed). No database
+// module: the packed CLI holds this. The repository's CLI without OPSBENCH_URL prints the same settings from the
+// database (external-run-command.ts).
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { ExternalRunCreated } from "@opsbench/api";
+import { type Remote, remoteCreateExternalRun, remoteRunReport } from "./remote-client";
+import { pollRun } from "./run-report";
+import { parsing, UsageError } from "./usage-error";
+
+export const EXTERNAL_RUN_USAGE = `  opsbench run --external [--workload NAME] [--name N] [--parallelism N] [--url BASE] [--image IMG] [--script-configmap CM]
+               [--valid-hours H] [--no-wait] [--json] [--junit FILE] [--summary FILE]
+                                                              a run fed by N k6 processes started elsewhere: prints each k6 command
+                                                              line and a k6-operator TestRun, waits for them all, and exits as k6
+                                                              would on the script's thresholds judged on the merged result`;
+
+/** The options of `run --external`; the database's command (external-run-command.ts) takes the same minus the waiting. */
+export const EXTERNAL_RUN_OPTIONS = {
+  external: { type: "boolean" },
+  workload: { type: "string" },
+  name: { type: "string" },
+  url: { type: "string" },
+  parallelism: { type: "string", default: "1" },
+  image: { type: "string", default: "opsbench-k6:latest" },
+  "script-configmap": { type: "string", default: "opsbench-script" },
+  "valid-hours": { type: "string", default: "24" },
+} as const;
+
+/** The run to create, from the options, checked (a bad value is a usage error). */
+export function externalRunRequest(values: {
+  workload?: string;
+  name?: string;
+  url?: string;
+  parallelism: string;
+  image: string;
+  "script-configmap": string;
+  "valid-hours": string;
+}) {
+  const generators = Number(values.parallelism);
+  const validHours = Number(values["valid-hours"]);
+  if (!Number.isInteger(generators) || generators < 1 || generators > 1000)
+    throw new UsageError("--parallelism must be a whole number from 1 to 1000");
+  if (!(validHours > 0 && validHours <= 24 * 30)) throw new UsageError("--valid-hours must be more than 0 and at most 720");
+  if (values.url !== undefined && !URL.canParse(values.url))
+    throw new UsageError(
+      `--url must be the opsbench server's address as k6 reaches it (e.g. https://opsbench.example.com), not "${values.url}"`,
+    );
+  return {
+    ...(values.workload ? { workload: values.workload } : {}),
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.url ? { ingestBaseUrl: values.url } : {}),
+    generators,
+    image: values.image,
+    scriptConfigmap: values["script-configmap"],
+    validHours,
+  };
+}
+
+/**
+ * Prints what the k6 processes need on stderr (the token is shown once); writes the workload's script beside. The
+ * TestRun goes to `testRunTo`: stdout when the command ends at once (so `| kubectl apply -f -` works), else stderr.
+ */
+export function printExternalSettings(created: ExternalRunCreated, say: (m: string) => void, testRunTo: (m: string) => void): void {
+  say(`run ${created.id}: waiting for k6 to feed it (token valid until ${created.expiresAt}, shown once)`);
+  if (created.script) {
+    writeFileSync(created.script.file, created.script.source);
+    say(`wrote the workload's k6 script to ${created.script.file}`);
+  } else say("bring your own k6 script (script.js below)");
+  const several = created.k6Commands.length > 1;
+  say(
+    `\nk6 command line${several ? "s, one per generator" : ""} (the opsbench k6 build: npm run k6:build, or the image in infra/k6-operator):`,
+  );
+  for (const line of created.k6Commands) say(`  ${line}`);
+  say("\nk6-operator TestRun:");
+  testRunTo(created.testRun);
+}
+
+export async function remoteExternalRun(
+  remote: Remote,
+  args: string[],
+  io: { say: (m: string) => void; out: (m: string) => void },
+  report: (
+    view: Awaited<ReturnType<typeof remoteRunReport>>,
+    values: { json: boolean; junit?: string; summary?: string },
+  ) => Promise<number>,
+): Promise<number> {
+  const { values } = parsing(() =>
+    parseArgs({
+      args,
+      strict: true,
+      options: {
+        ...EXTERNAL_RUN_OPTIONS,
+        "no-wait": { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        junit: { type: "string" },
+        summary: { type: "string" },
+      },
+    }),
+  );
+  const request = externalRunRequest(values);
+  const created = await remoteCreateExternalRun(remote, { ...request, ingestBaseUrl: request.ingestBaseUrl ?? remote.url });
+  if (values["no-wait"]) {
+    printExternalSettings(created, io.say, io.out);
+    return 0;
+  }
+  printExternalSettings(created, io.say, io.say);
+  io.say(`\nwaiting for ${created.k6Commands.length} generator(s) to send their results (${remote.url}/runs/${created.id})...`);
+  const view = await pollRun(() => remoteRunReport(remote, created.id), io.say);
+  for (const t of view.thresholds) io.say(`  threshold ${t.metric}: ${t.expression} ${t.ok ? "passed" : "FAILED"} (merged result)`);
+  return report(view, values);
+}
