@@ -169,7 +169,8 @@ export const fileRunnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fil
  */
 export async function useWorker({ env, asProcess }: { env?: Record<string, string>; asProcess?: boolean } = {}): Promise<void> {
   const s = fileServices();
-  const changed = (env && JSON.stringify(env) !== JSON.stringify(s.workerEnv)) || (asProcess !== undefined && asProcess !== s.workerAsProcess);
+  const changed =
+    (env && JSON.stringify(env) !== JSON.stringify(s.workerEnv)) || (asProcess !== undefined && asProcess !== s.workerAsProcess);
   if (s.worker && changed) {
     await stopWorker(await s.worker.catch(() => null));
     s.worker = null;
