@@ -11,10 +11,6 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
-import { workerConfig } from "../apps/worker/src/config";
-import { loadEnv as loadWorkerEnv } from "../apps/worker/src/env";
-import { createLogger } from "../apps/worker/src/logger";
-import { startWorker, type WorkerHandle } from "../apps/worker/src/worker";
 import { childEnv } from "../packages/cli/src/env";
 import { ensureRunner, ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { shareMachine } from "./machine-share";
@@ -32,7 +28,16 @@ declare module "vitest" {
 }
 
 /** The file's worker: started in the test's own process (startWorker), or as `apps/worker/src/main.ts` by the CLI's code. */
-type FileWorker = { inProcess: WorkerHandle } | { process: Managed | null };
+type FileWorker = { inProcess: { close(): Promise<void> } } | { process: Managed | null };
+
+/**
+ * What tests/in-process-worker.ts exports. It is imported by a path TypeScript does not follow: the web app's
+ * typecheck includes its tests (which import this file) under Next's ProcessEnv, and must not take in the worker's tree.
+ */
+export interface InProcessWorkerModule {
+  startInProcessWorker(env: NodeJS.ProcessEnv, logFile: string): Promise<{ close(): Promise<void> }>;
+}
+const inProcessWorkerModule = path.join(import.meta.dirname, "in-process-worker.ts");
 
 /** The web app's OPSBENCH_AUTH: "off" (no sign-in, as the CLI starts it) unless a file asks for "required". */
 export type AuthMode = "required" | "off";
@@ -181,10 +186,11 @@ export async function useWorker({ env, asProcess }: { env?: Record<string, strin
     await useRunner();
     const workerEnv = { OPSBENCH_LOAD_ALLOWED_HOSTS: TEST_LOAD_ALLOWED_HOSTS, ...s.workerEnv };
     if (!s.workerAsProcess) {
-      const settings = loadWorkerEnv({ ...childEnv(cliEnv(s)), ...workerEnv });
+      const { startInProcessWorker }: InProcessWorkerModule = await import(inProcessWorkerModule);
       // Its log where the CLI's worker writes it (.data/logs/worker.log), not in the test's output.
-      const log = createLogger(settings.LOG_LEVEL, path.join(repoRoot, ".data/logs/worker.log"));
-      return { inProcess: await startWorker(workerConfig(settings), log) };
+      return {
+        inProcess: await startInProcessWorker({ ...childEnv(cliEnv(s)), ...workerEnv }, path.join(repoRoot, ".data/logs/worker.log")),
+      };
     }
     const queue = createRunQueue(s.redisUrl);
     try {
