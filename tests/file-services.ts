@@ -11,6 +11,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
+import { childEnv } from "../packages/cli/src/env";
 import { ensureRunner, ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { shareMachine } from "./machine-share";
 import { waitForPortClosed } from "./ports";
@@ -26,6 +27,18 @@ declare module "vitest" {
   }
 }
 
+/** The file's worker: started in the test's own process (startWorker), or as `apps/worker/src/main.ts` by the CLI's code. */
+type FileWorker = { inProcess: { close(): Promise<void> } } | { process: Managed | null };
+
+/**
+ * What tests/in-process-worker.ts exports. It is imported by a path TypeScript does not follow: the web app's
+ * typecheck includes its tests (which import this file) under Next's ProcessEnv, and must not take in the worker's tree.
+ */
+export interface InProcessWorkerModule {
+  startInProcessWorker(env: NodeJS.ProcessEnv, logFile: string): Promise<{ close(): Promise<void> }>;
+}
+const inProcessWorkerModule = path.join(import.meta.dirname, "in-process-worker.ts");
+
 /** The web app's OPSBENCH_AUTH: "off" (no sign-in, as the CLI starts it) unless a file asks for "required". */
 export type AuthMode = "required" | "off";
 
@@ -36,7 +49,9 @@ interface FileServices {
   redisUrl: string;
   /** OPSBENCH_SECRET_KEY of the file's web app and worker. */
   secretKey: string;
-  worker: Promise<Managed | null> | null;
+  worker: Promise<FileWorker> | null;
+  /** Whether the file's worker is a process of its own (a file that tests the process), not one in the test's. */
+  workerAsProcess: boolean;
   /** The file's k6 runner, when a test started workers of its own (useRunner). */
   runner: Promise<Managed | null> | null;
   web: { url: string; managed: Managed | null; auth: AuthMode } | null;
@@ -103,6 +118,7 @@ export async function openFileServices(): Promise<void> {
     redisUrl: redisUrlWithPrefix(name),
     secretKey: randomBytes(32).toString("hex"),
     worker: null,
+    workerAsProcess: false,
     runner: null,
     web: null,
     webPort: await freePort(),
@@ -152,31 +168,46 @@ export function restartRunner(): Promise<Managed | null> {
 export const fileRunnerEnv = () => ({ OPSBENCH_RUNNER_SOCKET: runnerSocketOf(fileServices().name) });
 
 /**
- * Starts the file's worker (once; later calls wait for the same one). `env` adds worker settings (e.g. its own
- * OPSBENCH_LOAD_ALLOWED_HOSTS); a worker already started with other settings is replaced.
+ * Starts the file's worker (once; later calls wait for the same one), in the test's own process unless the file
+ * tests the worker process itself (`asProcess`: its environment, its signals). `env` adds worker settings (e.g. its
+ * own OPSBENCH_LOAD_ALLOWED_HOSTS); a worker already started with other settings, or the other way, is replaced.
  */
-export async function useWorker({ env }: { env?: Record<string, string> } = {}): Promise<Managed | null> {
+export async function useWorker({ env, asProcess }: { env?: Record<string, string>; asProcess?: boolean } = {}): Promise<void> {
   const s = fileServices();
-  if (env && s.worker && JSON.stringify(env) !== JSON.stringify(s.workerEnv)) {
-    await stopChild((await s.worker.catch(() => null)) ?? null);
+  const changed =
+    (env && JSON.stringify(env) !== JSON.stringify(s.workerEnv)) || (asProcess !== undefined && asProcess !== s.workerAsProcess);
+  if (s.worker && changed) {
+    await stopWorker(await s.worker.catch(() => null));
     s.worker = null;
   }
   if (env) s.workerEnv = env;
-  s.worker ??= (async () => {
+  if (asProcess !== undefined) s.workerAsProcess = asProcess;
+  s.worker ??= (async (): Promise<FileWorker> => {
     await useRunner();
+    const workerEnv = { OPSBENCH_LOAD_ALLOWED_HOSTS: TEST_LOAD_ALLOWED_HOSTS, ...s.workerEnv };
+    if (!s.workerAsProcess) {
+      const { startInProcessWorker }: InProcessWorkerModule = await import(inProcessWorkerModule);
+      // Its log where the CLI's worker writes it (.data/logs/worker.log), not in the test's output.
+      return {
+        inProcess: await startInProcessWorker({ ...childEnv(cliEnv(s)), ...workerEnv }, path.join(repoRoot, ".data/logs/worker.log")),
+      };
+    }
     const queue = createRunQueue(s.redisUrl);
     try {
-      const worker = await ensureWorker(cliEnv(s), queue, () => {}, {
-        OPSBENCH_LOAD_ALLOWED_HOSTS: TEST_LOAD_ALLOWED_HOSTS,
-        ...s.workerEnv,
-      });
+      const worker = await ensureWorker(cliEnv(s), queue, () => {}, workerEnv);
       noteChild(worker);
-      return worker;
+      return { process: worker };
     } finally {
       await queue.close();
     }
   })();
-  return s.worker;
+  await s.worker;
+}
+
+async function stopWorker(worker: FileWorker | null) {
+  if (!worker) return;
+  if ("inProcess" in worker) await worker.inProcess.close();
+  else await stopChild(worker.process);
 }
 
 export async function freePort(): Promise<number> {
@@ -233,7 +264,7 @@ export async function closeFileServices(): Promise<void> {
   if (!s) return;
   current = null;
   await stopChild(s.web?.managed ?? null);
-  await stopChild((await s.worker?.catch(() => null)) ?? null);
+  await stopWorker((await s.worker?.catch(() => null)) ?? null);
   await stopChild((await s.runner?.catch(() => null)) ?? null);
   await dropDatabase(s.name);
   await deleteRedisKeys(testStack.redisUrl, s.name);

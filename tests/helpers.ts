@@ -22,12 +22,13 @@ export function testWebUrl(): string {
 }
 
 /**
- * The file's database, run queue and default workspace, with its worker started.
+ * The file's database, run queue and default workspace, with its worker started (in this process).
  * `worker: false` for a test that executes runs in its own process: the worker's
  * reconciler would otherwise enqueue its job-less QUEUED runs and execute them too.
+ * `worker: "process"` for a test of the worker's process itself (its environment, its signals).
  */
-export async function openTestStack({ worker = true }: { worker?: boolean } = {}) {
-  if (worker) await useWorker();
+export async function openTestStack({ worker = true }: { worker?: boolean | "process" } = {}) {
+  if (worker) await useWorker({ asProcess: worker === "process" });
   const db = createDb(testDatabaseUrl(), { max: 3 });
   const queue = createRunQueue(testRedisUrl());
   const scope = workspaceScope(db, await defaultWorkspaceId(db));

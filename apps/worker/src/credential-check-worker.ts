@@ -1,22 +1,14 @@
-// Checks credentials being saved (the web app never calls a cloud API): consumes the credential-check queue,
-// opens the sealed secret with OPSBENCH_SECRET_KEY and asks the platform (packages/providers credential-checks).
-// The answer says what is wrong or missing; the secret is never logged or answered.
-import { UnrecoverableError, Worker } from "bullmq";
+// Checks credentials being saved (the web app never calls a cloud API): the handler of the credential-check queue
+// (served by consumers.ts) opens the sealed secret with OPSBENCH_SECRET_KEY and asks the platform (packages/providers
+// credential-checks). The answer says what is wrong or missing; the secret is never logged or answered.
+import type { Job } from "bullmq";
 import type { LoadHostAllowlist, ProtectedPort } from "@opsbench/core";
 import { openSealedCredential, SecretKeyError } from "@opsbench/db";
-import {
-  CREDENTIAL_CHECK_QUEUE,
-  type CredentialCheckPayload,
-  type CredentialCheckResult,
-  credentialCheckPayload,
-  queuePrefix,
-  redisConnection,
-} from "@opsbench/jobs";
+import type { CredentialCheckPayload, CredentialCheckResult } from "@opsbench/jobs";
 import { checkCredential, type ProviderEndpoints } from "@opsbench/providers";
 import type { Logger } from "./logger";
 
-export function startCredentialCheckWorker(opts: {
-  redisUrl: string;
+export function checkCredentialJob(opts: {
   secretKey: string | undefined;
   endpoints: ProviderEndpoints;
   /** OPSBENCH_LOAD_ALLOWED_HOSTS: a kubeconfig's server must pass it before one request is sent. */
@@ -25,30 +17,21 @@ export function startCredentialCheckWorker(opts: {
   protectedPorts?: readonly ProtectedPort[];
   log: Logger;
 }) {
-  const worker = new Worker<CredentialCheckPayload, CredentialCheckResult>(
-    CREDENTIAL_CHECK_QUEUE,
-    async (job) => {
-      const parsed = credentialCheckPayload.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError("bad credential-check payload");
-      const { workspaceId, name, sealed } = parsed.data;
-      let result: CredentialCheckResult;
-      try {
-        const secret = openSealedCredential(sealed, opts.secretKey, workspaceId, name);
-        result = await checkCredential(secret, {
-          endpoints: opts.endpoints,
-          loadHosts: opts.loadHosts,
-          protectedPorts: opts.protectedPorts,
-          signal: AbortSignal.timeout(25_000),
-        });
-      } catch (err) {
-        if (!(err instanceof SecretKeyError)) throw err;
-        result = { ok: false, message: `the worker cannot open it: ${err.message}` };
-      }
-      opts.log.info({ jobId: job.id, workspaceId, credential: name, ok: result.ok }, "credential checked");
-      return result;
-    },
-    { connection: redisConnection(opts.redisUrl), prefix: queuePrefix(opts.redisUrl), concurrency: 2 },
-  );
-  worker.on("error", (err) => opts.log.error({ err }, "credential check worker error"));
-  return worker;
+  return async ({ workspaceId, name, sealed }: CredentialCheckPayload, job: Job): Promise<CredentialCheckResult> => {
+    let result: CredentialCheckResult;
+    try {
+      const secret = openSealedCredential(sealed, opts.secretKey, workspaceId, name);
+      result = await checkCredential(secret, {
+        endpoints: opts.endpoints,
+        loadHosts: opts.loadHosts,
+        protectedPorts: opts.protectedPorts,
+        signal: AbortSignal.timeout(25_000),
+      });
+    } catch (err) {
+      if (!(err instanceof SecretKeyError)) throw err;
+      result = { ok: false, message: `the worker cannot open it: ${err.message}` };
+    }
+    opts.log.info({ jobId: job.id, workspaceId, credential: name, ok: result.ok }, "credential checked");
+    return result;
+  };
 }

@@ -17,6 +17,7 @@ import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
 import { errorMessage, isExpectedFailure } from "./pipeline/run-failure";
 import { finishRun } from "./pipeline/teardown";
+import { runWorkload } from "./pipeline/workload";
 
 export type { PipelineDeps } from "./pipeline/run-context";
 export { RunFailure } from "./pipeline/run-failure";
@@ -56,8 +57,10 @@ async function executeWatchedRun(
     const provider = providerFor(claimed.target.kind);
     // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts).
     await checkBeforeDeploy(ctx, provider, claimed);
-    const limits = await checkLimits(ctx, claimed);
-    provisioned = await provision(ctx, provider, claimed);
+    // Parsed and resolved once (a rate may name a measured run): the limits check, provision and load share it.
+    const workload = await runWorkload(ctx.deps.db, claimed.run);
+    const limits = await checkLimits(ctx, workload);
+    provisioned = await provision(ctx, provider, claimed, workload);
     await checkLoadHost(ctx, provider, provisioned, claimed.run.targetId ?? "<target>");
     await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
     await ctx.moveTo("RUNNING");

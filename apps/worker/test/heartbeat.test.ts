@@ -18,7 +18,7 @@ import { ownHeartbeatAge } from "../src/healthcheck";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const redis = new Redis(testRedisUrl());
-beforeAll(() => useWorker());
+beforeAll(() => useWorker({ asProcess: true }));
 afterAll(() => redis.quit());
 
 const runHealthcheck = (redisUrl: string) =>

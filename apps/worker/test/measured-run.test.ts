@@ -7,7 +7,7 @@ import type { WorkloadSpec } from "@opsbench/core";
 import { loadStudyView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
 import { openTestStack, taewaTarget, testRedisUrl, waitForFinal } from "../../../tests/helpers";
-import { resolveWorkload } from "../src/pipeline/provision";
+import { resolveWorkload } from "../src/pipeline/workload";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let studyQueue: ReturnType<typeof createStudyQueue>;

@@ -17,7 +17,7 @@ import { loadEnv } from "../src/env";
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let validator: ScriptValidator;
 beforeAll(async () => {
-  stack = await openTestStack();
+  stack = await openTestStack({ worker: "process" });
   validator = createScriptValidator(testRedisUrl());
 });
 afterAll(async () => {

@@ -9,7 +9,7 @@ export { hostVerificationToken, type TargetVerification } from "./host-verificat
 export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentOfRows } from "./run-store";
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
 export { loadRunView, loadResultCells, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";
-export { loadRunInfra, type RunInfra, type InfraSeriesPoint } from "./run-infra";
+export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
 export { forgetComparisons, forgetComparisonsOf } from "./comparison-cache";
 export {

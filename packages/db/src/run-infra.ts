@@ -40,8 +40,11 @@ export interface RunInfra {
   points: InfraSeriesPoint[];
 }
 
+/** The run's infrastructure points, oldest first. */
+export const runInfraPoints = (db: Db, runId: string) => db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+
 export async function loadRunInfra(db: Db, runId: string, loadStart: Date | null): Promise<RunInfra> {
-  const rows = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+  const rows = await runInfraPoints(db, runId);
   if (rows.length === 0) return { kind: null, points: [] };
   const start = Math.floor((loadStart ?? rows[0]!.ts).getTime() / 1000) * 1000;
   let kind: string | null = null;

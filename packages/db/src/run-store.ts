@@ -111,6 +111,13 @@ export function runStore(db: Db, runId: string, { segment, clockShiftSeconds }: 
       return { ...parseRunJson(run), steps: steps.map(parseStep) };
     },
 
+    /** What a load generator of a split run needs of the run (segments/generator.ts in the worker). */
+    loadPlan: () =>
+      db.run.findUniqueOrThrow({ where: { id: runId }, select: { workloadSpec: true, workspaceId: true, loadAdmission: true } }),
+
+    /** The run's per-second load rows, of every generator (several write rows of the same second). */
+    loadSeconds: () => db.loadSecond.findMany({ where: { runId } }),
+
     /** The limits of the run's workspace as they are now (an owner may have lowered them since the run was created). */
     limits: async () => {
       const { workspaceId } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { workspaceId: true } });

@@ -11,3 +11,4 @@ export * from "./credential-check";
 export * from "./load-segments";
 export * from "./runner-protocol";
 export * from "./maintenance";
+export * from "./consumed-queues";

@@ -19,7 +19,17 @@ import {
   type RunSummary,
   type WorkloadSpec,
 } from "@opsbench/core";
-import { addRunFlags, generatorTotals, loadMeasuredCells, plannedRepetitions, retryWhileDown, storeRunRollup, type Db } from "@opsbench/db";
+import {
+  addRunFlags,
+  generatorTotals,
+  loadMeasuredCells,
+  plannedRepetitions,
+  retryWhileDown,
+  runInfraPoints,
+  runStore,
+  storeRunRollup,
+  type Db,
+} from "@opsbench/db";
 import type { AppCheck } from "@opsbench/providers";
 import { K6_THRESHOLDS_FAILED } from "@opsbench/jobs";
 import type { LoadResult } from "./load";
@@ -51,7 +61,7 @@ async function analyzeRun(
     workerClockWindow(fresh.loadStartedAt!, fresh.loadFinishedAt!);
   const seconds = loadStart ? measuredSeconds(window, loadStart, warmupSeconds) : window.seconds;
   // Several generators write rows of the same second: their VUs and counts add up.
-  const loadRows = mergeLoadSeconds(await deps.db.loadSecond.findMany({ where: { runId } }));
+  const loadRows = mergeLoadSeconds(await runStore(deps.db, runId).loadSeconds());
   const load = loadStart ? afterWarmup(loadRows, loadStart, warmupSeconds) : loadRows;
   const generators = fresh.generators > 1 ? await generatorTotals(deps.db, runId) : undefined;
   const totals = loadTotals(load);
@@ -87,7 +97,7 @@ async function analyzeRun(
 async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSummary, loadStartedAt: Date | null) {
   const model = (spec as { costModel?: unknown } | null)?.costModel;
   if (model === undefined || !loadStartedAt) return null;
-  const infra = await db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } });
+  const infra = await runInfraPoints(db, runId);
   const details = infra.map((p) => readInfraPointDetail(p.detail));
   const billedMs = details.map((d) => d.totals?.billedMs).filter((v): v is number => typeof v === "number");
   // Cloud kinds write one point per platform period with running totals from the window's start (docs/cloud-targets.md).

@@ -1,19 +1,13 @@
 // Before anything is deployed: the workload checked again against its workspace's limits as they are now. The API
 // checked it when it was saved, but an owner may have lowered a limit since; such a run is refused (FAILED, with
 // the limit named), and nothing is deployed. The requirements come from k6 inspect of the compiled script, as at the API.
-import { compileK6Script, scriptBundleOf, type WorkspaceLimits, workloadLimitBreaches, workloadSpec } from "@opsbench/core";
-import type { ClaimedRun } from "./claim";
-import { resolveWorkload } from "./provision";
+import { compileK6Script, scriptBundleOf, type WorkloadSpec, type WorkspaceLimits, workloadLimitBreaches } from "@opsbench/core";
 import type { RunContext } from "./run-context";
-import { parseOrFail, RunFailure } from "./run-failure";
+import { RunFailure } from "./run-failure";
 
-export async function checkLimits(ctx: RunContext, { run }: ClaimedRun): Promise<WorkspaceLimits> {
+/** `workload`: the run's, resolved once (workload.ts). */
+export async function checkLimits(ctx: RunContext, workload: WorkloadSpec): Promise<WorkspaceLimits> {
   const limits = await ctx.store.limits();
-  const workload = await resolveWorkload(
-    parseOrFail(() => workloadSpec.parse(run.workloadSpec), "workload spec"),
-    ctx.deps.db,
-    run.workspaceId,
-  );
   const inspected = await ctx.deps.k6.runner.inspect(compileK6Script(workload), scriptBundleOf(workload));
   if (!inspected.ok) throw new RunFailure(`the workload's script does not pass k6 inspect: ${inspected.message}`);
   const breaches = workloadLimitBreaches(inspected, limits);

@@ -19,7 +19,7 @@ import {
 import type { Redis } from "ioredis";
 import type { LoadLock, Release } from "../load-lock";
 import type { Logger } from "../logger";
-import { resolveWorkload } from "../pipeline/provision";
+import { resolveWorkload } from "../pipeline/workload";
 import { k6Limits } from "../pipeline/load";
 import { ResultWriter } from "../result-writer";
 import type { K6Settings } from "../runner-client";
@@ -69,14 +69,11 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
   let control: K6Control | null = null;
   let releaseHost: Release | null = null;
   try {
-    const run = await deps.db.run.findUniqueOrThrow({
-      where: { id: runId },
-      select: { workloadSpec: true, workspaceId: true, loadAdmission: true },
-    });
-    const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db, run.workspaceId);
-    const endpoint = await deploymentEndpoint(deps.db, runId);
     // Rows land on the database server's second: whole seconds of offset are corrected here.
     const store = runStore(deps.db, runId, { segment, clockShiftSeconds: Math.round(offsetStart / 1000) });
+    const run = await store.loadPlan();
+    const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db, run.workspaceId);
+    const endpoint = await deploymentEndpoint(deps.db, runId);
     // Before anything starts: may this host load this target at all (refused: the segment fails with the reason)?
     const problem = hostProblem(job, endpoint, deps);
     if (problem) throw new Error(problem);

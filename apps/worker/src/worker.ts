@@ -1,0 +1,54 @@
+// One worker, top to bottom: it consumes run, study and load-segment jobs (and script and credential checks), one
+// load test at a time per host across workers (two load tests on one machine would measure each other). k6 itself
+// runs on the host's runner (apps/runner), which holds no secret; the worker holds them. Before it takes a job, its
+// reconciler ends what a dead worker left unfinished; the periodic passes are job schedulers one worker takes per
+// tick (maintenance.ts). close() stops it in order (shutdown.ts). main.ts runs one as a process; tests start one
+// in-process with startWorker.
+import { readWorkerHeartbeats } from "@opsbench/jobs";
+import type { WorkerConfig } from "./config";
+import { consumerCatalog, startConsumers } from "./consumers";
+import { startHeartbeat } from "./heartbeat";
+import { inFlightRegistry } from "./in-flight";
+import type { Logger } from "./logger";
+import { startWorkerMaintenance } from "./maintenance";
+import { openServices, pipelineDeps } from "./services";
+import { shutDown } from "./shutdown";
+
+export type WorkerHandle = Awaited<ReturnType<typeof startWorker>>;
+
+export async function startWorker(config: WorkerConfig, log: Logger) {
+  const { env, role } = config;
+  const services = await openServices(config, log);
+  const inFlight = inFlightRegistry();
+  const pipeline = pipelineDeps(config, services, inFlight.live.runs, log);
+  const consumers = startConsumers(consumerCatalog(config, services, inFlight, pipeline, log), env.REDIS_URL, log);
+
+  // Read before this worker's first beat: after a container restart a dead predecessor may share its id.
+  const beatsAtStart = await readWorkerHeartbeats(services.redis).catch(() => undefined);
+  let stopping: Promise<void> | null = null;
+  const taking = consumers.named(role === "all" ? "run" : "load");
+  const heartbeat = startHeartbeat(
+    services.redis,
+    { isConsuming: () => !stopping && taking?.isRunning() === true, runIds: inFlight.runIds, studyIds: inFlight.studyIds },
+    log,
+  );
+  for (const name of ["run", "load"] as const) consumers.named(name)?.on("ready", () => void heartbeat.beat());
+  log.info({ workerId: heartbeat.workerId }, "heartbeat started");
+
+  const self = { pipeline, executing: inFlight.live, workerId: heartbeat.workerId };
+  const maintenance = await startWorkerMaintenance(config, services, self, beatsAtStart, log);
+  // A generator-only worker (--role load) takes no runs or studies: only load segments.
+  if (role === "all") {
+    consumers.runDeferred();
+    // The first beat now that it consumes, not an interval later (the healthcheck reads it).
+    void heartbeat.beat();
+  }
+
+  const parts = { heartbeat, maintenance, inFlight, consumers: consumers.all, services, log };
+  return {
+    workerId: heartbeat.workerId,
+    inFlight,
+    /** Stops in order (shutdown.ts); a second call waits for the first. */
+    close: (why: { signal: string; graceSeconds?: number } = { signal: "close" }) => (stopping ??= shutDown(parts, why)),
+  };
+}

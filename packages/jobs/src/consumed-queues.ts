@@ -1,0 +1,51 @@
+// The consumer side of the queues a worker takes jobs from: each one's name, payload schema and how it is
+// consumed (concurrency, stalled-job settings). The worker's catalog (apps/worker/src/consumers.ts) gives each a
+// handler, and startConsumer serves any of them the same way: a payload that does not parse fails its job for
+// good (never retried), a valid one goes to the handler.
+import { type Job, UnrecoverableError, Worker } from "bullmq";
+import type { z } from "zod";
+import { CREDENTIAL_CHECK_QUEUE, credentialCheckPayload } from "./credential-check";
+import { LOAD_QUEUE, segmentJobPayload } from "./load-segments";
+import { queuePrefix, RUN_QUEUE, redisConnection, runJobPayload, STALLED_JOB_SETTINGS } from "./queues";
+import { SCRIPT_VALIDATION_QUEUE, scriptValidationPayload } from "./script-validation";
+import { STUDY_QUEUE, studyJobPayload } from "./study-queue";
+
+export interface ConsumedQueue<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  payload: Schema;
+  concurrency: number;
+  /** BullMQ's job lock and stalled-job checks (defaults: BullMQ's). */
+  lock?: { lockDuration: number; stalledInterval?: number; maxStalledCount?: number };
+  /** Whether a bad payload's job says what is wrong (not for one that carries a sealed secret). */
+  revealIssues: boolean;
+}
+
+const consumed = <Schema extends z.ZodType>(q: ConsumedQueue<Schema>) => q;
+
+export const CONSUMED_QUEUES = {
+  run: consumed({ name: RUN_QUEUE, payload: runJobPayload, concurrency: 1, lock: STALLED_JOB_SETTINGS, revealIssues: true }),
+  study: consumed({ name: STUDY_QUEUE, payload: studyJobPayload, concurrency: 1, lock: STALLED_JOB_SETTINGS, revealIssues: true }),
+  load: consumed({ name: LOAD_QUEUE, payload: segmentJobPayload, concurrency: 1, lock: { lockDuration: 60_000 }, revealIssues: true }),
+  // Validation and credential checks are short and light; two at once keep a submit from waiting behind another.
+  scriptValidation: consumed({ name: SCRIPT_VALIDATION_QUEUE, payload: scriptValidationPayload, concurrency: 2, revealIssues: true }),
+  credentialCheck: consumed({ name: CREDENTIAL_CHECK_QUEUE, payload: credentialCheckPayload, concurrency: 2, revealIssues: false }),
+};
+
+/** A consumer of `queue`: parses each job's payload and hands it to `handle`. `autorun: false` waits for its run(). */
+export function startConsumer<Schema extends z.ZodType, Result>(
+  queue: ConsumedQueue<Schema>,
+  redisUrl: string,
+  handle: (payload: z.output<Schema>, job: Job) => Promise<Result>,
+  { autorun = true }: { autorun?: boolean } = {},
+): Worker<z.input<Schema>, Result> {
+  return new Worker<z.input<Schema>, Result>(
+    queue.name,
+    async (job) => {
+      const parsed = queue.payload.safeParse(job.data);
+      if (!parsed.success)
+        throw new UnrecoverableError(queue.revealIssues ? `bad job payload: ${parsed.error.message}` : `bad ${queue.name} payload`);
+      return handle(parsed.data, job);
+    },
+    { connection: redisConnection(redisUrl), prefix: queuePrefix(redisUrl), concurrency: queue.concurrency, ...queue.lock, autorun },
+  );
+}
