@@ -175,7 +175,8 @@ async function main() {
   if (opt.seconds - 1 - opt.warmup < 5)
     throw new Error("--seconds must leave at least 5 s of steady load after --warmup (and the last second)");
   const echo = await startEchoServer();
-  if (opt.realtime && realtimeGroup(echo.pid) === 0) throw new Error("--realtime: chrt changed no process of the target's group (not root?)");
+  if (opt.realtime && realtimeGroup(echo.pid) === 0)
+    throw new Error("--realtime: chrt changed no process of the target's group (not root?)");
   const scratch = await scratchRun(db, "bench:overhead");
   try {
     console.log(
