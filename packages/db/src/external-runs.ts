@@ -19,7 +19,7 @@ import {
 } from "@opsbench/core";
 import type { Db } from "./client";
 import { runStore } from "./run-store";
-import { loadResultCells } from "./run-view";
+import { loadResultCells } from "./result-cells";
 import { generatorTotals, segmentStore } from "./run-segments";
 
 export const EXTERNAL_SOURCE = "external";
