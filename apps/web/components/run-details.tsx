@@ -16,8 +16,8 @@ import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } f
 import { RunCharts } from "./run-charts";
 import { RunChecks } from "./run-checks";
 import { RunInfraCharts } from "./run-infra-charts";
-import { FlagList } from "./compare-flags";
-import { ShareButton } from "./share-button";
+import { FlagList } from "@/features/compare/compare-flags";
+import { ShareButton } from "@/features/share/share-button";
 import { StatusBadge } from "./status-badge";
 import { RoleGate } from "@/components/auth/role-gate";
 

@@ -10,7 +10,7 @@ import {
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
-import { FlagBadges, FlagList } from "./compare-flags";
+import { FlagBadges, FlagList } from "@/features/compare/compare-flags";
 import { StatusBadge } from "./status-badge";
 
 /** The metrics a cell shows, with how each is written. */

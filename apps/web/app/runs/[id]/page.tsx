@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { zoomFromQuery } from "@/app/compare/zoom";
+import { zoomFromQuery } from "@/features/compare/zoom";
 import { chartSeries } from "@/components/charts/chart-series";
 import { BaselineButton } from "@/components/baseline-button";
 import { RunArtifacts } from "@/components/run-artifacts";

@@ -1,7 +1,7 @@
 // What the comparison pages render and the exports read: the ComparisonView
 // from packages/db, a title, and cost per group. The same shape feeds the
 // in-app page, the printable report and the public share page (there stripped to
-// a whitelist: app/api/v1/public/public-share.ts).
+// a whitelist: features/share/public-share.ts).
 import type { BreakEvenPair, GroupCost } from "@opsbench/core";
 import type { ComparisonView, SeriesWindow } from "@opsbench/db";
 import {

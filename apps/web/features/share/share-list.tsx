@@ -4,10 +4,10 @@
 // themselves cannot be shown again (only a hash of each token is kept).
 import Link from "next/link";
 import { useState } from "react";
-import { selectionToQuery } from "@/app/compare/selection";
+import { selectionToQuery } from "@/features/compare/selection";
 import type { ShareSubject } from "@opsbench/core";
 import { fmtTime } from "@/lib/format";
-import { EmptyState } from "./empty-state";
+import { EmptyState } from "@/components/empty-state";
 
 export interface ShareListItem {
   id: string;

@@ -2,10 +2,10 @@
 
 // The IoT study's Table 5.45: rows request name x workload, columns targets, each
 // cell the cost per 1,000 requests with the cheapest of the row highlighted.
-import type { CompareData } from "@/app/compare/compare-data";
+import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable, costTable } from "@/lib/export/comparison-tables";
 import { fmtCount, fmtMs } from "@/lib/format";
-import { ExportTableButtons } from "./export-buttons";
+import { ExportTableButtons } from "@/components/export-buttons";
 
 const fmtCost = (v: number) => (v >= 100 ? v.toFixed(1) : v >= 1 ? v.toFixed(3) : v.toPrecision(4));
 

@@ -5,11 +5,11 @@
 // the printable report ("report": no buttons) and public share pages ("share":
 // exports but no links into the app).
 import Link from "next/link";
-import { type CompareData, unpackCharts } from "@/app/compare/compare-data";
-import type { ShareInput } from "@/app/share/share-subject";
+import { type CompareData, unpackCharts } from "@/features/compare/compare-data";
+import type { ShareInput } from "@/features/share/share-subject";
 import { COMPARISON_TABLES, comparisonTable } from "@/lib/export/comparison-tables";
 import { downloadBlob, exportFileName } from "@/lib/export/download";
-import { groupColor } from "./charts/palette";
+import { groupColor } from "@/components/charts/palette";
 import { BoxPlotChart } from "./compare-box-plot";
 import {
   GoodputOverTimeChart,
@@ -24,7 +24,7 @@ import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
 import { CompareVerdictExclusions } from "./compare-verdict-exclusions";
 import { CompareVerdicts } from "./compare-verdicts";
-import { ShareButton } from "./share-button";
+import { ShareButton } from "@/features/share/share-button";
 import { RoleGate } from "@/components/auth/role-gate";
 
 export type CompareMode = "app" | "report" | "share";

@@ -2,7 +2,7 @@
 // (core's shareSubjectSchema): a run ({ runIds: [id] }), a study ({ studyId }) or a comparison ({ groups }).
 import { SHARE_KINDS, type ShareKind, type ShareSubject } from "@opsbench/core";
 import { z } from "zod";
-import { comparisonGroupsInput } from "@/app/compare/comparison-input";
+import { comparisonGroupsInput } from "@/features/compare/comparison-input";
 
 const title = z.string().trim().min(1).max(120).optional();
 /** When the link stops working (answers 404, as a revoked one); none: it works until revoked. */

@@ -7,14 +7,14 @@ import type { ComparisonGroup } from "@opsbench/db";
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { CompareData } from "@/app/compare/compare-data";
+import type { CompareData } from "@/features/compare/compare-data";
 import type { ChartLegendItem } from "@/lib/export/chart-image";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
-import { ChartCard } from "./charts/chart-card";
-import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "./charts/chart-parts";
-import { MAX_BARS, MAX_DOTS } from "./charts/chart-series";
-import { ZoomDrag, useZoomReset } from "./charts/zoom-drag";
-import { AXIS, DASHES, GRID, groupColor, TOOLTIP } from "./charts/palette";
+import { ChartCard } from "@/components/charts/chart-card";
+import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "@/components/charts/chart-parts";
+import { MAX_BARS, MAX_DOTS } from "@/components/charts/chart-series";
+import { ZoomDrag, useZoomReset } from "@/components/charts/zoom-drag";
+import { AXIS, DASHES, GRID, groupColor, TOOLTIP } from "@/components/charts/palette";
 
 type Props = { data: CompareData; exportable?: boolean };
 

@@ -4,8 +4,8 @@
 // generator, ...), said above the verdicts, with a link that judges them too (?includeFlagged=1) and back.
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import type { CompareData } from "@/app/compare/compare-data";
-import { INCLUDE_FLAGGED_PARAM } from "@/app/compare/selection";
+import type { CompareData } from "@/features/compare/compare-data";
+import { INCLUDE_FLAGGED_PARAM } from "@/features/compare/selection";
 
 export function CompareVerdictExclusions({ data, linkable }: { data: CompareData; linkable: boolean }) {
   const { includeFlagged, excluded } = data.verdictExclusions;

@@ -4,9 +4,9 @@
 // serverful target (a staircase: one more replica per measured replica capacity) and a
 // serverless one (every request billed), with the crossings named.
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { BreakEvenPair, CompareData } from "@/app/compare/compare-data";
-import { ChartCard } from "./charts/chart-card";
-import { AXIS, GRID, TOOLTIP, groupColor } from "./charts/palette";
+import type { BreakEvenPair, CompareData } from "@/features/compare/compare-data";
+import { ChartCard } from "@/components/charts/chart-card";
+import { AXIS, GRID, TOOLTIP, groupColor } from "@/components/charts/palette";
 
 const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
 

@@ -13,8 +13,8 @@ import {
 } from "@opsbench/core";
 import { NotFoundError, resolveShareLink, workspaceScope } from "@opsbench/db";
 import { z } from "zod";
-import type { CompareData, GroupCost } from "@/app/compare/compare-data";
-import { loadCompareData } from "@/app/compare/load-compare-data";
+import type { CompareData, GroupCost } from "@/features/compare/compare-data";
+import { loadCompareData } from "@/features/compare/load-compare-data";
 import { getDb } from "@/lib/server/singletons";
 
 export interface PublicShare {

@@ -6,10 +6,10 @@
 // the export takes it as it is. Drawn in the browser, like the Recharts charts: the
 // page's HTML carries the data once (in the client props), not also as 20 KB of SVG.
 import { useSyncExternalStore } from "react";
-import type { CompareData } from "@/app/compare/compare-data";
+import type { CompareData } from "@/features/compare/compare-data";
 import { boxStats, comparisonTable, repetitionValues } from "@/lib/export/comparison-tables";
-import { ChartCard } from "./charts/chart-card";
-import { groupColor } from "./charts/palette";
+import { ChartCard } from "@/components/charts/chart-card";
+import { groupColor } from "@/components/charts/palette";
 
 const PANEL_W = 200;
 const H = 230;

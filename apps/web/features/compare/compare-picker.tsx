@@ -5,11 +5,11 @@
 // first group is the baseline the verdicts compare against.
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { selectionToQuery } from "@/app/compare/selection";
+import { selectionToQuery } from "@/features/compare/selection";
 import { fmtCount, fmtMs, fmtTime } from "@/lib/format";
-import { groupColor } from "./charts/palette";
-import { StatusBadge } from "./status-badge";
-import { DemoCommand, EmptyState } from "./empty-state";
+import { groupColor } from "@/components/charts/palette";
+import { StatusBadge } from "@/components/status-badge";
+import { DemoCommand, EmptyState } from "@/components/empty-state";
 
 export interface PickerRun {
   id: string;

@@ -3,14 +3,14 @@
 // Each group's merged result (all its runs' histograms merged) and each run's own,
 // with their validity flags beside the numbers.
 import Link from "next/link";
-import type { CompareData } from "@/app/compare/compare-data";
+import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
 import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
 import { fmtCount, fmtMs, fmtPercent, fmtRps } from "@/lib/format";
-import { groupColor } from "./charts/palette";
+import { groupColor } from "@/components/charts/palette";
 import { FlagBadges } from "./compare-flags";
-import { ExportTableButtons } from "./export-buttons";
-import { StatusBadge } from "./status-badge";
+import { ExportTableButtons } from "@/components/export-buttons";
+import { StatusBadge } from "@/components/status-badge";
 
 const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 const num = "px-2 py-1 text-right font-mono tabular-nums";
