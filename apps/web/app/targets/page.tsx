@@ -2,7 +2,7 @@ import { functionSettings, localFunctionSpec, typedEndpointOf, localServiceSpec,
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
-import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/components/target-form/kinds/describe-kind";
+import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { tableCell as td, tableHead as th } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
