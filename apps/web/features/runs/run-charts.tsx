@@ -1,49 +1,13 @@
 "use client";
 
 import type { TimeBucket } from "@opsbench/core";
-import type { ReactNode } from "react";
 import Link from "next/link";
-import { Area, AreaChart, Bar, BarChart, LineChart, ResponsiveContainer, Tooltip, YAxis } from "recharts";
+import { Area, AreaChart, Bar, BarChart, LineChart, Tooltip, YAxis } from "recharts";
+import { ChartCard, LIVE_CHART } from "@/components/charts/chart-card";
 import { bucketLine, CHART_MARGIN, goodputFloor, horizontalGrid, numericSecondsAxis, secondsAxis } from "@/components/charts/chart-parts";
 import { MAX_BARS, MAX_DOTS } from "@/components/charts/chart-series";
 import { ZoomDrag, useZoomReset } from "@/components/charts/zoom-drag";
 import { AXIS, TOOLTIP } from "@/components/charts/palette";
-
-const HEIGHT = 200;
-
-function ChartCard({
-  title,
-  testId,
-  points,
-  bucketSeconds,
-  children,
-}: {
-  title: string;
-  testId: string;
-  points: number;
-  bucketSeconds: number;
-  children: ReactNode;
-}) {
-  return (
-    <section
-      data-testid={testId}
-      data-points={points}
-      data-resolution-seconds={bucketSeconds}
-      className="rounded-md border border-zinc-200 bg-white p-3"
-    >
-      <h3 className="mb-2 text-xs font-medium text-zinc-600">{title}</h3>
-      {points === 0 ? (
-        <div style={{ height: HEIGHT }} className="flex items-center justify-center text-xs text-zinc-400">
-          no data yet
-        </div>
-      ) : (
-        <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={{ width: 400, height: HEIGHT }}>
-          {children as React.ReactElement}
-        </ResponsiveContainer>
-      )}
-    </section>
-  );
-}
 
 /**
  * The run's time series in fixed buckets (x = seconds from load start). Every
@@ -76,7 +40,13 @@ export function RunCharts({
           </Link>
         </p>
       )}
-      <ChartCard title={`Requests served (per ${bucketSeconds} s)`} testId="chart-requests" points={n} bucketSeconds={bucketSeconds}>
+      <ChartCard
+        title={`Requests served (per ${bucketSeconds} s)`}
+        testId="chart-requests"
+        points={n}
+        resolutionSeconds={bucketSeconds}
+        {...LIVE_CHART}
+      >
         {bars ? (
           <BarChart data={points} syncId="run" margin={CHART_MARGIN}>
             {horizontalGrid}
@@ -97,7 +67,13 @@ export function RunCharts({
           </AreaChart>
         )}
       </ChartCard>
-      <ChartCard title={`p95 latency (ms, ${bucketSeconds} s buckets)`} testId="chart-p95" points={n} bucketSeconds={bucketSeconds}>
+      <ChartCard
+        title={`p95 latency (ms, ${bucketSeconds} s buckets)`}
+        testId="chart-p95"
+        points={n}
+        resolutionSeconds={bucketSeconds}
+        {...LIVE_CHART}
+      >
         <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
           {horizontalGrid}
           {xAxis}
@@ -107,7 +83,7 @@ export function RunCharts({
           <ZoomDrag />
         </LineChart>
       </ChartCard>
-      <ChartCard title="Goodput (%)" testId="chart-goodput" points={n} bucketSeconds={bucketSeconds}>
+      <ChartCard title="Goodput (%)" testId="chart-goodput" points={n} resolutionSeconds={bucketSeconds} {...LIVE_CHART}>
         <LineChart data={points} syncId="run" margin={CHART_MARGIN}>
           {horizontalGrid}
           {xAxis}

@@ -1,52 +1,13 @@
 "use client";
 
 import type { InfraSeriesPoint, RunInfra } from "@opsbench/db";
-import type { ReactElement, ReactNode } from "react";
-import { Bar, BarChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { fmtCount, NO_VALUE } from "@/lib/format";
+import { ChartCard, LIVE_CHART } from "@/components/charts/chart-card";
 import { CHART_MARGIN, horizontalGrid } from "@/components/charts/chart-parts";
 import { AXIS, GRID, TOOLTIP } from "@/components/charts/palette";
 
-const HEIGHT = 200;
 const UNIT_COLORS = ["#60a5fa", "#f87171", "#34d399", "#f59e0b", "#a78bfa", "#22d3ee", "#f472b6", "#84cc16"];
-
-function Card({
-  title,
-  testId,
-  points,
-  resolutionSeconds,
-  children,
-  note,
-}: {
-  title: string;
-  testId: string;
-  points: number;
-  /** Seconds between the series' points (data-resolution-seconds). */
-  resolutionSeconds: number | null;
-  children: ReactNode;
-  note?: ReactNode;
-}) {
-  return (
-    <section
-      data-testid={testId}
-      data-points={points}
-      data-resolution-seconds={resolutionSeconds ?? undefined}
-      className="min-w-0 rounded-md border border-zinc-200 bg-white p-3"
-    >
-      <h3 className="mb-2 text-xs font-medium text-zinc-600">{title}</h3>
-      {points === 0 ? (
-        <div style={{ height: HEIGHT }} className="flex items-center justify-center text-xs text-zinc-400">
-          no data yet
-        </div>
-      ) : (
-        <ResponsiveContainer width="100%" height={HEIGHT} initialDimension={{ width: 400, height: HEIGHT }}>
-          {children as ReactElement}
-        </ResponsiveContainer>
-      )}
-      {note && <div className="mt-1 text-[11px] text-zinc-500">{note}</div>}
-    </section>
-  );
-}
 
 /** y = a count (replicas, cold starts, queue), from 0 and at least up to 1. */
 const countAxis = (
@@ -184,7 +145,9 @@ export function RunInfraCharts({
         )}
       </div>
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
-        <Card
+        <ChartCard
+          {...LIVE_CHART}
+          className="min-w-0"
           title={fn ? "Instances (live, ready)" : "Replicas (ready, desired)"}
           testId="chart-replicas"
           points={points.length}
@@ -222,8 +185,10 @@ export function RunInfraCharts({
               connectNulls
             />
           </LineChart>
-        </Card>
-        <Card
+        </ChartCard>
+        <ChartCard
+          {...LIVE_CHART}
+          className="min-w-0"
           title={`CPU (% of one core: average and per ${fn ? "instance" : "replica"})`}
           testId="chart-cpu"
           points={points.filter((p) => p.cpuPercent !== null).length}
@@ -271,9 +236,11 @@ export function RunInfraCharts({
               isAnimationActive={false}
             />
           </LineChart>
-        </Card>
+        </ChartCard>
         {fn ? (
-          <Card
+          <ChartCard
+            {...LIVE_CHART}
+            className="min-w-0"
             title="Cold starts (per second)"
             testId="chart-cold-starts"
             points={points.length}
@@ -308,10 +275,17 @@ export function RunInfraCharts({
               />
               <Bar dataKey="coldStarts" name="cold starts" fill="#ef4444" isAnimationActive={false} />
             </BarChart>
-          </Card>
+          </ChartCard>
         ) : null}
         {fn && (
-          <Card title="Queue and requests in flight" testId="chart-queue" points={points.length} resolutionSeconds={resolution}>
+          <ChartCard
+            {...LIVE_CHART}
+            className="min-w-0"
+            title="Queue and requests in flight"
+            testId="chart-queue"
+            points={points.length}
+            resolutionSeconds={resolution}
+          >
             <LineChart data={points} margin={CHART_MARGIN}>
               {horizontalGrid}
               {xAxis}
@@ -322,7 +296,7 @@ export function RunInfraCharts({
               {stepLine("queuedPeak", "queued (peak)", "#f59e0b", 1.5)}
               {stepLine("rejected", "429s", "#ef4444", 1)}
             </LineChart>
-          </Card>
+          </ChartCard>
         )}
       </div>
     </section>
