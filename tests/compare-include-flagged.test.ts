@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZodError } from "zod";
 import { addRunFlags } from "@opsbench/db";
-import { comparisonInputSchema } from "../apps/web/app/compare/comparison-input";
-import { selectionFromQuery, selectionToQuery } from "../apps/web/app/compare/selection";
+import { comparisonInputSchema } from "../apps/web/features/compare/comparison-input";
+import { selectionFromQuery, selectionToQuery } from "../apps/web/features/compare/selection";
 import { openTestStack, runOpsbench } from "./helpers";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 const query = (extra: string) => new URLSearchParams(`g=A:${ids[0]},${ids[1]}&g=B:${ids[2]},${ids[3]},${ids[4]}${extra}`);
-/** As loadCompareData does (apps/web/app/compare/load-compare-data.ts, whose "@/" imports this project cannot load). */
+/** As loadCompareData does (apps/web/features/compare/load-compare-data.ts, whose "@/" imports this project cannot load). */
 const load = (q: URLSearchParams) => {
   const raw = selectionFromQuery(q);
   const input = comparisonInputSchema(raw).parse(raw);

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { RoleProvider } from "@/components/auth/role-gate";
-import { AppChrome } from "@/components/share-chrome";
+import { AppChrome } from "@/features/share/share-chrome";
 import { currentMember } from "@/lib/server/workspace";
 import "./globals.css";
 

@@ -2,8 +2,9 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { NewDefinitionLink } from "@/components/definitions-frame";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
-import { RunDemoStudyButton } from "@/components/run-demo-study-button";
-import { StartRunForm } from "@/components/start-run-form";
+import { ListTable } from "@/components/list-table";
+import { RunDemoStudyButton } from "@/features/studies/run-demo-study-button";
+import { StartRunForm } from "@/features/runs/start-run-form";
 import { StatusBadge } from "@/components/status-badge";
 import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
@@ -25,9 +26,6 @@ function Panel({ title, right, children }: { title: string; right?: ReactNode; c
     </section>
   );
 }
-
-const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
-const td = "px-3 py-1.5";
 
 function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string; empty: ReactNode }) {
   if (items.length === 0) return empty;
@@ -109,40 +107,32 @@ export default async function HomePage() {
             or from a k6 result imported with <code>opsbench import k6 FILE</code>.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table data-testid="runs-table" className="w-full text-xs">
-              <thead className="border-b border-zinc-200 bg-zinc-50">
-                <tr>
-                  <th className={th}>Status</th>
-                  <th className={th}>Target</th>
-                  <th className={th}>Workload</th>
-                  <th className={th}>Created (UTC)</th>
-                  <th className={`${th} text-right`}>Requests</th>
-                  <th className={`${th} text-right`}>p95 (ms)</th>
-                  <th className={th}>Run</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {runs.map((r) => (
-                  <tr key={r.id} data-testid="run-row" data-run-id={r.id} className="hover:bg-zinc-50">
-                    <td className={td}>
-                      <StatusBadge status={r.status} />
-                    </td>
-                    <td className={`${td} font-mono`}>{r.target?.name ?? r.name ?? "imported"}</td>
-                    <td className={`${td} font-mono`}>{r.workload?.name ?? (r.source === "k6-import" ? "k6 import" : "—")}</td>
-                    <td className={`${td} font-mono text-zinc-600`}>{fmtTime(r.createdAt)}</td>
-                    <td className={`${td} text-right font-mono tabular-nums`}>{fmtCount(r.summary?.requests)}</td>
-                    <td className={`${td} text-right font-mono tabular-nums`}>{fmtMs(r.summary?.latencyMs.p95)}</td>
-                    <td className={td}>
-                      <Link href={`/runs/${r.id}`} className="font-mono text-blue-600 hover:underline">
-                        {r.id.slice(0, 8)}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            testId="runs-table"
+            rows={runs}
+            rowKey={(r) => r.id}
+            rowData={(r) => ({ "data-testid": "run-row", "data-run-id": r.id })}
+            columns={[
+              { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
+              { header: "Target", className: "font-mono", cell: (r) => r.target?.name ?? r.name ?? "imported" },
+              {
+                header: "Workload",
+                className: "font-mono",
+                cell: (r) => r.workload?.name ?? (r.source === "k6-import" ? "k6 import" : "—"),
+              },
+              { header: "Created (UTC)", className: "font-mono text-zinc-600", cell: (r) => fmtTime(r.createdAt) },
+              { header: "Requests", right: true, className: "font-mono tabular-nums", cell: (r) => fmtCount(r.summary?.requests) },
+              { header: "p95 (ms)", right: true, className: "font-mono tabular-nums", cell: (r) => fmtMs(r.summary?.latencyMs.p95) },
+              {
+                header: "Run",
+                cell: (r) => (
+                  <Link href={`/runs/${r.id}`} className="font-mono text-blue-600 hover:underline">
+                    {r.id.slice(0, 8)}
+                  </Link>
+                ),
+              },
+            ]}
+          />
         )}
       </Panel>
 

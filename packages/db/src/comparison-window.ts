@@ -6,7 +6,7 @@ import { averagedSeries, CHART_POINT_BUDGET, type ResultCell, type TimeBucket } 
 import type { Db } from "./client";
 import type { ComparisonGroupInput } from "./comparison";
 import { loadRunRollups } from "./run-rollups";
-import { loadResultCells } from "./run-view";
+import { loadResultCells } from "./result-cells";
 
 export interface SeriesWindow {
   fromSeconds: number;

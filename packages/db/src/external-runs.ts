@@ -25,7 +25,8 @@ import {
 import { jsonInput } from "./json-column";
 import type { Db } from "./client";
 import { runStore } from "./run-store";
-import { loadMetricCells, loadResultCells } from "./run-view";
+import { loadResultCells } from "./result-cells";
+import { loadMetricCells } from "./run-view";
 import { generatorTotals, segmentStore } from "./run-segments";
 
 export const EXTERNAL_SOURCE = "external";

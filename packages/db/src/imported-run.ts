@@ -2,18 +2,11 @@
 // no target, no workload, no steps; its per-second rows merge with native runs'.
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
-import {
-  encodeBuckets,
-  runEventDataSchema,
-  runSummarySchema,
-  summarize,
-  type K6LoadSecond,
-  type LoadWindowSource,
-  type ResultCell,
-} from "@opsbench/core";
+import { runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
 import { insertLoadSeconds, insertResultSeconds } from "./bulk-insert";
 import type { Db } from "./client";
 import { jsonInput, jsonInputOfUnknown } from "./json-column";
+import { rowFromCell } from "./result-cell-row";
 import { storeRunRollup } from "./run-rollups";
 
 export const K6_IMPORT_SOURCE = "k6-import";
@@ -54,17 +47,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
       await insertResultSeconds(
         tx,
         runId,
-        input.cells.map((c) => ({
-          ts: c.ts,
-          name: c.name,
-          class: c.class,
-          requests: c.count,
-          failures: c.failures,
-          sumMs: c.sum,
-          minMs: c.min,
-          maxMs: c.max,
-          buckets: encodeBuckets(c.buckets),
-        })),
+        input.cells.map((c) => ({ ts: c.ts, ...rowFromCell(c) })),
       );
       await insertLoadSeconds(
         tx,

@@ -8,7 +8,8 @@ export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, typ
 export { hostVerificationToken, type TargetVerification } from "./host-verification";
 export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentOfRows } from "./run-store";
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
-export { loadRunView, loadResultCells, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";
+export { loadResultCells } from "./result-cells";
+export { loadRunView, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";
 export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
 export { forgetComparisons, forgetComparisonsOf } from "./comparison-cache";

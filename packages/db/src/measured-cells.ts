@@ -1,7 +1,7 @@
 // A run's cells as its numbers are taken from them: after its study's warm-up (core's measured-cells.ts).
 import { afterWarmup, type ResultCell } from "@opsbench/core";
 import type { Db } from "./client";
-import { loadResultCells } from "./run-view";
+import { loadResultCells } from "./result-cells";
 
 /** The warm-up of a run (its study's warmupSeconds; 0 for a run outside a study) and its load start. */
 export async function runWarmup(db: Db, runId: string): Promise<{ warmupSeconds: number; loadStartedAt: Date | null }> {

@@ -2,8 +2,6 @@
 // run_rollup_cells: written when the run is analysed or imported, read by comparisons
 // and by the page of a long run. Writing one forgets the stored comparisons of the run.
 import {
-  decodeBuckets,
-  encodeBuckets,
   readStoredJson,
   pageBucketSeconds,
   runPageSeries,
@@ -18,9 +16,9 @@ import {
 import { insertRollupCells } from "./bulk-insert";
 import type { Db } from "./client";
 import { forgetComparisonsOf } from "./comparison-cache";
-import type { RunRollupCell } from "./generated/prisma/client";
 import { jsonInput } from "./json-column";
 import { loadMeasuredCells } from "./measured-cells";
+import { cellFromRow, rowFromCell } from "./result-cell-row";
 
 /**
  * A run's rollup from its cells after its study's warm-up, on a clock whose second 0 is the end of the warm-up
@@ -56,14 +54,7 @@ export async function storeRunRollup(db: Db, runId: string): Promise<void> {
         list.map((c) => ({
           bucketSeconds: Number(seconds),
           offsetSeconds: Math.round(c.ts.getTime() / 1000),
-          name: c.name,
-          class: c.class,
-          requests: c.count,
-          failures: c.failures,
-          sumMs: c.sum,
-          minMs: c.min,
-          maxMs: c.max,
-          buckets: encodeBuckets(c.buckets),
+          ...rowFromCell(c),
         })),
       );
       await insertRollupCells(tx, runId, rows);
@@ -80,18 +71,6 @@ export interface StoredRollup {
   /** Cells of the asked bucket lengths; ts = epoch + offset. */
   cells: Map<RollupBucketSeconds, ResultCell[]>;
 }
-
-const toCell = (r: RunRollupCell): ResultCell => ({
-  ts: new Date(r.offsetSeconds * 1000),
-  name: r.name,
-  class: r.class,
-  count: r.requests,
-  failures: r.failures,
-  sum: r.sumMs,
-  min: r.minMs,
-  max: r.maxMs,
-  buckets: decodeBuckets(r.buckets),
-});
 
 /** The stored rollups of these runs (runs without one are absent), with the cells of the bucket lengths asked for. */
 export async function loadRunRollups(
@@ -126,7 +105,7 @@ export async function loadRunRollups(
       out
         .get(r.runId)!
         .cells.get(r.bucketSeconds as RollupBucketSeconds)!
-        .push(toCell(r));
+        .push(cellFromRow(r, new Date(r.offsetSeconds * 1000)));
   }
   return out;
 }

@@ -7,7 +7,6 @@ import {
   type CustomMetricSummary,
   type MetricCell,
   type MetricKind,
-  type ResultCell,
   type RunSummary,
   type TimeBucket,
   thresholdResults,
@@ -29,7 +28,7 @@ import { jsonInput } from "./json-column";
 import { loadComparisonWindow } from "./comparison-window";
 import { loadRunRollups } from "./run-rollups";
 import type { Db } from "./client";
-import type { ResultSecond } from "./generated/prisma/client";
+import { loadResultCells } from "./result-cells";
 import { parseRunJson } from "./run-json";
 import { loadRunInfra, type RunInfra } from "./run-infra";
 
@@ -84,35 +83,6 @@ export interface RunView {
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export async function loadResultCells(db: Db, runId: string, window?: { from: Date; to: Date }): Promise<ResultCell[]> {
-  const rows = await db.resultSecond.findMany({
-    where: { runId, ...(window ? { ts: { gte: window.from, lt: window.to } } : {}) },
-    orderBy: { ts: "asc" },
-  });
-  return rows.map(toResultCell);
-}
-
-/** The cells of several runs in one query, by run id (every id is a key, with [] when it has none). */
-export async function loadResultCellsOfRuns(db: Db, runIds: readonly string[]): Promise<Map<string, ResultCell[]>> {
-  const byRun = new Map<string, ResultCell[]>(runIds.map((id) => [id, []]));
-  if (runIds.length === 0) return byRun;
-  const rows = await db.resultSecond.findMany({ where: { runId: { in: [...new Set(runIds)] } }, orderBy: { ts: "asc" } });
-  for (const r of rows) byRun.get(r.runId)?.push(toResultCell(r));
-  return byRun;
-}
-
-const toResultCell = (r: ResultSecond): ResultCell => ({
-  ts: r.ts,
-  name: r.name,
-  class: r.class,
-  count: r.requests,
-  failures: r.failures,
-  sum: r.sumMs,
-  min: r.minMs,
-  max: r.maxMs,
-  buckets: decodeBuckets(r.buckets),
-});
 
 export async function loadMetricCells(db: Db, runId: string): Promise<MetricCell[]> {
   const rows = await db.metricSecond.findMany({ where: { runId }, orderBy: { ts: "asc" } });

@@ -22,7 +22,7 @@ import {
   type ValidityFlag,
 } from "@opsbench/core";
 import type { Db } from "./client";
-import { loadResultCellsOfRuns } from "./run-view";
+import { loadResultCellsOfRuns } from "./result-cells";
 import { parseStudyWithRuns } from "./study-json";
 
 export interface StudyRunView {

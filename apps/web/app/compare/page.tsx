@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CompareMarginControl } from "@/components/compare-margin-control";
-import { ComparePicker, type PickerRun } from "@/components/compare-picker";
-import { CompareView } from "@/components/compare-view";
-import type { ShareInput } from "@/app/share/share-subject";
+import { CompareMarginControl } from "@/features/compare/compare-margin-control";
+import { ComparePicker, type PickerRun } from "@/features/compare/compare-picker";
+import { CompareView } from "@/features/compare/compare-view";
+import type { ShareInput } from "@/features/share/share-subject";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { forCharts, selectionOf } from "./compare-data";
-import { zoomFromQuery } from "./zoom";
-import { comparisonFromQuery } from "./load-from-query";
-import { marginFromQuery, runCvFromQuery, withVerdictMargin } from "./margin";
-import { selectionToQuery } from "./selection";
+import { forCharts, selectionOf } from "@/features/compare/compare-data";
+import { zoomFromQuery } from "@/features/compare/zoom";
+import { comparisonFromQuery } from "@/features/compare/load-from-query";
+import { marginFromQuery, runCvFromQuery, withVerdictMargin } from "@/features/compare/margin";
+import { selectionToQuery } from "@/features/compare/selection";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare" };

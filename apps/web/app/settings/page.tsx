@@ -2,7 +2,7 @@ import { listApiTokens, listMemberships, listPendingInvitations, listWorkspaceMe
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { InviteForm, NewTokenForm } from "@/components/auth/settings-forms";
+import { InviteForm, NewTokenForm } from "@/features/settings/settings-forms";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { buttonSecondary, PageHeader, Panel, tableCell, tableHead } from "@/components/panel";
 import { fmtTime } from "@/lib/format";
@@ -15,10 +15,10 @@ import {
   setOpenSignUpAction,
   setSignUpWorkspaceAction,
   switchWorkspaceAction,
-} from "./actions";
+} from "@/features/settings/actions";
 import { env } from "@/lib/env";
-import { CeilingsPanel } from "./ceilings-panel";
-import { CredentialsPanel } from "./credentials-panel";
+import { CeilingsPanel } from "@/features/settings/ceilings-panel";
+import { CredentialsPanel } from "@/features/settings/credentials-panel";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Settings" };

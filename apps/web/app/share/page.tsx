@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ShareList, type ShareListItem } from "@/components/share-list";
+import { ShareList, type ShareListItem } from "@/features/share/share-list";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";

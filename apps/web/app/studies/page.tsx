@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { buttonPrimary, PageHeader, Panel, tableCell as td, tableHead as th } from "@/components/panel";
+import { ListTable } from "@/components/list-table";
+import { buttonPrimary, PageHeader, Panel } from "@/components/panel";
 import { StatusBadge } from "@/components/status-badge";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { fmtTime, NO_VALUE } from "@/lib/format";
@@ -34,46 +35,40 @@ export default async function StudiesPage() {
             study (<DemoCommand />, or its button on the home page) is a ready-made one.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table data-testid="studies-table" className="w-full text-xs">
-              <thead className="border-b border-zinc-200 bg-zinc-50">
-                <tr>
-                  <th className={th}>Status</th>
-                  <th className={th}>Name</th>
-                  <th className={`${th} text-right`}>Cells</th>
-                  <th className={`${th} text-right`}>Reps</th>
-                  <th className={`${th} text-right`}>Runs done</th>
-                  <th className={th}>Order</th>
-                  <th className={`${th} text-right`}>Seed</th>
-                  <th className={th}>Created (UTC)</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {studies.map((s) => (
-                  <tr key={s.id} data-testid="study-row" data-study-id={s.id} className="hover:bg-zinc-50">
-                    <td className={td}>
-                      <StatusBadge status={s.status} />
-                    </td>
-                    <td className={td}>
-                      <Link href={`/studies/${s.id}`} className="font-medium text-blue-600 hover:underline">
-                        {s.name}
-                      </Link>
-                    </td>
-                    <td className={`${td} text-right font-mono tabular-nums`}>{s.cells}</td>
-                    <td className={`${td} text-right font-mono tabular-nums`}>{s.repetitions}</td>
-                    <td className={`${td} text-right font-mono tabular-nums`}>
-                      {s.runs.finished}/{s.runs.total}
-                      {s.runs.failed > 0 && <span className="ml-1 text-red-600">({s.runs.failed} failed)</span>}
-                      {s.runs.aborted > 0 && <span className="ml-1 text-amber-700">({s.runs.aborted} aborted)</span>}
-                    </td>
-                    <td className={`${td} font-mono text-zinc-600`}>{s.order}</td>
-                    <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>{s.seed ?? NO_VALUE}</td>
-                    <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(s.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            testId="studies-table"
+            rows={studies}
+            rowKey={(s) => s.id}
+            rowData={(s) => ({ "data-testid": "study-row", "data-study-id": s.id })}
+            columns={[
+              { header: "Status", cell: (s) => <StatusBadge status={s.status} /> },
+              {
+                header: "Name",
+                cell: (s) => (
+                  <Link href={`/studies/${s.id}`} className="font-medium text-blue-600 hover:underline">
+                    {s.name}
+                  </Link>
+                ),
+              },
+              { header: "Cells", right: true, className: "font-mono tabular-nums", cell: (s) => s.cells },
+              { header: "Reps", right: true, className: "font-mono tabular-nums", cell: (s) => s.repetitions },
+              {
+                header: "Runs done",
+                right: true,
+                className: "font-mono tabular-nums",
+                cell: (s) => (
+                  <>
+                    {s.runs.finished}/{s.runs.total}
+                    {s.runs.failed > 0 && <span className="ml-1 text-red-600">({s.runs.failed} failed)</span>}
+                    {s.runs.aborted > 0 && <span className="ml-1 text-amber-700">({s.runs.aborted} aborted)</span>}
+                  </>
+                ),
+              },
+              { header: "Order", className: "font-mono text-zinc-600", cell: (s) => s.order },
+              { header: "Seed", right: true, className: "font-mono tabular-nums text-zinc-600", cell: (s) => s.seed ?? NO_VALUE },
+              { header: "Created (UTC)", className: "whitespace-nowrap font-mono text-zinc-600", cell: (s) => fmtTime(s.createdAt) },
+            ]}
+          />
         )}
       </Panel>
     </div>

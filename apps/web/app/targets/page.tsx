@@ -2,8 +2,8 @@ import { functionSettings, localFunctionSpec, typedEndpointOf, localServiceSpec,
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
-import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/components/target-form/kinds/describe-kind";
-import { tableCell as td, tableHead as th } from "@/components/panel";
+import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/features/targets/target-form/kinds/describe-kind";
+import { ListTable } from "@/components/list-table";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
@@ -81,51 +81,48 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
         </p>
       }
     >
-      <div className="overflow-x-auto">
-        <table data-testid="targets-table" className="w-full text-xs">
-          <thead className="border-b border-zinc-200 bg-zinc-50">
-            <tr>
-              <th className={th}>Name</th>
-              <th className={th}>Kind</th>
-              <th className={th}>App</th>
-              <th className={th}>Deployment</th>
-              <th className={th}>Updated (UTC)</th>
-              <th className={th} />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {rows.map((t) => {
-              const d = describe(t.kind, t.spec);
-              return (
-                <tr key={t.id} data-testid="target-row" data-name={t.name} className="hover:bg-zinc-50">
-                  <td className={`${td} whitespace-nowrap font-mono font-medium`}>{t.name}</td>
-                  <td className={`${td} whitespace-nowrap`}>
-                    <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
-                  </td>
-                  <td className={`${td} whitespace-nowrap font-mono text-zinc-700`}>{d.app}</td>
-                  <td className={`${td} font-mono text-[11px] text-zinc-600`}>
-                    {d.text}
-                    {proofs.get(t.id)?.token && (
-                      <details data-testid="target-verification" className="mt-1 text-zinc-500">
-                        <summary>proof of ownership of {proofs.get(t.id)!.host}</summary>
-                        Unless the admin allows the host, serve {proofs.get(t.id)!.wellKnownUrl} answering 200 with{" "}
-                        {proofs.get(t.id)!.token}
-                        {proofs.get(t.id)!.dnsTxt
-                          ? `, or publish a TXT record "${proofs.get(t.id)!.dnsTxt!.value}" on ${proofs.get(t.id)!.dnsTxt!.name}`
-                          : ""}
-                      </details>
-                    )}
-                  </td>
-                  <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(t.updatedAt.toISOString())}</td>
-                  <td className={`${td} whitespace-nowrap text-right`}>
-                    <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        testId="targets-table"
+        rows={rows.map((t) => ({ t, d: describe(t.kind, t.spec), proof: proofs.get(t.id) }))}
+        rowKey={({ t }) => t.id}
+        rowData={({ t }) => ({ "data-testid": "target-row", "data-name": t.name })}
+        columns={[
+          { header: "Name", className: "whitespace-nowrap font-mono font-medium", cell: ({ t }) => t.name },
+          {
+            header: "Kind",
+            className: "whitespace-nowrap",
+            cell: ({ t }) => <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>,
+          },
+          { header: "App", className: "whitespace-nowrap font-mono text-zinc-700", cell: ({ d }) => d.app },
+          {
+            header: "Deployment",
+            className: "font-mono text-[11px] text-zinc-600",
+            cell: ({ d, proof }) => (
+              <>
+                {d.text}
+                {proof?.token && (
+                  <details data-testid="target-verification" className="mt-1 text-zinc-500">
+                    <summary>proof of ownership of {proof.host}</summary>
+                    Unless the admin allows the host, serve {proof.wellKnownUrl} answering 200 with {proof.token}
+                    {proof.dnsTxt ? `, or publish a TXT record "${proof.dnsTxt.value}" on ${proof.dnsTxt.name}` : ""}
+                  </details>
+                )}
+              </>
+            ),
+          },
+          {
+            header: "Updated (UTC)",
+            className: "whitespace-nowrap font-mono text-zinc-600",
+            cell: ({ t }) => fmtTime(t.updatedAt.toISOString()),
+          },
+          {
+            header: "",
+            right: true,
+            className: "whitespace-nowrap",
+            cell: ({ t }) => <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />,
+          },
+        ]}
+      />
     </DefinitionsListPage>
   );
 }

@@ -2,7 +2,7 @@ import { loadProfile, plannedSeconds, workloadSpec, type WorkloadSpec } from "@o
 import type { Metadata } from "next";
 import { DefinitionsListPage } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
-import { tableCell as td, tableHead as th } from "@/components/panel";
+import { ListTable } from "@/components/list-table";
 import { fmtDuration, fmtTime, NO_VALUE } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { resolveWorkspace } from "@/lib/server/workspace";
@@ -78,50 +78,46 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
         </p>
       }
     >
-      <div className="overflow-x-auto">
-        <table data-testid="workloads-table" className="w-full text-xs">
-          <thead className="border-b border-zinc-200 bg-zinc-50">
-            <tr>
-              <th className={th}>Name</th>
-              <th className={th}>Kind</th>
-              <th className={th}>Profile</th>
-              <th className={`${th} text-right`}>Planned</th>
-              <th className={th}>What it does</th>
-              <th className={th}>Updated (UTC)</th>
-              <th className={th} />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {rows.map((w) => {
-              const parsed = workloadSpec.safeParse(w.spec);
-              const spec = parsed.success ? parsed.data : null;
-              const planned = spec ? plannedSeconds(spec) : 0;
-              return (
-                <tr key={w.id} data-testid="workload-row" data-name={w.name} className="hover:bg-zinc-50">
-                  <td className={`${td} whitespace-nowrap font-mono font-medium`}>{w.name}</td>
-                  <td className={td}>
-                    <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>
-                  </td>
-                  <td className={td}>{spec ? <Sparkline spec={spec} /> : NO_VALUE}</td>
-                  <td className={`${td} text-right font-mono tabular-nums text-zinc-600`}>
-                    {planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE}
-                  </td>
-                  <td
-                    className={`${td} max-w-md truncate font-mono text-[11px] text-zinc-500`}
-                    title={JSON.stringify(w.spec).slice(0, 500)}
-                  >
-                    {spec ? describe(spec) : "unreadable spec"}
-                  </td>
-                  <td className={`${td} whitespace-nowrap font-mono text-zinc-600`}>{fmtTime(w.updatedAt.toISOString())}</td>
-                  <td className={`${td} whitespace-nowrap text-right`}>
-                    <DeleteDefinitionButton kind="workload" id={w.id} name={w.name} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        testId="workloads-table"
+        rows={rows.map((w) => {
+          const parsed = workloadSpec.safeParse(w.spec);
+          const spec = parsed.success ? parsed.data : null;
+          return { w, spec, planned: spec ? plannedSeconds(spec) : 0 };
+        })}
+        rowKey={({ w }) => w.id}
+        rowData={({ w }) => ({ "data-testid": "workload-row", "data-name": w.name })}
+        columns={[
+          { header: "Name", className: "whitespace-nowrap font-mono font-medium", cell: ({ w }) => w.name },
+          {
+            header: "Kind",
+            cell: ({ w }) => <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>,
+          },
+          { header: "Profile", cell: ({ spec }) => (spec ? <Sparkline spec={spec} /> : NO_VALUE) },
+          {
+            header: "Planned",
+            right: true,
+            className: "font-mono tabular-nums text-zinc-600",
+            cell: ({ planned }) => (planned > 0 ? fmtDuration(planned * 1000) : NO_VALUE),
+          },
+          {
+            header: "What it does",
+            className: "max-w-md truncate font-mono text-[11px] text-zinc-500",
+            cell: ({ w, spec }) => <span title={JSON.stringify(w.spec).slice(0, 500)}>{spec ? describe(spec) : "unreadable spec"}</span>,
+          },
+          {
+            header: "Updated (UTC)",
+            className: "whitespace-nowrap font-mono text-zinc-600",
+            cell: ({ w }) => fmtTime(w.updatedAt.toISOString()),
+          },
+          {
+            header: "",
+            right: true,
+            className: "whitespace-nowrap",
+            cell: ({ w }) => <DeleteDefinitionButton kind="workload" id={w.id} name={w.name} />,
+          },
+        ]}
+      />
     </DefinitionsListPage>
   );
 }

@@ -22,10 +22,14 @@ export function Legend({ items }: { items: ChartLegendItem[] }) {
   );
 }
 
+/** The run page's live charts: 200 px high, "no data yet" until the first point, no export buttons (no `table`). */
+export const LIVE_CHART = { height: 200, emptyText: "no data yet", initialWidth: 400 } as const;
+
 /**
- * A titled chart with its legend and export buttons (PNG/SVG of the chart,
- * CSV/JSON of its data). `points` is how many data points it draws: 0 shows
- * "no data"; tests read it from data-points.
+ * A titled chart: the one card of every chart of the run, comparison and share pages. With a `table`, its
+ * legend and export buttons (PNG/SVG of the chart, CSV/JSON of its data); without one, a plain title (the run
+ * page's live charts). `points` is how many data points it draws: 0 shows `emptyText`; tests read it from
+ * data-points.
  */
 export function ChartCard({
   title,
@@ -41,14 +45,18 @@ export function ChartCard({
   recharts = true,
   seriesPoints,
   resolutionSeconds,
+  emptyText = "no data",
+  className = "break-inside-avoid",
+  initialWidth = 600,
 }: {
   title: string;
-  /** Short name for exported files, e.g. "latency-over-time". */
-  fileName: string;
+  /** Short name for exported files, e.g. "latency-over-time" (with `table`). */
+  fileName?: string;
   testId: string;
   points: number;
   legend?: ChartLegendItem[];
-  table: () => DataTable;
+  /** The chart's data for the export buttons; without it the card has no buttons and a plain title. */
+  table?: () => DataTable;
   exportable?: boolean;
   height?: number;
   note?: ReactNode;
@@ -58,7 +66,13 @@ export function ChartCard({
   /** The most points any one series draws (charts over time; tests read data-series-points). */
   seriesPoints?: number;
   /** Seconds per point of a chart over time (data-resolution-seconds). */
-  resolutionSeconds?: number;
+  resolutionSeconds?: number | null;
+  /** What an empty chart says ("no data yet" on a run's live page). */
+  emptyText?: string;
+  /** Classes beside the card's border and padding. */
+  className?: string;
+  /** The chart's width before it is measured (server render). */
+  initialWidth?: number;
 }) {
   const plot = useRef<HTMLDivElement>(null);
   return (
@@ -66,33 +80,37 @@ export function ChartCard({
       data-testid={testId}
       data-points={points}
       data-series-points={seriesPoints}
-      data-resolution-seconds={resolutionSeconds}
-      className="break-inside-avoid rounded-md border border-zinc-200 bg-white p-3"
+      data-resolution-seconds={resolutionSeconds ?? undefined}
+      className={`${className} rounded-md border border-zinc-200 bg-white p-3`}
     >
-      <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
-        {exportable && (
-          <span className="inline-flex gap-2">
-            <ExportChartButtons name={title} fileName={fileName} target={plot} legend={legend} />
-            <ExportTableButtons name={title} fileName={fileName} table={table} />
-          </span>
-        )}
-      </div>
+      {table ? (
+        <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
+          <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
+          {exportable && (
+            <span className="inline-flex gap-2">
+              <ExportChartButtons name={title} fileName={fileName ?? testId} target={plot} legend={legend} />
+              <ExportTableButtons name={title} fileName={fileName ?? testId} table={table} />
+            </span>
+          )}
+        </div>
+      ) : (
+        <h3 className="mb-2 text-xs font-medium text-zinc-600">{title}</h3>
+      )}
       {legend && legend.length > 0 && <Legend items={legend} />}
-      <div ref={plot} className="mt-1">
+      <div ref={plot} className={table ? "mt-1" : undefined}>
         {points === 0 ? (
           <div style={{ height }} className="flex items-center justify-center text-xs text-zinc-400">
-            no data
+            {emptyText}
           </div>
         ) : recharts ? (
-          <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 600, height }}>
+          <ResponsiveContainer width="100%" height={height} initialDimension={{ width: initialWidth, height }}>
             {children as ReactElement}
           </ResponsiveContainer>
         ) : (
           children
         )}
       </div>
-      {note && <p className="mt-1 text-[11px] text-zinc-500">{note}</p>}
+      {note && <div className="mt-1 text-[11px] text-zinc-500">{note}</div>}
     </section>
   );
 }

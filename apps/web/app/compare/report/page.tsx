@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { CompareView } from "@/components/compare-view";
-import { PrintButton } from "@/components/compare-print-button";
+import { CompareView } from "@/features/compare/compare-view";
+import { PrintButton } from "@/features/compare/compare-print-button";
 import { resolveWorkspace } from "@/lib/server/workspace";
 import { fmtTime } from "@/lib/format";
 import { runNumbers } from "@/lib/export/comparison-tables";
-import { forCharts } from "../compare-data";
-import { comparisonFromQuery } from "../load-from-query";
+import { forCharts } from "@/features/compare/compare-data";
+import { comparisonFromQuery } from "@/features/compare/load-from-query";
 import "./report.css";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { zoomFromQuery } from "@/app/compare/zoom";
+import { zoomFromQuery } from "@/features/compare/zoom";
 import { chartSeries } from "@/components/charts/chart-series";
-import { BaselineButton } from "@/components/baseline-button";
-import { RunArtifacts } from "@/components/run-artifacts";
-import { RunLive } from "@/components/run-live";
+import { BaselineButton } from "@/features/runs/baseline-button";
+import { RunArtifacts } from "@/features/runs/run-artifacts";
+import { RunLive } from "@/features/runs/run-live";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { forCharts } from "@/app/compare/compare-data";
-import { CompareView } from "@/components/compare-view";
+import { forCharts } from "@/features/compare/compare-data";
+import { CompareView } from "@/features/compare/compare-view";
 import { fmtTime } from "@/lib/format";
-import { loadPublicShare } from "@/app/api/v1/public/public-share";
+import { loadPublicShare } from "@/features/share/public-share";
 
 export const dynamic = "force-dynamic";
 

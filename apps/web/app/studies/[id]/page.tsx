@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { StudyLive } from "@/components/study-live";
+import { StudyLive } from "@/features/studies/study-live";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
 

@@ -2,7 +2,7 @@ import { plannedSeconds, workloadSpec } from "@opsbench/core";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/panel";
-import { StudyForm } from "@/components/study-form";
+import { StudyForm } from "@/features/studies/study-form";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";

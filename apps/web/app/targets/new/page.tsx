@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { NewDefinitionPage } from "@/components/definitions-frame";
-import { TargetForm } from "@/components/target-form";
+import { TargetForm } from "@/features/targets/target-form";
 import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";

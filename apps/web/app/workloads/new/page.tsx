@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { NewDefinitionPage } from "@/components/definitions-frame";
-import { WorkloadForm } from "@/components/workload-form";
+import { WorkloadForm } from "@/features/workloads/workload-form";
 
 export const metadata: Metadata = { title: "New workload" };
 

@@ -2,9 +2,9 @@
 import { groupVerdictShape, runSummarySchema, SHARE_KINDS, validityFlag } from "@opsbench/core";
 import type { gateVerdictSchema } from "@opsbench/api";
 import { z } from "zod";
-import type { CompareData } from "../../../app/compare/compare-data";
-import { comparisonGroupsInput, comparisonStudyInput } from "../../../app/compare/comparison-input";
-import type { PublicShare } from "../../../app/api/v1/public/public-share";
+import type { CompareData } from "../../../features/compare/compare-data";
+import { comparisonGroupsInput, comparisonStudyInput } from "../../../features/compare/comparison-input";
+import type { PublicShare } from "../../../features/share/public-share";
 import type { Fits } from "./same-type";
 import { timeBucketSchema } from "./runs";
 import { id, isoTime, runStatus } from "./wire";

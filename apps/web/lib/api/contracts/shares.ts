@@ -1,7 +1,7 @@
 // What the API returns for share links: a link made (with its token, shown once), the list, a revocation.
 import { SHARE_KINDS, shareSubjectSchema } from "@opsbench/core";
 import { z } from "zod";
-import { shareInputs } from "../../../app/share/share-subject";
+import { shareInputs } from "../../../features/share/share-subject";
 import { id, isoTime, nullableIsoTime } from "./wire";
 
 /** POST /api/v1/shares: a run, a study or a comparison, by `kind` (the handler parses the kind, then its branch). */

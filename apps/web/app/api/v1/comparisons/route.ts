@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
-import { comparisonInputSchema } from "@/app/compare/comparison-input";
-import { loadCompareData } from "@/app/compare/load-compare-data";
-import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/app/compare/margin";
-import { selectionFromQuery } from "@/app/compare/selection";
+import { comparisonInputSchema } from "@/features/compare/comparison-input";
+import { loadCompareData } from "@/features/compare/load-compare-data";
+import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/features/compare/margin";
+import { selectionFromQuery } from "@/features/compare/selection";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 
 export const runtime = "nodejs";

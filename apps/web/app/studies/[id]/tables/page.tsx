@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/panel";
-import { StudyTables } from "@/components/study-tables";
+import { StudyTables } from "@/features/studies/study-tables";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
 

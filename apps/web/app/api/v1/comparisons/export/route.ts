@@ -1,7 +1,7 @@
-import { comparisonInputSchema } from "@/app/compare/comparison-input";
-import { loadCompareData } from "@/app/compare/load-compare-data";
-import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/app/compare/margin";
-import { selectionFromQuery } from "@/app/compare/selection";
+import { comparisonInputSchema } from "@/features/compare/comparison-input";
+import { loadCompareData } from "@/features/compare/load-compare-data";
+import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/features/compare/margin";
+import { selectionFromQuery } from "@/features/compare/selection";
 import { comparisonExportQuery } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseInput } from "@/lib/api/errors";
 import { comparisonTable } from "@/lib/export/comparison-tables";

@@ -2,7 +2,7 @@
 // alone decides, and an unknown or revoked one is a plain 404.
 import { NextResponse } from "next/server";
 import { ApiError, toErrorResponse } from "@/lib/api/errors";
-import { loadPublicShare } from "../../public-share";
+import { loadPublicShare } from "@/features/share/public-share";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

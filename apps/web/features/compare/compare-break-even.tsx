@@ -1,0 +1,99 @@
+"use client";
+
+// Where serverless stops being cheaper: cost per hour at a steady request rate for a
+// serverful target (a staircase: one more replica per measured replica capacity) and a
+// serverless one (every request billed), with the crossings named.
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import type { BreakEvenPair, CompareData } from "@/features/compare/compare-data";
+import { ChartCard } from "@/components/charts/chart-card";
+import { AXIS, GRID, TOOLTIP, groupColor } from "@/components/charts/palette";
+
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
+
+function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable: boolean }) {
+  const r = pair.result;
+  const hours = r.periodSeconds / 3600;
+  const rows = r.points.map((p) => ({
+    rps: p.rps,
+    serverful: p.serverful === null ? null : p.serverful / hours,
+    serverless: p.serverless / hours,
+  }));
+  const verdict =
+    r.breakEvenRps === null
+      ? `${pair.serverless} stays cheaper up to ${fmt(r.points.at(-1)!.rps)} req/s`
+      : r.breakEvenRps === 0
+        ? `${pair.serverless} is never cheaper than ${pair.serverful} here`
+        : `${pair.serverless} stops being cheaper at ${fmt(r.breakEvenRps)} req/s`;
+  return (
+    <ChartCard
+      title={`Break-even: ${pair.serverful} vs ${pair.serverless} (${r.unit} per hour at a steady rate)`}
+      fileName="break-even"
+      testId="cmp-chart-break-even"
+      exportable={exportable}
+      points={rows.length}
+      note={
+        <span data-testid="break-even-verdict" data-rps={r.breakEvenRps ?? ""}>
+          {verdict}; one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps)} req/s (measured).
+        </span>
+      }
+      legend={[
+        { label: pair.serverful, color: groupColor(0) },
+        { label: pair.serverless, color: groupColor(1) },
+      ]}
+      table={() => ({
+        name: "break-even",
+        columns: ["rps", `${pair.serverful} per hour`, `${pair.serverless} per hour`],
+        rows: rows.map((x) => [x.rps, x.serverful, x.serverless]),
+      })}
+    >
+      <LineChart data={rows} margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid stroke={GRID} vertical={false} />
+        <XAxis
+          dataKey="rps"
+          type="number"
+          domain={[0, "dataMax"]}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={{ stroke: GRID }}
+          tickFormatter={(v: number) => `${fmt(v)}`}
+        />
+        <YAxis type="number" tick={AXIS} tickLine={false} axisLine={false} width={52} tickFormatter={(v: number) => fmt(v)} />
+        <Tooltip
+          {...TOOLTIP}
+          labelFormatter={(v) => `${fmt(Number(v))} req/s`}
+          formatter={(v) => (v == null ? "—" : `${fmt(Number(v))} ${r.unit}/h`)}
+        />
+        <Line
+          name={pair.serverful}
+          dataKey="serverful"
+          type="stepAfter"
+          stroke={groupColor(0)}
+          strokeWidth={1.5}
+          dot={false}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+        <Line
+          name={pair.serverless}
+          dataKey="serverless"
+          type="linear"
+          stroke={groupColor(1)}
+          strokeWidth={1.5}
+          dot={false}
+          isAnimationActive={false}
+        />
+      </LineChart>
+    </ChartCard>
+  );
+}
+
+export function CompareBreakEven({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
+  if (data.breakEvens.length === 0) return null;
+  return (
+    <>
+      {data.breakEvens.map((p) => (
+        <BreakEvenChart key={`${p.serverful}\u0000${p.serverless}`} pair={p} exportable={exportable} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+"use client";
+
+// Each group's merged result (all its runs' histograms merged) and each run's own,
+// with their validity flags beside the numbers.
+import Link from "next/link";
+import type { CompareData } from "@/features/compare/compare-data";
+import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
+import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
+import { fmtCount, fmtMs, fmtPercent, fmtRps } from "@/lib/format";
+import { groupColor } from "@/components/charts/palette";
+import { FlagBadges } from "./compare-flags";
+import { ExportTableButtons } from "@/components/export-buttons";
+import { StatusBadge } from "@/components/status-badge";
+
+const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
+const num = "px-2 py-1 text-right font-mono tabular-nums";
+
+type SummaryNumbers = Pick<RunSummary, "requests" | "failures" | "goodput" | "rps" | "latencyMs" | "successLatencyMs">;
+
+/** The numbers of a group's merged result or of one run: requests to max latency, one cell each. */
+function SummaryCells({ summary: s }: { summary: SummaryNumbers | null | undefined }) {
+  // Successful responses first; all responses' p99 after them.
+  const ok = s ? successFirstLatency(s) : undefined;
+  return (
+    <>
+      <td className={num}>{fmtCount(s?.requests)}</td>
+      <td className={`${num} ${s && s.failures > 0 ? "text-red-600" : ""}`}>{fmtCount(s?.failures)}</td>
+      <td className={num}>{fmtPercent(s?.goodput)}</td>
+      <td className={num}>{fmtRps(s?.rps)}</td>
+      <td className={num}>{fmtMs(ok?.p50)}</td>
+      <td className={num}>{fmtMs(ok?.p95)}</td>
+      <td className={num}>{fmtMs(ok?.p99)}</td>
+      <td className={num}>{fmtMs(ok?.max)}</td>
+      <td className={num}>{fmtMs(s?.latencyMs.p99)}</td>
+    </>
+  );
+}
+
+export function CompareSummaryTable({
+  data,
+  exportable = true,
+  linkRuns = false,
+}: {
+  data: CompareData;
+  exportable?: boolean;
+  linkRuns?: boolean;
+}) {
+  return (
+    <section data-testid="cmp-summary" className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
+        <h2 className="text-xs font-medium text-zinc-700">Results: each group merged (bold) and each run</h2>
+        {exportable && (
+          <span className="inline-flex items-center gap-2 text-[10px] text-zinc-500">
+            groups <ExportTableButtons name="summary" table={() => comparisonTable(data, "summary")} />
+            runs <ExportTableButtons name="runs" table={() => comparisonTable(data, "runs")} />
+          </span>
+        )}
+      </div>
+      <div className="overflow-x-auto">
+        <table className="w-full text-xs">
+          <thead className="border-b border-zinc-200 bg-zinc-50">
+            <tr>
+              <th className={th}>Group / run</th>
+              <th className={th}>Status</th>
+              <th className={`${th} text-right`}>Requests</th>
+              <th className={`${th} text-right`}>Failed</th>
+              <th className={`${th} text-right`}>Goodput %</th>
+              <th className={`${th} text-right`}>req/s</th>
+              <th className={`${th} text-right`} title="latency of successful responses">
+                p50 ms
+              </th>
+              <th className={`${th} text-right`}>p95 ms</th>
+              <th className={`${th} text-right`}>p99 ms</th>
+              <th className={`${th} text-right`} title="latency of successful responses">
+                max ms
+              </th>
+              <th className={`${th} text-right`} title="p99 of every response, failed ones included">
+                p99 all ms
+              </th>
+              <th className={th}>Validity</th>
+            </tr>
+          </thead>
+          {data.groups.map((g, gi) => {
+            const s = g.merged;
+            const numbers = runNumbers(g);
+            return (
+              <tbody key={gi} className="border-b border-zinc-200">
+                <tr data-testid="cmp-group-row" data-group={gi} className="bg-zinc-50/60 font-semibold">
+                  <td className="px-2 py-1">
+                    <span className="inline-flex items-center gap-1.5">
+                      <span className="h-2.5 w-2.5 shrink-0 rounded-sm" style={{ background: groupColor(gi) }} />
+                      <span className="font-mono">{g.label}</span>
+                      <span className="font-normal text-zinc-500">
+                        {g.target ? `${g.target.kind}` : "imported"} · {g.runs.length} run{g.runs.length === 1 ? "" : "s"}
+                      </span>
+                    </span>
+                  </td>
+                  <td className="px-2 py-1 text-[11px] font-normal text-zinc-500">merged</td>
+                  <SummaryCells summary={s} />
+                  <td className="px-2 py-1 font-normal">
+                    <FlagBadges flags={flagsOfGroup(g)} testId="group-flags" />
+                  </td>
+                </tr>
+                {g.runs.map((r) => {
+                  const rs = r.summary;
+                  return (
+                    <tr key={r.id} data-testid="cmp-run-row" data-run-id={r.id} className="text-zinc-700">
+                      <td className="py-1 pl-6 pr-2 font-mono">
+                        #{numbers.get(r.id)}{" "}
+                        {linkRuns ? (
+                          <Link href={`/runs/${r.id}`} className="text-blue-600 hover:underline" title={r.id}>
+                            {r.id.slice(0, 8)}
+                          </Link>
+                        ) : (
+                          <span className="text-zinc-500" title={r.id}>
+                            {r.id.slice(0, 8)}
+                          </span>
+                        )}
+                      </td>
+                      <td className="px-2 py-1">
+                        <StatusBadge status={r.status} />
+                      </td>
+                      <SummaryCells summary={rs} />
+                      <td className="px-2 py-1">
+                        <FlagBadges flags={flagsOfRun(r)} testId="run-flags" />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            );
+          })}
+        </table>
+      </div>
+    </section>
+  );
+}

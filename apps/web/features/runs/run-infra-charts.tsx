@@ -1,0 +1,304 @@
+"use client";
+
+import type { InfraSeriesPoint, RunInfra } from "@opsbench/db";
+import { Bar, BarChart, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { fmtCount, NO_VALUE } from "@/lib/format";
+import { ChartCard, LIVE_CHART } from "@/components/charts/chart-card";
+import { CHART_MARGIN, horizontalGrid } from "@/components/charts/chart-parts";
+import { AXIS, GRID, TOOLTIP } from "@/components/charts/palette";
+
+const UNIT_COLORS = ["#60a5fa", "#f87171", "#34d399", "#f59e0b", "#a78bfa", "#22d3ee", "#f472b6", "#84cc16"];
+
+/** y = a count (replicas, cold starts, queue), from 0 and at least up to 1. */
+const countAxis = (
+  <YAxis tick={AXIS} tickLine={false} axisLine={false} width={32} allowDecimals={false} domain={[0, (max: number) => Math.max(1, max)]} />
+);
+const legend = <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />;
+
+/** A count that holds until the next point (a second later locally, a minute for CloudWatch or Cloud Monitoring). */
+const stepLine = (dataKey: keyof InfraSeriesPoint, name: string, stroke: string, strokeWidth: number) => (
+  <Line type="stepAfter" dataKey={dataKey} name={name} stroke={stroke} strokeWidth={strokeWidth} dot={false} isAnimationActive={false} />
+);
+
+/** The platform's own resolution: the usual gap between its points (1 s for local targets, 60 s for cloud metrics). */
+export function infraResolutionSeconds(points: ReadonlyArray<{ offsetSeconds: number }>): number | null {
+  const gaps = points.slice(1).map((p, i) => p.offsetSeconds - points[i]!.offsetSeconds);
+  const m = median(gaps.filter((g) => g > 0));
+  return m === null ? null : Math.max(1, Math.round(m));
+}
+
+const resolutionText = (s: number | null) => (s === null || s <= 1 ? "one point a second" : `one point every ${s} s`);
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** One row per point, with a `cpu:<unit>` column per replica (by id) or instance (by position). */
+function cpuRows(points: InfraSeriesPoint[]) {
+  const units: string[] = [];
+  const rows = points.map((p) => {
+    const row: Record<string, number | null> = { offsetSeconds: p.offsetSeconds, cpuPercent: p.cpuPercent };
+    p.perUnitCpu.forEach((v, i) => {
+      const key = `cpu:${p.unitIds ? `replica ${p.unitIds[i]}` : `instance ${i + 1}`}`;
+      if (!units.includes(key)) units.push(key);
+      row[key] = v;
+    });
+    return row;
+  });
+  return { rows, units };
+}
+
+/**
+ * The target's infra timeline under the latency charts (the provider's observe() points:
+ * a second apart locally, a minute from CloudWatch / Cloud Monitoring, drawn as steps at
+ * that resolution): replicas or instances, CPU (average and per replica/instance), and for
+ * functions cold starts and the queue. x = seconds after the load started, as in the
+ * charts above (which are in 10 s buckets).
+ */
+export function RunInfraCharts({
+  infra,
+  targetKind,
+  loadSeconds,
+}: {
+  infra: RunInfra | undefined;
+  targetKind: string | null;
+  loadSeconds: number | null;
+}) {
+  const points = infra?.points ?? [];
+  const kind = infra?.kind ?? targetKind;
+  if (points.length === 0 && !(kind ?? "").startsWith("local-")) return null;
+  const fn = kind === "local-function";
+  const end = Math.max(loadSeconds ?? 0, ...points.map((p) => p.offsetSeconds));
+  const xAxis = (
+    <XAxis
+      dataKey="offsetSeconds"
+      type="number"
+      domain={[0, Math.ceil(end) || 1]}
+      tick={AXIS}
+      tickLine={false}
+      axisLine={{ stroke: GRID }}
+      tickFormatter={(v: number) => `${v}s`}
+      minTickGap={16}
+      allowDecimals={false}
+    />
+  );
+  const atLabel = (v: unknown) => `${Number(v).toFixed(1)} s after load start`;
+
+  const peak = points.reduce((a, p) => Math.max(a, p.replicas), 0);
+  const scaling = points.flatMap((p) => p.scalingEvents.map((e) => ({ ...e, at: p.offsetSeconds })));
+  const coldMs = points.flatMap((p) => p.coldStartMs);
+  const coldTotal = points.reduce((a, p) => a + p.coldStarts, 0);
+  const queuePeak = points.reduce((a, p) => Math.max(a, p.queuedPeak ?? p.queued ?? 0), 0);
+  const rejected = points.reduce((a, p) => a + (p.rejected ?? 0), 0);
+  const billed = points.reduce((a, p) => a + (p.billedMs ?? 0), 0);
+  const { rows: cpu, units } = cpuRows(points);
+  const unitLabel = fn ? "instances" : "replicas";
+  const resolution = infraResolutionSeconds(points);
+
+  return (
+    <section data-testid="run-infra" data-kind={kind ?? ""} className="space-y-2">
+      <div className="flex flex-wrap items-baseline gap-x-6 gap-y-1 rounded-md border border-zinc-200 bg-white px-3 py-2 text-xs">
+        <h2 className="font-medium text-zinc-600">
+          Infrastructure{" "}
+          <span className="font-normal text-zinc-400">
+            ({kind ?? "target"}, {resolutionText(resolution)})
+          </span>
+        </h2>
+        <span>
+          peak {unitLabel}:{" "}
+          <b data-testid="infra-peak" className="font-mono">
+            {points.length ? peak : NO_VALUE}
+          </b>
+        </span>
+        {!fn && (
+          <span>
+            scaling events: <b className="font-mono">{scaling.length}</b>
+          </span>
+        )}
+        {fn && (
+          <>
+            <span>
+              cold starts:{" "}
+              <b data-testid="infra-cold-starts" className="font-mono">
+                {coldTotal}
+              </b>
+              {coldMs.length > 0 && (
+                <span className="text-zinc-500">
+                  {" "}
+                  (median {median(coldMs)!.toFixed(0)} ms, max {Math.max(...coldMs).toFixed(0)} ms)
+                </span>
+              )}
+            </span>
+            <span>
+              max queue: <b className="font-mono">{queuePeak}</b>
+            </span>
+            <span>
+              429s: <b className={`font-mono ${rejected > 0 ? "text-red-600" : ""}`}>{rejected}</b>
+            </span>
+            <span>
+              billed: <b className="font-mono">{fmtCount(billed)}</b> ms
+            </span>
+          </>
+        )}
+      </div>
+      <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
+        <ChartCard
+          {...LIVE_CHART}
+          className="min-w-0"
+          title={fn ? "Instances (live, ready)" : "Replicas (ready, desired)"}
+          testId="chart-replicas"
+          points={points.length}
+          resolutionSeconds={resolution}
+          note={
+            !fn && scaling.length > 0 ? (
+              <span data-testid="infra-scaling-events">
+                {scaling.slice(0, 8).map((e, i) => (
+                  <span key={i} className="mr-2 font-mono">
+                    {e.at.toFixed(0)}s: {e.from}→{e.to}
+                    {e.reason ? ` (${e.reason})` : ""}
+                  </span>
+                ))}
+                {scaling.length > 8 && <span>… {scaling.length - 8} more</span>}
+              </span>
+            ) : undefined
+          }
+        >
+          <LineChart data={points} margin={CHART_MARGIN}>
+            {horizontalGrid}
+            {xAxis}
+            {countAxis}
+            <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
+            {legend}
+            {stepLine("replicas", fn ? "live" : "ready", "#2563eb", 2)}
+            <Line
+              type="stepAfter"
+              dataKey="desired"
+              name={fn ? "ready" : "desired"}
+              stroke="#a1a1aa"
+              strokeDasharray="4 3"
+              strokeWidth={1.5}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
+          </LineChart>
+        </ChartCard>
+        <ChartCard
+          {...LIVE_CHART}
+          className="min-w-0"
+          title={`CPU (% of one core: average and per ${fn ? "instance" : "replica"})`}
+          testId="chart-cpu"
+          points={points.filter((p) => p.cpuPercent !== null).length}
+          resolutionSeconds={infraResolutionSeconds(points.filter((p) => p.cpuPercent !== null))}
+        >
+          <LineChart data={cpu} margin={CHART_MARGIN}>
+            {horizontalGrid}
+            {xAxis}
+            <YAxis
+              tick={AXIS}
+              tickLine={false}
+              axisLine={false}
+              width={36}
+              domain={[0, (max: number) => Math.max(10, Math.ceil(max / 10) * 10)]}
+            />
+            <Tooltip
+              {...TOOLTIP}
+              labelFormatter={atLabel}
+              formatter={(v, name) => [v == null ? "—" : `${Number(v).toFixed(1)} %`, String(name)]}
+            />
+            {legend}
+            {units.slice(0, 16).map((u, i) => (
+              // A sample is the platform's value for its whole period (a CloudWatch minute): a step, not a line through 1 s points it does not have.
+              <Line
+                key={u}
+                type="stepAfter"
+                connectNulls
+                dataKey={u}
+                name={u.replace(/^cpu:/, "")}
+                stroke={UNIT_COLORS[i % UNIT_COLORS.length]}
+                strokeWidth={1.25}
+                dot={false}
+                isAnimationActive={false}
+              />
+            ))}
+            <Line
+              type="stepAfter"
+              connectNulls
+              dataKey="cpuPercent"
+              name="average"
+              stroke="#18181b"
+              strokeWidth={2}
+              strokeDasharray="5 3"
+              dot={false}
+              isAnimationActive={false}
+            />
+          </LineChart>
+        </ChartCard>
+        {fn ? (
+          <ChartCard
+            {...LIVE_CHART}
+            className="min-w-0"
+            title="Cold starts (per second)"
+            testId="chart-cold-starts"
+            points={points.length}
+            resolutionSeconds={resolution}
+            note={
+              coldMs.length > 0 ? (
+                <span className="font-mono">
+                  durations:{" "}
+                  {coldMs
+                    .slice(0, 12)
+                    .map((m) => `${m.toFixed(0)} ms`)
+                    .join(", ")}
+                  {coldMs.length > 12 ? ", …" : ""}
+                </span>
+              ) : (
+                "no cold start during the load"
+              )
+            }
+          >
+            <BarChart data={points} margin={CHART_MARGIN}>
+              {horizontalGrid}
+              {xAxis}
+              {countAxis}
+              <Tooltip
+                {...TOOLTIP}
+                labelFormatter={atLabel}
+                cursor={{ fill: "#f4f4f5" }}
+                formatter={(v, _n, item) => {
+                  const ms = (item?.payload as InfraSeriesPoint | undefined)?.coldStartMs ?? [];
+                  return [`${v}${ms.length ? ` (${ms.map((m) => `${m.toFixed(0)} ms`).join(", ")})` : ""}`, "cold starts"];
+                }}
+              />
+              <Bar dataKey="coldStarts" name="cold starts" fill="#ef4444" isAnimationActive={false} />
+            </BarChart>
+          </ChartCard>
+        ) : null}
+        {fn && (
+          <ChartCard
+            {...LIVE_CHART}
+            className="min-w-0"
+            title="Queue and requests in flight"
+            testId="chart-queue"
+            points={points.length}
+            resolutionSeconds={resolution}
+          >
+            <LineChart data={points} margin={CHART_MARGIN}>
+              {horizontalGrid}
+              {xAxis}
+              {countAxis}
+              <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
+              {legend}
+              {stepLine("inFlight", "in flight", "#2563eb", 1.5)}
+              {stepLine("queuedPeak", "queued (peak)", "#f59e0b", 1.5)}
+              {stepLine("rejected", "429s", "#ef4444", 1)}
+            </LineChart>
+          </ChartCard>
+        )}
+      </div>
+    </section>
+  );
+}

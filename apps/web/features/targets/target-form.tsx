@@ -1,0 +1,128 @@
+"use client";
+
+import { type FunctionPlatform, targetSpecs } from "@opsbench/core";
+import { useRouter } from "next/navigation";
+import { useMemo, useState } from "react";
+import { type FormErrors, NO_ERRORS, readFormErrors, withoutField } from "@/lib/api/form-errors";
+import { FormErrorBanner } from "@/components/form-field";
+import { buttonPrimary } from "@/components/panel";
+import type { CredentialOption } from "./target-form/credential-select";
+import { effectiveSettings } from "./target-form/effective-settings";
+import { kindInputs } from "./target-form/kind-inputs";
+import { CLOUD_KIND_FORMS } from "./target-form/kinds/cloud-kinds";
+import type { KindFieldsProps } from "./target-form/kinds/kind-props";
+import type { CloudKind } from "./target-form/kinds/describe-kind";
+import type { SpecValues } from "./target-form/spec-values";
+import { FunctionFields } from "./target-form/function-fields";
+import { IdentityFields } from "./target-form/identity-fields";
+import { ServiceFields } from "./target-form/service-fields";
+import { specInputs } from "./target-form/spec-inputs";
+import {
+  buildTargetSpec,
+  EMPTY_TARGET_VALUES,
+  isLocalKind,
+  type Scaling,
+  type TargetFormKind,
+  type TargetValues,
+} from "./target-form/target-spec";
+import { TargetPreview } from "./target-form/target-preview";
+
+const NO_VALUES: SpecValues = {};
+
+/** New target: a form per kind; the API's 422 issues are shown next to their fields. */
+export function TargetForm({ credentials }: { credentials: CredentialOption[] }) {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [kind, setKind] = useState<TargetFormKind>("local-service");
+  const [app, setApp] = useState<string>("cpu-loop/node-http");
+  const [scaling, setScaling] = useState<Scaling>("autoscaled");
+  const [platform, setPlatform] = useState<FunctionPlatform>("cloud-run");
+  const [v, setV] = useState<TargetValues>(EMPTY_TARGET_VALUES);
+  /** The cloud kinds' boxes, per kind (switching kinds keeps what was typed). */
+  const [cloud, setCloud] = useState<Partial<Record<CloudKind, SpecValues>>>({});
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const set = (key: keyof TargetValues) => (value: string) => setV((old) => ({ ...old, [key]: value }));
+
+  const cloudValues = isLocalKind(kind) ? NO_VALUES : (cloud[kind] ?? CLOUD_KIND_FORMS[kind].start);
+  const setCloudValue = (path: string) => (value: string) => {
+    if (isLocalKind(kind)) return;
+    setCloud((old) => ({ ...old, [kind]: { ...(old[kind] ?? CLOUD_KIND_FORMS[kind].start), [path]: value } }));
+    // What the API said about this box no longer holds once it is changed.
+    setErrors((old) => withoutField(old, `spec.${path}`));
+  };
+  const spec = useMemo(
+    () => (isLocalKind(kind) ? buildTargetSpec(kind, app, scaling, platform, v) : CLOUD_KIND_FORMS[kind].build(cloudValues)),
+    [kind, app, scaling, v, platform, cloudValues],
+  );
+  /** The settings it will run with (defaults filled in), when the spec is valid. */
+  const effective = useMemo(() => effectiveSettings(kind, spec), [kind, spec]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setErrors(NO_ERRORS);
+    try {
+      const res = await fetch("/api/v1/targets", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: name.trim(), kind, spec }),
+      });
+      if (!res.ok) {
+        setErrors(await readFormErrors(res));
+        setBusy(false);
+        return;
+      }
+      router.push(`/targets?saved=${encodeURIComponent(name.trim())}`);
+    } catch (err) {
+      setErrors({ message: (err as Error).message, fields: {} });
+      setBusy(false);
+    }
+  }
+
+  const inputs = specInputs(v, set, errors);
+  const unplaced = Object.keys(errors.fields).length > 0;
+
+  return (
+    <form data-testid="target-form" onSubmit={submit} noValidate className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="space-y-4 rounded-md border border-zinc-200 bg-white p-4">
+        <FormErrorBanner message={errors.message && (unplaced ? `The target was not saved: ${errors.message}` : errors.message)} />
+        <IdentityFields
+          name={name}
+          onName={setName}
+          kind={kind}
+          onKind={(k) => {
+            setKind(k);
+            setErrors(NO_ERRORS);
+          }}
+          app={app}
+          onApp={setApp}
+          errors={errors}
+        />
+        {kind === "local-service" && <ServiceFields scaling={scaling} onScaling={setScaling} inputs={inputs} />}
+        {kind === "local-function" && <FunctionFields platform={platform} onPlatform={setPlatform} inputs={inputs} errors={errors} />}
+        {!isLocalKind(kind) && (
+          <CloudFields
+            kind={kind}
+            inputs={kindInputs(targetSpecs[kind], cloudValues, setCloudValue, errors)}
+            credentials={credentials}
+            errors={errors}
+          />
+        )}
+        <div className="flex items-center gap-3 border-t border-zinc-100 pt-3">
+          <button type="submit" data-testid="target-save" className={buttonPrimary} disabled={busy}>
+            {busy ? "Saving…" : "Save target"}
+          </button>
+          <span className="text-[11px] text-zinc-500">A target with the same name is replaced.</span>
+        </div>
+      </div>
+      <TargetPreview effective={effective} saved={{ name, kind, spec }} />
+    </form>
+  );
+}
+
+/** The fields of a kind that deploys to a platform (kinds/). */
+function CloudFields({ kind, ...props }: { kind: CloudKind } & KindFieldsProps) {
+  const { Fields } = CLOUD_KIND_FORMS[kind];
+  return <Fields {...props} />;
+}

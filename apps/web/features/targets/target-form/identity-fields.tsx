@@ -1,0 +1,68 @@
+import { LOCAL_APPS } from "@opsbench/core";
+import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
+import { FormField, inputClass } from "@/components/form-field";
+import { isLocalKind, type TargetFormKind } from "./target-spec";
+
+/** Every kind the API accepts, with what it is. */
+const KIND_OPTIONS: ReadonlyArray<readonly [TargetFormKind, string]> = [
+  ["local-service", "local-service (replicas, HPA)"],
+  ["local-function", "local-function (scale to zero)"],
+  ["kubernetes", "kubernetes (Deployment, Service, HPA on any cluster)"],
+  ["aws-asg", "aws-asg (EC2 Auto Scaling group behind an ALB)"],
+  ["aws-lambda", "aws-lambda (function with a function URL)"],
+  ["gcp-cloud-run", "gcp-cloud-run (Cloud Run service)"],
+  ["endpoint", "endpoint (an existing URL, nothing deployed)"],
+];
+
+/** What every target has: its name and its kind; and a local one the benchapp it runs. */
+export function IdentityFields(props: {
+  name: string;
+  onName: (name: string) => void;
+  kind: TargetFormKind;
+  onKind: (kind: TargetFormKind) => void;
+  app: string;
+  onApp: (app: string) => void;
+  errors: FormErrors;
+}) {
+  const at = (p: string) => errorsAt(props.errors, p);
+  return (
+    <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
+      <FormField label="Name" path="name" errors={at("name")} hint="lower-case letters, digits, '.', '_' or '-'">
+        <input
+          name="name"
+          className={inputClass}
+          value={props.name}
+          onChange={(e) => props.onName(e.target.value)}
+          placeholder="e.g. taewa-hpa"
+          aria-invalid={at("name").length > 0 || undefined}
+        />
+      </FormField>
+      <FormField label="Kind" path="kind" errors={at("kind")} className={isLocalKind(props.kind) ? "" : "md:col-span-2"}>
+        <select
+          name="kind"
+          data-testid="target-kind"
+          className={inputClass}
+          value={props.kind}
+          onChange={(e) => props.onKind(e.target.value as TargetFormKind)}
+        >
+          {KIND_OPTIONS.map(([k, label]) => (
+            <option key={k} value={k}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </FormField>
+      {isLocalKind(props.kind) && (
+        <FormField label="App (benchapps/)" path="spec.app" errors={at("spec.app")}>
+          <select name="app" className={inputClass} value={props.app} onChange={(e) => props.onApp(e.target.value)}>
+            {LOCAL_APPS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </FormField>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { CredentialSelect } from "@/features/targets/target-form/credential-select";
+import { FormSection } from "@/features/targets/target-form/form-section";
+import { ModeChoice } from "@/features/targets/target-form/mode-choice";
+import type { KindFieldsProps } from "./kind-props";
+import type { KubernetesEndpoint, KubernetesSize, KubernetesSource } from "./kubernetes-spec";
+
+/** kubernetes: the cluster (a kubeconfig), then an image with replicas, HPA, resources and pod density, or own manifests. */
+export function KubernetesFields(p: KindFieldsProps) {
+  const { num, text, area, check, value, set } = p.inputs;
+  const source = (value("@source") || "image") as KubernetesSource;
+  const size = (value("@size") || "hpa") as KubernetesSize;
+  const endpoint = (value("@endpoint") || "load-balancer") as KubernetesEndpoint;
+  return (
+    <>
+      <FormSection title="Cluster">
+        <CredentialSelect
+          kind="kubernetes"
+          path="credential"
+          value={value("credential")}
+          onChange={set("credential")}
+          credentials={p.credentials}
+          errors={p.errors}
+        />
+        {num("Ready within (ms)", "readyTimeoutMs", { hint: "for the Deployment (and the HPA in reset)" })}
+      </FormSection>
+      <FormSection title="What runs" note="Each run gets its own namespace opsbench-<run>, deleted at teardown.">
+        <ModeChoice<KubernetesSource>
+          name="k8s-source"
+          value={source}
+          onChange={set("@source")}
+          modes={[
+            ["image", "an image: opsbench makes a Deployment, a Service and an HPA"],
+            ["manifests", "my own manifests"],
+          ]}
+        />
+        {source === "image" ? (
+          <>
+            {text("Image", "image", { placeholder: "ghcr.io/you/app:1", wide: true })}
+            {num("Container port", "port", { hint: "the Service forwards port 80 to it" })}
+          </>
+        ) : (
+          <>
+            {area("Manifests (YAML, documents separated by ---)", "manifests", {
+              rows: 10,
+              hint: "namespaced kinds only (Deployment, Service, HPA, ConfigMap, Ingress...), applied into the run's namespace",
+            })}
+            {text("Deployment to observe", "deployment", { placeholder: "the first one" })}
+          </>
+        )}
+      </FormSection>
+      {source === "image" && (
+        <>
+          <FormSection title="Replicas">
+            <ModeChoice<KubernetesSize>
+              name="k8s-size"
+              value={size}
+              onChange={set("@size")}
+              modes={[
+                ["hpa", "min/max with an HPA on CPU"],
+                ["fixed", "a fixed number"],
+              ]}
+            />
+            {size === "fixed" ? (
+              num("Replicas", "replicas")
+            ) : (
+              <>
+                {num("Min replicas", "minReplicas", { placeholder: "1" })}
+                {num("Max replicas", "maxReplicas", { placeholder: "10" })}
+                {num("HPA CPU target (%)", "targetCpuPercent", { hint: "of the CPU request (GKE-50: 50)" })}
+              </>
+            )}
+          </FormSection>
+          <FormSection title="Per pod" note="Quantities as Kubernetes writes them: CPU 500m or 1, memory 256Mi or 1Gi.">
+            {text("CPU request", "resources.cpuRequest", { placeholder: "none", hint: "the HPA's 100%" })}
+            {text("CPU limit", "resources.cpuLimit", { placeholder: "none" })}
+            {text("Memory request", "resources.memoryRequest", { placeholder: "none" })}
+            {text("Memory limit", "resources.memoryLimit", { placeholder: "none" })}
+          </FormSection>
+          <FormSection title="Pod density">
+            <div className="col-span-2 flex flex-col gap-1 md:col-span-2">
+              {check("At most one pod per node", "placement.onePodPerNode", "(anti-affinity)")}
+              {check("Spread pods evenly over nodes", "placement.spreadEvenly", "(topology spread)")}
+            </div>
+            {text("Node selector", "placement.nodeSelector", {
+              placeholder: "disktype=ssd, pool=bench",
+              hint: "label=value pairs, comma-separated",
+            })}
+          </FormSection>
+        </>
+      )}
+      <FormSection title="Where the load goes">
+        <ModeChoice<KubernetesEndpoint>
+          name="k8s-endpoint"
+          value={endpoint}
+          onChange={set("@endpoint")}
+          modes={[
+            ["load-balancer", "the Service's load-balancer address"],
+            ["url", "a URL I give (an ingress)"],
+            ["port-forward", "port-forwards through the API server"],
+          ]}
+        />
+        {endpoint === "url" && text("Ingress URL", "endpoint", { placeholder: "https://bench.example.com", wide: true })}
+        <p className="col-span-2 text-[11px] text-zinc-500 md:col-span-4">
+          Port-forwards suit a cluster with no load balancer and no ingress: each connection goes to the next ready pod through the API
+          server, which adds latency and may cap throughput, so such runs are flagged.
+        </p>
+      </FormSection>
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+// The kinds of spec box the target form has: a number, a line of text, a text area and a choice with a
+// default, each bound to a value and showing the API's errors at `spec.<path>`.
+import type { ReactNode } from "react";
+import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
+import { FormField, inputClass, NumberInput } from "@/components/form-field";
+import type { TargetValues } from "./target-spec";
+
+export interface NumberOptions {
+  hint?: ReactNode;
+  placeholder?: string;
+  step?: string;
+}
+
+export interface TextOptions {
+  hint?: ReactNode;
+  placeholder?: string;
+  /** Rows of a text area. */
+  rows?: number;
+  /** Spans the whole row of the section. */
+  wide?: boolean;
+}
+
+export interface SpecInputs<K extends string = keyof TargetValues> {
+  num(label: string, key: K, path: string, opts?: NumberOptions): ReactNode;
+  /** `labels` says what an option means when its value alone does not. */
+  pick(
+    label: string,
+    key: K,
+    path: string,
+    options: readonly string[],
+    defaultLabel: string,
+    labels?: Readonly<Record<string, string>>,
+  ): ReactNode;
+  text(label: string, key: K, path: string, opts?: TextOptions): ReactNode;
+  area(label: string, key: K, path: string, opts?: TextOptions): ReactNode;
+}
+
+export function specInputs<K extends string>(
+  values: Record<K, string>,
+  set: (key: K) => (value: string) => void,
+  errors: FormErrors,
+): SpecInputs<K> {
+  const at = (p: string) => errorsAt(errors, p);
+  const field = (label: string, path: string, hint: ReactNode, control: ReactNode, wide = false) => (
+    <FormField
+      label={label}
+      path={`spec.${path}`}
+      errors={at(`spec.${path}`)}
+      hint={hint}
+      className={wide ? "col-span-2 md:col-span-4" : ""}
+    >
+      {control}
+    </FormField>
+  );
+  const invalid = (path: string) => (at(`spec.${path}`).length > 0 ? true : undefined);
+  return {
+    num: (label, key, path, opts = {}) =>
+      field(
+        label,
+        path,
+        opts.hint,
+        <NumberInput
+          name={path}
+          value={values[key]}
+          onChange={set(key)}
+          placeholder={opts.placeholder}
+          step={opts.step}
+          invalid={invalid(path)}
+        />,
+      ),
+    pick: (label, key, path, options, defaultLabel, labels = {}) =>
+      field(
+        label,
+        path,
+        undefined,
+        <select name={path} className={inputClass} value={values[key]} onChange={(e) => set(key)(e.target.value)}>
+          <option value="">{defaultLabel}</option>
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {labels[o] ?? o}
+            </option>
+          ))}
+        </select>,
+      ),
+    text: (label, key, path, opts = {}) =>
+      field(
+        label,
+        path,
+        opts.hint,
+        <input
+          name={path}
+          className={inputClass}
+          value={values[key]}
+          placeholder={opts.placeholder}
+          aria-invalid={invalid(path)}
+          onChange={(e) => set(key)(e.target.value)}
+        />,
+        opts.wide,
+      ),
+    area: (label, key, path, opts = {}) =>
+      field(
+        label,
+        path,
+        opts.hint,
+        <textarea
+          name={path}
+          rows={opts.rows ?? 6}
+          spellCheck={false}
+          className={`${inputClass} h-auto py-1`}
+          value={values[key]}
+          placeholder={opts.placeholder}
+          aria-invalid={invalid(path)}
+          onChange={(e) => set(key)(e.target.value)}
+        />,
+        true,
+      ),
+  };
+}

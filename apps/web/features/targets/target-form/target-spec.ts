@@ -1,0 +1,95 @@
+// The target form's boxes as a spec: every input as text, empty boxes left out (the kind's defaults apply).
+import type { FunctionPlatform, TargetKind } from "@opsbench/core";
+import { numberOrUndefined as n } from "@/components/form-field";
+
+export type TargetFormKind = TargetKind;
+/** The kinds whose boxes are these (the others: kinds/cloud-kinds.ts). */
+export type LocalKind = "local-service" | "local-function";
+export const isLocalKind = (kind: TargetKind): kind is LocalKind => kind === "local-service" || kind === "local-function";
+export type Scaling = "fixed" | "autoscaled";
+
+/** Every input of both local kinds as text; empty = leave out (the kind's default applies). */
+export const EMPTY_TARGET_VALUES = {
+  replicas: "2",
+  minReplicas: "1",
+  maxReplicas: "4",
+  targetCpuPercent: "50",
+  syncPeriodMs: "",
+  tolerance: "",
+  scaleDownStabilizationMs: "",
+  scaleUpStabilizationMs: "",
+  cpuRequest: "",
+  cpuLimit: "",
+  memoryLimitMb: "",
+  balancing: "",
+  placement: "",
+  network: "",
+  startTimeoutMs: "",
+  concurrency: "",
+  minInstances: "",
+  maxInstances: "",
+  idleTimeoutMs: "",
+  queueTimeoutMs: "",
+  maxQueue: "",
+  billingMode: "",
+  granularityMs: "",
+  minimumMs: "",
+};
+export type TargetValues = typeof EMPTY_TARGET_VALUES;
+
+/** Drops undefined values, and the whole object when nothing is left. */
+function compact<T extends Record<string, unknown>>(o: T): Partial<T> | undefined {
+  const out = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== "")) as Partial<T>;
+  return Object.keys(out).length ? out : undefined;
+}
+
+function serviceSize(scaling: Scaling, v: TargetValues) {
+  if (scaling === "fixed") return { replicas: n(v.replicas) };
+  return {
+    minReplicas: n(v.minReplicas),
+    maxReplicas: n(v.maxReplicas),
+    autoscaler: compact({
+      targetCpuPercent: n(v.targetCpuPercent),
+      syncPeriodMs: n(v.syncPeriodMs),
+      tolerance: n(v.tolerance),
+      scaleDownStabilizationMs: n(v.scaleDownStabilizationMs),
+      scaleUpStabilizationMs: n(v.scaleUpStabilizationMs),
+    }) ?? { targetCpuPercent: undefined },
+  };
+}
+
+export function buildTargetSpec(
+  kind: LocalKind,
+  app: string,
+  scaling: Scaling,
+  platform: FunctionPlatform,
+  v: TargetValues,
+): Record<string, unknown> {
+  const resources = compact({
+    ...(kind === "local-service" ? { cpuRequest: n(v.cpuRequest) } : {}),
+    cpuLimit: n(v.cpuLimit),
+    memoryLimitMb: n(v.memoryLimitMb),
+  });
+  const common = { app, ...(resources ? { resources } : {}), ...(v.startTimeoutMs.trim() ? { startTimeoutMs: n(v.startTimeoutMs) } : {}) };
+  if (kind === "local-service") {
+    return {
+      ...common,
+      ...compact(serviceSize(scaling, v)),
+      ...compact({ balancing: v.balancing, placement: v.placement, network: v.network }),
+    };
+  }
+  const billing = compact({ mode: v.billingMode || undefined, granularityMs: n(v.granularityMs), minimumMs: n(v.minimumMs) });
+  return {
+    ...common,
+    ...compact({
+      concurrency: n(v.concurrency),
+      minInstances: n(v.minInstances),
+      maxInstances: n(v.maxInstances),
+      idleTimeoutMs: n(v.idleTimeoutMs),
+      queueTimeoutMs: n(v.queueTimeoutMs),
+      maxQueue: n(v.maxQueue),
+    }),
+    ...(billing ? { billing } : {}),
+    platform,
+  };
+}
