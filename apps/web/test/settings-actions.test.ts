@@ -20,9 +20,9 @@ vi.mock("@/lib/server/workspace", () => ({ requireMember: async () => state.memb
 vi.mock("@/lib/server/singletons", () => ({ getDb: () => state.db, getAuth: () => state.getAuth() }));
 vi.mock("@/lib/server/credential-save", () => ({ saveCheckedCredential: async () => ({}) }));
 
-const { inviteAction, setOpenSignUpAction, setSignUpWorkspaceAction } = await import("@/app/settings/actions");
-const { setCeilingsAction } = await import("@/app/settings/ceiling-actions");
-const { setEditorsMayDeployAction } = await import("@/app/settings/credential-actions");
+const { inviteAction, setOpenSignUpAction, setSignUpWorkspaceAction } = await import("@/features/settings/actions");
+const { setCeilingsAction } = await import("@/features/settings/ceiling-actions");
+const { setEditorsMayDeployAction } = await import("@/features/settings/credential-actions");
 
 let db: Db;
 let workspaceId: string;
