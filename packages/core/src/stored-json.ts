@@ -5,6 +5,7 @@ import { comparisonViewSchema } from "./compare/comparison-view-schema";
 import { runPageSeriesSchema, runRollupWindowsSchema } from "./compare/run-rollup";
 import { costModel } from "./cost/cost-model";
 import { infraPointDetailSchema } from "./infra-point-detail";
+import { thresholdSourcesSchema } from "./k6-merged-thresholds";
 import { loadAdmission } from "./load-admission";
 import { k6SummarySchema, runSummarySchema } from "./run-summary";
 import { shareSubjectSchema } from "./share-subject";
@@ -43,6 +44,7 @@ export const STORED_JSON_SCHEMAS = {
   "Run.k6Summary": k6SummarySchema,
   "Run.loadAdmission": loadAdmission,
   "RunSegment.k6Summary": k6SummarySchema,
+  "RunSegment.thresholds": thresholdSourcesSchema,
   "RunStep.detail": stepDetailSchema,
   "InfraPoint.detail": infraPointDetailSchema,
   "RunEvent.data": runEventDataSchema,
