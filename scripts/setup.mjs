@@ -59,6 +59,18 @@ async function systemPackages() {
   return `installed ${missing.join(", ")}`;
 }
 
+// Routed egress (docs/security.md "Remote targets"): k6's load network reaches a remote target only through the
+// host's IPv4 forwarding, which a fresh Debian boots with off. The nftables table of each run still admits only
+// its target's one address and port. Without root it is left as it is (the runner then refuses remote targets).
+async function ipv4Forwarding() {
+  const file = "/proc/sys/net/ipv4/ip_forward";
+  if (!existsSync(file)) return "not on Linux: remote targets need an unsandboxed worker";
+  if (readFileSync(file, "utf8").trim() === "1") return "on";
+  if (!isRoot) return "off (net.ipv4.ip_forward=0; as root, `sysctl -w net.ipv4.ip_forward=1` lets sandboxed runs reach remote targets)";
+  await run("sysctl", ["-qw", "net.ipv4.ip_forward=1"]);
+  return "turned on (net.ipv4.ip_forward=1), for sandboxed runs against remote targets";
+}
+
 // npm dependencies, reinstalled when package-lock.json or package.json changes.
 async function npmDependencies() {
   const stamp = path.join(root, "node_modules/.opsbench-lock-hash");
@@ -147,6 +159,7 @@ async function main() {
   if (!rerun) await step(`Node ${NODE_MAJOR}`, node, { usually: "10-30 s to download the first time" });
   if (!rerun && !onNodeEnough()) await rerunOnProjectNode({ OPSBENCH_SETUP_STARTED: String(started) });
   await step("system packages", systemPackages);
+  await step("IPv4 forwarding", ipv4Forwarding);
   await step("npm dependencies", npmDependencies, { usually: "1-3 min on a fresh clone" });
   await step("Prisma client", prismaClient);
   await step("benchapps", benchapps, { usually: "about 1 min on a fresh clone" });

@@ -155,9 +155,11 @@ describe("/api/v1 route contracts", () => {
     expect(artifact.status).toBe(200);
     expect((await call("GET /api/v1/runs/{id}/artifacts/{name}", `/api/v1/runs/${runId}/artifacts/nope.json`)).status).toBe(404);
 
-    // A run fed from elsewhere: its own ingest token, k6 output lines.
+    // A run fed from elsewhere: its own ingest token, k6 output lines. Its own workload, so contract-load is unused
+    // by the time it is deleted below.
+    expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: shortRamp("contract-external-load") })).status).toBe(201);
     const externalCreated = await call("POST /api/v1/runs/external", "/api/v1/runs/external", {
-      body: { name: "contract-external", workload: "contract-load", generators: 2 },
+      body: { name: "contract-external", workload: "contract-external-load", generators: 2 },
     });
     expect(externalCreated.status).toBe(201);
     expect((externalCreated.body as { k6Commands: string[] }).k6Commands).toHaveLength(2);
