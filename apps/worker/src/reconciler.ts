@@ -94,6 +94,9 @@ export async function reconcile(deps: ReconcilerDeps, heartbeats?: WorkerHeartbe
   const deadRuns = new Set(dead.flatMap((b) => b.runIds));
   const deadStudies = new Set(dead.flatMap((b) => b.studyIds));
 
+  // Runs are read before studies: a study made between the two reads then has no runs in this pass, whereas read
+  // the other way round its runs would be seen without their study and ended as if it had ended.
+  const runs = await unfinishedRuns(db);
   // Studies first: whether a study is executing decides for its runs.
   const studyExecuting = new Map<string, boolean>();
   for (const study of await unfinishedStudies(db)) {
@@ -118,7 +121,7 @@ export async function reconcile(deps: ReconcilerDeps, heartbeats?: WorkerHeartbe
     slog.warn({ status: study.status, job: state }, "study had no job; enqueued again");
   }
 
-  for (const run of await unfinishedRuns(db)) {
+  for (const run of runs) {
     if (deps.executing.runs.has(run.id)) continue;
     const rlog = log.child({ runId: run.id });
     try {
