@@ -3,7 +3,8 @@
 // (workload.json) is a valid workload whose requests the app answers; teardown
 // leaves no process. The iot app runs against a Postgres database of its own,
 // made and dropped here. The shop's consistency check passes after a real k6
-// checkout load run by the worker, and fails when stock is corrupted on purpose.
+// checkout load run by the worker, and fails when stock is corrupted on purpose
+// (the shop on Restate has its runs in apps/worker/test/shop-restate-run.test.ts).
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -125,6 +126,8 @@ describe("benchapps", () => {
     { app: "echo/go", replicas: 2 },
     { app: "echo/node", replicas: 1 },
     { app: "shop", replicas: 1 },
+    // restate-server, the shop's Restate services and the facade: one process group.
+    { app: "shop-restate", replicas: 1, env: { SHOP_SEED_PRODUCTS: "50", SHOP_SEED_USERS: "10", SHOP_SEED_CARTS: "20" } },
   ];
   for (const { app, replicas, env } of simple) {
     it(`${app}: deploys, passes its smoke test and answers its preset; nothing left after teardown`, async () => {
@@ -322,13 +325,12 @@ describe("shop consistency check", () => {
       });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
-    await withDeployment(
-      { app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } },
-      async (dep) => {
-        expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status).toBe(403);
-        expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok).toBe(true);
-      },
-    );
+    for (const app of ["shop", "shop-restate"]) {
+      await withDeployment({ app, replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } }, async (dep) => {
+        expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status, app).toBe(403);
+        expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok, app).toBe(true);
+      });
+    }
     await withDeployment(
       {
         app: "shop",
