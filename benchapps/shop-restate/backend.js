@@ -1,4 +1,4 @@
-// The shop API's backend (../shop/api.js) over Restate: each request becomes one
+// The shop API's backend (../shop/server.js) over Restate: each request becomes one
 // call to Restate's ingress (POST /<service>/<key>/<handler>), and the
 // consistency check reads the entities' state from Restate's own storage with its
 // admin SQL query. It holds no state: everything it answers comes from Restate.

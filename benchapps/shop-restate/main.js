@@ -3,7 +3,7 @@
 // directory), serves the shop's Restate services (services.js) on an HTTP/2
 // endpoint, registers that endpoint with Restate's admin API, seeds the shop
 // through Restate, and only then serves the shop's HTTP API on PORT (the facade:
-// ../shop/api.js over backend.js). On SIGTERM it stops the endpoint and Restate
+// ../shop/server.js over backend.js). On SIGTERM it stops the endpoint and Restate
 // and removes the data directory.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,8 +13,9 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { createEndpointHandler } from "@restatedev/restate-sdk";
-import { serveShop } from "../shop/api.js";
-import { keyDistribution, keyPicker, seedPlan, seedSettings, seededRandom } from "../shop/model.js";
+import { serveShop } from "../shop/server.js";
+import { keyDistribution, seedPlan, seedSettings } from "../shop/model.js";
+import { keyPicker, seededRandom } from "../shop/store.js";
 import { restateBackend } from "./backend.js";
 import { shopServices } from "./services.js";
 
@@ -114,7 +115,10 @@ try {
   });
   if (!reg.ok) throw new Error(`registering the endpoint with Restate failed: HTTP ${reg.status}: ${await reg.text()}`);
   const backend = restateBackend({ ingressUrl, adminUrl });
-  await until("the shop's services on Restate's ingress", async () => (await fetch(`${ingressUrl}/shop/main/counts`, { method: "POST" })).ok);
+  await until(
+    "the shop's services on Restate's ingress",
+    async () => (await fetch(`${ingressUrl}/shop/main/counts`, { method: "POST" })).ok,
+  );
 
   // The seed data of the in-memory shop (same PRNG, same plan), made through Restate.
   const { distribution, zipfExponent } = keyDistribution(env);

@@ -4,7 +4,7 @@
 // call between them goes through Restate, journaled: a checkout that fails half
 // way is resumed by Restate, so its rollback (the saga) always completes.
 import * as restate from "@restatedev/restate-sdk";
-import { keyPicker } from "../shop/model.js";
+import { keyPicker } from "../shop/store.js";
 
 const { TerminalError, RestatePromise } = restate;
 const shared = restate.handlers.object.shared;

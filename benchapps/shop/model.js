@@ -1,7 +1,7 @@
 // What every implementation of study 004's shop shares, whatever holds its state
 // (store.js in memory, ../shop-restate in Restate): the error an API answer is
-// made from, the seeded PRNG and key picker, the seed data, and the consistency
-// rules the check after a run applies.
+// made from, the settings, the seed data, and the consistency rules the check
+// after a run applies. (The seeded PRNG and the key picker are store.js's.)
 
 export class ShopError extends Error {
   constructor(status, message, detail = {}) {
@@ -9,46 +9,6 @@ export class ShopError extends Error {
     this.status = status;
     this.detail = detail;
   }
-}
-
-/** mulberry32: a seeded PRNG, so a seeded shop is the same on every start. */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * Picks an index in [0, n): uniform, or Zipf with exponent s (study 004 used 1.25).
- * `pick(n, rnd)` may be given another source of randomness than `random` (Restate's
- * handlers pass their journaled one).
- */
-export function keyPicker(distribution, s, random) {
-  if (distribution === "uniform") return (n, rnd = random) => Math.floor(rnd() * n);
-  let cdf = [];
-  return (n, rnd = random) => {
-    if (cdf.length !== n) {
-      // Rebuilt only when the number of keys changed.
-      cdf = new Array(n);
-      let sum = 0;
-      for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s;
-      for (let k = 0; k < n; k++) cdf[k] /= sum;
-    }
-    const u = rnd();
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
 }
 
 /** The key distribution of `random` ids, from SHOP_KEY_DISTRIBUTION; exits the process on a bad value. */

@@ -8,9 +8,49 @@
 // each product was supplied with and what each user was given (per entity), and
 // what was sold and spent (per completed order).
 
-import { ShopError, consistencyReport, keyPicker, seedPlan } from "./model.js";
+import { ShopError, consistencyReport, seedPlan } from "./model.js";
 
 const hop = () => new Promise((resolve) => setImmediate(resolve));
+
+/** mulberry32: a seeded PRNG, so a seeded store is the same on every start. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Picks an index in [0, n): uniform, or Zipf with exponent s (study 004 used 1.25).
+ * `pick(n, rnd)` may be given another source of randomness than `random` (Restate's
+ * handlers pass their journaled one).
+ */
+export function keyPicker(distribution, s, random) {
+  if (distribution === "uniform") return (n, rnd = random) => Math.floor(rnd() * n);
+  let cdf = [];
+  return (n, rnd = random) => {
+    if (cdf.length !== n) {
+      // Rebuilt only when the number of keys changed.
+      cdf = new Array(n);
+      let sum = 0;
+      for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s;
+      for (let k = 0; k < n; k++) cdf[k] /= sum;
+    }
+    const u = rnd();
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
 
 export class Store {
   constructor({ random = Math.random, distribution = "uniform", zipfExponent = 1.25 } = {}) {

@@ -5,15 +5,12 @@
 // the app's manifest names (read from Restate's storage after the load), and
 // teardown leaves no process and no Restate data directory. A second run corrupts
 // stock on purpose and must record the check failed, naming the product.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workloadInput, type WorkloadInput } from "@opsbench/core";
-import { startRun } from "@opsbench/jobs";
-import { openTestStack, waitForFinal } from "../../../tests/helpers";
-
-const benchapps = path.resolve(import.meta.dirname, "../../../benchapps");
+import { groupAlive } from "@opsbench/providers";
+import { openTestStack } from "../../../tests/helpers";
+import { putShopCheckoutLoad, putShopRequests, putShopTarget, runToEnd } from "../../../tests/shop-runs";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 beforeAll(async () => {
@@ -27,22 +24,6 @@ function groupsOf(detail: unknown): number[] {
   return [...(state?.lb ? [state.lb.pid] : []), ...(state?.replicas ?? []).flatMap((r) => r.pids)];
 }
 
-/** Live processes (not zombies) whose process group is one of `groups`, as "pid command". */
-function membersOf(groups: number[]): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync("/proc")) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (state !== "Z" && groups.includes(Number(pgrp))) out.push(`${e} ${readFileSync(`/proc/${e}/cmdline`, "utf8").replace(/\0/g, " ")}`);
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
-}
-
 const restateDirsOf = (runId: string) => readdirSync(os.tmpdir()).filter((f) => f.startsWith(`shop-restate-${runId}-`));
 
 async function provisioned(runId: string) {
@@ -53,30 +34,15 @@ async function provisioned(runId: string) {
 describe("shop on Restate (real restate-server, real worker, real k6)", () => {
   it("the shop's checkout workload runs; the consistency check after it passes and is on the run; nothing is left", async () => {
     // Little stock, so a short load both completes and rolls back checkouts.
-    await stack.scope.targets.put({
-      name: "restate-shop",
-      kind: "local-service",
-      spec: {
-        app: "shop-restate",
-        replicas: 1,
-        startTimeoutMs: 60_000,
-        env: { SHOP_SEED_PRODUCTS: "20", SHOP_SEED_USERS: "20", SHOP_SEED_CARTS: "40", SHOP_SEED_STOCK: "5", SHOP_SEED_CREDITS: "3000" },
-      },
-    });
-    const preset = workloadInput.parse(JSON.parse(readFileSync(path.join(benchapps, "shop/workload.json"), "utf8")));
-    await stack.scope.workloads.put({
-      name: "restate-shop-checkout",
-      spec: {
-        ...preset.spec,
-        stages: [
-          { duration: "2s", target: 4 },
-          { duration: "8s", target: 4 },
-        ],
-        gracefulRampDown: "2s",
-      } as WorkloadInput["spec"],
-    });
-    const run = await startRun(stack.scope, stack.queue, { targetName: "restate-shop", workloadName: "restate-shop-checkout" });
-    const view = await waitForFinal(stack.db, run.id, 240_000);
+    await putShopTarget(
+      stack,
+      "restate-shop",
+      "shop-restate",
+      { SHOP_SEED_PRODUCTS: "20", SHOP_SEED_USERS: "20", SHOP_SEED_CARTS: "40", SHOP_SEED_STOCK: "5", SHOP_SEED_CREDITS: "3000" },
+      60_000,
+    );
+    await putShopCheckoutLoad(stack, "restate-shop-checkout", 8);
+    const view = await runToEnd(stack, "restate-shop", "restate-shop-checkout", 240_000);
     expect(view.error).toBeNull();
     expect(view.status).toBe("SUCCEEDED");
     expect(view.steps.map((s) => [s.name, s.status])).toEqual([
@@ -98,56 +64,29 @@ describe("shop on Restate (real restate-server, real worker, real k6)", () => {
     expect(s.appChecks).toEqual([expect.objectContaining({ name: "consistency", ok: true, message: "consistent" })]);
     expect(view.events.some((e) => /app check consistency: passed/.test(e.message))).toBe(true);
     console.log(
-      `shop-restate run ${run.id}: ${s.requests} requests, ${s.rps.toFixed(1)} req/s, p50 ${s.latencyMs.p50.toFixed(1)} ms, p95 ${s.latencyMs.p95.toFixed(1)} ms, ${s.failures} failures (rolled-back checkouts)`,
+      `shop-restate run ${view.id}: ${s.requests} requests, ${s.rps.toFixed(1)} req/s, p50 ${s.latencyMs.p50.toFixed(1)} ms, p95 ${s.latencyMs.p95.toFixed(1)} ms, ${s.failures} failures (rolled-back checkouts)`,
     );
 
     // Teardown stopped the whole group (node, restate-server) and Restate's data went with it.
-    const groups = await provisioned(run.id);
+    const groups = await provisioned(view.id);
     expect(groups.length).toBeGreaterThanOrEqual(1);
-    expect(membersOf(groups)).toEqual([]);
-    expect(restateDirsOf(run.id)).toEqual([]);
+    expect(groups.filter((g) => groupAlive(g))).toEqual([]);
+    expect(restateDirsOf(view.id)).toEqual([]);
   });
 
   it("a run that corrupts stock on purpose records the check failed, naming the product", async () => {
-    await stack.scope.targets.put({
-      name: "restate-shop-corruptible",
-      kind: "local-service",
-      spec: {
-        app: "shop-restate",
-        replicas: 1,
-        startTimeoutMs: 60_000,
-        env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" },
-      },
-    });
-    await stack.scope.workloads.put(
-      workloadInput.parse({
-        name: "restate-shop-corrupt",
-        spec: {
-          kind: "shared-iterations",
-          vus: 1,
-          iterations: 1,
-          maxDuration: "30s",
-          requests: [
-            {
-              name: "checkout",
-              method: "POST",
-              path: "/orders/checkout",
-              body: '{"cartId":"random","userId":"random"}',
-              headers: { "content-type": "application/json" },
-            },
-            {
-              name: "corrupt",
-              method: "POST",
-              path: "/admin/corrupt",
-              body: '{"productId":"p3","stockDelta":-2}',
-              headers: { "content-type": "application/json" },
-            },
-          ],
-        },
-      }),
+    await putShopTarget(
+      stack,
+      "restate-shop-corruptible",
+      "shop-restate",
+      { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" },
+      60_000,
     );
-    const run = await startRun(stack.scope, stack.queue, { targetName: "restate-shop-corruptible", workloadName: "restate-shop-corrupt" });
-    const view = await waitForFinal(stack.db, run.id, 240_000);
+    await putShopRequests(stack, "restate-shop-corrupt", [
+      { name: "checkout", path: "/orders/checkout", body: { cartId: "random", userId: "random" } },
+      { name: "corrupt", path: "/admin/corrupt", body: { productId: "p3", stockDelta: -2 } },
+    ]);
+    const view = await runToEnd(stack, "restate-shop-corruptible", "restate-shop-corrupt", 240_000);
     expect(view.error).toBeNull();
     expect(view.status).toBe("SUCCEEDED"); // a failed check is a result, not a crash
     expect(view.summary!.appChecks).toEqual([
@@ -158,11 +97,11 @@ describe("shop on Restate (real restate-server, real worker, real k6)", () => {
         detail: { violations: [expect.objectContaining({ kind: "stock", productId: "p3" })] },
       },
     ]);
-    const v = (view.summary!.appChecks![0]!.detail as { violations: Array<{ stock: number; sold: number; initial: number }> }).violations[0]!;
+    const v = (view.summary!.appChecks![0]!.detail as { violations: Array<{ stock: number; sold: number; initial: number }> })
+      .violations[0]!;
     expect(v.stock + v.sold).toBe(v.initial - 2);
     expect(view.events.some((e) => /app check consistency: FAILED: 1 violation/.test(e.message))).toBe(true);
-    expect(membersOf(await provisioned(run.id))).toEqual([]);
-    expect(existsSync(path.join(os.tmpdir(), `shop-restate-${run.id}`))).toBe(false);
-    expect(restateDirsOf(run.id)).toEqual([]);
+    expect((await provisioned(view.id)).filter((g) => groupAlive(g))).toEqual([]);
+    expect(restateDirsOf(view.id)).toEqual([]);
   });
 });
