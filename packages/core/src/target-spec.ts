@@ -16,6 +16,7 @@ export const LOCAL_APPS = [
   "msd/poll",
   "msd/beps",
   "shop",
+  "shop-restate",
 ] as const;
 
 /** Replicas (local-service) or instances (local-function) one local target may run: study 001 pinned up to 50. */
