@@ -1,4 +1,4 @@
-// Proofs of host ownership (issue 21; core load-admission.ts): a workspace's token for a host is derived from the
+// Proofs of host ownership (issue 21; core load-hosts/load-admission.ts): a workspace's token for a host is derived from the
 // workspace's random key (workspaces.host_verification_key), so nothing is stored per host and the web app (which
 // shows it) and the worker (which checks it) agree. Lower-case hex: fits a URL path and a TXT record alike.
 import { createHmac } from "node:crypto";

@@ -1,4 +1,4 @@
-// A run's cells as its numbers are taken from them: after its study's warm-up (core's measured-cells.ts).
+// A run's cells as its numbers are taken from them: after its study's warm-up (core's runs/measured-cells.ts).
 import { afterWarmup, type ResultCell } from "@opsbench/core";
 import type { Db } from "./client";
 import { loadResultCells } from "./result-cells";

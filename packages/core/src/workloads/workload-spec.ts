@@ -3,11 +3,11 @@
 // model: constant- and ramping-arrival-rate) plus a request program
 // (workloads/request-mix.ts); "script" is a k6 script brought by the user.
 import { z } from "zod";
-import { bundleEntry, scriptBundleFields } from "./script-bundle";
-import { durationSeconds, k6Duration } from "./workloads/duration";
-import { programIssues, programShape } from "./workloads/request-mix";
+import { bundleEntry, scriptBundleFields } from "../k6/script-bundle";
+import { durationSeconds, k6Duration } from "./duration";
+import { programIssues, programShape } from "./request-mix";
 
-export { k6Duration, durationSeconds, formatDuration, scaleDuration } from "./workloads/duration";
+export { k6Duration, durationSeconds, formatDuration, scaleDuration } from "./duration";
 export {
   requestSpec,
   poolSpec,
@@ -17,7 +17,7 @@ export {
   type PoolSpec,
   type SetupStep,
   type KeyChoice,
-} from "./workloads/request-mix";
+} from "./request-mix";
 
 const vus = z.number().int().min(0).max(100_000);
 const positiveVus = z.number().int().min(1).max(100_000);

@@ -2,12 +2,12 @@
 // target's address is not baked in: k6 reads it from OPSBENCH_BASE_URL at run
 // time, so the same script serves every target. A "script" workload is the
 // user's own k6 script and passes through unchanged.
-import type { WorkloadSpec } from "./workload-spec";
-import { compileK6Options } from "./workloads/compile-options";
-import { programJs } from "./workloads/compile-program";
-import { K6_RUNTIME_SOURCE } from "./workloads/runtime";
+import type { WorkloadSpec } from "../workloads/workload-spec";
+import { compileK6Options } from "../workloads/compile-options";
+import { programJs } from "../workloads/compile-program";
+import { K6_RUNTIME_SOURCE } from "../workloads/runtime";
 
-export { K6_SUMMARY_TREND_STATS, compileK6Options, UnresolvedRateError } from "./workloads/compile-options";
+export { K6_SUMMARY_TREND_STATS, compileK6Options, UnresolvedRateError } from "../workloads/compile-options";
 
 export function compileK6Script(spec: WorkloadSpec): string {
   if (spec.kind === "script") return spec.source;

@@ -3,10 +3,10 @@
 // intervals of 3 repetitions less than half as wide as they should be).
 // A cell's merged result comes from merging its repetitions' histograms,
 // never from averaging their percentiles.
-import type { MaxThroughput } from "./throughput";
-import { studyMaxThroughput } from "./statistics/study-definitions";
-import { summarize, type ResultCell } from "./latency-summary";
-import type { RunSummary } from "./run-summary";
+import type { MaxThroughput } from "../runs/throughput";
+import { studyMaxThroughput } from "./study-definitions";
+import { summarize, type ResultCell } from "../runs/latency-summary";
+import type { RunSummary } from "../runs/run-summary";
 
 export function mean(xs: readonly number[]): number {
   if (xs.length === 0) throw new RangeError("mean of no values");

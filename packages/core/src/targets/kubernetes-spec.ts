@@ -2,7 +2,7 @@
 // opsbench-<run>, a Deployment, a Service and an HPA, or the user's own manifests applied into that namespace.
 import { z } from "zod";
 import { cloudRegion, platformMetricsSettings } from "./cloud-target-specs";
-import { costModelDocument } from "./cost/run-cost";
+import { costModelDocument } from "../cost/run-cost";
 import { credentialName } from "./credentials";
 import { targetEnv, targetEnvNameProblem } from "./target-env";
 

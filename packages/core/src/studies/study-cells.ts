@@ -2,9 +2,9 @@
 // workloads inner, as the study input lists them; and the planned run order
 // (studies.planned_order): cell indices, a round after another.
 import { z } from "zod";
-import { successFirstLatency, type RunSummary } from "./run-summary";
-import { describeSample, type SampleStats } from "./statistics";
-import { repetitionFlags, type ValidityFlag } from "./validity-flags";
+import { successFirstLatency, type RunSummary } from "../runs/run-summary";
+import { describeSample, type SampleStats } from "../statistics/repetition-stats";
+import { repetitionFlags, type ValidityFlag } from "../runs/validity-flags";
 
 export const studyCellSchema = z.object({
   targetId: z.string(),

@@ -1,11 +1,11 @@
 // What of a run's stored seconds its numbers are taken from (docs/measurement.md): the seconds
 // after its study's warm-up, successful responses for latency first, runs whose measurement
 // is broken left out of verdicts, and what a closed loop hides (coordinated omission).
-import { bucketIndex, bucketValue, emptyHistogram, mergeInto, quantile, type Histogram } from "./histogram";
+import { bucketIndex, bucketValue, emptyHistogram, mergeInto, quantile, type Histogram } from "../histograms/histogram";
 import type { ResultCell } from "./latency-summary";
 import type { ValidityFlag } from "./validity-flags";
-import { durationSeconds } from "./workloads/duration";
-import type { WorkloadSpec } from "./workload-spec";
+import { durationSeconds } from "../workloads/duration";
+import type { WorkloadSpec } from "../workloads/workload-spec";
 
 /**
  * The cells after the warm-up: those of seconds at least `warmupSeconds` after the second the load

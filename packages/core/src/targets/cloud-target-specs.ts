@@ -4,7 +4,7 @@
 // to instead of the platform's own address (a DNS name in front of it, or in the
 // tests a local stand-in of the app).
 import { z } from "zod";
-import { costModelDocument } from "./cost/run-cost";
+import { costModelDocument } from "../cost/run-cost";
 import { credentialName } from "./credentials";
 import { targetEnv, targetEnvNameProblem } from "./target-env";
 

@@ -3,9 +3,9 @@
 // status class, with mergeable histograms), so imported runs compare with native ones.
 // Pure: the caller reads the file and feeds it line by line. Memory grows with
 // seconds x names, never with requests. Bad lines are counted with their line numbers.
-import { emptyHistogram, recordValue, toPart, type Histogram } from "./histogram";
-import { k6LoadWindow, type LoadWindow } from "./load-window";
-import type { ResultCell } from "./latency-summary";
+import { emptyHistogram, recordValue, toPart, type Histogram } from "../histograms/histogram";
+import { k6LoadWindow, type LoadWindow } from "../runs/load-window";
+import type { ResultCell } from "../runs/latency-summary";
 
 export type K6FileFormat = "json" | "csv";
 

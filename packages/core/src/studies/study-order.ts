@@ -2,7 +2,7 @@
 // interleaved trials): each round runs every cell once, in a fresh random order
 // drawn from the recorded seed, so slow drifts of the machine spread over all
 // cells instead of landing on one. `sequential`: each cell's repetitions in a block.
-import { seededRandom } from "./seeded-random";
+import { seededRandom } from "../statistics/seeded-random";
 
 export const MAX_SEED = 2 ** 31 - 1;
 

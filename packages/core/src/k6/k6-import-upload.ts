@@ -3,11 +3,11 @@
 // (base64), so a k6 file of gigabytes travels as its aggregate. The server checks every cell (its histogram
 // decodes and holds exactly `count` requests) and recomputes the summary itself.
 import { z } from "zod";
-import { base64ToBytes, bytesToBase64 } from "./base64-bytes";
-import { decodeBuckets, encodeBuckets } from "./histogram-encoding";
+import { base64ToBytes, bytesToBase64 } from "../histograms/base64-bytes";
+import { decodeBuckets, encodeBuckets } from "../histograms/histogram-encoding";
 import { describeSkipped, type K6FileFormat, type K6ImportResult, type K6LoadSecond, MAX_SKIPPED_EXAMPLES } from "./k6-import";
-import type { ResultCell } from "./latency-summary";
-import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
+import type { ResultCell } from "../runs/latency-summary";
+import { LOAD_WINDOW_SOURCE_IDS } from "../runs/load-window";
 
 const count = z.number().int().nonnegative();
 const ms = z.number().int().nonnegative();

@@ -2,10 +2,10 @@
 // plus what the load generator did, k6's thresholds, app checks and the cost.
 // The schema reads the stored JSON; the types are inferred from it.
 import { z } from "zod";
-import { runCostSchema } from "./cost/run-cost";
+import { runCostSchema } from "../cost/run-cost";
 import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
 import { maxThroughputSchema } from "./throughput";
-import { rateSourceSchema } from "./workload-spec";
+import { rateSourceSchema } from "../workloads/workload-spec";
 
 export const latencyMsSchema = z.object({
   min: z.number(),

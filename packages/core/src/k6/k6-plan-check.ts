@@ -3,7 +3,7 @@
 // script can tell the two apart (a random choice, the clock, anything only a real test start has), so inspect
 // alone cannot be trusted: the plan is what k6 will actually run. Pure: the runner asks as the line arrives.
 import type { K6PlanLine } from "./k6-output-format";
-import { peakArrivalRate } from "./workspace-limits";
+import { peakArrivalRate } from "../workspaces/workspace-limits";
 
 /** The limits a run's k6 must stay within (the run's workspace limits, as the worker resolved them). */
 export interface K6RunLimits {

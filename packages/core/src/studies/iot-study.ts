@@ -8,8 +8,8 @@
 // its own Postgres). `opsbench study run` takes the JSON `opsbench iot-study` prints.
 import { devOpsVsNoOpsTargets } from "./devops-noops-targets";
 import type { StudyInputDraft } from "./study-spec";
-import type { WorkloadInput } from "./workload-spec";
-import { iotLinear, iotRandom, iotSpike, iotSprint } from "./workloads/presets";
+import type { WorkloadInput } from "../workloads/workload-spec";
+import { iotLinear, iotRandom, iotSpike, iotSprint } from "../workloads/presets";
 
 export const IOT_STUDY_TIME_SCALE = 1 / 30;
 export const IOT_STUDY_SERVICE = "iot-devops-hpa";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { costModelDocument } from "./cost/run-cost";
+import { costModelDocument } from "../cost/run-cost";
 import { endpointSpec, kubernetesSpec } from "./kubernetes-spec";
 import { targetEnv } from "./target-env";
 import { awsAsgSpec, awsLambdaSpec, gcpCloudRunSpec } from "./cloud-target-specs";

@@ -4,10 +4,10 @@
 // running the whole test would. The expressions are k6's (`p(95)<500`, `rate<0.01`, `count>10`); what the
 // output does not carry (e.g. http_req_waiting, a scenario tag) is reported as not evaluated, and fails.
 import { z } from "zod";
-import { emptyHistogram, type Histogram, mergeInto, quantile } from "./histogram";
-import type { LoadSecondRow, ResultCell } from "./latency-summary";
-import type { MetricCell } from "./metric-summary";
-import type { ThresholdOutcome } from "./run-summary";
+import { emptyHistogram, type Histogram, mergeInto, quantile } from "../histograms/histogram";
+import type { LoadSecondRow, ResultCell } from "../runs/latency-summary";
+import type { MetricCell } from "../runs/metric-summary";
+import type { ThresholdOutcome } from "../runs/run-summary";
 
 /** The script's thresholds as k6 read them: metric (with tags, e.g. `http_req_duration{name:home}`) -> expressions. */
 export const thresholdSourcesSchema = z.record(z.string(), z.array(z.string()));

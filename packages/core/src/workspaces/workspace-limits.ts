@@ -2,9 +2,9 @@
 // `k6 inspect --execution-requirements` derived from the compiled script) against them. Pure: the
 // web app asks a worker for the requirements and the database for the limits.
 import { z } from "zod";
-import { MAX_STUDY_RUNS } from "./study-spec";
-import { durationSeconds } from "./workloads/duration";
-import { MAX_GENERATORS } from "./workload-spec";
+import { MAX_STUDY_RUNS } from "../studies/study-spec";
+import { durationSeconds } from "../workloads/duration";
+import { MAX_GENERATORS } from "../workloads/workload-spec";
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 

@@ -7,8 +7,8 @@
 // the home page of an empty install offers it.
 import { devOpsVsNoOpsTargets } from "./devops-noops-targets";
 import type { StudyInputDraft } from "./study-spec";
-import type { WorkloadInput } from "./workload-spec";
-import { iotSpike } from "./workloads/presets";
+import type { WorkloadInput } from "../workloads/workload-spec";
+import { iotSpike } from "../workloads/presets";
 
 export const DEMO_STUDY_NAME = "demo: DevOps vs NoOps";
 export const DEMO_SERVICE = "demo-gke-hpa";

@@ -1,8 +1,8 @@
 // Checks and a script's own k6 metrics, merged from their per-second rows
 // (k6-output-format.ts, "metric" lines): totals for the run page and a 10 s
 // series per name, the way k6's own end-of-test summary reports them.
-import { emptyHistogram, mergeInto, quantile, type Buckets } from "./histogram";
-import type { MetricKind } from "./k6-output-format";
+import { emptyHistogram, mergeInto, quantile, type Buckets } from "../histograms/histogram";
+import type { MetricKind } from "../k6/k6-output-format";
 
 export interface MetricCell {
   ts: Date;

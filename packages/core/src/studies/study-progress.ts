@@ -1,8 +1,8 @@
 // How far a study is and when it will be done: the remaining runs' planned
 // load time plus a per-run overhead (deploy, baseline, teardown; measured from
 // the study's finished runs when there are any) plus the cool-downs still ahead.
-import { isFinalRunStatus, runStatusCounts, type RunStatusCounts } from "./run-status";
-import { plannedSeconds, type WorkloadSpec } from "./workload-spec";
+import { isFinalRunStatus, runStatusCounts, type RunStatusCounts } from "../runs/run-status";
+import { plannedSeconds, type WorkloadSpec } from "../workloads/workload-spec";
 
 /** Assumed deploy + baseline + analyse + teardown time of a run until one has been measured. */
 export const DEFAULT_RUN_OVERHEAD_SECONDS = 10;

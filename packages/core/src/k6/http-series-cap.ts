@@ -3,11 +3,11 @@
 // into one "other" series (lines of the same second and status class merged, histograms added), so a script that
 // requests a unique URL each time writes at most max + 1 series a second, not one row per request. The run is
 // flagged with what was folded.
-import { base64ToBytes, bytesToBase64 } from "./base64-bytes";
-import { decodeBuckets, encodeBuckets } from "./histogram-encoding";
-import type { Buckets } from "./histogram";
+import { base64ToBytes, bytesToBase64 } from "../histograms/base64-bytes";
+import { decodeBuckets, encodeBuckets } from "../histograms/histogram-encoding";
+import type { Buckets } from "../histograms/histogram";
 import type { K6HttpLine } from "./k6-output-format";
-import type { ValidityFlag } from "./validity-flags";
+import type { ValidityFlag } from "../runs/validity-flags";
 
 export const OTHER_SERIES = "other";
 export const HTTP_SERIES_FOLDED = "http-series-folded";

@@ -4,7 +4,7 @@
 // page, table and comparison shows the levels side by side. Only kinds that can pin the count take a factor; the
 // others are refused naming the target and why.
 import { z } from "zod";
-import { targetInput, type TargetInput } from "./target-spec";
+import { targetInput, type TargetInput } from "../targets/target-spec";
 
 export const studyFactors = z
   .object({
