@@ -1,5 +1,5 @@
 // A workspace's credentials for real platforms (docs/credentials.md): what the user gives, by kind.
-// Stored encrypted (packages/db/src/secret-box.ts), never answered back, used only by the worker.
+// Stored encrypted (packages/db/src/workspaces/secret-box.ts), never answered back, used only by the worker.
 import { z } from "zod";
 
 const text = (max: number) => z.string().trim().min(1).max(max);

@@ -16,7 +16,7 @@ import {
   type StudyTableCell,
   type StudyTableRun,
 } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 import { parseStudyWithRuns } from "./study-json";
 
 export interface StudyTablesView {

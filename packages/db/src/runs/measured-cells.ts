@@ -1,6 +1,6 @@
 // A run's cells as its numbers are taken from them: after its study's warm-up (core's runs/measured-cells.ts).
 import { afterWarmup, type ResultCell } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 import { loadResultCells } from "./result-cells";
 
 /** The warm-up of a run (its study's warmupSeconds; 0 for a run outside a study) and its load start. */

@@ -3,10 +3,10 @@
 // rollups. Groups merge as in the comparison (histograms add, requests are averaged
 // across the runs that reached a bucket). Callers check workspace access.
 import { averagedSeries, CHART_POINT_BUDGET, type ResultCell, type TimeBucket } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 import type { ComparisonGroupInput } from "./comparison";
-import { loadRunRollups } from "./run-rollups";
-import { loadResultCells } from "./result-cells";
+import { loadRunRollups } from "../runs/run-rollups";
+import { loadResultCells } from "../runs/result-cells";
 
 export interface SeriesWindow {
   fromSeconds: number;

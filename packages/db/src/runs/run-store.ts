@@ -17,14 +17,14 @@ import {
   type StepNameValue,
   type ValidityFlag,
 } from "@opsbench/core";
-import type { Db } from "./client";
-import { Prisma } from "./generated/prisma/client";
-import type { RunStatus } from "./generated/prisma/enums";
-import { jsonInput, jsonInputOfUnknown } from "./json-column";
-import { workspaceHostToken } from "./host-verification";
+import type { Db } from "../client";
+import { Prisma } from "../generated/prisma/client";
+import type { RunStatus } from "../generated/prisma/enums";
+import { jsonInput, jsonInputOfUnknown } from "../json-column";
+import { workspaceHostToken } from "../workspaces/host-verification";
 import { addRunFlags } from "./run-flags";
 import { parseRunJson } from "./run-json";
-import { limitsScope } from "./scope/limits-scope";
+import { limitsScope } from "../scope/limits-scope";
 
 /** One of the provider's observations, as stored in infra_points. */
 export interface InfraRow {

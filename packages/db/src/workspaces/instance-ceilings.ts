@@ -2,7 +2,7 @@
 // install until the admin sets one. Who may set them is the caller's to check (the admin-only API route and the
 // settings page's action); effectiveLimits (packages/core) makes every workspace's limits the lower of the two.
 import { DEFAULT_INSTANCE_CEILINGS, type InstanceCeilings } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 
 const ROW = 1;
 

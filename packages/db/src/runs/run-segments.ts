@@ -2,9 +2,9 @@
 // written by the run's worker (created, lost, cancelled) and by the worker that took the segment
 // (claimed, ready, running, finished), plus the database server's clock that all of them correct to.
 import { k6SummarySchema, readStoredJson, thresholdSourcesSchema, type GeneratorTotals } from "@opsbench/core";
-import type { Db } from "./client";
-import { Prisma } from "./generated/prisma/client";
-import { jsonInput } from "./json-column";
+import type { Db } from "../client";
+import { Prisma } from "../generated/prisma/client";
+import { jsonInput } from "../json-column";
 
 export const SEGMENT_STATUSES = ["QUEUED", "STARTING", "READY", "RUNNING", "FINISHED", "FAILED", "LOST", "CANCELLED"] as const;
 export type SegmentStatus = (typeof SEGMENT_STATUSES)[number];

@@ -25,11 +25,11 @@ import {
   flagsOfRun,
   verdictExcludingFlags,
 } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 import { keepComparison } from "./comparison-cache";
-import { jsonInput } from "./json-column";
-import { parseRunJson } from "./run-json";
-import { loadRunRollups, measuredRollup, storeRunRollup, type StoredRollup } from "./run-rollups";
+import { jsonInput } from "../json-column";
+import { parseRunJson } from "../runs/run-json";
+import { loadRunRollups, measuredRollup, storeRunRollup, type StoredRollup } from "../runs/run-rollups";
 
 export interface ComparisonGroupInput {
   label?: string;

@@ -1,6 +1,6 @@
 // A study row's JSON columns (cells, planned order) and its runs', parsed as they leave the database.
 import { plannedOrderSchema, readStoredJson, studyCellsSchema, type StudyCell } from "@opsbench/core";
-import { parseRunJson, type ParsedRun, type RunJson } from "./run-json";
+import { parseRunJson, type ParsedRun, type RunJson } from "../runs/run-json";
 
 type StudyJsonColumns = { cells: unknown; plannedOrder: unknown };
 type RunRow = { [K in keyof RunJson]: unknown };

@@ -3,9 +3,9 @@
 // shows it) and the worker (which checks it) agree. Lower-case hex: fits a URL path and a TXT record alike.
 import { createHmac } from "node:crypto";
 import { dnsVerifyRecord, policyHost, typedEndpointOf, wellKnownVerifyPath } from "@opsbench/core";
-import type { Db } from "./client";
-import { NotFoundError } from "./errors";
-import { isUuid } from "./scope/workspace-access";
+import type { Db } from "../client";
+import { NotFoundError } from "../errors";
+import { isUuid } from "../scope/workspace-access";
 
 export function hostVerificationToken(key: string, host: string): string {
   return createHmac("sha256", key)

@@ -22,12 +22,12 @@ import {
   type ThresholdSources,
   thresholdSourcesSchema,
 } from "@opsbench/core";
-import { jsonInput } from "./json-column";
-import type { Db } from "./client";
-import { runStore } from "./run-store";
-import { loadResultCells } from "./result-cells";
-import { loadMetricCells } from "./run-view";
-import { generatorTotals, segmentStore } from "./run-segments";
+import { jsonInput } from "../json-column";
+import type { Db } from "../client";
+import { runStore } from "../runs/run-store";
+import { loadResultCells } from "../runs/result-cells";
+import { loadMetricCells } from "../runs/run-view";
+import { generatorTotals, segmentStore } from "../runs/run-segments";
 
 export const EXTERNAL_SOURCE = "external";
 /** An ingest token works this long unless asked otherwise. */

@@ -1,7 +1,7 @@
 // Many per-second rows at once: one INSERT ... SELECT FROM unnest(arrays) per chunk. Prisma's
 // createMany sends a parameter per value and took 38 s for 20,000 result rows here; this takes
 // about 4 (a 24 h import has ~200,000 of them and must fit in its transaction).
-import type { Db } from "./client";
+import type { Db } from "../client";
 
 type Tx = Pick<Db, "$executeRaw">;
 

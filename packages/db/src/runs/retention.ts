@@ -2,7 +2,7 @@
 // ends (workspaces.series_retention_days; null keeps them forever). The worker's sweep
 // then deletes the run's result, load, metric and infra rows and stamps series_pruned_at;
 // the run keeps its summary, steps, events and flags, and its page says the series was pruned.
-import type { Db } from "./client";
+import type { Db } from "../client";
 
 const DAY_MS = 86_400_000;
 

@@ -14,9 +14,9 @@ import {
   type RunRollupWindows,
 } from "@opsbench/core";
 import { insertRollupCells } from "./bulk-insert";
-import type { Db } from "./client";
-import { forgetComparisonsOf } from "./comparison-cache";
-import { jsonInput } from "./json-column";
+import type { Db } from "../client";
+import { forgetComparisonsOf } from "../comparisons/comparison-cache";
+import { jsonInput } from "../json-column";
 import { loadMeasuredCells } from "./measured-cells";
 import { cellFromRow, rowFromCell } from "./result-cell-row";
 

@@ -1,7 +1,7 @@
 // Validity flags on a run (runs.flags): added by the worker as it finds them.
 import { mergeFlags, readFlags, validityFlags, type ValidityFlag } from "@opsbench/core";
-import type { Db } from "./client";
-import { jsonInput } from "./json-column";
+import type { Db } from "../client";
+import { jsonInput } from "../json-column";
 
 /** Adds flags to a run, one per code. The worker writes a run from one place at a time, so read-then-write is safe. */
 export async function addRunFlags(db: Db, runId: string, flags: readonly ValidityFlag[]): Promise<ValidityFlag[]> {

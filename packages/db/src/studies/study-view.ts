@@ -21,8 +21,8 @@ import {
   type StudyRunResult,
   type ValidityFlag,
 } from "@opsbench/core";
-import type { Db } from "./client";
-import { loadResultCellsOfRuns } from "./result-cells";
+import type { Db } from "../client";
+import { loadResultCellsOfRuns } from "../runs/result-cells";
 import { parseStudyWithRuns } from "./study-json";
 
 export interface StudyRunView {

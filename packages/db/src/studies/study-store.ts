@@ -12,14 +12,14 @@ import {
   type StudyCell,
   type StudyInput,
 } from "@opsbench/core";
-import type { Db } from "./client";
-import { NotFoundError } from "./errors";
-import type { Target, Workload } from "./generated/prisma/client";
-import type { StudyStatus } from "./generated/prisma/enums";
-import { jsonInput } from "./json-column";
-import { runSpecColumns } from "./spec-columns";
-import { parseRunJson } from "./run-json";
-import { definitionsScope } from "./scope/definitions-scope";
+import type { Db } from "../client";
+import { NotFoundError } from "../errors";
+import type { Target, Workload } from "../generated/prisma/client";
+import type { StudyStatus } from "../generated/prisma/enums";
+import { jsonInput } from "../json-column";
+import { runSpecColumns } from "../spec-columns";
+import { parseRunJson } from "../runs/run-json";
+import { definitionsScope } from "../scope/definitions-scope";
 import { parseStudyJson, parseStudyWithRuns } from "./study-json";
 
 /**

@@ -1,7 +1,7 @@
 // A run's stored per-second cells (result_seconds), read back as core's ResultCells. Its own module so that the
 // run view, comparisons and rollups all read cells here without importing one another.
 import type { ResultCell } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 import { cellFromRow } from "./result-cell-row";
 
 export async function loadResultCells(db: Db, runId: string, window?: { from: Date; to: Date }): Promise<ResultCell[]> {

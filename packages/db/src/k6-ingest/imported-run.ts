@@ -3,11 +3,11 @@
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
 import { runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
-import { insertLoadSeconds, insertResultSeconds } from "./bulk-insert";
-import type { Db } from "./client";
-import { jsonInput, jsonInputOfUnknown } from "./json-column";
-import { rowFromCell } from "./result-cell-row";
-import { storeRunRollup } from "./run-rollups";
+import { insertLoadSeconds, insertResultSeconds } from "../runs/bulk-insert";
+import type { Db } from "../client";
+import { jsonInput, jsonInputOfUnknown } from "../json-column";
+import { rowFromCell } from "../runs/result-cell-row";
+import { storeRunRollup } from "../runs/run-rollups";
 
 export const K6_IMPORT_SOURCE = "k6-import";
 

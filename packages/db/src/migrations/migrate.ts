@@ -80,4 +80,4 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
 }
 
 export const defaultMigrationsDir = () =>
-  path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), "../../../prisma/migrations");
+  path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), "../../../../prisma/migrations");

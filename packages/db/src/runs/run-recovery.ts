@@ -2,8 +2,8 @@
 // non-final state (their worker died, their job vanished), the steps they left
 // RUNNING, and whether they wrote any results. Every write here is conditional on
 // the row still being unfinished, so a reconciler never overwrites a real outcome.
-import type { Db } from "./client";
-import type { RunStatus, StudyStatus } from "./generated/prisma/enums";
+import type { Db } from "../client";
+import type { RunStatus, StudyStatus } from "../generated/prisma/enums";
 
 const UNFINISHED_RUN: RunStatus[] = ["QUEUED", "PROVISIONING", "RUNNING", "ANALYZING"];
 const UNFINISHED_STUDY: StudyStatus[] = ["QUEUED", "RUNNING"];

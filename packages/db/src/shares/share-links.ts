@@ -2,8 +2,8 @@
 // token's SHA-256 is stored, so the database alone cannot rebuild a link.
 import { createHash, randomBytes } from "node:crypto";
 import { readStoredJson, shareKindSchema, shareSubjectSchema, type ShareKind, type ShareSubject } from "@opsbench/core";
-import type { Db } from "./client";
-import { jsonInput } from "./json-column";
+import type { Db } from "../client";
+import { jsonInput } from "../json-column";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

@@ -1,6 +1,6 @@
 // Comparisons of finished runs, stored by their selection (comparison.ts decides what goes in).
-import { Prisma } from "./generated/prisma/client";
-import type { Db } from "./client";
+import { Prisma } from "../generated/prisma/client";
+import type { Db } from "../client";
 
 /** Stored comparisons kept per workspace (the newest); a 24 h comparison's series take a few MB. */
 export const KEPT_COMPARISONS = 100;

@@ -24,10 +24,10 @@ import {
   windowsOfRollup,
   type ValidityFlag,
 } from "@opsbench/core";
-import { jsonInput } from "./json-column";
-import { loadComparisonWindow } from "./comparison-window";
+import { jsonInput } from "../json-column";
+import { loadComparisonWindow } from "../comparisons/comparison-window";
 import { loadRunRollups } from "./run-rollups";
-import type { Db } from "./client";
+import type { Db } from "../client";
 import { loadResultCells } from "./result-cells";
 import { parseRunJson } from "./run-json";
 import { loadRunInfra, type RunInfra } from "./run-infra";

@@ -14,8 +14,8 @@ import {
   type PriceCatalogEntry,
   type ResolvedCostModel,
 } from "@opsbench/core";
-import type { Db } from "./client";
-import { jsonInput } from "./json-column";
+import type { Db } from "../client";
+import { jsonInput } from "../json-column";
 
 export interface StoredPriceCatalog extends PriceCatalogEntry {
   id: string;

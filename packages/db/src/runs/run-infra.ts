@@ -4,7 +4,7 @@
 // The detail JSON is read leniently (core's infraPointDetailSchema): a row written by
 // an older provider (or another kind) must never break a page. Fields: docs/local-engine.md.
 import { readInfraPointDetail } from "@opsbench/core";
-import type { Db } from "./client";
+import type { Db } from "../client";
 
 export interface InfraSeriesPoint {
   /** Seconds after the second the load started in (one decimal). */

@@ -1,25 +1,25 @@
-// Every row belongs to a workspace. This module family (workspace-scope.ts and
-// scope/*) is the one place that scopes reads and writes to a workspace: callers
+// Every row belongs to a workspace. This module family (scope/: this file and its
+// siblings) is the one place that scopes reads and writes to a workspace: callers
 // get a scope and never pass workspaceId into a query themselves. Teams arrive
 // later; until then there is "default".
-import type { Db } from "./client";
-import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "./comparison";
-import { loadComparisonWindow } from "./comparison-window";
-import { targetVerification } from "./host-verification";
-import { createImportedRun, type ImportedRunInput } from "./imported-run";
-import { priceCatalogStore } from "./price-catalogs";
-import { retentionScope } from "./retention";
-import { auditScope } from "./scope/audit-scope";
-import { deletionScope } from "./scope/deletion-scope";
-import { credentialsScope } from "./scope/credentials-scope";
-import { definitionsScope } from "./scope/definitions-scope";
-import { limitsScope } from "./scope/limits-scope";
-import { runsScope } from "./scope/runs-scope";
-import { sharesScope } from "./scope/shares-scope";
-import { studiesScope } from "./scope/studies-scope";
-import { workspaceAccess } from "./scope/workspace-access";
+import type { Db } from "../client";
+import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "../comparisons/comparison";
+import { loadComparisonWindow } from "../comparisons/comparison-window";
+import { targetVerification } from "../workspaces/host-verification";
+import { createImportedRun, type ImportedRunInput } from "../k6-ingest/imported-run";
+import { priceCatalogStore } from "../workspaces/price-catalogs";
+import { retentionScope } from "../runs/retention";
+import { auditScope } from "./audit-scope";
+import { deletionScope } from "./deletion-scope";
+import { credentialsScope } from "./credentials-scope";
+import { definitionsScope } from "./definitions-scope";
+import { limitsScope } from "./limits-scope";
+import { runsScope } from "./runs-scope";
+import { sharesScope } from "./shares-scope";
+import { studiesScope } from "./studies-scope";
+import { workspaceAccess } from "./workspace-access";
 
-export { isUuid } from "./scope/workspace-access";
+export { isUuid } from "./workspace-access";
 
 export const DEFAULT_WORKSPACE_SLUG = "default";
 
