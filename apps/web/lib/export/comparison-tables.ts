@@ -7,7 +7,7 @@ import type { DataTable } from "./data-table";
 export const COMPARISON_TABLES = ["summary", "runs", "series", "distribution", "box", "infra", "verdicts", "cost"] as const;
 export type ComparisonTableName = (typeof COMPARISON_TABLES)[number];
 
-/** The per-run metrics verdicts and box plots are about (as packages/db/src/comparison.ts). */
+/** The per-run metrics verdicts and box plots are about (as packages/db/src/comparisons/comparison.ts). */
 export const RUN_METRICS = [
   // Latency of successful responses first, then of all responses (docs/measurement.md).
   { key: "p50", label: "p50 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p50 },
