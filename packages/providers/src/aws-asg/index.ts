@@ -25,6 +25,7 @@ import {
   ElasticLoadBalancingV2Client,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { awsAsgSpec, cloudResourceName, type AwsAsgSpec } from "@opsbench/core";
+import { cloudEndpoint } from "../cloud/cloud-endpoint";
 import { observeCloud } from "../cloud/observe-cloud";
 import { cloudWatchPeriods, type CloudWatchMetric, PERIOD_SECONDS } from "../aws/cloudwatch-periods";
 import { runTags } from "../aws/run-tags";
@@ -312,8 +313,7 @@ export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
   reset,
   observe,
   teardown,
-  outsideEndpoint: () => true,
-  knownEndpoint: (spec) => spec.endpointUrl ?? null,
+  ...cloudEndpoint,
   // Tagged resources in the credential's region, found through the same describe calls teardown uses.
   reaper: {
     credentialKind: "aws",

@@ -18,6 +18,7 @@ import { awsLambdaSpec, cloudResourceName, RUN_TAG_KEY, type AwsLambdaSpec } fro
 import { cloudWatchPeriods, type CloudWatchMetric, PERIOD_SECONDS } from "../aws/cloudwatch-periods";
 import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession } from "../aws/session";
+import { cloudEndpoint } from "../cloud/cloud-endpoint";
 import { observeCloud } from "../cloud/observe-cloud";
 import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
 import { lambdaPackage } from "./function-zip";
@@ -235,8 +236,7 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   reset,
   observe,
   teardown,
-  outsideEndpoint: () => true,
-  knownEndpoint: (spec) => spec.endpointUrl ?? null,
+  ...cloudEndpoint,
   // Tagged functions in the credential's region.
   reaper: {
     credentialKind: "aws",

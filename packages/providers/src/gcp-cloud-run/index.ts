@@ -2,6 +2,7 @@
 // memory, CPU throttling) through the Cloud Run Admin API v2, labelled
 // opsbench-run=<id>; teardown deletes by label. Metrics from Cloud Monitoring at 60 s.
 import { cloudResourceName, gcpCloudRunSpec, type GcpCloudRunSpec } from "@opsbench/core";
+import { cloudEndpoint } from "../cloud/cloud-endpoint";
 import { observeCloud } from "../cloud/observe-cloud";
 import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
 import { gcpClients, gcpCredentialOf, gcpErrorMessage } from "./clients";
@@ -205,8 +206,7 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   reset,
   observe,
   teardown,
-  outsideEndpoint: () => true,
-  knownEndpoint: (spec) => spec.endpointUrl ?? null,
+  ...cloudEndpoint,
   reaper: {
     credentialKind: "gcp",
     listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),
