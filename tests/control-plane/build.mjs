@@ -38,7 +38,12 @@ const KWOK_STAGES = [
 // Knative Serving's binaries that make a Service Ready here: the controller (Service, Configuration, Revision, Route,
 // ServerlessService) and the autoscaler (the KPA, which reconciles each Revision's PodAutoscaler). Not the webhook
 // (opsbench writes every field it needs), nor the activator (it proxies to pods: kwok's pods have no network).
-const KNATIVE_BINARIES = ["controller", "autoscaler"];
+// The controller is built from knative/controller/main.go: cmd/controller's reconcilers with its health-probe
+// server off (it would take :8080, where the autoscaler's stat server listens).
+const KNATIVE_BINARIES = [
+  ["controller", "./controller"],
+  ["autoscaler", "knative.dev/serving/cmd/autoscaler"],
+];
 const NETWORKING = "knative.dev/networking";
 const KNATIVE_CONFIG = [
   ["namespace", "knative.dev/serving", ["config/core/100-namespace.yaml"]],
@@ -59,6 +64,8 @@ const KNATIVE_CONFIG = [
     ),
   ],
   ["configmaps", NETWORKING, ["config/config-network.yaml"]],
+  // The activator's Service (the tests apply its Service documents only): a ServerlessService reads its Endpoints.
+  ["services", "knative.dev/serving", ["config/core/deployments/activator.yaml"]],
 ];
 
 export function controlPlaneBuildInfo() {
@@ -85,7 +92,7 @@ export function knativeBuildInfo() {
   const version = /knative\.dev\/serving (v[\d.]+)/.exec(mod)?.[1];
   if (!version) throw new Error("tests/control-plane/knative/go.mod does not pin knative.dev/serving");
   const hash = createHash("sha256").update(JSON.stringify([KNATIVE_BINARIES, KNATIVE_CONFIG]));
-  for (const f of readdirSync(path.join(here, "knative")).sort())
+  for (const f of readdirSync(path.join(here, "knative"), { recursive: true }).sort())
     if (/\.(go|mod|sum)$/.test(f)) hash.update(f).update(readFileSync(path.join(here, "knative", f)));
   const dir = path.join(root, ".tools", `knative-${version}-${hash.digest("hex").slice(0, 12)}`);
   return {
@@ -159,8 +166,7 @@ function buildControlPlaneInto(tmp, info, out) {
 
 function buildKnativeInto(tmp, _info, out) {
   const cwd = path.join(here, "knative");
-  for (const bin of KNATIVE_BINARIES)
-    go(["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, bin), `knative.dev/serving/cmd/${bin}`], cwd, out);
+  for (const [bin, pkg] of KNATIVE_BINARIES) go(["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, bin), pkg], cwd, out);
   // What the cluster's owner applies to install Knative Serving: its CRDs (with networking's and caching's that its
   // controllers watch) and its config maps, copied from the modules the binaries were built from.
   for (const [group, mod, files] of KNATIVE_CONFIG) {

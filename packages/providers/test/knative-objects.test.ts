@@ -25,6 +25,7 @@ describe("knative-service flavour", () => {
           metadata: {
             labels: { "opsbench-run": "run1" },
             annotations: {
+              "autoscaling.knative.dev/class": "kpa.autoscaling.knative.dev",
               "autoscaling.knative.dev/min-scale": "2",
               "autoscaling.knative.dev/max-scale": "6",
               "autoscaling.knative.dev/initial-scale": "2",
@@ -55,6 +56,7 @@ describe("knative-service flavour", () => {
       spec: { containers: { env: { name: string }[] }[] };
     };
     expect(template.metadata.annotations).toEqual({
+      "autoscaling.knative.dev/class": "kpa.autoscaling.knative.dev",
       "autoscaling.knative.dev/min-scale": "5",
       "autoscaling.knative.dev/max-scale": "5",
       "autoscaling.knative.dev/initial-scale": "5",

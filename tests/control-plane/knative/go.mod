@@ -5,7 +5,10 @@ module opsbench.local/control-plane/knative
 
 go 1.22
 
-require knative.dev/serving v0.42.2
+require (
+	knative.dev/pkg v0.0.0-20240716082220-4355f0c73608
+	knative.dev/serving v0.42.2
+)
 
 require (
 	cloud.google.com/go/compute/metadata v0.3.0 // indirect
@@ -123,7 +126,6 @@ require (
 	k8s.io/utils v0.0.0-20240102154912-e7106e64919e // indirect
 	knative.dev/caching v0.0.0-20240716132144-989f54c83776 // indirect
 	knative.dev/networking v0.0.0-20240716111826-bab7f2a3e556 // indirect
-	knative.dev/pkg v0.0.0-20240716082220-4355f0c73608 // indirect
 	sigs.k8s.io/gateway-api v0.8.0 // indirect
 	sigs.k8s.io/json v0.0.0-20221116044647-bc3834ca7abd // indirect
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.1 // indirect

@@ -41,6 +41,8 @@ export function knativeServiceObject(spec: KubernetesSpec & { image: string }, r
   const requests = { ...(r.cpuRequest ? { cpu: r.cpuRequest } : {}), ...(r.memoryRequest ? { memory: r.memoryRequest } : {}) };
   const limits = { ...(r.cpuLimit ? { cpu: r.cpuLimit } : {}), ...(r.memoryLimit ? { memory: r.memoryLimit } : {}) };
   const annotations: Record<string, string> = {
+    // Knative's autoscaler (the KPA) reconciles only PodAutoscalers of its class; the defaulting webhook would set it.
+    "autoscaling.knative.dev/class": "kpa.autoscaling.knative.dev",
     "autoscaling.knative.dev/min-scale": String(min),
     "autoscaling.knative.dev/max-scale": String(max),
     "autoscaling.knative.dev/initial-scale": String(min),
