@@ -47,7 +47,8 @@ export async function* observeNamespace(
         detail: {
           kind: "kubernetes",
           ready,
-          desired: h?.status?.desiredReplicas ?? pa?.desired ?? d.spec?.replicas ?? null,
+          // A Knative Revision: the scale its PodAutoscaler wants (null until the KPA says), not the Deployment's spec.
+          desired: knative ? (pa?.desired ?? null) : (h?.status?.desiredReplicas ?? d.spec?.replicas ?? null),
           hpaCurrentCpuPercent: current ?? null,
           hpaTargetCpuPercent: target ?? null,
           restarts: restarts ?? null,
