@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { k6BuildInfo } from "../apps/worker/k6-build/build.mjs";
-import { startControlPlaneBuildInBackground } from "../tests/control-plane/build.mjs";
+import { startTestBuildsInBackground } from "../tests/control-plane/build.mjs";
 import { localServices } from "./local-services.mjs";
 import { ensureProjectNode, NODE_MAJOR, NODE_VERSION, onNodeEnough, projectNode, rerunOnProjectNode } from "./project-node.mjs";
 import { createSteps, StepError } from "./setup-steps.mjs";
@@ -167,7 +167,7 @@ async function main() {
   if (purpose === "test") await step("schemathesis", schemathesis, { usually: "about 30 s on a fresh clone" });
   if (purpose === "test") await step("moto (AWS emulator)", moto, { usually: "about 30 s on a fresh clone" });
   // 15+ CPU-minutes the first time: built in the background; only the Kubernetes tests wait for it.
-  if (purpose === "test") await step("Kubernetes control plane", async () => startControlPlaneBuildInBackground());
+  if (purpose === "test") await step("Kubernetes control plane and Knative", async () => startTestBuildsInBackground());
   let env;
   await step(
     "Postgres and Redis",

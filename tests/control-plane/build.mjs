@@ -1,9 +1,11 @@
 // Builds the tests' Kubernetes control plane into .tools/kube-<version>-<hash>/ (reused when there):
 // kube-apiserver, kube-controller-manager and kube-scheduler from k8s.io/kubernetes, etcd from
-// go.etcd.io/etcd/server/v3, kwok and its Stage files. The first build takes about 15 CPU-minutes
-// (the Go build cache makes later ones short), so `setup --for test` starts it in the background
-// (`--background`) and the Kubernetes test files wait for it (waitForControlPlaneBuild).
-//   node tests/control-plane/build.mjs [--background]
+// go.etcd.io/etcd/server/v3, kwok and its Stage files; and Knative Serving's controller and autoscaler with the
+// CRDs and config maps that install it into .tools/knative-<version>-<hash>/ (from knative.dev/serving). The first
+// builds take about 15 and 10 CPU-minutes (the Go build cache makes later ones short), so `setup --for test` starts
+// them in the background (`--background`, one after the other) and the Kubernetes test files wait for them
+// (waitForControlPlaneBuild, waitForKnativeBuild).
+//   node tests/control-plane/build.mjs [--background] [control-plane] [knative]
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -33,6 +35,39 @@ const KWOK_STAGES = [
   ["pod", "fast"],
 ];
 
+// Knative Serving's binaries that make a Service Ready here: the controller (Service, Configuration, Revision, Route,
+// ServerlessService) and the autoscaler (the KPA, which reconciles each Revision's PodAutoscaler). Not the webhook
+// (opsbench writes every field it needs), nor the activator (it proxies to pods: kwok's pods have no network).
+// The controller is built from knative/controller/main.go: cmd/controller's reconcilers with its health-probe
+// server off (it would take :8080, where the autoscaler's stat server listens).
+const KNATIVE_BINARIES = [
+  ["controller", "./controller"],
+  ["autoscaler", "knative.dev/serving/cmd/autoscaler"],
+];
+const NETWORKING = "knative.dev/networking";
+const KNATIVE_CONFIG = [
+  ["namespace", "knative.dev/serving", ["config/core/100-namespace.yaml"]],
+  [
+    "crds",
+    "knative.dev/serving",
+    ["configuration", "domain-mapping", "metric", "podautoscaler", "revision", "route", "service"].map(
+      (n) => `config/core/300-resources/${n}.yaml`,
+    ),
+  ],
+  ["crds", NETWORKING, ["certificate", "domain-claim", "ingress", "serverlessservice"].map((n) => `config/${n}.yaml`)],
+  ["crds", "knative.dev/caching", ["config/image.yaml"]],
+  [
+    "configmaps",
+    "knative.dev/serving",
+    ["autoscaler", "defaults", "deployment", "domain", "features", "gc", "leader-election", "logging", "observability", "tracing"].map(
+      (n) => `config/core/configmaps/${n}.yaml`,
+    ),
+  ],
+  ["configmaps", NETWORKING, ["config/config-network.yaml"]],
+  // The activator's Service (the tests apply its Service documents only): a ServerlessService reads its Endpoints.
+  ["services", "knative.dev/serving", ["config/core/deployments/activator.yaml"]],
+];
+
 export function controlPlaneBuildInfo() {
   const kubeMod = readFileSync(path.join(here, "kube/go.mod"), "utf8");
   const version = /k8s\.io\/kubernetes (v[\d.]+)/.exec(kubeMod)?.[1];
@@ -48,6 +83,25 @@ export function controlPlaneBuildInfo() {
     lock: `${dir}.building`,
     log: path.join(root, ".data/control-plane-build.log"),
     stages: path.join(dir, "kwok-stages"),
+    bin: (name) => path.join(dir, name),
+  };
+}
+
+export function knativeBuildInfo() {
+  const mod = readFileSync(path.join(here, "knative/go.mod"), "utf8");
+  const version = /knative\.dev\/serving (v[\d.]+)/.exec(mod)?.[1];
+  if (!version) throw new Error("tests/control-plane/knative/go.mod does not pin knative.dev/serving");
+  const hash = createHash("sha256").update(JSON.stringify([KNATIVE_BINARIES, KNATIVE_CONFIG]));
+  for (const f of readdirSync(path.join(here, "knative"), { recursive: true }).sort())
+    if (/\.(go|mod|sum)$/.test(f)) hash.update(f).update(readFileSync(path.join(here, "knative", f)));
+  const dir = path.join(root, ".tools", `knative-${version}-${hash.digest("hex").slice(0, 12)}`);
+  return {
+    version,
+    dir,
+    lock: `${dir}.building`,
+    log: path.join(root, ".data/knative-build.log"),
+    /** The YAML files to apply, by group (namespace, crds, configmaps). */
+    config: (group) => path.join(dir, "config", group),
     bin: (name) => path.join(dir, name),
   };
 }
@@ -71,6 +125,8 @@ const duBytes = (p) => {
   return r.status === 0 ? Number(r.stdout.split("\t")[0]) : null;
 };
 const goEnv = (name) => spawnSync("go", ["env", name], { encoding: "utf8" }).stdout.trim();
+/** Where a module of a build's go.mod is in the module cache. */
+const moduleDir = (cwd, mod) => spawnSync("go", ["list", "-m", "-f", "{{.Dir}}", mod], { cwd, encoding: "utf8" }).stdout.trim();
 
 function go(args, cwd, log) {
   // nice: the build shares the machine with running suites.
@@ -82,12 +138,62 @@ function go(args, cwd, log) {
   if (r.status !== 0) throw new Error(`go ${args.join(" ")} failed in ${path.relative(root, cwd)} (exit ${r.status})`);
 }
 
+function buildControlPlaneInto(tmp, info, out) {
+  const minor = info.version.split(".")[1];
+  const ldflags = [
+    "-s -w",
+    `-X k8s.io/component-base/version.gitVersion=${info.version}`,
+    "-X k8s.io/component-base/version.gitMajor=1",
+    `-X k8s.io/component-base/version.gitMinor=${minor}`,
+    "-X k8s.io/component-base/version.gitTreeState=clean",
+  ].join(" ");
+  go(["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, "etcd"), "."], path.join(here, "etcd"), out);
+  go(["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, "kwok"), "sigs.k8s.io/kwok/cmd/kwok"], path.join(here, "kwok"), out);
+  const kwokDir = moduleDir(path.join(here, "kwok"), "sigs.k8s.io/kwok");
+  mkdirSync(path.join(tmp, "kwok-stages"));
+  for (const [kind, set] of KWOK_STAGES) {
+    const from = path.join(kwokDir, "kustomize/stage", kind, set);
+    for (const f of readdirSync(from).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml"))
+      copyFileSync(path.join(from, f), path.join(tmp, "kwok-stages", `${kind}-${f}`));
+  }
+  for (const bin of KUBE_BINARIES)
+    go(
+      ["build", "-trimpath", "-ldflags", ldflags, "-o", path.join(tmp, bin), `k8s.io/kubernetes/cmd/${bin}`],
+      path.join(here, "kube"),
+      out,
+    );
+}
+
+function buildKnativeInto(tmp, _info, out) {
+  const cwd = path.join(here, "knative");
+  for (const [bin, pkg] of KNATIVE_BINARIES) go(["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, bin), pkg], cwd, out);
+  // What the cluster's owner applies to install Knative Serving: its CRDs (with networking's and caching's that its
+  // controllers watch) and its config maps, copied from the modules the binaries were built from.
+  for (const [group, mod, files] of KNATIVE_CONFIG) {
+    const from = moduleDir(cwd, mod);
+    mkdirSync(path.join(tmp, "config", group), { recursive: true });
+    for (const f of files)
+      copyFileSync(path.join(from, f), path.join(tmp, "config", group, `${path.basename(path.dirname(f))}-${path.basename(f)}`));
+  }
+}
+
+const BUILDS = {
+  "control-plane": {
+    info: controlPlaneBuildInfo,
+    into: buildControlPlaneInto,
+    what: "the Kubernetes control plane",
+    pattern: /^kube-v[\d.]+-[0-9a-f]{12}$/,
+  },
+  knative: { info: knativeBuildInfo, into: buildKnativeInto, what: "Knative Serving", pattern: /^knative-v[\d.]+-[0-9a-f]{12}$/ },
+};
+
 /** Builds into a temporary folder and renames it into place, so a folder that exists is complete. */
-export function buildControlPlane({ log = console.log } = {}) {
-  const info = controlPlaneBuildInfo();
+function build(name, { log = console.log } = {}) {
+  const { info: infoOf, into, what, pattern } = BUILDS[name];
+  const info = infoOf();
   if (complete(info)) return { ...info, built: false };
   const holder = lockHolder(info);
-  if (holder && holder !== process.pid) throw new Error(`a control-plane build is already running (pid ${holder})`);
+  if (holder && holder !== process.pid) throw new Error(`a ${name} build is already running (pid ${holder})`);
   mkdirSync(path.dirname(info.dir), { recursive: true });
   mkdirSync(path.dirname(info.log), { recursive: true });
   writeFileSync(info.lock, String(process.pid));
@@ -99,37 +205,8 @@ export function buildControlPlane({ log = console.log } = {}) {
   try {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
-    log(`building the Kubernetes control plane ${info.version} into ${path.relative(root, info.dir)} (15+ CPU-minutes the first time)...`);
-    const minor = info.version.split(".")[1];
-    const ldflags = [
-      "-s -w",
-      `-X k8s.io/component-base/version.gitVersion=${info.version}`,
-      "-X k8s.io/component-base/version.gitMajor=1",
-      `-X k8s.io/component-base/version.gitMinor=${minor}`,
-      "-X k8s.io/component-base/version.gitTreeState=clean",
-    ].join(" ");
-    go(["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, "etcd"), "."], path.join(here, "etcd"), out);
-    go(
-      ["build", "-trimpath", "-ldflags", "-s -w", "-o", path.join(tmp, "kwok"), "sigs.k8s.io/kwok/cmd/kwok"],
-      path.join(here, "kwok"),
-      out,
-    );
-    const kwokDir = spawnSync("go", ["list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kwok"], {
-      cwd: path.join(here, "kwok"),
-      encoding: "utf8",
-    }).stdout.trim();
-    mkdirSync(path.join(tmp, "kwok-stages"));
-    for (const [kind, set] of KWOK_STAGES) {
-      const from = path.join(kwokDir, "kustomize/stage", kind, set);
-      for (const f of readdirSync(from).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml"))
-        copyFileSync(path.join(from, f), path.join(tmp, "kwok-stages", `${kind}-${f}`));
-    }
-    for (const bin of KUBE_BINARIES)
-      go(
-        ["build", "-trimpath", "-ldflags", ldflags, "-o", path.join(tmp, bin), `k8s.io/kubernetes/cmd/${bin}`],
-        path.join(here, "kube"),
-        out,
-      );
+    log(`building ${what} ${info.version} into ${path.relative(root, info.dir)} (15+ CPU-minutes the first time)...`);
+    into(tmp, info, out);
     const seconds = Math.round((Date.now() - started) / 1000);
     const cacheAfter = duBytes(cache);
     const figures = {
@@ -145,7 +222,7 @@ export function buildControlPlane({ log = console.log } = {}) {
     // Builds of other versions older than a day are of no further use.
     for (const d of readdirSync(path.dirname(info.dir))) {
       const p = path.join(path.dirname(info.dir), d);
-      if (/^kube-v[\d.]+-[0-9a-f]{12}$/.test(d) && p !== info.dir && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000)
+      if (pattern.test(d) && p !== info.dir && Date.now() - statSync(p).mtimeMs > 24 * 3600 * 1000)
         rmSync(p, { recursive: true, force: true });
     }
     return { ...info, built: true, figures };
@@ -157,42 +234,69 @@ export function buildControlPlane({ log = console.log } = {}) {
   }
 }
 
-/** Starts the build detached (its output in .data/control-plane-build.log); returns what it did. */
-export function startControlPlaneBuildInBackground() {
-  const info = controlPlaneBuildInfo();
-  if (complete(info)) return `${info.version} present (${path.relative(root, info.dir)})`;
-  const holder = lockHolder(info);
-  if (holder) return `being built (pid ${holder}, log ${path.relative(root, info.log)})`;
-  mkdirSync(path.dirname(info.log), { recursive: true });
-  const out = openSync(info.log, "a");
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { detached: true, stdio: ["ignore", out, out] });
-  child.unref();
-  writeFileSync(info.lock, String(child.pid));
-  return `building in the background (pid ${child.pid}, log ${path.relative(root, info.log)}); the Kubernetes tests wait for it`;
+export const buildControlPlane = (opts) => build("control-plane", opts);
+export const buildKnative = (opts) => build("knative", opts);
+
+/**
+ * Starts the builds that are missing, one after the other in one detached process (its output in .data/); returns
+ * what it did. Each missing build's lock names that process from the start, so a test waits rather than builds too.
+ */
+export function startTestBuildsInBackground() {
+  const said = [];
+  const missing = [];
+  for (const [name, { info: infoOf, what }] of Object.entries(BUILDS)) {
+    const info = infoOf();
+    const holder = lockHolder(info);
+    if (complete(info)) said.push(`${what} ${info.version} present (${path.relative(root, info.dir)})`);
+    else if (holder) said.push(`${what} being built (pid ${holder}, log ${path.relative(root, info.log)})`);
+    else missing.push([name, info]);
+  }
+  if (missing.length > 0) {
+    const log = missing[0][1].log;
+    mkdirSync(path.dirname(log), { recursive: true });
+    const out = openSync(log, "a");
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...missing.map(([name]) => name)], {
+      detached: true,
+      stdio: ["ignore", out, out],
+    });
+    child.unref();
+    for (const [name, info] of missing) {
+      writeFileSync(info.lock, String(child.pid));
+      said.push(`${BUILDS[name].what} building in the background (pid ${child.pid}, log ${path.relative(root, log)})`);
+    }
+  }
+  return `${said.join("; ")}${missing.length ? "; the Kubernetes tests wait for it" : ""}`;
 }
 
 /** Waits for a running build (or builds here when none runs); resolves with the build's paths. */
-export async function waitForControlPlaneBuild({ timeoutMs = 60 * 60 * 1000, log = () => {} } = {}) {
-  const info = controlPlaneBuildInfo();
+async function waitForBuild(name, { timeoutMs = 60 * 60 * 1000, log = () => {} } = {}) {
+  const info = BUILDS[name].info();
   const deadline = Date.now() + timeoutMs;
   let said = false;
   while (!complete(info)) {
     if (!lockHolder(info)) {
-      buildControlPlane({ log });
+      build(name, { log });
       break;
     }
-    if (!said) log(`waiting for the control-plane build (log ${path.relative(root, info.log)})`);
+    if (!said) log(`waiting for the ${name} build (log ${path.relative(root, info.log)})`);
     said = true;
-    if (Date.now() > deadline) throw new Error(`the control-plane build did not finish within ${timeoutMs / 60000} min`);
+    if (Date.now() > deadline) throw new Error(`the ${name} build did not finish within ${timeoutMs / 60000} min`);
     await new Promise((r) => setTimeout(r, 5000));
   }
   return info;
 }
 
+export const waitForControlPlaneBuild = (opts) => waitForBuild("control-plane", opts);
+export const waitForKnativeBuild = (opts) => waitForBuild("knative", opts);
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv.includes("--background")) console.log(startControlPlaneBuildInBackground());
+  if (process.argv.includes("--background")) console.log(startTestBuildsInBackground());
   else {
-    const r = buildControlPlane();
-    console.log(`${r.built ? "built" : "reusing"} ${r.dir}`);
+    // node build.mjs [control-plane] [knative]: those builds in order (default: both).
+    const names = process.argv.slice(2).filter((a) => a in BUILDS);
+    for (const name of names.length ? names : Object.keys(BUILDS)) {
+      const r = build(name);
+      console.log(`${r.built ? "built" : "reusing"} ${r.dir}`);
+    }
   }
 }

@@ -28,6 +28,36 @@ describe("kubernetes target spec", () => {
     ]);
   });
 
+  it("takes the knative-service flavour, and refuses what a Knative Service cannot carry, naming the field", () => {
+    const issues = (v: unknown) => kubernetesSpec.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    const k = kubernetesSpec.parse({
+      ...base,
+      flavour: "knative-service",
+      minReplicas: 1,
+      maxReplicas: 5,
+      knative: { containerConcurrency: 10 },
+    });
+    expect(k).toMatchObject({ flavour: "knative-service", knative: { containerConcurrency: 10 } });
+    expect(kubernetesReplicas(k)).toEqual({ min: 1, max: 5 });
+    expect(kubernetesSpec.parse(base)).not.toHaveProperty("flavour");
+    expect(issues({ ...base, flavour: "openfaas-function" })).toEqual([
+      'flavour: Invalid option: expected one of "deployment"|"knative-service"',
+    ]);
+    expect(issues({ ...base, knative: { targetConcurrency: 5 } })).toEqual(['knative: knative settings go with flavour "knative-service"']);
+    expect(issues({ ...base, flavour: "knative-service", knative: { containerConcurrency: -1 } })).toEqual([
+      "knative.containerConcurrency: Too small: expected number to be >=0",
+    ]);
+    expect(issues({ ...base, flavour: "knative-service", targetCpuPercent: 50, resources: { cpuRequest: "500m" } })).toEqual([
+      "targetCpuPercent: a Knative Service scales on concurrency (knative.targetConcurrency), not with an HPA on CPU: leave targetCpuPercent out",
+    ]);
+    expect(issues({ ...base, flavour: "knative-service", placement: { onePodPerNode: true } })).toEqual([
+      "placement: pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service",
+    ]);
+    expect(issues({ credential: "gke", manifests: "kind: Deployment", flavour: "knative-service" })).toEqual([
+      "flavour: a Knative Service is made from an image: give image, not manifests",
+    ]);
+  });
+
   it("is a target kind the API accepts, as is endpoint", () => {
     expect(targetInput.parse({ name: "k", kind: "kubernetes", spec: base }).kind).toBe("kubernetes");
     expect(targetInput.parse({ name: "e", kind: "endpoint", spec: { url: "http://127.0.0.1:8080" } }).kind).toBe("endpoint");

@@ -17,6 +17,25 @@ export const kubernetesSpec = z
     credential: credentialName,
     /** The container image to run. Give this, or `manifests`. */
     image: z.string().min(1).max(512).optional(),
+    /**
+     * What opsbench makes from the image: a Deployment with a Service (and an HPA), the default; or a Knative Service
+     * (serving.knative.dev/v1) whose controller makes the Revision, its Deployment and its autoscaling (docs/kubernetes.md).
+     */
+    flavour: z.enum(["deployment", "knative-service"]).optional(),
+    /** With flavour knative-service: the Revision's concurrency and timeout, and the Knative autoscaler's settings. */
+    knative: z
+      .object({
+        /** Requests one pod takes at a time (the Revision's containerConcurrency; 0 = no limit, Knative's default). */
+        containerConcurrency: z.number().int().min(0).max(1000).optional(),
+        /** Concurrent requests per pod the autoscaler aims at (autoscaling.knative.dev/target). */
+        targetConcurrency: z.number().int().min(1).max(1000).optional(),
+        /** autoscaling.knative.dev/target-burst-capacity: 0 keeps the activator out of the path while pods run, -1 always in it. */
+        targetBurstCapacity: z.number().int().min(-1).max(100_000).optional(),
+        /** The Revision's request timeout (Knative's default: 300). */
+        timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+      })
+      .strict()
+      .optional(),
     /** The container's port; the Service forwards to it. */
     port: z.number().int().min(1).max(65535).default(8080),
     replicas: replicaCount.optional(),
@@ -127,6 +146,19 @@ export const kubernetesSpec = z
         path: ["resources", "cpuRequest"],
         message: "an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
       });
+    if (s.knative && s.flavour !== "knative-service")
+      ctx.addIssue({ code: "custom", path: ["knative"], message: 'knative settings go with flavour "knative-service"' });
+    if (s.flavour === "knative-service") {
+      const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+      if (s.manifests !== undefined) refuse("flavour", "a Knative Service is made from an image: give image, not manifests");
+      if (s.targetCpuPercent !== undefined)
+        refuse(
+          "targetCpuPercent",
+          "a Knative Service scales on concurrency (knative.targetConcurrency), not with an HPA on CPU: leave targetCpuPercent out",
+        );
+      if (s.placement)
+        refuse("placement", "pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service");
+    }
     if (
       s.manifests !== undefined &&
       (s.targetCpuPercent !== undefined || s.resources || s.placement || s.replicas || s.minReplicas || s.maxReplicas)

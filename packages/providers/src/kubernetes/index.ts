@@ -19,6 +19,7 @@ import {
   RUN_LABEL,
   serviceObject,
 } from "./objects";
+import { createKnativeService, knativeNotReady, knativeServiceObject, readKnativeService, revisionDeployment } from "./knative";
 import { observeNamespace } from "./observe";
 import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
@@ -32,6 +33,8 @@ export interface KubernetesState {
   hpa: string | null;
   minReplicas: number;
   readyTimeoutMs: number;
+  /** Flavour knative-service: the Knative Service and the Revision whose Deployment (`deployment`) is observed. */
+  knative?: { service: string; revision: string };
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
@@ -142,6 +145,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     const client = await clientFor(ctx, ctx.signal);
     const ns = namespaceOf(ctx.runId);
     const manifests = spec.manifests ? parseManifests(spec.manifests, ctx.runId) : null;
+    const knative = spec.flavour === "knative-service";
     const { min } = kubernetesReplicas(spec);
     const deployment = manifests
       ? (spec.deployment ?? manifests.find((m) => m.kind === "Deployment")?.metadata.name ?? APP_NAME)
@@ -189,30 +193,58 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
         );
       }
       const image = spec.image ?? "";
-      const body = deploymentObject({ ...spec, image }, ctx.runId);
-      await kubeCall(client, `creating Deployment ${APP_NAME}`, () => client.apps.createNamespacedDeployment({ namespace: ns, body }));
-      const service = serviceObject(spec, ctx.runId);
-      await kubeCall(client, `creating Service ${APP_NAME}`, () => client.core.createNamespacedService({ namespace: ns, body: service }));
-      const h = hpaObject(spec, ctx.runId);
-      if (h)
-        await kubeCall(client, `creating HPA ${APP_NAME}`, () =>
-          client.autoscaling.createNamespacedHorizontalPodAutoscaler({ namespace: ns, body: h }),
-        );
+      if (knative) await createKnativeService(client, knativeServiceObject({ ...spec, image }, ctx.runId));
+      else {
+        const body = deploymentObject({ ...spec, image }, ctx.runId);
+        await kubeCall(client, `creating Deployment ${APP_NAME}`, () => client.apps.createNamespacedDeployment({ namespace: ns, body }));
+        const service = serviceObject(spec, ctx.runId);
+        await kubeCall(client, `creating Service ${APP_NAME}`, () => client.core.createNamespacedService({ namespace: ns, body: service }));
+        const h = hpaObject(spec, ctx.runId);
+        if (h)
+          await kubeCall(client, `creating HPA ${APP_NAME}`, () =>
+            client.autoscaling.createNamespacedHorizontalPodAutoscaler({ namespace: ns, body: h }),
+          );
+      }
     }
     await ctx.event?.("info", `namespace ${ns} created on ${client.server}`, { namespace: ns });
+    // A Knative Service: its controller makes the Revision and the Revision's Deployment; observed from then on.
+    let knativeUrl: string | null = null;
+    if (knative) {
+      // The Route (and so the Service's Ready) only matters when the load goes to the Service's own URL.
+      const withRoute = !spec.endpoint && !spec.portForward;
+      let revision = "";
+      await waitFor(
+        async () => {
+          const r = knativeNotReady(await readKnativeService(client, ns), withRoute);
+          if ("waiting" in r) return r.waiting;
+          revision = r.revision;
+          knativeUrl = r.url;
+          return null;
+        },
+        spec.readyTimeoutMs,
+        `the Knative Service ${APP_NAME} to be ${withRoute ? "Ready" : "ConfigurationsReady"}`,
+        ctx.signal,
+      );
+      state.deployment = revisionDeployment(revision);
+      state.knative = { service: APP_NAME, revision };
+      await ctx.saveState(state);
+      await ctx.event?.("info", `Knative Service ${APP_NAME}: revision ${revision} ready (Deployment ${state.deployment})`, {
+        revision,
+      });
+    }
     const replicasOfDeployment = manifests ? 1 : min;
     await waitFor(
-      () => deploymentNotReady(client, ns, deployment, replicasOfDeployment),
+      () => deploymentNotReady(client, ns, state.deployment, replicasOfDeployment),
       spec.readyTimeoutMs,
-      `Deployment ${deployment} to be ready`,
+      `Deployment ${state.deployment} to be ready`,
       ctx.signal,
     );
     if (spec.portForward) {
-      const endpoint = await openPortForward(client, ns, deployment, spec.port);
+      const endpoint = await openPortForward(client, ns, state.deployment, spec.port);
       await ctx.event?.("warn", `port-forward: the load goes to ${endpoint}, each connection forwarded to the next ready pod`);
       return { endpoint, state, flags: [portForwardFlag()] };
     }
-    const endpoint = await endpointOf(client, spec, ns, ctx.signal);
+    const endpoint = knative && !spec.endpoint && knativeUrl ? knativeUrl : await endpointOf(client, spec, ns, ctx.signal);
     return { endpoint, state };
   },
 

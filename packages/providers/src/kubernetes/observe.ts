@@ -1,7 +1,9 @@
 // What a kubernetes deployment looks like while the load runs: ready and desired replicas, the HPA's current and
 // target CPU utilisation, container restarts, the cluster's node count; and the namespace's events, each put on
-// the run's timeline once (Warning events as warnings).
+// the run's timeline once (Warning events as warnings). A Knative Service's Revision: its Deployment's replicas, the
+// scale its PodAutoscaler wants (desired), and cold starts: the times the Revision went from no ready pod to some.
 import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
+import { podAutoscalerScale } from "./knative";
 import type { KubeClient } from "./kube-client";
 import { sleep } from "./sleep";
 import type { KubernetesState } from "./index";
@@ -17,32 +19,41 @@ export async function* observeNamespace(
   // A failed read leaves its part of the point empty; the next round tries again.
   const get = <T>(read: () => Promise<T>) => read().catch(() => null);
   const hpa = state.hpa;
+  const knative = state.knative;
+  let coldStarts = 0;
+  let lastReady: number | null = null;
   while (!window.signal.aborted) {
-    const [d, h, pods, nodes, events] = await Promise.all([
+    const [d, h, pods, nodes, events, pa] = await Promise.all([
       get(() => client.apps.readNamespacedDeployment({ name: state.deployment, namespace })),
       hpa ? get(() => client.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: hpa, namespace })) : null,
       get(() => client.core.listNamespacedPod({ namespace })),
       get(() => client.core.listNode()),
       get(() => client.core.listNamespacedEvent({ namespace })),
+      knative ? get(() => podAutoscalerScale(client, namespace, knative.revision)) : null,
     ]);
     const current = h?.status?.currentMetrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.current
       .averageUtilization;
     const target = h?.spec?.metrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.target.averageUtilization;
     const restarts = pods?.items.reduce((sum, p) => sum + (p.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0), 0);
     // A window that ended while these were read cut some of them short: no half-empty last point.
+    const ready = d?.status?.readyReplicas ?? 0;
+    if (d && lastReady === 0 && ready > 0) coldStarts++;
+    if (d) lastReady = ready;
     if (d && !window.signal.aborted)
       yield {
         ts: new Date(),
-        replicas: d.status?.readyReplicas ?? 0,
+        replicas: ready,
         cpuPercent: current ?? null,
         detail: {
           kind: "kubernetes",
-          ready: d.status?.readyReplicas ?? 0,
-          desired: h?.status?.desiredReplicas ?? d.spec?.replicas ?? null,
+          ready,
+          // A Knative Revision: the scale its PodAutoscaler wants (null until the KPA says), not the Deployment's spec.
+          desired: knative ? (pa?.desired ?? null) : (h?.status?.desiredReplicas ?? d.spec?.replicas ?? null),
           hpaCurrentCpuPercent: current ?? null,
           hpaTargetCpuPercent: target ?? null,
           restarts: restarts ?? null,
           nodes: nodes?.items.length ?? null,
+          ...(knative ? { revision: knative.revision, coldStarts } : {}),
         },
       };
     for (const e of events?.items ?? []) {

@@ -1,0 +1,188 @@
+// A study of a Knative Service against a plain Deployment, replicas as a factor (1, 5), end to end through the worker
+// against the tests' control plane with Knative Serving's real controller and autoscaler running (tests/control-plane/
+// knative.ts): every run deploys, becomes ready from the conditions Knative sets, is loaded (k6 to a local stand-in
+// of the image: kwok's pods serve nothing), observed (the Revision's Deployment's replicas, its PodAutoscaler) and
+// torn down; the study's comparison (the compare page's own loader) then holds both targets with results.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { readInfraPointDetail, type StudyInputDraft, studyInput, type TargetInput } from "@opsbench/core";
+import { loadStudyView } from "@opsbench/db";
+import { createStudyQueue, startStudy } from "@opsbench/jobs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCompareData } from "../apps/web/features/compare/load-compare-data";
+import { api, type ControlPlane, startControlPlane } from "./control-plane/control-plane";
+import { type Knative, startKnative } from "./control-plane/knative";
+import { openTestStack, shortRamp, testRedisUrl, testSecretKey } from "./helpers";
+import { freePort } from "./ports";
+
+let stack: Awaited<ReturnType<typeof openTestStack>>;
+let studyQueue: ReturnType<typeof createStudyQueue>;
+let cp: ControlPlane;
+let knative: Knative;
+let standIn: ChildProcess;
+let standInUrl: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  [stack, cp] = await Promise.all([openTestStack(), startControlPlane({ portForwardTo: port })]);
+  studyQueue = createStudyQueue(testRedisUrl());
+  knative = await startKnative(cp);
+  standIn = spawn(process.execPath, ["server.js"], {
+    cwd: path.resolve(import.meta.dirname, "../benchapps/cpu-loop/node-http"),
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: "ignore",
+  });
+  standInUrl = `http://127.0.0.1:${port}`;
+  for (
+    let i = 0;
+    i < 100 &&
+    !(await fetch(`${standInUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
+}, 3_600_000);
+afterAll(async () => {
+  standIn?.kill();
+  await knative?.stop();
+  await cp?.stop();
+  await studyQueue?.close();
+  await stack?.close();
+});
+
+const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
+
+const target = (name: string, extra: Record<string, unknown>): TargetInput => ({
+  name,
+  kind: "kubernetes",
+  spec: {
+    credential: "cluster",
+    image: "opsbench/cpu-loop-node-http:latest",
+    port: 8080,
+    replicas: 1,
+    env: {},
+    endpoint: standInUrl,
+    readyTimeoutMs: 180_000,
+    ...extra,
+  },
+});
+
+interface Obj {
+  metadata: { name: string };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+describe("a Knative Service and a plain Deployment, replicas 1 and 5, with Knative's controller running", () => {
+  it("runs every cell end to end, observes the Revision's replicas, and compares both targets", async () => {
+    await stack.scope.credentials.save({
+      name: "cluster",
+      kind: "kubernetes",
+      sealed: stack.scope.credentials.seal("cluster", { kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, testSecretKey()),
+      checkedAt: new Date(),
+    });
+    // targetBurstCapacity 0: the activator (not run here: it proxies to pods, and kwok's pods have no network) stays
+    // out of the path while pods run, as it does on a cluster whose Revision never scales to zero.
+    await stack.scope.targets.put(
+      target("kn", { flavour: "knative-service", knative: { targetBurstCapacity: 0, containerConcurrency: 10 } }),
+    );
+    await stack.scope.targets.put(target("plain", {}));
+    const draft: StudyInputDraft = {
+      name: "knative vs deployment",
+      targets: ["kn", "plain"],
+      workloads: [shortRamp("kn-load", { vus: 3, holdSeconds: 4, path: "/?n=200" })],
+      factors: { replicas: [1, 5] },
+      repetitions: 1,
+      order: "sequential",
+      cooldownSeconds: 0,
+    };
+    const { study, cells } = await startStudy(stack.scope, studyQueue, studyInput.parse(draft));
+    expect(cells.map((c) => c.target)).toEqual(["kn.r1", "kn.r5", "plain.r1", "plain.r5"]);
+
+    // While the study runs: the objects Knative's controllers make for the Service, and their conditions.
+    const seen = { configuration: false, revision: false, podAutoscaler: false, routeReady: false };
+    const until = Date.now() + 900_000;
+    let view = await loadStudyView(stack.db, study.id, { merged: false });
+    while (!(FINAL.includes(view.status) && view.runs.every((r) => FINAL.includes(r.status)))) {
+      if (Date.now() > until) throw new Error(`study still ${view.status}`);
+      for (const r of view.runs.filter((r) => r.status === "RUNNING")) {
+        const ns = `opsbench-${r.id}`;
+        const list = (p: string) =>
+          (api(cp.server, cp.adminToken, "GET", `/apis/${p}`) as Promise<{ items: Obj[] }>).then((l) => l.items).catch(() => []);
+        const ready = (o: Obj) => o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+        const [configs, revisions, pas, routes] = await Promise.all([
+          list(`serving.knative.dev/v1/namespaces/${ns}/configurations`),
+          list(`serving.knative.dev/v1/namespaces/${ns}/revisions`),
+          list(`autoscaling.internal.knative.dev/v1alpha1/namespaces/${ns}/podautoscalers`),
+          list(`serving.knative.dev/v1/namespaces/${ns}/routes`),
+        ]);
+        if (configs.some(ready)) seen.configuration = true;
+        if (revisions.some(ready)) seen.revision = true;
+        if (pas.some(ready)) seen.podAutoscaler = true;
+        if (routes.some(ready)) seen.routeReady = true;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      view = await loadStudyView(stack.db, study.id, { merged: false });
+    }
+    const byTarget = new Map(view.runs.map((r) => [cells[r.cell!]!.target, r]));
+    for (const [name, r] of byTarget) expect(`${name}: ${r.status} ${r.error ?? ""}`.trim()).toBe(`${name}: SUCCEEDED`);
+    // Knative's controller made the Configuration and the Revision Ready, the KPA its PodAutoscaler; no ingress layer
+    // here, so no Route became Ready.
+    expect(seen).toEqual({ configuration: true, revision: true, podAutoscaler: true, routeReady: false });
+
+    for (const r of view.runs) {
+      const cell = cells[r.cell!]!;
+      const want = cell.level!.replicas!;
+      const points = (await stack.db.infraPoint.findMany({ where: { runId: r.id }, orderBy: { ts: "asc" } })).map((p) => ({
+        ...p,
+        detail: readInfraPointDetail(p.detail),
+      }));
+      expect(points.length, cell.target).toBeGreaterThan(0);
+      expect(Math.max(...points.map((p) => p.replicas)), cell.target).toBe(want);
+      const events = (await stack.db.runEvent.findMany({ where: { runId: r.id } })).map((e) => e.message);
+      if (cell.baseTarget === "kn") {
+        // The Revision's Deployment, pinned by min-scale = max-scale; the KPA's desired scale beside it; no cold start.
+        for (const p of points)
+          expect(p.detail, cell.target).toMatchObject({
+            kind: "kubernetes",
+            ready: want,
+            desired: want,
+            revision: "app-00001",
+            coldStarts: 0,
+          });
+        expect(events, cell.target).toContain("Knative Service app: revision app-00001 ready (Deployment app-00001-deployment)");
+        expect(
+          events.some((m) => /^kubernetes: Deployment app-00001-deployment: ScalingReplicaSet Scaled up/.test(m)),
+          cell.target,
+        ).toBe(true);
+      } else {
+        for (const p of points) expect(p.detail, cell.target).toMatchObject({ kind: "kubernetes", ready: want });
+        expect(
+          points.some((p) => "revision" in (p.detail as object)),
+          cell.target,
+        ).toBe(false);
+      }
+      // Torn down: the namespace (and Knative's objects in it) gone.
+      await expect(api(cp.server, cp.adminToken, "GET", `/api/v1/namespaces/opsbench-${r.id}`)).rejects.toThrow(/404/);
+    }
+
+    // The study's comparison, as the compare page loads it: both targets, every level, with results.
+    const data = await loadCompareData(stack.scope, { studyId: study.id });
+    expect(data.title).toBe("knative vs deployment");
+    expect(data.groups.map((g) => g.label).sort()).toEqual([
+      "kn.r1 x kn-load",
+      "kn.r5 x kn-load",
+      "plain.r1 x kn-load",
+      "plain.r5 x kn-load",
+    ]);
+    for (const g of data.groups) {
+      expect(g.runs.length, g.label).toBe(1);
+      expect(g.merged?.rps ?? 0, g.label).toBeGreaterThan(0);
+      expect(Math.max(...g.infra.map((p) => p.replicas)), g.label).toBe(Number(/\.r(\d+) x/.exec(g.label)![1]));
+    }
+    console.log(
+      `[knative study] ${data.groups.map((g) => `${g.label}: ${g.merged?.rps?.toFixed(1)} req/s, p50 ${g.merged?.latencyMs?.p50} ms`).join("; ")}`,
+    );
+  }, 1_200_000);
+});
