@@ -1,7 +1,7 @@
 // What the API returns for runs: the list, a created run, the run page's view and a window's summary.
 // Schemas only (no server module): the web app's handlers and the CLI (packed alone) parse with the same ones;
 // apps/web/lib/api/contract-shapes.ts checks them against the services' types.
-import { loadAdmission, runSummarySchema, targetName, timeBucketSchema, validityFlag } from "@opsbench/core";
+import { loadAdmission, runSummarySchema, targetName, thresholdOutcomeSchema, timeBucketSchema, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
@@ -101,7 +101,7 @@ export const runViewSchema = z.strictObject({
   k6Version: z.string().nullable(),
   k6ExitCode: z.number().int().nullable(),
   thresholdsOk: z.boolean().nullable(),
-  thresholds: z.array(z.strictObject({ metric: z.string(), expression: z.string(), ok: z.boolean() })),
+  thresholds: z.array(z.strictObject(thresholdOutcomeSchema.shape)),
   error: z.string().nullable(),
   flags: z.array(validityFlag),
   loadAdmission: loadAdmission.nullable(),
