@@ -180,7 +180,9 @@ async function main() {
   );
   const url = purpose === "test" ? env.testDatabaseUrl : env.databaseUrl;
   await step("database schema", async () => {
-    const said = (await run("npx", ["tsx", "packages/db/src/migrate-cli.ts"], { env: { ...process.env, DATABASE_URL: url } })).trim();
+    const said = (
+      await run("npx", ["tsx", "packages/db/src/migrations/migrate-cli.ts"], { env: { ...process.env, DATABASE_URL: url } })
+    ).trim();
     // "migrate: DB: applied a, b, c" -> "DB: applied 3 migrations" (the names are in the log).
     return said.replace(/^migrate: /, "").replace(/applied (.+)$/, (_, names) => `applied ${names.split(", ").length} migration(s)`);
   });

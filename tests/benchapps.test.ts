@@ -3,7 +3,8 @@
 // (workload.json) is a valid workload whose requests the app answers; teardown
 // leaves no process. The iot app runs against a Postgres database of its own,
 // made and dropped here. The shop's consistency check passes after a real k6
-// checkout load run by the worker, and fails when stock is corrupted on purpose.
+// checkout load run by the worker, and fails when stock is corrupted on purpose
+// (the shop on Restate has its runs in apps/worker/test/shop-restate-run.test.ts).
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,10 +12,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_APPS, localServiceSpec, workloadInput, type WorkloadInput } from "@opsbench/core";
-import { startRun } from "@opsbench/jobs";
 import { localService, type Deployment, type ProviderContext } from "@opsbench/providers";
 import { buildBenchapps, listBenchapps } from "../benchapps/build.mjs";
-import { isAlive, openTestStack, waitForFinal, testDatabaseUrl } from "./helpers";
+import { isAlive, openTestStack, testDatabaseUrl } from "./helpers";
+import { putShopCheckoutLoad, putShopRequests, putShopTarget, runToEnd } from "./shop-runs";
 
 const benchappsDir = fileURLToPath(new URL("../benchapps", import.meta.url));
 
@@ -125,6 +126,8 @@ describe("benchapps", () => {
     { app: "echo/go", replicas: 2 },
     { app: "echo/node", replicas: 1 },
     { app: "shop", replicas: 1 },
+    // restate-server, the shop's Restate services and the facade: one process group.
+    { app: "shop-restate", replicas: 1, env: { SHOP_SEED_PRODUCTS: "50", SHOP_SEED_USERS: "10", SHOP_SEED_CARTS: "20" } },
   ];
   for (const { app, replicas, env } of simple) {
     it(`${app}: deploys, passes its smoke test and answers its preset; nothing left after teardown`, async () => {
@@ -221,38 +224,17 @@ describe("shop consistency check", () => {
   it("passes after a real k6 checkout load run by the worker (orders completed and rolled back)", async () => {
     const report = path.join(os.tmpdir(), `opsbench-shop-report-${process.pid}-${Date.now()}.json`);
     // Little stock and few credits, so a short load both completes and rolls back checkouts.
-    await stack.scope.targets.put({
-      name: "bench-shop",
-      kind: "local-service",
-      spec: {
-        app: "shop",
-        replicas: 1,
-        startTimeoutMs: 20_000,
-        env: {
-          SHOP_SEED_PRODUCTS: "20",
-          SHOP_SEED_USERS: "20",
-          SHOP_SEED_CARTS: "40",
-          SHOP_SEED_STOCK: "30",
-          SHOP_SEED_CREDITS: "3000",
-          SHOP_FINAL_REPORT: report,
-        },
-      },
+    await putShopTarget(stack, "bench-shop", "shop", {
+      SHOP_SEED_PRODUCTS: "20",
+      SHOP_SEED_USERS: "20",
+      SHOP_SEED_CARTS: "40",
+      SHOP_SEED_STOCK: "30",
+      SHOP_SEED_CREDITS: "3000",
+      SHOP_FINAL_REPORT: report,
     });
-    const preset = presetOf("shop");
-    await stack.scope.workloads.put({
-      name: "bench-shop-checkout",
-      spec: {
-        ...preset.spec,
-        stages: [
-          { duration: "2s", target: 4 },
-          { duration: "5s", target: 4 },
-        ],
-        gracefulRampDown: "2s",
-      } as WorkloadInput["spec"],
-    });
+    await putShopCheckoutLoad(stack, "bench-shop-checkout", 5);
     try {
-      const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop", workloadName: "bench-shop-checkout" });
-      const view = await waitForFinal(stack.db, run.id);
+      const view = await runToEnd(stack, "bench-shop", "bench-shop-checkout");
       expect(view.error).toBeNull();
       expect(view.status).toBe("SUCCEEDED");
       expect(view.summary!.requests).toBeGreaterThan(50);
@@ -276,38 +258,14 @@ describe("shop consistency check", () => {
   });
 
   it("the run shows the check failed when the load corrupts stock on purpose", async () => {
-    await stack.scope.targets.put({
-      name: "bench-shop-corruptible",
-      kind: "local-service",
-      spec: {
-        app: "shop",
-        replicas: 1,
-        startTimeoutMs: 20_000,
-        env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10", SHOP_ALLOW_CORRUPTION: "1" },
-      },
+    await putShopTarget(stack, "bench-shop-corruptible", "shop", {
+      SHOP_SEED_PRODUCTS: "10",
+      SHOP_SEED_USERS: "5",
+      SHOP_SEED_CARTS: "10",
+      SHOP_ALLOW_CORRUPTION: "1",
     });
-    await stack.scope.workloads.put(
-      workloadInput.parse({
-        name: "bench-shop-corrupt",
-        spec: {
-          kind: "shared-iterations",
-          vus: 1,
-          iterations: 1,
-          maxDuration: "30s",
-          requests: [
-            {
-              name: "corrupt",
-              method: "POST",
-              path: "/admin/corrupt",
-              body: '{"stockDelta":3}',
-              headers: { "content-type": "application/json" },
-            },
-          ],
-        },
-      }),
-    );
-    const run = await startRun(stack.scope, stack.queue, { targetName: "bench-shop-corruptible", workloadName: "bench-shop-corrupt" });
-    const view = await waitForFinal(stack.db, run.id);
+    await putShopRequests(stack, "bench-shop-corrupt", [{ name: "corrupt", path: "/admin/corrupt", body: { stockDelta: 3 } }]);
+    const view = await runToEnd(stack, "bench-shop-corruptible", "bench-shop-corrupt");
     expect(view.status).toBe("SUCCEEDED"); // a failed check is a result, not a crash
     expect(view.summary!.appChecks).toEqual([expect.objectContaining({ name: "consistency", ok: false, message: "1 violation(s)" })]);
     expect(view.events.some((e) => /app check consistency: FAILED/.test(e.message))).toBe(true);
@@ -322,13 +280,15 @@ describe("shop consistency check", () => {
       });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
-    await withDeployment(
-      { app: "shop", replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } },
-      async (dep) => {
-        expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status).toBe(403);
-        expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok).toBe(true);
-      },
-    );
+    for (const app of ["shop", "shop-restate"]) {
+      await withDeployment(
+        { app, replicas: 1, env: { SHOP_SEED_PRODUCTS: "10", SHOP_SEED_USERS: "5", SHOP_SEED_CARTS: "10" } },
+        async (dep) => {
+          expect((await call(dep.endpoint, "POST", "/admin/corrupt", { stockDelta: 1 })).status, app).toBe(403);
+          expect((await call(dep.endpoint, "GET", manifest.consistencyCheck)).json.ok, app).toBe(true);
+        },
+      );
+    }
     await withDeployment(
       {
         app: "shop",

@@ -4,6 +4,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { targetInput } from "@opsbench/core";
+import type { WorkspaceScope } from "@opsbench/db";
 import { freePort, waitForPort } from "./ports";
 
 export const motoServer = path.resolve(import.meta.dirname, "../.tools/moto-venv/bin/moto_server");
@@ -73,4 +75,27 @@ export async function startMoto(): Promise<Moto> {
       await exited;
     },
   };
+}
+
+/** An AWS client's settings for moto in a region, as the user that may do everything. */
+export const motoSession = (moto: Moto, region: string) => ({
+  region,
+  endpoint: moto.url,
+  credentials: { accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
+  maxAttempts: 3,
+});
+
+/** An image moto's EC2 knows (one of its default AMIs): what the tests' aws-asg targets launch. */
+export const MOTO_IMAGE_ID = "ami-12c6146b";
+
+/** What findAsgResources finds of a run torn down completely. */
+export const noAsgResources = { autoScalingGroups: [], loadBalancers: [], targetGroups: [], launchTemplates: [] };
+
+/** Saves an aws-asg target that launches moto's image; the rest of its spec as given. */
+export async function putAsgTarget(
+  scope: WorkspaceScope,
+  name: string,
+  spec: { credential: string; region: string } & Record<string, unknown>,
+) {
+  await scope.targets.put(targetInput.parse({ name, kind: "aws-asg", spec: { imageId: MOTO_IMAGE_ID, ...spec } }));
 }

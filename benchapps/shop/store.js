@@ -8,13 +8,7 @@
 // each product was supplied with and what each user was given (per entity), and
 // what was sold and spent (per completed order).
 
-export class ShopError extends Error {
-  constructor(status, message, detail = {}) {
-    super(message);
-    this.status = status;
-    this.detail = detail;
-  }
-}
+import { ShopError, consistencyReport, seedPlan } from "./model.js";
 
 const hop = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -30,11 +24,15 @@ export function seededRandom(seed) {
   };
 }
 
-/** Picks an index in [0, n): uniform, or Zipf with exponent s (study 004 used 1.25). */
+/**
+ * Picks an index in [0, n): uniform, or Zipf with exponent s (study 004 used 1.25).
+ * `pick(n, rnd)` may be given another source of randomness than `random` (Restate's
+ * handlers pass their journaled one).
+ */
 export function keyPicker(distribution, s, random) {
-  if (distribution === "uniform") return (n) => Math.floor(random() * n);
+  if (distribution === "uniform") return (n, rnd = random) => Math.floor(rnd() * n);
   let cdf = [];
-  return (n) => {
+  return (n, rnd = random) => {
     if (cdf.length !== n) {
       // Rebuilt only when the number of keys changed.
       cdf = new Array(n);
@@ -42,7 +40,7 @@ export function keyPicker(distribution, s, random) {
       for (let k = 0; k < n; k++) cdf[k] = sum += 1 / (k + 1) ** s;
       for (let k = 0; k < n; k++) cdf[k] /= sum;
     }
-    const u = random();
+    const u = rnd();
     let lo = 0;
     let hi = n - 1;
     while (lo < hi) {
@@ -61,7 +59,6 @@ export class Store {
     this.carts = new Map(); // id -> Map<productId, amount>
     this.orders = new Map(); // id -> { cartId, userId, items: [[productId, amount]], total, status }
     this.counters = { products: 0, users: 0, carts: 0, orders: 0 };
-    this.stats = { checkouts: 0, completed: 0, rolledBack: 0 };
     this.keyCache = new WeakMap();
     this.random = random;
     this.pick = keyPicker(distribution, zipfExponent, random);
@@ -158,7 +155,6 @@ export class Store {
     await hop();
     const items = [...this.cart(cartId)];
     if (items.length === 0) throw new ShopError(409, `shopping cart "${cartId}" is empty`);
-    this.stats.checkouts++;
     const orderId = this.nextId("orders");
     const order = { cartId, userId, items, total: 0, status: "pending" };
     this.orders.set(orderId, order);
@@ -168,7 +164,6 @@ export class Store {
     const fail = async (reason) => {
       await Promise.all(reserved.map((r) => this.release(r.productId, r.amount)));
       order.status = "rolled-back";
-      this.stats.rolledBack++;
       throw new ShopError(409, reason, { orderId, status: order.status });
     };
     const short = reservations.filter((r) => !r.ok).map((r) => r.productId);
@@ -181,7 +176,6 @@ export class Store {
     user.credits -= total;
     order.total = total;
     order.status = "completed";
-    this.stats.completed++;
     setImmediate(() => this.recordBoughtTogether(items.map(([id]) => id)));
     return { orderId, cartId, userId, total, status: order.status };
   }
@@ -235,59 +229,19 @@ export class Store {
     return found;
   }
 
-  /**
-   * The check study 004 lacked: for every product, stock + sold = supplied (sold
-   * counted from completed orders, not from the product); for every user, credits =
-   * given - spent (spent counted from completed orders); nothing negative; no
-   * checkout left half-done.
-   */
+  /** The consistency check (model.js), on the entities and orders in memory. */
   consistency() {
-    const sold = new Map();
-    const spent = new Map();
-    const violations = [];
-    for (const [orderId, o] of this.orders) {
-      if (o.status === "pending") violations.push({ kind: "order-pending", orderId });
-      if (o.status !== "completed") continue;
-      for (const [pid, amount] of o.items) sold.set(pid, (sold.get(pid) ?? 0) + amount);
-      spent.set(o.userId, (spent.get(o.userId) ?? 0) + o.total);
-    }
-    for (const [id, p] of this.products) {
-      const s = sold.get(id) ?? 0;
-      if (p.stock + s !== p.supplied) violations.push({ kind: "stock", productId: id, stock: p.stock, sold: s, initial: p.supplied });
-      if (p.stock < 0) violations.push({ kind: "negative-stock", productId: id, stock: p.stock });
-    }
-    for (const [id, u] of this.users) {
-      const s = spent.get(id) ?? 0;
-      if (u.credits !== u.given - s) violations.push({ kind: "credits", userId: id, credits: u.credits, given: u.given, spent: s });
-      if (u.credits < 0) violations.push({ kind: "negative-credits", userId: id, credits: u.credits });
-    }
-    const totals = {
-      products: this.products.size,
-      users: this.users.size,
-      orders: this.orders.size,
-      checkouts: this.stats.checkouts,
-      completed: this.stats.completed,
-      rolledBack: this.stats.rolledBack,
-      sold: [...sold.values()].reduce((a, b) => a + b, 0),
-      spent: [...spent.values()].reduce((a, b) => a + b, 0),
-    };
-    return { ok: violations.length === 0, violations: violations.slice(0, 100), violationCount: violations.length, totals };
+    return consistencyReport({ products: this.products, users: this.users, orders: this.orders });
   }
 
-  /**
-   * Seeds products (the study pre-created 5,000), users with credits, and carts of
-   * 2..8 random products, from a fixed seed.
-   */
-  seed({ products = 0, users = 0, carts = 0, stock = 100, credits = 1000, maxPrice = 100 }) {
-    const rnd = this.random;
-    const productIds = [];
-    for (let i = 0; i < products; i++) productIds.push(this.createProduct({ price: 1 + Math.floor(rnd() * maxPrice), stock }));
-    for (let i = 0; i < users; i++) this.createUser({ credits });
-    const all = [...this.products.keys()];
-    for (let i = 0; i < carts && all.length; i++) {
+  /** Seeds products, users and carts of 2..8 random products (model.js seedPlan), from the store's PRNG. */
+  seed(settings) {
+    const plan = seedPlan(settings, this.random, this.pick);
+    const productIds = plan.products.map((p) => this.createProduct(p));
+    for (const u of plan.users) this.createUser(u);
+    for (const picks of plan.carts) {
       const cartId = this.createCart();
-      const size = 2 + Math.floor(rnd() * 7);
-      for (let k = 0; k < size; k++) this.addToCart(cartId, all[this.pick(all.length)], 1);
+      for (const i of picks) this.addToCart(cartId, productIds[i], 1);
     }
     return { products: this.products.size, users: this.users.size, carts: this.carts.size };
   }

@@ -3,13 +3,13 @@
 // server, SUCCEEDS sandboxed with no `unsandboxed-load` flag and no allowlist entry, recorded as created by the run.
 // The same address is not admitted for another run: a plain `endpoint` target naming it needs a proof of ownership.
 // Before this, a platform's address was refused unless the admin's allowlist held a host name matching it.
-import { type CredentialSecret, targetInput, workloadSpec } from "@opsbench/core";
+import { type CredentialSecret, workloadSpec } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
 import { findAsgResources } from "@opsbench/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_LOAD_ALLOWED_HOSTS, useWorker } from "../file-services";
 import { openTestStack, testSecretKey, waitForFinal } from "../helpers";
-import { startMoto, type Moto } from "../moto";
+import { motoSession, noAsgResources, putAsgTarget, startMoto, type Moto } from "../moto";
 import { makeRemoteHost, type RemoteHost, startTinyDns } from "../remote-hosts";
 
 const REGION = "us-east-1";
@@ -66,20 +66,13 @@ afterAll(async () => {
 
 describe("a cloud kind against its emulator, its address in a namespace", () => {
   it("aws-asg: the ALB the deploy returned is loaded sandboxed, admitted as created by the run, then torn down", async () => {
-    await stack.scope.targets.put(
-      targetInput.parse({
-        name: "asg-ns",
-        kind: "aws-asg",
-        spec: {
-          credential: "aws-ns",
-          region: REGION,
-          imageId: "ami-12c6146b",
-          minSize: 1,
-          maxSize: 2,
-          metrics: { settleSeconds: 0, waitSeconds: 2, pollSeconds: 1 },
-        },
-      }),
-    );
+    await putAsgTarget(stack.scope, "asg-ns", {
+      credential: "aws-ns",
+      region: REGION,
+      minSize: 1,
+      maxSize: 2,
+      metrics: { settleSeconds: 0, waitSeconds: 2, pollSeconds: 1 },
+    });
     const run = await startRun(stack.scope, stack.queue, { targetName: "asg-ns", workloadName: "alb-gets" });
     const view = await waitForFinal(stack.db, run.id, 240_000);
     expect(view.error).toBeNull();
@@ -90,22 +83,7 @@ describe("a cloud kind against its emulator, its address in a namespace", () => 
     albName = view.loadAdmission!.host;
     expect(albName.endsWith(ALB_SUFFIX)).toBe(true);
     expect(view.loadAdmission!.detail).toBe(`the deploy of this run returned ${albName}`);
-    expect(
-      await findAsgResources(
-        {
-          region: REGION,
-          endpoint: moto.url,
-          credentials: { accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
-          maxAttempts: 3,
-        },
-        run.id,
-      ),
-    ).toEqual({
-      autoScalingGroups: [],
-      loadBalancers: [],
-      targetGroups: [],
-      launchTemplates: [],
-    });
+    expect(await findAsgResources(motoSession(moto, REGION), run.id)).toEqual(noAsgResources);
   });
 
   it("the same address for another run of a plain endpoint target needs a proof of ownership", async () => {

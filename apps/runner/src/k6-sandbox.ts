@@ -85,7 +85,7 @@ export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: 
   };
 }
 
-/** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network" (core load-host-policy.ts). */
+/** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network" (core load-hosts/load-host-policy.ts). */
 export { ALWAYS_BLOCKED_RANGES };
 
 /** The user k6 runs as inside the sandbox (nobody). */

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { NewDefinitionLink } from "@/components/definitions-frame";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
 import { ListTable } from "@/components/list-table";
+import { Panel } from "@/components/panel";
 import { RunDemoStudyButton } from "@/features/studies/run-demo-study-button";
 import { StartRunForm } from "@/features/runs/start-run-form";
 import { StatusBadge } from "@/components/status-badge";
@@ -14,18 +15,6 @@ import { requireMember } from "@/lib/server/workspace";
 import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
-
-function Panel({ title, right, children }: { title: string; right?: ReactNode; children: ReactNode }) {
-  return (
-    <section className="rounded-md border border-zinc-200 bg-white">
-      <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-3 py-2">
-        <h2 className="text-xs font-medium text-zinc-600">{title}</h2>
-        {right}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string; empty: ReactNode }) {
   if (items.length === 0) return empty;

@@ -1,4 +1,4 @@
-// npm run bench:overhead [-- --blocks 20 --seconds 20 --warmup 5 --rate 2000 --vus 50 --seed 1 --storageSeconds 60 --realtime 0]
+// npm run bench:overhead [-- --blocks 40 --seconds 10 --warmup 3 --rate 2000 --vus 50 --seed 1 --storageSeconds 60 --realtime 0]
 //
 // What does opsbench's measurement cost the load generator, beside k6's own `--out json`? Every trial is a k6
 // run through the production path (the runner's runK6: the same sandbox, load network and pinning as a real run)
@@ -12,7 +12,9 @@
 // ticks in that steady window over the requests the target answered in it (the echo server's own counter, read
 // at the same two moments). A block in which a window got less than 95% of the planned rate (a busy machine made
 // k6 drop iterations) is left out and said so. Blocks of the three variants run in an order drawn from the
-// seed; each block gives two ratios (opsbench / bare, json / bare). Printed: each figure's geometric mean with
+// seed; each block gives two ratios (opsbench / bare, json / bare). Short trials (10 s, 6 s counted) and many
+// blocks: on a virtual machine k6's CPU per request drifts by several % over a minute, so the three trials of a
+// block are kept close in time (20 s trials gave per-block ratios about twice as spread as 10 s ones). Printed: each figure's geometric mean with
 // its 95% t-interval over the blocks, "inconclusive" when the interval is wider than +-2%. Then one full-speed
 // run of --storageSeconds checks storage per series-minute (0 skips it). `--realtime 1` (root) runs k6 and the
 // target at real-time FIFO priority on their pinned cores, so a shared machine's other processes cannot preempt
@@ -29,7 +31,7 @@ import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
 import { args, createDb, env, pinning, realtimeGroup, scratchRun, startEchoServer } from "./bench-support";
 
-const opt = args({ blocks: 20, seconds: 20, warmup: 5, rate: 2000, vus: 50, seed: 1, storageSeconds: 60, realtime: 0 });
+const opt = args({ blocks: 40, seconds: 10, warmup: 3, rate: 2000, vus: 50, seed: 1, storageSeconds: 60, realtime: 0 });
 /** An interval wider than this (relative half-width) cannot resolve a 2% overhead. */
 const CONCLUSIVE_HALF_WIDTH = 0.02;
 /** A trial that sent fewer of its planned requests than this is refused. */

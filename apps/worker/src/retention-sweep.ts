@@ -1,7 +1,7 @@
 // The retention sweep: every hour (OPSBENCH_RETENTION_SWEEP_SECONDS; a tick of the installation's
 // "retention-sweep" job scheduler, taken by one worker: maintenance.ts), each workspace with a retention
 // period loses the raw per-second series of runs that finished longer ago than that; the runs keep their
-// summaries (packages/db retention.ts, docs/faults.md).
+// summaries (packages/db runs/retention.ts, docs/faults.md).
 import { pruneExpiredSeries, type Db } from "@opsbench/db";
 import type { Logger } from "./logger";
 

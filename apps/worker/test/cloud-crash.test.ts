@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fakes/gcp-apis";
 import { killWorker, startWorker, waitFor, type WorkerProcess } from "../../../tests/faults/fault-kit";
 import { shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
-import { startMoto, type Moto } from "../../../tests/moto";
+import { MOTO_IMAGE_ID, motoSession, noAsgResources, putAsgTarget, startMoto, type Moto } from "../../../tests/moto";
 import { findRunFunctions } from "../../../packages/providers/src/aws-lambda";
 import { zipFiles } from "../../../packages/providers/src/aws-lambda/function-zip";
 import { freePort, waitForPort } from "../../../tests/ports";
@@ -42,15 +42,9 @@ let elsewhere: RemoteHost;
 /** The worker's name server: knows no name (the platforms' addresses resolve nowhere here). */
 let dns: Awaited<ReturnType<typeof startTinyDns>>;
 
-const awsSession = () => ({
-  region: REGION,
-  endpoint: moto.url,
-  credentials: { accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
-  maxAttempts: 3,
-});
+const awsSession = () => motoSession(moto, REGION);
 const gcpSecret = () => ({ kind: "gcp" as const, serviceAccountKey: gcpKey.json, projectId: PROJECT, region: GCP_REGION });
 const servicesOf = (runId: string) => [...gcp.services.keys()].filter((n) => n.endsWith(cloudResourceName(runId)));
-const noAsgResources = { autoScalingGroups: [], loadBalancers: [], targetGroups: [], launchTemplates: [] };
 
 /** What a run has in Lambda: its tagged functions, whether its function URL answers, and any resource tagged with it. */
 async function lambdaResources(runId: string) {
@@ -115,13 +109,7 @@ beforeAll(async () => {
   await scope.workloads.put(shortRamp("crash-hold", { vus: 1, holdSeconds: 120, path: "/?input=x" }));
   const endpointUrl = `http://127.0.0.1:${port}`;
   const metrics = { settleSeconds: 0, waitSeconds: 1, pollSeconds: 1 };
-  await scope.targets.put(
-    targetInput.parse({
-      name: "asg-crash",
-      kind: "aws-asg",
-      spec: { credential: "aws-crash", region: REGION, imageId: "ami-12c6146b", minSize: 1, maxSize: 2, endpointUrl, metrics },
-    }),
-  );
+  await putAsgTarget(scope, "asg-crash", { credential: "aws-crash", region: REGION, minSize: 1, maxSize: 2, endpointUrl, metrics });
   await scope.targets.put(
     targetInput.parse({
       name: "cloud-run-crash",
@@ -170,20 +158,13 @@ async function killAfterDeploy(targetName: string, hasResources: (runId: string)
 
 describe("cloud kinds: nothing left running", () => {
   it("the host policy: an endpointUrl on a host opsbench did not start, the admin did not allow and the workspace did not prove fails before anything is deployed", async () => {
-    await scope.targets.put(
-      targetInput.parse({
-        name: "asg-elsewhere",
-        kind: "aws-asg",
-        spec: {
-          credential: "aws-crash",
-          region: REGION,
-          imageId: "ami-12c6146b",
-          minSize: 1,
-          maxSize: 1,
-          endpointUrl: `http://${elsewhere.address}:9`,
-        },
-      }),
-    );
+    await putAsgTarget(scope, "asg-elsewhere", {
+      credential: "aws-crash",
+      region: REGION,
+      minSize: 1,
+      maxSize: 1,
+      endpointUrl: `http://${elsewhere.address}:9`,
+    });
     worker ??= await startCloudWorker("cloud-crash-1");
     const run = await startRun(scope, queue, { targetName: "asg-elsewhere", workloadName: "crash-hold" });
     const view = await waitForFinal(db, run.id, 60_000);
@@ -203,20 +184,13 @@ describe("cloud kinds: nothing left running", () => {
   });
 
   it("the host policy: a kind whose address only the deploy tells (no endpointUrl) is admitted as made for the run, but one that resolves nowhere is refused right after deploy, before one request, and torn down", async () => {
-    await scope.targets.put(
-      targetInput.parse({
-        name: "asg-platform-address",
-        kind: "aws-asg",
-        spec: {
-          credential: "aws-crash",
-          region: REGION,
-          imageId: "ami-12c6146b",
-          minSize: 1,
-          maxSize: 1,
-          userData: "#!/bin/sh\necho payload",
-        },
-      }),
-    );
+    await putAsgTarget(scope, "asg-platform-address", {
+      credential: "aws-crash",
+      region: REGION,
+      minSize: 1,
+      maxSize: 1,
+      userData: "#!/bin/sh\necho payload",
+    });
     worker ??= await startCloudWorker("cloud-crash-1");
     const run = await startRun(scope, queue, { targetName: "asg-platform-address", workloadName: "crash-hold" });
     const view = await waitForFinal(db, run.id, 120_000);
@@ -273,7 +247,7 @@ describe("cloud kinds: nothing left running", () => {
         await ec2.send(
           new CreateLaunchTemplateCommand({
             LaunchTemplateName: cloudResourceName(id),
-            LaunchTemplateData: { ImageId: "ami-12c6146b" },
+            LaunchTemplateData: { ImageId: MOTO_IMAGE_ID },
             TagSpecifications: [{ ResourceType: "launch-template", Tags: tags }],
           }),
         );

@@ -13,7 +13,7 @@ import { startRun } from "@opsbench/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { putCloudRunSeries, serviceAccountKey, startGcpFake, type GcpFake } from "../../../tests/fakes/gcp-apis";
 import { openTestStack, shortRamp, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
-import { startMoto, type Moto } from "../../../tests/moto";
+import { motoSession, noAsgResources, putAsgTarget, startMoto, type Moto } from "../../../tests/moto";
 import { freePort, waitForPort } from "../../../tests/ports";
 
 const REGION = "us-east-1";
@@ -27,12 +27,7 @@ let standInUrl: string;
 
 const aws = (): CredentialSecret => ({ kind: "aws", accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey, region: REGION });
 const gcpSecret = () => ({ kind: "gcp" as const, serviceAccountKey: gcpKey.json, projectId: PROJECT, region: "europe-west1" });
-const awsSession = () => ({
-  region: REGION,
-  endpoint: moto.url,
-  credentials: { accessKeyId: moto.accessKeyId, secretAccessKey: moto.secretAccessKey },
-  maxAttempts: 3,
-});
+const awsSession = () => motoSession(moto, REGION);
 const quickMetrics = { settleSeconds: 0, waitSeconds: 5, pollSeconds: 1 };
 
 beforeAll(async () => {
@@ -106,21 +101,14 @@ describe("cloud targets through the worker", () => {
   });
 
   it("aws-asg: SUCCEEDED with CloudWatch series on its timeline, then no tagged resource left", async () => {
-    await stack.scope.targets.put(
-      targetInput.parse({
-        name: "asg",
-        kind: "aws-asg",
-        spec: {
-          credential: "aws-test",
-          region: REGION,
-          imageId: "ami-12c6146b",
-          minSize: 2,
-          maxSize: 4,
-          endpointUrl: standInUrl,
-          metrics: quickMetrics,
-        },
-      }),
-    );
+    await putAsgTarget(stack.scope, "asg", {
+      credential: "aws-test",
+      region: REGION,
+      minSize: 2,
+      maxSize: 4,
+      endpointUrl: standInUrl,
+      metrics: quickMetrics,
+    });
     const run = await startRun(stack.scope, stack.queue, { targetName: "asg", workloadName: "echo-ramp" });
     const group = [{ Name: "AutoScalingGroupName", Value: cloudResourceName(run.id) }];
     for (const Timestamp of minutes()) {
@@ -137,12 +125,7 @@ describe("cloud targets through the worker", () => {
       expect(p.ts.getTime() % 60_000).toBe(0);
       expect(p).toMatchObject({ replicas: 2, cpuPercent: 35, detail: { kind: "aws-asg", resolutionSeconds: 60 } });
     }
-    expect(await findAsgResources(awsSession(), run.id)).toEqual({
-      autoScalingGroups: [],
-      loadBalancers: [],
-      targetGroups: [],
-      launchTemplates: [],
-    });
+    expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);
   });
 
   it("aws-lambda: SUCCEEDED with Lambda series, priced from the platform's billed duration, function gone", async () => {
@@ -244,12 +227,7 @@ describe("cloud targets through the worker", () => {
     expect(asg.points.length).toBeGreaterThanOrEqual(1);
     for (const p of asg.points)
       expect(p).toMatchObject({ replicas: 3, cpuPercent: 61, detail: { kind: "aws-asg", resolutionSeconds: 60 } });
-    expect(await findAsgResources(awsSession(), asg.runId)).toEqual({
-      autoScalingGroups: [],
-      loadBalancers: [],
-      targetGroups: [],
-      launchTemplates: [],
-    });
+    expect(await findAsgResources(awsSession(), asg.runId)).toEqual(noAsgResources);
 
     const run = await linked(
       "linked-cloud-run",
@@ -302,12 +280,7 @@ describe("cloud targets through the worker", () => {
     }
     const [asgRun, lambdaRun, runRun] = runs as [string, string, string];
     expect(await stack.db.runStep.findFirst({ where: { runId: asgRun, name: "PROVISION" } })).toMatchObject({ status: "SUCCEEDED" });
-    expect(await findAsgResources(awsSession(), asgRun)).toEqual({
-      autoScalingGroups: [],
-      loadBalancers: [],
-      targetGroups: [],
-      launchTemplates: [],
-    });
+    expect(await findAsgResources(awsSession(), asgRun)).toEqual(noAsgResources);
     const lambda = new LambdaClient(awsSession());
     const left = await lambda.send(new ListFunctionsCommand({}));
     lambda.destroy();

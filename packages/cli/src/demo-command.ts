@@ -1,5 +1,5 @@
 // `opsbench demo`: starts the web app and a worker, runs the demo study (DevOps vs
-// NoOps in miniature, core's demo-study.ts) through the study queue like any other study,
+// NoOps in miniature, core's studies/demo-study.ts) through the study queue like any other study,
 // shows one progress line while it runs, and ends on the comparison: its address
 // and a three-line verdict. Exit 0 when every run succeeded, 1 otherwise, 130 on Ctrl-C.
 import { StudyInterrupt } from "./study-interrupt";

@@ -1,6 +1,6 @@
 // Baselines and gates against a server (issue 24): `opsbench baseline set|show`, `opsbench compare`, and the
 // --baseline/--fail-on/--junit/--summary options `opsbench run` shares with compare. The verdicts are the
-// server's verdict engine's (GET /api/v1/comparisons); a rule only reads their intervals (core gate-rules.ts).
+// server's verdict engine's (GET /api/v1/comparisons); a rule only reads their intervals (core compare/gate-rules.ts).
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { RunViewAnswer } from "@opsbench/api";

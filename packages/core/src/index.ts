@@ -1,40 +1,59 @@
-export * from "./histogram";
-export * from "./histogram-encoding";
-export * from "./latency-summary";
-export * from "./measured-cells";
-export * from "./run-summary";
-export * from "./throughput";
-export * from "./load-window";
-export * from "./target-spec";
-export * from "./cloud-target-specs";
-export * from "./target-env";
-export * from "./target-vcpus";
-export * from "./workload-spec";
-export * from "./k6-script";
-export * from "./script-bundle";
-export * from "./k6-thresholds";
-export * from "./k6-merged-thresholds";
-export * from "./gate-rules";
+// @opsbench/core, the pure domain (no I/O); every importer uses this index. What is where in src/:
+//   charts/      downsampling of series for charts
+//   compare/     comparisons: samples, verdicts, run rollups, the view's schema, regression gate rules
+//   cost/        cost models, pricing and break-even; catalogs/ holds the built-in price sheets
+//   histograms/  the latency histogram (sparse log buckets), its compact encoding, base64 of bytes
+//   k6/          the k6 script compiler, script bundles, k6's output lines, thresholds, plan check, k6 file import,
+//                the http series cap, and the settings of a k6 started elsewhere (external runs)
+//   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted
+//   runs/        a run's status machine, summary, load window, latency/throughput/metric summaries, measured cells,
+//                validity flags, infra point detail
+//   shares/      what a share link shows
+//   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
+//   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
+//   targets/     target specs by kind (local, kubernetes, cloud), env and secrets, vCPUs, credentials, kubeconfig,
+//                the local autoscaler
+//   workloads/   workload specs, presets, load profiles, rates, templates, the k6 runtime helpers
+//   workspaces/  member roles and a workspace's limits
+//   (root)       process-env.ts and connection-urls.ts (the processes' shared variables), local-redis.ts (its own
+//                export), stored-json.ts (the schema of every JSON column)
+export * from "./histograms/histogram";
+export * from "./histograms/histogram-encoding";
+export * from "./runs/latency-summary";
+export * from "./runs/measured-cells";
+export * from "./runs/run-summary";
+export * from "./runs/throughput";
+export * from "./runs/load-window";
+export * from "./targets/target-spec";
+export * from "./targets/cloud-target-specs";
+export * from "./targets/target-env";
+export * from "./targets/target-vcpus";
+export * from "./workloads/workload-spec";
+export * from "./k6/k6-script";
+export * from "./k6/script-bundle";
+export * from "./k6/k6-thresholds";
+export * from "./k6/k6-merged-thresholds";
+export * from "./compare/gate-rules";
 export * from "./workloads/presets";
 export * from "./workloads/load-profile";
 export * from "./workloads/resolve-rate";
 export * from "./workloads/template";
 export { K6_RUNTIME_SOURCE, loadRuntime, type Runtime } from "./workloads/runtime";
-export * from "./k6-output-format";
-export * from "./metric-summary";
-export * from "./run-status";
-export * from "./k6-import";
-export * from "./k6-import-upload";
-export * from "./http-series-cap";
-export * from "./base64-bytes";
-export * from "./seeded-random";
+export * from "./k6/k6-output-format";
+export * from "./runs/metric-summary";
+export * from "./runs/run-status";
+export * from "./k6/k6-import";
+export * from "./k6/k6-import-upload";
+export * from "./k6/http-series-cap";
+export * from "./histograms/base64-bytes";
+export * from "./statistics/seeded-random";
 export * from "./process-env";
-export * from "./load-host-policy";
-export * from "./load-admission";
-export * from "./k6-plan-check";
+export * from "./load-hosts/load-host-policy";
+export * from "./load-hosts/load-admission";
+export * from "./k6/k6-plan-check";
 export * from "./connection-urls";
 export * from "./compare";
-export * from "./statistics";
+export * from "./statistics/repetition-stats";
 export * from "./statistics/welch";
 export * from "./statistics/block-bootstrap";
 export * from "./statistics/verdict-method";
@@ -42,24 +61,24 @@ export * from "./statistics/verdict-calibration";
 export * from "./statistics/study-definitions";
 export * from "./statistics/merged-repetitions";
 export * from "./statistics/study-tables";
-export * from "./study-order";
+export * from "./studies/study-order";
 export * from "./charts/downsample";
-export * from "./study-spec";
-export * from "./study-factors";
-export * from "./study-progress";
-export * from "./validity-flags";
-export * from "./autoscaler";
+export * from "./studies/study-spec";
+export * from "./studies/study-factors";
+export * from "./studies/study-progress";
+export * from "./runs/validity-flags";
+export * from "./targets/autoscaler";
 export * from "./cost";
-export * from "./study-cells";
-export * from "./share-subject";
-export * from "./infra-point-detail";
+export * from "./studies/study-cells";
+export * from "./shares/share-subject";
+export * from "./runs/infra-point-detail";
 export * from "./stored-json";
-export * from "./demo-study";
-export * from "./devops-noops-targets";
-export * from "./iot-study";
-export * from "./workspace-limits";
-export * from "./workspace-roles";
-export * from "./credentials";
-export * from "./kubeconfig";
-export * from "./kubernetes-spec";
-export * from "./external-run-settings";
+export * from "./studies/demo-study";
+export * from "./studies/devops-noops-targets";
+export * from "./studies/iot-study";
+export * from "./workspaces/workspace-limits";
+export * from "./workspaces/workspace-roles";
+export * from "./targets/credentials";
+export * from "./targets/kubeconfig";
+export * from "./targets/kubernetes-spec";
+export * from "./k6/external-run-settings";

@@ -3,7 +3,7 @@
 // each process's env module passes in process.env, picks the keys it uses and adds its own.
 import { z } from "zod";
 import { withConnectionUrls } from "./connection-urls";
-import { parseLoadHostAllowlist } from "./load-host-policy";
+import { parseLoadHostAllowlist } from "./load-hosts/load-host-policy";
 
 export const sharedEnvSchema = z.object({
   DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),

@@ -4,15 +4,15 @@ import { z } from "zod";
 import { comparisonViewSchema } from "./compare/comparison-view-schema";
 import { runPageSeriesSchema, runRollupWindowsSchema } from "./compare/run-rollup";
 import { costModel } from "./cost/cost-model";
-import { infraPointDetailSchema } from "./infra-point-detail";
-import { thresholdSourcesSchema } from "./k6-merged-thresholds";
-import { loadAdmission } from "./load-admission";
-import { k6SummarySchema, runSummarySchema } from "./run-summary";
-import { shareSubjectSchema } from "./share-subject";
-import { plannedOrderSchema, studyCellsSchema } from "./study-cells";
-import { targetDefinitionSchema, targetSnapshotSchema } from "./target-spec";
-import { validityFlags } from "./validity-flags";
-import { workloadSpec } from "./workload-spec";
+import { infraPointDetailSchema } from "./runs/infra-point-detail";
+import { thresholdSourcesSchema } from "./k6/k6-merged-thresholds";
+import { loadAdmission } from "./load-hosts/load-admission";
+import { k6SummarySchema, runSummarySchema } from "./runs/run-summary";
+import { shareSubjectSchema } from "./shares/share-subject";
+import { plannedOrderSchema, studyCellsSchema } from "./studies/study-cells";
+import { targetDefinitionSchema, targetSnapshotSchema } from "./targets/target-spec";
+import { validityFlags } from "./runs/validity-flags";
+import { workloadSpec } from "./workloads/workload-spec";
 
 /** Any JSON value (what a JSON column can hold). */
 export const jsonValueSchema = z.json();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { autocovariances, blockBootstrapVariance, chooseBlockLength } from "../src/statistics/block-bootstrap";
-import { seededRandom } from "../src/seeded-random";
+import { seededRandom } from "../src/statistics/seeded-random";
 
 function ar1(n: number, rho: number, seed: number): number[] {
   const rand = seededRandom(seed);

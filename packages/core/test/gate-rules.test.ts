@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGateRule, type GateVerdict, parseGateRule } from "../src/gate-rules";
+import { evaluateGateRule, type GateVerdict, parseGateRule } from "../src/compare/gate-rules";
 
 const verdict = (over: Partial<GateVerdict>): GateVerdict => ({
   metric: "p95",

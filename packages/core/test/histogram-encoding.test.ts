@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { decodeBuckets, encodeBuckets } from "../src/histogram-encoding";
-import { bucketIndex } from "../src/histogram";
-import type { Buckets } from "../src/histogram";
+import { decodeBuckets, encodeBuckets } from "../src/histograms/histogram-encoding";
+import { bucketIndex } from "../src/histograms/histogram";
+import type { Buckets } from "../src/histograms/histogram";
 
 const fixture = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/histogram-encoding.json"), "utf8")) as {
   vectors: Array<{ buckets: Buckets; hex: string }>;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bucketIndex, bucketValue, emptyHistogram, HISTOGRAM_ALPHA, mergeHistograms, quantile, recordValue } from "../src/histogram";
+import {
+  bucketIndex,
+  bucketValue,
+  emptyHistogram,
+  HISTOGRAM_ALPHA,
+  mergeHistograms,
+  quantile,
+  recordValue,
+} from "../src/histograms/histogram";
 
 /** k6's own percentile: sort, rank p*(n-1), linear interpolation (metrics/sink.go). */
 function k6Percentile(values: number[], p: number): number {

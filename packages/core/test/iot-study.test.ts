@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { demoStudy } from "../src/demo-study";
-import { IOT_STUDY_FUNCTION, IOT_STUDY_SERVICE, iotStudy } from "../src/iot-study";
-import { studyInput } from "../src/study-spec";
-import { plannedSeconds } from "../src/workload-spec";
+import { demoStudy } from "../src/studies/demo-study";
+import { IOT_STUDY_FUNCTION, IOT_STUDY_SERVICE, iotStudy } from "../src/studies/iot-study";
+import { studyInput } from "../src/studies/study-spec";
+import { plannedSeconds } from "../src/workloads/workload-spec";
 
 describe("the local IoT study", () => {
   it("is study 000's four profiles at 1/30 (30 min -> 60 s, Sprint 5 min -> 10 s), service vs function, 3 interleaved repetitions", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketIndex } from "../src/histogram";
+import { bucketIndex } from "../src/histograms/histogram";
 import {
   describeSkipped,
   detectK6Format,
@@ -8,8 +8,8 @@ import {
   parseCsvTimestamp,
   parseRfc3339,
   statusClassOf,
-} from "../src/k6-import";
-import { summarize } from "../src/latency-summary";
+} from "../src/k6/k6-import";
+import { summarize } from "../src/runs/latency-summary";
 
 const T0 = Date.UTC(2026, 10, 21, 19, 28, 1); // a whole second
 

@@ -1,8 +1,8 @@
 // k6 thresholds judged on the merged result of several generators (external runs): k6's expressions on the summed
 // histograms and counts, tags that the output records, and what it cannot judge reported as failed with a reason.
 import { describe, expect, it } from "vitest";
-import { evaluateMergedThresholds, type MergedResult, thresholdsAsK6Summary } from "../src/k6-merged-thresholds";
-import type { MetricCell } from "../src/metric-summary";
+import { evaluateMergedThresholds, type MergedResult, thresholdsAsK6Summary } from "../src/k6/k6-merged-thresholds";
+import type { MetricCell } from "../src/runs/metric-summary";
 import { resultCell } from "./result-cell";
 
 const check = (passes: number, count: number): MetricCell => ({

@@ -1,8 +1,8 @@
-// Kubeconfigs parsed, then judged (core kubeconfig.ts): every spelling of a field that names a file, a command, an
+// Kubeconfigs parsed, then judged (core targets/kubeconfig.ts): every spelling of a field that names a file, a command, an
 // auth provider, a proxy or an identity is refused with the field's path, YAML aliases and merge keys are refused,
 // a token that could not be an HTTP header value is refused, and no message quotes a value of the file.
 import { describe, expect, it } from "vitest";
-import { validateKubeconfig } from "../src/kubeconfig";
+import { validateKubeconfig } from "../src/targets/kubeconfig";
 
 const SECRET = "s3cr3t-kubeconfig-token-value";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketize, summarize } from "../src/latency-summary";
+import { bucketize, summarize } from "../src/runs/latency-summary";
 import { resultCell } from "./result-cell";
 
 const cell = (second: number, cls: string, values: number[], failures = 0) => resultCell(second, values, cls, failures);

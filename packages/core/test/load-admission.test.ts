@@ -1,4 +1,4 @@
-// How a run's load host was admitted, in words (core load-admission.ts), and the address checks the worker makes
+// How a run's load host was admitted, in words (core load-hosts/load-admission.ts), and the address checks the worker makes
 // before any proof is asked (load-host-policy.ts addressInCidr).
 import { describe, expect, it } from "vitest";
 import { addressInCidr, ALWAYS_BLOCKED_RANGES, describeLoadAdmission, howToAdmit, isIpAddress, typedEndpointOf } from "../src";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketIndex } from "../src/histogram";
-import type { ResultCell } from "../src/latency-summary";
+import { bucketIndex } from "../src/histograms/histogram";
+import type { ResultCell } from "../src/runs/latency-summary";
 import { alignToLoadStart, summarizeAligned } from "../src/compare/comparison-samples";
 import { breakEvenPairs } from "../src/cost/group-cost";
 import { priceRun, type RunCost } from "../src/cost/run-cost";

@@ -1,6 +1,6 @@
 // A test fixture: one second of results for one request name, built from the latencies it saw.
-import { bucketIndex } from "../src/histogram";
-import type { ResultCell } from "../src/latency-summary";
+import { bucketIndex } from "../src/histograms/histogram";
+import type { ResultCell } from "../src/runs/latency-summary";
 
 /** One second (`second` after a fixed epoch) of requests named "r" with these latencies (ms). */
 export function resultCell(second: number, values: number[], cls = "2xx", failures = 0): ResultCell {

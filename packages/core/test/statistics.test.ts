@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summarize } from "../src/latency-summary";
+import { summarize } from "../src/runs/latency-summary";
 import {
   describeSample,
   mean,
@@ -8,7 +8,7 @@ import {
   sampleStandardDeviation,
   studentTCdf,
   studentTQuantile,
-} from "../src/statistics";
+} from "../src/statistics/repetition-stats";
 import { resultCell } from "./result-cell";
 
 const relClose = (actual: number, expected: number, rel: number) =>

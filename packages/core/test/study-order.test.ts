@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../src/seeded-random";
-import { planRunOrder, shuffled } from "../src/study-order";
-import { studyInput } from "../src/study-spec";
-import { studyProgress } from "../src/study-progress";
-import { analysisFlags, baselineNotReachedFlag, mergeFlags, readFlags } from "../src/validity-flags";
+import { seededRandom } from "../src/statistics/seeded-random";
+import { planRunOrder, shuffled } from "../src/studies/study-order";
+import { studyInput } from "../src/studies/study-spec";
+import { studyProgress } from "../src/studies/study-progress";
+import { analysisFlags, baselineNotReachedFlag, mergeFlags, readFlags } from "../src/runs/validity-flags";
 
 describe("study run order", () => {
   it("interleaved-random: every round runs every cell once, in an order replayed exactly from the seed", () => {

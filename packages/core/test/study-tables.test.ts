@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { priceRun, type RunCost } from "../src/cost/run-cost";
-import type { RunSummary } from "../src/run-summary";
+import type { RunSummary } from "../src/runs/run-summary";
 import { STUDY_TABLES, studyTableCells, studyTableRows, type StudyTableRun } from "../src/statistics/study-tables";
 
 /** A real priced cost (the IoT study's Cloud Run catalog); the tests set the figure they read. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maxThroughput } from "../src/throughput";
+import { maxThroughput } from "../src/runs/throughput";
 
 const at = (second: number, requests: number) => ({ ts: new Date(1_700_000_000_000 + second * 1000), requests });
 

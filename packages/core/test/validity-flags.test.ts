@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analysisFlags, mergeFlags } from "../src/validity-flags";
+import { analysisFlags, mergeFlags } from "../src/runs/validity-flags";
 
 const load = (over: Partial<{ generatorCpuPercent: number | null; droppedIterations: number }>) => ({
   load: { maxVUs: 10, iterations: 100, droppedIterations: 0, bytesSent: 0, bytesReceived: 0, generatorCpuPercent: 20, ...over },

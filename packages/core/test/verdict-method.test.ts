@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyMargin } from "../src/compare/comparison-samples";
 import { compareGroups, withMargin, type VerdictSample } from "../src/statistics/verdict-method";
-import { seededRandom } from "../src/seeded-random";
+import { seededRandom } from "../src/statistics/seeded-random";
 
 const runs = (values: number[]): VerdictSample => ({ kind: "runs", values });
 const seconds = (values: number[]): VerdictSample => ({ kind: "seconds", values });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { comparisonVerdicts, type VerdictGroup } from "../src/compare/comparison-samples";
 import { compareGroups, familySummary, type VerdictSample } from "../src/statistics/verdict-method";
-import type { RunSummary } from "../src/run-summary";
+import type { RunSummary } from "../src/runs/run-summary";
 
 const t2Quantile = (p: number) => (2 * p - 1) * Math.sqrt(2 / (4 * p * (1 - p)));
 const t2TwoSidedP = (t: number) => 1 - Math.abs(t) / Math.sqrt(2 + t * t);

@@ -1,33 +1,46 @@
+// @opsbench/db, the only owner of the Prisma client; every importer uses this index. What is where in src/:
+//   auth/         accounts (Better Auth), API tokens, members and invitations, instance settings, the request's member
+//   comparisons/  runs or study cells side by side, the stored comparisons, a window of a comparison's series
+//   k6-ingest/    runs whose k6 ran elsewhere: a k6 result file imported, an external run's ingested lines
+//   migrations/   the SQL migration applier, its command line (migrate-cli.ts) and the application's database role
+//   runs/         the worker's run store, the run view, JSON columns, per-second cells and rollups, flags, infra,
+//                 load segments, recovery of unfinished runs, retention of raw series
+//   scope/        every read and write scoped to a workspace (workspace-scope.ts, one file per area)
+//   shares/       share links
+//   studies/      study writes, the study view and tables, its JSON columns
+//   workspaces/   price catalogs, sealed credentials (secret-box), host ownership tokens, the instance's ceilings
+//   (root)        client.ts (the Prisma client), errors.ts, outage.ts (riding out a database blip), json-column.ts and
+//                 spec-columns.ts (JSON columns checked on write); generated/ is Prisma's client (git-ignored)
 export { createDb, type Db, type DbOptions } from "./client";
-export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrate";
-export { ensureAppRole, type AppRoleOptions } from "./app-role";
+export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrations/migrate";
+export { ensureAppRole, type AppRoleOptions } from "./migrations/app-role";
 export { ConflictError, NotFoundError } from "./errors";
 export { BaselineRefused } from "./scope/runs-scope";
-export { pruneExpiredSeries } from "./retention";
-export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./workspace-scope";
-export { hostVerificationToken, type TargetVerification } from "./host-verification";
-export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentOfRows } from "./run-store";
+export { pruneExpiredSeries } from "./runs/retention";
+export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./scope/workspace-scope";
+export { hostVerificationToken, type TargetVerification } from "./workspaces/host-verification";
+export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentOfRows } from "./runs/run-store";
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
-export { loadResultCells } from "./result-cells";
-export { loadRunView, loadWindowSummary, type RunView, type RunViewOptions } from "./run-view";
-export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./run-infra";
-export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./imported-run";
-export { forgetComparisons, forgetComparisonsOf } from "./comparison-cache";
+export { loadResultCells } from "./runs/result-cells";
+export { loadRunView, loadWindowSummary, type RunView, type RunViewOptions } from "./runs/run-view";
+export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./runs/run-infra";
+export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./k6-ingest/imported-run";
+export { forgetComparisons, forgetComparisonsOf } from "./comparisons/comparison-cache";
 export {
   loadComparison,
   type ComparisonView,
   type ComparisonGroup,
   type ComparisonGroupInput,
   type ComparisonOptions,
-} from "./comparison";
-export { storeRunRollup, loadRunRollups, type StoredRollup } from "./run-rollups";
-export { loadMeasuredCells, runWarmup } from "./measured-cells";
-export { loadComparisonWindow, windowResolution, type SeriesWindow } from "./comparison-window";
-export { resolveShareLink } from "./share-links";
-export { createStudy, abortStudy, studyStore, type StudyStore } from "./study-store";
-export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./study-view";
-export { loadStudyTables, type StudyTablesView } from "./study-tables";
-export { addRunFlags, plannedRepetitions } from "./run-flags";
+} from "./comparisons/comparison";
+export { storeRunRollup, loadRunRollups, type StoredRollup } from "./runs/run-rollups";
+export { loadMeasuredCells, runWarmup } from "./runs/measured-cells";
+export { loadComparisonWindow, windowResolution, type SeriesWindow } from "./comparisons/comparison-window";
+export { resolveShareLink } from "./shares/share-links";
+export { createStudy, abortStudy, studyStore, type StudyStore } from "./studies/study-store";
+export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./studies/study-view";
+export { loadStudyTables, type StudyTablesView } from "./studies/study-tables";
+export { addRunFlags, plannedRepetitions } from "./runs/run-flags";
 export {
   unfinishedRuns,
   unfinishedStudies,
@@ -36,8 +49,8 @@ export {
   endUnfinishedRun,
   endUnfinishedStudy,
   runOfLoadNetwork,
-} from "./run-recovery";
-export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./price-catalogs";
+} from "./runs/run-recovery";
+export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./workspaces/price-catalogs";
 export type { AuditAction, AuditEntry } from "./scope/audit-scope";
 export {
   createAuth,
@@ -71,8 +84,8 @@ export {
   listPendingInvitations,
   listMemberships,
 } from "./auth/workspace-members";
-export { loadInstanceCeilings, setInstanceCeilings } from "./instance-ceilings";
-export { sealSecret, openSecret, sealContext, SecretKeyError } from "./secret-box";
+export { loadInstanceCeilings, setInstanceCeilings } from "./workspaces/instance-ceilings";
+export { sealSecret, openSecret, sealContext, SecretKeyError } from "./workspaces/secret-box";
 export {
   openCredential,
   openSealedCredential,
@@ -91,7 +104,7 @@ export {
   type SegmentStore,
   type SegmentStatus,
   type RunSegmentRow,
-} from "./run-segments";
+} from "./runs/run-segments";
 export {
   createExternalRun,
   ingestRunLines,
@@ -99,5 +112,5 @@ export {
   parseSegmentHeader,
   EXTERNAL_SOURCE,
   DEFAULT_INGEST_TOKEN_HOURS,
-} from "./external-runs";
+} from "./k6-ingest/external-runs";
 export { createFirstAccount, type FirstAccount } from "./auth/first-account";

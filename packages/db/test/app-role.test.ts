@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../../../tests/helpers";
 import { createDb, type Db } from "../src/client";
-import { ensureAppRole } from "../src/app-role";
+import { ensureAppRole } from "../src/migrations/app-role";
 
 const ownerUrl = testDatabaseUrl();
 const role = `opsbench_app_test_${process.pid}`;

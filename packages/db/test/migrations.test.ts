@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, defaultMigrationsDir, listMigrations } from "../src/migrate";
+import { applyMigrations, defaultMigrationsDir, listMigrations } from "../src/migrations/migrate";
 import { shapeFromDatabase, shapeFromSchema } from "./schema-shape";
 import { testDatabaseUrl } from "../../../tests/helpers";
 

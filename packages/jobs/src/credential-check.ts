@@ -11,7 +11,7 @@ export const credentialCheckPayload = z
   .object({
     workspaceId: z.uuid(),
     name: z.string().min(1).max(64),
-    /** The secret sealed for this workspace and name (packages/db/src/secret-box.ts). */
+    /** The secret sealed for this workspace and name (packages/db/src/workspaces/secret-box.ts). */
     sealed: z.string().min(1).max(1_000_000),
   })
   .strict();

@@ -63,7 +63,7 @@ export interface Provider<Spec = unknown, State = unknown> {
   appChecks?(spec: Spec, dep: Deployment<State>, ctx: ProviderContext): Promise<AppCheck[]>;
   /**
    * True when the load goes to an address opsbench did not start itself (an existing URL, a cloud platform's
-   * address, a user's ingress or endpointUrl): the worker's host policy (core load-host-policy.ts) must allow it
+   * address, a user's ingress or endpointUrl): the worker's host policy (core load-hosts/load-host-policy.ts) must allow it
    * right after deploy, before one request is sent. Absent: the kind only serves what opsbench started.
    */
   outsideEndpoint?(spec: Spec): boolean;

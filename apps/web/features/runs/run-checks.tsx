@@ -1,11 +1,8 @@
 import type { CheckSummary, CustomMetricSummary, RunSummary } from "@opsbench/core";
-import type { ReactNode } from "react";
+import { Panel, tableCell, tableHead } from "@/components/panel";
 import { fmtCount, fmtPercent, NO_VALUE } from "@/lib/format";
 
 type AppCheck = NonNullable<RunSummary["appChecks"]>[number];
-
-const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
-const td = "px-3 py-1.5";
 
 /** Figures of a metric in its unit: ms with 2 decimals, bytes and plain numbers as they are (4 significant decimals at most). */
 const fmtValue = (v: number | null | undefined, unit: string) => {
@@ -14,18 +11,6 @@ const fmtValue = (v: number | null | undefined, unit: string) => {
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e4) / 1e4);
 };
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-function Box({ title, testId, children, right }: { title: string; testId: string; children: ReactNode; right?: ReactNode }) {
-  return (
-    <section data-testid={testId} className="min-w-0 rounded-md border border-zinc-200 bg-white">
-      <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-3 py-2">
-        <h2 className="text-xs font-medium text-zinc-600">{title}</h2>
-        {right}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 /** A tiny line of a per-bucket series (no axes), to see when a metric moved. */
 function Spark({ values, color = "#2563eb" }: { values: number[]; color?: string }) {
@@ -46,7 +31,8 @@ function Spark({ values, color = "#2563eb" }: { values: number[]; color?: string
 function Checks({ checks }: { checks: CheckSummary[] }) {
   const fails = checks.reduce((a, c) => a + c.fails, 0);
   return (
-    <Box
+    <Panel
+      className="min-w-0"
       title={`k6 checks (${checks.length})`}
       testId="run-checks"
       right={
@@ -59,22 +45,22 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
         <table className="w-full text-xs">
           <thead className="border-b border-zinc-200 bg-zinc-50">
             <tr>
-              <th className={th}>Check</th>
-              <th className={`${th} text-right`}>Passes</th>
-              <th className={`${th} text-right`}>Fails</th>
-              <th className={th}>Pass rate</th>
-              <th className={th}>Over time</th>
+              <th className={tableHead}>Check</th>
+              <th className={`${tableHead} text-right`}>Passes</th>
+              <th className={`${tableHead} text-right`}>Fails</th>
+              <th className={tableHead}>Pass rate</th>
+              <th className={tableHead}>Over time</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-zinc-100">
             {checks.map((c) => (
               <tr key={c.name} data-testid="run-check" data-check-name={c.name} data-passes={c.passes} data-fails={c.fails}>
-                <td className={`${td} max-w-xs break-words font-mono`}>{c.name}</td>
-                <td className={`${td} text-right font-mono tabular-nums text-emerald-700`}>{fmtCount(c.passes)}</td>
-                <td className={`${td} text-right font-mono tabular-nums ${c.fails > 0 ? "text-red-600" : "text-zinc-400"}`}>
+                <td className={`${tableCell} max-w-xs break-words font-mono`}>{c.name}</td>
+                <td className={`${tableCell} text-right font-mono tabular-nums text-emerald-700`}>{fmtCount(c.passes)}</td>
+                <td className={`${tableCell} text-right font-mono tabular-nums ${c.fails > 0 ? "text-red-600" : "text-zinc-400"}`}>
                   {fmtCount(c.fails)}
                 </td>
-                <td className={td}>
+                <td className={tableCell}>
                   <span className="inline-flex items-center gap-2">
                     <span className="inline-block h-1.5 w-20 overflow-hidden rounded bg-red-200">
                       <span className="block h-full bg-emerald-500" style={{ width: `${c.passRate}%` }} />
@@ -82,7 +68,7 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
                     <span className="font-mono tabular-nums">{fmtPercent(c.passRate)} %</span>
                   </span>
                 </td>
-                <td className={td}>
+                <td className={tableCell}>
                   <Spark values={c.points.map((p) => p.fails)} color="#ef4444" />
                 </td>
               </tr>
@@ -90,7 +76,7 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
           </tbody>
         </table>
       </div>
-    </Box>
+    </Panel>
   );
 }
 
@@ -138,7 +124,7 @@ function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
   const order = ["trend", "counter", "rate", "gauge"];
   const sorted = [...metrics].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || a.name.localeCompare(b.name));
   return (
-    <Box title={`Custom metrics (${metrics.length})`} testId="run-custom-metrics">
+    <Panel className="min-w-0" title={`Custom metrics (${metrics.length})`} testId="run-custom-metrics">
       <ul className="divide-y divide-zinc-100">
         {sorted.map((m) => (
           <li
@@ -172,13 +158,13 @@ function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
           </li>
         ))}
       </ul>
-    </Box>
+    </Panel>
   );
 }
 
 function AppChecks({ checks }: { checks: AppCheck[] }) {
   return (
-    <Box title="App checks after the load" testId="run-app-checks">
+    <Panel className="min-w-0" title="App checks after the load" testId="run-app-checks">
       <ul className="divide-y divide-zinc-100">
         {checks.map((c) => {
           const violations = (c.detail as { violations?: unknown[] } | undefined)?.violations;
@@ -202,7 +188,7 @@ function AppChecks({ checks }: { checks: AppCheck[] }) {
           );
         })}
       </ul>
-    </Box>
+    </Panel>
   );
 }
 

@@ -8,6 +8,7 @@ import { selectionToQuery } from "@/features/compare/selection";
 import type { ShareSubject } from "@opsbench/core";
 import { fmtTime } from "@/lib/format";
 import { EmptyState } from "@/components/empty-state";
+import { tableHead } from "@/components/panel";
 
 export interface ShareListItem {
   id: string;
@@ -17,8 +18,6 @@ export interface ShareListItem {
   createdAt: string;
   revokedAt: string | null;
 }
-
-const th = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
 
 function SubjectLink({ kind, s }: { kind: string; s: ShareSubject }) {
   if (kind === "run" && s.runIds?.[0])
@@ -69,12 +68,12 @@ export function ShareList({ initial }: { initial: ShareListItem[] }) {
       <table data-testid="share-list" className="w-full text-xs">
         <thead className="border-b border-zinc-200 bg-zinc-50">
           <tr>
-            <th className={th}>Created (UTC)</th>
-            <th className={th}>Kind</th>
-            <th className={th}>Shows</th>
-            <th className={th}>Title</th>
-            <th className={th}>State</th>
-            <th className={th} />
+            <th className={tableHead}>Created (UTC)</th>
+            <th className={tableHead}>Kind</th>
+            <th className={tableHead}>Shows</th>
+            <th className={tableHead}>Title</th>
+            <th className={tableHead}>State</th>
+            <th className={tableHead} />
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">

@@ -1,6 +1,6 @@
 "use client";
 
-// Starts the demo study (DevOps vs NoOps in miniature, core's demo-study.ts) as any
+// Starts the demo study (DevOps vs NoOps in miniature, core's studies/demo-study.ts) as any
 // study is started, through POST /api/v1/studies, and opens its page. A worker
 // must be running to take it, as for every study.
 import { demoStudy } from "@opsbench/core";

@@ -133,6 +133,18 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
   }
 
   const at = (path: string) => errorsAt(errors, path);
+  /** A whole-number setting, its box named by its path in the request. */
+  const wholeNumber = (
+    label: string,
+    path: string,
+    hint: string,
+    [value, onChange]: [string, (v: string) => void],
+    placeholder?: string,
+  ) => (
+    <FormField label={label} path={path} errors={at(path)} hint={hint}>
+      <NumberInput name={path} value={value} onChange={onChange} step="1" placeholder={placeholder} invalid={at(path).length > 0} />
+    </FormField>
+  );
   return (
     <form data-testid="study-form" onSubmit={submit} noValidate className="space-y-4 rounded-md border border-zinc-200 bg-white p-4">
       <FormErrorBanner message={errors.message} />
@@ -167,9 +179,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
         />
       </div>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
-        <FormField label="Repetitions" path="repetitions" errors={at("repetitions")} hint="runs of each cell (3 or more)">
-          <NumberInput name="repetitions" value={repetitions} onChange={setRepetitions} step="1" invalid={at("repetitions").length > 0} />
-        </FormField>
+        {wholeNumber("Repetitions", "repetitions", "runs of each cell (3 or more)", [repetitions, setRepetitions])}
         <FormField
           label="Run order"
           path="order"
@@ -181,49 +191,16 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
             <option value="sequential">sequential</option>
           </select>
         </FormField>
-        <FormField label="Cool-down (s)" path="cooldownSeconds" errors={at("cooldownSeconds")} hint="pause before each run">
-          <NumberInput
-            name="cooldownSeconds"
-            value={cooldown}
-            onChange={setCooldown}
-            step="1"
-            placeholder="60"
-            invalid={at("cooldownSeconds").length > 0}
-          />
-        </FormField>
-        <FormField
-          label="Baseline wait (s)"
-          path="baselineWaitSeconds"
-          errors={at("baselineWaitSeconds")}
-          hint="then the run goes ahead, flagged"
-        >
-          <NumberInput
-            name="baselineWaitSeconds"
-            value={baselineWait}
-            onChange={setBaselineWait}
-            step="1"
-            placeholder="120"
-            invalid={at("baselineWaitSeconds").length > 0}
-          />
-        </FormField>
-        <FormField
-          label="Warm-up (s)"
-          path="warmupSeconds"
-          errors={at("warmupSeconds")}
-          hint="left out of each run's summary, verdicts and tables"
-        >
-          <NumberInput
-            name="warmupSeconds"
-            value={warmup}
-            onChange={setWarmup}
-            step="1"
-            placeholder="0"
-            invalid={at("warmupSeconds").length > 0}
-          />
-        </FormField>
-        <FormField label="Seed (optional)" path="seed" errors={at("seed")} hint="of the run order; drawn and recorded if empty">
-          <NumberInput name="seed" value={seed} onChange={setSeed} step="1" placeholder="random" invalid={at("seed").length > 0} />
-        </FormField>
+        {wholeNumber("Cool-down (s)", "cooldownSeconds", "pause before each run", [cooldown, setCooldown], "60")}
+        {wholeNumber(
+          "Baseline wait (s)",
+          "baselineWaitSeconds",
+          "then the run goes ahead, flagged",
+          [baselineWait, setBaselineWait],
+          "120",
+        )}
+        {wholeNumber("Warm-up (s)", "warmupSeconds", "left out of each run's summary, verdicts and tables", [warmup, setWarmup], "0")}
+        {wholeNumber("Seed (optional)", "seed", "of the run order; drawn and recorded if empty", [seed, setSeed], "random")}
       </div>
       <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-3">
         <button type="submit" className={buttonPrimary} disabled={busy}>

@@ -5,7 +5,7 @@ import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "
 import type { CompareData } from "@/features/compare/compare-data";
 import type { DataTable } from "./data-table";
 
-/** The per-run metrics verdicts and box plots are about (as packages/db/src/comparison.ts). */
+/** The per-run metrics verdicts and box plots are about (as packages/db/src/comparisons/comparison.ts). */
 export const RUN_METRICS = [
   // Latency of successful responses first, then of all responses (docs/measurement.md).
   { key: "p50", label: "p50 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p50 },

@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { getCredentialChecker } from "./singletons";
 
 export async function saveCheckedCredential(scope: WorkspaceScope, input: CredentialInput): Promise<CredentialListItem> {
-  // A kubeconfig is parsed and judged here first (core kubeconfig.ts): one naming a file, a command, a proxy...
+  // A kubeconfig is parsed and judged here first (core targets/kubeconfig.ts): one naming a file, a command, a proxy...
   // is refused before it is sealed or sent to a worker. The worker judges it again, and its server against the
   // load-host policy (OPSBENCH_LOAD_ALLOWED_HOSTS is the worker's), before its check sends one request.
   if (input.secret.kind === "kubernetes") {

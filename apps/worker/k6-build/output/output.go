@@ -267,7 +267,7 @@ func encodedBuckets(counts map[int32]int64) string {
 // encodeBuckets writes sorted sparse buckets compactly, as HdrHistogram does:
 // signed (zigzag) varints, first the lowest index, then for each bucket its count,
 // with a run of k empty buckets written as -k. Dense buckets cost a byte or two,
-// isolated ones two. packages/core/src/histogram-encoding.ts reads it.
+// isolated ones two. packages/core/src/histograms/histogram-encoding.ts reads it.
 func encodeBuckets(sorted []int32, counts map[int32]int64) []byte {
 	out := make([]byte, 0, len(sorted)*2+4)
 	if len(sorted) == 0 {
@@ -291,7 +291,7 @@ func appendZigzag(out []byte, v int64) []byte {
 
 // negativeIndexOffset: a negative value -v goes to bucket negativeIndexOffset -
 // index(v), so bucket order is value order and a script's own Trend keeps its
-// sign (positive values use about -430..45,000). packages/core/src/histogram.ts does the same.
+// sign (positive values use about -430..45,000). packages/core/src/histograms/histogram.ts does the same.
 const negativeIndexOffset = -(1 << 24)
 
 func magnitudeIndex(v float64) int32 {

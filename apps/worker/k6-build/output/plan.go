@@ -61,7 +61,7 @@ func planLine(opts lib.Options, segmentPlan []lib.ExecutionStep) map[string]any 
 
 // thresholdSources lists the script's thresholds as written ("http_req_duration{expected_response:true}" ->
 // ["p(95)<500"]), so a run fed by several k6 processes can evaluate them on the merged result: each k6 judges
-// only its own execution segment (packages/core k6-merged-thresholds.ts).
+// only its own execution segment (packages/core k6/k6-merged-thresholds.ts).
 func thresholdSources(all map[string]metrics.Thresholds) map[string][]string {
 	out := make(map[string][]string, len(all))
 	for metric, ts := range all {

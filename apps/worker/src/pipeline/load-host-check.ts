@@ -1,4 +1,4 @@
-// Which hosts may be loaded (docs/security.md "Egress policy"; core load-admission.ts), asked twice:
+// Which hosts may be loaded (docs/security.md "Egress policy"; core load-hosts/load-admission.ts), asked twice:
 // - before anything is deployed (checkLoadHostBeforeDeploy): an address the spec already names (an `endpoint`'s url,
 //   an endpointUrl, a kubernetes ingress) is admitted now, by the admin's allowlist or the workspace's proof of
 //   ownership, so no payload is deployed for a run that would be refused; one only the deploy will tell (the

@@ -1,5 +1,5 @@
 // The ports of opsbench's own services (Postgres, Redis, the web app and its ingest endpoint; the worker's
-// OPSBENCH_LOAD_BLOCKED_PORTS) are never a load target, whatever the target says (core load-host-policy.ts). Refused
+// OPSBENCH_LOAD_BLOCKED_PORTS) are never a load target, whatever the target says (core load-hosts/load-host-policy.ts). Refused
 // twice by the worker (before deploy where the target names its address, after deploy for the address it got) and
 // once more by the runner before k6 starts.
 import { protectedPortVerdict } from "@opsbench/core";

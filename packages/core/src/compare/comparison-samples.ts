@@ -4,11 +4,11 @@
 // samples). Each group is judged against the first. Repetitions merge on a common
 // clock: latency histograms add, rates are averaged, maximum throughput is each
 // run's own, then summarised (never a sum of runs).
-import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histogram";
-import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
-import { successCells } from "../measured-cells";
-import { successFirstLatency, type RunSummary } from "../run-summary";
-import { meanMaxThroughput } from "../statistics";
+import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histograms/histogram";
+import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
+import { successCells } from "../runs/measured-cells";
+import { successFirstLatency, type RunSummary } from "../runs/run-summary";
+import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
 import { applyFamily, compareGroups, withMargin, type VerdictOptions, type VerdictSample } from "../statistics/verdict-method";

@@ -1,8 +1,8 @@
 // A comparison as it is stored for reuse (comparison_cache.view): the shape packages/db's
 // ComparisonView has, checked when it is written and read back.
 import { z } from "zod";
-import { runSummarySchema } from "../run-summary";
-import { validityFlags } from "../validity-flags";
+import { runSummarySchema } from "../runs/run-summary";
+import { validityFlags } from "../runs/validity-flags";
 
 /**
  * A bucket of a series (latency-summary.ts's TimeBucket): a comparison's group series, and the API's run and

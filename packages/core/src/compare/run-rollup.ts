@@ -5,14 +5,14 @@
 // few rows instead of every second of every run; histograms add exactly, so the results
 // are the ones the per-second cells give.
 import { z } from "zod";
-import { emptyHistogram, mergeInto, toPart } from "../histogram";
+import { emptyHistogram, mergeInto, toPart } from "../histograms/histogram";
 import { CHART_POINT_BUDGET } from "../charts/downsample";
-import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../latency-summary";
-import { meanMaxThroughput } from "../statistics";
+import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
+import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
-import { successFirstLatency } from "../run-summary";
-import { maxThroughputSchema, type MaxThroughput } from "../throughput";
+import { successFirstLatency } from "../runs/run-summary";
+import { maxThroughputSchema, type MaxThroughput } from "../runs/throughput";
 import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, requestsAboveQuantiles, verdictWindows } from "./comparison-samples";
 
 /** Bucket lengths stored per run: 0 is the whole run. */

@@ -5,7 +5,7 @@
 // resamples whole blocks of consecutive seconds, so the dependence inside a
 // block is kept; the block length comes from the series' own autocorrelation
 // (Politis & White 2004, with Patton, Politis & White 2009's correction).
-import { mean } from "../statistics";
+import { mean } from "./repetition-stats";
 
 /** Autocovariances R(0..maxLag) (divided by n, so the sequence is positive semi-definite). */
 export function autocovariances(xs: readonly number[], maxLag: number): number[] {

@@ -3,9 +3,9 @@
 // are averaged across the runs, never summed: three runs at 100 req/s are a
 // cell at 100 req/s, not 300. Maximum throughput comes from each run and is
 // then summarised across the runs (mean and Student-t interval).
-import { bucketize, type ResultCell, type TimeBucket } from "../latency-summary";
-import { describeSample, type SampleStats } from "../statistics";
-import type { MaxThroughput } from "../throughput";
+import { bucketize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
+import { describeSample, type SampleStats } from "./repetition-stats";
+import type { MaxThroughput } from "../runs/throughput";
 import { studyMaxThroughput } from "./study-definitions";
 
 export interface RepetitionCells {

@@ -1,6 +1,6 @@
 // The metrics as the studies defined them, named so a page can say which one it
 // shows and a user can pick. Each is a pure function of stored per-second rows.
-import { maxThroughput, type MaxThroughput } from "../throughput";
+import { maxThroughput, type MaxThroughput } from "../runs/throughput";
 
 export type StudyMetricId =
   | "max-throughput"

@@ -6,8 +6,8 @@
 // definitions (study 004's maximum and stable throughput, study 002's weighted qps).
 // Every figure is a mean over a cell's succeeded repetitions with its 95% t-interval
 // (describeSample), never a single run or a transcription.
-import type { RunSummary } from "../run-summary";
-import { describeSample, type SampleStats } from "../statistics";
+import type { RunSummary } from "../runs/run-summary";
+import { describeSample, type SampleStats } from "./repetition-stats";
 import { stableThroughput, STUDY_METRIC_DEFINITIONS, throughputPerVcpu, weightedQps } from "./study-definitions";
 
 /** One succeeded repetition as the tables need it. */

@@ -7,7 +7,7 @@
 // side, unequal n and variances, heavy-tailed and outlier runs, single runs whose
 // configurations shift from run to run (2% and 5%), and percentiles of runs at
 // different request rates.
-import { seededRandom } from "../seeded-random";
+import { seededRandom } from "./seeded-random";
 import { compareGroups, DEFAULT_EQUIVALENCE_MARGIN, type GroupVerdict, type VerdictSample } from "./verdict-method";
 
 /** The band every no-difference case must hold (false "significant"). */

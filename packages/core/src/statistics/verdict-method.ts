@@ -16,8 +16,8 @@
 // difference these runs could have detected, and the runs a side the margin
 // needs). A comparison's verdicts are one family: Holm's correction decides which
 // stay significant (applyFamily).
-import { seededRandom } from "../seeded-random";
-import { mean, studentTCdf, studentTQuantile } from "../statistics";
+import { seededRandom } from "./seeded-random";
+import { mean, studentTCdf, studentTQuantile } from "./repetition-stats";
 import { blockBootstrapVariance } from "./block-bootstrap";
 import { welchStandardError } from "./welch";
 

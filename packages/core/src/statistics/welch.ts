@@ -3,7 +3,7 @@
 // repetitions (2..29 a side) it holds its nominal level where a percentile
 // bootstrap does not (at 2 runs a side the bootstrap called 32% of identical
 // pairs "significant"; Welch stays at or below 5% for normal data).
-import { mean, sampleStandardDeviation, studentTQuantile } from "../statistics";
+import { mean, sampleStandardDeviation, studentTQuantile } from "./repetition-stats";
 
 export interface WelchInterval {
   /** mean(b) - mean(a), or on the ratio scale mean(b) / mean(a) (geometric means). */

@@ -1,7 +1,7 @@
 // A generated workload's k6 `options`: one scenario ("main") with the
 // workload's executor, thresholds, and the trend stats opsbench checks its own
 // summary against.
-import type { GeneratedWorkloadSpec } from "../workload-spec";
+import type { GeneratedWorkloadSpec } from "./workload-spec";
 
 /** The k6 trend stats opsbench asks k6 for, so its own summary can be checked against ours. */
 export const K6_SUMMARY_TREND_STATS = "avg,min,med,max,p(90),p(95),p(99)";

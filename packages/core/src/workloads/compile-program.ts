@@ -1,7 +1,7 @@
 // The JavaScript of a generated workload: data pools, the requests as
 // functions of the iteration context (templates compiled in), setup(), and the
 // default function (sequence or weighted mix, reconnects, think time).
-import type { GeneratedWorkloadSpec } from "../workload-spec";
+import type { GeneratedWorkloadSpec } from "./workload-spec";
 import { durationSeconds } from "./duration";
 import { poolFields, type PoolSpec, type RequestSpec, type SetupStep } from "./request-mix";
 import { isConstant, parseTemplate, templateToJs, type TemplateScope } from "./template";

@@ -1,7 +1,7 @@
 // The planned load of a workload as points to draw before it runs: VUs for the
 // closed model, iterations per second for the open model, linear in between
 // (k6 ramps stages linearly; a "0s" stage is a jump: two points at one t).
-import type { WorkloadSpec } from "../workload-spec";
+import type { WorkloadSpec } from "./workload-spec";
 import { durationSeconds } from "./duration";
 
 export interface LoadPoint {

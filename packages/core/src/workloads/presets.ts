@@ -4,7 +4,7 @@
 // scale too); request timeouts and think time are not scaled. Each preset takes
 // the requests to send (default: GET /) and optional program fields.
 import { z } from "zod";
-import { workloadSpec, type WorkloadSpec } from "../workload-spec";
+import { workloadSpec, type WorkloadSpec } from "./workload-spec";
 import { durationSeconds, formatDuration, k6Duration } from "./duration";
 
 /** Program fields a preset passes through to its workloads (validated with the whole spec). */

@@ -4,7 +4,7 @@
 // The maximum is in requests per second; k6's arrival rate is in iterations, so
 // the maximum is divided by the requests one iteration sent in the reference run
 // (or, with `request`, that request's own maximum by its count per iteration).
-import type { RateSource, WorkloadSpec } from "../workload-spec";
+import type { RateSource, WorkloadSpec } from "./workload-spec";
 import { durationSeconds } from "./duration";
 
 /** The run whose maximum throughput the spec's rate depends on, if any. */

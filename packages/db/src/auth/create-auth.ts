@@ -13,7 +13,7 @@ import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth, organization } from "better-auth/plugins";
 import type { Db } from "../client";
-import { defaultWorkspaceId } from "../workspace-scope";
+import { defaultWorkspaceId } from "../scope/workspace-scope";
 import {
   claimInstanceAdmin,
   hashLinkSecret,

@@ -10,7 +10,7 @@ import {
 } from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
-import { openSecret, sealContext, sealSecret, SecretKeyError } from "../secret-box";
+import { openSecret, sealContext, sealSecret, SecretKeyError } from "../workspaces/secret-box";
 import { isUuid } from "./workspace-access";
 
 const listed = { id: true, name: true, kind: true, createdAt: true, checkedAt: true, editorsMayDeploy: true } as const;

@@ -7,7 +7,7 @@ import {
   type WorkspaceLimits,
 } from "@opsbench/core";
 import type { Db } from "../client";
-import { loadInstanceCeilings } from "../instance-ceilings";
+import { loadInstanceCeilings } from "../workspaces/instance-ceilings";
 
 const ACTIVE_RUN = RUN_STATUSES.filter((s) => !isFinalRunStatus(s));
 const ACTIVE_STUDY = ["QUEUED", "RUNNING"] as const;

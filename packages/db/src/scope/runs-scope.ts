@@ -1,10 +1,10 @@
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
-import { createExternalRun } from "../external-runs";
-import { parseRunJson } from "../run-json";
+import { createExternalRun } from "../k6-ingest/external-runs";
+import { parseRunJson } from "../runs/run-json";
 import { compileK6Script, externalRunSettings, readStoredJson, runSummarySchema, studyMaxThroughput, workloadSpec } from "@opsbench/core";
-import { loadMeasuredCells } from "../measured-cells";
-import { loadRunView, loadWindowSummary, type RunViewOptions } from "../run-view";
+import { loadMeasuredCells } from "../runs/measured-cells";
+import { loadRunView, loadWindowSummary, type RunViewOptions } from "../runs/run-view";
 import { runSpecColumns } from "../spec-columns";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 

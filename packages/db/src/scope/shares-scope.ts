@@ -1,7 +1,7 @@
 import { readStoredJson, shareSubjectSchema, subjectRunIds, type ShareKind, type ShareSubject } from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
-import { createShareLink } from "../share-links";
+import { createShareLink } from "../shares/share-links";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
 /** A workspace's share links. */

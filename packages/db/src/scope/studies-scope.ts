@@ -1,10 +1,10 @@
 import type { StudyInput } from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
-import { abortStudy, createSingleCellStudy, createStudy } from "../study-store";
-import { parseStudyJson, parseStudyWithRuns } from "../study-json";
-import { loadStudyTables } from "../study-tables";
-import { loadStudyView } from "../study-view";
+import { abortStudy, createSingleCellStudy, createStudy } from "../studies/study-store";
+import { parseStudyJson, parseStudyWithRuns } from "../studies/study-json";
+import { loadStudyTables } from "../studies/study-tables";
+import { loadStudyView } from "../studies/study-view";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
 /** A workspace's studies. */

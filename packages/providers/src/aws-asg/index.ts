@@ -25,8 +25,9 @@ import {
   ElasticLoadBalancingV2Client,
 } from "@aws-sdk/client-elastic-load-balancing-v2";
 import { awsAsgSpec, cloudResourceName, type AwsAsgSpec } from "@opsbench/core";
-import { observePeriods, runningTotals } from "../cloud/period-observer";
-import { cloudWatchPeriods, type CloudWatchMetric } from "../aws/cloudwatch-periods";
+import { cloudEndpoint } from "../cloud/cloud-endpoint";
+import { observeCloud } from "../cloud/observe-cloud";
+import { cloudWatchPeriods, type CloudWatchMetric, PERIOD_SECONDS } from "../aws/cloudwatch-periods";
 import { runTags } from "../aws/run-tags";
 import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession, type AwsSession } from "../aws/session";
@@ -273,39 +274,29 @@ export function asgMetrics(state: AwsAsgState): CloudWatchMetric[] {
   ];
 }
 
-async function* observe(dep: Deployment<AwsAsgState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
-  const cw = cloudWatchPeriods(await session(ctx, dep.state), asgMetrics(dep.state));
-  const totals = runningTotals(["instanceSeconds", "requests", "lcuHours"] as const);
-  try {
-    yield* observePeriods(
-      {
-        periodSeconds: 60,
-        primary: "inServiceInstances",
-        fetch: cw.fetch,
-        toPoint: (ts, v) => ({
-          ts,
-          replicas: Math.round(v.inServiceInstances ?? 0),
-          cpuPercent: v.cpuPercent,
-          detail: {
-            kind: "aws-asg",
-            resolutionSeconds: 60,
-            desired: v.desiredCapacity,
-            platform: v,
-            totals: totals({
-              instanceSeconds: (v.inServiceInstances ?? 0) * 60,
-              requests: v.requests,
-              lcuHours: v.consumedLcus == null ? null : v.consumedLcus / 60,
-            }),
-          },
-        }),
-      },
-      window,
-      dep.state.metrics,
-      ctx.log,
-    );
-  } finally {
-    cw.close();
-  }
+function observe(dep: Deployment<AwsAsgState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
+  return observeCloud(
+    {
+      kind: "aws-asg",
+      periodSeconds: PERIOD_SECONDS,
+      primary: "inServiceInstances",
+      totals: ["instanceSeconds", "requests", "lcuHours"],
+      open: async () => cloudWatchPeriods(await session(ctx, dep.state), asgMetrics(dep.state)),
+      point: (v) => ({
+        replicas: Math.round(v.inServiceInstances ?? 0),
+        cpuPercent: v.cpuPercent,
+        detail: { desired: v.desiredCapacity },
+        add: {
+          instanceSeconds: (v.inServiceInstances ?? 0) * PERIOD_SECONDS,
+          requests: v.requests,
+          lcuHours: v.consumedLcus == null ? null : v.consumedLcus / 60,
+        },
+      }),
+    },
+    window,
+    dep.state.metrics,
+    ctx.log,
+  );
 }
 
 async function teardown(dep: { state: Partial<AwsAsgState> }, ctx: ProviderContext): Promise<void> {
@@ -322,8 +313,7 @@ export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
   reset,
   observe,
   teardown,
-  outsideEndpoint: () => true,
-  knownEndpoint: (spec) => spec.endpointUrl ?? null,
+  ...cloudEndpoint,
   // Tagged resources in the credential's region, found through the same describe calls teardown uses.
   reaper: {
     credentialKind: "aws",

@@ -15,10 +15,11 @@ import {
   PutFunctionConcurrencyCommand,
 } from "@aws-sdk/client-lambda";
 import { awsLambdaSpec, cloudResourceName, RUN_TAG_KEY, type AwsLambdaSpec } from "@opsbench/core";
-import { cloudWatchPeriods, type CloudWatchMetric } from "../aws/cloudwatch-periods";
+import { cloudWatchPeriods, type CloudWatchMetric, PERIOD_SECONDS } from "../aws/cloudwatch-periods";
 import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession } from "../aws/session";
-import { observePeriods, runningTotals } from "../cloud/period-observer";
+import { cloudEndpoint } from "../cloud/cloud-endpoint";
+import { observeCloud } from "../cloud/observe-cloud";
 import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
 import { lambdaPackage } from "./function-zip";
 
@@ -151,40 +152,30 @@ export function lambdaMetrics(functionName: string): CloudWatchMetric[] {
   ];
 }
 
-async function* observe(dep: Deployment<AwsLambdaState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
+function observe(dep: Deployment<AwsLambdaState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
   const { state } = dep;
-  const cw = cloudWatchPeriods(await sessionOf(ctx, state), lambdaMetrics(state.functionName ?? ""));
-  const totals = runningTotals(["billedMs", "gbSeconds", "requests"] as const);
-  try {
-    yield* observePeriods(
-      {
-        periodSeconds: 60,
-        primary: "invocations",
-        fetch: cw.fetch,
-        toPoint: (ts, v) => ({
-          ts,
-          replicas: Math.round(v.concurrentExecutions ?? 0),
-          cpuPercent: null,
-          detail: {
-            kind: "aws-lambda",
-            resolutionSeconds: 60,
-            platform: v,
-            // Lambda bills each invocation's duration (1 ms steps) x memory: GB-seconds.
-            totals: totals({
-              billedMs: v.durationMsSum,
-              gbSeconds: ((v.durationMsSum ?? 0) / 1000) * (state.memoryMb / 1024),
-              requests: v.invocations,
-            }),
-          },
-        }),
-      },
-      window,
-      state.metrics,
-      ctx.log,
-    );
-  } finally {
-    cw.close();
-  }
+  return observeCloud(
+    {
+      kind: "aws-lambda",
+      periodSeconds: PERIOD_SECONDS,
+      primary: "invocations",
+      totals: ["billedMs", "gbSeconds", "requests"],
+      open: async () => cloudWatchPeriods(await sessionOf(ctx, state), lambdaMetrics(state.functionName ?? "")),
+      point: (v) => ({
+        replicas: Math.round(v.concurrentExecutions ?? 0),
+        cpuPercent: null,
+        // Lambda bills each invocation's duration (1 ms steps) x memory: GB-seconds.
+        add: {
+          billedMs: v.durationMsSum,
+          gbSeconds: ((v.durationMsSum ?? 0) / 1000) * (state.memoryMb / 1024),
+          requests: v.invocations,
+        },
+      }),
+    },
+    window,
+    state.metrics,
+    ctx.log,
+  );
 }
 
 /** Every function with a run tag, as [function name, run id]. */
@@ -245,8 +236,7 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   reset,
   observe,
   teardown,
-  outsideEndpoint: () => true,
-  knownEndpoint: (spec) => spec.endpointUrl ?? null,
+  ...cloudEndpoint,
   // Tagged functions in the credential's region.
   reaper: {
     credentialKind: "aws",

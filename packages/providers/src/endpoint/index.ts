@@ -3,7 +3,7 @@
 // have made them: a namespace's Deployment (kubernetes credential), an Auto Scaling group and its ALB (CloudWatch,
 // aws credential), or a Cloud Run service (Cloud Monitoring, gcp credential). They are only read, never changed.
 // Load goes only where the worker's host policy allows (loopback, or a host on the admin's allowlist:
-// core load-host-policy.ts, checked by the worker right after deploy; docs/security.md).
+// core load-hosts/load-host-policy.ts, checked by the worker right after deploy; docs/security.md).
 import { type EndpointLink, type EndpointSpec, endpointSpec } from "@opsbench/core";
 import { awsAsg } from "../aws-asg";
 import { awsCredentialOf } from "../aws/session";

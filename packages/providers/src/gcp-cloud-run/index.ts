@@ -2,11 +2,12 @@
 // memory, CPU throttling) through the Cloud Run Admin API v2, labelled
 // opsbench-run=<id>; teardown deletes by label. Metrics from Cloud Monitoring at 60 s.
 import { cloudResourceName, gcpCloudRunSpec, type GcpCloudRunSpec } from "@opsbench/core";
-import { observePeriods, runningTotals } from "../cloud/period-observer";
+import { cloudEndpoint } from "../cloud/cloud-endpoint";
+import { observeCloud } from "../cloud/observe-cloud";
 import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
 import { gcpClients, gcpCredentialOf, gcpErrorMessage } from "./clients";
 import { checkGcpCredential } from "./check-credential";
-import { monitoringPeriods } from "./monitoring-periods";
+import { monitoringPeriods, PERIOD_SECONDS } from "./monitoring-periods";
 
 /** GCP label keys take no ':' (AWS's opsbench:run); values are the run id. */
 export const RUN_LABEL = "opsbench-run";
@@ -119,38 +120,30 @@ async function reset(dep: Deployment<GcpCloudRunState>, ctx: ProviderContext, ti
   }
 }
 
-async function* observe(dep: Deployment<GcpCloudRunState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
+function observe(dep: Deployment<GcpCloudRunState>, window: { signal: AbortSignal }, ctx: ProviderContext) {
   const { state } = dep;
-  const { monitoring, close } = clientsFor(ctx, state);
-  const short = (state.serviceName ?? "").split("/").at(-1) ?? "";
-  const source = monitoringPeriods(monitoring, state.project, short);
-  const totals = runningTotals(["billedMs", "requests"] as const);
-  try {
-    yield* observePeriods(
-      {
-        periodSeconds: 60,
-        primary: "requests",
-        fetch: source.fetch,
-        toPoint: (ts, v) => ({
-          ts,
-          replicas: Math.round((v.instancesActive ?? 0) + (v.instancesIdle ?? 0)),
-          cpuPercent: v.cpuUtilization == null ? null : v.cpuUtilization * 100,
-          detail: {
-            kind: "gcp-cloud-run",
-            resolutionSeconds: 60,
-            platform: v,
-            // Billable instance time is what Cloud Run charges vCPU- and GiB-seconds for.
-            totals: totals({ billedMs: v.billableInstanceSeconds == null ? null : v.billableInstanceSeconds * 1000, requests: v.requests }),
-          },
-        }),
+  return observeCloud(
+    {
+      kind: "gcp-cloud-run",
+      periodSeconds: PERIOD_SECONDS,
+      primary: "requests",
+      totals: ["billedMs", "requests"],
+      open: async () => {
+        const { monitoring, close } = clientsFor(ctx, state);
+        const short = (state.serviceName ?? "").split("/").at(-1) ?? "";
+        return { fetch: monitoringPeriods(monitoring, state.project, short).fetch, close };
       },
-      window,
-      state.metrics,
-      ctx.log,
-    );
-  } finally {
-    await close();
-  }
+      point: (v) => ({
+        replicas: Math.round((v.instancesActive ?? 0) + (v.instancesIdle ?? 0)),
+        cpuPercent: v.cpuUtilization == null ? null : v.cpuUtilization * 100,
+        // Billable instance time is what Cloud Run charges vCPU- and GiB-seconds for.
+        add: { billedMs: v.billableInstanceSeconds == null ? null : v.billableInstanceSeconds * 1000, requests: v.requests },
+      }),
+    },
+    window,
+    state.metrics,
+    ctx.log,
+  );
 }
 
 type RunClient = ReturnType<typeof gcpClients>["run"];
@@ -213,8 +206,7 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   reset,
   observe,
   teardown,
-  outsideEndpoint: () => true,
-  knownEndpoint: (spec) => spec.endpointUrl ?? null,
+  ...cloudEndpoint,
   reaper: {
     credentialKind: "gcp",
     listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),

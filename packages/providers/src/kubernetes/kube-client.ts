@@ -1,6 +1,6 @@
 // The Kubernetes API clients of @kubernetes/client-node 2.x (undici's fetch; it needs Node 22.19 or newer)
 // for a workspace's kubeconfig. The user's YAML never reaches the library: it is parsed (no aliases) and judged
-// by a strict schema first (core kubeconfig.ts: no field naming a file, a command, an auth provider, a proxy or an
+// by a strict schema first (core targets/kubeconfig.ts: no field naming a file, a command, an auth provider, a proxy or an
 // identity to impersonate), and the library gets a kubeconfig built from the validated object (loadFromOptions).
 // The cluster's server must pass the load-host policy before one request is made (kubeServerVerdict).
 import type {
@@ -67,7 +67,7 @@ export interface KubeClient {
 
 /**
  * Whether the kubeconfig's server may be contacted: the same host policy as load to endpoints opsbench did not start
- * (core load-host-policy.ts: a host on the admin's OPSBENCH_LOAD_ALLOWED_HOSTS; a loopback address only as a
+ * (core load-hosts/load-host-policy.ts: a host on the admin's OPSBENCH_LOAD_ALLOWED_HOSTS; a loopback address only as a
  * `host:port` entry), and never a port of opsbench's own services (Postgres, Redis, the web app), whatever the
  * allowlist says. The one place the kube API server meets the policy: the API's credential check, the worker's check
  * before deploy, deploy, teardown and the reaper all come through kubeClientOf.

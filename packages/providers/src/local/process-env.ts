@@ -1,6 +1,6 @@
 // The environment every process of a local target starts from. A benchapp gets
 // this, what its benchapp.json declares, the target's env (names checked in
-// core's target-env.ts) and what opsbench sets (PORT, HOST, OPSBENCH_*): never
+// core's targets/target-env.ts) and what opsbench sets (PORT, HOST, OPSBENCH_*): never
 // the worker's own settings (DATABASE_URL, REDIS_URL and whatever else it has).
 
 const FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

@@ -178,21 +178,26 @@ function readStat(pid: number): ProcStat | null {
   }
 }
 
-/** Live processes of a process group (a replica and whatever it started), from /proc. */
-export function groupMembers(pgid: number): ProcStat[] {
-  const out: ProcStat[] = [];
+/** Every live (not zombie) process, from one read of /proc; none when /proc cannot be read. */
+function liveProcesses(): ProcStat[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return out;
+    return [];
   }
+  const out: ProcStat[] = [];
   for (const e of entries) {
     if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
     const s = readStat(Number(e));
-    if (s && s.pgrp === pgid && s.state !== "Z") out.push(s);
+    if (s && s.state !== "Z") out.push(s);
   }
   return out;
+}
+
+/** Live processes of a process group (a replica and whatever it started), from /proc. */
+export function groupMembers(pgid: number): ProcStat[] {
+  return liveProcesses().filter((s) => s.pgrp === pgid);
 }
 
 /** CPU time (user+system) of a process in clock ticks, from /proc. Null if unavailable. */
@@ -205,18 +210,7 @@ export function groupCpuTicks(pgids: number[]): Map<number, number> {
   const want = new Set(pgids);
   const out = new Map<number, number>();
   if (want.size === 0) return out;
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
-    const s = readStat(Number(e));
-    if (!s || !want.has(s.pgrp) || s.state === "Z") continue;
-    out.set(s.pgrp, (out.get(s.pgrp) ?? 0) + s.ticks);
-  }
+  for (const s of liveProcesses()) if (want.has(s.pgrp)) out.set(s.pgrp, (out.get(s.pgrp) ?? 0) + s.ticks);
   return out;
 }
 export const CLOCK_TICKS_PER_SECOND = 100;

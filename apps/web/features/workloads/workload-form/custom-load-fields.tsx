@@ -1,18 +1,10 @@
-import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
+import { errorsAt } from "@/lib/api/form-errors";
 import { FormField, inputClass, NumberInput } from "@/components/form-field";
-import { CUSTOM_KIND_LABELS, CUSTOM_KINDS, type Custom, type CustomKind, rateUnit } from "./custom-spec";
+import { CUSTOM_KIND_LABELS, CUSTOM_KINDS, type CustomFieldsProps, type CustomKind, rateUnit } from "./custom-spec";
 import { StageEditor } from "./stage-editor";
 
 /** The "Build" tab's load: a kind, the fields that kind has (VUs, iterations, rates, durations), and its stages. */
-export function CustomLoadFields({
-  custom,
-  onChange,
-  errors,
-}: {
-  custom: Custom;
-  onChange: (patch: Partial<Custom>) => void;
-  errors: FormErrors;
-}) {
+export function CustomLoadFields({ custom, onChange, errors }: CustomFieldsProps) {
   const at = (p: string) => errorsAt(errors, p);
   const unit = rateUnit(custom);
   const kind = custom.kind;

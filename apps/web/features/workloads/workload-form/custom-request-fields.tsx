@@ -1,19 +1,11 @@
-import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
+import { errorsAt } from "@/lib/api/form-errors";
 import { FormField, inputClass, NumberInput } from "@/components/form-field";
-import type { Custom } from "./custom-spec";
+import type { CustomFieldsProps } from "./custom-spec";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
 
 /** The "Build" tab's request: method, path and body, think time, timeout and a p95 threshold. */
-export function CustomRequestFields({
-  custom,
-  onChange,
-  errors,
-}: {
-  custom: Custom;
-  onChange: (patch: Partial<Custom>) => void;
-  errors: FormErrors;
-}) {
+export function CustomRequestFields({ custom, onChange, errors }: CustomFieldsProps) {
   const at = (p: string) => errorsAt(errors, p);
   return (
     <>

@@ -1,5 +1,6 @@
 // The "Build" tab's boxes (a kind and its fields, as text) and the spec they make; empty boxes are left out (defaults apply).
 import { numberOrUndefined as n } from "@/components/form-field";
+import type { FormErrors } from "@/lib/api/form-errors";
 
 export const CUSTOM_KINDS = ["ramping-vus", "constant-vus", "shared-iterations", "constant-arrival-rate", "ramping-arrival-rate"] as const;
 export type CustomKind = (typeof CUSTOM_KINDS)[number];
@@ -34,6 +35,13 @@ export interface Custom {
   thinkTime: string;
   requestTimeout: string;
   p95Below: string;
+}
+
+/** The props of the "Build" tab's parts: the boxes, a patch to them, and the API's errors. */
+export interface CustomFieldsProps {
+  custom: Custom;
+  onChange: (patch: Partial<Custom>) => void;
+  errors: FormErrors;
 }
 export const DEFAULT_CUSTOM: Custom = {
   kind: "ramping-vus",

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * Imports a plain k6 result file as a run: `opsbench import k6 FILE` with OPSBENCH_URL reads the file where it is
- * and uploads its per-second aggregate (packages/core k6-import-upload.ts), checked here cell by cell.
+ * and uploads its per-second aggregate (packages/core k6/k6-import-upload.ts), checked here cell by cell.
  */
 export const POST = apiRoute(async ({ request, scope }) => {
   const upload = await parseBody(API_CONTRACTS["POST /api/v1/imports/k6"].body, request);

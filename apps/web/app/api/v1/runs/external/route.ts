@@ -1,7 +1,7 @@
 // POST /api/v1/runs/external: `opsbench run --external` with an API token. Creates a run that k6 processes started
 // elsewhere feed through POST /api/v1/runs/{id}/ingest, and answers what they need (the ingest URL, the run's ingest
 // token once, each generator's k6 command line, a k6-operator TestRun). The run ends, its thresholds judged on the
-// merged result of all generators, when every generator has sent its end (packages/db external-runs.ts).
+// merged result of all generators, when every generator has sent its end (packages/db k6-ingest/external-runs.ts).
 import { NotFoundError } from "@opsbench/db";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";

@@ -1,0 +1,223 @@
+// The `kubernetes` target kind (docs/kubernetes.md): a small spec from which opsbench makes a namespace
+// opsbench-<run>, a Deployment, a Service and an HPA, or the user's own manifests applied into that namespace.
+import { z } from "zod";
+import { cloudRegion, platformMetricsSettings } from "./cloud-target-specs";
+import { costModelDocument } from "../cost/run-cost";
+import { credentialName } from "./credentials";
+import { targetEnv, targetEnvNameProblem } from "./target-env";
+
+/** A Kubernetes resource quantity: CPU as 500m or 1, memory as 256Mi or 1Gi. */
+export const kubeQuantity = z.string().regex(/^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/, "a Kubernetes quantity such as 500m, 1, 256Mi");
+const replicaCount = z.number().int().min(1).max(1000);
+const dnsLabel = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, "a DNS label (lower-case letters, digits, '-')");
+
+export const kubernetesSpec = z
+  .object({
+    /** The workspace credential (a kubeconfig) to reach the cluster with (docs/credentials.md). */
+    credential: credentialName,
+    /** The container image to run. Give this, or `manifests`. */
+    image: z.string().min(1).max(512).optional(),
+    /** The container's port; the Service forwards to it. */
+    port: z.number().int().min(1).max(65535).default(8080),
+    replicas: replicaCount.optional(),
+    minReplicas: replicaCount.optional(),
+    maxReplicas: replicaCount.optional(),
+    /** An HPA on CPU between min and max, at this average utilisation in % of cpuRequest (GKE-50: 50). */
+    targetCpuPercent: z.number().int().min(1).max(100).optional(),
+    /** Per pod (the HPA measures utilisation against cpuRequest, as Kubernetes does). */
+    resources: z
+      .object({
+        cpuRequest: kubeQuantity.optional(),
+        cpuLimit: kubeQuantity.optional(),
+        memoryRequest: kubeQuantity.optional(),
+        memoryLimit: kubeQuantity.optional(),
+      })
+      .strict()
+      .optional(),
+    /** Pod density: at most one pod per node (required anti-affinity), pods spread evenly over nodes, or only on some nodes. */
+    placement: z
+      .object({
+        onePodPerNode: z.boolean().optional(),
+        spreadEvenly: z.boolean().optional(),
+        nodeSelector: z.record(z.string().min(1).max(253), z.string().max(63)).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Given to the container: safe names only, values never shown (target-env.ts). */
+    env: targetEnv.default({}),
+    /**
+     * A throwaway database deployed into the run's namespace beside the app (a Secret with a password drawn per run,
+     * a Deployment with the data on an emptyDir, a Service `db`), deleted with the namespace. Its URL goes to the app
+     * in the variable `urlEnv` (the IoT app's IOT_DATABASE_URL); the app's Deployment waits for it to be ready.
+     */
+    database: z
+      .object({
+        engine: z.literal("postgres"),
+        urlEnv: z
+          .string()
+          .superRefine((name, ctx) => {
+            const problem = targetEnvNameProblem(name);
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          })
+          .default("DATABASE_URL"),
+        image: z.string().min(1).max(512).default("postgres:17-alpine"),
+      })
+      .strict()
+      .optional(),
+    /** Instead of image: the user's own manifests (YAML documents), applied into the run's namespace. */
+    manifests: z.string().min(1).max(1_000_000).optional(),
+    /** With manifests: the Deployment whose replicas are observed (default: the first one). */
+    deployment: dnsLabel.optional(),
+    /**
+     * Where the load goes: an ingress URL of the user's, or a local stand-in of the image (the tests).
+     * Default: the Service's load-balancer address.
+     */
+    endpoint: z.url().optional(),
+    /**
+     * For clusters without a load-balancer address or an ingress: the load reaches the pods through a
+     * port-forward of the API server, each new connection to the next ready pod (flagged on the run).
+     */
+    portForward: z.boolean().optional(),
+    /** How long the Deployment may take to be ready (and, in reset, the HPA to settle). */
+    readyTimeoutMs: z.number().int().min(1000).max(1_800_000).default(300_000),
+    /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). */
+    costModel: costModelDocument.optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if ((s.image === undefined) === (s.manifests === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["image"],
+        message: "give either image (opsbench makes the objects) or manifests (yours), not both",
+      });
+    if (s.database && s.manifests !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["database"],
+        message: "with manifests, bring the database in them (infra/manifests/gke-50.yaml does); database goes with image",
+      });
+    if (s.database && s.env[s.database.urlEnv] !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["env", s.database.urlEnv],
+        message: `${s.database.urlEnv} is the database's URL (database.urlEnv): opsbench sets it`,
+      });
+    if (s.endpoint !== undefined && s.portForward)
+      ctx.addIssue({
+        code: "custom",
+        path: ["portForward"],
+        message: "give either endpoint (an address of yours) or portForward (through the API server), not both",
+      });
+    if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["replicas"],
+        message: "give either replicas (a fixed size) or minReplicas/maxReplicas, not both",
+      });
+    if (s.minReplicas !== undefined && s.maxReplicas !== undefined && s.minReplicas > s.maxReplicas)
+      ctx.addIssue({
+        code: "custom",
+        path: ["minReplicas"],
+        message: `minReplicas (${s.minReplicas}) is above maxReplicas (${s.maxReplicas})`,
+      });
+    if (s.targetCpuPercent !== undefined && s.image !== undefined && !s.resources?.cpuRequest)
+      ctx.addIssue({
+        code: "custom",
+        path: ["resources", "cpuRequest"],
+        message: "an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
+      });
+    if (
+      s.manifests !== undefined &&
+      (s.targetCpuPercent !== undefined || s.resources || s.placement || s.replicas || s.minReplicas || s.maxReplicas)
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["manifests"],
+        message: "with manifests, replicas, HPA, resources and placement are the manifests' own",
+      });
+  });
+export type KubernetesSpec = z.infer<typeof kubernetesSpec>;
+
+/** min/max replicas with defaults: a fixed size, or 1..max (max defaults to min, or 10 with an HPA). */
+export function kubernetesReplicas(spec: KubernetesSpec): { min: number; max: number } {
+  const min = spec.replicas ?? spec.minReplicas ?? 1;
+  const max = spec.replicas ?? spec.maxReplicas ?? (spec.targetCpuPercent ? Math.max(min, 10) : min);
+  return { min, max: Math.max(min, max) };
+}
+
+/**
+ * The platform resources behind an `endpoint`, so that their metrics land on the run's timeline: exactly one of
+ * a namespace's Deployment (kubernetes credential), an Auto Scaling group with its ALB (aws credential), or a
+ * Cloud Run service (gcp credential). opsbench only reads them: it never changes or deletes them.
+ */
+export const endpointLink = z
+  .object({
+    credential: credentialName,
+    /** kubernetes: the namespace and the Deployment in it whose replicas, HPA and events are recorded. */
+    namespace: dnsLabel.optional(),
+    deployment: dnsLabel.optional(),
+    /** aws: the Auto Scaling group (and its ALB's CloudWatch dimension, app/<name>/<id>, for requests and response times). */
+    autoScalingGroupName: z.string().min(1).max(255).optional(),
+    loadBalancer: z
+      .string()
+      .regex(/^app\/[\w-]+\/[0-9a-f]+$/, "the ALB's CloudWatch dimension: app/<name>/<id>")
+      .optional(),
+    /** gcp: the Cloud Run service (in projectId, default the credential's project). */
+    cloudRunService: dnsLabel.optional(),
+    projectId: z.string().min(1).max(64).optional(),
+    /** aws and gcp: where the group or service is. */
+    region: cloudRegion.optional(),
+    /** aws and gcp: how long to wait for the platform's delayed metrics after the load. */
+    metrics: platformMetricsSettings.optional(),
+  })
+  .strict()
+  .superRefine((l, ctx) => {
+    const given = [
+      l.namespace && "namespace",
+      l.autoScalingGroupName && "autoScalingGroupName",
+      l.cloudRunService && "cloudRunService",
+    ].filter(Boolean);
+    if (given.length !== 1)
+      ctx.addIssue({
+        code: "custom",
+        path: ["namespace"],
+        message:
+          given.length === 0
+            ? "a link names what to observe: a namespace (with its deployment), an autoScalingGroupName or a cloudRunService"
+            : `a link observes one thing; it names ${given.join(" and ")}`,
+      });
+    if (l.namespace && !l.deployment) ctx.addIssue({ code: "custom", path: ["deployment"], message: "name the Deployment to observe" });
+    if ((l.autoScalingGroupName || l.cloudRunService) && !l.region)
+      ctx.addIssue({ code: "custom", path: ["region"], message: "give the region of the group or service" });
+    if (l.loadBalancer && !l.autoScalingGroupName)
+      ctx.addIssue({ code: "custom", path: ["loadBalancer"], message: "loadBalancer goes with an autoScalingGroupName" });
+  });
+export type EndpointLink = z.infer<typeof endpointLink>;
+
+/** The `endpoint` kind: an existing deployment at a URL; nothing is deployed. */
+export const endpointSpec = z
+  .object({
+    url: z.url(),
+    /** Optionally the platform resources behind it, so that their metrics land on the run's timeline. */
+    linked: endpointLink.optional(),
+    costModel: costModelDocument.optional(),
+  })
+  .strict();
+export type EndpointSpec = z.infer<typeof endpointSpec>;
+
+/** A CPU quantity in cores ("500m" = 0.5, "1" = 1, "1.5" = 1.5); null for anything else. */
+export function kubeCpuCores(q: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(q);
+  if (!m) return null;
+  return m[2] === "m" ? Number(m[1]) / 1000 : Number(m[1]);
+}
+
+/** The CPU one pod (replica) of a target asks for, in cores: a kubernetes quantity or a local target's cores; null when unstated. */
+export function podCpuOfSpec(spec: unknown): number | null {
+  const r = (spec as { resources?: { cpuRequest?: unknown } } | null)?.resources;
+  const q = r?.cpuRequest;
+  if (typeof q === "number" && q > 0) return q;
+  if (typeof q === "string") return kubeCpuCores(q);
+  return null;
+}

@@ -1,0 +1,83 @@
+// A run brought in from a result file written by plain k6 elsewhere (source "k6-import"):
+// no target, no workload, no steps; its per-second rows merge with native runs'.
+// Everything is written in one transaction, after the file has been read in full,
+// so a failure part-way leaves no run behind.
+import { runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
+import { insertLoadSeconds, insertResultSeconds } from "../runs/bulk-insert";
+import type { Db } from "../client";
+import { jsonInput, jsonInputOfUnknown } from "../json-column";
+import { rowFromCell } from "../runs/result-cell-row";
+import { storeRunRollup } from "../runs/run-rollups";
+
+export const K6_IMPORT_SOURCE = "k6-import";
+
+export interface ImportedRunInput {
+  /** The run's label: --name, or the file's base name. */
+  name: string;
+  /** Times of the first and last sample in the file: the load window. */
+  loadStartedAt: Date;
+  loadFinishedAt: Date;
+  /** Which span the window is on k6's clock: exact sample times (JSON) or whole-second rows (CSV). */
+  durationSource: LoadWindowSource;
+  cells: ResultCell[];
+  load: K6LoadSecond[];
+  events: Array<{ level: "info" | "warn" | "error"; message: string; data?: unknown }>;
+}
+
+export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
+  const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
+  const summary = { ...summarize(input.cells, durationSeconds), durationSource: input.durationSource };
+  const created = await db.$transaction(
+    async (tx) => {
+      const run = await tx.run.create({
+        data: {
+          workspaceId,
+          source: K6_IMPORT_SOURCE,
+          name: input.name,
+          status: "SUCCEEDED",
+          startedAt: input.loadStartedAt,
+          loadStartedAt: input.loadStartedAt,
+          loadFinishedAt: input.loadFinishedAt,
+          finishedAt: input.loadFinishedAt,
+          summary: jsonInput(runSummarySchema, summary),
+        },
+        select: { id: true },
+      });
+      const runId = run.id;
+      await insertResultSeconds(
+        tx,
+        runId,
+        input.cells.map((c) => ({ ts: c.ts, ...rowFromCell(c) })),
+      );
+      await insertLoadSeconds(
+        tx,
+        runId,
+        input.load.map((l) => ({
+          ts: l.ts,
+          vus: Math.round(l.vus),
+          vusMax: Math.round(l.vusMax),
+          bytesSent: l.sent,
+          bytesReceived: l.received,
+          iterations: Math.round(l.iterations),
+          droppedIterations: Math.round(l.dropped),
+        })),
+      );
+      if (input.events.length) {
+        await tx.runEvent.createMany({
+          data: input.events.map((e) => ({
+            runId,
+            level: e.level,
+            message: e.message,
+            ...(e.data === undefined ? {} : { data: jsonInputOfUnknown(runEventDataSchema, e.data) }),
+          })),
+        });
+      }
+      return { id: runId };
+    },
+    // Prisma's default of 5 s is short for the rows of a long run.
+    { maxWait: 10_000, timeout: 10 * 60_000 },
+  );
+  // What the run contributes to comparisons, computed once now that it is complete.
+  await storeRunRollup(db, created.id);
+  return created;
+}

@@ -1,0 +1,71 @@
+// Every row belongs to a workspace. This module family (scope/: this file and its
+// siblings) is the one place that scopes reads and writes to a workspace: callers
+// get a scope and never pass workspaceId into a query themselves. Teams arrive
+// later; until then there is "default".
+import type { Db } from "../client";
+import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "../comparisons/comparison";
+import { loadComparisonWindow } from "../comparisons/comparison-window";
+import { targetVerification } from "../workspaces/host-verification";
+import { createImportedRun, type ImportedRunInput } from "../k6-ingest/imported-run";
+import { priceCatalogStore } from "../workspaces/price-catalogs";
+import { retentionScope } from "../runs/retention";
+import { auditScope } from "./audit-scope";
+import { deletionScope } from "./deletion-scope";
+import { credentialsScope } from "./credentials-scope";
+import { definitionsScope } from "./definitions-scope";
+import { limitsScope } from "./limits-scope";
+import { runsScope } from "./runs-scope";
+import { sharesScope } from "./shares-scope";
+import { studiesScope } from "./studies-scope";
+import { workspaceAccess } from "./workspace-access";
+
+export { isUuid } from "./workspace-access";
+
+export const DEFAULT_WORKSPACE_SLUG = "default";
+
+export async function defaultWorkspaceId(db: Db): Promise<string> {
+  const ws = await db.workspace.upsert({
+    where: { slug: DEFAULT_WORKSPACE_SLUG },
+    create: { slug: DEFAULT_WORKSPACE_SLUG, name: "Default workspace" },
+    update: {},
+  });
+  return ws.id;
+}
+
+export function workspaceScope(db: Db, workspaceId: string) {
+  const access = workspaceAccess(db, workspaceId);
+  return {
+    workspaceId,
+    /** Price catalogs: versioned cost models, built-ins seeded from packages/core (price-catalogs.ts). */
+    priceCatalogs: priceCatalogStore(db, workspaceId),
+    ...definitionsScope(db, workspaceId),
+    studies: studiesScope(db, workspaceId, access),
+    runs: runsScope(db, workspaceId, access),
+    /** Runs or study cells side by side (each group: the runs of one cell, or one run). */
+    compare: async (groups: ComparisonGroupInput[], opts: ComparisonOptions = {}) => {
+      await access.assertRuns(groups.flatMap((g) => g.runIds));
+      return loadComparison(db, groups, opts);
+    },
+    /** A window of the comparison's series at the finest resolution a chart can show (a zoom). */
+    compareWindow: async (groups: ComparisonGroupInput[], fromSeconds: number, toSeconds: number) => {
+      await access.assertRuns(groups.flatMap((g) => g.runIds));
+      return loadComparisonWindow(db, groups, fromSeconds, toSeconds);
+    },
+    shares: sharesScope(db, workspaceId, access),
+    /** What the workspace may ask of the machine (defaults until an owner sets them). */
+    limits: limitsScope(db, workspaceId),
+    /** Who created, started, aborted, shared and revoked what. */
+    audit: auditScope(db, workspaceId),
+    /** Deleting runs, studies, targets and workloads (the aborting and waiting is packages/jobs' delete-resources.ts). */
+    deletion: deletionScope(db, workspaceId, access),
+    /** How long finished runs keep their raw per-second series (retention.ts). */
+    retention: retentionScope(db, workspaceId),
+    /** A run brought in from a plain k6 result file (imported-run.ts): written whole, in one transaction. */
+    importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
+    /** Credentials for real platforms: sealed, listed without their secret (the worker opens them). */
+    credentials: credentialsScope(db, workspaceId),
+    /** The proof of ownership a target's host needs before it may be loaded (host-verification.ts). */
+    targetVerification: (key: string) => targetVerification(db, workspaceId, key),
+  };
+}
+export type WorkspaceScope = ReturnType<typeof workspaceScope>;
