@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZodError } from "zod";
+import { comparisonInputSchema } from "@opsbench/api";
 import { addRunFlags } from "@opsbench/db";
-import { comparisonInputSchema } from "../apps/web/features/compare/comparison-input";
 import { selectionFromQuery, selectionToQuery } from "../apps/web/features/compare/selection";
 import { openTestStack, runOpsbench } from "./helpers";
 

@@ -1,7 +1,7 @@
 // What the API returns for runs: the list, a created run, the run page's view and a window's summary.
 // Schemas only (no server module): the web app's handlers and the CLI (packed alone) parse with the same ones;
-// apps/web/lib/api/contracts/runs.ts checks them against the services' types.
-import { loadAdmission, runSummarySchema, targetName, validityFlag } from "@opsbench/core";
+// apps/web/lib/api/contract-shapes.ts checks them against the services' types.
+import { loadAdmission, runSummarySchema, targetName, thresholdOutcomeSchema, timeBucketSchema, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
@@ -33,15 +33,6 @@ export const startRunInput = z
     workload: z.string().min(1),
   })
   .strict();
-
-export const timeBucketSchema = z.strictObject({
-  offsetSeconds: z.number(),
-  requests: z.number(),
-  p50Ms: z.number().nullable(),
-  p95Ms: z.number().nullable(),
-  p99Ms: z.number().nullable(),
-  goodput: z.number().nullable(),
-});
 
 const checkSummarySchema = z.strictObject({
   name: z.string(),
@@ -110,7 +101,7 @@ export const runViewSchema = z.strictObject({
   k6Version: z.string().nullable(),
   k6ExitCode: z.number().int().nullable(),
   thresholdsOk: z.boolean().nullable(),
-  thresholds: z.array(z.strictObject({ metric: z.string(), expression: z.string(), ok: z.boolean() })),
+  thresholds: z.array(z.strictObject(thresholdOutcomeSchema.shape)),
   error: z.string().nullable(),
   flags: z.array(validityFlag),
   loadAdmission: loadAdmission.nullable(),
@@ -138,6 +129,8 @@ export const runViewSchema = z.strictObject({
   seriesPrunedAt: nullableIsoTime,
   vcpuPerReplica: z.number().nullable(),
 });
+/** A run as the API answers it (the CLI prints it; the database's RunView has the same shape). */
+export type RunViewAnswer = z.output<typeof runViewSchema>;
 
 /** GET /api/v1/runs/{id}/summary?from&to: seconds after the load started. */
 export const windowQuery = z
@@ -149,6 +142,7 @@ export const windowQuery = z
 
 /** The window's summary, or null when the run has no data yet. */
 export const windowSummarySchema = runSummarySchema.extend({ fromSeconds: z.number(), toSeconds: z.number() }).nullable();
+export type WindowSummaryAnswer = NonNullable<z.output<typeof windowSummarySchema>>;
 
 /** POST /api/v1/runs/{id}/abort: whether this request aborted it, and its status now (ABORTED at once when it was queued). */
 export const runAbortSchema = z.strictObject({ id, aborted: z.boolean(), status: runStatus });
@@ -166,22 +160,3 @@ export const baselineSchema = z.strictObject({ runId: id, target: z.string(), wo
 // Target and workload names follow the same rule (lower-case letters, digits, ".", "_", "-").
 export const baselinesQuery = z.object({ target: targetName.optional(), workload: targetName.optional() });
 export const baselinesSchema = z.array(baselineSchema);
-
-/**
- * What the CLI's gate reads of a comparison's verdicts (GET /api/v1/comparisons): a part of the full verdict
- * (apps/web/lib/api/contracts/comparisons.ts checks that the full one fits it), loose so that more fields pass.
- */
-export const gateVerdictSchema = z.object({
-  metric: z.string(),
-  baseline: z.string(),
-  candidate: z.string(),
-  scale: z.enum(["difference", "ratio"]),
-  estimate: z.number().nullable(),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  level: z.number(),
-  baselineMean: z.number().nullable(),
-  outcome: z.string(),
-  text: z.string(),
-});
-export const comparisonVerdictsSchema = z.object({ verdicts: z.array(gateVerdictSchema) });

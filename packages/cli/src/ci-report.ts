@@ -1,15 +1,12 @@
 // Reports CI understands (issue 24): `--junit FILE` (each k6 threshold and each --fail-on rule a test case, the
 // run itself one too) and `--summary FILE` (GitHub-flavoured markdown, e.g. $GITHUB_STEP_SUMMARY). Pure: from
 // what the server answered about the run and the comparison.
-import type { GateResult, ThresholdResult } from "@opsbench/core";
+import type { RunViewAnswer } from "@opsbench/api";
+import type { GateResult } from "@opsbench/core";
 import type { RunReport } from "./run-report";
 
-export interface CiRun extends RunReport {
-  target: { name: string } | null;
-  workload: { name: string } | null;
-  thresholds: ThresholdResult[];
-  thresholdsOk: boolean | null;
-}
+/** What the reports read of the run: the API's run view's parts. */
+export type CiRun = RunReport & Pick<RunViewAnswer, "target" | "workload" | "thresholds" | "thresholdsOk">;
 
 export interface CiReport {
   run: CiRun;

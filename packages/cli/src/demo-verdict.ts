@@ -1,28 +1,14 @@
 // The demo's closing words: three lines read off the comparison the web app
-// computed (GET /api/v1/comparisons?study=ID), so the terminal and the page
-// never disagree. Only the fields used here are parsed; the rest is the page's.
-import { familySummary, groupVerdictShape } from "@opsbench/core";
-import { z } from "zod";
+// computed (GET /api/v1/comparisons?study=ID, parsed with @opsbench/api's schema of
+// that answer), so the terminal and the page never disagree.
+import { compareDataSchema } from "@opsbench/api";
+import { familySummary } from "@opsbench/core";
+import type { z } from "zod";
 
-const comparison = z.object({
-  groups: z.array(
-    z.object({
-      label: z.string(),
-      target: z.object({ name: z.string(), kind: z.string() }).nullable(),
-      merged: z.object({ rps: z.number(), goodput: z.number(), latencyMs: z.object({ p95: z.number() }) }).nullable(),
-      infra: z.array(z.object({ replicas: z.number() })),
-    }),
-  ),
-  costs: z.array(z.object({ unit: z.string(), perThousandRequests: z.number().nullable() }).nullable()),
-  breakEvens: z.array(
-    z.object({ serverful: z.string(), serverless: z.string(), result: z.object({ breakEvenRps: z.number().nullable() }) }),
-  ),
-  /** Absent from servers older than the verdicts' family fields: then no verdict line. */
-  verdicts: z.array(z.object(groupVerdictShape)).optional(),
-});
-export type DemoComparison = z.infer<typeof comparison>;
+/** The parts of the comparison the demo's lines read. */
+export type DemoComparison = Pick<z.output<typeof compareDataSchema>, "groups" | "costs" | "breakEvens" | "verdicts">;
 
-export const parseComparison = (body: unknown) => comparison.parse(body);
+export const parseComparison = (body: unknown): DemoComparison => compareDataSchema.parse(body);
 
 const num = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
 
@@ -31,7 +17,7 @@ const num = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v
  * (never a within-run verdict: single runs without a stated run-to-run CV are not verdicts between configurations).
  */
 export function verdictLine(c: DemoComparison): string | null {
-  if (!c.verdicts?.length) return null;
+  if (!c.verdicts.length) return null;
   const summary = familySummary(c.verdicts);
   const found = c.verdicts
     .filter((v) => v.significant)

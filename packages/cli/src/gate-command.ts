@@ -3,17 +3,10 @@
 // server's verdict engine's (GET /api/v1/comparisons); a rule only reads their intervals (core compare/gate-rules.ts).
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import type { RunViewAnswer } from "@opsbench/api";
 import { evaluateGateRule, type GateRule, parseGateRule } from "@opsbench/core";
 import { type CiReport, junitXml, markdownSummary, reportExitCode } from "./ci-report";
-import {
-  comparisonQuery,
-  type Remote,
-  type RemoteRunView,
-  remoteBaselines,
-  remoteRunReport,
-  remoteSetBaseline,
-  remoteVerdicts,
-} from "./remote-client";
+import { comparisonQuery, type Remote, remoteBaselines, remoteRunReport, remoteSetBaseline, remoteVerdicts } from "./remote-client";
 import { runSummaryJson } from "./run-report";
 import { parsing, UsageError } from "./usage-error";
 
@@ -73,7 +66,7 @@ export async function resolveBaseline(
 /** Compares a finished run with its baseline (when asked), writes the reports asked for; the report and exit code. */
 export async function gateAndReport(
   remote: Remote,
-  view: RemoteRunView,
+  view: RunViewAnswer,
   o: GateOptions,
   rules: GateRule[],
   io: Io,

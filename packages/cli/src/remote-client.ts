@@ -1,5 +1,6 @@
 // The CLI against a running opsbench server (OPSBENCH_URL + OPSBENCH_TOKEN): the same commands through the
 // REST API, with the same output and exit codes as against the database.
+// Every answer is parsed with @opsbench/api's schema of it, the one the server's contracts declare.
 import {
   apiErrorBodySchema,
   baselineSchema,
@@ -7,12 +8,16 @@ import {
   comparisonVerdictsSchema,
   type ExternalRunInput,
   externalRunCreatedSchema,
+  type RunViewAnswer,
   runCreatedSchema,
   runViewSchema,
+  type StudyViewAnswer,
+  studyCreatedSchema,
+  studyViewSchema,
   windowSummarySchema,
+  workloadItemSchema,
 } from "@opsbench/api";
 import type { K6ImportUpload, StudyInput } from "@opsbench/core";
-import { z } from "zod";
 
 export interface Remote {
   url: string;
@@ -40,9 +45,7 @@ export async function call(remote: Remote, method: string, path: string, body?: 
   throw new Error(`${method} ${path} answered ${res.status}: ${message}`);
 }
 
-export type RemoteRunView = z.output<typeof runViewSchema>;
-
-export async function remoteRunReport(remote: Remote, id: string): Promise<RemoteRunView> {
+export async function remoteRunReport(remote: Remote, id: string): Promise<RunViewAnswer> {
   return runViewSchema.parse(await call(remote, "GET", `/api/v1/runs/${encodeURIComponent(id)}`));
 }
 
@@ -82,7 +85,7 @@ export async function remoteVerdicts(remote: Remote, baselineId: string, candida
 
 /** Saves a workload (POST /api/v1/workloads: creates it, or replaces the one of that name); the server checks it first. */
 export async function remotePutWorkload(remote: Remote, input: { name: string; spec: unknown }): Promise<{ id: string; name: string }> {
-  return z.object({ id: z.string(), name: z.string() }).parse(await call(remote, "POST", "/api/v1/workloads", input));
+  return workloadItemSchema.parse(await call(remote, "POST", "/api/v1/workloads", input));
 }
 
 /** The summary of seconds [from, to) after the run's load started (GET /api/v1/runs/{id}/summary); null before any data. */
@@ -93,80 +96,18 @@ export async function remoteWindowSummary(remote: Remote, id: string, from: numb
 
 /** Uploads a k6 result file's aggregate (POST /api/v1/imports/k6); the imported run's id. */
 export async function remoteImportK6(remote: Remote, upload: K6ImportUpload): Promise<string> {
-  return z.object({ id: z.string() }).parse(await call(remote, "POST", "/api/v1/imports/k6", upload)).id;
+  return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/imports/k6", upload)).id;
 }
 
 /** Creates a study on the server (POST /api/v1/studies); its id, run order, seed and size. */
 export async function remoteStartStudy(remote: Remote, input: StudyInput) {
-  return z
-    .object({ id: z.string(), order: z.string(), seed: z.number().nullable(), cells: z.number(), runs: z.number() })
-    .parse(await call(remote, "POST", "/api/v1/studies", input));
+  return studyCreatedSchema.parse(await call(remote, "POST", "/api/v1/studies", input));
 }
 
 export async function remoteAbortStudy(remote: Remote, id: string): Promise<void> {
   await call(remote, "POST", `/api/v1/studies/${encodeURIComponent(id)}/abort`, {});
 }
 
-const stats = z.object({
-  n: z.number(),
-  mean: z.number().nullable(),
-  sd: z.number().nullable(),
-  ci95: z.object({ level: z.number(), low: z.number(), high: z.number(), halfWidth: z.number() }).nullable(),
-});
-const flag = z.object({ code: z.string(), message: z.string() });
-
-/** What the CLI prints of a study (study-command.ts formatStudy and its progress lines), from the database or the API. */
-export const studyReportSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  status: z.string(),
-  error: z.string().nullable(),
-  order: z.string(),
-  seed: z.number().nullable(),
-  repetitions: z.number(),
-  cooldownSeconds: z.number(),
-  progress: z.object({
-    total: z.number(),
-    finished: z.number(),
-    succeeded: z.number(),
-    failed: z.number(),
-    aborted: z.number(),
-    etaSeconds: z.number().nullable(),
-  }),
-  cells: z.array(
-    z.object({
-      target: z.object({ name: z.string() }),
-      workload: z.object({ name: z.string() }),
-      runs: z.array(z.object({ repetition: z.number(), flags: z.array(flag) })),
-      stats: z.object({ rps: stats, p50: stats, p95: stats, p99: stats, goodput: stats, failures: stats }),
-      merged: z
-        .object({
-          requests: z.number(),
-          rps: z.number(),
-          goodput: z.number(),
-          latencyMs: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
-        })
-        .nullable(),
-      flags: z.array(flag),
-    }),
-  ),
-  runs: z.array(
-    z.object({
-      id: z.string(),
-      cell: z.number(),
-      status: z.string(),
-      repetition: z.number(),
-      round: z.number().nullable(),
-      position: z.number().nullable(),
-      error: z.string().nullable(),
-      startedAt: z.union([z.string(), z.date()]).nullable(),
-      flags: z.array(flag),
-      result: z.object({ rps: z.number(), p95: z.number(), goodput: z.number() }).nullable(),
-    }),
-  ),
-});
-export type StudyReport = z.infer<typeof studyReportSchema>;
-
-export async function remoteStudyReport(remote: Remote, id: string): Promise<StudyReport> {
-  return studyReportSchema.parse(await call(remote, "GET", `/api/v1/studies/${encodeURIComponent(id)}`));
+export async function remoteStudyReport(remote: Remote, id: string): Promise<StudyViewAnswer> {
+  return studyViewSchema.parse(await call(remote, "GET", `/api/v1/studies/${encodeURIComponent(id)}`));
 }

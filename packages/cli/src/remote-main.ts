@@ -3,11 +3,11 @@
 // monorepo's `opsbench` hands these commands to when OPSBENCH_URL is set. Exit codes: 0 ok, 1 failed, 2 bad input,
 // 99 thresholds (or a --fail-on rule) failed.
 import { parseArgs } from "node:util";
+import type { RunViewAnswer, WindowSummaryAnswer } from "@opsbench/api";
 import type { GateRule } from "@opsbench/core";
 import {
   type Remote,
   RemoteInputError,
-  type RemoteRunView,
   remoteImportK6,
   remotePutWorkload,
   remoteRunReport,
@@ -112,7 +112,7 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
 }
 
 /** A finished run's output (its summary, or JSON) and exit code, with the gate and the reports when asked for. */
-async function reportRun(remote: Remote, view: RemoteRunView, values: GateOptions & { json: boolean }, rules: GateRule[], io: RemoteIo) {
+async function reportRun(remote: Remote, view: RunViewAnswer, values: GateOptions & { json: boolean }, rules: GateRule[], io: RemoteIo) {
   if (!values.baseline && !values.junit && !values.summary) {
     printRun(view, values.json, io);
     return exitCodeFor(view);
@@ -158,18 +158,8 @@ export function windowOf(fromText: string | undefined, toText: string | undefine
   return { from, to };
 }
 
-type WindowSummary = {
-  fromSeconds: number;
-  toSeconds: number;
-  requests: number;
-  failures: number;
-  goodput: number;
-  rps: number;
-  latencyMs: { p50: number; p95: number; p99: number };
-};
-
 /** What `runs show --from --to --json` prints, from the database or the API. */
-export const windowJson = (id: string, w: WindowSummary) => ({
+export const windowJson = (id: string, w: WindowSummaryAnswer) => ({
   id,
   fromSeconds: w.fromSeconds,
   toSeconds: w.toSeconds,
@@ -180,7 +170,7 @@ export const windowJson = (id: string, w: WindowSummary) => ({
   latencyMs: w.latencyMs,
 });
 
-export function formatWindow(id: string, from: number, to: number, w: WindowSummary): string {
+export function formatWindow(id: string, from: number, to: number, w: WindowSummaryAnswer): string {
   return `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`;
 }
 

@@ -1,16 +1,13 @@
 // What the CLI prints of a run and its exit code, from the database or the server's API (no database module:
 // the packed CLI uses it too).
-import { isFinalRunStatus, type RunSummary } from "@opsbench/core";
+import type { RunViewAnswer } from "@opsbench/api";
+import { isFinalRunStatus } from "@opsbench/core";
 
-/** What the CLI prints and decides its exit code from: a run as the database or the server's API gives it. */
-export interface RunReport {
-  id: string;
-  status: string;
-  error: string | null;
-  k6ExitCode: number | null;
-  summary: RunSummary | null;
-  steps: Array<{ name: string; status: string; durationMs: number | null; error: string | null }>;
-}
+/**
+ * What the CLI prints and decides its exit code from: a run as the server's API answers it (@opsbench/api's run
+ * view) or as the database gives it (its RunView has the same shape).
+ */
+export type RunReport = Pick<RunViewAnswer, "id" | "status" | "error" | "k6ExitCode" | "summary" | "steps">;
 
 /** Polls a run with `load` until it is final, printing status and step changes as they happen. */
 export async function pollRun<V extends RunReport>(load: () => Promise<V>, log: (m: string) => void): Promise<V> {

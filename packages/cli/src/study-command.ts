@@ -7,6 +7,7 @@ import { StudyInterrupt } from "./study-interrupt";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { StudyViewAnswer } from "@opsbench/api";
 import {
   IOT_STUDY_TIME_SCALE,
   iotStudy,
@@ -20,7 +21,7 @@ import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Works
 import { createRunQueue, createStudyQueue, queueWorkers, startStudy } from "@opsbench/jobs";
 import { loadEnv, loadRemote } from "./env";
 import { ensureWorker, type Managed } from "./processes";
-import { type Remote, RemoteInputError, remoteAbortStudy, remoteStartStudy, remoteStudyReport, type StudyReport } from "./remote-client";
+import { type Remote, RemoteInputError, remoteAbortStudy, remoteStartStudy, remoteStudyReport } from "./remote-client";
 
 interface Io {
   say: (m: string) => void;
@@ -170,7 +171,7 @@ function sayCreated(io: Io, studyId: string, c: { cells: number; runs: number; o
 }
 
 /** Exit 0 when every run succeeded, 1 when any did not, 130 when interrupted. */
-function printStudy(view: StudyReport, json: boolean, interrupted: boolean): number {
+function printStudy(view: StudyViewAnswer, json: boolean, interrupted: boolean): number {
   if (json) console.log(JSON.stringify(view, null, 2));
   else console.log(formatStudy(view));
   if (interrupted) return 130;
@@ -237,7 +238,7 @@ export async function waitForStudyWorker(queue: ReturnType<typeof createStudyQue
  * Polls the study until it is final, printing each run as it starts and ends, with the ETA. `load(false)` may
  * skip the merged results (the database can; the API always merges), `load(true)` is the final view.
  */
-async function waitForStudy<V extends StudyReport>(
+async function waitForStudy<V extends StudyViewAnswer>(
   load: (merged: boolean) => Promise<V>,
   studyId: string,
   say: (m: string) => void,
@@ -328,7 +329,7 @@ export function formatStats(s: SampleStats, unit = ""): string {
   return `${num(s.mean)} +- ${num(s.sd)}${u} (95% CI ${num(s.ci95.low)} to ${num(s.ci95.high)})`;
 }
 
-export function formatStudy(view: StudyReport): string {
+export function formatStudy(view: StudyViewAnswer): string {
   const p = view.progress;
   const lines = [
     `study ${view.id} "${view.name}": ${view.status}${view.error ? ` (${view.error})` : ""}`,

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { CompareMarginControl } from "@/features/compare/compare-margin-control";
 import { ComparePicker, type PickerRun } from "@/features/compare/compare-picker";
 import { CompareView } from "@/features/compare/compare-view";
-import type { ShareInput } from "@/features/share/share-subject";
+import type { ShareInput } from "@opsbench/api";
 import { resolveWorkspace } from "@/lib/server/workspace";
 import { forCharts, selectionOf } from "@/features/compare/compare-data";
 import { zoomFromQuery } from "@/features/compare/zoom";

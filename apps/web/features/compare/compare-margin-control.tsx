@@ -1,7 +1,7 @@
 // The practical-equivalence margin of the verdicts, set by the user: a plain GET
 // form, so the margin lives in the URL (?margin=5) next to the selection and
 // works without JavaScript.
-import { DEFAULT_MARGIN_PERCENT, MARGIN_PARAM, RUN_CV_PARAM } from "@/features/compare/margin";
+import { DEFAULT_MARGIN_PERCENT, MARGIN_PARAM, RUN_CV_PARAM } from "@opsbench/api";
 
 export function CompareMarginControl({
   selection,

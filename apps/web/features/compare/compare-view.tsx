@@ -4,10 +4,10 @@
 // cost table. The same view serves the app ("app": exports, share, links to runs),
 // the printable report ("report": no buttons) and public share pages ("share":
 // exports but no links into the app).
+import { COMPARISON_TABLES, type ShareInput } from "@opsbench/api";
 import Link from "next/link";
 import { type CompareData, unpackCharts } from "@/features/compare/compare-data";
-import type { ShareInput } from "@/features/share/share-subject";
-import { COMPARISON_TABLES, comparisonTable } from "@/lib/export/comparison-tables";
+import { comparisonTable } from "@/lib/export/comparison-tables";
 import { downloadBlob, exportFileName } from "@/lib/export/download";
 import { groupColor } from "@/components/charts/palette";
 import { BoxPlotChart } from "./compare-box-plot";

@@ -3,11 +3,11 @@
 // (core's groupCost and breakEvenPairs). Server only: pages, route handlers and the
 // public share loader all call it, so input it cannot use is a ZodError naming the
 // place (a route answers it with a 422, a page shows its message), never an HTTP type.
+import type { ComparisonInput } from "@opsbench/api";
 import { breakEvenPairs, groupCost } from "@opsbench/core";
 import { NotFoundError, type ComparisonView, type WorkspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import type { CompareData } from "./compare-data";
-import type { ComparisonInput } from "./comparison-input";
 
 /** Input that is well-formed but names what is not there (or not yet usable). */
 const badInput = (path: Array<string | number>, message: string) => new z.ZodError([{ code: "custom", path, message, input: undefined }]);

@@ -1,10 +1,10 @@
 // The pages' side of a comparison URL: the query -> validated input -> data, with
 // bad input or unknown runs as a message to show rather than an error page.
+import { type ComparisonInput, comparisonInputSchema } from "@opsbench/api";
 import type { WorkspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import { fromZodError } from "@/lib/api/errors";
 import type { CompareData } from "./compare-data";
-import { comparisonInputSchema, type ComparisonInput } from "./comparison-input";
 import { loadCompareData } from "./load-compare-data";
 import { runCvFromQuery } from "./margin";
 import { selectionFromQuery } from "./selection";

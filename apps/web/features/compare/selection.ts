@@ -2,7 +2,7 @@
 // and passed around: `?g=<label>:<id>,<id>&g=...` (one `g` per group, the label
 // optional) or `?study=<id>`. Run ids never contain ":", so the label is what
 // comes before the last one.
-import type { ComparisonInput } from "./comparison-input";
+import type { ComparisonInput } from "@opsbench/api";
 
 /** The query parameter that asks for flagged runs to be judged too. */
 export const INCLUDE_FLAGGED_PARAM = "includeFlagged";

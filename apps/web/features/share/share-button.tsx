@@ -3,7 +3,8 @@
 // "Share": creates a read-only link to this run, study or comparison, shows it
 // once (only its hash is kept), and lists this subject's live links with Revoke.
 import { useCallback, useEffect, useState } from "react";
-import { storedSubject, type ShareInput } from "@/features/share/share-subject";
+import type { ShareInput } from "@opsbench/api";
+import { storedSubject } from "@/features/share/share-subject";
 import { fmtTime } from "@/lib/format";
 
 interface ShareRow {

@@ -1,7 +1,7 @@
-// The API's one error type: a closed code (its HTTP status in contracts/error-body.ts), a message, the input paths at fault.
+// The API's one error type: a closed code (its HTTP status in @opsbench/api, error-body.ts), a message, the input paths at fault.
 // A leaf module, so the request guard and the route wrapper can both throw it.
 import { NextResponse } from "next/server";
-import { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
+import { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "@opsbench/api";
 
 export class ApiError extends Error {
   constructor(

@@ -1,53 +1,69 @@
 // Every /api/v1 route's contract: its input (path params, query, body) and, per status, the schema of what it
-// answers. Handlers parse their input with these; test/api-contracts.test.ts calls every route and checks
-// each answer against them (and that every route file has an entry); an OpenAPI document can be made from it.
-// Kept free of Next and server modules (schemas only), so tests and scripts can load it outside Next.
+// answers, all of them @opsbench/api's (or core's) schemas: this file declares none, it only says which route
+// takes and answers which. Handlers parse their input with these; test/api-contracts.test.ts calls every route
+// and checks each answer against them (and that every route file has an entry); openapi.ts makes the OpenAPI
+// document from it. Kept free of Next and server modules, so tests and scripts can load it outside Next.
+import {
+  artifactParams,
+  apiErrorBodySchema,
+  auditEventSchema,
+  auditQuery,
+  baselineSchema,
+  baselinesQuery,
+  baselinesSchema,
+  ceilingsBody,
+  comparisonBody,
+  comparisonExportFullQuery,
+  comparisonQuery,
+  compareDataSchema,
+  credentialDeletedSchema,
+  definitionDeletedSchema,
+  externalRunCreatedSchema,
+  externalRunInput,
+  idParams,
+  ingestAcceptedSchema,
+  limitsBody,
+  presetsQuery,
+  publicShareParams,
+  publicShareSchema,
+  retentionSchema,
+  runAbortSchema,
+  runArtifactsSchema,
+  runCreatedSchema,
+  runDeletedSchema,
+  runListItemSchema,
+  runViewSchema,
+  shareBody,
+  shareCreatedSchema,
+  shareListItemSchema,
+  shareRevokedSchema,
+  startRunInput,
+  studyAbortSchema,
+  studyCreatedSchema,
+  studyDeletedSchema,
+  studyListItemSchema,
+  studyTablesQuery,
+  studyViewSchema,
+  targetItemSchema,
+  targetVerificationSchema,
+  windowQuery,
+  windowSummarySchema,
+  workloadItemSchema,
+  workloadPresetSchema,
+} from "@opsbench/api";
 import {
   credentialInput,
   credentialListItemSchema,
   credentialSettingsInput,
+  instanceCeilingsSchema,
   k6ImportUpload,
-  STUDY_TABLE_IDS,
   studyInput,
   targetInput,
   type WorkspaceRole,
   workloadInput,
+  workspaceLimitsSchema,
 } from "@opsbench/core";
 import { z } from "zod";
-import { COMPARISON_TABLES } from "@/lib/export/comparison-tables";
-import { presetsQuery, targetItemSchema, targetVerificationSchema, workloadItemSchema, workloadPresetSchema } from "./contracts/catalog";
-import { comparisonBody, comparisonQuery, compareDataSchema, publicShareSchema } from "./contracts/comparisons";
-import { definitionDeletedSchema, retentionSchema, runDeletedSchema, studyDeletedSchema } from "./contracts/deletion";
-import { apiErrorBodySchema } from "./contracts/error-body";
-import {
-  artifactParams,
-  baselineSchema,
-  baselinesQuery,
-  baselinesSchema,
-  externalRunCreatedSchema,
-  externalRunInput,
-  runArtifactsSchema,
-} from "@opsbench/api";
-import {
-  runAbortSchema,
-  runCreatedSchema,
-  runListItemSchema,
-  runViewSchema,
-  startRunInput,
-  windowQuery,
-  windowSummarySchema,
-} from "./contracts/runs";
-import { ingestAcceptedSchema } from "./contracts/ingest";
-import { shareBody, shareCreatedSchema, shareListItemSchema, shareRevokedSchema } from "./contracts/shares";
-import { studyAbortSchema, studyCreatedSchema, studyListItemSchema, studyViewSchema } from "./contracts/studies";
-import {
-  auditEventSchema,
-  auditQuery,
-  ceilingsBody,
-  instanceCeilingsSchema,
-  limitsBody,
-  workspaceLimitsSchema,
-} from "./contracts/workspace-admin";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -77,7 +93,6 @@ export interface RouteContract {
   responses: Record<number, z.ZodType | NonJsonBody>;
 }
 
-const idParams = z.object({ id: z.string() });
 const refused = { 422: apiErrorBodySchema };
 const missing = { 404: apiErrorBodySchema };
 /** Every route that needs an account: 401 without a session or valid token, 403 for a role too weak. */
@@ -86,15 +101,6 @@ const guarded = { 401: apiErrorBodySchema, 403: apiErrorBodySchema };
 const mutation = { ...guarded, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
 /** Run and study creation: too many a minute, or too many under way (the workspace's limits). */
 const admitted = { 429: apiErrorBodySchema };
-/** The export query's own part (format, table). */
-export const comparisonExportQuery = z.object({ format: z.enum(["csv", "json"]).default("csv"), table: z.enum(COMPARISON_TABLES) });
-
-/** A study table export: which table, the file format, and the request name maximum throughput is of (default: all). */
-export const studyTablesQuery = z.object({
-  table: z.enum(STUDY_TABLE_IDS),
-  format: z.enum(["csv", "json"]).default("csv"),
-  request: z.string().trim().min(1).max(200).optional(),
-});
 
 const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 
@@ -285,7 +291,7 @@ export const API_CONTRACTS = withMethodAndPath({
   "GET /api/v1/comparisons/export": {
     summary: "One table or series of a comparison as a CSV or JSON file",
     role: "viewer",
-    query: comparisonQuery.extend(comparisonExportQuery.shape),
+    query: comparisonExportFullQuery,
     responses: { 200: { contentType: "text/csv, application/json" }, ...refused, ...guarded },
   },
   "GET /api/v1/shares": listRoute("owner", "The workspace's share links, newest first (never their tokens)", shareListItemSchema),
@@ -299,7 +305,7 @@ export const API_CONTRACTS = withMethodAndPath({
   "GET /api/v1/public/shares/{token}": {
     summary: "Public: what a share link shows; no workspace, the token alone decides",
     role: "public",
-    params: z.object({ token: z.string() }),
+    params: publicShareParams,
     responses: { 200: publicShareSchema, ...missing },
   },
   "GET /api/v1/limits": {
@@ -340,7 +346,7 @@ export const API_CONTRACTS = withMethodAndPath({
     credentialListItemSchema,
     { 500: apiErrorBodySchema },
   ),
-  "DELETE /api/v1/credentials/{id}": actionRoute("owner", "Deletes a credential", z.object({ id: z.string(), deleted: z.literal(true) })),
+  "DELETE /api/v1/credentials/{id}": actionRoute("owner", "Deletes a credential", credentialDeletedSchema),
   "PUT /api/v1/credentials/{id}": {
     summary:
       "Sets whether editors may deploy with a credential (owners always may); an editor's target, run or study naming a credential closed to editors is refused (403)",

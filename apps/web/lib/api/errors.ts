@@ -8,11 +8,11 @@ import { log } from "@/lib/log";
 import type { SignedInMember } from "@/lib/server/workspace";
 import { ApiError } from "./api-error";
 import { contractForRequest } from "./contract-for-request";
-import type { ApiIssue } from "./contracts/error-body";
+import type { ApiIssue } from "@opsbench/api";
 import { assertSafeMutation, readCappedText } from "./request-guard";
 
 export { ApiError } from "./api-error";
-export { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "./contracts/error-body";
+export { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "@opsbench/api";
 
 export const dottedPath = (path: ReadonlyArray<PropertyKey>) => path.map((p) => String(p)).join(".");
 

@@ -1,11 +1,9 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
+import type { ComparisonTableName } from "@opsbench/api";
 import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
 import type { CompareData } from "@/features/compare/compare-data";
 import type { DataTable } from "./data-table";
-
-export const COMPARISON_TABLES = ["summary", "runs", "series", "distribution", "box", "infra", "verdicts", "cost"] as const;
-export type ComparisonTableName = (typeof COMPARISON_TABLES)[number];
 
 /** The per-run metrics verdicts and box plots are about (as packages/db/src/comparisons/comparison.ts). */
 export const RUN_METRICS = [

@@ -4,7 +4,11 @@ import { z } from "zod";
 import { runSummarySchema } from "../runs/run-summary";
 import { validityFlags } from "../runs/validity-flags";
 
-const timeBucketSchema = z.object({
+/**
+ * A bucket of a series (latency-summary.ts's TimeBucket): a comparison's group series, and the API's run and
+ * comparison answers (@opsbench/api uses this one).
+ */
+export const timeBucketSchema = z.strictObject({
   offsetSeconds: z.number(),
   requests: z.number(),
   p50Ms: z.number().nullable(),
@@ -15,7 +19,7 @@ const timeBucketSchema = z.object({
 
 const pair = z.tuple([z.number(), z.number()]);
 
-/** A verdict's fields (statistics/verdict-method.ts's GroupVerdict): the stored view and the API's contract both check them. */
+/** A verdict's fields (statistics/verdict-method.ts's GroupVerdict): the stored view and the API's answers check them. */
 export const groupVerdictShape = {
   metric: z.string(),
   baseline: z.string(),
@@ -52,26 +56,33 @@ export const groupVerdictShape = {
   reason: z.string().nullable(),
   text: z.string(),
 };
-const groupVerdictSchema = z.object(groupVerdictShape);
+export const groupVerdictSchema = z.strictObject(groupVerdictShape);
 
-const comparisonGroupSchema = z.object({
+/** One group of a comparison: its runs, their merged summary, series, latency distribution, infra and requests. */
+export const comparisonGroupSchema = z.strictObject({
   label: z.string(),
-  target: z.object({ name: z.string(), kind: z.string() }).nullable(),
-  workload: z.object({ name: z.string() }).nullable(),
+  target: z.strictObject({ name: z.string(), kind: z.string() }).nullable(),
+  workload: z.strictObject({ name: z.string() }).nullable(),
   runs: z.array(
-    z.object({ id: z.string(), repetition: z.number(), status: z.string(), summary: runSummarySchema.nullable(), flags: validityFlags }),
+    z.strictObject({
+      id: z.uuid(),
+      repetition: z.number().int(),
+      status: z.string(),
+      summary: runSummarySchema.nullable(),
+      flags: validityFlags,
+    }),
   ),
   merged: runSummarySchema.nullable(),
   series: z.array(timeBucketSchema),
-  distribution: z.array(z.object({ ms: z.number(), cumulative: z.number() })),
-  infra: z.array(z.object({ runId: z.string(), offsetSeconds: z.number(), replicas: z.number(), cpuPercent: z.number().nullable() })),
-  byRequest: z.array(z.object({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
+  distribution: z.array(z.strictObject({ ms: z.number(), cumulative: z.number() })),
+  infra: z.array(z.strictObject({ runId: z.uuid(), offsetSeconds: z.number(), replicas: z.number(), cpuPercent: z.number().nullable() })),
+  byRequest: z.array(z.strictObject({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
 });
 
 /** Runs left out of the verdicts for their validity flags (measured-cells.ts VERDICT_EXCLUDING_FLAGS), unless asked for. */
-export const verdictExclusionsSchema = z.object({
+export const verdictExclusionsSchema = z.strictObject({
   includeFlagged: z.boolean(),
-  excluded: z.array(z.object({ group: z.string(), runId: z.string(), flags: z.array(z.string()) })),
+  excluded: z.array(z.strictObject({ group: z.string(), runId: z.uuid(), flags: z.array(z.string()) })),
 });
 export type VerdictExclusions = z.infer<typeof verdictExclusionsSchema>;
 

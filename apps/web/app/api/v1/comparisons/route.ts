@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
-import { comparisonInputSchema } from "@/features/compare/comparison-input";
+import { comparisonInputSchema, DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery } from "@opsbench/api";
 import { loadCompareData } from "@/features/compare/load-compare-data";
-import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/features/compare/margin";
+import { withVerdictMargin } from "@/features/compare/margin";
 import { selectionFromQuery } from "@/features/compare/selection";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 

@@ -1,6 +1,7 @@
 import { NotFoundError } from "@opsbench/db";
 import { NextResponse } from "next/server";
-import { shareInputs, shareKindInput, storedSubject, type ShareInput } from "@/features/share/share-subject";
+import { type ShareInput, shareInputs, shareKindInput } from "@opsbench/api";
+import { storedSubject } from "@/features/share/share-subject";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 import { originOf } from "@/lib/api/request-guard";
 import { audit } from "@/lib/server/audit";

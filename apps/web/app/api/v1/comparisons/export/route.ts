@@ -1,8 +1,7 @@
-import { comparisonInputSchema } from "@/features/compare/comparison-input";
+import { comparisonExportQuery, comparisonInputSchema, DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery } from "@opsbench/api";
 import { loadCompareData } from "@/features/compare/load-compare-data";
-import { DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery, withVerdictMargin } from "@/features/compare/margin";
+import { withVerdictMargin } from "@/features/compare/margin";
 import { selectionFromQuery } from "@/features/compare/selection";
-import { comparisonExportQuery } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseInput } from "@/lib/api/errors";
 import { comparisonTable } from "@/lib/export/comparison-tables";
 import { toCsv, toJson } from "@/lib/export/data-table";

@@ -1,4 +1,4 @@
-import { studyTablesQuery } from "@/lib/api/contracts";
+import { studyTablesQuery } from "@opsbench/api";
 import { apiRoute, parseInput } from "@/lib/api/errors";
 import { toCsv, toJson } from "@/lib/export/data-table";
 import { exportFileName } from "@/lib/export/download";

@@ -1,9 +1,7 @@
-// What the API returns for studies: the list, a created study, the study page's view and an abort.
-import { runSummarySchema, STUDY_ORDERS, validityFlag } from "@opsbench/core";
-import type { StudyView } from "@opsbench/db";
+// What the API takes and returns for studies: the list, a created study, the study page's view, an abort, and
+// the query of a study table's export.
+import { runSummarySchema, STUDY_ORDERS, STUDY_TABLE_IDS, validityFlag } from "@opsbench/core";
 import { z } from "zod";
-import type { StudyListItem } from "../study-list-item";
-import type { SameShape } from "./same-type";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
 export const studyListItemSchema = z.strictObject({
@@ -19,7 +17,6 @@ export const studyListItemSchema = z.strictObject({
   startedAt: nullableIsoTime,
   finishedAt: nullableIsoTime,
 });
-true satisfies SameShape<z.output<typeof studyListItemSchema>, StudyListItem>;
 
 /** POST /api/v1/studies: the study made, its run order and seed, and how many cells and runs it has. */
 export const studyCreatedSchema = z.strictObject({
@@ -107,7 +104,15 @@ export const studyViewSchema = z.strictObject({
   ),
   runs: z.array(studyRunViewSchema),
 });
-true satisfies SameShape<z.output<typeof studyViewSchema>, StudyView>;
+/** A study as the API answers it (the CLI prints it; the database's StudyView has the same shape). */
+export type StudyViewAnswer = z.output<typeof studyViewSchema>;
 
 /** POST /api/v1/studies/{id}/abort: whether this call aborted it, and its status now. */
 export const studyAbortSchema = z.strictObject({ id, aborted: z.boolean(), status: z.string() });
+
+/** GET /api/v1/studies/{id}/tables: which table, the file format, and the request name maximum throughput is of (default: all). */
+export const studyTablesQuery = z.object({
+  table: z.enum(STUDY_TABLE_IDS),
+  format: z.enum(["csv", "json"]).default("csv"),
+  request: z.string().trim().min(1).max(200).optional(),
+});

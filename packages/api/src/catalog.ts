@@ -1,4 +1,4 @@
-// What the API returns for targets, workloads and workload presets.
+// What the API returns for targets, workloads and workload presets, and a target's proof of ownership.
 import { type LoadPoint, type TargetKind, targetSpecs, workloadSpec } from "@opsbench/core";
 import { z } from "zod";
 import type { SameShape } from "./same-type";
@@ -18,6 +18,7 @@ export const targetItemSchema = z.discriminatedUnion("kind", [
   targetItemOf("gcp-cloud-run"),
 ]);
 
+/** POST /api/v1/workloads and the list: a stored workload. */
 export const workloadItemSchema = z.strictObject({ ...storedItem, kind: z.string(), spec: workloadSpec });
 
 export const loadPointSchema = z.strictObject({

@@ -1,9 +1,8 @@
-// What the API returns for a workspace's limits and its audit log.
+// What the API takes and returns for a workspace's limits, the instance's ceilings and the audit log (the limits'
+// and ceilings' own schemas are core's: workspace-limits.ts).
 import { auditDetailSchema, instanceCeilingsSchema, workspaceLimitsSchema } from "@opsbench/core";
 import { z } from "zod";
 import { isoTime } from "./wire";
-
-export { instanceCeilingsSchema, workspaceLimitsSchema };
 
 /** PUT /api/v1/limits: any of the limits; the others keep their value. */
 export const limitsBody = workspaceLimitsSchema.partial();
