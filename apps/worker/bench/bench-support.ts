@@ -45,6 +45,21 @@ export function realtimeGroup(pgid: number, priority = 20): number {
   return changed;
 }
 
+/**
+ * One busy loop per core at the lowest priority there is (SCHED_IDLE): it runs only when nothing else wants the
+ * core, so it takes no time from the measured processes, but the virtual CPU never goes idle. An idle vCPU halts
+ * and is descheduled by the host, and its wake-ups make CPU per request jitter (what `idle=poll` avoids on a
+ * kernel's command line). Returns the stop.
+ */
+export function keepCoresBusy(cores: string[]): () => Promise<void> {
+  const loops = cores.map((core) =>
+    spawnGroup("chrt", ["-i", "0", "taskset", "-c", core, "sh", "-c", "while :; do :; done"], { cwd: repoRoot, env: {} }),
+  );
+  return async () => {
+    for (const l of loops) await stopGroup(l.pid);
+  };
+}
+
 export async function startEchoServer(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   // This process's own binary: benches of other checkouts may build theirs at the same time.
   const binary = path.join(os.tmpdir(), `opsbench-echo-go-${process.pid}`);

@@ -1,4 +1,4 @@
-// npm run bench:overhead [-- --blocks 40 --seconds 10 --warmup 3 --rate 2000 --vus 50 --seed 1 --storageSeconds 60 --realtime 0]
+// npm run bench:overhead [-- --blocks 40 --seconds 10 --warmup 3 --rate 2000 --vus 50 --seed 1 --storageSeconds 60 --realtime 0 --keepBusy 0]
 //
 // What does opsbench's measurement cost the load generator, beside k6's own `--out json`? Every trial is a k6
 // run through the production path (the runner's runK6: the same sandbox, load network and pinning as a real run)
@@ -29,9 +29,9 @@ import { runK6 } from "../../runner/src/k6-process";
 import { STRICT_SANDBOX } from "../../runner/src/k6-sandbox";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";
-import { args, createDb, env, pinning, realtimeGroup, scratchRun, startEchoServer } from "./bench-support";
+import { args, createDb, env, keepCoresBusy, pinning, realtimeGroup, scratchRun, startEchoServer } from "./bench-support";
 
-const opt = args({ blocks: 40, seconds: 10, warmup: 3, rate: 2000, vus: 50, seed: 1, storageSeconds: 60, realtime: 0 });
+const opt = args({ blocks: 40, seconds: 10, warmup: 3, rate: 2000, vus: 50, seed: 1, storageSeconds: 60, realtime: 0, keepBusy: 0 });
 /** An interval wider than this (relative half-width) cannot resolve a 2% overhead. */
 const CONCLUSIVE_HALF_WIDTH = 0.02;
 /** A trial that sent fewer of its planned requests than this is refused. */
@@ -177,12 +177,13 @@ async function main() {
   if (opt.seconds - 1 - opt.warmup < 5)
     throw new Error("--seconds must leave at least 5 s of steady load after --warmup (and the last second)");
   const echo = await startEchoServer();
+  const stopBusy = opt.keepBusy ? keepCoresBusy(pinning ? [pinning.k6, pinning.target] : ["0"]) : async () => {};
   if (opt.realtime && realtimeGroup(echo.pid) === 0)
     throw new Error("--realtime: chrt changed no process of the target's group (not root?)");
   const scratch = await scratchRun(db, "bench:overhead");
   try {
     console.log(
-      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.blocks} blocks of bare / opsbench output (fd -> worker -> Postgres) / --out json, order drawn with seed ${opt.seed}; each ${opt.seconds} s at ${opt.rate} req/s (constant arrival rate, ${opt.vus} VUs), CPU counted from second ${opt.warmup} to ${opt.seconds - 1}; sandboxed as a run; target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}${opt.realtime ? ", both at real-time FIFO priority" : ""}`,
+      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.blocks} blocks of bare / opsbench output (fd -> worker -> Postgres) / --out json, order drawn with seed ${opt.seed}; each ${opt.seconds} s at ${opt.rate} req/s (constant arrival rate, ${opt.vus} VUs), CPU counted from second ${opt.warmup} to ${opt.seconds - 1}; sandboxed as a run; target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}${opt.realtime ? ", both at real-time FIFO priority" : ""}${opt.keepBusy ? "; an idle-priority busy loop on each core" : ""}`,
     );
     await trial("bare", echo.url, null); // warm-up (page cache, target), not counted
     const rand = seededRandom(opt.seed);
@@ -220,6 +221,7 @@ async function main() {
     if (opt.storageSeconds > 0) await storageCheck(echo.url, scratch.id);
   } finally {
     await scratch.drop();
+    await stopBusy();
     await echo.stop();
     await db.$disconnect();
     rmSync(workDir, { recursive: true, force: true });
