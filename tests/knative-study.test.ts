@@ -3,8 +3,6 @@
 // knative.ts): every run deploys, becomes ready from the conditions Knative sets, is loaded (k6 to a local stand-in
 // of the image: kwok's pods serve nothing), observed (the Revision's Deployment's replicas, its PodAutoscaler) and
 // torn down; the study's comparison (the compare page's own loader) then holds both targets with results.
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { readInfraPointDetail, type StudyInputDraft, studyInput, type TargetInput } from "@opsbench/core";
 import { loadStudyView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
@@ -13,13 +11,14 @@ import { loadCompareData } from "../apps/web/features/compare/load-compare-data"
 import { api, type ControlPlane, startControlPlane } from "./control-plane/control-plane";
 import { type Knative, startKnative } from "./control-plane/knative";
 import { openTestStack, shortRamp, testRedisUrl, testSecretKey } from "./helpers";
+import { type StandIn, startStandIn } from "./control-plane/stand-in";
 import { freePort } from "./ports";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let studyQueue: ReturnType<typeof createStudyQueue>;
 let cp: ControlPlane;
 let knative: Knative;
-let standIn: ChildProcess;
+let standIn: StandIn;
 let standInUrl: string;
 
 beforeAll(async () => {
@@ -27,25 +26,11 @@ beforeAll(async () => {
   [stack, cp] = await Promise.all([openTestStack(), startControlPlane({ portForwardTo: port })]);
   studyQueue = createStudyQueue(testRedisUrl());
   knative = await startKnative(cp);
-  standIn = spawn(process.execPath, ["server.js"], {
-    cwd: path.resolve(import.meta.dirname, "../benchapps/cpu-loop/node-http"),
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: "ignore",
-  });
-  standInUrl = `http://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    i < 100 &&
-    !(await fetch(`${standInUrl}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 100));
+  standIn = await startStandIn(port);
+  standInUrl = standIn.url;
 }, 3_600_000);
 afterAll(async () => {
-  standIn?.kill();
+  standIn?.stop();
   await knative?.stop();
   await cp?.stop();
   await studyQueue?.close();

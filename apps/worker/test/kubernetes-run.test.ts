@@ -2,7 +2,7 @@
 // reset -> load -> observe -> teardown ends SUCCEEDED with the platform's series and events on the timeline; a
 // failure after deploy and a kubeconfig the cluster refuses leave no namespace; no secret reaches the run's
 // rows. The load goes to a local stand-in of the image (the benchapp on loopback), given as the endpoint.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { readInfraPointDetail, type TargetInput } from "@opsbench/core";
 import { createRunQueue, queueWorkers, startRun } from "@opsbench/jobs";
@@ -15,6 +15,7 @@ import { createLogger } from "../src/logger";
 import { reapOnce } from "../src/reaper";
 import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
 import { fileRunnerEnv, useRunner } from "../../../tests/file-services";
+import { type StandIn, startStandIn } from "../../../tests/control-plane/stand-in";
 import { freePort } from "../../../tests/ports";
 
 /** The control plane listens on loopback: allowed as the test stack's workers allow it (tests/file-services.ts). */
@@ -23,7 +24,7 @@ const testLoadHosts = () => parseLoadHostAllowlist(process.env.OPSBENCH_LOAD_ALL
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let cp: ControlPlane;
 let metrics: MetricsApi;
-let standIn: ChildProcess;
+let standIn: StandIn;
 let standInUrl: string;
 
 beforeAll(async () => {
@@ -32,25 +33,11 @@ beforeAll(async () => {
   [stack, cp] = await Promise.all([openTestStack(), startControlPlane({ portForwardTo: port })]);
   // Serves no pod CPU until a test asks for it: the HPA then holds its replicas.
   metrics = await startMetricsApi(cp);
-  standIn = spawn(process.execPath, ["server.js"], {
-    cwd: path.resolve(import.meta.dirname, "../../../benchapps/cpu-loop/node-http"),
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: "ignore",
-  });
-  standInUrl = `http://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    i < 100 &&
-    !(await fetch(`${standInUrl}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 100));
+  standIn = await startStandIn(port);
+  standInUrl = standIn.url;
 }, 3_600_000);
 afterAll(async () => {
-  standIn?.kill();
+  standIn?.stop();
   await metrics?.stop();
   await cp?.stop();
   await stack?.close();
