@@ -3,7 +3,7 @@
 // (OPSBENCH_TRUSTED_PROXIES). A request over a limit answers 429 with Retry-After and says which limit.
 import { Redis } from "ioredis";
 import { beforeAll, describe, expect, it } from "vitest";
-import { throttleAuth } from "../../apps/web/lib/server/auth-throttle";
+import { SIGN_IN_PER_ACCOUNT, throttleAuth } from "../../apps/web/lib/server/auth-throttle";
 import { fileServices, useWeb } from "../file-services";
 import { startSignedInWeb, type TestIdentity } from "../test-identity";
 import { call } from "./auth-http";
@@ -76,6 +76,8 @@ describe("sign-in throttling", () => {
       const refused = await attempt();
       expect(refused?.status).toBe(429);
       expect(refused?.headers.get("retry-after")).toMatch(/^\d+$/);
+      // The window began at the first attempt (seconds ago), not at a clock-aligned boundary a burst could straddle.
+      expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(SIGN_IN_PER_ACCOUNT.windowSeconds - 30);
       // The count is in Redis, under the file's prefix.
       expect((await redis.keys(`${fileServices().name}:auth-throttle:*in-process@hostile.test*`)).length).toBe(1);
     } finally {

@@ -24,14 +24,17 @@ export interface ThrottleStore {
   prefix: string;
 }
 
-/** Counts one attempt; the seconds until the window ends when the limit is passed, else null. */
+/**
+ * Counts one attempt; the seconds until the window ends when the limit is passed, else null. A window starts at a
+ * subject's first attempt and lasts windowSeconds (the key's TTL), not at a clock-aligned boundary: with those, a
+ * burst across the boundary got twice the limit (and a test whose attempts crossed one saw no refusal).
+ */
 async function count(store: ThrottleStore, limit: Limit, subject: string): Promise<number | null> {
-  const now = Math.floor(Date.now() / 1000);
-  const window = Math.floor(now / limit.windowSeconds);
-  const key = `${store.prefix}:auth-throttle:${limit.what}:${subject}:${window}`;
-  const answer = await store.redis.multi().incr(key).expire(key, limit.windowSeconds).exec();
-  const n = Number(answer?.[0]?.[1] ?? 0);
-  return n > limit.max ? limit.windowSeconds - (now % limit.windowSeconds) : null;
+  const key = `${store.prefix}:auth-throttle:${limit.what}:${subject}`;
+  const answer = await store.redis.multi().set(key, 0, "EX", limit.windowSeconds, "NX").incr(key).ttl(key).exec();
+  const n = Number(answer?.[1]?.[1] ?? 0);
+  const ttl = Number(answer?.[2]?.[1] ?? limit.windowSeconds);
+  return n > limit.max ? Math.max(1, ttl) : null;
 }
 
 function tooMany(limit: Limit, retryAfter: number): Response {
