@@ -40,6 +40,7 @@ COPY benchapps/iot/package.json benchapps/iot/
 COPY benchapps/msd/beps/package.json benchapps/msd/beps/
 COPY benchapps/msd/poll/package.json benchapps/msd/poll/
 COPY benchapps/shop/package.json benchapps/shop/
+COPY benchapps/shop-restate/package.json benchapps/shop-restate/
 # No install scripts: the Prisma client is generated below (no engine download needed),
 # and the native packages ship prebuilt.
 # tsx (a dev dependency) runs the worker's TypeScript, so dev dependencies stay.
