@@ -4,13 +4,18 @@ import { runSummarySchema, STUDY_ORDERS, STUDY_TABLE_IDS, validityFlag } from "@
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
-export const studyListItemSchema = z.strictObject({
+/** What a study's list item and its view both open with. */
+const studyHead = {
   id,
   name: z.string(),
   status: z.string(),
   order: z.string(),
   seed: z.number().int().nullable(),
   repetitions: z.number().int(),
+};
+
+export const studyListItemSchema = z.strictObject({
+  ...studyHead,
   cells: z.number().int(),
   runs: z.strictObject({ total: z.number(), finished: z.number(), succeeded: z.number(), failed: z.number(), aborted: z.number() }),
   createdAt: isoTime,
@@ -61,12 +66,7 @@ const studyRunViewSchema = z.strictObject({
 
 /** GET /api/v1/studies/{id}: cells, runs, spread across repetitions, merged results, progress and ETA. */
 export const studyViewSchema = z.strictObject({
-  id,
-  name: z.string(),
-  status: z.string(),
-  order: z.string(),
-  seed: z.number().int().nullable(),
-  repetitions: z.number().int(),
+  ...studyHead,
   cooldownSeconds: z.number(),
   baselineWaitSeconds: z.number(),
   warmupSeconds: z.number(),
