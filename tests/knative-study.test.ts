@@ -1,16 +1,20 @@
-// A study of a Knative Service against a plain Deployment, replicas as a factor (1, 5), end to end through the worker
-// against the tests' control plane with Knative Serving's real controller and autoscaler running (tests/control-plane/
+// Study 001's setup on Kubernetes (infra/studies/knative-vs-deployment.json): a Knative Service against a plain
+// Deployment, replicas as a factor, end to end through the worker against the tests' control plane with Knative Serving's real controller and autoscaler running (tests/control-plane/
 // knative.ts): every run deploys, becomes ready from the conditions Knative sets, is loaded (k6 to a local stand-in
 // of the image: kwok's pods serve nothing), observed (the Revision's Deployment's replicas, its PodAutoscaler) and
-// torn down; the study's comparison (the compare page's own loader) then holds both targets with results.
-import { readInfraPointDetail, type StudyInputDraft, studyInput, type TargetInput } from "@opsbench/core";
+// torn down; the study's comparison (the compare page's own loader) then holds both targets with results. The preset is
+// run as a user would run it on a cluster, with what this machine needs changed: replicas 1 and 5 (not 25 and 50), one
+// repetition, a shorter load, and the load sent to the stand-in (kwok's pods serve nothing).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { readInfraPointDetail, type StudyInput, studyInput } from "@opsbench/core";
 import { loadStudyView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCompareData } from "../apps/web/features/compare/load-compare-data";
 import { api, type ControlPlane, startControlPlane } from "./control-plane/control-plane";
 import { type Knative, startKnative } from "./control-plane/knative";
-import { openTestStack, shortRamp, testRedisUrl, testSecretKey } from "./helpers";
+import { openTestStack, testRedisUrl, testSecretKey } from "./helpers";
 import { type StandIn, startStandIn } from "./control-plane/stand-in";
 import { freePort } from "./ports";
 
@@ -39,27 +43,46 @@ afterAll(async () => {
 
 const FINAL = ["SUCCEEDED", "FAILED", "ABORTED"];
 
-const target = (name: string, extra: Record<string, unknown>): TargetInput => ({
-  name,
-  kind: "kubernetes",
-  spec: {
-    credential: "cluster",
-    image: "opsbench/cpu-loop-node-http:latest",
-    port: 8080,
-    replicas: 1,
-    env: {},
-    endpoint: standInUrl,
-    readyTimeoutMs: 180_000,
-    ...extra,
-  },
-});
+const preset = studyInput.parse(
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../infra/studies/knative-vs-deployment.json"), "utf8")),
+);
+
+/** The preset with this machine's changes (above); the targets' specs otherwise as the file has them. */
+function onThisMachine(): StudyInput {
+  const load = preset.workloads[0]!;
+  if (typeof load === "string" || load.spec.kind !== "ramping-vus") throw new Error("the preset's workload is not an inline ramping-vus");
+  return {
+    ...preset,
+    targets: preset.targets.map((t) => {
+      if (typeof t === "string" || t.kind !== "kubernetes") throw new Error("the preset's targets are not inline kubernetes targets");
+      return { ...t, spec: { ...t.spec, endpoint: standInUrl, readyTimeoutMs: 180_000 } };
+    }),
+    workloads: [
+      {
+        ...load,
+        spec: {
+          ...load.spec,
+          stages: [
+            { duration: "2s", target: 3 },
+            { duration: "4s", target: 3 },
+          ],
+          gracefulRampDown: "2s",
+        },
+      },
+    ],
+    factors: { replicas: [1, 5] },
+    repetitions: 1,
+    order: "sequential",
+    cooldownSeconds: 0,
+  };
+}
 
 interface Obj {
   metadata: { name: string };
   status?: { conditions?: { type: string; status: string }[] };
 }
 
-describe("a Knative Service and a plain Deployment, replicas 1 and 5, with Knative's controller running", () => {
+describe("study 001's preset: a Knative Service and a plain Deployment, replicas 1 and 5, with Knative's controller running", () => {
   it("runs every cell end to end, observes the Revision's replicas, and compares both targets", async () => {
     await stack.scope.credentials.save({
       name: "cluster",
@@ -67,23 +90,10 @@ describe("a Knative Service and a plain Deployment, replicas 1 and 5, with Knati
       sealed: stack.scope.credentials.seal("cluster", { kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, testSecretKey()),
       checkedAt: new Date(),
     });
-    // targetBurstCapacity 0: the activator (not run here: it proxies to pods, and kwok's pods have no network) stays
-    // out of the path while pods run, as it does on a cluster whose Revision never scales to zero.
-    await stack.scope.targets.put(
-      target("kn", { flavour: "knative-service", knative: { targetBurstCapacity: 0, containerConcurrency: 10 } }),
-    );
-    await stack.scope.targets.put(target("plain", {}));
-    const draft: StudyInputDraft = {
-      name: "knative vs deployment",
-      targets: ["kn", "plain"],
-      workloads: [shortRamp("kn-load", { vus: 3, holdSeconds: 4, path: "/?n=200" })],
-      factors: { replicas: [1, 5] },
-      repetitions: 1,
-      order: "sequential",
-      cooldownSeconds: 0,
-    };
-    const { study, cells } = await startStudy(stack.scope, studyQueue, studyInput.parse(draft));
-    expect(cells.map((c) => c.target)).toEqual(["kn.r1", "kn.r5", "plain.r1", "plain.r5"]);
+    // The preset's targetBurstCapacity 0: the activator (not run here: it proxies to pods, and kwok's pods have no
+    // network) stays out of the path while pods run, as it does on a cluster whose Revision never scales to zero.
+    const { study, cells } = await startStudy(stack.scope, studyQueue, onThisMachine());
+    expect(cells.map((c) => c.target)).toEqual(["echo-knative.r1", "echo-knative.r5", "echo-deployment.r1", "echo-deployment.r5"]);
 
     // While the study runs: the objects Knative's controllers make for the Service, and their conditions.
     const seen = { configuration: false, revision: false, podAutoscaler: false, routeReady: false };
@@ -126,7 +136,7 @@ describe("a Knative Service and a plain Deployment, replicas 1 and 5, with Knati
       expect(points.length, cell.target).toBeGreaterThan(0);
       expect(Math.max(...points.map((p) => p.replicas)), cell.target).toBe(want);
       const events = (await stack.db.runEvent.findMany({ where: { runId: r.id } })).map((e) => e.message);
-      if (cell.baseTarget === "kn") {
+      if (cell.baseTarget === "echo-knative") {
         // The Revision's Deployment, pinned by min-scale = max-scale; the KPA's desired scale beside it; no cold start.
         for (const p of points)
           expect(p.detail, cell.target).toMatchObject({
@@ -154,12 +164,12 @@ describe("a Knative Service and a plain Deployment, replicas 1 and 5, with Knati
 
     // The study's comparison, as the compare page loads it: both targets, every level, with results.
     const data = await loadCompareData(stack.scope, { studyId: study.id });
-    expect(data.title).toBe("knative vs deployment");
+    expect(data.title).toBe(preset.name);
     expect(data.groups.map((g) => g.label).sort()).toEqual([
-      "kn.r1 x kn-load",
-      "kn.r5 x kn-load",
-      "plain.r1 x kn-load",
-      "plain.r5 x kn-load",
+      "echo-deployment.r1 x echo-c10",
+      "echo-deployment.r5 x echo-c10",
+      "echo-knative.r1 x echo-c10",
+      "echo-knative.r5 x echo-c10",
     ]);
     for (const g of data.groups) {
       expect(g.runs.length, g.label).toBe(1);
