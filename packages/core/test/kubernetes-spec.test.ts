@@ -40,8 +40,8 @@ describe("kubernetes target spec", () => {
     expect(k).toMatchObject({ flavour: "knative-service", knative: { containerConcurrency: 10 } });
     expect(kubernetesReplicas(k)).toEqual({ min: 1, max: 5 });
     expect(kubernetesSpec.parse(base)).not.toHaveProperty("flavour");
-    expect(issues({ ...base, flavour: "openfaas-function" })).toEqual([
-      'flavour: Invalid option: expected one of "deployment"|"knative-service"',
+    expect(issues({ ...base, flavour: "fission-function" })).toEqual([
+      'flavour: Invalid option: expected one of "deployment"|"knative-service"|"openfaas-function"',
     ]);
     expect(issues({ ...base, knative: { targetConcurrency: 5 } })).toEqual(['knative: knative settings go with flavour "knative-service"']);
     expect(issues({ ...base, flavour: "knative-service", knative: { containerConcurrency: -1 } })).toEqual([
@@ -56,6 +56,32 @@ describe("kubernetes target spec", () => {
     expect(issues({ credential: "gke", manifests: "kind: Deployment", flavour: "knative-service" })).toEqual([
       "flavour: a Knative Service is made from an image: give image, not manifests",
     ]);
+  });
+
+  it("takes the openfaas-function flavour with a gateway, and refuses what an OpenFaaS Function cannot carry, naming the field", () => {
+    const issues = (v: unknown) => kubernetesSpec.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    const of = { ...base, flavour: "openfaas-function" };
+    expect(kubernetesSpec.parse({ ...of, openfaas: { gateway: "http://gateway.example:8080", scaleToZero: true } })).toMatchObject({
+      flavour: "openfaas-function",
+      openfaas: { gateway: "http://gateway.example:8080", scaleToZero: true },
+    });
+    expect(kubernetesSpec.parse({ ...of, portForward: true }).flavour).toBe("openfaas-function");
+    expect(issues(of)).toEqual([
+      "openfaas: say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward",
+    ]);
+    expect(issues({ ...of, openfaas: { gateway: "http://g:8080" }, portForward: true })).toEqual([
+      "openfaas: give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes",
+    ]);
+    expect(issues({ ...base, portForward: true, openfaas: { scaleToZero: true } })).toEqual([
+      'openfaas: openfaas settings go with flavour "openfaas-function"',
+    ]);
+    expect(issues({ ...of, portForward: true, database: { engine: "postgres" } })).toEqual([
+      "database: an OpenFaaS Function reads secrets as files, not env: bring the database yourself and give its URL in env",
+    ]);
+    expect(issues({ ...of, portForward: true, targetCpuPercent: 50, resources: { cpuRequest: "500m" } })).toEqual([
+      "targetCpuPercent: OpenFaaS scales a function itself (its autoscaler, on requests per second): leave targetCpuPercent out",
+    ]);
+    expect(issues({ ...of, openfaas: { gateway: "not a url" } })).toEqual(["openfaas.gateway: Invalid URL"]);
   });
 
   it("is a target kind the API accepts, as is endpoint", () => {

@@ -11,6 +11,9 @@ export const kubeQuantity = z.string().regex(/^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti
 const replicaCount = z.number().int().min(1).max(1000);
 const dnsLabel = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, "a DNS label (lower-case letters, digits, '-')");
 
+/** What opsbench makes from a kubernetes target's image (docs/kubernetes.md). */
+export const KUBERNETES_FLAVOURS = ["deployment", "knative-service", "openfaas-function"] as const;
+
 export const kubernetesSpec = z
   .object({
     /** The workspace credential (a kubeconfig) to reach the cluster with (docs/credentials.md). */
@@ -19,9 +22,10 @@ export const kubernetesSpec = z
     image: z.string().min(1).max(512).optional(),
     /**
      * What opsbench makes from the image: a Deployment with a Service (and an HPA), the default; or a Knative Service
-     * (serving.knative.dev/v1) whose controller makes the Revision, its Deployment and its autoscaling (docs/kubernetes.md).
+     * (serving.knative.dev/v1) whose controller makes the Revision, its Deployment and its autoscaling; or an OpenFaaS
+     * Function (openfaas.com/v1) whose operator makes the function's Deployment (docs/kubernetes.md).
      */
-    flavour: z.enum(["deployment", "knative-service"]).optional(),
+    flavour: z.enum(KUBERNETES_FLAVOURS).optional(),
     /** With flavour knative-service: the Revision's concurrency and timeout, and the Knative autoscaler's settings. */
     knative: z
       .object({
@@ -33,6 +37,16 @@ export const kubernetesSpec = z
         targetBurstCapacity: z.number().int().min(-1).max(100_000).optional(),
         /** The Revision's request timeout (Knative's default: 300). */
         timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+      })
+      .strict()
+      .optional(),
+    /** With flavour openfaas-function: the OpenFaaS gateway as the load generator reaches it, and scale to zero. */
+    openfaas: z
+      .object({
+        /** The gateway's URL: the load goes to <gateway>/function/app.<run's namespace>. */
+        gateway: z.url().optional(),
+        /** Whether OpenFaaS may scale the function to zero when idle (com.openfaas.scale.zero; default no). */
+        scaleToZero: z.boolean().optional(),
       })
       .strict()
       .optional(),
@@ -158,6 +172,24 @@ export const kubernetesSpec = z
         );
       if (s.placement)
         refuse("placement", "pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service");
+    }
+    if (s.openfaas && s.flavour !== "openfaas-function")
+      ctx.addIssue({ code: "custom", path: ["openfaas"], message: 'openfaas settings go with flavour "openfaas-function"' });
+    if (s.flavour === "openfaas-function") {
+      const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+      if (s.manifests !== undefined) refuse("flavour", "an OpenFaaS Function is made from an image: give image, not manifests");
+      if (s.targetCpuPercent !== undefined)
+        refuse(
+          "targetCpuPercent",
+          "OpenFaaS scales a function itself (its autoscaler, on requests per second): leave targetCpuPercent out",
+        );
+      if (s.placement) refuse("placement", "an OpenFaaS Function's placement is its operator's (profiles): not with this flavour");
+      if (s.database)
+        refuse("database", "an OpenFaaS Function reads secrets as files, not env: bring the database yourself and give its URL in env");
+      if (s.openfaas?.gateway === undefined && s.endpoint === undefined && !s.portForward)
+        refuse("openfaas", "say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward");
+      if (s.openfaas?.gateway !== undefined && (s.endpoint !== undefined || s.portForward))
+        refuse("openfaas", "give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes");
     }
     if (
       s.manifests !== undefined &&

@@ -21,6 +21,14 @@ import {
 } from "./objects";
 import { createKnativeService, knativeNotReady, knativeServiceObject, readKnativeService, revisionDeployment } from "./knative";
 import { observeNamespace } from "./observe";
+import {
+  createOpenFaasFunction,
+  OPENFAAS_NAMESPACE_ANNOTATION,
+  openFaasFunctionObject,
+  openFaasFunctionUrl,
+  openFaasNotReady,
+  readOpenFaasFunction,
+} from "./openfaas";
 import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
 
@@ -35,6 +43,8 @@ export interface KubernetesState {
   readyTimeoutMs: number;
   /** Flavour knative-service: the Knative Service and the Revision whose Deployment (`deployment`) is observed. */
   knative?: { service: string; revision: string };
+  /** Flavour openfaas-function: the Function, whose Deployment (`deployment`, named after it) its operator makes. */
+  openfaas?: { function: string };
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
@@ -146,6 +156,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     const ns = namespaceOf(ctx.runId);
     const manifests = spec.manifests ? parseManifests(spec.manifests, ctx.runId) : null;
     const knative = spec.flavour === "knative-service";
+    const openfaas = spec.flavour === "openfaas-function";
     const { min } = kubernetesReplicas(spec);
     const deployment = manifests
       ? (spec.deployment ?? manifests.find((m) => m.kind === "Deployment")?.metadata.name ?? APP_NAME)
@@ -158,11 +169,14 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       hpa,
       minReplicas: min,
       readyTimeoutMs: spec.readyTimeoutMs,
+      ...(openfaas ? { openfaas: { function: APP_NAME } } : {}),
     };
     // Saved before anything exists: a crash from here on leaves a trail teardown (and the reaper) follow.
     await ctx.saveState(state);
     try {
-      await kubeCall(client, `creating namespace ${ns}`, () => client.core.createNamespace({ body: namespaceObject(ctx.runId) }));
+      await kubeCall(client, `creating namespace ${ns}`, () =>
+        client.core.createNamespace({ body: namespaceObject(ctx.runId, openfaas ? OPENFAAS_NAMESPACE_ANNOTATION : {}) }),
+      );
     } catch (err) {
       if (isConflict(err))
         throw new ProviderError(`namespace ${ns} exists already: another attempt of this run made it; it is deleted at teardown`);
@@ -194,6 +208,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       }
       const image = spec.image ?? "";
       if (knative) await createKnativeService(client, knativeServiceObject({ ...spec, image }, ctx.runId));
+      else if (openfaas) await createOpenFaasFunction(client, openFaasFunctionObject({ ...spec, image }, ctx.runId));
       else {
         const body = deploymentObject({ ...spec, image }, ctx.runId);
         await kubeCall(client, `creating Deployment ${APP_NAME}`, () => client.apps.createNamespacedDeployment({ namespace: ns, body }));
@@ -232,6 +247,16 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
         revision,
       });
     }
+    // An OpenFaaS Function: its operator makes the Deployment (named after the Function) and says when it is Healthy.
+    if (openfaas) {
+      await waitFor(
+        async () => openFaasNotReady(await readOpenFaasFunction(client, ns), min),
+        spec.readyTimeoutMs,
+        `the OpenFaaS Function ${APP_NAME} to be Ready and Healthy`,
+        ctx.signal,
+      );
+      await ctx.event?.("info", `OpenFaaS Function ${APP_NAME}: Ready and Healthy (Deployment ${state.deployment})`);
+    }
     const replicasOfDeployment = manifests ? 1 : min;
     await waitFor(
       () => deploymentNotReady(client, ns, state.deployment, replicasOfDeployment),
@@ -244,7 +269,12 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       await ctx.event?.("warn", `port-forward: the load goes to ${endpoint}, each connection forwarded to the next ready pod`);
       return { endpoint, state, flags: [portForwardFlag()] };
     }
-    const endpoint = knative && !spec.endpoint && knativeUrl ? knativeUrl : await endpointOf(client, spec, ns, ctx.signal);
+    const gateway = openfaas ? spec.openfaas?.gateway : undefined;
+    const endpoint = gateway
+      ? openFaasFunctionUrl(gateway, ctx.runId)
+      : knative && !spec.endpoint && knativeUrl
+        ? knativeUrl
+        : await endpointOf(client, spec, ns, ctx.signal);
     return { endpoint, state };
   },
 

@@ -13,8 +13,12 @@ export const DB_NAME = "db";
 export const namespaceOf = (runId: string) => `opsbench-${runId}`;
 export const runLabels = (runId: string) => ({ [RUN_LABEL]: runId, ...MANAGED_BY });
 
-export function namespaceObject(runId: string): V1Namespace {
-  return { apiVersion: "v1", kind: "Namespace", metadata: { name: namespaceOf(runId), labels: runLabels(runId) } };
+export function namespaceObject(runId: string, annotations: Record<string, string> = {}): V1Namespace {
+  return {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: namespaceOf(runId), labels: runLabels(runId), ...(Object.keys(annotations).length ? { annotations } : {}) },
+  };
 }
 
 export function deploymentObject(spec: KubernetesSpec & { image: string }, runId: string): V1Deployment {

@@ -1,7 +1,8 @@
 // What a kubernetes deployment looks like while the load runs: ready and desired replicas, the HPA's current and
 // target CPU utilisation, container restarts, the cluster's node count; and the namespace's events, each put on
 // the run's timeline once (Warning events as warnings). A Knative Service's Revision: its Deployment's replicas, the
-// scale its PodAutoscaler wants (desired), and cold starts: the times the Revision went from no ready pod to some.
+// scale its PodAutoscaler wants (desired), and cold starts: the times the Revision went from no ready pod to some (an
+// OpenFaaS Function's Deployment, the same).
 import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
 import { podAutoscalerScale } from "./knative";
 import type { KubeClient } from "./kube-client";
@@ -53,7 +54,7 @@ export async function* observeNamespace(
           hpaTargetCpuPercent: target ?? null,
           restarts: restarts ?? null,
           nodes: nodes?.items.length ?? null,
-          ...(knative ? { revision: knative.revision, coldStarts } : {}),
+          ...(knative ? { revision: knative.revision, coldStarts } : state.openfaas ? { coldStarts } : {}),
         },
       };
     for (const e of events?.items ?? []) {
