@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { credentialSecretSchema, kubernetesReplicas, kubernetesSpec, secretKeyBytes, targetInput } from "../src";
+import { credentialSecretSchema, heldNodesOfSpec, kubernetesReplicas, kubernetesSpec, secretKeyBytes, targetInput } from "../src";
 
 const base = { credential: "gke", image: "opsbench/iot:latest" };
 
@@ -24,7 +24,7 @@ describe("kubernetes target spec", () => {
       "resources.cpuRequest: a Kubernetes quantity such as 500m, 1, 256Mi",
     ]);
     expect(issues({ credential: "gke", manifests: "kind: Deployment", replicas: 2 })).toEqual([
-      "manifests: with manifests, replicas, HPA, resources and placement are the manifests' own",
+      "manifests: with manifests, replicas, HPA, resources, placement and nodes are the manifests' own",
     ]);
   });
 
@@ -82,6 +82,20 @@ describe("kubernetes target spec", () => {
       "targetCpuPercent: OpenFaaS scales a function itself (its autoscaler, on requests per second): leave targetCpuPercent out",
     ]);
     expect(issues({ ...of, openfaas: { gateway: "not a url" } })).toEqual(["openfaas.gateway: Invalid URL"]);
+  });
+
+  it("takes nodes (the pods held to that many nodes), refused with a flavour, manifests or a nodeSelector of the user's", () => {
+    const issues = (v: unknown) => kubernetesSpec.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    expect(kubernetesSpec.parse({ ...base, nodes: 3, replicas: 6 })).toMatchObject({ nodes: 3, replicas: 6 });
+    expect(heldNodesOfSpec(kubernetesSpec.parse({ ...base, nodes: 3 }))).toBe(3);
+    expect(heldNodesOfSpec(kubernetesSpec.parse(base))).toBeNull();
+    expect(issues({ ...base, nodes: 0 })).toEqual(["nodes: Too small: expected number to be >=1"]);
+    expect(issues({ ...base, nodes: 2, placement: { nodeSelector: { pool: "a" } } })).toEqual([
+      "nodes: give nodes (opsbench holds that many nodes for the run) or placement.nodeSelector (yours), not both",
+    ]);
+    expect(issues({ ...base, nodes: 2, flavour: "knative-service" })).toEqual([
+      "nodes: pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service",
+    ]);
   });
 
   it("is a target kind the API accepts, as is endpoint", () => {

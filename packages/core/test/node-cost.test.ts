@@ -102,6 +102,26 @@ describe("Kubernetes priced by nodes", () => {
     // Plus the EKS control plane, $0.10 per hour for 900 s.
     expect(r.cost.total).toBeCloseTo(2460 * T3 + 0.1 / 4, 12);
     expect(r.cost.source).toBe("aws-eks-t3-medium-us-east-1@2026-11-nodes");
+
+    // The same run with its pods held to 3 nodes (the spec's nodes, a study's nodes factor): 3 nodes throughout,
+    // whatever the pods did: 3 x 900 = 2700 node-s.
+    const held = priceRun(
+      { catalog: "aws-eks-t3-medium-us-east-1", version: "2026-11-nodes" },
+      {
+        durationSeconds: 900,
+        requests: 1000,
+        failures: 0,
+        meanLatencySeconds: 0.01,
+        replicas: [
+          { offsetSeconds: 0, replicas: 1 },
+          { offsetSeconds: 120, replicas: 6 },
+        ],
+        podCpu: 0.7,
+        heldNodes: 3,
+      },
+    );
+    if (!held.ok) throw new Error(held.error);
+    expect(held.cost.lines.find((l) => l.key === "nodes")!.billed).toBe(2700);
   });
 });
 

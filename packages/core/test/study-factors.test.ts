@@ -61,6 +61,21 @@ describe("study factors", () => {
     const asg = { credential: "aws1", region: "us-east-1", minSize: 1, maxSize: 3 };
     expect(pinned("aws-asg", asg).spec).toMatchObject({ minSize: 5, maxSize: 5 });
     expect(pinned("aws-asg", asg, { nodes: [2] } as never)).toMatchObject({ name: "t.n2", spec: { minSize: 2, maxSize: 2 } });
+    // A kubernetes target's pods held to that many of the cluster's nodes (study 002's 3 or 6 nodes), with replicas too.
+    expect(
+      targetVariants(
+        { name: "eks", kind: "kubernetes", spec: { credential: "kube", image: "img:1" } },
+        { replicas: [6], nodes: [3, 6] },
+        [],
+      ).map((v) => [
+        v.input.name,
+        (v.input.spec as { replicas?: number; nodes?: number }).replicas,
+        (v.input.spec as { nodes?: number }).nodes,
+      ]),
+    ).toEqual([
+      ["eks.r6.n3", 6, 3],
+      ["eks.r6.n6", 6, 6],
+    ]);
     // The local engine allows 64 replicas (it was 32).
     expect(localServiceSpec.safeParse({ app: "echo/go", replicas: 64 }).success).toBe(true);
     expect(localServiceSpec.safeParse({ app: "echo/go", replicas: 65 }).success).toBe(false);
@@ -77,10 +92,8 @@ describe("study factors", () => {
       )[0],
     ).toMatch(/^targets\.1: k: its manifests bring their own replicas/);
     expect(
-      issues(() =>
-        targetVariants({ name: "k", kind: "kubernetes", spec: { credential: "kube", image: "img:1" } }, { nodes: [3] }, path),
-      )[0],
-    ).toMatch(/^targets\.1: k: opsbench cannot size a cluster's node pool through a kubeconfig credential/);
+      issues(() => targetVariants({ name: "k", kind: "kubernetes", spec: { credential: "kube", manifests: "x" } }, { nodes: [3] }, path)),
+    ).toEqual(["targets.1.spec.manifests: k: at n3: with manifests, replicas, HPA, resources, placement and nodes are the manifests' own"]);
     expect(
       issues(() =>
         targetVariants(

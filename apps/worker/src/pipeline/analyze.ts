@@ -10,6 +10,7 @@ import {
   k6LoadWindow,
   loadTotals,
   mergeLoadSeconds,
+  heldNodesOfSpec,
   podCpuOfSpec,
   priceRun,
   readInfraPointDetail,
@@ -118,6 +119,7 @@ async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSumma
         : null,
     // Kubernetes as billed (nodes for the pods), and an ALB's capacity units (docs/cost.md).
     podCpu: podCpuOfSpec(spec),
+    heldNodes: heldNodesOfSpec(spec),
     lcuHours: typeof lastTotals?.lcuHours === "number" ? lastTotals.lcuHours : null,
     traffic: summary.load ? { bytes: summary.load.bytesSent + summary.load.bytesReceived, peakConnections: summary.load.maxVUs } : null,
   });

@@ -27,6 +27,8 @@ export interface RunUsageFacts {
    * instance time): priced instead of the measured or assumed figures when present.
    */
   platform?: { billedSeconds: number | null; source: string } | null;
+  /** The nodes a kubernetes target's pods were held to (its spec's nodes): priced as that many nodes throughout. */
+  heldNodes?: number | null;
   /** A kubernetes target's pod CPU request in cores (for a model that gives nodeVcpu). */
   podCpu?: number | null;
   /** LCU-hours the load balancer reported (aws-asg: CloudWatch ConsumedLCUs). */
@@ -66,9 +68,11 @@ export function usageForRun(model: CostModel, facts: RunUsageFacts): unknown {
   switch (model.kind) {
     case "reserved": {
       const packs = model.podsPerNode !== undefined || (model.nodeVcpu !== undefined && facts.podCpu != null);
-      const timeline = packs
-        ? { pods: staircase(facts), ...(facts.podCpu != null ? { podCpu: facts.podCpu } : {}) }
-        : { nodes: staircase(facts) };
+      const timeline = facts.heldNodes
+        ? { nodes: [{ fromSecond: 0, count: facts.heldNodes }] }
+        : packs
+          ? { pods: staircase(facts), ...(facts.podCpu != null ? { podCpu: facts.podCpu } : {}) }
+          : { nodes: staircase(facts) };
       return { durationSeconds: facts.durationSeconds, ...timeline, ...(model.loadBalancerCapacity ? lcuUsage(facts) : {}), ...counts };
     }
     case "pay-per-use":

@@ -10,7 +10,7 @@ export const studyFactors = z
   .object({
     /** Fixed replicas (instances) per level: min = max = the level, so the count is the factor, not the load. */
     replicas: z.array(z.number().int().min(1).max(1000)).min(1).max(8).optional(),
-    /** Nodes per level, where the kind sizes its nodes itself (aws-asg: the group's instances). */
+    /** Nodes per level: aws-asg's instances; the nodes a kubernetes target's pods are held to (its spec's nodes). */
     nodes: z.array(z.number().int().min(1).max(100)).min(1).max(8).optional(),
   })
   .strict()
@@ -72,8 +72,8 @@ function pinNodes(kind: string, spec: Spec, n: number, level: FactorLevel): Spec
     if (level.replicas !== undefined) return "an Auto Scaling group's instances are its nodes: give replicas or nodes, not both";
     return { ...spec, minSize: n, maxSize: n };
   }
-  if (kind === "kubernetes")
-    return "opsbench cannot size a cluster's node pool through a kubeconfig credential; its node price follows the pods (cost model podsPerNode, docs/cost.md)";
+  // The cluster is not resized: the run's pods are held to that many of its nodes (the spec's nodes).
+  if (kind === "kubernetes") return { ...spec, nodes: n };
   return `a ${kind} target has no nodes opsbench sizes`;
 }
 

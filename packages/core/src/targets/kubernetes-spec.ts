@@ -67,6 +67,12 @@ export const kubernetesSpec = z
       })
       .strict()
       .optional(),
+    /**
+     * The nodes the run's pods may use: opsbench holds this many free nodes of the cluster for the run (a label on each,
+     * removed at teardown) and places the pods only there; the cluster is not resized. A study's nodes factor sets it.
+     * Changing nodes is a cluster-scoped change: only with a credential whose owner allows it (docs/credentials.md).
+     */
+    nodes: z.number().int().min(1).max(100).optional(),
     /** Pod density: at most one pod per node (required anti-affinity), pods spread evenly over nodes, or only on some nodes. */
     placement: z
       .object({
@@ -170,9 +176,18 @@ export const kubernetesSpec = z
           "targetCpuPercent",
           "a Knative Service scales on concurrency (knative.targetConcurrency), not with an HPA on CPU: leave targetCpuPercent out",
         );
-      if (s.placement)
-        refuse("placement", "pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service");
+      if (s.placement || s.nodes !== undefined)
+        refuse(
+          s.placement ? "placement" : "nodes",
+          "pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service",
+        );
     }
+    if (s.nodes !== undefined && s.placement?.nodeSelector)
+      ctx.addIssue({
+        code: "custom",
+        path: ["nodes"],
+        message: "give nodes (opsbench holds that many nodes for the run) or placement.nodeSelector (yours), not both",
+      });
     if (s.openfaas && s.flavour !== "openfaas-function")
       ctx.addIssue({ code: "custom", path: ["openfaas"], message: 'openfaas settings go with flavour "openfaas-function"' });
     if (s.flavour === "openfaas-function") {
@@ -183,7 +198,8 @@ export const kubernetesSpec = z
           "targetCpuPercent",
           "OpenFaaS scales a function itself (its autoscaler, on requests per second): leave targetCpuPercent out",
         );
-      if (s.placement) refuse("placement", "an OpenFaaS Function's placement is its operator's (profiles): not with this flavour");
+      if (s.placement || s.nodes !== undefined)
+        refuse(s.placement ? "placement" : "nodes", "an OpenFaaS Function's placement is its operator's (profiles): not with this flavour");
       if (s.database)
         refuse("database", "an OpenFaaS Function reads secrets as files, not env: bring the database yourself and give its URL in env");
       if (s.openfaas?.gateway === undefined && s.endpoint === undefined && !s.portForward)
@@ -193,12 +209,18 @@ export const kubernetesSpec = z
     }
     if (
       s.manifests !== undefined &&
-      (s.targetCpuPercent !== undefined || s.resources || s.placement || s.replicas || s.minReplicas || s.maxReplicas)
+      (s.targetCpuPercent !== undefined ||
+        s.resources ||
+        s.placement ||
+        s.nodes !== undefined ||
+        s.replicas ||
+        s.minReplicas ||
+        s.maxReplicas)
     )
       ctx.addIssue({
         code: "custom",
         path: ["manifests"],
-        message: "with manifests, replicas, HPA, resources and placement are the manifests' own",
+        message: "with manifests, replicas, HPA, resources, placement and nodes are the manifests' own",
       });
   });
 export type KubernetesSpec = z.infer<typeof kubernetesSpec>;
@@ -269,6 +291,12 @@ export const endpointSpec = z
   })
   .strict();
 export type EndpointSpec = z.infer<typeof endpointSpec>;
+
+/** The nodes a kubernetes target's pods are held to (its spec's nodes), priced as that many nodes; null when unstated. */
+export function heldNodesOfSpec(spec: unknown): number | null {
+  const n = (spec as { nodes?: unknown } | null)?.nodes;
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
+}
 
 /** A CPU quantity in cores ("500m" = 0.5, "1" = 1, "1.5" = 1.5); null for anything else. */
 export function kubeCpuCores(q: string): number | null {

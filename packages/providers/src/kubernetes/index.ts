@@ -20,6 +20,7 @@ import {
   serviceObject,
 } from "./objects";
 import { createKnativeService, knativeNotReady, knativeServiceObject, readKnativeService, revisionDeployment } from "./knative";
+import { heldNodes, holdNodes, releaseNodes } from "./nodes";
 import { observeNamespace } from "./observe";
 import {
   createOpenFaasFunction,
@@ -45,6 +46,8 @@ export interface KubernetesState {
   knative?: { service: string; revision: string };
   /** Flavour openfaas-function: the Function, whose Deployment (`deployment`, named after it) its operator makes. */
   openfaas?: { function: string };
+  /** The spec's nodes: the run holds that many nodes (labelled with the run) and its pods go only there. */
+  nodes?: number;
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
@@ -170,6 +173,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       minReplicas: min,
       readyTimeoutMs: spec.readyTimeoutMs,
       ...(openfaas ? { openfaas: { function: APP_NAME } } : {}),
+      ...(spec.nodes !== undefined ? { nodes: spec.nodes } : {}),
     };
     // Saved before anything exists: a crash from here on leaves a trail teardown (and the reaper) follow.
     await ctx.saveState(state);
@@ -181,6 +185,10 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       if (isConflict(err))
         throw new ProviderError(`namespace ${ns} exists already: another attempt of this run made it; it is deleted at teardown`);
       throw err;
+    }
+    if (spec.nodes !== undefined) {
+      const names = await holdNodes(client, ctx.runId, spec.nodes);
+      await ctx.event?.("info", `holding ${names.length} node(s) for the run's pods: ${names.join(", ")}`, { nodes: names });
     }
     if (manifests) {
       await applyManifests(client, manifests);
@@ -299,18 +307,24 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     const { runId } = dep.state;
     if (!runId) return;
     await closePortForward(namespaceOf(runId));
-    const names = await deleteRunNamespaces(await clientFor(ctx), runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
-    ctx.log("kubernetes namespaces deleted", { namespaces: names });
+    const client = await clientFor(ctx);
+    const names = await deleteRunNamespaces(client, runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
+    // After the pods are gone, so no pod of the run lands on a node another run takes next.
+    const released = await releaseNodes(client, runId);
+    ctx.log("kubernetes namespaces deleted", { namespaces: names, releasedNodes: released });
   },
 
   reaper: {
     credentialKind: "kubernetes",
     async listRuns(ctx: ReaperContext) {
-      const items = await labelledNamespaces(await clientFor(ctx, ctx.signal), RUN_LABEL, "listing opsbench's namespaces");
+      const client = await clientFor(ctx, ctx.signal);
+      const items = [...(await labelledNamespaces(client, RUN_LABEL, "listing opsbench's namespaces")), ...(await heldNodes(client))];
       return [...new Set(items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? "").filter(Boolean))];
     },
     async deleteRun(runId, ctx) {
-      await deleteRunNamespaces(await clientFor(ctx, ctx.signal), runId);
+      const client = await clientFor(ctx, ctx.signal);
+      await deleteRunNamespaces(client, runId);
+      await releaseNodes(client, runId);
     },
   },
 };

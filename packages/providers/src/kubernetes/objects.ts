@@ -52,7 +52,8 @@ export function deploymentObject(spec: KubernetesSpec & { image: string }, runId
               readinessProbe: { tcpSocket: { port: spec.port }, periodSeconds: 2 },
             },
           ],
-          ...(p.nodeSelector ? { nodeSelector: p.nodeSelector } : {}),
+          // The nodes the run holds (nodes.ts) carry the run's label; else the user's own selector, if any.
+          ...(spec.nodes !== undefined ? { nodeSelector: { [RUN_LABEL]: runId } } : p.nodeSelector ? { nodeSelector: p.nodeSelector } : {}),
           ...(p.onePodPerNode
             ? {
                 affinity: {

@@ -6,6 +6,7 @@
 import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
 import { podAutoscalerScale } from "./knative";
 import type { KubeClient } from "./kube-client";
+import { RUN_LABEL } from "./objects";
 import { sleep } from "./sleep";
 import type { KubernetesState } from "./index";
 
@@ -28,7 +29,8 @@ export async function* observeNamespace(
       get(() => client.apps.readNamespacedDeployment({ name: state.deployment, namespace })),
       hpa ? get(() => client.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: hpa, namespace })) : null,
       get(() => client.core.listNamespacedPod({ namespace })),
-      get(() => client.core.listNode()),
+      // A run that holds nodes counts those; else the cluster's.
+      get(() => client.core.listNode(state.nodes !== undefined ? { labelSelector: `${RUN_LABEL}=${state.runId}` } : {})),
       get(() => client.core.listNamespacedEvent({ namespace })),
       knative ? get(() => podAutoscalerScale(client, namespace, knative.revision)) : null,
     ]);

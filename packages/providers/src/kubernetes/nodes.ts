@@ -1,0 +1,76 @@
+// The nodes a run holds (the spec's `nodes`, a study's nodes factor): opsbench labels that many free nodes of the
+// cluster with the run's label and the run's pods select that label, so the app runs on exactly those nodes; the
+// cluster is not resized. A node is free when it is Ready, schedulable, untainted for scheduling and held by no other
+// run. Each label is written with the node's resourceVersion, so two runs cannot take the same node. Teardown and the
+// reaper release a run's nodes by the label alone.
+import type { V1Node } from "@kubernetes/client-node";
+import { ProviderError } from "../provider";
+import { isConflict, type KubeClient, kubeCall } from "./kube-client";
+import { RUN_LABEL } from "./objects";
+
+const isReady = (n: V1Node) => n.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+const keepsPodsOff = (n: V1Node) =>
+  n.spec?.unschedulable === true || (n.spec?.taints ?? []).some((t) => t.effect === "NoSchedule" || t.effect === "NoExecute");
+
+/** Why a node cannot be held, or null when it is free. */
+function notFree(n: V1Node): string | null {
+  const holder = n.metadata?.labels?.[RUN_LABEL];
+  if (holder) return `held by run ${holder}`;
+  if (!isReady(n)) return "not Ready";
+  if (keepsPodsOff(n)) return "unschedulable or tainted";
+  return null;
+}
+
+async function labelNode(client: KubeClient, node: V1Node, value: string | null): Promise<void> {
+  const name = node.metadata?.name ?? "";
+  await kubeCall(client, `${value ? "labelling" : "releasing"} node ${name}`, () =>
+    client.objects.patch(
+      {
+        apiVersion: "v1",
+        kind: "Node",
+        // With the resourceVersion read, a node another run labelled meanwhile is a conflict, not a shared node.
+        metadata: { name, labels: { [RUN_LABEL]: value }, ...(value ? { resourceVersion: node.metadata?.resourceVersion } : {}) },
+      } as never,
+      undefined,
+      undefined,
+      "opsbench",
+      undefined,
+      "application/merge-patch+json",
+    ),
+  );
+}
+
+/** Labels `count` free nodes for the run (by name order); throws naming how many are free, and releases any it took. */
+export async function holdNodes(client: KubeClient, runId: string, count: number): Promise<string[]> {
+  const nodes = (await kubeCall(client, "listing the cluster's nodes", () => client.core.listNode())).items;
+  const free = nodes.filter((n) => notFree(n) === null).sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""));
+  if (free.length < count) {
+    const why = nodes.map((n) => `${n.metadata?.name}: ${notFree(n) ?? "free"}`).join("; ");
+    throw new ProviderError(`the spec asks for ${count} nodes; ${free.length} of the cluster's ${nodes.length} are free (${why})`);
+  }
+  const held: string[] = [];
+  try {
+    for (const node of free.slice(0, count)) {
+      await labelNode(client, node, runId);
+      held.push(node.metadata?.name ?? "");
+    }
+  } catch (err) {
+    await releaseNodes(client, runId);
+    if (isConflict(err)) throw new ProviderError("another run took one of the free nodes at the same moment: try again");
+    throw err;
+  }
+  return held;
+}
+
+/** The nodes holding the run's label (every run's with `runId` undefined). */
+export async function heldNodes(client: KubeClient, runId?: string): Promise<V1Node[]> {
+  const labelSelector = runId ? `${RUN_LABEL}=${runId}` : RUN_LABEL;
+  return (await kubeCall(client, "listing held nodes", () => client.core.listNode({ labelSelector }))).items;
+}
+
+/** Removes the run's label from every node that has it; returns their names. */
+export async function releaseNodes(client: KubeClient, runId: string): Promise<string[]> {
+  const nodes = await heldNodes(client, runId);
+  for (const node of nodes) await labelNode(client, node, null);
+  return nodes.map((n) => n.metadata?.name ?? "");
+}
