@@ -2,7 +2,7 @@
 // with a credential of each platform saved first, one target of each kind made through the form; the
 // spec the API answers is what was typed (with the schema's defaults); a wrong value shows the API's
 // message next to its field and saves nothing.
-import { type CredentialSecret, type TargetKind, targetSpecs } from "@opsbench/core";
+import { type CredentialSecret, type KubernetesSpec, type TargetKind, targetSpecs } from "@opsbench/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openTestStack, testSecretKey } from "../../../tests/helpers";
@@ -147,6 +147,90 @@ describe("target form: the platform kinds", () => {
     expect(saved?.spec).toEqual(targetSpecs.kubernetes.parse(typed));
     expect(saved?.spec).toMatchObject({ ...typed, port: 8080 });
     expect(await page.locator('[data-testid="target-row"][data-name="k8s-hpa"]').textContent()).toContain("HPA at 80% CPU");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("kubernetes as a Knative Service: its boxes replace HPA and placement; a value out of bounds refused beside it; saved, then edited with its values shown", async () => {
+    const { page, errors } = await newTargetPage("kubernetes");
+    await page.locator('input[name="name"]').fill("k8s-knative");
+    expect(await page.locator('select[name="flavour"] option').allTextContents()).toEqual(["Deployment", "Knative Service"]);
+    expect(await page.locator('[data-field="spec.flavour"]').textContent()).toContain("opsbench makes a Deployment, a Service and an HPA");
+    expect(await page.locator('[name^="knative."]').count()).toBe(0);
+    await fill(page, { credential: "kube-main", image: "ghcr.io/opsbench/echo:1", flavour: "knative-service" });
+    expect(await page.locator('[data-field="spec.flavour"]').textContent()).toContain("Knative Serving must be on the cluster");
+    // What the schema refuses with a Knative Service is not offered: own manifests, an HPA on CPU, pod placement.
+    expect(await page.locator('[name="k8s-source"], [name="manifests"], [name="targetCpuPercent"], [name^="placement."]').count()).toBe(0);
+    // The Knative boxes, bounded as the schema bounds them.
+    const bounds = async (path: string) => {
+      const box = page.locator(`input[name="${path}"]`);
+      return [await box.getAttribute("type"), await box.getAttribute("min"), await box.getAttribute("max")];
+    };
+    expect(await bounds("knative.containerConcurrency")).toEqual(["number", "0", "1000"]);
+    expect(await bounds("knative.targetConcurrency")).toEqual(["number", "1", "1000"]);
+    expect(await bounds("knative.targetBurstCapacity")).toEqual(["number", "-1", "100000"]);
+    expect(await bounds("knative.timeoutSeconds")).toEqual(["number", "1", "3600"]);
+
+    await fill(page, { "knative.containerConcurrency": "2000", minReplicas: "2", maxReplicas: "4" });
+    await expectRefused(page, "k8s-knative", "knative.containerConcurrency", /<=\s?1000/);
+    await fill(page, {
+      "knative.containerConcurrency": "10",
+      "knative.targetConcurrency": "8",
+      "knative.targetBurstCapacity": "0",
+      "knative.timeoutSeconds": "60",
+    });
+    const preview = await page.getByTestId("target-effective").textContent();
+    expect(preview).toContain("a Knative Service; Knative makes its Revision, Deployment and autoscaling");
+    expect(preview).toContain("scale 2..4");
+    expect(preview).toContain("container concurrency 10, target 8 concurrent per pod, burst capacity 0, timeout 60 s");
+    expect(preview).toContain("load to the Knative Service's URL");
+    await page.screenshot({ path: "/tmp/target-form-knative.png", fullPage: true });
+    await save(page, "k8s-knative");
+    const typed = {
+      credential: "kube-main",
+      image: "ghcr.io/opsbench/echo:1",
+      flavour: "knative-service",
+      knative: { containerConcurrency: 10, targetConcurrency: 8, targetBurstCapacity: 0, timeoutSeconds: 60 },
+      minReplicas: 2,
+      maxReplicas: 4,
+      resources: { cpuRequest: "500m" },
+    };
+    expect((await apiTarget("k8s-knative"))?.spec).toEqual(targetSpecs.kubernetes.parse(typed));
+
+    // Something the form has no box for (an env variable, set through the API): editing keeps it, value and all.
+    const stored = await stack.scope.targets.byName("k8s-knative");
+    await stack.scope.targets.put({
+      name: "k8s-knative",
+      kind: "kubernetes",
+      spec: { ...(stored.spec as KubernetesSpec), env: { APP_MODE: "fast" } },
+    });
+
+    // Edit from the list: the same boxes, filled with the stored values.
+    await page.locator('[data-testid="target-row"][data-name="k8s-knative"]').getByRole("link", { name: "Edit" }).click();
+    await page.waitForURL(`${web}/targets/k8s-knative/edit`);
+    const shown = (path: string) => page.locator(`[name="${path}"]`).inputValue();
+    expect(await shown("name")).toBe("k8s-knative");
+    expect(await page.locator('input[name="name"]').isDisabled()).toBe(true);
+    expect(await page.getByTestId("target-kind").isDisabled()).toBe(true);
+    expect(await shown("credential")).toBe("kube-main");
+    expect(await shown("flavour")).toBe("knative-service");
+    expect(await shown("image")).toBe("ghcr.io/opsbench/echo:1");
+    expect(await shown("knative.containerConcurrency")).toBe("10");
+    expect(await shown("knative.targetConcurrency")).toBe("8");
+    expect(await shown("knative.targetBurstCapacity")).toBe("0");
+    expect(await shown("knative.timeoutSeconds")).toBe("60");
+    expect(await shown("minReplicas")).toBe("2");
+    expect(await shown("maxReplicas")).toBe("4");
+    expect(await shown("resources.cpuRequest")).toBe("500m");
+    expect(await page.locator('[name="targetCpuPercent"]').count()).toBe(0);
+    await page.screenshot({ path: "/tmp/target-form-knative-edit.png", fullPage: true });
+
+    await fill(page, { "knative.targetConcurrency": "12" });
+    await save(page, "k8s-knative");
+    const edited = (await stack.scope.targets.byName("k8s-knative")).spec;
+    expect(edited).toEqual(
+      targetSpecs.kubernetes.parse({ ...typed, knative: { ...typed.knative, targetConcurrency: 12 }, env: { APP_MODE: "fast" } }),
+    );
     expect(errors).toEqual([]);
     await page.context().close();
   });
