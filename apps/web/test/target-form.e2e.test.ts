@@ -88,6 +88,32 @@ async function save(page: Page, name: string) {
   await page.waitForURL(new RegExp(`/targets\\?saved=${name}$`));
 }
 
+/** From the targets list (where `save` left the page), the target's Edit link: the form with its values. */
+async function openEdit(page: Page, name: string) {
+  await page.locator(`[data-testid="target-row"][data-name="${name}"]`).getByRole("link", { name: "Edit" }).click();
+  await page.waitForURL(`${web}/targets/${name}/edit`);
+}
+
+/** Each box shows the value (a select its chosen option, a box its text, a check box "true" when checked, radios the checked one). */
+async function expectShown(page: Page, values: Record<string, string>) {
+  for (const [path, value] of Object.entries(values)) {
+    const box = page.locator(`[name="${path}"]`);
+    const type = await box.first().getAttribute("type");
+    if (type === "radio") expect(await page.locator(`[name="${path}"]:checked`).getAttribute("value"), path).toBe(value);
+    else if (type === "checkbox") expect(await box.isChecked(), path).toBe(value === "true");
+    else expect(await box.inputValue(), path).toBe(value);
+  }
+}
+
+/** Opened for editing and saved untouched: the stored spec is the same. */
+async function expectEditKeeps(page: Page, name: string, shown: Record<string, string>) {
+  const before = (await apiTarget(name))?.spec;
+  await openEdit(page, name);
+  await expectShown(page, shown);
+  await save(page, name);
+  expect((await apiTarget(name))?.spec).toEqual(before);
+}
+
 describe("target form: the platform kinds", () => {
   it("a kind without a credential of its platform says so and links to Settings; a saved one is offered", async () => {
     const { page, errors } = await newTargetPage("gcp-cloud-run");
@@ -147,6 +173,15 @@ describe("target form: the platform kinds", () => {
     expect(saved?.spec).toEqual(targetSpecs.kubernetes.parse(typed));
     expect(saved?.spec).toMatchObject({ ...typed, port: 8080 });
     expect(await page.locator('[data-testid="target-row"][data-name="k8s-hpa"]').textContent()).toContain("HPA at 80% CPU");
+    await expectEditKeeps(page, "k8s-hpa", {
+      flavour: "",
+      minReplicas: "2",
+      "placement.nodeSelector": "pool=bench, disktype=ssd",
+      "placement.onePodPerNode": "true",
+      "placement.spreadEvenly": "",
+      "k8s-endpoint": "url",
+      endpoint: "https://bench.example.com/",
+    });
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -206,22 +241,22 @@ describe("target form: the platform kinds", () => {
     });
 
     // Edit from the list: the same boxes, filled with the stored values.
-    await page.locator('[data-testid="target-row"][data-name="k8s-knative"]').getByRole("link", { name: "Edit" }).click();
-    await page.waitForURL(`${web}/targets/k8s-knative/edit`);
-    const shown = (path: string) => page.locator(`[name="${path}"]`).inputValue();
-    expect(await shown("name")).toBe("k8s-knative");
+    await openEdit(page, "k8s-knative");
     expect(await page.locator('input[name="name"]').isDisabled()).toBe(true);
     expect(await page.getByTestId("target-kind").isDisabled()).toBe(true);
-    expect(await shown("credential")).toBe("kube-main");
-    expect(await shown("flavour")).toBe("knative-service");
-    expect(await shown("image")).toBe("ghcr.io/opsbench/echo:1");
-    expect(await shown("knative.containerConcurrency")).toBe("10");
-    expect(await shown("knative.targetConcurrency")).toBe("8");
-    expect(await shown("knative.targetBurstCapacity")).toBe("0");
-    expect(await shown("knative.timeoutSeconds")).toBe("60");
-    expect(await shown("minReplicas")).toBe("2");
-    expect(await shown("maxReplicas")).toBe("4");
-    expect(await shown("resources.cpuRequest")).toBe("500m");
+    await expectShown(page, {
+      name: "k8s-knative",
+      credential: "kube-main",
+      flavour: "knative-service",
+      image: "ghcr.io/opsbench/echo:1",
+      "knative.containerConcurrency": "10",
+      "knative.targetConcurrency": "8",
+      "knative.targetBurstCapacity": "0",
+      "knative.timeoutSeconds": "60",
+      minReplicas: "2",
+      maxReplicas: "4",
+      "resources.cpuRequest": "500m",
+    });
     expect(await page.locator('[name="targetCpuPercent"]').count()).toBe(0);
     await page.screenshot({ path: "/tmp/target-form-knative-edit.png", fullPage: true });
 
@@ -397,6 +432,8 @@ describe("target form: the platform kinds", () => {
     expect(saved?.kind).toBe(c.kind);
     expect(saved?.spec).toEqual(targetSpecs[c.kind].parse(c.typed));
     expect(saved?.spec).toMatchObject(c.typed);
+    // Edited: the boxes show what was typed, and saving them untouched changes nothing.
+    await expectEditKeeps(page, c.name, c.kind === "endpoint" ? { url: c.values.url!, "linked.namespace": "shop" } : c.values);
     expect(errors).toEqual([]);
     await page.context().close();
   });

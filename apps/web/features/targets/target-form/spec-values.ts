@@ -88,7 +88,8 @@ export function schemaBounds(schema: z.ZodType, path: string): { min?: string; m
 function boxText(type: FieldType, value: unknown): string {
   switch (type) {
     case "bool":
-      return value === true ? "true" : "";
+      // A choice of true/false (gcp-cloud-run's cpuThrottling) shows false too; a check box is unchecked by it.
+      return typeof value === "boolean" ? String(value) : "";
     case "list":
       return Array.isArray(value) ? value.join(", ") : "";
     case "map":
