@@ -12,7 +12,7 @@ interface NewLink {
   label: string;
 }
 
-/** The link to create one, for members who may. */
+/** The link to create one (or edit one: the targets list), for members who may. */
 export function NewDefinitionLink({ href, label, className = "text-xs text-blue-600 hover:underline" }: NewLink & { className?: string }) {
   return (
     <RoleGate atLeast="editor">

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 
 export const inputClass =
-  "h-7 w-full rounded border border-zinc-300 bg-white px-1.5 font-mono text-xs placeholder:text-zinc-400 focus:border-zinc-500 focus:outline-none aria-[invalid=true]:border-red-500";
+  "h-7 w-full rounded border border-zinc-300 bg-white px-1.5 font-mono text-xs placeholder:text-zinc-400 focus:border-zinc-500 focus:outline-none disabled:bg-zinc-50 disabled:text-zinc-500 aria-[invalid=true]:border-red-500";
 
 /** A labelled form control with its hint and, when the API refused it, its errors (data-testid `error-<path>`). */
 export function FormField({
@@ -43,6 +43,8 @@ export function NumberInput({
   placeholder,
   invalid,
   step = "any",
+  min,
+  max,
   name,
 }: {
   value: string;
@@ -50,6 +52,9 @@ export function NumberInput({
   placeholder?: string;
   invalid?: boolean;
   step?: string;
+  /** The bounds the schema allows (the spinner stops there; a value outside is still sent, so the API names it). */
+  min?: string;
+  max?: string;
   name?: string;
 }) {
   return (
@@ -57,6 +62,8 @@ export function NumberInput({
       type="number"
       inputMode="decimal"
       step={step}
+      min={min}
+      max={max}
       name={name}
       className={inputClass}
       value={value}

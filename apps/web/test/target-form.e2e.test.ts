@@ -2,7 +2,7 @@
 // with a credential of each platform saved first, one target of each kind made through the form; the
 // spec the API answers is what was typed (with the schema's defaults); a wrong value shows the API's
 // message next to its field and saves nothing.
-import { type CredentialSecret, type TargetKind, targetSpecs } from "@opsbench/core";
+import { type CredentialSecret, type KubernetesSpec, type TargetKind, targetSpecs } from "@opsbench/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openTestStack, testSecretKey } from "../../../tests/helpers";
@@ -88,6 +88,32 @@ async function save(page: Page, name: string) {
   await page.waitForURL(new RegExp(`/targets\\?saved=${name}$`));
 }
 
+/** From the targets list (where `save` left the page), the target's Edit link: the form with its values. */
+async function openEdit(page: Page, name: string) {
+  await page.locator(`[data-testid="target-row"][data-name="${name}"]`).getByRole("link", { name: "Edit" }).click();
+  await page.waitForURL(`${web}/targets/${name}/edit`);
+}
+
+/** Each box shows the value (a select its chosen option, a box its text, a check box "true" when checked, radios the checked one). */
+async function expectShown(page: Page, values: Record<string, string>) {
+  for (const [path, value] of Object.entries(values)) {
+    const box = page.locator(`[name="${path}"]`);
+    const type = await box.first().getAttribute("type");
+    if (type === "radio") expect(await page.locator(`[name="${path}"]:checked`).getAttribute("value"), path).toBe(value);
+    else if (type === "checkbox") expect(await box.isChecked(), path).toBe(value === "true");
+    else expect(await box.inputValue(), path).toBe(value);
+  }
+}
+
+/** Opened for editing and saved untouched: the stored spec is the same. */
+async function expectEditKeeps(page: Page, name: string, shown: Record<string, string>) {
+  const before = (await apiTarget(name))?.spec;
+  await openEdit(page, name);
+  await expectShown(page, shown);
+  await save(page, name);
+  expect((await apiTarget(name))?.spec).toEqual(before);
+}
+
 describe("target form: the platform kinds", () => {
   it("a kind without a credential of its platform says so and links to Settings; a saved one is offered", async () => {
     const { page, errors } = await newTargetPage("gcp-cloud-run");
@@ -147,6 +173,99 @@ describe("target form: the platform kinds", () => {
     expect(saved?.spec).toEqual(targetSpecs.kubernetes.parse(typed));
     expect(saved?.spec).toMatchObject({ ...typed, port: 8080 });
     expect(await page.locator('[data-testid="target-row"][data-name="k8s-hpa"]').textContent()).toContain("HPA at 80% CPU");
+    await expectEditKeeps(page, "k8s-hpa", {
+      flavour: "",
+      minReplicas: "2",
+      "placement.nodeSelector": "pool=bench, disktype=ssd",
+      "placement.onePodPerNode": "true",
+      "placement.spreadEvenly": "",
+      "k8s-endpoint": "url",
+      endpoint: "https://bench.example.com/",
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("kubernetes as a Knative Service: its boxes replace HPA and placement; a value out of bounds refused beside it; saved, then edited with its values shown", async () => {
+    const { page, errors } = await newTargetPage("kubernetes");
+    await page.locator('input[name="name"]').fill("k8s-knative");
+    expect(await page.locator('select[name="flavour"] option').allTextContents()).toEqual(["Deployment", "Knative Service"]);
+    expect(await page.locator('[data-field="spec.flavour"]').textContent()).toContain("opsbench makes a Deployment, a Service and an HPA");
+    expect(await page.locator('[name^="knative."]').count()).toBe(0);
+    await fill(page, { credential: "kube-main", image: "ghcr.io/opsbench/echo:1", flavour: "knative-service" });
+    expect(await page.locator('[data-field="spec.flavour"]').textContent()).toContain("Knative Serving must be on the cluster");
+    // What the schema refuses with a Knative Service is not offered: own manifests, an HPA on CPU, pod placement.
+    expect(await page.locator('[name="k8s-source"], [name="manifests"], [name="targetCpuPercent"], [name^="placement."]').count()).toBe(0);
+    // The Knative boxes, bounded as the schema bounds them.
+    const bounds = async (path: string) => {
+      const box = page.locator(`input[name="${path}"]`);
+      return [await box.getAttribute("type"), await box.getAttribute("min"), await box.getAttribute("max")];
+    };
+    expect(await bounds("knative.containerConcurrency")).toEqual(["number", "0", "1000"]);
+    expect(await bounds("knative.targetConcurrency")).toEqual(["number", "1", "1000"]);
+    expect(await bounds("knative.targetBurstCapacity")).toEqual(["number", "-1", "100000"]);
+    expect(await bounds("knative.timeoutSeconds")).toEqual(["number", "1", "3600"]);
+
+    await fill(page, { "knative.containerConcurrency": "2000", minReplicas: "2", maxReplicas: "4" });
+    await expectRefused(page, "k8s-knative", "knative.containerConcurrency", /<=\s?1000/);
+    await fill(page, {
+      "knative.containerConcurrency": "10",
+      "knative.targetConcurrency": "8",
+      "knative.targetBurstCapacity": "0",
+      "knative.timeoutSeconds": "60",
+    });
+    const preview = await page.getByTestId("target-effective").textContent();
+    expect(preview).toContain("a Knative Service; Knative makes its Revision, Deployment and autoscaling");
+    expect(preview).toContain("scale 2..4");
+    expect(preview).toContain("container concurrency 10, target 8 concurrent per pod, burst capacity 0, timeout 60 s");
+    expect(preview).toContain("load to the Knative Service's URL");
+    await page.screenshot({ path: "/tmp/target-form-knative.png", fullPage: true });
+    await save(page, "k8s-knative");
+    const typed = {
+      credential: "kube-main",
+      image: "ghcr.io/opsbench/echo:1",
+      flavour: "knative-service",
+      knative: { containerConcurrency: 10, targetConcurrency: 8, targetBurstCapacity: 0, timeoutSeconds: 60 },
+      minReplicas: 2,
+      maxReplicas: 4,
+      resources: { cpuRequest: "500m" },
+    };
+    expect((await apiTarget("k8s-knative"))?.spec).toEqual(targetSpecs.kubernetes.parse(typed));
+
+    // Something the form has no box for (an env variable, set through the API): editing keeps it, value and all.
+    const stored = await stack.scope.targets.byName("k8s-knative");
+    await stack.scope.targets.put({
+      name: "k8s-knative",
+      kind: "kubernetes",
+      spec: { ...(stored.spec as KubernetesSpec), env: { APP_MODE: "fast" } },
+    });
+
+    // Edit from the list: the same boxes, filled with the stored values.
+    await openEdit(page, "k8s-knative");
+    expect(await page.locator('input[name="name"]').isDisabled()).toBe(true);
+    expect(await page.getByTestId("target-kind").isDisabled()).toBe(true);
+    await expectShown(page, {
+      name: "k8s-knative",
+      credential: "kube-main",
+      flavour: "knative-service",
+      image: "ghcr.io/opsbench/echo:1",
+      "knative.containerConcurrency": "10",
+      "knative.targetConcurrency": "8",
+      "knative.targetBurstCapacity": "0",
+      "knative.timeoutSeconds": "60",
+      minReplicas: "2",
+      maxReplicas: "4",
+      "resources.cpuRequest": "500m",
+    });
+    expect(await page.locator('[name="targetCpuPercent"]').count()).toBe(0);
+    await page.screenshot({ path: "/tmp/target-form-knative-edit.png", fullPage: true });
+
+    await fill(page, { "knative.targetConcurrency": "12" });
+    await save(page, "k8s-knative");
+    const edited = (await stack.scope.targets.byName("k8s-knative")).spec;
+    expect(edited).toEqual(
+      targetSpecs.kubernetes.parse({ ...typed, knative: { ...typed.knative, targetConcurrency: 12 }, env: { APP_MODE: "fast" } }),
+    );
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -313,6 +432,8 @@ describe("target form: the platform kinds", () => {
     expect(saved?.kind).toBe(c.kind);
     expect(saved?.spec).toEqual(targetSpecs[c.kind].parse(c.typed));
     expect(saved?.spec).toMatchObject(c.typed);
+    // Edited: the boxes show what was typed, and saving them untouched changes nothing.
+    await expectEditKeeps(page, c.name, c.kind === "endpoint" ? { url: c.values.url!, "linked.namespace": "shop" } : c.values);
     expect(errors).toEqual([]);
     await page.context().close();
   });

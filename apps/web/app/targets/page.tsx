@@ -1,6 +1,6 @@
 import { functionSettings, localFunctionSpec, typedEndpointOf, localServiceSpec, serviceSettings } from "@opsbench/core";
 import type { Metadata } from "next";
-import { DefinitionsListPage } from "@/components/definitions-frame";
+import { DefinitionsListPage, NewDefinitionLink } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
 import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { ListTable } from "@/components/list-table";
@@ -119,7 +119,13 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
             header: "",
             right: true,
             className: "whitespace-nowrap",
-            cell: ({ t }) => <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />,
+            cell: ({ t }) => (
+              <span className="inline-flex items-center gap-3">
+                {/* The platform kinds' form edits a saved spec; the local kinds' has no edit mode yet. */}
+                {isCloudKind(t.kind) && <NewDefinitionLink href={`/targets/${encodeURIComponent(t.name)}/edit`} label="Edit" />}
+                <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />
+              </span>
+            ),
           },
         ]}
       />

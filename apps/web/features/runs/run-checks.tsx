@@ -10,7 +10,6 @@ const fmtValue = (v: number | null | undefined, unit: string) => {
   if (unit === "ms") return v.toFixed(2);
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e4) / 1e4);
 };
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A tiny line of a per-bucket series (no axes), to see when a metric moved. */
 function Spark({ values, color = "#2563eb" }: { values: number[]; color?: string }) {
@@ -162,28 +161,87 @@ function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
   );
 }
 
-function AppChecks({ checks }: { checks: AppCheck[] }) {
+/** A violation's field as a cell: numbers and text as they are, anything else as compact JSON. */
+const cellText = (v: unknown) => (v === undefined ? "" : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
+
+/** What the app says is wrong (the shop: a product's stock, an order's total...), one row each, a column per field. */
+function Violations({ violations, open }: { violations: unknown[]; open: boolean }) {
+  const rows = violations.map((v) => (v && typeof v === "object" ? (v as Record<string, unknown>) : { value: v }));
+  // What a violation is about (its kind, the product's id) before its figures.
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const isText = (k: string) => rows.some((r) => typeof r[k] === "string");
+  const columns = [...keys.filter(isText), ...keys.filter((k) => !isText(k))];
   return (
-    <Panel className="min-w-0" title="App checks after the load" testId="run-app-checks">
+    <details className="mt-1" open={open} data-testid="app-check-violations">
+      <summary className="cursor-pointer text-[11px] text-zinc-500">
+        violations ({violations.length}
+        {violations.length >= 20 ? ", the first 20" : ""})
+      </summary>
+      <div className="mt-1 max-h-48 overflow-auto rounded border border-zinc-100">
+        <table className="w-full text-[11px]">
+          <thead className="border-b border-zinc-200 bg-zinc-50">
+            <tr>
+              {columns.map((c) => (
+                <th key={c} className={tableHead}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {rows.map((r, i) => (
+              <tr key={i}>
+                {columns.map((c) => (
+                  <td key={c} className={`${tableCell} font-mono tabular-nums`}>
+                    {cellText(r[c])}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+/** The checks the app itself answers after the load (the shop's consistency), each passed or failed with its message. */
+function AppChecks({ checks }: { checks: AppCheck[] }) {
+  const failed = checks.filter((c) => !c.ok).length;
+  return (
+    <Panel
+      className="min-w-0"
+      title="App checks after the load"
+      testId="run-app-checks"
+      right={
+        <span data-testid="app-checks-state" className={`text-[11px] ${failed > 0 ? "text-red-600" : "text-emerald-700"}`}>
+          {failed > 0 ? `${failed} failed` : "all passed"}
+        </span>
+      }
+    >
       <ul className="divide-y divide-zinc-100">
         {checks.map((c) => {
           const violations = (c.detail as { violations?: unknown[] } | undefined)?.violations;
           return (
-            <li key={c.name} data-testid={`app-check-${c.name}`} data-ok={c.ok} className="px-3 py-1.5 text-xs">
-              <span className="font-medium">{capitalize(c.name)} check:</span>{" "}
-              <span className={`font-semibold ${c.ok ? "text-emerald-700" : "text-red-600"}`}>{c.ok ? "passed" : "failed"}</span>{" "}
-              <span className="text-zinc-600">({c.message})</span>
-              {Array.isArray(violations) && violations.length > 0 && (
-                <details className="mt-1">
-                  <summary className="cursor-pointer text-[11px] text-zinc-500">
-                    violations ({violations.length}
-                    {violations.length >= 20 ? ", first 20" : ""})
-                  </summary>
-                  <pre className="mt-1 max-h-48 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px]">
-                    {JSON.stringify(violations, null, 2)}
-                  </pre>
-                </details>
-              )}
+            <li key={c.name} data-testid={`app-check-${c.name}`} data-ok={c.ok} className="px-3 py-2 text-xs">
+              <div className="flex flex-wrap items-center gap-2">
+                <span
+                  className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-semibold ${
+                    c.ok ? "bg-emerald-50 text-emerald-700 ring-1 ring-emerald-200" : "bg-red-50 text-red-700 ring-1 ring-red-200"
+                  }`}
+                >
+                  <span aria-hidden>{c.ok ? "✓" : "✗"}</span>
+                  <span data-testid="app-check-state">{c.ok ? "passed" : "failed"}</span>
+                </span>
+                <span data-testid="app-check-name" className="font-mono font-medium">
+                  {c.name}
+                </span>
+                <span className="text-zinc-400">·</span>
+                <span data-testid="app-check-message" className={c.ok ? "text-zinc-600" : "text-red-700"}>
+                  {c.message}
+                </span>
+              </div>
+              {Array.isArray(violations) && violations.length > 0 && <Violations violations={violations} open={!c.ok} />}
             </li>
           );
         })}
@@ -206,7 +264,7 @@ export function RunChecks({
   return (
     <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
       {appChecks && appChecks.length > 0 && (
-        <div className="xl:col-span-2">
+        <div id="app-checks" className="xl:col-span-2">
           <AppChecks checks={appChecks} />
         </div>
       )}

@@ -3,6 +3,7 @@ import {
   flagsOfRun,
   meanCpuPercent,
   meanVcpus,
+  type RunSummary,
   scalingDuration,
   STEP_NAMES,
   successFirstLatency,
@@ -20,6 +21,22 @@ import { FlagList } from "@/features/compare/compare-flags";
 import { ShareButton } from "@/features/share/share-button";
 import { StatusBadge } from "@/components/status-badge";
 import { RoleGate } from "@/components/auth/role-gate";
+
+/** Beside the thresholds: whether the app's own checks after the load passed (the details are in their panel). */
+function AppChecksField({ checks }: { checks: NonNullable<RunSummary["appChecks"]> }) {
+  const failed = checks.filter((c) => !c.ok);
+  return (
+    <Field label="App checks">
+      <a
+        href="#app-checks"
+        data-testid="run-app-checks-state"
+        className={failed.length ? "text-red-600 hover:underline" : "hover:underline"}
+      >
+        {failed.length ? `failed: ${failed.map((c) => c.name).join(", ")}` : "passed"}
+      </a>
+    </Field>
+  );
+}
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -243,6 +260,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
             <span data-testid="run-k6-exit-code">{run.k6ExitCode ?? NO_VALUE}</span>
           </Field>
           <Field label="Thresholds">{run.thresholdsOk === null ? NO_VALUE : run.thresholdsOk ? "passed" : "failed"}</Field>
+          {s?.appChecks && s.appChecks.length > 0 && <AppChecksField checks={s.appChecks} />}
           <Field label="Created (UTC)">{fmtTime(run.createdAt)}</Field>
           <Field label="Load window">{s ? `${s.durationSeconds.toFixed(0)} s` : NO_VALUE}</Field>
           <Field label="Started (UTC)">{fmtTime(run.startedAt)}</Field>

@@ -9,7 +9,7 @@ import { buttonPrimary } from "@/components/panel";
 import type { CredentialOption } from "./target-form/credential-select";
 import { effectiveSettings } from "./target-form/effective-settings";
 import { kindInputs } from "./target-form/kind-inputs";
-import { CLOUD_KIND_FORMS } from "./target-form/kinds/cloud-kinds";
+import { CLOUD_KIND_FORMS, editedSpec } from "./target-form/kinds/cloud-kinds";
 import type { KindFieldsProps } from "./target-form/kinds/kind-props";
 import type { CloudKind } from "./target-form/kinds/describe-kind";
 import type { SpecValues } from "./target-form/spec-values";
@@ -29,17 +29,31 @@ import { TargetPreview } from "./target-form/target-preview";
 
 const NO_VALUES: SpecValues = {};
 
-/** New target: a form per kind; the API's 422 issues are shown next to their fields. */
-export function TargetForm({ credentials }: { credentials: CredentialOption[] }) {
+/** A saved target of a platform kind, to edit (its spec as the API shows it: secrets hidden). */
+export interface EditedTarget {
+  name: string;
+  kind: CloudKind;
+  spec: unknown;
+}
+
+/**
+ * New target, or a saved one edited (`initial`: its name and kind fixed, its boxes filled): a form per kind; the
+ * API's 422 issues are shown next to their fields.
+ */
+export function TargetForm({ credentials, initial }: { credentials: CredentialOption[]; initial?: EditedTarget }) {
   const router = useRouter();
-  const [name, setName] = useState("");
-  const [kind, setKind] = useState<TargetFormKind>("local-service");
+  /** What the edited spec has that the boxes do not show, sent back unchanged. */
+  const [edited] = useState(() => (initial ? editedSpec(initial.kind, initial.spec) : null));
+  const [name, setName] = useState(initial?.name ?? "");
+  const [kind, setKind] = useState<TargetFormKind>(initial?.kind ?? "local-service");
   const [app, setApp] = useState<string>("cpu-loop/node-http");
   const [scaling, setScaling] = useState<Scaling>("autoscaled");
   const [platform, setPlatform] = useState<FunctionPlatform>("cloud-run");
   const [v, setV] = useState<TargetValues>(EMPTY_TARGET_VALUES);
   /** The cloud kinds' boxes, per kind (switching kinds keeps what was typed). */
-  const [cloud, setCloud] = useState<Partial<Record<CloudKind, SpecValues>>>({});
+  const [cloud, setCloud] = useState<Partial<Record<CloudKind, SpecValues>>>(() =>
+    initial && edited ? { [initial.kind]: { ...CLOUD_KIND_FORMS[initial.kind].start, ...edited.values } } : {},
+  );
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const set = (key: keyof TargetValues) => (value: string) => setV((old) => ({ ...old, [key]: value }));
@@ -52,8 +66,11 @@ export function TargetForm({ credentials }: { credentials: CredentialOption[] })
     setErrors((old) => withoutField(old, `spec.${path}`));
   };
   const spec = useMemo(
-    () => (isLocalKind(kind) ? buildTargetSpec(kind, app, scaling, platform, v) : CLOUD_KIND_FORMS[kind].build(cloudValues)),
-    [kind, app, scaling, v, platform, cloudValues],
+    () =>
+      isLocalKind(kind)
+        ? buildTargetSpec(kind, app, scaling, platform, v)
+        : { ...(edited && kind === initial?.kind ? edited.kept : {}), ...CLOUD_KIND_FORMS[kind].build(cloudValues) },
+    [kind, app, scaling, v, platform, cloudValues, edited, initial?.kind],
   );
   /** The settings it will run with (defaults filled in), when the spec is valid. */
   const effective = useMemo(() => effectiveSettings(kind, spec), [kind, spec]);
@@ -88,6 +105,7 @@ export function TargetForm({ credentials }: { credentials: CredentialOption[] })
       <div className="space-y-4 rounded-md border border-zinc-200 bg-white p-4">
         <FormErrorBanner message={errors.message && (unplaced ? `The target was not saved: ${errors.message}` : errors.message)} />
         <IdentityFields
+          editing={initial !== undefined}
           name={name}
           onName={setName}
           kind={kind}
@@ -113,7 +131,11 @@ export function TargetForm({ credentials }: { credentials: CredentialOption[] })
           <button type="submit" data-testid="target-save" className={buttonPrimary} disabled={busy}>
             {busy ? "Saving…" : "Save target"}
           </button>
-          <span className="text-[11px] text-zinc-500">A target with the same name is replaced.</span>
+          <span className="text-[11px] text-zinc-500">
+            {initial
+              ? "Saving replaces this target's spec; runs made before keep the copy they ran with."
+              : "A target with the same name is replaced."}
+          </span>
         </div>
       </div>
       <TargetPreview effective={effective} saved={{ name, kind, spec }} />

@@ -7,15 +7,17 @@ import { isLocalKind, type TargetFormKind } from "./target-spec";
 const KIND_OPTIONS: ReadonlyArray<readonly [TargetFormKind, string]> = [
   ["local-service", "local-service (replicas, HPA)"],
   ["local-function", "local-function (scale to zero)"],
-  ["kubernetes", "kubernetes (Deployment, Service, HPA on any cluster)"],
+  ["kubernetes", "kubernetes (Deployment, Service, HPA, or a Knative Service, on any cluster)"],
   ["aws-asg", "aws-asg (EC2 Auto Scaling group behind an ALB)"],
   ["aws-lambda", "aws-lambda (function with a function URL)"],
   ["gcp-cloud-run", "gcp-cloud-run (Cloud Run service)"],
   ["endpoint", "endpoint (an existing URL, nothing deployed)"],
 ];
 
-/** What every target has: its name and its kind; and a local one the benchapp it runs. */
+/** What every target has: its name and its kind (both fixed when editing); and a local one the benchapp it runs. */
 export function IdentityFields(props: {
+  /** A saved target: its name says which one is replaced, and its boxes are its kind's. */
+  editing?: boolean;
   name: string;
   onName: (name: string) => void;
   kind: TargetFormKind;
@@ -27,11 +29,17 @@ export function IdentityFields(props: {
   const at = (p: string) => errorsAt(props.errors, p);
   return (
     <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-      <FormField label="Name" path="name" errors={at("name")} hint="lower-case letters, digits, '.', '_' or '-'">
+      <FormField
+        label="Name"
+        path="name"
+        errors={at("name")}
+        hint={props.editing ? "fixed: saving replaces this target" : "lower-case letters, digits, '.', '_' or '-'"}
+      >
         <input
           name="name"
           className={inputClass}
           value={props.name}
+          disabled={props.editing}
           onChange={(e) => props.onName(e.target.value)}
           placeholder="e.g. taewa-hpa"
           aria-invalid={at("name").length > 0 || undefined}
@@ -43,6 +51,7 @@ export function IdentityFields(props: {
           data-testid="target-kind"
           className={inputClass}
           value={props.kind}
+          disabled={props.editing}
           onChange={(e) => props.onKind(e.target.value as TargetFormKind)}
         >
           {KIND_OPTIONS.map(([k, label]) => (

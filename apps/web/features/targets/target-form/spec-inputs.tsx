@@ -9,6 +9,14 @@ export interface NumberOptions {
   hint?: ReactNode;
   placeholder?: string;
   step?: string;
+  min?: string;
+  max?: string;
+}
+
+export interface PickOptions {
+  /** What an option means when its value alone does not. */
+  labels?: Readonly<Record<string, string>>;
+  hint?: ReactNode;
 }
 
 export interface TextOptions {
@@ -22,15 +30,7 @@ export interface TextOptions {
 
 export interface SpecInputs<K extends string = keyof TargetValues> {
   num(label: string, key: K, path: string, opts?: NumberOptions): ReactNode;
-  /** `labels` says what an option means when its value alone does not. */
-  pick(
-    label: string,
-    key: K,
-    path: string,
-    options: readonly string[],
-    defaultLabel: string,
-    labels?: Readonly<Record<string, string>>,
-  ): ReactNode;
+  pick(label: string, key: K, path: string, options: readonly string[], defaultLabel: string, opts?: PickOptions): ReactNode;
   text(label: string, key: K, path: string, opts?: TextOptions): ReactNode;
   area(label: string, key: K, path: string, opts?: TextOptions): ReactNode;
 }
@@ -65,15 +65,23 @@ export function specInputs<K extends string>(
           onChange={set(key)}
           placeholder={opts.placeholder}
           step={opts.step}
+          min={opts.min}
+          max={opts.max}
           invalid={invalid(path)}
         />,
       ),
-    pick: (label, key, path, options, defaultLabel, labels = {}) =>
+    pick: (label, key, path, options, defaultLabel, { labels = {}, hint } = {}) =>
       field(
         label,
         path,
-        undefined,
-        <select name={path} className={inputClass} value={values[key]} onChange={(e) => set(key)(e.target.value)}>
+        hint,
+        <select
+          name={path}
+          className={inputClass}
+          value={values[key]}
+          aria-invalid={invalid(path)}
+          onChange={(e) => set(key)(e.target.value)}
+        >
           <option value="">{defaultLabel}</option>
           {options.map((o) => (
             <option key={o} value={o}>

@@ -1,5 +1,5 @@
 import { type CredentialKind, endpointSpec } from "@opsbench/core";
-import { type FieldType, fieldsUnder, type SpecValues, specFromValues } from "@/features/targets/target-form/spec-values";
+import { type FieldType, fieldsUnder, type SpecValues, specFromValues, valuesFromSpec } from "@/features/targets/target-form/spec-values";
 
 export const ENDPOINT_FIELDS = {
   url: "text",
@@ -30,6 +30,15 @@ const LINK_FIELDS: Record<EndpointLinkKind, string[]> = {
 
 export const buildEndpointSpec = (v: SpecValues) =>
   specFromValues(v, fieldsUnder(ENDPOINT_FIELDS, "url", ...LINK_FIELDS[(v["@link"] || "none") as EndpointLinkKind]));
+
+/** A stored spec's boxes, with the link it has. */
+export function endpointValues(spec: unknown): SpecValues {
+  const values = valuesFromSpec(spec, ENDPOINT_FIELDS);
+  const link = (Object.keys(LINK_FIELDS) as EndpointLinkKind[]).find(
+    (k) => k !== "none" && LINK_FIELDS[k].some((p) => p !== "linked.credential" && p !== "linked.region" && values[p]),
+  );
+  return { ...values, "@link": link ?? "none" };
+}
 
 export function describeEndpoint(spec: unknown): string[] | null {
   const r = endpointSpec.safeParse(spec);

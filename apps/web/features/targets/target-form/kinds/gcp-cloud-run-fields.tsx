@@ -18,8 +18,7 @@ export function GcpCloudRunFields(p: KindFieldsProps) {
         {text("CPU (vCPU)", "cpu", { hint: 'e.g. "1", "2" or "500m"' })}
         {num("Memory (MiB)", "memoryMb")}
         {pick("CPU throttling", "cpuThrottling", ["true", "false"], "on (default): CPU only during requests", {
-          true: "on: CPU only during requests",
-          false: "off: CPU always allocated",
+          labels: { true: "on: CPU only during requests", false: "off: CPU always allocated" },
         })}
       </FormSection>
       <LoadAndMetricsFields {...p} ownAddress="the service's run.app URL" />

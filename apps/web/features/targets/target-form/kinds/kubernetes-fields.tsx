@@ -2,12 +2,22 @@ import { CredentialSelect } from "@/features/targets/target-form/credential-sele
 import { FormSection } from "@/features/targets/target-form/form-section";
 import { ModeChoice } from "@/features/targets/target-form/mode-choice";
 import type { KindFieldsProps } from "./kind-props";
-import type { KubernetesEndpoint, KubernetesSize, KubernetesSource } from "./kubernetes-spec";
+import { type KubernetesEndpoint, type KubernetesSize, type KubernetesSource, isKnative } from "./kubernetes-spec";
 
-/** kubernetes: the cluster (a kubeconfig), then an image with replicas, HPA, resources and pod density, or own manifests. */
+const FLAVOUR_HINT = {
+  deployment: "opsbench makes a Deployment, a Service and an HPA",
+  knative: "a serving.knative.dev Service: Knative makes the rest (Knative Serving must be on the cluster)",
+};
+
+/**
+ * kubernetes: the cluster (a kubeconfig), then what opsbench makes of an image (a Deployment, or a Knative Service
+ * with its concurrency settings) with replicas, HPA, resources and pod density, or own manifests.
+ */
 export function KubernetesFields(p: KindFieldsProps) {
-  const { num, text, area, check, value, set } = p.inputs;
-  const source = (value("@source") || "image") as KubernetesSource;
+  const { num, text, area, check, pick, value, set } = p.inputs;
+  // A Knative Service is made from an image, scales on concurrency and has no pod placement (the schema refuses them).
+  const knative = isKnative({ flavour: value("flavour") });
+  const source = knative ? "image" : ((value("@source") || "image") as KubernetesSource);
   const size = (value("@size") || "hpa") as KubernetesSize;
   const endpoint = (value("@endpoint") || "load-balancer") as KubernetesEndpoint;
   return (
@@ -21,22 +31,30 @@ export function KubernetesFields(p: KindFieldsProps) {
           credentials={p.credentials}
           errors={p.errors}
         />
-        {num("Ready within (ms)", "readyTimeoutMs", { hint: "for the Deployment (and the HPA in reset)" })}
+        {num("Ready within (ms)", "readyTimeoutMs", {
+          hint: knative ? "for the Knative Service and its Revision" : "for the Deployment (and the HPA in reset)",
+        })}
       </FormSection>
       <FormSection title="What runs" note="Each run gets its own namespace opsbench-<run>, deleted at teardown.">
-        <ModeChoice<KubernetesSource>
-          name="k8s-source"
-          value={source}
-          onChange={set("@source")}
-          modes={[
-            ["image", "an image: opsbench makes a Deployment, a Service and an HPA"],
-            ["manifests", "my own manifests"],
-          ]}
-        />
+        {!knative && (
+          <ModeChoice<KubernetesSource>
+            name="k8s-source"
+            value={source}
+            onChange={set("@source")}
+            modes={[
+              ["image", "an image: opsbench makes the objects"],
+              ["manifests", "my own manifests"],
+            ]}
+          />
+        )}
         {source === "image" ? (
           <>
+            {pick("Flavour", "flavour", ["knative-service"], "Deployment", {
+              labels: { "knative-service": "Knative Service" },
+              hint: knative ? FLAVOUR_HINT.knative : FLAVOUR_HINT.deployment,
+            })}
             {text("Image", "image", { placeholder: "ghcr.io/you/app:1", wide: true })}
-            {num("Container port", "port", { hint: "the Service forwards port 80 to it" })}
+            {num("Container port", "port", { hint: knative ? "Knative routes to it" : "the Service forwards port 80 to it" })}
           </>
         ) : (
           <>
@@ -48,6 +66,26 @@ export function KubernetesFields(p: KindFieldsProps) {
           </>
         )}
       </FormSection>
+      {knative && (
+        <FormSection
+          title="Knative"
+          note="The Revision's concurrency and timeout, and what Knative's autoscaler aims at; empty: the cluster's defaults."
+        >
+          {num("Container concurrency", "knative.containerConcurrency", {
+            placeholder: "0",
+            hint: "requests one pod takes at a time; 0 = no limit",
+          })}
+          {num("Target concurrency", "knative.targetConcurrency", {
+            placeholder: "cluster's",
+            hint: "concurrent requests per pod the autoscaler aims at",
+          })}
+          {num("Target burst capacity", "knative.targetBurstCapacity", {
+            placeholder: "cluster's",
+            hint: "0: no activator while pods run; -1: always",
+          })}
+          {num("Request timeout (s)", "knative.timeoutSeconds", { placeholder: "300" })}
+        </FormSection>
+      )}
       {source === "image" && (
         <>
           <FormSection title="Replicas">
@@ -56,7 +94,7 @@ export function KubernetesFields(p: KindFieldsProps) {
               value={size}
               onChange={set("@size")}
               modes={[
-                ["hpa", "min/max with an HPA on CPU"],
+                ["hpa", knative ? "min/max scale, Knative's autoscaler between them" : "min/max with an HPA on CPU"],
                 ["fixed", "a fixed number"],
               ]}
             />
@@ -64,28 +102,30 @@ export function KubernetesFields(p: KindFieldsProps) {
               num("Replicas", "replicas")
             ) : (
               <>
-                {num("Min replicas", "minReplicas", { placeholder: "1" })}
-                {num("Max replicas", "maxReplicas", { placeholder: "10" })}
-                {num("HPA CPU target (%)", "targetCpuPercent", { hint: "of the CPU request (GKE-50: 50)" })}
+                {num(knative ? "Min scale" : "Min replicas", "minReplicas", { placeholder: "1" })}
+                {num(knative ? "Max scale" : "Max replicas", "maxReplicas", { placeholder: knative ? "min" : "10" })}
+                {!knative && num("HPA CPU target (%)", "targetCpuPercent", { hint: "of the CPU request (GKE-50: 50)" })}
               </>
             )}
           </FormSection>
           <FormSection title="Per pod" note="Quantities as Kubernetes writes them: CPU 500m or 1, memory 256Mi or 1Gi.">
-            {text("CPU request", "resources.cpuRequest", { placeholder: "none", hint: "the HPA's 100%" })}
+            {text("CPU request", "resources.cpuRequest", { placeholder: "none", hint: knative ? undefined : "the HPA's 100%" })}
             {text("CPU limit", "resources.cpuLimit", { placeholder: "none" })}
             {text("Memory request", "resources.memoryRequest", { placeholder: "none" })}
             {text("Memory limit", "resources.memoryLimit", { placeholder: "none" })}
           </FormSection>
-          <FormSection title="Pod density">
-            <div className="col-span-2 flex flex-col gap-1 md:col-span-2">
-              {check("At most one pod per node", "placement.onePodPerNode", "(anti-affinity)")}
-              {check("Spread pods evenly over nodes", "placement.spreadEvenly", "(topology spread)")}
-            </div>
-            {text("Node selector", "placement.nodeSelector", {
-              placeholder: "disktype=ssd, pool=bench",
-              hint: "label=value pairs, comma-separated",
-            })}
-          </FormSection>
+          {!knative && (
+            <FormSection title="Pod density">
+              <div className="col-span-2 flex flex-col gap-1 md:col-span-2">
+                {check("At most one pod per node", "placement.onePodPerNode", "(anti-affinity)")}
+                {check("Spread pods evenly over nodes", "placement.spreadEvenly", "(topology spread)")}
+              </div>
+              {text("Node selector", "placement.nodeSelector", {
+                placeholder: "disktype=ssd, pool=bench",
+                hint: "label=value pairs, comma-separated",
+              })}
+            </FormSection>
+          )}
         </>
       )}
       <FormSection title="Where the load goes">
@@ -94,7 +134,7 @@ export function KubernetesFields(p: KindFieldsProps) {
           value={endpoint}
           onChange={set("@endpoint")}
           modes={[
-            ["load-balancer", "the Service's load-balancer address"],
+            ["load-balancer", knative ? "the Knative Service's URL (the cluster's ingress)" : "the Service's load-balancer address"],
             ["url", "a URL I give (an ingress)"],
             ["port-forward", "port-forwards through the API server"],
           ]}

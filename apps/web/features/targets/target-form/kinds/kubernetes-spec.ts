@@ -1,12 +1,17 @@
-// The kubernetes kind's boxes: an image (opsbench makes Deployment, Service and maybe an HPA) or the user's
-// own manifests; a fixed size or min/max with an HPA; the Service's load-balancer address, an ingress URL or
-// port-forwards.
-import { kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
-import { type FieldType, fieldsUnder, type SpecValues, specFromValues } from "@/features/targets/target-form/spec-values";
+// The kubernetes kind's boxes: an image (opsbench makes Deployment, Service and maybe an HPA, or a Knative
+// Service) or the user's own manifests; a fixed size or min/max with an HPA (with Knative: its min/max scale);
+// the Service's load-balancer address (Knative: its URL), an ingress URL or port-forwards.
+import { type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
+import { type FieldType, fieldsUnder, type SpecValues, specFromValues, valuesFromSpec } from "@/features/targets/target-form/spec-values";
 
 export const KUBERNETES_FIELDS = {
   credential: "text",
   image: "text",
+  flavour: "text",
+  "knative.containerConcurrency": "int",
+  "knative.targetConcurrency": "int",
+  "knative.targetBurstCapacity": "int",
+  "knative.timeoutSeconds": "int",
   port: "int",
   replicas: "int",
   minReplicas: "int",
@@ -39,16 +44,35 @@ export const KUBERNETES_START: SpecValues = {
   "resources.cpuRequest": "500m",
 };
 
+/** The flavour box: empty is a Deployment (the schema's default, left out of the spec). */
+export const isKnative = (v: SpecValues) => v.flavour === "knative-service";
+
 export function buildKubernetesSpec(v: SpecValues): Record<string, unknown> {
   const F = KUBERNETES_FIELDS;
-  const size = v["@size"] === "fixed" ? ["replicas"] : ["minReplicas", "maxReplicas", "targetCpuPercent"];
+  // A Knative Service is made from an image and scales on concurrency: no manifests, HPA or pod placement.
+  const knative = isKnative(v);
+  const size = v["@size"] === "fixed" ? ["replicas"] : ["minReplicas", "maxReplicas", ...(knative ? [] : ["targetCpuPercent"])];
+  const own = knative ? ["flavour", "knative"] : ["placement"];
   const fields =
-    v["@source"] === "manifests"
+    v["@source"] === "manifests" && !knative
       ? fieldsUnder(F, "credential", "manifests", "deployment", "readyTimeoutMs")
-      : fieldsUnder(F, "credential", "image", "port", ...size, "resources", "placement", "readyTimeoutMs");
+      : fieldsUnder(F, "credential", "image", ...own, "port", ...size, "resources", "readyTimeoutMs");
   if (v["@endpoint"] === "url") Object.assign(fields, fieldsUnder(F, "endpoint"));
   if (v["@endpoint"] === "port-forward") return { ...specFromValues(v, fields), portForward: true };
   return specFromValues(v, fields);
+}
+
+/** The boxes of a stored spec (editing it), with the modes it was made in. */
+export function kubernetesValues(spec: unknown): SpecValues {
+  const s = (spec ?? {}) as Partial<KubernetesSpec>;
+  const { flavour, ...values } = valuesFromSpec(spec, KUBERNETES_FIELDS);
+  return {
+    ...values,
+    ...(flavour === "knative-service" ? { flavour } : {}),
+    "@source": s.manifests !== undefined ? "manifests" : "image",
+    "@size": s.replicas !== undefined ? "fixed" : "hpa",
+    "@endpoint": s.portForward ? "port-forward" : s.endpoint ? "url" : "load-balancer",
+  };
 }
 
 /** "cpu 500m, memory 256Mi" of the quantities given. */
@@ -58,11 +82,14 @@ export function describeKubernetes(spec: unknown): string[] | null {
   const r = kubernetesSpec.safeParse(spec);
   if (!r.success) return null;
   const s = r.data;
+  const knative = s.flavour === "knative-service";
   const where = s.endpoint
     ? `load to ${s.endpoint}`
     : s.portForward
       ? "load through port-forwards of the API server, one connection at a time to each ready pod (flagged)"
-      : "load to the Service's load-balancer address";
+      : knative
+        ? "load to the Knative Service's URL (through the cluster's ingress layer)"
+        : "load to the Service's load-balancer address";
   const ready = `ready within ${s.readyTimeoutMs / 1000} s; teardown deletes the namespace`;
   if (s.manifests !== undefined) {
     const docs = s.manifests.split(/^---\s*$/m).filter((d) => d.trim()).length;
@@ -74,6 +101,30 @@ export function describeKubernetes(spec: unknown): string[] | null {
     ];
   }
   const { min, max } = kubernetesReplicas(s);
+  const res = s.resources ?? {};
+  const perPod =
+    [
+      quantities(res.cpuRequest, res.memoryRequest) && `requests ${quantities(res.cpuRequest, res.memoryRequest)}`,
+      quantities(res.cpuLimit, res.memoryLimit) && `limits ${quantities(res.cpuLimit, res.memoryLimit)}`,
+    ]
+      .filter(Boolean)
+      .join("; ") || "no requests or limits";
+  if (knative) {
+    const k = s.knative ?? {};
+    return [
+      "namespace opsbench-<run>: a Knative Service; Knative makes its Revision, Deployment and autoscaling",
+      `${s.image} on port ${s.port}, scale ${min === max ? min : `${min}..${max}`} (min-scale..max-scale)`,
+      [
+        `container concurrency ${k.containerConcurrency ? k.containerConcurrency : "no limit"}`,
+        `target ${k.targetConcurrency ?? "the cluster's default"} concurrent per pod`,
+        `burst capacity ${k.targetBurstCapacity ?? "the cluster's default"}`,
+        `timeout ${k.timeoutSeconds ?? 300} s`,
+      ].join(", "),
+      perPod,
+      where,
+      ready,
+    ];
+  }
   const objects = ["Deployment", `Service (${s.endpoint || s.portForward ? "ClusterIP" : "LoadBalancer"})`];
   if (s.targetCpuPercent !== undefined) objects.push(`HPA at ${s.targetCpuPercent}% CPU`);
   const p = s.placement ?? {};
@@ -86,16 +137,10 @@ export function describeKubernetes(spec: unknown): string[] | null {
           .join(", ")}`
       : "",
   ].filter(Boolean);
-  const res = s.resources ?? {};
   return [
     `namespace opsbench-<run>: ${objects.join(", ")}`,
     `${s.image} on port ${s.port}, ${min === max ? `${min} replica${min === 1 ? "" : "s"}` : `${min}..${max} replicas`}`,
-    [
-      quantities(res.cpuRequest, res.memoryRequest) && `requests ${quantities(res.cpuRequest, res.memoryRequest)}`,
-      quantities(res.cpuLimit, res.memoryLimit) && `limits ${quantities(res.cpuLimit, res.memoryLimit)}`,
-    ]
-      .filter(Boolean)
-      .join("; ") || "no requests or limits",
+    perPod,
     placement.length ? placement.join(", ") : "pods placed by the scheduler",
     where,
     ready,
