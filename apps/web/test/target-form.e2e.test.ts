@@ -189,7 +189,11 @@ describe("target form: the platform kinds", () => {
   it("kubernetes as a Knative Service: its boxes replace HPA and placement; a value out of bounds refused beside it; saved, then edited with its values shown", async () => {
     const { page, errors } = await newTargetPage("kubernetes");
     await page.locator('input[name="name"]').fill("k8s-knative");
-    expect(await page.locator('select[name="flavour"] option').allTextContents()).toEqual(["Deployment", "Knative Service"]);
+    expect(await page.locator('select[name="flavour"] option').allTextContents()).toEqual([
+      "Deployment",
+      "Knative Service",
+      "OpenFaaS Function",
+    ]);
     expect(await page.locator('[data-field="spec.flavour"]').textContent()).toContain("opsbench makes a Deployment, a Service and an HPA");
     expect(await page.locator('[name^="knative."]').count()).toBe(0);
     await fill(page, { credential: "kube-main", image: "ghcr.io/opsbench/echo:1", flavour: "knative-service" });
@@ -266,6 +270,50 @@ describe("target form: the platform kinds", () => {
     expect(edited).toEqual(
       targetSpecs.kubernetes.parse({ ...typed, knative: { ...typed.knative, targetConcurrency: 12 }, env: { APP_MODE: "fast" } }),
     );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("kubernetes as an OpenFaaS Function: the gateway is where the load goes, no HPA, placement or held nodes; saved and edited", async () => {
+    const { page, errors } = await newTargetPage("kubernetes");
+    await page.locator('input[name="name"]').fill("k8s-openfaas");
+    // A Deployment may hold nodes for the run; the box goes with the flavour.
+    expect(await page.locator('input[name="nodes"]').count()).toBe(1);
+    await fill(page, { credential: "kube-main", image: "ghcr.io/opsbench/echo:1", flavour: "openfaas-function" });
+    expect(await page.locator('[data-field="spec.flavour"]').textContent()).toContain("OpenFaaS with its operator must be on the cluster");
+    expect(
+      await page
+        .locator('[name="k8s-source"], [name="targetCpuPercent"], [name^="placement."], [name="nodes"], [name^="knative."]')
+        .count(),
+    ).toBe(0);
+    // No gateway: the server names the field that says where the load goes.
+    await fill(page, { minReplicas: "1", maxReplicas: "3" });
+    await expectRefused(page, "k8s-openfaas", "openfaas.gateway", /say where the load goes/);
+    await fill(page, { "openfaas.gateway": "http://gateway.example.com:8080/" });
+    await page.locator('input[name="openfaas.scaleToZero"]').check();
+    const preview = await page.getByTestId("target-effective").textContent();
+    expect(preview).toContain("an OpenFaaS Function; its operator makes the Deployment and Service");
+    expect(preview).toContain("scale 1..3 (com.openfaas.scale.min..max), may scale to zero");
+    expect(preview).toContain("load to http://gateway.example.com:8080/function/app.opsbench-<run>");
+    await page.screenshot({ path: "/tmp/target-form-openfaas.png", fullPage: true });
+    await save(page, "k8s-openfaas");
+    const typed = {
+      credential: "kube-main",
+      image: "ghcr.io/opsbench/echo:1",
+      flavour: "openfaas-function",
+      openfaas: { gateway: "http://gateway.example.com:8080/", scaleToZero: true },
+      minReplicas: 1,
+      maxReplicas: 3,
+      resources: { cpuRequest: "500m" },
+    };
+    expect((await apiTarget("k8s-openfaas"))?.spec).toEqual(targetSpecs.kubernetes.parse(typed));
+    await expectEditKeeps(page, "k8s-openfaas", {
+      flavour: "openfaas-function",
+      "openfaas.gateway": "http://gateway.example.com:8080/",
+      "openfaas.scaleToZero": "true",
+      minReplicas: "1",
+      maxReplicas: "3",
+    });
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -67,10 +67,10 @@ describe("kubernetes target spec", () => {
     });
     expect(kubernetesSpec.parse({ ...of, portForward: true }).flavour).toBe("openfaas-function");
     expect(issues(of)).toEqual([
-      "openfaas: say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward",
+      "openfaas.gateway: say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward",
     ]);
     expect(issues({ ...of, openfaas: { gateway: "http://g:8080" }, portForward: true })).toEqual([
-      "openfaas: give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes",
+      "openfaas.gateway: give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes",
     ]);
     expect(issues({ ...base, portForward: true, openfaas: { scaleToZero: true } })).toEqual([
       'openfaas: openfaas settings go with flavour "openfaas-function"',

@@ -202,10 +202,11 @@ export const kubernetesSpec = z
         refuse(s.placement ? "placement" : "nodes", "an OpenFaaS Function's placement is its operator's (profiles): not with this flavour");
       if (s.database)
         refuse("database", "an OpenFaaS Function reads secrets as files, not env: bring the database yourself and give its URL in env");
+      const gateway = (message: string) => ctx.addIssue({ code: "custom", path: ["openfaas", "gateway"], message });
       if (s.openfaas?.gateway === undefined && s.endpoint === undefined && !s.portForward)
-        refuse("openfaas", "say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward");
+        gateway("say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward");
       if (s.openfaas?.gateway !== undefined && (s.endpoint !== undefined || s.portForward))
-        refuse("openfaas", "give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes");
+        gateway("give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes");
     }
     if (
       s.manifests !== undefined &&

@@ -2,22 +2,25 @@ import { CredentialSelect } from "@/features/targets/target-form/credential-sele
 import { FormSection } from "@/features/targets/target-form/form-section";
 import { ModeChoice } from "@/features/targets/target-form/mode-choice";
 import type { KindFieldsProps } from "./kind-props";
-import { type KubernetesEndpoint, type KubernetesSize, type KubernetesSource, isKnative } from "./kubernetes-spec";
+import { type KubernetesEndpoint, type KubernetesSize, type KubernetesSource, isKnative, isOpenFaas } from "./kubernetes-spec";
 
 const FLAVOUR_HINT = {
   deployment: "opsbench makes a Deployment, a Service and an HPA",
   knative: "a serving.knative.dev Service: Knative makes the rest (Knative Serving must be on the cluster)",
+  openfaas: "an openfaas.com Function: OpenFaaS's operator makes the rest (OpenFaaS with its operator must be on the cluster)",
 };
 
 /**
- * kubernetes: the cluster (a kubeconfig), then what opsbench makes of an image (a Deployment, or a Knative Service
- * with its concurrency settings) with replicas, HPA, resources and pod density, or own manifests.
+ * kubernetes: the cluster (a kubeconfig), then what opsbench makes of an image (a Deployment, a Knative Service
+ * with its concurrency settings, or an OpenFaaS Function) with replicas, HPA, resources and pod density, or own manifests.
  */
 export function KubernetesFields(p: KindFieldsProps) {
   const { num, text, area, check, pick, value, set } = p.inputs;
   // A Knative Service is made from an image, scales on concurrency and has no pod placement (the schema refuses them).
   const knative = isKnative({ flavour: value("flavour") });
-  const source = knative ? "image" : ((value("@source") || "image") as KubernetesSource);
+  const openfaas = isOpenFaas({ flavour: value("flavour") });
+  const flavoured = knative || openfaas;
+  const source = flavoured ? "image" : ((value("@source") || "image") as KubernetesSource);
   const size = (value("@size") || "hpa") as KubernetesSize;
   const endpoint = (value("@endpoint") || "load-balancer") as KubernetesEndpoint;
   return (
@@ -32,11 +35,15 @@ export function KubernetesFields(p: KindFieldsProps) {
           errors={p.errors}
         />
         {num("Ready within (ms)", "readyTimeoutMs", {
-          hint: knative ? "for the Knative Service and its Revision" : "for the Deployment (and the HPA in reset)",
+          hint: knative
+            ? "for the Knative Service and its Revision"
+            : openfaas
+              ? "for the Function to be Ready and Healthy"
+              : "for the Deployment (and the HPA in reset)",
         })}
       </FormSection>
       <FormSection title="What runs" note="Each run gets its own namespace opsbench-<run>, deleted at teardown.">
-        {!knative && (
+        {!flavoured && (
           <ModeChoice<KubernetesSource>
             name="k8s-source"
             value={source}
@@ -49,12 +56,14 @@ export function KubernetesFields(p: KindFieldsProps) {
         )}
         {source === "image" ? (
           <>
-            {pick("Flavour", "flavour", ["knative-service"], "Deployment", {
-              labels: { "knative-service": "Knative Service" },
-              hint: knative ? FLAVOUR_HINT.knative : FLAVOUR_HINT.deployment,
+            {pick("Flavour", "flavour", ["knative-service", "openfaas-function"], "Deployment", {
+              labels: { "knative-service": "Knative Service", "openfaas-function": "OpenFaaS Function" },
+              hint: knative ? FLAVOUR_HINT.knative : openfaas ? FLAVOUR_HINT.openfaas : FLAVOUR_HINT.deployment,
             })}
             {text("Image", "image", { placeholder: "ghcr.io/you/app:1", wide: true })}
-            {num("Container port", "port", { hint: knative ? "Knative routes to it" : "the Service forwards port 80 to it" })}
+            {num("Container port", "port", {
+              hint: knative ? "Knative routes to it" : openfaas ? "given to the function as PORT" : "the Service forwards port 80 to it",
+            })}
           </>
         ) : (
           <>
@@ -86,6 +95,13 @@ export function KubernetesFields(p: KindFieldsProps) {
           {num("Request timeout (s)", "knative.timeoutSeconds", { placeholder: "300" })}
         </FormSection>
       )}
+      {openfaas && (
+        <FormSection title="OpenFaaS" note="The watchdog's mode (http, serializing, streaming) is the image's: set its mode in env.">
+          <div className="col-span-2 flex flex-col gap-1 md:col-span-2">
+            {check("May scale to zero when idle", "openfaas.scaleToZero", "(com.openfaas.scale.zero)")}
+          </div>
+        </FormSection>
+      )}
       {source === "image" && (
         <>
           <FormSection title="Replicas">
@@ -94,7 +110,14 @@ export function KubernetesFields(p: KindFieldsProps) {
               value={size}
               onChange={set("@size")}
               modes={[
-                ["hpa", knative ? "min/max scale, Knative's autoscaler between them" : "min/max with an HPA on CPU"],
+                [
+                  "hpa",
+                  knative
+                    ? "min/max scale, Knative's autoscaler between them"
+                    : openfaas
+                      ? "min/max scale, OpenFaaS's autoscaler between them"
+                      : "min/max with an HPA on CPU",
+                ],
                 ["fixed", "a fixed number"],
               ]}
             />
@@ -102,19 +125,19 @@ export function KubernetesFields(p: KindFieldsProps) {
               num("Replicas", "replicas")
             ) : (
               <>
-                {num(knative ? "Min scale" : "Min replicas", "minReplicas", { placeholder: "1" })}
-                {num(knative ? "Max scale" : "Max replicas", "maxReplicas", { placeholder: knative ? "min" : "10" })}
-                {!knative && num("HPA CPU target (%)", "targetCpuPercent", { hint: "of the CPU request (GKE-50: 50)" })}
+                {num(flavoured ? "Min scale" : "Min replicas", "minReplicas", { placeholder: "1" })}
+                {num(flavoured ? "Max scale" : "Max replicas", "maxReplicas", { placeholder: flavoured ? "min" : "10" })}
+                {!flavoured && num("HPA CPU target (%)", "targetCpuPercent", { hint: "of the CPU request (GKE-50: 50)" })}
               </>
             )}
           </FormSection>
           <FormSection title="Per pod" note="Quantities as Kubernetes writes them: CPU 500m or 1, memory 256Mi or 1Gi.">
-            {text("CPU request", "resources.cpuRequest", { placeholder: "none", hint: knative ? undefined : "the HPA's 100%" })}
+            {text("CPU request", "resources.cpuRequest", { placeholder: "none", hint: flavoured ? undefined : "the HPA's 100%" })}
             {text("CPU limit", "resources.cpuLimit", { placeholder: "none" })}
             {text("Memory request", "resources.memoryRequest", { placeholder: "none" })}
             {text("Memory limit", "resources.memoryLimit", { placeholder: "none" })}
           </FormSection>
-          {!knative && (
+          {!flavoured && (
             <FormSection title="Pod density">
               <div className="col-span-2 flex flex-col gap-1 md:col-span-2">
                 {check("At most one pod per node", "placement.onePodPerNode", "(anti-affinity)")}
@@ -123,6 +146,10 @@ export function KubernetesFields(p: KindFieldsProps) {
               {text("Node selector", "placement.nodeSelector", {
                 placeholder: "disktype=ssd, pool=bench",
                 hint: "label=value pairs, comma-separated",
+              })}
+              {num("Nodes held for the run", "nodes", {
+                placeholder: "none",
+                hint: "the pods go only to this many free nodes, labelled for the run (no resize; the credential must allow it)",
               })}
             </FormSection>
           )}
@@ -134,12 +161,26 @@ export function KubernetesFields(p: KindFieldsProps) {
           value={endpoint}
           onChange={set("@endpoint")}
           modes={[
-            ["load-balancer", knative ? "the Knative Service's URL (the cluster's ingress)" : "the Service's load-balancer address"],
+            [
+              "load-balancer",
+              knative
+                ? "the Knative Service's URL (the cluster's ingress)"
+                : openfaas
+                  ? "the OpenFaaS gateway's route of the function"
+                  : "the Service's load-balancer address",
+            ],
             ["url", "a URL I give (an ingress)"],
             ["port-forward", "port-forwards through the API server"],
           ]}
         />
         {endpoint === "url" && text("Ingress URL", "endpoint", { placeholder: "https://bench.example.com", wide: true })}
+        {openfaas &&
+          endpoint === "load-balancer" &&
+          text("Gateway URL", "openfaas.gateway", {
+            placeholder: "http://gateway.example.com:8080",
+            wide: true,
+            hint: "the load goes to <gateway>/function/app.opsbench-<run>",
+          })}
         <p className="col-span-2 text-[11px] text-zinc-500 md:col-span-4">
           Port-forwards suit a cluster with no load balancer and no ingress: each connection goes to the next ready pod through the API
           server, which adds latency and may cap throughput, so such runs are flagged.

@@ -1,6 +1,7 @@
-// The kubernetes kind's boxes: an image (opsbench makes Deployment, Service and maybe an HPA, or a Knative
-// Service) or the user's own manifests; a fixed size or min/max with an HPA (with Knative: its min/max scale);
-// the Service's load-balancer address (Knative: its URL), an ingress URL or port-forwards.
+// The kubernetes kind's boxes: an image (opsbench makes Deployment, Service and maybe an HPA, a Knative Service or
+// an OpenFaaS Function) or the user's own manifests; a fixed size or min/max with an HPA (with a flavour: its
+// autoscaler's min/max); the Service's load-balancer address (Knative: its URL; OpenFaaS: the gateway's route of the
+// function), an ingress URL or port-forwards.
 import { type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
 import { type FieldType, fieldsUnder, type SpecValues, specFromValues, valuesFromSpec } from "@/features/targets/target-form/spec-values";
 
@@ -12,6 +13,8 @@ export const KUBERNETES_FIELDS = {
   "knative.targetConcurrency": "int",
   "knative.targetBurstCapacity": "int",
   "knative.timeoutSeconds": "int",
+  "openfaas.gateway": "text",
+  "openfaas.scaleToZero": "bool",
   port: "int",
   replicas: "int",
   minReplicas: "int",
@@ -24,6 +27,7 @@ export const KUBERNETES_FIELDS = {
   "placement.onePodPerNode": "bool",
   "placement.spreadEvenly": "bool",
   "placement.nodeSelector": "map",
+  nodes: "int",
   manifests: "text",
   deployment: "text",
   endpoint: "text",
@@ -46,15 +50,20 @@ export const KUBERNETES_START: SpecValues = {
 
 /** The flavour box: empty is a Deployment (the schema's default, left out of the spec). */
 export const isKnative = (v: SpecValues) => v.flavour === "knative-service";
+export const isOpenFaas = (v: SpecValues) => v.flavour === "openfaas-function";
 
 export function buildKubernetesSpec(v: SpecValues): Record<string, unknown> {
   const F = KUBERNETES_FIELDS;
-  // A Knative Service is made from an image and scales on concurrency: no manifests, HPA or pod placement.
+  // A Knative Service or an OpenFaaS Function is made from an image and scaled by its framework: no manifests, HPA,
+  // pod placement or held nodes. OpenFaaS's load goes to its gateway (the "load-balancer" mode's place).
   const knative = isKnative(v);
-  const size = v["@size"] === "fixed" ? ["replicas"] : ["minReplicas", "maxReplicas", ...(knative ? [] : ["targetCpuPercent"])];
-  const own = knative ? ["flavour", "knative"] : ["placement"];
+  const openfaas = isOpenFaas(v);
+  const flavoured = knative || openfaas;
+  const size = v["@size"] === "fixed" ? ["replicas"] : ["minReplicas", "maxReplicas", ...(flavoured ? [] : ["targetCpuPercent"])];
+  const gateway = (v["@endpoint"] ?? "load-balancer") === "load-balancer" ? ["openfaas.gateway"] : [];
+  const own = knative ? ["flavour", "knative"] : openfaas ? ["flavour", "openfaas.scaleToZero", ...gateway] : ["placement", "nodes"];
   const fields =
-    v["@source"] === "manifests" && !knative
+    v["@source"] === "manifests" && !flavoured
       ? fieldsUnder(F, "credential", "manifests", "deployment", "readyTimeoutMs")
       : fieldsUnder(F, "credential", "image", ...own, "port", ...size, "resources", "readyTimeoutMs");
   if (v["@endpoint"] === "url") Object.assign(fields, fieldsUnder(F, "endpoint"));
@@ -68,7 +77,7 @@ export function kubernetesValues(spec: unknown): SpecValues {
   const { flavour, ...values } = valuesFromSpec(spec, KUBERNETES_FIELDS);
   return {
     ...values,
-    ...(flavour === "knative-service" ? { flavour } : {}),
+    ...(flavour === "knative-service" || flavour === "openfaas-function" ? { flavour } : {}),
     "@source": s.manifests !== undefined ? "manifests" : "image",
     "@size": s.replicas !== undefined ? "fixed" : "hpa",
     "@endpoint": s.portForward ? "port-forward" : s.endpoint ? "url" : "load-balancer",
@@ -87,9 +96,11 @@ export function describeKubernetes(spec: unknown): string[] | null {
     ? `load to ${s.endpoint}`
     : s.portForward
       ? "load through port-forwards of the API server, one connection at a time to each ready pod (flagged)"
-      : knative
-        ? "load to the Knative Service's URL (through the cluster's ingress layer)"
-        : "load to the Service's load-balancer address";
+      : s.openfaas?.gateway
+        ? `load to ${s.openfaas.gateway.replace(/\/+$/, "")}/function/app.opsbench-<run> (the gateway's route)`
+        : knative
+          ? "load to the Knative Service's URL (through the cluster's ingress layer)"
+          : "load to the Service's load-balancer address";
   const ready = `ready within ${s.readyTimeoutMs / 1000} s; teardown deletes the namespace`;
   if (s.manifests !== undefined) {
     const docs = s.manifests.split(/^---\s*$/m).filter((d) => d.trim()).length;
@@ -125,6 +136,14 @@ export function describeKubernetes(spec: unknown): string[] | null {
       ready,
     ];
   }
+  if (s.flavour === "openfaas-function")
+    return [
+      "namespace opsbench-<run> (annotated for OpenFaaS): an OpenFaaS Function; its operator makes the Deployment and Service",
+      `${s.image} on port ${s.port}, scale ${min === max ? min : `${min}..${max}`} (com.openfaas.scale.min..max)${s.openfaas?.scaleToZero ? ", may scale to zero" : ""}`,
+      perPod,
+      where,
+      ready,
+    ];
   const objects = ["Deployment", `Service (${s.endpoint || s.portForward ? "ClusterIP" : "LoadBalancer"})`];
   if (s.targetCpuPercent !== undefined) objects.push(`HPA at ${s.targetCpuPercent}% CPU`);
   const p = s.placement ?? {};
@@ -141,7 +160,11 @@ export function describeKubernetes(spec: unknown): string[] | null {
     `namespace opsbench-<run>: ${objects.join(", ")}`,
     `${s.image} on port ${s.port}, ${min === max ? `${min} replica${min === 1 ? "" : "s"}` : `${min}..${max} replicas`}`,
     perPod,
-    placement.length ? placement.join(", ") : "pods placed by the scheduler",
+    s.nodes !== undefined
+      ? `pods only on ${s.nodes} node${s.nodes === 1 ? "" : "s"} held for the run`
+      : placement.length
+        ? placement.join(", ")
+        : "pods placed by the scheduler",
     where,
     ready,
   ];
