@@ -7,7 +7,7 @@ import { isLocalKind, type TargetFormKind } from "./target-spec";
 const KIND_OPTIONS: ReadonlyArray<readonly [TargetFormKind, string]> = [
   ["local-service", "local-service (replicas, HPA)"],
   ["local-function", "local-function (scale to zero)"],
-  ["kubernetes", "kubernetes (Deployment, Service, HPA, or a Knative Service, on any cluster)"],
+  ["kubernetes", "kubernetes (Deployment, Service, HPA, a Knative Service or an OpenFaaS Function, on any cluster)"],
   ["aws-asg", "aws-asg (EC2 Auto Scaling group behind an ALB)"],
   ["aws-lambda", "aws-lambda (function with a function URL)"],
   ["gcp-cloud-run", "gcp-cloud-run (Cloud Run service)"],
