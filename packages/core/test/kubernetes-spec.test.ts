@@ -13,7 +13,9 @@ describe("kubernetes target spec", () => {
 
   it("refuses what cannot be deployed, naming the field", () => {
     const issues = (v: unknown) => kubernetesSpec.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    expect(issues({ credential: "gke" })).toEqual(["image: give either image (opsbench makes the objects) or manifests (yours), not both"]);
+    expect(issues({ credential: "gke" })).toEqual([
+      "image: give one of image (opsbench makes the objects), manifests (yours) or helm (your chart), not more",
+    ]);
     expect(issues({ ...base, targetCpuPercent: 50 })).toEqual([
       "resources.cpuRequest: an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
     ]);
@@ -98,6 +100,29 @@ describe("kubernetes target spec", () => {
     ]);
   });
 
+  it("takes a packaged chart as base64 instead of image or manifests, with values and a release name", () => {
+    const chart = Buffer.from("not really a tgz").toString("base64");
+    const s = kubernetesSpec.parse({ credential: "gke", helm: { chart, values: { replicas: 2 }, release: "shop" }, deployment: "web" });
+    expect(s.helm).toEqual({ chart, values: { replicas: 2 }, release: "shop" });
+    const issues = (v: unknown) => kubernetesSpec.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    expect(issues({ ...base, helm: { chart } })).toEqual([
+      "image: give one of image (opsbench makes the objects), manifests (yours) or helm (your chart), not more",
+    ]);
+    expect(issues({ credential: "gke", helm: { chart: "a b\n" } })).toEqual([
+      "helm.chart: the packaged chart (.tgz) as base64 (A-Z, a-z, 0-9, '+', '/', '=' padding; no line breaks)",
+    ]);
+    expect(issues({ credential: "gke", helm: { chart: "A".repeat(1_398_108) } })).toEqual([
+      "helm.chart: the packaged chart is larger than 1 MiB (base64: at most 1,398,104 characters)",
+    ]);
+    expect(issues({ credential: "gke", helm: { chart, repo: "https://charts.example" } })).toEqual(['helm: Unrecognized key: "repo"']);
+    expect(issues({ credential: "gke", helm: { chart }, replicas: 2 })).toEqual([
+      "helm: with helm, replicas, HPA, resources, placement and nodes are the chart's own (set them in helm.values)",
+    ]);
+    expect(issues({ credential: "gke", helm: { chart }, flavour: "deployment" })).toEqual([
+      "helm: a chart brings its own objects: database, flavour, knative and openfaas go with image",
+    ]);
+  });
+
   it("is a target kind the API accepts, as is endpoint", () => {
     expect(targetInput.parse({ name: "k", kind: "kubernetes", spec: base }).kind).toBe("kubernetes");
     expect(targetInput.parse({ name: "e", kind: "endpoint", spec: { url: "http://127.0.0.1:8080" } }).kind).toBe("endpoint");
@@ -117,5 +142,16 @@ describe("credentials", () => {
     expect(r.error?.issues.map((i) => i.path.join("."))).toEqual(["region"]);
     const g = credentialSecretSchema.safeParse({ kind: "gcp", serviceAccountKey: "{}", projectId: "my-project", region: "europe-west1" });
     expect(g.error?.issues[0]?.message).toMatch(/service account's JSON key/);
+  });
+
+  it("a kubernetes credential carries the owner's permission for custom resources and cluster-scoped objects, strictly", () => {
+    const k = { kind: "kubernetes", kubeconfig: "apiVersion: v1" };
+    expect(credentialSecretSchema.parse({ ...k, allow: { customResources: true, clusterScoped: false } })).toEqual({
+      ...k,
+      allow: { customResources: true, clusterScoped: false },
+    });
+    expect(credentialSecretSchema.parse(k)).toEqual(k);
+    const r = credentialSecretSchema.safeParse({ ...k, allow: { clusterWide: true } });
+    expect(r.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`)).toEqual(['allow: Unrecognized key: "clusterWide"']);
   });
 });

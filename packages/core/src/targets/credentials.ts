@@ -36,6 +36,19 @@ export const gcpCredentialSecret = z
   })
   .strict();
 
+/**
+ * What the owner who saves a kubernetes credential allows the runs deploying with it beyond namespaced built-in kinds
+ * (docs/kubernetes.md, "Permissions"): namespaced custom resources (`customResources`), and cluster-scoped objects,
+ * CustomResourceDefinitions included (`clusterScoped`). Both default to false.
+ */
+export const kubernetesCredentialAllow = z
+  .object({
+    customResources: z.boolean().optional(),
+    clusterScoped: z.boolean().optional(),
+  })
+  .strict();
+export type KubernetesCredentialAllow = z.infer<typeof kubernetesCredentialAllow>;
+
 export const kubernetesCredentialSecret = z
   .object({
     kind: z.literal("kubernetes"),
@@ -43,6 +56,8 @@ export const kubernetesCredentialSecret = z
     kubeconfig: text(256_000),
     /** Which of its contexts to use; default its current-context. */
     context: text(253).optional(),
+    /** Kinds beyond the namespaced built-in ones that runs with this credential may apply; default none. */
+    allow: kubernetesCredentialAllow.optional(),
   })
   .strict();
 

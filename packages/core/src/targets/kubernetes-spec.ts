@@ -14,6 +14,9 @@ const dnsLabel = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, "a DNS
 /** What opsbench makes from a kubernetes target's image (docs/kubernetes.md). */
 export const KUBERNETES_FLAVOURS = ["deployment", "knative-service", "openfaas-function"] as const;
 
+/** A packaged chart of at most 1 MiB, as base64 (4 characters per 3 bytes, padded). */
+export const HELM_CHART_MAX_BASE64 = Math.ceil((1024 * 1024) / 3) * 4;
+
 export const kubernetesSpec = z
   .object({
     /** The workspace credential (a kubeconfig) to reach the cluster with (docs/credentials.md). */
@@ -105,7 +108,26 @@ export const kubernetesSpec = z
       .optional(),
     /** Instead of image: the user's own manifests (YAML documents), applied into the run's namespace. */
     manifests: z.string().min(1).max(1_000_000).optional(),
-    /** With manifests: the Deployment whose replicas are observed (default: the first one). */
+    /**
+     * Instead of image or manifests: a Helm chart (a packaged chart .tgz, base64), rendered by the worker with `helm template`
+     * into the run's namespace and then applied as manifests are (docs/kubernetes.md, "Helm charts").
+     */
+    helm: z
+      .object({
+        /** The packaged chart (`helm package`'s .tgz), base64: at most 1 MiB packed. */
+        chart: z
+          .string()
+          .min(1, "the packaged chart (.tgz), base64")
+          .max(HELM_CHART_MAX_BASE64, "the packaged chart is larger than 1 MiB (base64: at most 1,398,104 characters)")
+          .regex(/^[A-Za-z0-9+/]+={0,2}$/, "the packaged chart (.tgz) as base64 (A-Z, a-z, 0-9, '+', '/', '=' padding; no line breaks)"),
+        /** The chart's values (what `--values` would be given), as JSON. */
+        values: z.record(z.string(), z.unknown()).optional(),
+        /** The release's name (default: app). */
+        release: dnsLabel.optional(),
+      })
+      .strict()
+      .optional(),
+    /** With manifests or helm: the Deployment whose replicas are observed (default: the first one). */
     deployment: dnsLabel.optional(),
     /**
      * Where the load goes: an ingress URL of the user's, or a local stand-in of the image (the tests).
@@ -124,11 +146,33 @@ export const kubernetesSpec = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    if ((s.image === undefined) === (s.manifests === undefined))
+    const sources = [s.image !== undefined, s.manifests !== undefined, s.helm !== undefined].filter(Boolean).length;
+    if (sources !== 1)
       ctx.addIssue({
         code: "custom",
         path: ["image"],
-        message: "give either image (opsbench makes the objects) or manifests (yours), not both",
+        message: "give one of image (opsbench makes the objects), manifests (yours) or helm (your chart), not more",
+      });
+    if (s.helm !== undefined && (s.database || s.flavour || s.knative || s.openfaas))
+      ctx.addIssue({
+        code: "custom",
+        path: ["helm"],
+        message: "a chart brings its own objects: database, flavour, knative and openfaas go with image",
+      });
+    if (
+      s.helm !== undefined &&
+      (s.targetCpuPercent !== undefined ||
+        s.resources ||
+        s.placement ||
+        s.nodes !== undefined ||
+        s.replicas ||
+        s.minReplicas ||
+        s.maxReplicas)
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["helm"],
+        message: "with helm, replicas, HPA, resources, placement and nodes are the chart's own (set them in helm.values)",
       });
     if (s.database && s.manifests !== undefined)
       ctx.addIssue({
