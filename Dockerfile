@@ -17,6 +17,8 @@ RUN go build -trimpath -o /out/k6 .
 WORKDIR /src/echo-go
 COPY benchapps/echo/go/ ./
 RUN go build -trimpath -o /out/echo-go .
+# helm, pinned as apps/worker/helm-build/build.mjs pins it: renders kubernetes targets' charts (docs/kubernetes.md).
+RUN GOBIN=/out go install -trimpath -ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=v3.20.2" helm.sh/helm/v3/cmd/helm@v3.20.2
 
 FROM node:24.21.0-bookworm-slim AS deps
 WORKDIR /app
@@ -84,11 +86,12 @@ WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends bubblewrap nftables iproute2 python3 python3-venv \
  && rm -rf /var/lib/apt/lists/*
-ENV NODE_ENV=production OPSBENCH_K6=/usr/local/bin/k6 OPSBENCH_WORK_DIR=/app/.data/runs
+ENV NODE_ENV=production OPSBENCH_K6=/usr/local/bin/k6 OPSBENCH_HELM=/usr/local/bin/helm OPSBENCH_WORK_DIR=/app/.data/runs
 # The code stays owned by root (the worker, which starts benchapps, cannot rewrite it);
 # only the runs' working folder is the worker's.
 COPY --from=worker-build /app ./
 COPY --from=go-build /out/k6 /usr/local/bin/k6
+COPY --from=go-build /out/helm /usr/local/bin/helm
 # The benchapps with a build step, where their benchapp.json expects them (.tools/benchapps).
 COPY --from=go-build /out/echo-go .tools/benchapps/echo-go
 RUN python3 -m venv .tools/benchapps/raupi-venv \

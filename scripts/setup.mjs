@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { helmBuildInfo } from "../apps/worker/helm-build/build.mjs";
 import { k6BuildInfo } from "../apps/worker/k6-build/build.mjs";
 import { startTestBuildsInBackground } from "../tests/control-plane/build.mjs";
 import { localServices } from "./local-services.mjs";
@@ -108,6 +109,15 @@ async function k6() {
   return `${version} built (${where})`;
 }
 
+// The pinned helm (kubernetes targets' charts), built with Go when this version is not there yet.
+async function helm() {
+  const { version, binary } = helmBuildInfo();
+  const where = path.relative(root, binary);
+  if (existsSync(binary)) return `${version} present (${where})`;
+  await run(process.execPath, ["apps/worker/helm-build/build.mjs"]);
+  return `${version} built (${where})`;
+}
+
 // A PyPI tool in a virtualenv of its own under .tools/, pinned in a requirements file and reinstalled when that file changes.
 async function pythonVenv(name, requirementsFile) {
   const requirements = path.join(root, requirementsFile);
@@ -164,6 +174,7 @@ async function main() {
   await step("Prisma client", prismaClient);
   await step("benchapps", benchapps, { usually: "about 1 min on a fresh clone" });
   await step("k6", k6, { usually: "about 1.5 min to build on 2 cores" });
+  await step("helm", helm, { usually: "about 3 min to build on 2 cores the first time" });
   if (purpose === "test") await step("schemathesis", schemathesis, { usually: "about 30 s on a fresh clone" });
   if (purpose === "test") await step("moto (AWS emulator)", moto, { usually: "about 30 s on a fresh clone" });
   // 15+ CPU-minutes the first time: built in the background; only the Kubernetes tests wait for it.

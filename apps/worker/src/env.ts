@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { loadAllowedHostsSetting, parseBlockedPorts, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 import { withLocalRedisUrl } from "@opsbench/core/local-redis";
 import { z } from "zod";
+// @ts-expect-error plain ESM helper without types, shared with the setup script
+import { helmBuildInfo } from "../helm-build/build.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -18,6 +20,8 @@ const workerEnvSchema = sharedEnvSchema
     OPSBENCH_RUNNER_SOCKET: z.string().default(path.join(repoRoot, ".data/runner/runner.sock")),
     OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),
     OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
+    /** The pinned helm that renders kubernetes targets' charts (apps/worker/helm-build/build.mjs; the image's /usr/local/bin/helm). */
+    OPSBENCH_HELM: z.string().default(() => (helmBuildInfo() as { binary: string }).binary),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /**
      * Hosts load may go to although opsbench did not start them (an `endpoint` target, a cloud kind's address or

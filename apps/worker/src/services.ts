@@ -76,6 +76,7 @@ export function pipelineDeps({ env, credentials }: WorkerConfig, services: Servi
     k6: services.k6,
     benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
     workDir: env.OPSBENCH_WORK_DIR,
+    helm: env.OPSBENCH_HELM,
     live,
     loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
     dnsServers: env.OPSBENCH_DNS_SERVERS,

@@ -17,6 +17,8 @@ export interface PipelineDeps {
   k6: K6Settings;
   benchappsDir: string;
   workDir: string;
+  /** OPSBENCH_HELM: renders kubernetes targets' charts. */
+  helm?: string;
   /** Ids of the runs this process is executing now (its heartbeat lists them; the reconciler leaves them alone). */
   live?: Set<string>;
   /** How long a run's writes wait for a database that is down before they fail (ms; default DEFAULT_DB_OUTAGE_WAIT_MS). */
@@ -87,6 +89,7 @@ export function providerContext(ctx: RunContext): ProviderContext {
     runId: ctx.runId,
     signal: ctx.signal,
     benchappsDir: ctx.deps.benchappsDir,
+    ...(ctx.deps.helm ? { helm: ctx.deps.helm } : {}),
     log: (msg, data) => ctx.log.info({ ...data }, msg),
     saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
     event: (level, message, data) => ctx.store.event(level, message, data, new Date()).then(() => undefined),
