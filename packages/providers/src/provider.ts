@@ -30,6 +30,8 @@ export interface ProviderContext {
   loadHosts?: LoadHostAllowlist;
   /** The ports of opsbench's own services: never a kubeconfig's server. */
   protectedPorts?: readonly ProtectedPort[];
+  /** OPSBENCH_HELM: the pinned helm binary that renders a kubernetes target's chart (apps/worker/helm-build/build.mjs). */
+  helm?: string;
 }
 
 export interface Deployment<State = unknown> {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { factorLevels, kubernetesSpec, studyInput, targetInput, targetVariants, workloadInput } from "@opsbench/core";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { parseManifests } from "../src/kubernetes/manifests";
+import { planBuiltInManifests } from "../src/kubernetes/manifests";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const infra = path.join(repo, "infra");
@@ -48,7 +48,7 @@ const LOADERS: Array<{ match: RegExp; what: string; load: (file: string) => void
     load: (file) => {
       const t = strict(targetInput, json(file));
       expect(`${t.name}.json`).toBe(path.basename(file));
-      if (t.kind === "kubernetes" && t.spec.manifests) parseManifests(t.spec.manifests, RUN);
+      if (t.kind === "kubernetes" && t.spec.manifests) planBuiltInManifests(t.spec.manifests, RUN);
     },
   },
   {
@@ -56,7 +56,7 @@ const LOADERS: Array<{ match: RegExp; what: string; load: (file: string) => void
     what: "a kubernetes target's manifests",
     load: (file) => {
       strict(kubernetesSpec, { credential: "c", manifests: text(file) });
-      expect(parseManifests(text(file), RUN).length).toBeGreaterThan(0);
+      expect(planBuiltInManifests(text(file), RUN).length).toBeGreaterThan(0);
     },
   },
   {
@@ -138,7 +138,7 @@ describe("infra/: every file parses through its schema", () => {
       const t = strict(targetInput, json(`targets/${name}.json`));
       expect(t.kind === "kubernetes" && t.spec.database).toMatchObject({ engine: "postgres", urlEnv: "IOT_DATABASE_URL" });
     }
-    const docs = parseManifests(text("manifests/gke-50.yaml"), RUN);
+    const docs = planBuiltInManifests(text("manifests/gke-50.yaml"), RUN);
     const iot = docs.find((d) => d.kind === "Deployment" && d.metadata.name === "iot") as unknown as {
       spec: { template: { spec: { containers: Array<{ env: Array<{ name: string; valueFrom?: unknown }> }> } } };
     };

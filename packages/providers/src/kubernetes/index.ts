@@ -7,7 +7,21 @@ import { randomBytes } from "node:crypto";
 import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec, portForwardFlag } from "@opsbench/core";
 import { type Deployment, type InfraPoint, type Provider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
 import { isConflict, isNotFound, type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
-import { applyManifests, parseManifests } from "./manifests";
+import { renderChart } from "./helm";
+import {
+  applyPlanned,
+  type ClusterObjectRef,
+  clusterObjectRef,
+  CRD_API_VERSION,
+  CRD_KIND,
+  deleteClusterObjects,
+  gateManifests,
+  inventoryObject,
+  labelledClusterObjects,
+  parseManifests,
+  readInventory,
+  waitForConditions,
+} from "./manifests";
 import {
   APP_NAME,
   DB_NAME,
@@ -48,6 +62,8 @@ export interface KubernetesState {
   openfaas?: { function: string };
   /** The spec's nodes: the run holds that many nodes (labelled with the run) and its pods go only there. */
   nodes?: number;
+  /** The cluster-scoped objects the run makes (manifests or a chart), recorded before they are made; deleted first at teardown. */
+  clusterObjects?: ClusterObjectRef[];
 }
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
@@ -92,6 +108,24 @@ async function hpaNotSettled(client: KubeClient, namespace: string, name: string
   return current === min && (desired === min || (blind && desired === 0))
     ? null
     : `the HPA has ${current} replicas and wants ${desired}, baseline ${min}`;
+}
+
+/**
+ * Deletes the run's cluster-scoped objects (those given, its inventory's, and those of the same kinds and of the CRDs
+ * labelled with the run), then its namespaces, and waits until all are gone.
+ */
+export async function deleteRunObjects(
+  client: KubeClient,
+  runId: string,
+  recorded: ClusterObjectRef[],
+  opts: { timeoutMs?: number } = {},
+): Promise<{ clusterObjects: string[]; namespaces: string[] }> {
+  const known = [...recorded, ...(await readInventory(client, runId))];
+  const kinds = [{ apiVersion: CRD_API_VERSION, kind: CRD_KIND }, ...known];
+  const labelled = await labelledClusterObjects(client, kinds, `${RUN_LABEL}=${runId}`);
+  const timeoutMs = opts.timeoutMs ?? 180_000;
+  const clusterObjects = await deleteClusterObjects(client, runId, [...known, ...labelled], { timeoutMs, sleep });
+  return { clusterObjects, namespaces: await deleteRunNamespaces(client, runId, { timeoutMs }) };
 }
 
 /** Namespaces labelled with `labelSelector` (the run's, or every run's). */
@@ -157,7 +191,11 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   async deploy(spec, ctx) {
     const client = await clientFor(ctx, ctx.signal);
     const ns = namespaceOf(ctx.runId);
-    const manifests = spec.manifests ? parseManifests(spec.manifests, ctx.runId) : null;
+    // The user's documents (or the chart's, rendered), judged against the credential's permission before anything is made.
+    const text = spec.helm ? await renderChart(spec.helm, ns, { binary: ctx.helm, signal: ctx.signal }) : spec.manifests;
+    const allow = ctx.credential?.kind === "kubernetes" ? ctx.credential.allow : undefined;
+    const plan = text ? await gateManifests(client, parseManifests(text, spec.helm ? "helm" : "manifests"), allow, ctx.runId) : null;
+    const manifests = plan?.map((p) => p.doc) ?? null;
     const knative = spec.flavour === "knative-service";
     const openfaas = spec.flavour === "openfaas-function";
     const { min } = kubernetesReplicas(spec);
@@ -174,6 +212,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       readyTimeoutMs: spec.readyTimeoutMs,
       ...(openfaas ? { openfaas: { function: APP_NAME } } : {}),
       ...(spec.nodes !== undefined ? { nodes: spec.nodes } : {}),
+      ...(plan ? { clusterObjects: plan.filter((p) => !p.namespaced).map((p) => clusterObjectRef(p.doc)) } : {}),
     };
     // Saved before anything exists: a crash from here on leaves a trail teardown (and the reaper) follow.
     await ctx.saveState(state);
@@ -190,8 +229,18 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       const names = await holdNodes(client, ctx.runId, spec.nodes);
       await ctx.event?.("info", `holding ${names.length} node(s) for the run's pods: ${names.join(", ")}`, { nodes: names });
     }
-    if (manifests) {
-      await applyManifests(client, manifests);
+    if (plan) {
+      const wait = (ready: () => Promise<string | null>, waiting: string) => waitFor(ready, spec.readyTimeoutMs, waiting, ctx.signal);
+      const clusterObjects = state.clusterObjects ?? [];
+      // The inventory before the first cluster-scoped object: a crash leaves a record the reaper reads.
+      if (clusterObjects.length > 0)
+        await kubeCall(client, "creating the inventory ConfigMap", () =>
+          client.core.createNamespacedConfigMap({ namespace: ns, body: inventoryObject(ctx.runId, clusterObjects) }),
+        );
+      await applyPlanned(client, plan, wait);
+      await waitForConditions(client, plan, wait);
+      if (clusterObjects.length > 0)
+        await ctx.event?.("info", `cluster-scoped objects made: ${clusterObjects.map((r) => `${r.kind} ${r.name}`).join(", ")}`);
     } else {
       const db = databaseObjects(spec, ctx.runId, randomBytes(18).toString("base64url"));
       if (db) {
@@ -308,10 +357,12 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     if (!runId) return;
     await closePortForward(namespaceOf(runId));
     const client = await clientFor(ctx);
-    const names = await deleteRunNamespaces(client, runId, { timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000 });
+    const deleted = await deleteRunObjects(client, runId, dep.state.clusterObjects ?? [], {
+      timeoutMs: (dep.state.readyTimeoutMs ?? 180_000) + 60_000,
+    });
     // After the pods are gone, so no pod of the run lands on a node another run takes next.
     const released = await releaseNodes(client, runId);
-    ctx.log("kubernetes namespaces deleted", { namespaces: names, releasedNodes: released });
+    ctx.log("kubernetes objects deleted", { ...deleted, releasedNodes: released });
   },
 
   reaper: {
@@ -319,11 +370,13 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     async listRuns(ctx: ReaperContext) {
       const client = await clientFor(ctx, ctx.signal);
       const items = [...(await labelledNamespaces(client, RUN_LABEL, "listing opsbench's namespaces")), ...(await heldNodes(client))];
-      return [...new Set(items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? "").filter(Boolean))];
+      // A run's CRDs too (labelled like every object it makes), should its namespace be gone already.
+      const crds = await labelledClusterObjects(client, [{ apiVersion: CRD_API_VERSION, kind: CRD_KIND }], RUN_LABEL);
+      return [...new Set([...items.map((n) => n.metadata?.labels?.[RUN_LABEL] ?? ""), ...crds.map((c) => c.run)].filter(Boolean))];
     },
     async deleteRun(runId, ctx) {
       const client = await clientFor(ctx, ctx.signal);
-      await deleteRunNamespaces(client, runId);
+      await deleteRunObjects(client, runId, []);
       await releaseNodes(client, runId);
     },
   },

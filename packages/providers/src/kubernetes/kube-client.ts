@@ -61,6 +61,12 @@ export interface KubeClient {
   authorization: AuthorizationV1Api;
   /** Any object by its apiVersion/kind (the user's manifests). */
   objects: KubernetesObjectApi;
+  /**
+   * A document as the library's model of its kind (its loadYaml): `objects` serializes a built-in kind through that
+   * model, which knows fields by their model names, so a plain document would lose fields spelled otherwise
+   * (a CRD schema's x-kubernetes-preserve-unknown-fields).
+   */
+  model: <T extends { apiVersion: string; kind: string }>(doc: T) => T;
   /** Port-forwards to pods through the API server (a WebSocket each; port-forward.ts). */
   portForward: PortForward;
 }
@@ -200,6 +206,7 @@ export async function kubeClientOf(secret: KubernetesSecret, opts: KubeClientOpt
     autoscaling: new lib.AutoscalingV2Api(configuration),
     authorization: new lib.AuthorizationV1Api(configuration),
     objects: new lib.KubernetesObjectApi(configuration),
+    model: (doc) => lib.loadYaml(JSON.stringify(doc)),
     portForward: new lib.PortForward(kc),
   };
 }
