@@ -76,7 +76,10 @@ function runHelm(
       failure ??= why;
       child.kill("SIGKILL");
     };
-    const timer = setTimeout(() => stop(`helm template did not finish within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+    const timer = setTimeout(
+      () => stop(`helm template did not finish within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`),
+      timeoutMs,
+    );
     const onAbort = () => stop("aborted while rendering the chart");
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (c: Buffer) => {
