@@ -283,6 +283,28 @@ describe("/api/v1 route contracts", () => {
         (await call("PUT /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`, { body: { editorsMayDeploy: true } })).status,
       ).toBe(404);
       expect((await call("PUT /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`, { body: {} })).status).toBe(422);
+      // The owner's permission for custom resources and cluster-scoped objects travels in the secret, strictly.
+      kube.deny.delete("list nodes");
+      const allowing = { ...secret, allow: { customResources: true, clusterScoped: true } };
+      expect(
+        (await call("POST /api/v1/credentials", "/api/v1/credentials", { body: { name: "contract-kube", secret: allowing } })).status,
+      ).toBe(201);
+      const unknownAllow = { ...secret, allow: { everything: true } };
+      expect(
+        (await call("POST /api/v1/credentials", "/api/v1/credentials", { body: { name: "contract-kube", secret: unknownAllow } })).status,
+      ).toBe(422);
+      // A kubernetes target with a chart goes through the core schema: taken, and a chart that is no base64 refused naming the field.
+      const chart = Buffer.from([0x1f, 0x8b, 8, 0]).toString("base64");
+      const helmTarget = (name: string, c: string) => ({
+        name,
+        kind: "kubernetes",
+        spec: { credential: "contract-kube", helm: { chart: c, values: { replicas: 2 } } },
+      });
+      expect((await call("POST /api/v1/targets", "/api/v1/targets", { body: helmTarget("contract-chart", chart) })).status).toBe(201);
+      const badChart = await call("POST /api/v1/targets", "/api/v1/targets", { body: helmTarget("contract-chart-bad", "not base64!") });
+      expect(badChart.status).toBe(422);
+      expect(JSON.stringify(badChart.body)).toContain("helm.chart");
+      expect((await call("DELETE /api/v1/targets/{id}", "/api/v1/targets/contract-chart")).status).toBe(200);
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`)).status).toBe(200);
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`)).status).toBe(404);
     } finally {
