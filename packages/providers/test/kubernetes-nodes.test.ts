@@ -19,7 +19,8 @@ afterAll(() => cp?.stop());
 const contextFor = (runId: string) => {
   const t = testContext();
   t.ctx.runId = runId;
-  t.ctx.credential = { kind: "kubernetes", kubeconfig: cp.adminKubeconfig };
+  // Labelling nodes is a cluster-scoped change: the credential's owner allowed those.
+  t.ctx.credential = { kind: "kubernetes", kubeconfig: cp.adminKubeconfig, allow: { clusterScoped: true } };
   t.ctx.loadHosts = loadHosts;
   return t;
 };
@@ -43,6 +44,14 @@ describe("kubernetes nodes held per run (a real control plane, four kwok nodes)"
   it("holds the nodes, schedules the pods only there, refuses a run asking for more than are free, releases at teardown", async () => {
     const a = "a0de0000-0000-4000-8000-00000000000a";
     const b = "a0de0000-0000-4000-8000-00000000000b";
+    // Without the owner's permission for cluster-scoped objects: refused before anything is made, no node held.
+    const unallowed = contextFor(a);
+    unallowed.ctx.credential = { kind: "kubernetes", kubeconfig: cp.adminKubeconfig };
+    await expect(kubernetes.deploy(spec(2, 4), unallowed.ctx)).rejects.toThrow(
+      "nodes: holding 2 node(s) labels cluster-scoped Node objects: the credential does not allow cluster-scoped objects (allow.clusterScoped, set by a workspace owner; docs/credentials.md)",
+    );
+    expect(unallowed.states).toEqual([]);
+    expect(Object.values(await holders())).toEqual([undefined, undefined, undefined, undefined]);
     const ctxA = contextFor(a);
     const dep = await kubernetes.deploy(spec(2, 4), ctxA.ctx);
     try {

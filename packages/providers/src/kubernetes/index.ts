@@ -196,6 +196,11 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     const allow = ctx.credential?.kind === "kubernetes" ? ctx.credential.allow : undefined;
     const plan = text ? await gateManifests(client, parseManifests(text, spec.helm ? "helm" : "manifests"), allow, ctx.runId) : null;
     const manifests = plan?.map((p) => p.doc) ?? null;
+    // Holding nodes labels Node objects: a cluster-scoped change, only where the credential's owner allowed those.
+    if (spec.nodes !== undefined && !allow?.clusterScoped)
+      throw new ProviderError(
+        `nodes: holding ${spec.nodes} node(s) labels cluster-scoped Node objects: the credential does not allow cluster-scoped objects (allow.clusterScoped, set by a workspace owner; docs/credentials.md)`,
+      );
     const knative = spec.flavour === "knative-service";
     const openfaas = spec.flavour === "openfaas-function";
     const { min } = kubernetesReplicas(spec);
