@@ -26,6 +26,7 @@ const cluster = (apiVersion: string, kind: string): Discovered =>
     ({
       "apps/v1/Deployment": { namespaced: true },
       "v1/Pod": { namespaced: true },
+      "v1/ConfigMap": { namespaced: true },
       "v1/PersistentVolumeClaim": { namespaced: true },
       "batch/v1/Job": { namespaced: true },
       "rbac.authorization.k8s.io/v1/ClusterRole": { namespaced: false },
@@ -93,6 +94,9 @@ describe("the kubernetes permission gate", () => {
       'helm: document 1 (Deployment web) names namespace "kube-system": manifests go into the run\'s own namespace; leave it out',
     );
     expect(() => plan([clusterRole], all)).toThrow("helm: there is no Deployment to observe");
+    expect(() => plan([deployment, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: opsbench-inventory\n"], all)).toThrow(
+      "helm: document 2 (ConfigMap opsbench-inventory): ConfigMap opsbench-inventory is opsbench's record of the run's cluster-scoped objects: name yours otherwise",
+    );
   });
 
   it("names helm's source file of a document", () => {

@@ -172,6 +172,10 @@ export function planManifests(
       throw new ProviderError(
         `${where}: ${describe(doc)} is a custom resource: the credential does not allow custom resources (allow.customResources, set by a workspace owner; docs/credentials.md)`,
       );
+    if (doc.apiVersion === "v1" && doc.kind === "ConfigMap" && doc.metadata.name === INVENTORY_NAME)
+      throw new ProviderError(
+        `${where}: ConfigMap ${INVENTORY_NAME} is opsbench's record of the run's cluster-scoped objects: name yours otherwise`,
+      );
     if (doc.metadata.namespace && doc.metadata.namespace !== ns)
       throw new ProviderError(
         `${where} names namespace "${doc.metadata.namespace}": manifests go into the run's own namespace; leave it out`,
@@ -285,7 +289,8 @@ export async function readInventory(client: KubeClient, runId: string): Promise<
       ? refs.filter((r) => r && typeof r.apiVersion === "string" && typeof r.kind === "string" && typeof r.name === "string")
       : [];
   } catch (err) {
-    if (err instanceof KubeApiError && err.status === 404) return [];
+    // 403: a kubeconfig that may not read ConfigMaps made no inventory (its runs could not have written one).
+    if (err instanceof KubeApiError && (err.status === 404 || err.status === 403)) return [];
     throw err;
   }
 }
