@@ -163,6 +163,29 @@ describe("a Helm chart with a CRD and cluster-scoped objects on a real control p
     expect(await leftOnCluster(runId)).toEqual(nothingLeft);
   });
 
+  it("a cluster-scoped object that exists already is refused, never taken over: teardown deletes the run's CRD and leaves that one", async () => {
+    const runId = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb";
+    const name = `opsbench-${runId}-widget-reader`;
+    await api(cp.server, cp.adminToken, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name },
+      rules: [],
+    });
+    const { ctx, states } = contextFor(runId, { customResources: true, clusterScoped: true });
+    await expect(kubernetes.deploy(spec(), ctx)).rejects.toThrow(
+      `helm: document 2 (ClusterRole ${name}, from crd-demo/templates/clusterrole.yaml): ClusterRole ${name} exists on the cluster already: opsbench makes cluster-scoped objects only anew, it never takes one over`,
+    );
+    await kubernetes.teardown({ state: states.at(-1) as Partial<KubernetesState> }, ctx);
+    // The run's CRD and namespace are gone; the ClusterRole it did not make is still there, unlabelled, as it was.
+    expect(await leftOnCluster(runId)).toEqual({ namespaces: [], crd: false, clusterRole: true });
+    const role = (await api(cp.server, cp.adminToken, "GET", `/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}`)) as {
+      metadata: { labels?: Record<string, string> };
+    };
+    expect(role.metadata.labels?.["opsbench-run"]).toBeUndefined();
+    await api(cp.server, cp.adminToken, "DELETE", `/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}`);
+  });
+
   it("the reaper finds a crashed run by its namespace and CRD, and deletes the CRD, the ClusterRole and the namespace", async () => {
     const runId = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa";
     const { ctx } = contextFor(runId, { customResources: true, clusterScoped: true });
