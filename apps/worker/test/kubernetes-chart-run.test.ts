@@ -57,7 +57,7 @@ async function saveKubeconfig(name: string, allow?: KubernetesCredentialAllow) {
 const target = (name: string, credential: string): TargetInput => ({
   name,
   kind: "kubernetes",
-  spec: { credential, helm: { chart }, endpoint: standIn.url, readyTimeoutMs: 90_000 },
+  spec: { credential, helm: { chart }, port: 8080, env: {}, endpoint: standIn.url, readyTimeoutMs: 90_000 },
 });
 
 async function start(t: TargetInput) {
