@@ -146,7 +146,7 @@ describe("a Helm chart with a CRD and cluster-scoped objects on a real control p
     const { ctx, states } = contextFor(runId, { customResources: true, clusterScoped: true });
     const failing = setWidgetReady(runId, "False", "ProvisioningFailed");
     await expect(kubernetes.deploy(spec(60_000), ctx)).rejects.toThrow(
-      "helm: document 4 (Widget demo, from crd-demo/templates/widget.yaml): Widget demo failed: Ready is False (ProvisioningFailed: set by the test)",
+      "helm: document 4 (Widget demo, from crd-demo/templates/widget.yaml): Widget demo failed: Ready=False (ProvisioningFailed: set by the test)",
     );
     await failing;
     await kubernetes.teardown({ state: states.at(-1) as Partial<KubernetesState> }, ctx);

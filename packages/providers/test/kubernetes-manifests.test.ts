@@ -110,12 +110,12 @@ describe("the kubernetes permission gate", () => {
     expect(readinessOf({ ...p, reportsStatus: false }, "Service s", undefined)).toBeNull();
     expect(readinessOf(p, "Widget demo", { conditions: [{ type: "Ready", status: "True" }] })).toBeNull();
     expect(readinessOf(p, "Widget demo", { conditions: [{ type: "Ready", status: "False", reason: "Provisioning" }] })).toBe(
-      "Widget demo: Ready is False (Provisioning)",
+      "Widget demo: Ready=False (Provisioning)",
     );
     expect(() =>
       readinessOf(p, "Widget demo", {
         conditions: [{ type: "Ready", status: "False", reason: "ProvisioningFailed", message: "no quota" }],
       }),
-    ).toThrow("helm: document 2 (Widget demo): Widget demo failed: Ready is False (ProvisioningFailed: no quota)");
+    ).toThrow("helm: document 2 (Widget demo): Widget demo failed: Ready=False (ProvisioningFailed: no quota)");
   });
 });

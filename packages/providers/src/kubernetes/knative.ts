@@ -7,18 +7,13 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { type KubernetesSpec, kubernetesReplicas } from "@opsbench/core";
 import { ProviderError } from "../provider";
+import { type Condition, conditionOf, describeCondition } from "./conditions";
 import { type KubeClient, kubeCall } from "./kube-client";
 import { APP_NAME, DB_NAME, namespaceOf, runLabels } from "./objects";
 
 export const KNATIVE_SERVING = "serving.knative.dev/v1";
 export const KNATIVE_AUTOSCALING = "autoscaling.internal.knative.dev/v1alpha1";
 
-interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
 export interface KnativeService extends KubernetesObject {
   spec: Record<string, unknown>;
   status?: {
@@ -80,11 +75,6 @@ export function knativeServiceObject(spec: KubernetesSpec & { image: string }, r
   };
 }
 
-const conditionOf = (o: { status?: { conditions?: Condition[] } } | null, type: string) =>
-  o?.status?.conditions?.find((c) => c.type === type);
-const said = (c: Condition | undefined) =>
-  c ? `${c.type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ""})` : ""}` : "";
-
 export async function createKnativeService(client: KubeClient, body: KnativeService): Promise<void> {
   await kubeCall(client, `creating Knative Service ${body.metadata?.name}`, () => client.objects.create(body));
 }
@@ -111,17 +101,17 @@ export function knativeNotReady(svc: KnativeService, withRoute: boolean): { wait
   const config = conditionOf(svc, "ConfigurationsReady");
   const ready = conditionOf(svc, "Ready");
   const routes = conditionOf(svc, "RoutesReady");
-  if (config?.status === "False") throw new ProviderError(`the Knative Service's Configuration failed: ${said(config)}`);
+  if (config?.status === "False") throw new ProviderError(`the Knative Service's Configuration failed: ${describeCondition(config)}`);
   const revision = svc.status?.latestReadyRevisionName;
   if (config?.status !== "True" || !revision)
     return {
-      waiting: `${said(config) || "no ConfigurationsReady yet"}; latest created revision ${svc.status?.latestCreatedRevisionName ?? "none"}`,
+      waiting: `${describeCondition(config, "ConfigurationsReady")}; latest created revision ${svc.status?.latestCreatedRevisionName ?? "none"}`,
     };
   if (withRoute) {
-    if (routes?.status === "False") throw new ProviderError(`the Knative Service's Route failed: ${said(routes)}`);
+    if (routes?.status === "False") throw new ProviderError(`the Knative Service's Route failed: ${describeCondition(routes)}`);
     if (ready?.status !== "True" || !svc.status?.url)
       return {
-        waiting: `${said(ready) || "no Ready yet"}, ${said(routes) || "no RoutesReady yet"} (the Route needs the cluster's Knative ingress layer; without one give an endpoint or portForward)`,
+        waiting: `${describeCondition(ready, "Ready")}, ${describeCondition(routes, "RoutesReady")} (the Route needs the cluster's Knative ingress layer; without one give an endpoint or portForward)`,
       };
   }
   return { revision, url: svc.status?.url ?? null };

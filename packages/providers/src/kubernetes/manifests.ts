@@ -7,6 +7,7 @@
 import type { KubernetesCredentialAllow } from "@opsbench/core";
 import { parseAllDocuments } from "yaml";
 import { ProviderError } from "../provider";
+import { type Condition, conditionOf, describeCondition } from "./conditions";
 import { type KubeClient, KubeApiError, kubeCall } from "./kube-client";
 import { namespaceOf, RUN_LABEL, runLabels } from "./objects";
 
@@ -321,21 +322,14 @@ export async function applyPlanned(client: KubeClient, plan: PlannedObject[], wa
       const crd = (await kubeCall(client, `reading CustomResourceDefinition ${p.doc.metadata.name}`, () =>
         client.objects.read({ apiVersion: CRD_API_VERSION, kind: CRD_KIND, metadata: { name: p.doc.metadata.name } }),
       )) as unknown as { status?: { conditions?: Condition[] } };
-      const established = crd.status?.conditions?.find((c) => c.type === "Established");
-      return established?.status === "True" ? null : `Established is ${established?.status ?? "not reported yet"}`;
+      const established = conditionOf(crd, "Established");
+      return established?.status === "True" ? null : describeCondition(established, "Established");
     }, `CustomResourceDefinition ${p.doc.metadata.name} to be Established`);
   for (const p of plan.filter((q) => !q.namespaced && !q.crd)) await create(p);
   for (const p of plan.filter((q) => q.namespaced))
     await kubeCall(client, `applying ${p.doc.kind} ${p.doc.metadata.name}`, () =>
       client.objects.patch(client.model(p.doc), undefined, undefined, "opsbench", true, "application/apply-patch+yaml"),
     );
-}
-
-interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
 }
 
 /** A condition False with one of these reasons will not turn True by waiting. */
@@ -351,7 +345,7 @@ export function readinessOf(
   if (conditions.length === 0) return p.reportsStatus ? `${name}: no Ready or Available condition yet` : null;
   for (const c of conditions) {
     if (c.status === "True") continue;
-    const said = `${c.type} is ${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ""})` : ""}`;
+    const said = describeCondition(c);
     if (c.status === "False" && c.reason && TERMINAL_REASON.test(c.reason)) throw new ProviderError(`${p.where}: ${name} failed: ${said}`);
     return `${name}: ${said}`;
   }

@@ -6,6 +6,7 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { type KubernetesSpec, kubernetesReplicas } from "@opsbench/core";
 import { ProviderError } from "../provider";
+import { type Condition, conditionOf, describeCondition } from "./conditions";
 import { KubeApiError, type KubeClient, kubeCall } from "./kube-client";
 import { APP_NAME, namespaceOf, runLabels } from "./objects";
 
@@ -13,12 +14,6 @@ export const OPENFAAS_API = "openfaas.com/v1";
 /** The namespace annotation OpenFaaS's operator looks for before it manages functions in a namespace. */
 export const OPENFAAS_NAMESPACE_ANNOTATION = { openfaas: "1" };
 
-interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
 export interface OpenFaasFunction extends KubernetesObject {
   spec: {
     name: string;
@@ -64,10 +59,6 @@ export function openFaasFunctionObject(spec: KubernetesSpec & { image: string },
   };
 }
 
-const conditionOf = (f: OpenFaasFunction, type: string) => f.status?.conditions?.find((c) => c.type === type);
-const said = (c: Condition | undefined, type: string) =>
-  c ? `${c.type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ""})` : ""}` : `no ${type} yet`;
-
 /**
  * Whether the Function is ready for the load: null when it is, else what it waits for. Ready=False means the operator
  * could not apply it (a bad spec, a missing secret): thrown at once, as waiting would not change it. Healthy=False is
@@ -79,10 +70,11 @@ export function openFaasNotReady(f: OpenFaasFunction, want: number): string | nu
     return "the OpenFaaS operator has not reported on the Function yet (is it installed and watching this namespace?)";
   const ready = conditionOf(f, "Ready");
   const healthy = conditionOf(f, "Healthy");
-  if (ready?.status === "False") throw new ProviderError(`the OpenFaaS operator could not apply the Function: ${said(ready, "Ready")}`);
+  if (ready?.status === "False")
+    throw new ProviderError(`the OpenFaaS operator could not apply the Function: ${describeCondition(ready, "Ready")}`);
   const available = f.status.availableReplicas ?? 0;
   if (ready?.status === "True" && healthy?.status === "True" && available >= want) return null;
-  return `${said(ready, "Ready")}, ${said(healthy, "Healthy")}, ${available}/${want} replicas available`;
+  return `${describeCondition(ready, "Ready")}, ${describeCondition(healthy, "Healthy")}, ${available}/${want} replicas available`;
 }
 
 export async function createOpenFaasFunction(client: KubeClient, body: OpenFaasFunction): Promise<void> {
