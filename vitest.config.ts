@@ -18,6 +18,7 @@ const browser = [
   "packages/cli/test/packed-cli.test.ts",
   "packages/cli/test/external-run.test.ts",
   "tests/hostile/**/*.test.ts",
+  "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 

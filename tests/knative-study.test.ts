@@ -1,10 +1,11 @@
 // Study 001's setup on Kubernetes (infra/studies/knative-vs-deployment.json): a Knative Service against a plain
-// Deployment, replicas as a factor, end to end through the worker against the tests' control plane with Knative Serving's real controller and autoscaler running (tests/control-plane/
-// knative.ts): every run deploys, becomes ready from the conditions Knative sets, is loaded (k6 to a local stand-in
-// of the image: kwok's pods serve nothing), observed (the Revision's Deployment's replicas, its PodAutoscaler) and
-// torn down; the study's comparison (the compare page's own loader) then holds both targets with results. The preset is
-// run as a user would run it on a cluster, with what this machine needs changed: replicas 1 and 5 (not 25 and 50), one
-// repetition, a shorter load, and the load sent to the stand-in (kwok's pods serve nothing).
+// Deployment, replicas as a factor, end to end through the worker against the tests' control plane with Knative
+// Serving's real controller and autoscaler running (tests/control-plane/knative.ts): every run deploys, becomes ready
+// from the conditions Knative sets, is loaded (k6 to a local stand-in of the image: kwok's pods serve nothing),
+// observed (the Revision's Deployment's replicas, its PodAutoscaler) and torn down; the study's comparison (the compare
+// page's loader, then the page in a browser) holds both targets with results. The preset is run as a user would run
+// it on a cluster, with what this machine needs changed: replicas 1 and 5 (not 25 and 50), one repetition, a shorter
+// load, and the load sent to the stand-in.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { readInfraPointDetail, type StudyInput, studyInput } from "@opsbench/core";
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCompareData } from "../apps/web/features/compare/load-compare-data";
 import { api, type ControlPlane, startControlPlane } from "./control-plane/control-plane";
 import { type Knative, startKnative } from "./control-plane/knative";
-import { openTestStack, testRedisUrl, testSecretKey } from "./helpers";
+import { launchBrowser, openTestStack, testRedisUrl, testSecretKey, testWebUrl } from "./helpers";
 import { type StandIn, startStandIn } from "./control-plane/stand-in";
 import { freePort } from "./ports";
 
@@ -175,6 +176,28 @@ describe("study 001's preset: a Knative Service and a plain Deployment, replicas
       expect(g.runs.length, g.label).toBe(1);
       expect(g.merged?.rps ?? 0, g.label).toBeGreaterThan(0);
       expect(Math.max(...g.infra.map((p) => p.replicas)), g.label).toBe(Number(/\.r(\d+) x/.exec(g.label)![1]));
+    }
+
+    // The compare page itself, in a browser: both targets at both levels, as the team would open it.
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${testWebUrl()}/compare?study=${study.id}`);
+      await page.getByTestId("cmp-view").waitFor();
+      expect(await page.locator("h1").textContent()).toContain(preset.name);
+      const rows = await page.locator('[data-testid="cmp-group-row"]').allTextContents();
+      expect(rows.length).toBe(4);
+      for (const label of data.groups.map((g) => g.label.split(" x ")[0]!))
+        expect(
+          rows.some((r) => r.includes(label)),
+          label,
+        ).toBe(true);
+      await page.screenshot({ path: "/tmp/knative-study-compare.png", fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
     }
     console.log(
       `[knative study] ${data.groups.map((g) => `${g.label}: ${g.merged?.rps?.toFixed(1)} req/s, p50 ${g.merged?.latencyMs?.p50} ms`).join("; ")}`,
