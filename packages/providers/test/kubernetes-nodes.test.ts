@@ -72,10 +72,16 @@ describe("kubernetes nodes held per run (a real control plane, four kwok nodes)"
       for await (const p of kubernetes.observe(dep, { signal: controller.signal, intervalMs: 500 }, ctxA.ctx)) points.push(p);
       expect(points.at(-1)).toMatchObject({ replicas: 4, detail: { nodes: 2 } });
 
-      // Two are left: a run asking for three is refused, naming each node's state, and holds none.
+      // One of the other two is tainted by its owner: a run asking for two is refused, naming each node's state, and
+      // holds none.
+      const node3 = (await admin("GET", "/api/v1/nodes/kwok-node-3")) as { spec: { taints?: unknown[] } };
+      await api(cp.server, cp.adminToken, "PUT", "/api/v1/nodes/kwok-node-3", {
+        ...node3,
+        spec: { ...node3.spec, taints: [...(node3.spec.taints ?? []), { key: "dedicated", value: "gpu", effect: "NoSchedule" }] },
+      });
       const ctxB = contextFor(b);
-      await expect(kubernetes.deploy(spec(3, 3), ctxB.ctx)).rejects.toThrow(
-        `the spec asks for 3 nodes; 2 of the cluster's 4 are free (kwok-node-0: held by run ${a}; kwok-node-1: held by run ${a}; kwok-node-2: free; kwok-node-3: free)`,
+      await expect(kubernetes.deploy(spec(2, 2), ctxB.ctx)).rejects.toThrow(
+        `the spec asks for 2 nodes; 1 of the cluster's 4 are free (kwok-node-0: held by run ${a}; kwok-node-1: held by run ${a}; kwok-node-2: free; kwok-node-3: tainted dedicated=gpu:NoSchedule)`,
       );
       await kubernetes.teardown({ endpoint: "", state: { runId: b } as KubernetesState }, ctxB.ctx);
       expect(Object.values(await holders()).filter((r) => r === b)).toEqual([]);

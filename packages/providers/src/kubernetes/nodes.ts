@@ -1,6 +1,6 @@
 // The nodes a run holds (the spec's `nodes`, a study's nodes factor): opsbench labels that many free nodes of the
 // cluster with the run's label and the run's pods select that label, so the app runs on exactly those nodes; the
-// cluster is not resized. A node is free when it is Ready, schedulable, untainted for scheduling and held by no other
+// cluster is not resized. A node is free when it is Ready, not cordoned, untainted for scheduling and held by no other
 // run. Each label is written with the node's resourceVersion, so two runs cannot take the same node. Teardown and the
 // reaper release a run's nodes by the label alone.
 import type { V1Node } from "@kubernetes/client-node";
@@ -9,15 +9,20 @@ import { isConflict, type KubeClient, kubeCall } from "./kube-client";
 import { RUN_LABEL } from "./objects";
 
 const isReady = (n: V1Node) => n.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
-const keepsPodsOff = (n: V1Node) =>
-  n.spec?.unschedulable === true || (n.spec?.taints ?? []).some((t) => t.effect === "NoSchedule" || t.effect === "NoExecute");
+/**
+ * The taints that mirror the Ready condition (read above): the node lifecycle controller removes them a moment after a
+ * node turns Ready, and the pods wait for that within readyTimeoutMs. A node that just joined still has them.
+ */
+const MIRRORS_READY = new Set(["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]);
 
 /** Why a node cannot be held, or null when it is free. */
 function notFree(n: V1Node): string | null {
   const holder = n.metadata?.labels?.[RUN_LABEL];
   if (holder) return `held by run ${holder}`;
   if (!isReady(n)) return "not Ready";
-  if (keepsPodsOff(n)) return "unschedulable or tainted";
+  if (n.spec?.unschedulable) return "cordoned";
+  const taint = (n.spec?.taints ?? []).find((t) => (t.effect === "NoSchedule" || t.effect === "NoExecute") && !MIRRORS_READY.has(t.key));
+  if (taint) return `tainted ${taint.key}${taint.value ? `=${taint.value}` : ""}:${taint.effect}`;
   return null;
 }
 
