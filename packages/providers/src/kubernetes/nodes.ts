@@ -45,26 +45,43 @@ async function labelNode(client: KubeClient, node: V1Node, value: string | null)
   );
 }
 
-/** Labels `count` free nodes for the run (by name order); throws naming how many are free, and releases any it took. */
+/** How many times a node that changed between its read and its label is read again (nodes' status changes often). */
+const LABEL_TRIES = 5;
+
+/**
+ * Labels `count` free nodes for the run (by name order); throws naming each node's state when too few are free, and
+ * releases any it took. A node whose resourceVersion moved since it was listed (a status update, or another run's
+ * label) is a conflict: the nodes are listed again and judged anew.
+ */
 export async function holdNodes(client: KubeClient, runId: string, count: number): Promise<string[]> {
-  const nodes = (await kubeCall(client, "listing the cluster's nodes", () => client.core.listNode())).items;
-  const free = nodes.filter((n) => notFree(n) === null).sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""));
-  if (free.length < count) {
-    const why = nodes.map((n) => `${n.metadata?.name}: ${notFree(n) ?? "free"}`).join("; ");
-    throw new ProviderError(`the spec asks for ${count} nodes; ${free.length} of the cluster's ${nodes.length} are free (${why})`);
-  }
   const held: string[] = [];
   try {
-    for (const node of free.slice(0, count)) {
-      await labelNode(client, node, runId);
-      held.push(node.metadata?.name ?? "");
+    for (let tries = 1; held.length < count; tries++) {
+      const nodes = (await kubeCall(client, "listing the cluster's nodes", () => client.core.listNode())).items;
+      const name = (n: V1Node) => n.metadata?.name ?? "";
+      const ours = (n: V1Node) => n.metadata?.labels?.[RUN_LABEL] === runId;
+      const usable = nodes.filter((n) => ours(n) || notFree(n) === null);
+      if (usable.length < count) {
+        const why = nodes.map((n) => `${name(n)}: ${notFree(n) ?? "free"}`).join("; ");
+        throw new ProviderError(`the spec asks for ${count} nodes; ${usable.length} of the cluster's ${nodes.length} are free (${why})`);
+      }
+      const free = usable.filter((n) => !ours(n)).sort((a, b) => name(a).localeCompare(name(b)));
+      for (const node of free.slice(0, count - held.length)) {
+        try {
+          await labelNode(client, node, runId);
+          held.push(name(node));
+        } catch (err) {
+          if (!isConflict(err) || tries >= LABEL_TRIES) throw err;
+          break; // listed again
+        }
+      }
     }
   } catch (err) {
     await releaseNodes(client, runId);
-    if (isConflict(err)) throw new ProviderError("another run took one of the free nodes at the same moment: try again");
+    if (isConflict(err)) throw new ProviderError(`the free nodes kept changing while they were labelled (${LABEL_TRIES} tries): try again`);
     throw err;
   }
-  return held;
+  return held.sort();
 }
 
 /** The nodes holding the run's label (every run's with `runId` undefined). */
