@@ -1,19 +1,21 @@
 # opsbench's two images, one stage each: `web` (Next.js UI, /api/v1, /api/health) and `app` (Node +
-# the pinned k6 with opsbench's output + every benchapp built, so local targets run inside the
+# opsbench-engine (the load engine, engine/) + every benchapp built, so local targets run inside the
 # container). The compose file runs `app` three ways under one image name: the one-shot migrate, the
-# worker (unprivileged, holds the secrets) and the runner (runs k6 sandboxed, holds no secret).
+# worker (unprivileged, holds the secrets) and the runner (runs the engine sandboxed, holds no secret).
 # They share one dependency layer.
 # Build from the repo root:
 #   docker build --target web .      docker build --target app .
 # Configuration comes from the environment at run time (see .env.example and docker-compose.yml).
 # Base images are pinned to exact versions; bump them on purpose.
 
-# Go: k6 with opsbench's output extension, and the Go benchapp (echo/go, study 001's function).
+# Go: opsbench-engine (as engine/build.mjs builds it), and the Go benchapp (echo/go, study 001's function).
 FROM golang:1.25.0-bookworm AS go-build
 ENV CGO_ENABLED=0
-WORKDIR /src/k6
-COPY apps/worker/k6-build/ ./
-RUN go build -trimpath -o /out/k6 .
+WORKDIR /src/engine
+COPY engine/go.mod engine/go.sum ./
+COPY engine/cmd/ cmd/
+COPY engine/internal/ internal/
+RUN go build -trimpath -ldflags="-s -w" -o /out/opsbench-engine ./cmd/opsbench-engine
 WORKDIR /src/echo-go
 COPY benchapps/echo/go/ ./
 RUN go build -trimpath -o /out/echo-go .
@@ -80,17 +82,17 @@ CMD ["node", "../../node_modules/next/dist/bin/next", "start", "-p", "3000"]
 
 FROM node:24.21.0-bookworm-slim AS app
 WORKDIR /app
-# The k6 sandbox (docs/security.md): bubblewrap, and nftables + iproute2 for k6's own network
+# The engine's sandbox (docs/security.md): bubblewrap, and nftables + iproute2 for its own network
 # namespace; the runner service has the capabilities they need, the worker none. Python for the
 # Flask benchapp (cpu-loop/flask, Raupi in study 002).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends bubblewrap nftables iproute2 python3 python3-venv \
  && rm -rf /var/lib/apt/lists/*
-ENV NODE_ENV=production OPSBENCH_K6=/usr/local/bin/k6 OPSBENCH_HELM=/usr/local/bin/helm OPSBENCH_WORK_DIR=/app/.data/runs
+ENV NODE_ENV=production OPSBENCH_ENGINE=/usr/local/bin/opsbench-engine OPSBENCH_HELM=/usr/local/bin/helm OPSBENCH_WORK_DIR=/app/.data/runs
 # The code stays owned by root (the worker, which starts benchapps, cannot rewrite it);
 # only the runs' working folder is the worker's.
 COPY --from=worker-build /app ./
-COPY --from=go-build /out/k6 /usr/local/bin/k6
+COPY --from=go-build /out/opsbench-engine /usr/local/bin/opsbench-engine
 COPY --from=go-build /out/helm /usr/local/bin/helm
 # The benchapps with a build step, where their benchapp.json expects them (.tools/benchapps).
 COPY --from=go-build /out/echo-go .tools/benchapps/echo-go

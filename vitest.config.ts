@@ -6,7 +6,13 @@ import { configDefaults, defineConfig } from "vitest/config";
 //                prefix of its own, and a worker of its own when it asks (openTestStack);
 //   browser      the same, plus a worker and a `next start` of one shared build per file.
 // A file belongs to the first project whose globs match it.
-const unit = ["packages/core/test/**/*.test.ts", "tests/self-hosting.test.ts"];
+const unit = [
+  "packages/core/test/**/*.test.ts",
+  "tests/self-hosting.test.ts",
+  "tests/go-licences.test.ts",
+  "engine/test/**/*.test.ts",
+  "engine/conformance/**/*.test.ts",
+];
 // The CLI against a server needs the web build too.
 // The hostile-input suite (tests/hostile/) plays a stranger, a viewer, an editor and a user's script against a
 // running server, so its files get the web app and a worker too.
@@ -17,6 +23,7 @@ const browser = [
   "packages/cli/test/remote-cli.test.ts",
   "packages/cli/test/packed-cli.test.ts",
   "packages/cli/test/external-run.test.ts",
+  "packages/cli/test/ingest.test.ts",
   "tests/hostile/**/*.test.ts",
   "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];

@@ -1,6 +1,6 @@
 // One-command set-up for a fresh machine: Node 24 (into .tools/ when the machine's is older;
 // the set-up then continues on it, scripts/project-node.mjs), npm dependencies, the Prisma client, the
-// pinned k6, Postgres and Redis on loopback (from the distribution's packages when
+// load engine (built from engine/), Postgres and Redis on loopback (from the distribution's packages when
 // missing), the benchapps that need a build, and the database schema. Safe to run
 // again: it reuses what is there. One line per step; the tools' own output goes to
 // .data/setup.log (shown when a step fails), or to the terminal with --verbose.
@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { helmBuildInfo } from "../apps/worker/helm-build/build.mjs";
-import { k6BuildInfo } from "../apps/worker/k6-build/build.mjs";
+import { engineBuildInfo } from "../engine/build.mjs";
 import { startTestBuildsInBackground } from "../tests/control-plane/build.mjs";
 import { localServices } from "./local-services.mjs";
 import { ensureProjectNode, NODE_MAJOR, NODE_VERSION, onNodeEnough, projectNode, rerunOnProjectNode } from "./project-node.mjs";
@@ -100,13 +100,13 @@ async function benchapps() {
   return built.length ? `built ${built.join(", ")}` : `${lines.length} up to date`;
 }
 
-// The pinned k6 with opsbench's output extension, built with Go when this version is not there yet.
-async function k6() {
-  const { version, binary } = k6BuildInfo();
+// opsbench-engine, the load engine (engine/), built with Go when its sources changed since the last build.
+async function engine() {
+  const { binary } = engineBuildInfo();
   const where = path.relative(root, binary);
-  if (existsSync(binary)) return `${version} present (${where})`;
-  await run(process.execPath, ["apps/worker/k6-build/build.mjs"]);
-  return `${version} built (${where})`;
+  if (existsSync(binary)) return `present (${where})`;
+  await run(process.execPath, ["engine/build.mjs"]);
+  return `built (${where})`;
 }
 
 // The pinned helm (kubernetes targets' charts), built with Go when this version is not there yet.
@@ -173,8 +173,9 @@ async function main() {
   await step("npm dependencies", npmDependencies, { usually: "1-3 min on a fresh clone" });
   await step("Prisma client", prismaClient);
   await step("benchapps", benchapps, { usually: "about 1 min on a fresh clone" });
-  await step("k6", k6, { usually: "about 1.5 min to build on 2 cores" });
-  await step("helm", helm, { usually: "about 3 min to build on 2 cores the first time" });
+  await step("load engine", engine, { usually: "about 1 min to build on 2 cores the first time" });
+  // Only kubernetes targets with a chart need helm: the tests do, the demo (local targets) does not.
+  if (purpose === "test") await step("helm", helm, { usually: "about 3 min to build on 2 cores the first time" });
   if (purpose === "test") await step("schemathesis", schemathesis, { usually: "about 30 s on a fresh clone" });
   if (purpose === "test") await step("moto (AWS emulator)", moto, { usually: "about 30 s on a fresh clone" });
   // 15+ CPU-minutes the first time: built in the background; only the Kubernetes tests wait for it.

@@ -1,4 +1,4 @@
-// Runs the checks on every change, fastest first: lint, type check, then the
+// Runs the checks on every change, fastest first: lint, type check, the Go licence check, then the
 // three vitest projects (unit; integration and browser against real Postgres,
 // Redis, k6 and Chromium; vitest.config.ts). Ends with one plain line: "N passed, N failed".
 // Extra arguments go to vitest (e.g. `--project integration`, a file name).
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-for (const check of ["lint", "typecheck"]) {
+for (const check of ["lint", "typecheck", "check:licences"]) {
   const r = spawnSync("npm", ["run", check, "--silent"], { cwd: root, stdio: "inherit", env });
   if (r.status !== 0) {
     console.log(`npm run ${check} failed (exit ${r.status ?? r.signal}): fix it first; the test suites did not run`);

@@ -10,13 +10,15 @@ import { createLogger } from "../apps/runner/src/logger";
 import { createRunnerServer, listenOnSocket } from "../apps/runner/src/server";
 import { type K6Settings, RunnerClient } from "../apps/worker/src/runner-client";
 
-export async function startTestRunner(opts: { allowUnsandboxed?: boolean } = {}) {
+export async function startTestRunner(opts: { allowUnsandboxed?: boolean; stockK6Binary?: string } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-runner-"));
   const socket = path.join(dir, "runner.sock");
-  const binary = loadEnv({}).OPSBENCH_K6;
+  // A stock k6 the admin brings (OPSBENCH_K6_BINARY) instead of opsbench-engine, when given.
+  const binary = opts.stockK6Binary ?? loadEnv({}).OPSBENCH_ENGINE;
   const runner = createRunnerServer({
     k6Binary: binary,
     k6Version: k6Version(binary),
+    ...(opts.stockK6Binary ? { stockK6: true } : {}),
     workDir: path.join(dir, "runs"),
     stateDir: path.join(dir, "state"),
     hostId: `test-${path.basename(dir)}`,

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseProcessEnv } from "@opsbench/core";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
-import { k6BuildInfo } from "../../worker/k6-build/build.mjs";
+import { engineBuildInfo } from "../../../engine/build.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -33,8 +33,13 @@ const runnerEnvSchema = z.object({
     .string()
     .min(1)
     .default(() => defaultHostId()),
-  /** Path to the k6 binary built with the opsbench output (see apps/worker/k6-build/build.mjs). */
-  OPSBENCH_K6: z.string().default(() => (k6BuildInfo() as { binary: string }).binary),
+  /** Path to opsbench-engine, the load engine that runs k6 scripts (built by engine/build.mjs). */
+  OPSBENCH_ENGINE: z.string().default(() => (engineBuildInfo() as { binary: string }).binary),
+  /**
+   * A stock k6 binary the admin brings (unset: opsbench-engine runs the scripts). It runs in the same sandbox; its
+   * `--out json=` is read from a FIFO and folded into the engine's per-second lines (docs/engine.md).
+   */
+  OPSBENCH_K6_BINARY: z.string().min(1).optional(),
   /** Where each k6 gets its folder (its script and summary), removed after the run. */
   OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -1,13 +1,15 @@
 // Runs the pinned k6 as a child process and streams the opsbench output's
 // per-second aggregates from file descriptor 3 (a pipe: nothing touches disk).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync, rmSync, existsSync, statSync } from "node:fs";
+import { constants as fsConstants, mkdirSync, openSync, readFileSync, writeFileSync, rmSync, existsSync, statSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import {
   HISTOGRAM_ALPHA,
   inspectedOverLimits,
+  k6JsonStream,
   k6OutputLine,
   type K6OutputLine,
   type K6RunLimits,
@@ -78,6 +80,12 @@ export async function runK6(opts: {
   onLine: (line: K6OutputLine) => void;
   /** False runs k6 bare, without opsbench's output (benchmarks compare the two). */
   opsbenchOutput?: boolean;
+  /**
+   * The binary is a stock k6 (the admin's OPSBENCH_K6_BINARY), not opsbench-engine: its results come from k6's own
+   * `--out json=` into a FIFO in its folder, folded here into the engine's per-second lines (no plan line: the VUs
+   * are held to what inspect said and the run's limit).
+   */
+  stockK6?: boolean;
   /** More k6 arguments, e.g. another --out for benchmarks. */
   extraArgs?: string[];
   /** CPUs to pin k6 to (taskset syntax, e.g. "0"), keeping the load generator off the target's cores. */
@@ -133,6 +141,7 @@ export async function runK6(opts: {
     const deadlineMs = opts.deadline ? deadlineOf(inspected, opts.deadline) : null;
     opts.control?.onLaunch(launch.network?.ns ?? null);
     const before = listedPaths(opts.workDir);
+    const jsonFifo = opts.stockK6 && opts.opsbenchOutput !== false ? makeFifo(path.join(opts.workDir, K6_JSON_FIFO)) : null;
     const result = await superviseK6(
       {
         ...opts,
@@ -149,7 +158,7 @@ export async function runK6(opts: {
           ...(opts.control ? ["--address", `127.0.0.1:${opts.control.port}`, "--paused"] : ["--address", ""]),
           ...launch.blockArgs,
           ...launch.configArgs,
-          ...(opts.opsbenchOutput === false ? [] : ["--out", "opsbench=fd:3"]),
+          ...(opts.opsbenchOutput === false ? [] : jsonFifo ? ["--out", `json=${jsonFifo}`] : ["--out", "opsbench=fd:3"]),
           ...(opts.extraArgs ?? []),
           "--summary-export",
           summaryPath,
@@ -159,11 +168,13 @@ export async function runK6(opts: {
         deadlineMs,
         limits,
         inspected: inspected?.ok ? inspected : null,
+        jsonFifo,
         resources: sandbox.resources ?? DEFAULT_K6_RESOURCES,
         onSpawn: (pid) => opts.onOwned?.({ pid, startTicks: processStartTicks(pid), network }),
       },
       summaryPath,
     );
+    if (jsonFifo) rmSync(jsonFifo, { force: true });
     // What the script's handleSummary() wrote (relative to k6's folder), kept as the run's artifacts within caps.
     return { ...result, ...collectArtifacts(opts.workDir, before), unsandboxed: launch.unsandboxed };
   } finally {
@@ -299,6 +310,29 @@ function deadlineOf(inspected: Awaited<ReturnType<typeof validateScriptSource>> 
   return Math.min(planned + d.graceSeconds, d.maxSeconds) * 1000;
 }
 
+/** The FIFO in k6's folder a stock k6 writes its JSON output to (the sandbox shows it that folder, and no /dev/fd). */
+const K6_JSON_FIFO = "k6-output.fifo";
+
+/** Makes a FIFO (mkfifo, coreutils: Node has no call for it) readable and writable by this user only. */
+function makeFifo(file: string): string {
+  rmSync(file, { force: true });
+  const r = spawnSync("mkfifo", ["-m", "600", file], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`cannot make the FIFO for k6's JSON output: ${r.stderr || r.error?.message}`);
+  return file;
+}
+
+/**
+ * The read end of the FIFO, opened before k6 starts and without waiting for a writer (O_NONBLOCK: a plain open would
+ * hold a thread until k6 opens it, forever if k6 fails first); it ends when k6 closes it or exits.
+ */
+function openFifo(file: string): net.Socket {
+  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  return new net.Socket({ fd, readable: true, writable: false });
+}
+
+/** How often the folded seconds of a stock k6's JSON output are handed on (each once it has settled). */
+const JSON_FLUSH_MS = 1000;
+
 /** k6's end-of-test summary; one larger than this (a script's own metric names can make it so) is not kept. */
 const SUMMARY_LIMIT_BYTES = 4 << 20;
 
@@ -316,6 +350,39 @@ const KILL_AFTER_MS = 30_000;
 
 /** The same for a k6 over its limits: nothing of it is worth waiting for. */
 const OVER_LIMITS_KILL_AFTER_MS = 2_000;
+
+/**
+ * Reads a stock k6's JSON output from its FIFO and hands on the engine's lines (core k6-json-stream.ts) once a second,
+ * each second once it has settled; `done()` (after k6 exited) reads what is left and ends with the "end" line.
+ */
+function readK6Json(fifo: net.Socket, onLine: (line: K6OutputLine) => void, onMalformed: () => void) {
+  const folder = k6JsonStream();
+  const emit = (lines: K6OutputLine[]) => {
+    for (const l of lines) onLine(l);
+  };
+  const timer = setInterval(() => emit(folder.flush(Date.now())), JSON_FLUSH_MS);
+  const read = (async () => {
+    try {
+      for await (const raw of boundedLines(fifo, OUTPUT_LINE_LIMIT_BYTES)) {
+        if (raw === null || folder.line(raw) !== null) onMalformed();
+      }
+    } catch {
+      // destroyed after k6 exited without ever opening it
+    }
+  })();
+  return {
+    async done() {
+      // k6 closed its end when it exited (EOF); one that never opened it leaves nothing to wait for.
+      const ended = await Promise.race([read.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000))]);
+      if (!ended) {
+        fifo.destroy();
+        await read;
+      }
+      clearInterval(timer);
+      emit(folder.end());
+    },
+  };
+}
 
 /** Lines of a stream, none longer than `limit` bytes: a longer one is skipped whole and reported as null. */
 export async function* boundedLines(input: Readable, limit: number): AsyncGenerator<string | null> {
@@ -361,16 +428,20 @@ async function superviseK6(
     deadlineMs: number | null;
     limits: K6RunLimits | null;
     inspected: Parameters<typeof planOverLimits>[2];
+    /** A stock k6's JSON output (its FIFO), instead of the engine's lines on fd 3. */
+    jsonFifo?: string | null;
     resources: typeof DEFAULT_K6_RESOURCES;
     onSpawn: (pid: number) => void;
   },
   summaryPath: string,
 ): Promise<Omit<K6Result, "unsandboxed" | "artifacts" | "dropped">> {
+  // Opened before k6 starts, so k6's open of it for writing does not wait.
+  const fifo = opts.jsonFifo ? openFifo(opts.jsonFifo) : null;
   // Its own process group (and session: no controlling terminal), so bwrap, k6 and all are signalled together.
   const child = spawn(opts.command[0]!, opts.command.slice(1), {
     cwd: opts.workDir,
     env: opts.env,
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    stdio: fifo ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", "pipe"],
     detached: true,
   });
   if (child.pid !== undefined) opts.onSpawn(child.pid);
@@ -404,8 +475,10 @@ async function superviseK6(
     overLimits = reasons.join("; ");
     stop(OVER_LIMITS_KILL_AFTER_MS);
   };
-  // The VUs k6 may run at once: its plan's (for its segment), never above the run's limit.
+  // The VUs k6 may run at once: its plan's (for its segment), never above the run's limit. A stock k6 writes no plan:
+  // what inspect said of the whole test stands for it (a segment runs no more than the whole).
   let allowedVUs = opts.limits?.maxVUs ?? Number.POSITIVE_INFINITY;
+  if (fifo && opts.limits && opts.inspected?.maxVUs != null) allowedVUs = Math.min(allowedVUs, opts.inspected.maxVUs);
   // A run aborted between its steps (e.g. during the baseline) reaches here already aborted: no event will fire.
   const onAbort = () => stop();
   if (opts.signal.aborted) stop();
@@ -429,7 +502,20 @@ async function superviseK6(
 
   let malformed = 0;
   let formatError: string | null = null;
-  const reading = (async () => {
+  const take = (line: K6OutputLine) => {
+    if (line.t === "plan") {
+      // Before any VU exists: what k6 run will do, against the limits and against what inspect said.
+      stopOverLimits(planOverLimits(line, opts.limits, opts.inspected));
+      allowedVUs = Math.min(allowedVUs, line.segmentVUs ?? line.maxVUs);
+    } else if (line.t === "load") {
+      const over = vusOverPlan(Math.max(line.vus, line.vusMax), allowedVUs);
+      if (over) stopOverLimits([over]);
+    }
+    opts.onLine(line);
+  };
+  const reading = fifo ? readK6Json(fifo, take, () => malformed++) : null;
+  const readingEngine = (async () => {
+    if (fifo) return;
     for await (const raw of boundedLines(child.stdio[3] as Readable, OUTPUT_LINE_LIMIT_BYTES)) {
       if (raw === null) {
         malformed++;
@@ -447,18 +533,7 @@ async function superviseK6(
         // Buckets of another accuracy would be read wrongly: refuse the whole output.
         formatError = `k6 output writes histograms with alpha ${parsed.data.alpha}, opsbench reads ${HISTOGRAM_ALPHA}; rebuild k6 (npm run k6:build)`;
         signalGroup("SIGINT");
-      } else if (!formatError) {
-        const line = parsed.data;
-        if (line.t === "plan") {
-          // Before any VU exists: what k6 run will do, against the limits and against what inspect said.
-          stopOverLimits(planOverLimits(line, opts.limits, opts.inspected));
-          allowedVUs = Math.min(allowedVUs, line.segmentVUs ?? line.maxVUs);
-        } else if (line.t === "load") {
-          const over = vusOverPlan(Math.max(line.vus, line.vusMax), allowedVUs);
-          if (over) stopOverLimits([over]);
-        }
-        opts.onLine(line);
-      }
+      } else if (!formatError) take(parsed.data);
     }
   })();
 
@@ -469,7 +544,8 @@ async function superviseK6(
     });
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : -1)));
   });
-  await reading;
+  await readingEngine;
+  await reading?.done();
   clearInterval(cpuSampler);
   if (deadline) clearTimeout(deadline);
   opts.signal.removeEventListener("abort", onAbort);

@@ -55,7 +55,7 @@ export function resourcePrefix(memoryMb: number, r: K6Resources): string[] {
 
 /** The variables that make k6 keep to its limits itself: Go's soft memory limit (GC works harder near it) and the thread limit. */
 export function resourceEnv(memoryMb: number, r: K6Resources): Record<string, string> {
-  return { GOMEMLIMIT: `${Math.floor(memoryMb * 0.75)}MiB`, K6_OPSBENCH_MAX_THREADS: String(r.maxThreads) };
+  return { GOMEMLIMIT: `${Math.floor(memoryMb * 0.75)}MiB`, OPSBENCH_ENGINE_MAX_THREADS: String(r.maxThreads) };
 }
 
 /**

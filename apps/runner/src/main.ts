@@ -11,8 +11,9 @@ import { sandboxProblem } from "./k6-sandbox";
 const env = loadEnv();
 const log = createLogger(env.LOG_LEVEL);
 const runner = createRunnerServer({
-  k6Binary: env.OPSBENCH_K6,
-  k6Version: k6Version(env.OPSBENCH_K6),
+  k6Binary: env.OPSBENCH_K6_BINARY ?? env.OPSBENCH_ENGINE,
+  k6Version: k6Version(env.OPSBENCH_K6_BINARY ?? env.OPSBENCH_ENGINE),
+  stockK6: env.OPSBENCH_K6_BINARY !== undefined,
   workDir: env.OPSBENCH_WORK_DIR,
   stateDir: stateDirOf(env.OPSBENCH_WORK_DIR, env.OPSBENCH_RUNNER_SOCKET),
   hostId: env.OPSBENCH_RUNNER_HOST_ID,
@@ -27,7 +28,7 @@ const runner = createRunnerServer({
 });
 await runner.sweep();
 await listenOnSocket(runner.server, env.OPSBENCH_RUNNER_SOCKET, env.OPSBENCH_RUNNER_SOCKET_GID);
-const problem = await sandboxProblem(env.OPSBENCH_K6);
+const problem = await sandboxProblem(env.OPSBENCH_K6_BINARY ?? env.OPSBENCH_ENGINE);
 if (problem)
   log.warn(
     { problem, allowUnsandboxed: env.OPSBENCH_ALLOW_UNSANDBOXED_SCRIPTS },

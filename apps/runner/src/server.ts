@@ -31,6 +31,8 @@ import { loadNetworkNotes } from "./sweep-load-networks";
 export interface RunnerSettings {
   k6Binary: string;
   k6Version: string;
+  /** k6Binary is a stock k6 (OPSBENCH_K6_BINARY): its JSON output is folded here into the engine's lines. */
+  stockK6?: boolean;
   workDir: string;
   /** This runner's own notes (the load networks it made), apart from any other runner's on the machine. */
   stateDir: string;
@@ -143,6 +145,7 @@ export function createRunnerServer(settings: RunnerSettings) {
         // The worker's admitted address: pinned as if resolved here (and judged the same way), never looked up again.
         ...(body.pinnedAddress ? { resolveHost: async () => [body.pinnedAddress!] } : {}),
         signal: abort.signal,
+        ...(settings.stockK6 ? { stockK6: true } : {}),
         onLine: (line) => send({ e: "line", line }),
         sandbox: { ...sandbox, backingHosts: body.blockHosts },
         blockPorts: body.blockPorts,

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { compileK6Script, durationSeconds, workloadSpec } from "@opsbench/core";
 import { loadEnv } from "../src/env";
 
-const k6 = loadEnv({}).OPSBENCH_K6;
+const k6 = loadEnv({}).OPSBENCH_ENGINE;
 
 function inspect(script: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-k6-"));

@@ -12,7 +12,7 @@ import { loadEnv } from "../src/env";
 import { runK6 } from "../src/k6-process";
 import { makeRemoteHost, type RemoteHost, startTinyDns } from "../../../tests/remote-hosts";
 
-const binary = loadEnv({}).OPSBENCH_K6;
+const binary = loadEnv({}).OPSBENCH_ENGINE;
 const PORT = 8080;
 const TLS_PORT = 8443;
 // The target answers with the Host header it was sent.

@@ -20,7 +20,7 @@ import { loadEnv } from "../src/env";
 import { runK6 } from "../src/k6-process";
 import { shopSession } from "../../../packages/core/test/fixtures/shop-session";
 
-const k6 = loadEnv({}).OPSBENCH_K6;
+const k6 = loadEnv({}).OPSBENCH_ENGINE;
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-workloads-"));
 
 interface Seen {

@@ -163,6 +163,8 @@ describe("/api/v1 route contracts", () => {
     });
     expect(externalCreated.status).toBe(201);
     expect((externalCreated.body as { k6Commands: string[] }).k6Commands).toHaveLength(2);
+    expect((externalCreated.body as { stockK6Commands: string[] }).stockK6Commands).toHaveLength(2);
+    expect((externalCreated.body as { kubernetesJob: string }).kubernetesJob).toContain("completionMode: Indexed");
     expect((await call("POST /api/v1/runs/external", "/api/v1/runs/external", { body: { workload: "no-such-workload" } })).status).toBe(
       422,
     );

@@ -9,7 +9,7 @@ import path from "node:path";
 import { createDb, createExternalRun, defaultWorkspaceId, type Db } from "@opsbench/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
-import { k6BuildInfo } from "../../worker/k6-build/build.mjs";
+import { engineBuildInfo } from "../../../engine/build.mjs";
 import { testDatabaseUrl, testWebUrl } from "../../../tests/helpers";
 
 const web = testWebUrl();
@@ -51,7 +51,7 @@ export default function () { http.get(__ENV.TARGET); }`,
     );
     const summaryFile = path.join(dir, "summary.json");
     const k6 = spawn(
-      (k6BuildInfo() as { binary: string }).binary,
+      (engineBuildInfo() as { binary: string }).binary,
       ["run", "--quiet", "--address", "", "--out", `opsbench=${web}/api/v1/runs/${run.id}/ingest`, "--summary-export", summaryFile, script],
       {
         env: {

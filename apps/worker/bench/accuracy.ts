@@ -74,7 +74,7 @@ async function main() {
       }),
     );
     const result = await runK6({
-      binary: env.OPSBENCH_K6,
+      binary: env.OPSBENCH_ENGINE,
       workDir,
       script,
       env: { OPSBENCH_BASE_URL: `http://127.0.0.1:${port}` },

@@ -8,10 +8,10 @@ import { createDb, defaultWorkspaceId, type Db } from "@opsbench/db";
 import { freePort, spawnGroup, stopGroup } from "@opsbench/providers";
 import { loadEnv } from "../src/env";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
-import { k6BuildInfo } from "../k6-build/build.mjs";
+import { engineBuildInfo } from "../../../engine/build.mjs";
 
 /** The worker's settings, and the k6 the benchmarks run directly (the runner's own functions, in this process). */
-export const env = { ...loadEnv(), OPSBENCH_K6: process.env.OPSBENCH_K6 || (k6BuildInfo() as { binary: string }).binary };
+export const env = { ...loadEnv(), OPSBENCH_ENGINE: process.env.OPSBENCH_ENGINE || (engineBuildInfo() as { binary: string }).binary };
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 /**

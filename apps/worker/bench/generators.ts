@@ -131,7 +131,7 @@ async function main() {
       hosts.push(await makeGeneratorHost({ databaseUrl: env.DATABASE_URL, redisUrl: env.REDIS_URL, core: i % cores }));
     const url = `http://${target.address}:${opt.port}`;
     console.log(
-      `bench:generators: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.vus} VUs in all, ${opt.seconds} s trials, ${opt.pairs} pairs, ` +
+      `bench:generators: k6 ${env.OPSBENCH_ENGINE.split("/").at(-2)}, ${opt.vus} VUs in all, ${opt.seconds} s trials, ${opt.pairs} pairs, ` +
         `target ${url} (Go echo in namespace ${target.ns}, CPU ${cores - 1}), generator hosts ${hosts.map((h, i) => `${h.ns} (CPU ${i % cores})`).join(", ")}, ${cores} cores; ` +
         "each generator host's k6 reaches the target through its own runner's routed sandbox",
     );

@@ -90,7 +90,7 @@ async function trial(variant: Variant, url: string, scratchRunId: string | null)
     [window.t1, window.c1, window.s1] = [Date.now(), ticks(), await served()];
   })();
   const result = await runK6({
-    binary: env.OPSBENCH_K6,
+    binary: env.OPSBENCH_ENGINE,
     workDir: dir,
     script,
     env: { OPSBENCH_BASE_URL: url },
@@ -157,7 +157,7 @@ async function storageCheck(url: string, runId: string) {
     }),
   );
   const result = await runK6({
-    binary: env.OPSBENCH_K6,
+    binary: env.OPSBENCH_ENGINE,
     workDir,
     script: full,
     env: { OPSBENCH_BASE_URL: url },
@@ -183,7 +183,7 @@ async function main() {
   const scratch = await scratchRun(db, "bench:overhead");
   try {
     console.log(
-      `bench:overhead: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${opt.blocks} blocks of bare / opsbench output (fd -> worker -> Postgres) / --out json, order drawn with seed ${opt.seed}; each ${opt.seconds} s at ${opt.rate} req/s (constant arrival rate, ${opt.vus} VUs), CPU counted from second ${opt.warmup} to ${opt.seconds - 1}; sandboxed as a run; target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}${opt.realtime ? ", both at real-time FIFO priority" : ""}${opt.keepBusy ? "; an idle-priority busy loop on each core" : ""}`,
+      `bench:overhead: k6 ${env.OPSBENCH_ENGINE.split("/").at(-2)}, ${opt.blocks} blocks of bare / opsbench output (fd -> worker -> Postgres) / --out json, order drawn with seed ${opt.seed}; each ${opt.seconds} s at ${opt.rate} req/s (constant arrival rate, ${opt.vus} VUs), CPU counted from second ${opt.warmup} to ${opt.seconds - 1}; sandboxed as a run; target ${echo.url} (Go echo), ${pinning ? `k6 pinned to CPU ${pinning.k6}, target to CPU ${pinning.target}` : "no CPU pinning"}${opt.realtime ? ", both at real-time FIFO priority" : ""}${opt.keepBusy ? "; an idle-priority busy loop on each core" : ""}`,
     );
     await trial("bare", echo.url, null); // warm-up (page cache, target), not counted
     const rand = seededRandom(opt.seed);

@@ -36,7 +36,7 @@ const steady = load({
 async function k6Run(url: string, sandbox: K6SandboxSettings, script: string) {
   const t0 = performance.now();
   const result = await runK6({
-    binary: env.OPSBENCH_K6,
+    binary: env.OPSBENCH_ENGINE,
     workDir,
     script,
     env: { OPSBENCH_BASE_URL: url },
@@ -56,7 +56,7 @@ const fmt = (xs: number[], digits = 0) =>
 const echo = await startEchoServer();
 try {
   console.log(
-    `bench:sandbox: k6 ${env.OPSBENCH_K6.split("/").at(-2)}, ${os.cpus().length} cores, ${pinning ? `k6 on CPU ${pinning.k6}, target on CPU ${pinning.target}` : "no pinning"}`,
+    `bench:sandbox: k6 ${env.OPSBENCH_ENGINE.split("/").at(-2)}, ${os.cpus().length} cores, ${pinning ? `k6 on CPU ${pinning.k6}, target on CPU ${pinning.target}` : "no pinning"}`,
   );
   const starts: Record<string, number[]> = { sandboxed: [], plain: [] };
   const inspects: Record<string, number[]> = { sandboxed: [], plain: [] };
@@ -64,7 +64,7 @@ try {
     for (const [name, sandbox] of Object.entries(variants)) {
       starts[name]!.push((await k6Run(echo.url, sandbox, oneRequest)).ms);
       const t0 = performance.now();
-      const inspected = await validateScriptSource(env.OPSBENCH_K6, steady, { sandbox });
+      const inspected = await validateScriptSource(env.OPSBENCH_ENGINE, steady, { sandbox });
       if (!inspected.ok) throw new Error(inspected.message);
       inspects[name]!.push(performance.now() - t0);
     }

@@ -1,5 +1,5 @@
-// POST /api/v1/runs/external: a run fed by k6 started elsewhere (CI runners, k6-operator), created with an API
-// token, and the settings its k6 processes need. The packed CLI (`opsbench run --external`) sends and reads these.
+// POST /api/v1/runs/external: a run fed by load started elsewhere (opsbench-engine or a stock k6 on CI runners, a
+// Kubernetes Job of engine pods), created with an API token, and the settings those processes need. The packed CLI (`opsbench run --external`) sends and reads these.
 import { z } from "zod";
 import { id, isoTime } from "./wire";
 
@@ -12,8 +12,8 @@ export const externalRunInput = z.strictObject({
   generators: z.number().int().min(1).max(1000).default(1),
   /** The server's address as k6 reaches it; default: the server's public address (or this request's). */
   ingestBaseUrl: z.url().optional(),
-  /** The k6-operator runner image (k6 built with the opsbench output) and the ConfigMap holding script.js. */
-  image: z.string().min(1).max(300).default("opsbench-k6:latest"),
+  /** The Kubernetes Job's image (opsbench-engine: infra/engine-job/Dockerfile) and the ConfigMap holding script.js. */
+  image: z.string().min(1).max(300).default("opsbench-engine-job:latest"),
   scriptConfigmap: z.string().min(1).max(253).default("opsbench-script"),
   /** How long the ingest token works, in hours. */
   validHours: z.number().positive().max(720).default(24),
@@ -26,10 +26,12 @@ export const externalRunCreatedSchema = z.strictObject({
   token: z.string(),
   expiresAt: isoTime,
   ingestUrl: z.url(),
-  /** One k6 command line per generator. */
+  /** One opsbench-engine command line per generator. */
   k6Commands: z.array(z.string()),
-  /** A k6-operator TestRun and the Secret with the token. */
-  testRun: z.string(),
+  /** One stock k6 command line per generator, its JSON output piped into `opsbench ingest`. */
+  stockK6Commands: z.array(z.string()),
+  /** A Kubernetes indexed Job of engine pods (one segment each) and the Secret with the token. */
+  kubernetesJob: z.string(),
   /** The saved workload's k6 script, when one was named (the file name the command lines use). */
   script: z.strictObject({ file: z.string(), source: z.string() }).nullable(),
 });

@@ -1,6 +1,6 @@
 // `opsbench run --external` in the repository without OPSBENCH_URL: the same run and settings as against a server
 // (external-run.ts, POST /api/v1/runs/external), created in the database of this checkout. It prints and exits (the
-// TestRun on stdout, so it can be piped to kubectl); waiting for the generators and the thresholds' exit code are the
+// Kubernetes Job on stdout, so it can be piped to kubectl); waiting for the generators and the thresholds' exit code are the
 // server mode's.
 import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope } from "@opsbench/db";

@@ -1,6 +1,6 @@
-// `opsbench run --external` against a server (OPSBENCH_URL + OPSBENCH_TOKEN): a run fed by k6 started elsewhere (CI
-// runners, a laptop, a k6-operator TestRun). Creates it over HTTP (POST /api/v1/runs/external), prints what each k6
-// needs, then waits until every generator has sent its end: the server judges the script's thresholds on the merged
+// `opsbench run --external` against a server (OPSBENCH_URL + OPSBENCH_TOKEN): a run fed by load started elsewhere
+// (opsbench-engine or a stock k6 on CI runners or a laptop, a Kubernetes Job of engine pods). Creates it over HTTP
+// (POST /api/v1/runs/external), prints what each generator needs, then waits until every generator has sent its end: the server judges the script's thresholds on the merged
 // result of all of them, and the exit code is k6's (0 passed, 99 a threshold failed, 1 the run failed). No database
 // module: the packed CLI holds this. The repository's CLI without OPSBENCH_URL prints the same settings from the
 // database (external-run-command.ts).
@@ -13,9 +13,10 @@ import { parsing, UsageError } from "./usage-error";
 
 export const EXTERNAL_RUN_USAGE = `  opsbench run --external [--workload NAME] [--name N] [--parallelism N] [--url BASE] [--image IMG] [--script-configmap CM]
                [--valid-hours H] [--no-wait] [--json] [--junit FILE] [--summary FILE]
-                                                              a run fed by N k6 processes started elsewhere: prints each k6 command
-                                                              line and a k6-operator TestRun, waits for them all, and exits as k6
-                                                              would on the script's thresholds judged on the merged result`;
+                                                              a run fed by N load engines started elsewhere: prints each one's
+                                                              opsbench-engine (or stock k6 | opsbench ingest) command line and a
+                                                              Kubernetes indexed Job, waits for them all, and exits as k6 would on
+                                                              the script's thresholds judged on the merged result`;
 
 /** The options of `run --external`; the database's command (external-run-command.ts) takes the same minus the waiting. */
 export const EXTERNAL_RUN_OPTIONS = {
@@ -24,7 +25,7 @@ export const EXTERNAL_RUN_OPTIONS = {
   name: { type: "string" },
   url: { type: "string" },
   parallelism: { type: "string", default: "1" },
-  image: { type: "string", default: "opsbench-k6:latest" },
+  image: { type: "string", default: "opsbench-engine-job:latest" },
   "script-configmap": { type: "string", default: "opsbench-script" },
   "valid-hours": { type: "string", default: "24" },
 } as const;
@@ -60,22 +61,22 @@ export function externalRunRequest(values: {
 }
 
 /**
- * Prints what the k6 processes need on stderr (the token is shown once); writes the workload's script beside. The
- * TestRun goes to `testRunTo`: stdout when the command ends at once (so `| kubectl apply -f -` works), else stderr.
+ * Prints what the generators need on stderr (the token is shown once); writes the workload's script beside. The
+ * Kubernetes Job goes to `jobTo`: stdout when the command ends at once (so `| kubectl apply -f -` works), else stderr.
  */
-export function printExternalSettings(created: ExternalRunCreated, say: (m: string) => void, testRunTo: (m: string) => void): void {
-  say(`run ${created.id}: waiting for k6 to feed it (token valid until ${created.expiresAt}, shown once)`);
+export function printExternalSettings(created: ExternalRunCreated, say: (m: string) => void, jobTo: (m: string) => void): void {
+  say(`run ${created.id}: waiting for its load to feed it (token valid until ${created.expiresAt}, shown once)`);
   if (created.script) {
     writeFileSync(created.script.file, created.script.source);
     say(`wrote the workload's k6 script to ${created.script.file}`);
   } else say("bring your own k6 script (script.js below)");
   const several = created.k6Commands.length > 1;
-  say(
-    `\nk6 command line${several ? "s, one per generator" : ""} (the opsbench k6 build: npm run k6:build, or the image in infra/k6-operator):`,
-  );
+  say(`\nopsbench-engine command line${several ? "s, one per generator" : ""} (npm run engine:build, or the image of infra/engine-job):`);
   for (const line of created.k6Commands) say(`  ${line}`);
-  say("\nk6-operator TestRun:");
-  testRunTo(created.testRun);
+  say(`\nor with a stock k6, its JSON output piped into this CLI${several ? " (one per generator)" : ""}:`);
+  for (const line of created.stockK6Commands) say(`  ${line}`);
+  say("\nKubernetes indexed Job of engine pods (its ConfigMap first: kubectl create configmap NAME --from-file=script.js=YOUR_SCRIPT):");
+  jobTo(created.kubernetesJob);
 }
 
 export async function remoteExternalRun(

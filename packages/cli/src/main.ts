@@ -13,6 +13,7 @@ import { importK6Command } from "./import-k6";
 import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
 import { EXTERNAL_RUN_USAGE, externalRunCommand } from "./external-run-command";
+import { INGEST_USAGE, ingestCommand } from "./ingest-command";
 import { ensureRunner, ensureWorker, type Managed } from "./processes";
 import { formatWindow, windowJson, isRemoteCommand, REMOTE_USAGE, remoteCommand, windowOf } from "./remote-main";
 import { exitWith, parsing, UsageError } from "./usage-error";
@@ -22,6 +23,7 @@ const USAGE = `usage:
 ${DEMO_USAGE}
 ${REMOTE_USAGE}
 ${EXTERNAL_RUN_USAGE}
+${INGEST_USAGE}
   opsbench worker [--role load]                               run a worker in the foreground (--role load: a load generator only)
 ${WORKLOAD_USAGE}
   opsbench study run FILE.json [--json] | show ID | abort ID  run a study (targets x workloads x repetitions, docs/studies.md) and wait
@@ -36,6 +38,8 @@ const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // The run's own ingest token, not an API token: the same with or without OPSBENCH_URL.
+  if (command === "ingest") return ingestCommand(rest, { say });
   // With OPSBENCH_URL set, what the server's API answers goes there (the same code as the packed CLI).
   const remote = isRemoteCommand(argv) ? loadRemote() : null;
   if (remote) return remoteCommand(remote, argv, { say, out: (m) => console.log(m) });

@@ -19,3 +19,15 @@ export function loadRemote(): { url: string; token: string } | null {
   const e = parseProcessEnv(remoteEnvSchema, process.env, "opsbench");
   return e.OPSBENCH_URL && e.OPSBENCH_TOKEN ? { url: e.OPSBENCH_URL.replace(/\/+$/, ""), token: e.OPSBENCH_TOKEN } : null;
 }
+
+const ingestEnvSchema = z.object({
+  /** The opsbench server `opsbench ingest` posts to, unless --url names it. */
+  OPSBENCH_URL: z.url().optional(),
+  /** The external run's own ingest token (`opsbench run --external` prints it), unless --token-file holds it. */
+  OPSBENCH_INGEST_TOKEN: z.string().min(1).optional(),
+});
+
+/** What `opsbench ingest` reads of the environment (no API token: the run's ingest token is its only key). */
+export function loadIngestEnv(): z.infer<typeof ingestEnvSchema> {
+  return parseProcessEnv(ingestEnvSchema, process.env, "opsbench ingest");
+}

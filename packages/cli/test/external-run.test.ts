@@ -1,5 +1,5 @@
 // `opsbench run --external` against a server with an API token (issue 24): the CLI creates the run over HTTP and
-// prints one k6 command line per generator; two real k6 processes run them (execution segments 0:1/2 and 1/2:1,
+// prints one opsbench-engine command line per generator; two engine processes run them (execution segments 0:1/2 and 1/2:1,
 // posting to the ingest endpoint), and the CLI exits as k6 would on the script's thresholds judged on the MERGED
 // result. The thresholds are chosen so that each k6 alone judges its half the other way: 20 of 40 iterations.
 import { spawn } from "node:child_process";
@@ -10,11 +10,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
-import { k6BuildInfo } from "../../../apps/worker/k6-build/build.mjs";
+import { engineBuildInfo } from "../../../engine/build.mjs";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
 const { web, owner } = await startSignedInWeb();
-const k6Binary = (k6BuildInfo() as { binary: string }).binary;
+const k6Binary = (engineBuildInfo() as { binary: string }).binary;
 const opsbench = path.resolve(import.meta.dirname, "../bin/opsbench.js");
 let target: http.Server;
 
@@ -90,22 +90,22 @@ async function externalRun(name: string, thresholds: Record<string, string[]>) {
         commands = text
           .split("\n")
           .slice(0, -1)
-          .flatMap((l) => (l.trim().startsWith("K6_OPSBENCH_TOKEN=") ? [l.trim()] : []));
+          .flatMap((l) => (l.trim().startsWith("OPSBENCH_INGEST_TOKEN=") ? [l.trim()] : []));
         if (commands.length === 2) printed();
       },
     },
   );
   await Promise.race([allPrinted, cli.then((r) => Promise.reject(new Error(`the CLI ended first: ${r.code}\n${r.stderr}`)))]);
   const generators = commands.map((line, i) => {
-    const [tokenAssignment, k6, ...args] = line.split(" ");
-    expect(k6).toBe("k6");
+    const [tokenAssignment, engine, ...args] = line.split(" ");
+    expect(engine).toBe("opsbench-engine");
     const script = args.pop();
     expect(script).toBe("script.js");
     const summary = path.join(dir, `summary-${i}.json`);
-    const token = tokenAssignment!.slice("K6_OPSBENCH_TOKEN=".length);
+    const token = tokenAssignment!.slice("OPSBENCH_INGEST_TOKEN=".length);
     return start(k6Binary, [...args, "--quiet", "--address", "", "--summary-export", summary, "script.js"], {
       cwd: dir,
-      env: { ...k6Env(dir), K6_OPSBENCH_TOKEN: token },
+      env: { ...k6Env(dir), OPSBENCH_INGEST_TOKEN: token },
     }).then((exit) => ({ exit, summary, args }));
   });
   const ran = await Promise.all(generators);
@@ -151,7 +151,7 @@ describe("opsbench run --external with two generators, through the API", () => {
     expect(cli.stderr).toContain("threshold checks: rate>0.9 passed (merged result)");
   });
 
-  it("refuses bad input with 2 and prints the TestRun on stdout with --no-wait", async () => {
+  it("refuses bad input with 2 and prints the Kubernetes Job on stdout with --no-wait", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-external-usage-"));
     const env = { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token };
     const bad = await start(process.execPath, [opsbench, "run", "--external", "--parallelism", "0"], { cwd: dir, env });
@@ -160,8 +160,11 @@ describe("opsbench run --external with two generators, through the API", () => {
     expect(unknown.code, unknown.stderr).toBe(2);
     const printed = await start(process.execPath, [opsbench, "run", "--external", "--no-wait", "--parallelism", "3"], { cwd: dir, env });
     expect(printed.code, printed.stderr).toBe(0);
-    expect(printed.stdout).toContain("kind: TestRun");
+    expect(printed.stdout).toContain("kind: Job");
+    expect(printed.stdout).toContain("completionMode: Indexed");
     expect(printed.stdout).toContain("parallelism: 3");
-    expect(printed.stdout).toContain(`--out opsbench=${web}/api/v1/runs/`);
+    expect(printed.stdout).toContain(`--out "opsbench=${web}/api/v1/runs/`);
+    // The stock k6 lines go to stderr with the engine's.
+    expect(printed.stderr).toMatch(/k6 run --out json=- --execution-segment 0:1\/3 .* \| OPSBENCH_INGEST_TOKEN=\S+ opsbench ingest --run /);
   });
 });

@@ -113,7 +113,7 @@ export default function () {
   files.json = path.join(dir, "out.json");
   files.csv = path.join(dir, "out.csv");
   const k6 = await run(
-    loadRunnerEnv({}).OPSBENCH_K6,
+    loadRunnerEnv({}).OPSBENCH_ENGINE,
     ["run", "--no-color", "--quiet", "--out", `json=${files.json}`, "--out", `csv=${files.csv}`, "script.js"],
     { BASE: `http://127.0.0.1:${port}`, K6_NO_USAGE_REPORT: "true" },
   );

@@ -245,7 +245,7 @@ export default function () {
 `,
     );
     // The pinned k6 makes the archive, as a team's CI would with its own k6.
-    execFileSync(loadRunnerEnv({}).OPSBENCH_K6, ["archive", "--quiet", "-O", "short.tar", "short/test.js"], { cwd: project });
+    execFileSync(loadRunnerEnv({}).OPSBENCH_ENGINE, ["archive", "--quiet", "-O", "short.tar", "short/test.js"], { cwd: project });
     const ran = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "short.tar", "--json");
     expect(ran.code, ran.stderr).toBe(0);
     expect((JSON.parse(ran.stdout) as { requests: number }).requests).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 // Every file under infra/ goes through the strict schema of what it is (a target body, manifests, a study, a
-// workload, a shell script, a Dockerfile, the k6-operator template, the README's table): a file no loader knows
+// workload, a shell script, a Dockerfile, the README's table): a file no loader knows
 // fails the test, so a new preset cannot land untested. The presets that need a platform are deployed in their
 // providers' tests (aws-providers, gcp-cloud-run, kubernetes).
 import { execFileSync } from "node:child_process";
@@ -7,7 +7,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { factorLevels, kubernetesSpec, studyInput, targetInput, targetVariants, workloadInput } from "@opsbench/core";
 import { describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
 import { planBuiltInManifests } from "../src/kubernetes/manifests";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
@@ -90,20 +89,6 @@ const LOADERS: Array<{ match: RegExp; what: string; load: (file: string) => void
         const copy = /^COPY (?!--from)(\S+)/.exec(line);
         if (copy) expect(existsSync(path.join(repo, copy[1]!)), `${file}: COPY ${copy[1]} (from the repository root)`).toBe(true);
       }
-    },
-  },
-  {
-    match: /^k6-operator\/testrun\.yaml$/,
-    what: "the k6-operator TestRun template",
-    load: (file) => {
-      const filled = text(file).replace(/\$\{([A-Z_]+)\}/g, (_, name: string) =>
-        name === "PARALLELISM" ? "2" : `x-${name.toLowerCase()}`,
-      );
-      const docs = parseAllDocuments(filled).map((d) => {
-        expect(d.errors).toEqual([]);
-        return d.toJS() as { apiVersion: string; kind: string; metadata: { name: string } };
-      });
-      expect(docs.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(["v1 Secret", "k6.io/v1alpha1 TestRun"]);
     },
   },
   {

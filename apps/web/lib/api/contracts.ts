@@ -199,7 +199,7 @@ export const API_CONTRACTS = withMethodAndPath({
   ),
   "POST /api/v1/runs/external": createRoute(
     "editor",
-    "Creates a run fed by k6 started elsewhere (`opsbench run --external`): answers its ingest token (once), URL, each generator's k6 command line and a k6-operator TestRun; the run ends, its thresholds judged on the merged result, when every generator has sent its end",
+    "Creates a run fed by load started elsewhere (`opsbench run --external`): answers its ingest token (once), URL, each generator's opsbench-engine and stock k6 command line and a Kubernetes indexed Job; the run ends, its thresholds judged on the merged result, when every generator has sent its end",
     externalRunInput,
     externalRunCreatedSchema,
   ),

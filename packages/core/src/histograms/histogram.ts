@@ -5,7 +5,7 @@
 // Negative values (a script's own Trend can hold them) are kept with their
 // sign: value -v goes to bucket NEGATIVE_INDEX_OFFSET - index(v), so bucket
 // order is value order and merging and quantiles need no special case.
-// The k6 output extension (apps/worker/k6-build/output) writes the same buckets.
+// The engine's opsbench output (engine/internal/output) writes the same buckets.
 
 export const HISTOGRAM_ALPHA = 0.008;
 export const HISTOGRAM_MIN_VALUE_MS = 0.001;

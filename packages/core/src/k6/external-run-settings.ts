@@ -1,38 +1,85 @@
-// What a k6 started elsewhere needs to feed an external run (`opsbench run --external`, POST /api/v1/runs/external):
-// the ingest URL, the k6 command line of each generator (an execution segment each, so their histograms add up to
-// the whole test) and a k6-operator TestRun with the Secret holding the run's ingest token. One place, so the API's
-// answer and the CLI print the same thing.
+// What a load engine started elsewhere needs to feed an external run (`opsbench run --external`, POST
+// /api/v1/runs/external): the ingest URL, the opsbench-engine command line of each generator (an execution segment
+// each, so their histograms add up to the whole test), the same for a stock k6 piped into `opsbench ingest`, and a
+// Kubernetes indexed Job of engine pods with the Secret holding the run's ingest token. One place, so the API's answer
+// and the CLI print the same thing.
 
-/** The k6-operator TestRun (and its token's Secret); k6-operator gives each of the `parallelism` runners its own segment. */
-const TESTRUN_TEMPLATE = `apiVersion: v1
+/**
+ * The Kubernetes Job (and its token's Secret): N engine pods (completionMode Indexed, completions = parallelism = N),
+ * each taking the execution segment of its completion index (JOB_COMPLETION_INDEX, set by Kubernetes), as the command
+ * lines do for N machines. The image is infra/engine-job/Dockerfile's; script.js comes from the ConfigMap.
+ * Shell variables are written without braces: ${KEY} is this template's placeholder.
+ */
+const JOB_TEMPLATE = `apiVersion: v1
 kind: Secret
 metadata:
   name: \${NAME}-ingest
+  labels:
+    app.kubernetes.io/name: opsbench-engine
+    opsbench.dev/run: "\${RUN_ID}"
 type: Opaque
 stringData:
   # The run-scoped ingest token: it writes to this one run only, and expires.
   token: \${TOKEN}
 ---
-apiVersion: k6.io/v1alpha1
-kind: TestRun
+apiVersion: batch/v1
+kind: Job
 metadata:
   name: \${NAME}
+  labels:
+    app.kubernetes.io/name: opsbench-engine
+    opsbench.dev/run: "\${RUN_ID}"
 spec:
+  completionMode: Indexed
+  completions: \${PARALLELISM}
   parallelism: \${PARALLELISM}
-  script:
-    configMap:
-      name: \${SCRIPT_CONFIGMAP}
-      file: script.js
-  arguments: --out opsbench=\${INGEST_URL}
-  runner:
-    # k6 built with the opsbench output extension (infra/k6-operator/Dockerfile).
-    image: \${IMAGE}
-    env:
-      - name: K6_OPSBENCH_TOKEN
-        valueFrom:
-          secretKeyRef:
-            name: \${NAME}-ingest
-            key: token
+  # A retried pod would send its segment's seconds twice: a failed generator fails the Job.
+  backoffLimit: 0
+  ttlSecondsAfterFinished: 86400
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: opsbench-engine
+        opsbench.dev/run: "\${RUN_ID}"
+    spec:
+      restartPolicy: Never
+      securityContext:
+        runAsNonRoot: true
+        runAsUser: 65534
+        runAsGroup: 65534
+      containers:
+        - name: engine
+          # opsbench-engine (infra/engine-job/Dockerfile).
+          image: \${IMAGE}
+          command: ["/bin/sh", "-ec"]
+          # Pod i of N runs execution segment i/N:(i+1)/N of the test.
+          args:
+            - |
+              n=\${PARALLELISM}
+              i=$JOB_COMPLETION_INDEX
+              at() { if [ "$1" -eq 0 ]; then echo 0; elif [ "$1" -eq "$n" ]; then echo 1; else echo "$1/$n"; fi; }
+              sequence=0
+              k=1
+              while [ "$k" -le "$n" ]; do sequence="$sequence,$(at "$k")"; k=$((k + 1)); done
+              exec opsbench-engine run --out "opsbench=\${INGEST_URL}" --execution-segment "$(at "$i"):$(at "$((i + 1))")" --execution-segment-sequence "$sequence" /scripts/script.js
+          env:
+            - name: OPSBENCH_INGEST_TOKEN
+              valueFrom:
+                secretKeyRef:
+                  name: \${NAME}-ingest
+                  key: token
+          volumeMounts:
+            - name: script
+              mountPath: /scripts
+              readOnly: true
+          securityContext:
+            allowPrivilegeEscalation: false
+            capabilities:
+              drop: ["ALL"]
+      volumes:
+        - name: script
+          configMap:
+            name: \${SCRIPT_CONFIGMAP}
 `;
 
 /** \${KEY} -> its value; a placeholder without a value is left as it is (and would fail kubectl's validation). */
@@ -49,16 +96,18 @@ export function executionSegmentArgs(segment: number, count: number): string[] {
 
 export interface ExternalRunSettings {
   ingestUrl: string;
-  /** One k6 command line per generator (with its execution segment when there are several). */
+  /** One opsbench-engine command line per generator (with its execution segment when there are several). */
   k6Commands: string[];
-  /** The k6-operator TestRun and the Secret with the token, for `kubectl apply -f -`. */
-  testRun: string;
+  /** The same for a stock k6: its JSON output piped into `opsbench ingest`, which folds it and posts it. */
+  stockK6Commands: string[];
+  /** The Kubernetes indexed Job of engine pods and the Secret with the token, for `kubectl apply -f -`. */
+  kubernetesJob: string;
 }
 
 export function externalRunSettings(input: {
   runId: string;
   token: string;
-  /** The server's address as k6 reaches it. */
+  /** The server's address as the engine reaches it. */
   baseUrl: string;
   generators: number;
   script: string;
@@ -66,18 +115,25 @@ export function externalRunSettings(input: {
   scriptConfigmap: string;
 }): ExternalRunSettings {
   const ingestUrl = new URL(`/api/v1/runs/${input.runId}/ingest`, input.baseUrl).toString();
+  const base = new URL(input.baseUrl).origin;
   const n = input.generators;
-  const k6Commands = Array.from({ length: n }, (_, i) => {
-    const split = n > 1 ? ` ${executionSegmentArgs(i, n).join(" ")}` : "";
-    return `K6_OPSBENCH_TOKEN=${input.token} k6 run --out opsbench=${ingestUrl}${split} ${input.script}`;
+  const segment = (i: number) => (n > 1 ? ` ${executionSegmentArgs(i, n).join(" ")}` : "");
+  const k6Commands = Array.from(
+    { length: n },
+    (_, i) => `OPSBENCH_INGEST_TOKEN=${input.token} opsbench-engine run --out opsbench=${ingestUrl}${segment(i)} ${input.script}`,
+  );
+  const stockK6Commands = Array.from({ length: n }, (_, i) => {
+    const part = n > 1 ? ` --segment ${executionSegmentArgs(i, n)[1]}` : "";
+    return `k6 run --out json=-${segment(i)} ${input.script} | OPSBENCH_INGEST_TOKEN=${input.token} opsbench ingest --run ${input.runId} --url ${base}${part}`;
   });
-  const testRun = fillTemplate(TESTRUN_TEMPLATE, {
+  const kubernetesJob = fillTemplate(JOB_TEMPLATE, {
     NAME: `opsbench-${input.runId.slice(0, 8)}`,
+    RUN_ID: input.runId,
     PARALLELISM: String(n),
     SCRIPT_CONFIGMAP: input.scriptConfigmap,
     IMAGE: input.image,
     INGEST_URL: ingestUrl,
     TOKEN: input.token,
   });
-  return { ingestUrl, k6Commands, testRun };
+  return { ingestUrl, k6Commands, stockK6Commands, kubernetesJob };
 }

@@ -75,7 +75,8 @@ export function detectK6Format(line: string): K6FileFormat | null {
   return CSV_REQUIRED.every((c) => columns.includes(c)) ? "csv" : null;
 }
 
-interface Sample {
+/** One k6 sample (a JSON Point or a CSV row). */
+export interface K6Sample {
   metric: string;
   timeMs: number;
   value: number;
@@ -112,7 +113,7 @@ export function k6ImportAggregator(format: K6FileFormat) {
     if (skippedExamples.length < MAX_SKIPPED_EXAMPLES) skippedExamples.push({ line, reason });
   };
 
-  const take = (s: Sample) => {
+  const take = (s: K6Sample) => {
     samples++;
     if (s.timeMs < first) first = s.timeMs;
     if (s.timeMs > last) last = s.timeMs;
@@ -237,7 +238,25 @@ const clip = (s: string, n = 40) => (s.length > n ? `${s.slice(0, n)}...` : s);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A sample, null for a line that is valid but carries none (a Metric line), or the reason it is bad. */
-function parseJsonLine(text: string): Sample | null | string {
+function parseJsonLine(text: string): K6Sample | null | string {
+  const r = parseK6JsonRecord(text);
+  return typeof r === "string" ? r : r.type === "Point" ? r.sample : null;
+}
+
+/** What a k6 JSON output's Metric line declares (k6's docs: type, contains, thresholds). */
+export interface K6MetricDeclaration {
+  name: string;
+  /** "counter", "gauge", "rate" or "trend" ("" when the line names none). */
+  metricType: string;
+  /** "time", "data" or "default". */
+  contains: string;
+  thresholds: string[];
+}
+
+/** One line of k6's JSON output (`--out json=...`): a Point's sample, a Metric's declaration, or the reason it is neither. */
+export function parseK6JsonRecord(
+  text: string,
+): { type: "Point"; sample: K6Sample } | { type: "Metric"; metric: K6MetricDeclaration } | string {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -247,7 +266,19 @@ function parseJsonLine(text: string): Sample | null | string {
   if (!isObject(v)) return "not a k6 JSON line (not an object)";
   if (typeof v.metric !== "string" || v.metric === "") return 'not a k6 JSON line (no "metric")';
   if (!isObject(v.data)) return 'not a k6 JSON line (no "data" object)';
-  if (v.type === "Metric") return null;
+  if (v.type === "Metric") {
+    const d = v.data;
+    const thresholds = Array.isArray(d.thresholds) ? d.thresholds.filter((t): t is string => typeof t === "string") : [];
+    return {
+      type: "Metric",
+      metric: {
+        name: v.metric,
+        metricType: typeof d.type === "string" ? d.type : "",
+        contains: typeof d.contains === "string" ? d.contains : "default",
+        thresholds,
+      },
+    };
+  }
   if (v.type !== "Point") return `not a k6 JSON line ("type" is ${clip(JSON.stringify(v.type) ?? "missing")}, not "Point" or "Metric")`;
   const { time, value, tags } = v.data;
   if (typeof time !== "string") return 'not a k6 Point (no "data.time")';
@@ -258,12 +289,15 @@ function parseJsonLine(text: string): Sample | null | string {
   const t = (tags ?? {}) as Record<string, unknown>;
   const metric = v.metric;
   return {
-    metric,
-    timeMs,
-    value,
-    tag: (name) => {
-      const x = t[name];
-      return typeof x === "string" ? x : x === undefined || x === null ? undefined : String(x);
+    type: "Point",
+    sample: {
+      metric,
+      timeMs,
+      value,
+      tag: (name) => {
+        const x = t[name];
+        return typeof x === "string" ? x : x === undefined || x === null ? undefined : String(x);
+      },
     },
   };
 }

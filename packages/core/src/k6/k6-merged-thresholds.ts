@@ -1,5 +1,5 @@
 // k6 thresholds evaluated on the merged result of several k6 processes. Each k6 of a run fed from elsewhere
-// (`opsbench run --external`, k6-operator) judges only its own execution segment; opsbench has every
+// (`opsbench run --external`, a Kubernetes Job of engine pods) judges only its own execution segment; opsbench has every
 // generator's per-second histograms and counts, so it judges the script's thresholds on their sum, as one k6
 // running the whole test would. The expressions are k6's (`p(95)<500`, `rate<0.01`, `count>10`); what the
 // output does not carry (e.g. http_req_waiting, a scenario tag) is reported as not evaluated, and fails.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { thresholdSourcesSchema } from "./k6-merged-thresholds";
 
-// Lines written by opsbench's k6 output extension (apps/worker/k6-build/output).
+// Lines written by opsbench-engine's opsbench output (engine/internal/output); the same as the k6 output extension opsbench built before.
 // Version 4 added "metric" lines; version 3 outputs (older builds) are still read.
 export const k6MetaLine = z.object({
   t: z.literal("meta"),
@@ -68,7 +68,7 @@ export const k6EndLine = z.object({
 });
 /**
  * Written once, right after "meta" and before any VU exists (builds since the plan check): what k6 is about to run,
- * as k6 run itself derived it (apps/worker/k6-build/output/plan.go). The runner stops a test whose plan goes above
+ * as k6 run itself derived it (engine/internal/output). The runner stops a test whose plan goes above
  * the run's limits or above what `k6 inspect` said of the same script; readers of results ignore it.
  */
 export const k6PlanLine = z.looseObject({

@@ -1,6 +1,6 @@
-// Runs fed from elsewhere (source "external"): k6 started by hand, in CI or by k6-operator, with the
-// opsbench output pointed at POST /api/v1/runs/<id>/ingest. A run-scoped token (only its SHA-256 is
-// stored; it expires) lets that k6 write the run's per-second rows and nothing else. Each execution
+// Runs fed from elsewhere (source "external"): opsbench-engine started by hand, in CI or by a Kubernetes Job, with
+// its opsbench output pointed at POST /api/v1/runs/<id>/ingest (or a stock k6 piped into `opsbench ingest`). A
+// run-scoped token (only its SHA-256 is stored; it expires) lets it write the run's per-second rows and nothing else. Each execution
 // segment (the X-Opsbench-Segment header, "0:1" for a k6 on its own) is one generator: when all of
 // them have sent their "end" line the run is summarised and final.
 import { createHash, randomBytes } from "node:crypto";

@@ -1,6 +1,6 @@
-// POST /api/v1/runs/external: `opsbench run --external` with an API token. Creates a run that k6 processes started
+// POST /api/v1/runs/external: `opsbench run --external` with an API token. Creates a run that load engines started
 // elsewhere feed through POST /api/v1/runs/{id}/ingest, and answers what they need (the ingest URL, the run's ingest
-// token once, each generator's k6 command line, a k6-operator TestRun). The run ends, its thresholds judged on the
+// token once, each generator's opsbench-engine command line and stock k6 one, a Kubernetes indexed Job). The run ends, its thresholds judged on the
 // merged result of all generators, when every generator has sent its end (packages/db k6-ingest/external-runs.ts).
 import { NotFoundError } from "@opsbench/db";
 import { NextResponse } from "next/server";

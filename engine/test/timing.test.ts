@@ -1,0 +1,98 @@
+// The engine's clock: open-model executors start iterations by the clock, never by responses (no coordinated
+// omission), and count what no VU could start as dropped; ramping-vus stage boundaries land where they should.
+import { afterEach, describe, expect, it } from "vitest";
+import { runEngine, sleep, type TestServer, testServer } from "./engine-harness";
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const metric = (run: Awaited<ReturnType<typeof runEngine>>, name: string, field: string) =>
+  Number((run.summary?.metrics[name] as Record<string, unknown> | undefined)?.[field] ?? Number.NaN);
+
+const arrivalScript = (maxVUs: number) => `
+import http from "k6/http";
+export const options = {
+  scenarios: {
+    open: { executor: "constant-arrival-rate", rate: 1000, timeUnit: "1s", duration: "30s", preAllocatedVUs: 50, maxVUs: ${maxVUs} },
+  },
+};
+export default function () { http.get(__ENV.BASE_URL + "/"); }
+`;
+
+describe("engine timing", () => {
+  it("constant-arrival-rate 1,000/s for 30 s against a 20 ms server starts 30,000 iterations (+-0.1%)", async () => {
+    server = await testServer(async (_req, res) => {
+      await sleep(20);
+      res.end("ok");
+    });
+    const run = await runEngine(arrivalScript(200), { env: { BASE_URL: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    const iterations = metric(run, "iterations", "count");
+    const dropped = metric(run, "dropped_iterations", "count") || 0;
+    console.log(`constant-arrival-rate: ${iterations} iterations, ${dropped} dropped`);
+    expect(Math.abs(iterations - 30_000)).toBeLessThanOrEqual(30);
+    expect(dropped).toBe(0);
+  });
+
+  it("a 2 s stall of the server mid-run shows in the latency of the requests scheduled during it, and what no VU could start is dropped", async () => {
+    // From 10 s after the first request to 12 s, every answer waits until the stall ends.
+    let first = 0;
+    const arrivals: number[] = [];
+    server = await testServer(async (_req, res) => {
+      const now = Date.now();
+      first ||= now;
+      arrivals.push(now - first);
+      const stallEnd = first + 12_000;
+      if (now >= first + 10_000 && now < stallEnd) await sleep(stallEnd - now);
+      else await sleep(20);
+      res.end("ok");
+    });
+    const maxVUs = 300;
+    const run = await runEngine(arrivalScript(maxVUs), { env: { BASE_URL: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    const iterations = metric(run, "iterations", "count");
+    const dropped = metric(run, "dropped_iterations", "count");
+    const maxLatency = metric(run, "http_req_duration", "max");
+    console.log(`stall: ${iterations} iterations, ${dropped} dropped, max latency ${maxLatency.toFixed(0)} ms`);
+    // Every scheduled iteration either started or was dropped.
+    expect(Math.abs(iterations + dropped - 30_000)).toBeLessThanOrEqual(30);
+    // 2,000 were due in the stall; at most maxVUs could be waiting on it, the rest had no VU.
+    expect(dropped).toBeGreaterThanOrEqual(2000 - maxVUs - 100);
+    expect(dropped).toBeLessThanOrEqual(2000);
+    // Requests kept arriving on schedule at the start of the stall (until every VU was held): about 1 per ms.
+    const early = arrivals.filter((t) => t >= 10_000 && t < 10_200).length;
+    expect(early).toBeGreaterThanOrEqual(180);
+    // The requests sent as the stall began waited for all of it.
+    expect(maxLatency).toBeGreaterThanOrEqual(1900);
+  });
+
+  it("ramping-vus brings VUs in where the stages say, within 100 ms", async () => {
+    // Each VU's first request, by the VU's id.
+    const firstSeen = new Map<string, number>();
+    server = await testServer((req, res) => {
+      const vu = new URL(req.url ?? "/", "http://x").searchParams.get("vu") ?? "?";
+      if (!firstSeen.has(vu)) firstSeen.set(vu, performance.now());
+      res.end("ok");
+    });
+    // 1 VU from the start, ramping linearly to 11 over 2 s: a VU joins every 200 ms.
+    const run = await runEngine(
+      `
+import http from "k6/http";
+import { sleep } from "k6";
+export const options = { scenarios: { ramp: { executor: "ramping-vus", startVUs: 1, stages: [{ duration: "2s", target: 11 }, { duration: "1s", target: 11 }], gracefulRampDown: "0s" } } };
+export default function () { http.get(__ENV.BASE_URL + "/?vu=" + __VU); sleep(0.01); }
+`,
+      { env: { BASE_URL: server.url } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const times = [...firstSeen.values()].sort((a, b) => a - b);
+    expect(times).toHaveLength(11);
+    const t0 = times[0]!;
+    const offsets = times.map((t) => t - t0);
+    console.log(`ramping-vus joins (ms): ${offsets.map((o) => o.toFixed(0)).join(", ")}`);
+    offsets.forEach((o, k) => expect(Math.abs(o - 200 * k), `VU #${k + 1} joined at ${o.toFixed(0)} ms, due at ${200 * k} ms`).toBeLessThanOrEqual(100));
+  });
+});

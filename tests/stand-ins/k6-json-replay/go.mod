@@ -1,0 +1,3 @@
+module opsbench.local/stand-ins/k6-json-replay
+
+go 1.22
