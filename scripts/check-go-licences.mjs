@@ -6,7 +6,7 @@
 //   node scripts/check-go-licences.mjs [--quiet] [--only NAME]     (npm run check:licences)
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,11 +17,15 @@ const toolModule = path.join(root, "scripts/go-licenses");
 export const GO_PROGRAMS = [
   { name: "opsbench-engine", dir: "engine", pkg: "./cmd/opsbench-engine" },
   { name: "echo-go (benchapp)", dir: "benchapps/echo/go", pkg: "." },
+  { name: "k6-json-replay (test stand-in for a stock k6)", dir: "tests/stand-ins/k6-json-replay", pkg: "." },
 ];
 
 /** go-licenses, built from its pinned module (verified against scripts/go-licenses/go.sum), reused while there. */
 export function goLicensesBinary() {
-  const hash = createHash("sha256").update(readFileSync(path.join(toolModule, "go.sum"))).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(readFileSync(path.join(toolModule, "go.sum")))
+    .digest("hex")
+    .slice(0, 12);
   const binary = path.join(root, ".tools", `go-licenses-${hash}`, "go-licenses");
   if (existsSync(binary)) return binary;
   mkdirSync(path.dirname(binary), { recursive: true });
@@ -82,6 +86,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`  REFUSED: ${r.refusals.join("; ") || r.error || "go-licenses check failed"}`);
     }
   }
-  console.log(failed ? "licence check: a copyleft or unclassified licence is linked (see above)" : "licence check: every linked Go module is permissively licensed");
+  console.log(
+    failed
+      ? "licence check: a copyleft or unclassified licence is linked (see above)"
+      : "licence check: every linked Go module is permissively licensed",
+  );
   process.exit(failed ? 1 : 0);
 }

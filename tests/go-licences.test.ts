@@ -17,7 +17,10 @@ afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
 function fixture(name: string, licenceFile: string): string {
   const dir = path.join(fixtures, name);
   mkdirSync(path.join(dir, "dep"), { recursive: true });
-  writeFileSync(path.join(dir, "go.mod"), "module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n");
+  writeFileSync(
+    path.join(dir, "go.mod"),
+    "module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+  );
   writeFileSync(path.join(dir, "main.go"), 'package main\n\nimport "example.com/dep"\n\nfunc main() { dep.Hello() }\n');
   writeFileSync(path.join(dir, "dep", "go.mod"), "module example.com/dep\n\ngo 1.22\n");
   writeFileSync(path.join(dir, "dep", "dep.go"), "package dep\n\nfunc Hello() {}\n");

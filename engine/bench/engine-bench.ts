@@ -24,7 +24,11 @@ function options(defaults: Record<string, number>): Record<string, number> {
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i]!.replace(/^--/, "");
     if (!(key in out) || Number.isNaN(Number(argv[i + 1])))
-      throw new Error(`unknown or bad option ${argv[i]}; options: ${Object.keys(defaults).map((k) => `--${k} N`).join(" ")}`);
+      throw new Error(
+        `unknown or bad option ${argv[i]}; options: ${Object.keys(defaults)
+          .map((k) => `--${k} N`)
+          .join(" ")}`,
+      );
     out[key] = Number(argv[i + 1]);
   }
   return out;
@@ -52,7 +56,11 @@ function ensureTools(): { vegeta: string } {
   if (!existsSync(vegeta)) {
     const tmp = `${dir}.tmp-${process.pid}`;
     mkdirSync(tmp, { recursive: true });
-    const r = spawnSync("go", ["install", "-trimpath", VEGETA], { cwd: tmp, stdio: "inherit", env: { ...process.env, GOBIN: tmp, CGO_ENABLED: "0" } });
+    const r = spawnSync("go", ["install", "-trimpath", VEGETA], {
+      cwd: tmp,
+      stdio: "inherit",
+      env: { ...process.env, GOBIN: tmp, CGO_ENABLED: "0" },
+    });
     if (r.status !== 0) throw new Error(`go install ${VEGETA} failed`);
     renameSync(tmp, dir);
   }
@@ -77,7 +85,13 @@ async function startEcho(work: string): Promise<{ url: string; stop: () => void 
   const child = spawn(cmd!, args, { env: { PORT: String(port), HOST: "127.0.0.1" }, stdio: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, stop: () => child.kill() };
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, stop: () => child.kill() };
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill();
@@ -175,7 +189,11 @@ async function main() {
     "wrk 4.1.0": { cmd: onCore("0", ["wrk", "-t1", `-c${c}`, `-d${s}s`, url]) },
     "hey 0.1.4": { cmd: onCore("0", ["hey", "-z", `${s}s`, "-c", String(c), url]) },
     "vegeta 12.13.0": {
-      cmd: onCore("0", ["sh", "-c", `echo "GET ${url}" | ${vegeta} attack -rate=0 -max-workers=${c} -workers=${c} -duration=${s}s > /dev/null`]),
+      cmd: onCore("0", [
+        "sh",
+        "-c",
+        `echo "GET ${url}" | ${vegeta} attack -rate=0 -max-workers=${c} -workers=${c} -duration=${s}s > /dev/null`,
+      ]),
     },
     "autocannon 9.0.0": { cmd: onCore("0", [process.execPath, autocannon, "-c", String(c), "-d", String(s), url]) },
   };
@@ -194,13 +212,17 @@ async function main() {
         const requests = (await served(echo.url)) - before;
         perCpu[name]!.push(requests / u.cpuSeconds);
         rps[name]!.push(requests / s);
-        console.log(`  round ${round + 1} ${name.padEnd(20)} ${requests} requests, ${u.cpuSeconds.toFixed(2)} CPU-s, ${(requests / u.cpuSeconds).toFixed(0)} req/CPU-s`);
+        console.log(
+          `  round ${round + 1} ${name.padEnd(20)} ${requests} requests, ${u.cpuSeconds.toFixed(2)} CPU-s, ${(requests / u.cpuSeconds).toFixed(0)} req/CPU-s`,
+        );
       }
     }
     console.log("\nrequests per CPU-second of the generator (mean, 95% interval), and requests per second:");
     const rows = Object.keys(generators).map((name) => ({ name, cpu: interval(perCpu[name]!), rps: interval(rps[name]!) }));
     for (const r of rows)
-      console.log(`  ${r.name.padEnd(20)} ${r.cpu.mean.toFixed(0).padStart(7)} +- ${r.cpu.half.toFixed(0).padStart(5)} req/CPU-s   ${r.rps.mean.toFixed(0).padStart(7)} req/s`);
+      console.log(
+        `  ${r.name.padEnd(20)} ${r.cpu.mean.toFixed(0).padStart(7)} +- ${r.cpu.half.toFixed(0).padStart(5)} req/CPU-s   ${r.rps.mean.toFixed(0).padStart(7)} req/s`,
+      );
     const of = (n: string) => rows.find((r) => r.name === n)!.cpu.mean;
     const bestGo = Math.max(of("hey 0.1.4"), of("vegeta 12.13.0"));
     console.log(
@@ -220,7 +242,9 @@ async function main() {
       const a = await measured(engineRun(one), work, { OPSBENCH_BASE_URL: echo.url });
       const b = await measured(engineRun(many), work, { OPSBENCH_BASE_URL: echo.url });
       const per1000 = ((b.maxRssKb - a.maxRssKb) / 1024 / opt.vus) * 1000;
-      console.log(`  ${label.padEnd(12)} 1 VU ${(a.maxRssKb / 1024).toFixed(0)} MB, ${opt.vus} VUs ${(b.maxRssKb / 1024).toFixed(0)} MB: ${per1000.toFixed(1)} MB per 1,000 VUs`);
+      console.log(
+        `  ${label.padEnd(12)} 1 VU ${(a.maxRssKb / 1024).toFixed(0)} MB, ${opt.vus} VUs ${(b.maxRssKb / 1024).toFixed(0)} MB: ${per1000.toFixed(1)} MB per 1,000 VUs`,
+      );
     }
   } finally {
     echo.stop();

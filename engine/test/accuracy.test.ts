@@ -1,7 +1,7 @@
 // The engine's stored percentiles (its per-second histograms, merged) against the exact latencies of the same
 // requests (its k6-format JSON output, a test-only raw dump): within 1% (the histogram's bound is 0.8%), for one
 // engine and for a test split into two execution segments whose histograms are merged.
-import { emptyHistogram, quantile } from "@opsbench/core";
+import { type emptyHistogram, quantile } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exactQuantile, latencyHistogram, rawDurations, runEngine, sleep, type TestServer, testServer } from "./engine-harness";
 
@@ -47,7 +47,9 @@ describe("engine accuracy", () => {
     expect(exact.length).toBeGreaterThan(1000);
     expect(h.count).toBe(exact.length);
     const worst = worstError(exact, h);
-    console.log(`accuracy, one engine: ${exact.length} requests, worst p${worst.p * 100} ${worst.stored.toFixed(4)} vs ${worst.exact.toFixed(4)} ms (${(worst.error * 100).toFixed(3)}%)`);
+    console.log(
+      `accuracy, one engine: ${exact.length} requests, worst p${worst.p * 100} ${worst.stored.toFixed(4)} vs ${worst.exact.toFixed(4)} ms (${(worst.error * 100).toFixed(3)}%)`,
+    );
     expect(worst.error).toBeLessThanOrEqual(0.01);
   });
 
@@ -67,7 +69,9 @@ describe("engine accuracy", () => {
     const h = latencyHistogram(b.lines, latencyHistogram(a.lines));
     expect(h.count).toBe(exact.length);
     const worst = worstError(exact, h);
-    console.log(`accuracy, two segments merged: ${exact.length} requests, worst p${worst.p * 100} error ${(worst.error * 100).toFixed(3)}%`);
+    console.log(
+      `accuracy, two segments merged: ${exact.length} requests, worst p${worst.p * 100} error ${(worst.error * 100).toFixed(3)}%`,
+    );
     expect(worst.error).toBeLessThanOrEqual(0.01);
   });
 });

@@ -2,7 +2,9 @@
 // workload: both run on opsbench-engine against the same local server, and must send the same requests (names,
 // methods, paths, headers, bodies), make the same checks pass and fail, use setup's captures the same way, and end
 // the same way. compileK6Script is the specification; compileDeclarativeWorkload is what the engine runs natively.
+import { existsSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
 import {
   compileDeclarativeWorkload,
   compileK6Script,
@@ -34,17 +36,17 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   if (!sockets.has(req.socket)) sockets.set(req.socket, nextSocket++);
-  const path = req.url ?? "/";
+  const target = req.url ?? "/";
   seen.push({
     method: req.method ?? "",
-    path,
+    path: target,
     auth: req.headers.authorization ?? "",
     vu: String(req.headers["x-vu"] ?? ""),
     body: Buffer.concat(chunks).toString(),
     close: /close/i.test(req.headers.connection ?? ""),
     conn: sockets.get(req.socket)!,
   });
-  const parts = path.split("?")[0]!.split("/").filter(Boolean);
+  const parts = target.split("?")[0]!.split("/").filter(Boolean);
   const json = (v: unknown) => {
     res.setHeader("Content-Type", "application/json");
     res.end(JSON.stringify(v));
@@ -74,10 +76,10 @@ async function bothWays(spec: WorkloadSpec): Promise<{ js: Side; decl: Side }> {
   const generated = spec as GeneratedWorkloadSpec;
   const env = { OPSBENCH_BASE_URL: `${server.url}/` };
   seen = [];
-  const js = await runEngine(compileK6Script(spec), { env });
+  const js = await runEngine(compileK6Script(spec), { env, json: true });
   const jsSeen = seen;
   seen = [];
-  const decl = await runEngine(compileDeclarativeWorkload(generated), { env, file: "workload.json" });
+  const decl = await runEngine(compileDeclarativeWorkload(generated), { env, json: true, file: "workload.json" });
   const declSeen = seen;
   seen = [];
   return { js: { run: js, seen: jsSeen }, decl: { run: decl, seen: declSeen } };
@@ -105,6 +107,22 @@ function checksByName(lines: K6OutputLine[]): Record<string, { n: number; pass: 
     out[l.name] = e;
     e.n += l.n;
     e.pass += l.pass;
+  }
+  return out;
+}
+
+/** How often each combination of tags a metric's samples carried occurs (with the value), from the engine's `--out json`. */
+function tagCombinations(run: EngineRun, metric: string): Record<string, number> {
+  const file = path.join(run.dir, "samples.json");
+  const out: Record<string, number> = {};
+  if (!existsSync(file)) return out;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.includes(`"${metric}"`)) continue;
+    const p = JSON.parse(line) as { type: string; metric: string; data: { tags?: Record<string, string>; value: number } };
+    if (p.type !== "Point" || p.metric !== metric) continue;
+    const tags = Object.entries(p.data.tags ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    const key = `${JSON.stringify(tags)} = ${p.data.value}`;
+    out[key] = (out[key] ?? 0) + 1;
   }
   return out;
 }
@@ -213,6 +231,10 @@ describe("declarative workloads run as their generated k6 scripts do", () => {
       "setup: admin": { n: 1, fail: 0 },
       me: { n: 9, fail: 0 },
     });
+    // The same tags on every request (name, url, method, status, group "::setup" in setup, scenario, expected_response...).
+    const jsTags = tagCombinations(js.run, "http_reqs");
+    expect(Object.keys(jsTags).some((k) => k.includes('["group","::setup"]'))).toBe(true);
+    expect(tagCombinations(decl.run, "http_reqs")).toEqual(jsTags);
   });
 
   it("expectStatus: the same checks pass and fail, the same requests count as failed, thresholds end both the same", async () => {
@@ -236,6 +258,8 @@ describe("declarative workloads run as their generated k6 scripts do", () => {
       });
       expect(httpByName(side.run.lines)).toEqual({ ok: { n: 10, fail: 0 }, bad: { n: 10, fail: 10 }, gone: { n: 10, fail: 0 } });
     }
+    expect(tagCombinations(decl.run, "checks")).toEqual(tagCombinations(js.run, "checks"));
+    expect(tagCombinations(decl.run, "http_req_failed")).toEqual(tagCombinations(js.run, "http_req_failed"));
     expect(js.run.code).toBe(99); // a threshold failed
     expect(decl.run.code).toBe(js.run.code);
   });
@@ -258,6 +282,26 @@ describe("declarative workloads run as their generated k6 scripts do", () => {
         'setup request "signin" (user row 0) failed: status 500',
       );
       expect(side.seen.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /status/500"]);
+    }
+  });
+
+  it("noConnectionReuse: a new connection for every request, think time between iterations", async () => {
+    const spec = workloadSpec.parse({
+      kind: "shared-iterations",
+      vus: 1,
+      iterations: 4,
+      noConnectionReuse: true,
+      thinkTime: "50ms",
+      requests: [{ name: "a", path: "/a" }],
+    });
+    const { js, decl } = await bothWays(spec);
+    for (const side of [js, decl]) {
+      expect(side.run.code, side.run.stderr).toBe(0);
+      expect(side.seen).toHaveLength(4);
+      expect(new Set(side.seen.map((s) => s.conn)).size).toBe(4);
+      expect(iterations(side.run.lines)).toBe(4);
+      const durations = tagCombinations(side.run, "iteration_duration");
+      for (const key of Object.keys(durations)) expect(Number(key.split(" = ")[1])).toBeGreaterThanOrEqual(50);
     }
   });
 

@@ -6,14 +6,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
+	"github.com/opsbench/opsbench/engine/internal/archive"
+	"github.com/opsbench/opsbench/engine/internal/declarative"
 	"github.com/opsbench/opsbench/engine/internal/js"
 	"github.com/opsbench/opsbench/engine/internal/metrics"
 	"github.com/opsbench/opsbench/engine/internal/options"
 	"github.com/opsbench/opsbench/engine/internal/summary"
 	"github.com/opsbench/opsbench/engine/internal/thresholds"
+	"github.com/opsbench/opsbench/engine/internal/vu"
 )
+
+// workloadRunner is what the engine runs: a k6 script on the JS runtime, or a declarative workload natively.
+type workloadRunner interface {
+	vu.Runner
+	SetOptions(consolidated json.RawMessage) error
+}
 
 // lateSink forwards samples to sinks set once they exist (the summary needs the metrics the init code registers).
 type lateSink struct {
@@ -33,7 +43,7 @@ func (l *lateSink) set(sinks ...metrics.Sink) {
 
 // loaded is a script read, its init code run once, and its options consolidated and checked.
 type loaded struct {
-	runner *js.Runner
+	runner workloadRunner
 	opts   *options.Options
 	reg    *metrics.Registry
 	ths    *thresholds.Set
@@ -54,10 +64,35 @@ func load(c *cli) (*loaded, int) {
 		return nil, exitScriptException
 	}
 	l := &loaded{reg: metrics.NewRegistry(), env: processEnv(c), sink: &lateSink{}}
-	l.runner, err = js.New(js.Config{Entry: entry, Env: l.env, Registry: l.reg, Samples: l.sink})
-	if err != nil {
-		logError(err.Error())
-		return nil, exitScriptException
+	switch {
+	case isDeclarative(entry):
+		// A declarative workload (presets, the form): runs natively, no JavaScript per request.
+		if l.runner, err = declarative.Load(entry, l.env, l.reg, l.sink); err != nil {
+			logError(err.Error())
+			return nil, exitInvalidConfig
+		}
+	case archive.Is(entry):
+		// A k6 archive: its files laid out in a folder of their own (removed at exit), then run as a script.
+		dir, err := os.MkdirTemp("", "opsbench-archive-")
+		if err != nil {
+			logError(err.Error())
+			return nil, exitScriptException
+		}
+		atExit(func() { _ = os.RemoveAll(dir) })
+		unpacked, err := archive.Unpack(entry, dir)
+		if err != nil {
+			logError(err.Error())
+			return nil, exitScriptException
+		}
+		if l.runner, err = js.New(js.Config{Entry: unpacked.Entry, Root: unpacked.Root, Env: l.env, Registry: l.reg, Samples: l.sink}); err != nil {
+			logError(err.Error())
+			return nil, exitScriptException
+		}
+	default:
+		if l.runner, err = js.New(js.Config{Entry: entry, Env: l.env, Registry: l.reg, Samples: l.sink}); err != nil {
+			logError(err.Error())
+			return nil, exitScriptException
+		}
 	}
 	var config json.RawMessage
 	if c.configFile != "" {
@@ -95,6 +130,21 @@ func load(c *cli) (*loaded, int) {
 		return invalid(err)
 	}
 	return l, exitOK
+}
+
+// isDeclarative tells a declarative workload (a .json file in opsbench's format) from a script.
+func isDeclarative(entry string) bool {
+	if !strings.HasSuffix(entry, ".json") {
+		return false
+	}
+	f, err := os.Open(entry)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := f.Read(head)
+	return declarative.Sniff(head[:n])
 }
 
 // inspect prints the consolidated options; with --execution-requirements also totalDuration and maxVUs.

@@ -47,7 +47,11 @@ func main() {
 		n = v
 	}
 	debug.SetMaxThreads(n)
-	os.Exit(realMain(os.Args[1:]))
+	code := realMain(os.Args[1:])
+	for _, f := range exitHooks {
+		f()
+	}
+	os.Exit(code)
 }
 
 const usage = `usage:
@@ -109,3 +113,8 @@ func processEnv(c *cli) map[string]string {
 	}
 	return env
 }
+
+// exitHooks run before the process exits (an unpacked archive's folder is removed).
+var exitHooks []func()
+
+func atExit(f func()) { exitHooks = append(exitHooks, f) }

@@ -33,8 +33,9 @@ type Runner struct {
 	// byTags caches the TagSets of each scenario's tags (one entry per scenario).
 	byTags map[*metrics.TagSet]*requestTags
 	// lastData caches the parsed setup data, which every VU is handed as the same JSON.
-	lastDataRaw string
-	lastData    *setupData
+	lastDataRaw   string
+	lastDataFirst *byte
+	lastData      *setupData
 }
 
 var _ vu.Runner = (*Runner)(nil)
@@ -174,9 +175,11 @@ type VU struct {
 	buf      []byte
 	timer    *time.Timer
 
-	ctx            context.Context
-	tags           *requestTags
-	iterInScenario int64
+	ctx  context.Context
+	tags *requestTags
+	// iterInScenario is exec.vu.iterationInScenario: it goes on where it was when the VU serves the same scenario again.
+	iterInScenario *int64
+	scenarioIters  map[string]*int64
 	iterInTest     int64
 }
 
@@ -234,7 +237,13 @@ func (v *VU) Activate(a vu.Activation) vu.ActiveVU {
 		v.c.env = a.Env
 	}
 	v.c.data = v.r.setupData(a.SetupData)
-	v.iterInScenario = 0
+	if v.scenarioIters == nil {
+		v.scenarioIters = map[string]*int64{}
+	}
+	if v.iterInScenario = v.scenarioIters[a.Scenario]; v.iterInScenario == nil {
+		v.iterInScenario = new(int64)
+		v.scenarioIters[a.Scenario] = v.iterInScenario
+	}
 	return v
 }
 
@@ -249,9 +258,9 @@ func (v *VU) RunIteration(it vu.Iteration) error {
 	prog := v.prog
 	c := v.c
 	c.reset()
-	c.iter = v.iterInScenario
+	c.iter = *v.iterInScenario
 	v.iterInTest = it.InTest
-	v.iterInScenario++
+	*v.iterInScenario++
 	defer v.client.IterationEnd()
 
 	closing := prog.reconnectEvery > 0 && (c.iter+1)%prog.reconnectEvery == 0
@@ -339,10 +348,6 @@ func (v *VU) send(ctx context.Context, q *request, vr *vuRequest, c *ictx, closi
 		req.Body = c.render(make([]byte, 0, q.body.size), q.body)
 	}
 	resp, _ := v.client.Do(ctx, req)
-	if closing {
-		// The connection that said "Connection: close" must not serve the next request, even if the server kept it open.
-		v.client.CloseIdle()
-	}
 	v.emitter.Emit(v.r.samples, tags, resp, &vr.info, v.client)
 	if q.expect != nil && !resp.Aborted {
 		pass := 0.0

@@ -461,3 +461,32 @@ func TestRunsTheCompilersOutput(t *testing.T) {
 		t.Errorf("%d signin requests, want one per user row (6)", n)
 	}
 }
+
+// exec.vu.iterationInScenario goes on when a VU serves the same scenario again (arrival-rate executors activate a
+// VU for each iteration): reconnectEvery counts a VU's iterations in the scenario, not per activation.
+func TestIterationInScenarioSurvivesActivations(t *testing.T) {
+	target := newTarget(t)
+	r, err := New(workloadJSON(t, map[string]any{"requests": []any{loadRequest("i", "GET", []any{text("/i/"), map[string]any{"type": "iteration"}}, nil)}}),
+		map[string]string{"OPSBENCH_BASE_URL": target.URL}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.NewVU(t.Context(), 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := metrics.NewTags(map[string]string{"scenario": "main"})
+	for _, sc := range []string{"main", "main", "other", "main"} {
+		a := v.Activate(vu.Activation{Ctx: t.Context(), Scenario: sc, Tags: tags})
+		if err := a.RunIteration(vu.Iteration{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, s := range target.requests() {
+		got = append(got, s.path)
+	}
+	if want := "[/i/0 /i/1 /i/0 /i/2]"; fmt.Sprint(got) != want {
+		t.Errorf("iterations %v, want %s", got, want)
+	}
+}

@@ -218,8 +218,12 @@ func (c *Client) writeRequest(bw *bufio.Writer, h *hop, r *Response) error {
 	}
 	for k, vs := range h.header {
 		switch k {
-		case "Host", "Content-Length", "Transfer-Encoding", "Connection":
+		case "Host", "Content-Length", "Transfer-Encoding":
 			continue
+		case "Connection":
+			if o.NoConnectionReuse {
+				continue // "close" is written below
+			}
 		case "Cookie":
 			if len(h.cookies) > 0 {
 				continue // written below, merged with the jar's

@@ -346,12 +346,12 @@ func TestConstantArrivalRate(t *testing.T) {
 		if d := s.it.ScheduledAt.Sub(want); d < -5*time.Millisecond || d > 5*time.Millisecond {
 			t.Fatalf("iteration %d planned at %v, want %v", s.it.InTest, s.it.ScheduledAt.Sub(start), want.Sub(start))
 		}
-		if s.at.Sub(s.it.ScheduledAt) > 20*time.Millisecond {
+		if s.at.Sub(s.it.ScheduledAt) > 50*time.Millisecond {
 			late++
 		}
 	}
-	if late > len(as)/100 {
-		t.Errorf("%d of %d iterations started more than 20ms after their planned time", late, len(as))
+	if late > len(as)/50 { // a loaded machine (or -race) delays some; the plan itself never moves
+		t.Errorf("%d of %d iterations started more than 50ms after their planned time", late, len(as))
 	}
 	if last := as[len(as)-1].at.Sub(start); last < 1900*time.Millisecond || last > 2100*time.Millisecond {
 		t.Errorf("the last iteration started at %v, want just before 2s", last)

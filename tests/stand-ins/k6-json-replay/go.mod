@@ -1,3 +1,3 @@
-module opsbench.local/stand-ins/k6-json-replay
+module github.com/opsbench/opsbench/tests/stand-ins/k6-json-replay
 
 go 1.22

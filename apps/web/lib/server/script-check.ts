@@ -2,11 +2,10 @@
 // compiled script's real options (duration, VUs, arrival rate) must fit the workspace's limits. The web app never
 // spawns k6: the check goes through the worker's script-validation queue.
 import {
-  compileK6Script,
+  compileEngineInput,
   rateDependsOnRun,
   resolveRate,
   type ScriptBundle,
-  scriptBundleOf,
   type WorkloadSpec,
   type WorkspaceLimits,
   workloadLimitBreaches,
@@ -34,7 +33,8 @@ async function inspect(source: string, bundle: ScriptBundle): Promise<ScriptVali
 export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLimits, path = "spec"): Promise<void> {
   // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
   const concrete = rateDependsOnRun(spec) ? resolveRate(spec, { maxThroughputRps: 1, requests: 1, iterations: 1 }) : spec;
-  const result = await inspect(compileK6Script(concrete), scriptBundleOf(concrete));
+  const { script, ...bundle } = compileEngineInput(concrete);
+  const result = await inspect(script, bundle);
   const at = spec.kind === "script" ? `${path}.source` : path;
   if (!result.ok) throw new ApiError("invalid_input", `${at}: ${result.message}`, [{ path: at, message: result.message }]);
   const generators = generatorsBreach(spec, limits);

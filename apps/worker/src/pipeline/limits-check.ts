@@ -1,14 +1,15 @@
 // Before anything is deployed: the workload checked again against its workspace's limits as they are now. The API
 // checked it when it was saved, but an owner may have lowered a limit since; such a run is refused (FAILED, with
 // the limit named), and nothing is deployed. The requirements come from k6 inspect of the compiled script, as at the API.
-import { compileK6Script, scriptBundleOf, type WorkloadSpec, type WorkspaceLimits, workloadLimitBreaches } from "@opsbench/core";
+import { compileEngineInput, type WorkloadSpec, type WorkspaceLimits, workloadLimitBreaches } from "@opsbench/core";
 import type { RunContext } from "./run-context";
 import { RunFailure } from "./run-failure";
 
 /** `workload`: the run's, resolved once (workload.ts). */
 export async function checkLimits(ctx: RunContext, workload: WorkloadSpec): Promise<WorkspaceLimits> {
   const limits = await ctx.store.limits();
-  const inspected = await ctx.deps.k6.runner.inspect(compileK6Script(workload), scriptBundleOf(workload));
+  const { script, ...bundle } = compileEngineInput(workload);
+  const inspected = await ctx.deps.k6.runner.inspect(script, bundle);
   if (!inspected.ok) throw new RunFailure(`the workload's script does not pass k6 inspect: ${inspected.message}`);
   const breaches = workloadLimitBreaches(inspected, limits);
   if (breaches.length > 0)

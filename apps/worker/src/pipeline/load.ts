@@ -2,7 +2,7 @@
 // workload against the deployment; its per-second aggregates go to Postgres as they
 // come, while the provider's observe() records replicas and CPU alongside.
 // k6's exit code 99 (thresholds failed) is a result, not a failure.
-import { compileK6Script, scriptBundleOf, generatorsOf, HttpSeriesCap, overLimitsFlag, type WorkspaceLimits } from "@opsbench/core";
+import { compileEngineInput, generatorsOf, HttpSeriesCap, overLimitsFlag, type WorkspaceLimits } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
 import type { InfraPoint, Provider } from "@opsbench/providers";
 import type { Logger } from "../logger";
@@ -55,8 +55,7 @@ export async function load(
       const result = await deps.k6.runner.runK6(
         {
           key: ctx.runId,
-          script: compileK6Script(workload),
-          ...scriptBundleOf(workload),
+          ...compileEngineInput(workload),
           env: { OPSBENCH_BASE_URL: dep.endpoint },
           // The address admitted for the run (load-host-check.ts): the runner loads it alone, without resolving again.
           pinnedAddress: ctx.loadHost?.admission.address ?? null,

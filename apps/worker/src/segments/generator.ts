@@ -5,7 +5,7 @@
 // its segment and the corrected second. It stops when the run gives up, and keeps an alive key
 // fresh while it works, so a lost machine is noticed within seconds.
 import os from "node:os";
-import { compileK6Script, loadAdmission, readStoredJson, scriptBundleOf, workloadSpec } from "@opsbench/core";
+import { compileEngineInput, loadAdmission, readStoredJson, workloadSpec } from "@opsbench/core";
 import { isLoopbackHost } from "@opsbench/providers";
 import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
 import {
@@ -93,8 +93,7 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
       result = await deps.k6.runner.runK6(
         {
           key,
-          script: compileK6Script(spec),
-          ...scriptBundleOf(spec),
+          ...compileEngineInput(spec),
           env: { OPSBENCH_BASE_URL: endpoint },
           // The address the run's worker admitted and pinned (load-host-check.ts): every generator loads that one.
           pinnedAddress: readStoredJson(loadAdmission, run.loadAdmission)?.address ?? null,

@@ -6,6 +6,21 @@ import type { WorkloadSpec } from "../workloads/workload-spec";
 import { compileK6Options } from "../workloads/compile-options";
 import { programJs } from "../workloads/compile-program";
 import { K6_RUNTIME_SOURCE } from "../workloads/runtime";
+import { compileDeclarativeWorkload } from "../workloads/compile-declarative";
+import { scriptBundleOf, type ScriptBundle } from "./script-bundle";
+
+/** The entry name of a generated workload in the runner's folder: opsbench-engine runs a .json in its format natively. */
+export const DECLARATIVE_ENTRY = "workload.json";
+
+/**
+ * What the load engine runs for a workload: a generated one as its declarative workload (sent natively, no
+ * JavaScript per request; the same requests, checks and options as compileK6Script's script), a user's script as
+ * it is with its bundle. compileK6Script stays what a user sees and exports (`opsbench workload show --k6`).
+ */
+export function compileEngineInput(spec: WorkloadSpec): { script: string } & ScriptBundle {
+  if (spec.kind === "script") return { script: spec.source, ...scriptBundleOf(spec) };
+  return { script: compileDeclarativeWorkload(spec), entry: DECLARATIVE_ENTRY };
+}
 
 export { K6_SUMMARY_TREND_STATS, compileK6Options, UnresolvedRateError } from "../workloads/compile-options";
 
