@@ -53,7 +53,8 @@ export function checkProgram({ dir, pkg }) {
   // The program's own module carries no licence file of its own: it is ours, not a dependency.
   const own = /^module\s+(\S+)/m.exec(readFileSync(path.join(cwd, "go.mod"), "utf8"))?.[1];
   // Offline machines cannot look up source URLs (a warning only); the classification reads the module's own files.
-  const env = { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: process.env.GOPROXY ?? "https://proxy.golang.org" };
+  // -mod=readonly (Go's default): the check never rewrites a program's go.mod (the engine's build key hashes it).
+  const env = { ...process.env };
   const report = spawnSync(bin, ["report", pkg, `--ignore=${own}`], { cwd, encoding: "utf8", env });
   const rows = report.stdout
     .trim()
