@@ -76,6 +76,18 @@ export function detectK6Format(line: string): K6FileFormat | null {
 }
 
 /** One k6 sample (a JSON Point or a CSV row). */
+/**
+ * The cell an http_req_duration sample goes to, as opsbench's output keys them: its second, request name (the name
+ * tag, else the URL), status class, and success (k6's expected_response: successful and failed responses are kept
+ * in separate cells, successCells).
+ */
+export function httpCellOf(s: K6Sample, second: number): { key: string; name: string; cls: string; failed: boolean } {
+  const name = s.tag("name") || s.tag("url") || "";
+  const cls = statusClassOf(s.tag("status"), s.tag("error_code"));
+  const failed = s.tag("expected_response") === "false";
+  return { key: `${second}\u0000${name}\u0000${cls}\u0000${failed}`, name, cls, failed };
+}
+
 export interface K6Sample {
   metric: string;
   timeMs: number;
@@ -121,11 +133,7 @@ export function k6ImportAggregator(format: K6FileFormat) {
     const second = Math.floor(s.timeMs / 1000);
     if (s.metric === "http_req_duration") {
       requests++;
-      const name = s.tag("name") || s.tag("url") || "";
-      const cls = statusClassOf(s.tag("status"), s.tag("error_code"));
-      // Successful and failed responses in separate cells, as opsbench's output keeps them (successCells).
-      const failed = s.tag("expected_response") === "false";
-      const key = `${second}\u0000${name}\u0000${cls}\u0000${failed}`;
+      const { key, name, cls, failed } = httpCellOf(s, second);
       let cell = cells.get(key);
       if (!cell) {
         cell = { second, name, class: cls, failures: 0, h: emptyHistogram() };

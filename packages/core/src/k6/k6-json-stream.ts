@@ -10,7 +10,7 @@
 import { bytesToBase64 } from "../histograms/base64-bytes";
 import { emptyHistogram, HISTOGRAM_ALPHA, HISTOGRAM_MIN_VALUE_MS, type Histogram, recordValue, toPart } from "../histograms/histogram";
 import { encodeBuckets } from "../histograms/histogram-encoding";
-import { type K6MetricDeclaration, type K6Sample, parseK6JsonRecord, statusClassOf } from "./k6-import";
+import { httpCellOf, type K6MetricDeclaration, type K6Sample, parseK6JsonRecord } from "./k6-import";
 import type { K6HttpLine, K6LoadLine, K6MetricLine, K6OutputLine, MetricKind } from "./k6-output-format";
 import type { ThresholdSources } from "./k6-merged-thresholds";
 
@@ -151,10 +151,7 @@ export function k6JsonStream(opts: K6JsonStreamOptions = {}) {
     if (s.timeMs > lastMs && s.metric !== "vus" && s.metric !== "vus_max") lastMs = s.timeMs;
     if (s.metric === "http_req_duration") {
       requests++;
-      const name = s.tag("name") || s.tag("url") || "";
-      const cls = statusClassOf(s.tag("status"), s.tag("error_code"));
-      const failed = s.tag("expected_response") === "false";
-      const key = `${second}\u0000${name}\u0000${cls}\u0000${failed}`;
+      const { key, name, cls, failed } = httpCellOf(s, second);
       let cell = http.get(key);
       if (!cell) {
         cell = { second, name, class: cls, failed, h: emptyHistogram() };
