@@ -1,5 +1,5 @@
 // The k6 conformance corpus: every script in scripts/ runs through opsbench-engine (env
-// OPSBENCH_ENGINE, else .tools/opsbench-engine/opsbench-engine) against a local test server, and
+// OPSBENCH_ENGINE, else engine/build.mjs's build, else .tools/opsbench-engine/) against a local test server, and
 // its exit code, --summary-export values, server hits, files and output must match cases.json.
 // The same corpus runs against a real k6 binary too (OPSBENCH_ENGINE=/path/to/k6), except the
 // cases marked engineOnly (modules opsbench-engine refuses on purpose).

@@ -38,7 +38,12 @@ function parseCookies(header: string | undefined): Record<string, string> {
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
     if (eq <= 0) continue;
-    out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
+    // RFC 6265 allows a value in double quotes (Go's client quotes values with spaces).
+    const raw = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
+    out[part.slice(0, eq).trim()] = decodeURIComponent(raw);
   }
   return out;
 }

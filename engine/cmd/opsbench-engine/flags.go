@@ -196,3 +196,28 @@ func parseArgs(args []string) (*cli, error) {
 	}
 	return c, nil
 }
+
+// envOptions takes k6's option variables (K6_VUS, K6_DURATION, K6_ITERATIONS, K6_STAGES as "30s:10,1m:0") from
+// the environment: above the script's options, below the command line's flags, as k6 documents the order.
+func envOptions(c *cli, getenv func(string) string) error {
+	from := &cli{}
+	for _, v := range []struct{ env, flag string }{{"K6_VUS", "vus"}, {"K6_DURATION", "duration"}, {"K6_ITERATIONS", "iterations"}} {
+		if val := getenv(v.env); val != "" {
+			if err := flagSpecs[v.flag].set(from, val); err != nil {
+				return &valueError{v.env + ": " + strings.TrimPrefix(err.Error(), "--"+v.flag+": ")}
+			}
+		}
+	}
+	for _, st := range splitList(getenv("K6_STAGES")) {
+		if err := flagSpecs["stage"].set(from, st); err != nil {
+			return &valueError{"K6_STAGES: " + strings.TrimPrefix(err.Error(), "--stage: ")}
+		}
+	}
+	if c.opts.VUs == nil {
+		c.opts.VUs = from.opts.VUs
+	}
+	if c.opts.Duration == nil && c.opts.Iterations == nil && c.opts.Stages == nil {
+		c.opts.Duration, c.opts.Iterations, c.opts.Stages = from.opts.Duration, from.opts.Iterations, from.opts.Stages
+	}
+	return nil
+}

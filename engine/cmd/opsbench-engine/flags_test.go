@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -42,5 +43,32 @@ func TestParseArgs(t *testing.T) {
 		if _, err := parseArgs(bad); !errors.As(err, &ve) {
 			t.Errorf("%v: want an invalid value, got %v", bad, err)
 		}
+	}
+}
+
+// K6_VUS and friends sit between the script's options and the command line's flags.
+func TestEnvOptions(t *testing.T) {
+	env := map[string]string{"K6_VUS": "2", "K6_ITERATIONS": "5", "K6_STAGES": "1s:3, 2s:0"}
+	c, err := parseArgs([]string{"run", "script.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := envOptions(c, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if *c.opts.VUs != 2 || *c.opts.Iterations != 5 || len(c.opts.Stages) != 2 || c.opts.Stages[1].Target != 0 {
+		t.Fatalf("from the environment: %+v", c.opts)
+	}
+	c, _ = parseArgs([]string{"run", "--vus", "7", "--duration", "3s", "script.js"})
+	if err := envOptions(c, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if *c.opts.VUs != 7 || c.opts.Iterations != nil || c.opts.Stages != nil {
+		t.Fatalf("the flags must win: %+v", c.opts)
+	}
+	var ve *valueError
+	if err := envOptions(c, func(k string) string { return map[string]string{"K6_VUS": "many"}[k] }); !errors.As(err, &ve) ||
+		!strings.Contains(err.Error(), "K6_VUS") {
+		t.Fatalf("a bad K6_VUS: %v", err)
 	}
 }

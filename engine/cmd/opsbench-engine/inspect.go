@@ -85,13 +85,11 @@ func load(c *cli) (*loaded, int) {
 			return nil, exitScriptException
 		}
 		if l.runner, err = js.New(js.Config{Entry: unpacked.Entry, Root: unpacked.Root, Env: l.env, Registry: l.reg, Samples: l.sink}); err != nil {
-			logError(err.Error())
-			return nil, exitScriptException
+			return nil, initFailed(err)
 		}
 	default:
 		if l.runner, err = js.New(js.Config{Entry: entry, Env: l.env, Registry: l.reg, Samples: l.sink}); err != nil {
-			logError(err.Error())
-			return nil, exitScriptException
+			return nil, initFailed(err)
 		}
 	}
 	var config json.RawMessage
@@ -130,6 +128,16 @@ func load(c *cli) (*loaded, int) {
 		return invalid(err)
 	}
 	return l, exitOK
+}
+
+// initFailed logs why the script's init code failed: exec.test.abort() there is 108, anything else a script error (107).
+func initFailed(err error) int {
+	if isAbort(err) {
+		logError("test aborted in the init code: " + abortReason(err))
+		return exitScriptAborted
+	}
+	logError(err.Error())
+	return exitScriptException
 }
 
 // isDeclarative tells a declarative workload (a .json file in opsbench's format) from a script.

@@ -61,6 +61,9 @@ const usage = `usage:
 
 func realMain(args []string) int {
 	c, err := parseArgs(args)
+	if err == nil {
+		err = envOptions(c, os.Getenv)
+	}
 	if err != nil {
 		logError(err.Error())
 		var ve *valueError

@@ -1,6 +1,6 @@
 // Doc: "Constant arrival rate" (k6 docs, using-k6/scenarios/executors/constant-arrival-rate):
 // `rate` iterations start each `timeUnit`, for `duration`, independently of iteration time.
-// Expect: 10 iterations/s for 2s = 20 iterations (19..21), none dropped (2 VUs are plenty).
+// Expect: 10 iterations/s for 2s = 20 iterations (19..21), none dropped (5 VUs are plenty).
 import http from "k6/http";
 
 export const options = {
@@ -10,7 +10,7 @@ export const options = {
       rate: 10,
       timeUnit: "1s",
       duration: "2s",
-      preAllocatedVUs: 2,
+      preAllocatedVUs: 5,
     },
   },
 };

@@ -61,7 +61,7 @@ func (s *Scheduler) runScenario(sc *options.Scenario) error {
 			return func() (vu.Iteration, bool) { return r.newIteration(), true }
 		})
 	case options.SharedIterations:
-		return r.runClosed(r.part.VUs, func(int) func() (vu.Iteration, bool) {
+		err := r.runClosed(r.part.VUs, func(int) func() (vu.Iteration, bool) {
 			return func() (vu.Iteration, bool) {
 				c := r.next.Add(1) - 1
 				if c >= r.part.Iterations {
@@ -70,17 +70,24 @@ func (s *Scheduler) runScenario(sc *options.Scenario) error {
 				return vu.Iteration{InInstance: c, InTest: s.striper.Global(c)}, true
 			}
 		})
+		// Iterations never started when maxDuration ran out are dropped, as k6 documents.
+		r.droppedN(r.part.Iterations - min(r.next.Load(), r.part.Iterations))
+		return err
 	case options.PerVUIterations:
-		return r.runClosed(r.part.VUs, func(int) func() (vu.Iteration, bool) {
-			var mine int64
+		started := make([]int64, r.part.VUs)
+		err := r.runClosed(r.part.VUs, func(i int) func() (vu.Iteration, bool) {
 			return func() (vu.Iteration, bool) {
-				if mine >= r.part.Iterations {
+				if started[i] >= r.part.Iterations {
 					return vu.Iteration{}, false
 				}
-				mine++
+				started[i]++
 				return r.newIteration(), true
 			}
 		})
+		for _, n := range started {
+			r.droppedN(r.part.Iterations - n)
+		}
+		return err
 	case options.RampingVUs:
 		return r.runRampingVUs()
 	case options.ConstantArrivalRate, options.RampingArrivalRate:
@@ -124,9 +131,15 @@ func (r *scenarioRun) iterate(active vu.ActiveVU, ctx context.Context, it vu.Ite
 	return true
 }
 
-func (r *scenarioRun) dropped() {
+func (r *scenarioRun) dropped() { r.droppedN(1) }
+
+// droppedN counts n iterations that were due but never started (none: nothing is written).
+func (r *scenarioRun) droppedN(n int64) {
+	if n <= 0 {
+		return
+	}
 	r.s.cfg.Samples.AddSamples([]metrics.Sample{
-		{Metric: r.s.cfg.Registry.Builtin.DroppedIterations, Time: time.Now(), Value: 1, Tags: r.iterTags},
+		{Metric: r.s.cfg.Registry.Builtin.DroppedIterations, Time: time.Now(), Value: float64(n), Tags: r.iterTags},
 	})
 }
 

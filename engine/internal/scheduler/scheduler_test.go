@@ -517,3 +517,20 @@ func TestVUIdsInTestAcrossSegments(t *testing.T) {
 		}
 	}
 }
+
+// Iterations that maxDuration leaves unstarted are dropped (shared- and per-vu-iterations), as k6 documents.
+func TestMaxDurationDropsTheRest(t *testing.T) {
+	slow := func(a vu.Activation, it vu.Iteration) error { return sleepCtx(a.Ctx, 100*time.Millisecond) }
+	for _, sc := range []string{
+		`{"scenarios":{"s":{"executor":"shared-iterations","vus":2,"iterations":20,"maxDuration":"250ms","gracefulStop":"0s"}}}`,
+		`{"scenarios":{"p":{"executor":"per-vu-iterations","vus":2,"iterations":10,"maxDuration":"250ms","gracefulStop":"0s"}}}`,
+	} {
+		h := newHarness(t, sc, options.Flags{}, slow)
+		h.run()
+		done, dropped := h.sink.sum("iterations"), h.sink.sum("dropped_iterations")
+		interrupted := float64(h.sched.IterationsInterrupted())
+		if done+dropped+interrupted != 20 || dropped < 10 {
+			t.Errorf("%s: %v done, %v dropped, %v interrupted; want 20 in all, most dropped", sc, done, dropped, interrupted)
+		}
+	}
+}

@@ -124,7 +124,10 @@ func newK6(s *VUState) (*sobek.Object, error) {
 		defer t.Stop()
 		select {
 		case <-t.C:
-		case <-ctx.Done(): // the iteration is being stopped
+		case <-ctx.Done():
+			// The iteration is being stopped (gracefulStop, the test's end): nothing after the sleep may run. The
+			// VU's own watcher interrupts the runtime too, but from another goroutine, possibly a moment too late.
+			rt.Interrupt(ctx.Err())
 		}
 		return sobek.Undefined()
 	})
