@@ -59,7 +59,7 @@ const runnerEnvSchema = z.object({
   OPSBENCH_K6_MEMORY_MB: z.coerce.number().int().min(1024).default(4096),
   /** Address space each k6 inspect (script validation, the run's own check) may use, MB. */
   OPSBENCH_K6_INSPECT_MEMORY_MB: z.coerce.number().int().min(1024).default(1536),
-  /** OS threads a k6 may start (Go's thread limit in opsbench's k6 build; RLIMIT_NPROC too, which binds non-root runners). */
+  /** OS threads a k6 may start (Go's thread limit in opsbench-engine, handed over as OPSBENCH_ENGINE_MAX_THREADS; RLIMIT_NPROC too, which binds non-root runners). */
   OPSBENCH_K6_MAX_THREADS: z.coerce.number().int().min(50).default(2000),
 });
 

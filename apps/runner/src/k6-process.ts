@@ -531,7 +531,7 @@ async function superviseK6(
       if (!parsed?.success) malformed++;
       else if (parsed.data.t === "meta" && parsed.data.alpha !== HISTOGRAM_ALPHA) {
         // Buckets of another accuracy would be read wrongly: refuse the whole output.
-        formatError = `k6 output writes histograms with alpha ${parsed.data.alpha}, opsbench reads ${HISTOGRAM_ALPHA}; rebuild k6 (npm run k6:build)`;
+        formatError = `k6 output writes histograms with alpha ${parsed.data.alpha}, opsbench reads ${HISTOGRAM_ALPHA}; rebuild the engine (npm run engine:build)`;
         signalGroup("SIGINT");
       } else if (!formatError) take(parsed.data);
     }

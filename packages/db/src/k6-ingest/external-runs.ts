@@ -117,7 +117,7 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
     if (l.t === "meta" && l.alpha !== HISTOGRAM_ALPHA)
       throw new IngestRefused(
         422,
-        `the output writes histograms with alpha ${l.alpha}; this server reads ${HISTOGRAM_ALPHA} (use the opsbench k6 build of this version)`,
+        `the output writes histograms with alpha ${l.alpha}; this server reads ${HISTOGRAM_ALPHA} (use the opsbench-engine of this version)`,
       );
     if (l.t === "http") http.push(l);
     else if (l.t === "load") load.push(l);
