@@ -3,6 +3,8 @@ import { loadWindowSummary } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
 import { enqueueRun } from "@opsbench/jobs";
 import { isAlive, openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
+import { loadEnv as loadRunnerEnv } from "../../runner/src/env";
+import { k6Version } from "../../runner/src/k6-process";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 beforeAll(async () => {
@@ -24,7 +26,8 @@ describe("run pipeline (real worker, real k6, local-service)", () => {
     const view = await waitForFinal(stack.db, run.id);
     expect(view.error).toBeNull();
     expect(view.status).toBe("SUCCEEDED");
-    expect(view.k6Version).toMatch(/^v1\.8\.1/);
+    // The version of the engine that ran it (`opsbench-engine version`), recorded with the run.
+    expect(view.k6Version).toBe(k6Version(loadRunnerEnv({}).OPSBENCH_ENGINE));
     expect(view.k6ExitCode).toBe(0);
     expect(view.steps.map((s) => [s.name, s.status])).toEqual([
       ["PROVISION", "SUCCEEDED"],

@@ -694,3 +694,51 @@ func TestRequestConnectionCloseEndsTheConnection(t *testing.T) {
 		t.Fatalf("%d connections, want 2 (the one closed by the third request, then a new one)", n)
 	}
 }
+
+// A server that takes a request on a kept-alive connection and dies without answering: a POST is not sent again
+// (it may have been acted on), and the failure is counted; a GET goes again on a new connection.
+func TestRequestTakenThenConnectionDropped(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var posts atomic.Int64
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				br := bufio.NewReader(conn)
+				for n := 0; ; n++ {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					io.Copy(io.Discard, req.Body)
+					if req.Method == "POST" {
+						posts.Add(1)
+					}
+					if n == 1 { // the second request on a connection: taken, never answered
+						return
+					}
+					io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				}
+			}()
+		}
+	}()
+	u := mustURL(t, "http://"+ln.Addr().String()+"/")
+	c := newClient(t, `{}`)
+	c.Do(context.Background(), &Request{URL: u})
+	r, _ := c.Do(context.Background(), &Request{Method: "POST", URL: u, Body: []byte("x")})
+	if r.Error == "" || posts.Load() != 1 {
+		t.Fatalf("POST: error %q, received %d times; want an error and once", r.Error, posts.Load())
+	}
+	c.Do(context.Background(), &Request{URL: u})
+	if r, _ := c.Do(context.Background(), &Request{URL: u}); r.Status != 200 {
+		t.Fatalf("GET after a dropped connection: status %d, error %q", r.Status, r.Error)
+	}
+}

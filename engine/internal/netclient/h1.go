@@ -134,7 +134,7 @@ func (c *Client) exchange(ctx context.Context, deadline time.Time, h *hop, pc *h
 	}
 	if err := c.writeRequest(pc.bw, h, r); err != nil {
 		c.release(pc, false)
-		if pc.fromIdle && ctx.Err() == nil && time.Now().Before(deadline) {
+		if c.mayResend(pc, h, ctx, deadline) {
 			return nil, true
 		}
 		return failed(h, start, err, ctx), false
@@ -142,7 +142,9 @@ func (c *Client) exchange(ctx context.Context, deadline time.Time, h *hop, pc *h
 	tWrote := time.Now()
 	if _, err := pc.br.Peek(1); err != nil {
 		c.release(pc, false)
-		if pc.fromIdle && ctx.Err() == nil && time.Now().Before(deadline) && !isTimeout(err) {
+		// Only a clean close (EOF) of a kept-alive connection says the server closed it idle, before it read the
+		// request; a reset may come from a server that took the request and died, which is a failure to count.
+		if errors.Is(err, io.EOF) && c.mayResend(pc, h, ctx, deadline) {
 			return nil, true
 		}
 		fr := failed(h, start, err, ctx)
@@ -546,4 +548,15 @@ func parseRawHeader(raw string) http.Header {
 		h[k] = append(h[k], strings.TrimSpace(line[colon+1:]))
 	}
 	return h
+}
+
+// mayResend: a request that failed on a kept-alive connection before any answer may go again on a new one, once,
+// when sending it twice does no harm (GET, HEAD, OPTIONS, TRACE, as Go's own client decides) and time is left.
+func (c *Client) mayResend(pc *h1conn, h *hop, ctx context.Context, deadline time.Time) bool {
+	switch h.method {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+	default:
+		return false
+	}
+	return pc.fromIdle && ctx.Err() == nil && time.Now().Before(deadline)
 }

@@ -7,7 +7,6 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseJunit } from "junit2json";
 import { describe, expect, it } from "vitest";
-import { loadEnv as loadRunnerEnv } from "../../../apps/runner/src/env";
 import { launchBrowser, shortRamp, taewaTarget } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
@@ -244,8 +243,9 @@ export default function () {
 }
 `,
     );
-    // The pinned k6 makes the archive, as a team's CI would with its own k6.
-    execFileSync(loadRunnerEnv({}).OPSBENCH_ENGINE, ["archive", "--quiet", "-O", "short.tar", "short/test.js"], { cwd: project });
+    // The archive as a team's CI makes it with its own k6 (`k6 archive`): metadata.json naming the main script by its
+    // absolute path, the script as "data", and its module and data file under file/ at their absolute paths.
+    k6Archive(project, "short.tar", "short/test.js", ["lib/paths.js", "data/users.csv"]);
     const ran = await installed(remote, "run", "--target", "packed-script-taewa", "--script", "short.tar", "--json");
     expect(ran.code, ran.stderr).toBe(0);
     expect((JSON.parse(ran.stdout) as { requests: number }).requests).toBeGreaterThan(0);
@@ -314,3 +314,20 @@ export default function () {
     expect(bad.stderr).toContain("401");
   });
 });
+
+/** A tar in `k6 archive`'s layout (k6's docs: metadata.json, data, file/<absolute path>), made with tar(1). */
+function k6Archive(project: string, out: string, entry: string, files: string[]) {
+  const staging = mkdtempSync(path.join(os.tmpdir(), "opsbench-k6-archive-"));
+  const main = path.join(project, entry);
+  writeFileSync(
+    path.join(staging, "metadata.json"),
+    JSON.stringify({ filename: `file://${main}`, pwd: `file://${path.dirname(main)}/`, options: {}, type: "js" }),
+  );
+  writeFileSync(path.join(staging, "data"), readFileSync(main));
+  for (const f of files) {
+    const at = path.join(staging, "file", project, f);
+    mkdirSync(path.dirname(at), { recursive: true });
+    writeFileSync(at, readFileSync(path.join(project, f)));
+  }
+  execFileSync("tar", ["-cf", path.join(project, out), "-C", staging, "metadata.json", "data", "file"]);
+}

@@ -28,7 +28,7 @@ export type ScriptValidationResult = z.infer<typeof scriptValidationResult>;
 export const runnerKey = z.string().regex(/^[A-Za-z0-9_-]{1,120}$/, "letters, digits, _ and - only");
 
 export const runnerHealth = z.object({
-  /** The pinned k6's version, e.g. v1.8.1. */
+  /** The load engine's version (opsbench-engine, or an admin's stock k6), e.g. v0.1.0. */
   k6Version: z.string(),
   /** Why k6 cannot be sandboxed on this host, or null when it can. */
   sandboxProblem: z.string().nullable(),
