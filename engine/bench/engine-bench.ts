@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { compileDeclarativeWorkload, workloadSpec } from "@opsbench/core";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { engineBuildInfo } from "../build.mjs";
 
@@ -126,16 +127,18 @@ function measured(cmd: string[], work: string, env: Record<string, string> = {})
 
 const served = async (url: string) => Number(await (await fetch(`${url}/served`)).text());
 
+/** The same closed-loop load as a generated workload: what the presets and the form compile to (core). */
 function declarativeWorkload(vus: number, seconds: number, thinkSeconds = 0): string {
-  return JSON.stringify({
-    opsbench: "declarative/1",
-    options: { scenarios: { load: { executor: "constant-vus", vus, duration: `${seconds}s`, gracefulStop: "5s" } } },
-    program: {
-      requests: [{ name: "echo", method: "GET", path: [{ type: "text", text: "/?input=x" }], headers: {} }],
-      requestTimeout: "60s",
-      ...(thinkSeconds ? { thinkTime: thinkSeconds } : {}),
-    },
+  const spec = workloadSpec.parse({
+    kind: "constant-vus",
+    vus,
+    duration: `${seconds}s`,
+    gracefulStop: "5s",
+    requests: [{ name: "echo", path: "/?input=x" }],
+    ...(thinkSeconds ? { thinkTime: `${thinkSeconds}s` } : {}),
   });
+  if (spec.kind !== "constant-vus") throw new Error("unreachable");
+  return compileDeclarativeWorkload(spec);
 }
 
 function scriptWorkload(vus: number, seconds: number, thinkSeconds = 0): string {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,16 @@ func main() {
 		n = v
 	}
 	debug.SetMaxThreads(n)
+	// OPSBENCH_ENGINE_CPUPROFILE=FILE writes a Go CPU profile of the whole run (go tool pprof FILE): for
+	// measuring the engine itself (docs/engine.md), never set by opsbench.
+	if path := os.Getenv("OPSBENCH_ENGINE_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
+			atExit(func() {
+				pprof.StopCPUProfile()
+				f.Close()
+			})
+		}
+	}
 	code := realMain(os.Args[1:])
 	for _, f := range exitHooks {
 		f()

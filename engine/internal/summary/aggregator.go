@@ -23,7 +23,7 @@ import (
 // ExactValuesCap is how many values a trend keeps for exact percentiles. Beyond it (a little beyond:
 // shards report what they keep in chunks) a trend's percentiles come from a logarithmic histogram,
 // within histogram.Alpha (0.8%) of the exact value, so memory stays bounded in long tests.
-var ExactValuesCap int64 = 1_000_000
+var ExactValuesCap int64 = 100_000
 
 // keptChunk: a shard adds what it keeps to a trend's shared count every keptChunk values, so the hot
 // path touches no shared cache line per sample.
