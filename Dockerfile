@@ -61,6 +61,8 @@ RUN npm run build -w @opsbench/web && rm -rf apps/web/.next/cache
 FROM deps AS worker-build
 COPY apps/worker ./apps/worker
 COPY apps/runner ./apps/runner
+# The runner's default engine path comes from engine/build.mjs (the image sets OPSBENCH_ENGINE; the import must resolve).
+COPY engine/build.mjs ./engine/build.mjs
 COPY benchapps ./benchapps
 
 FROM node:24.21.0-bookworm-slim AS web
