@@ -112,12 +112,13 @@ export default function () {
   );
   files.json = path.join(dir, "out.json");
   files.csv = path.join(dir, "out.csv");
-  const k6 = await run(
-    loadRunnerEnv({}).OPSBENCH_ENGINE,
-    ["run", "--no-color", "--quiet", "--out", `json=${files.json}`, "--out", `csv=${files.csv}`, "script.js"],
-    { BASE: `http://127.0.0.1:${port}`, K6_NO_USAGE_REPORT: "true" },
-  );
+  const k6 = await run(loadRunnerEnv({}).OPSBENCH_ENGINE, ["run", "--no-color", "--quiet", "--out", `json=${files.json}`, "script.js"], {
+    BASE: `http://127.0.0.1:${port}`,
+    K6_NO_USAGE_REPORT: "true",
+  });
   expect(k6.code, k6.output).toBe(0);
+  // The same samples as k6's CSV output lays them out (k6's documented columns; the engine writes no CSV).
+  await writeFile(files.csv, k6CsvOf(await readFile(files.json, "utf8")));
   // Detected by its first bytes, not its name.
   files.gz = path.join(dir, "compressed-results.data");
   await writeFile(files.gz, gzipSync(await readFile(files.json)));
@@ -326,3 +327,38 @@ describe("opsbench import k6", () => {
     expect(await stack.db.resultSecond.count()).toBe(before.cells);
   });
 });
+
+/** k6's CSV output (`--out csv`) of the samples in a k6 JSON output: its header, whole-second timestamps, tags by column. */
+function k6CsvOf(json: string): string {
+  const columns = [
+    "check",
+    "error",
+    "error_code",
+    "expected_response",
+    "group",
+    "method",
+    "name",
+    "proto",
+    "scenario",
+    "service",
+    "status",
+    "subproto",
+    "tls_version",
+    "url",
+  ];
+  const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  const rows = [`metric_name,timestamp,metric_value,${columns.join(",")},extra_tags,metadata`];
+  for (const line of json.split("\n")) {
+    if (!line) continue;
+    const p = JSON.parse(line) as { type: string; metric: string; data: { time: string; value: number; tags?: Record<string, string> } };
+    if (p.type !== "Point") continue;
+    const tags = p.data.tags ?? {};
+    const extra = Object.entries(tags)
+      .filter(([k]) => !columns.includes(k))
+      .map(([k, v]) => `${k}=${v}`)
+      .join("&");
+    const second = Math.floor(Date.parse(p.data.time) / 1000);
+    rows.push([p.metric, String(second), String(p.data.value), ...columns.map((c) => quote(tags[c] ?? "")), quote(extra), ""].join(","));
+  }
+  return `${rows.join("\n")}\n`;
+}
