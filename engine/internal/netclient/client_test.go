@@ -652,13 +652,16 @@ func TestBasicAuthAndGzip(t *testing.T) {
 	}
 }
 
-// A request that says "Connection: close" gets a new connection next time, even from a server that would keep it.
-func TestRequestConnectionCloseEndsTheConnection(t *testing.T) {
+// tcpServer accepts TCP connections on loopback and hands each to serve (its own goroutine; the connection is closed
+// when serve returns): for servers that misbehave in ways net/http will not. It returns the address and a count of
+// the connections accepted.
+func tcpServer(t *testing.T, serve func(conn net.Conn, br *bufio.Reader)) (string, *atomic.Int64) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	var accepted atomic.Int64
 	go func() {
 		for {
@@ -669,21 +672,28 @@ func TestRequestConnectionCloseEndsTheConnection(t *testing.T) {
 			accepted.Add(1)
 			go func() {
 				defer conn.Close()
-				br := bufio.NewReader(conn)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					io.Copy(io.Discard, req.Body)
-					// Always keep-alive, whatever the request asked.
-					io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok")
-				}
+				serve(conn, bufio.NewReader(conn))
 			}()
 		}
 	}()
+	return ln.Addr().String(), &accepted
+}
+
+// A request that says "Connection: close" gets a new connection next time, even from a server that would keep it.
+func TestRequestConnectionCloseEndsTheConnection(t *testing.T) {
+	addr, accepted := tcpServer(t, func(conn net.Conn, br *bufio.Reader) {
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			io.Copy(io.Discard, req.Body)
+			// Always keep-alive, whatever the request asked.
+			io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok")
+		}
+	})
 	c := newClient(t, `{}`)
-	u := mustURL(t, "http://"+ln.Addr().String()+"/")
+	u := mustURL(t, "http://"+addr+"/")
 	closing := http.Header{"Connection": []string{"close"}}
 	for _, h := range []http.Header{nil, nil, closing, nil} {
 		if r, err := c.Do(context.Background(), &Request{URL: u, Header: h}); err != nil || r.Status != 200 {
@@ -698,39 +708,24 @@ func TestRequestConnectionCloseEndsTheConnection(t *testing.T) {
 // A server that takes a request on a kept-alive connection and dies without answering: a POST is not sent again
 // (it may have been acted on), and the failure is counted; a GET goes again on a new connection.
 func TestRequestTakenThenConnectionDropped(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
 	var posts atomic.Int64
-	go func() {
-		for {
-			conn, err := ln.Accept()
+	addr, _ := tcpServer(t, func(conn net.Conn, br *bufio.Reader) {
+		for n := 0; ; n++ {
+			req, err := http.ReadRequest(br)
 			if err != nil {
 				return
 			}
-			go func() {
-				defer conn.Close()
-				br := bufio.NewReader(conn)
-				for n := 0; ; n++ {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					io.Copy(io.Discard, req.Body)
-					if req.Method == "POST" {
-						posts.Add(1)
-					}
-					if n == 1 { // the second request on a connection: taken, never answered
-						return
-					}
-					io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-				}
-			}()
+			io.Copy(io.Discard, req.Body)
+			if req.Method == "POST" {
+				posts.Add(1)
+			}
+			if n == 1 { // the second request on a connection: taken, never answered
+				return
+			}
+			io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 		}
-	}()
-	u := mustURL(t, "http://"+ln.Addr().String()+"/")
+	})
+	u := mustURL(t, "http://"+addr+"/")
 	c := newClient(t, `{}`)
 	c.Do(context.Background(), &Request{URL: u})
 	r, _ := c.Do(context.Background(), &Request{Method: "POST", URL: u, Body: []byte("x")})
