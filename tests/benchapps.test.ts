@@ -76,14 +76,18 @@ function requestsOf(app: string): PresetRequest[] {
 }
 
 /** Sends each request of the app's preset once: the fixed ids and keys it names must exist. */
-async function sendPreset(app: string, baseUrl: string) {
-  const statuses: Array<[string, number]> = [];
+/**
+ * Sends each request of the app's preset once and expects an answer: under 400, or the shops' 409 for an order
+ * they rolled back (the preset checks out a random cart for a random user, who may lack the credits: a business
+ * outcome the shop reports, not a failure to serve).
+ */
+async function expectPresetAnswered(app: string, baseUrl: string) {
   for (const r of requestsOf(app)) {
     const res = await fetch(baseUrl + r.path, { method: r.method, body: r.body, headers: r.headers });
-    await res.arrayBuffer();
-    statuses.push([r.name, res.status]);
+    const body = await res.text();
+    const rolledBack = res.status === 409 && /"status":"rolled-back"/.test(body);
+    if (!rolledBack) expect(res.status, `${app} preset request "${r.name}" answered ${body.slice(0, 300)}`).toBeLessThan(400);
   }
-  return statuses;
 }
 
 /** Deploys, runs `fn` against the endpoint, tears down, and checks that no process is left. */
@@ -134,8 +138,7 @@ describe("benchapps", () => {
       const smoke = await smokeOf(app);
       await withDeployment({ app, replicas, env: env ?? {} }, async (dep) => {
         await smoke(dep.endpoint);
-        for (const [name, status] of await sendPreset(app, dep.endpoint))
-          expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
+        await expectPresetAnswered(app, dep.endpoint);
       });
     });
   }
@@ -149,8 +152,7 @@ describe("benchapps", () => {
         const smoke = await smokeOf(app);
         const pids = await withDeployment({ app, replicas: 1, placement }, async (dep) => {
           await smoke(dep.endpoint);
-          for (const [name, status] of await sendPreset(app, dep.endpoint))
-            expect(status, `${app} preset request "${name}"`).toBeLessThan(400);
+          await expectPresetAnswered(app, dep.endpoint);
         });
         // One load balancer, plus one process per isolation domain.
         const domains = { "co-located": 1, tiered: app === "msd/beps" ? 3 : 2, isolated: app === "msd/beps" ? 9 : 2 }[placement];
@@ -191,7 +193,7 @@ describe("iot on a Postgres database of its own", () => {
     await withDeployment({ app: "iot", replicas: 1, env }, async (dep) => {
       expect(await databaseExists()).toBe(true);
       await smoke(dep.endpoint);
-      for (const [name, status] of await sendPreset("iot", dep.endpoint)) expect(status, `iot preset request "${name}"`).toBe(200);
+      await expectPresetAnswered("iot", dep.endpoint);
     });
   });
 

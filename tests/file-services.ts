@@ -5,7 +5,6 @@
 // without seeing each other's rows, jobs or workers. All of it goes after the file.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -14,7 +13,9 @@ import { createRunQueue } from "@opsbench/jobs";
 import { childEnv } from "../packages/cli/src/env";
 import { ensureRunner, ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
 import { shareMachine } from "./machine-share";
-import { waitForPortClosed } from "./ports";
+import { freePort, waitForPortClosed } from "./ports";
+
+export { freePort };
 import { testStack } from "./stack-env";
 import { cloneTemplate, dropDatabase } from "./test-databases";
 
@@ -208,14 +209,6 @@ async function stopWorker(worker: FileWorker | null) {
   if (!worker) return;
   if ("inProcess" in worker) await worker.inProcess.close();
   else await stopChild(worker.process);
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

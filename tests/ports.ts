@@ -1,16 +1,8 @@
 // TCP ports for throw-away servers in tests: one nobody listens on, and waiting until one answers.
 import net from "node:net";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// Chosen as the providers choose (below the ephemeral range, where no outgoing connection takes it).
+export { freePort } from "@opsbench/providers";
 
 const answers = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -22,7 +22,7 @@ import {
 import type { z } from "zod";
 import { runK6 } from "./k6-process";
 import { K6Control } from "./k6-control";
-import { routedEgressProblem } from "@opsbench/providers";
+import { freePort, routedEgressProblem } from "@opsbench/providers";
 import { type K6Resources, type K6SandboxSettings, SandboxRefused, sandboxProblem } from "./k6-sandbox";
 import { validateScriptSource } from "./inspect";
 import type { Logger } from "./logger";
@@ -84,15 +84,6 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
-
-/** A port nothing listens on now (k6's REST API; inside a fresh network namespace any port is free). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export function createRunnerServer(settings: RunnerSettings) {

@@ -4,7 +4,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImportedRun } from "@opsbench/db";
 import { loadEnv as loadRunnerEnv } from "../../../apps/runner/src/env";
 import { openTestStack, runOpsbench } from "../../../tests/helpers";
+import { freePort } from "../../../tests/ports";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -24,16 +24,6 @@ const files = { json: "", csv: "", gz: "" };
 let raw: { lines: string[]; durations: number[]; firstMs: number; lastMs: number; failures: number; loadPoints: number };
 
 const opsbench = runOpsbench;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitForHttp(url: string, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;

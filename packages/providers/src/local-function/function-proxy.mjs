@@ -15,7 +15,7 @@
 // Admin (127.0.0.1:adminPort): GET /stats[?resetPeak=1], POST /retire-idle.
 import { spawn } from "node:child_process";
 import http from "node:http";
-import net from "node:net";
+import { freePort } from "../local/free-port.mjs";
 
 let c;
 try {
@@ -88,16 +88,6 @@ const t = {
 const coldStartLog = []; // { seq, ms, at }
 let coldSeq = 0;
 let lastStartError = null;
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const live = () => [...instances.values()].filter((i) => i.state !== "stopping");
 const used = (i) => i.reserved + i.inFlight;
