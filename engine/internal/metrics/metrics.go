@@ -145,7 +145,8 @@ type Sample struct {
 	Tags   *TagSet
 }
 
-// Sink receives samples; implementations must be safe for concurrent use.
+// Sink receives samples; implementations must be safe for concurrent use, and must not keep the
+// slice after AddSamples returns (emitters reuse it for the next request: no allocation per request).
 type Sink interface {
 	AddSamples(samples []Sample)
 }

@@ -187,8 +187,8 @@ func (e *Emitter) Emit(sink metrics.Sink, base *metrics.TagSet, r *Response, inf
 	if r == nil || r.Aborted || sink == nil {
 		return
 	}
-	n := 11 * (len(r.Redirects) + 1)
-	samples := make([]metrics.Sample, 0, n)
+	buf := sampleBuffers.Get().(*[]metrics.Sample)
+	samples := (*buf)[:0]
 	for _, hop := range r.Redirects {
 		samples = e.appendSamples(samples, base, hop, info, urlTag(hop.URL))
 	}
@@ -218,7 +218,14 @@ func (e *Emitter) Emit(sink metrics.Sink, base *metrics.TagSet, r *Response, inf
 			metrics.Sample{Metric: e.m.DataReceived, Time: t, Value: float64(received), Tags: dt})
 	}
 	sink.AddSamples(samples)
+	clear(samples) // drop the tag and metric pointers while pooled
+	*buf = samples[:0]
+	sampleBuffers.Put(buf)
 }
+
+// sampleBuffers hold the slices Emit fills: a sink never keeps one (metrics.Sink), so a request's
+// samples cost no allocation, which at 100,000 requests a second is garbage the collector is spared.
+var sampleBuffers = sync.Pool{New: func() any { s := make([]metrics.Sample, 0, 16); return &s }}
 
 func (e *Emitter) appendSamples(s []metrics.Sample, base *metrics.TagSet, r *Response, info *SampleInfo, rawURL string) []metrics.Sample {
 	ts := e.tags(base, r, info, rawURL)
