@@ -18,6 +18,7 @@ export const GO_PROGRAMS = [
   { name: "opsbench-engine", dir: "engine", pkg: "./cmd/opsbench-engine" },
   { name: "echo-go (benchapp)", dir: "benchapps/echo/go", pkg: "." },
   { name: "k6-json-replay (test stand-in for a stock k6)", dir: "tests/stand-ins/k6-json-replay", pkg: "." },
+  { name: "sandbox-writer (test stand-in for a k6 writing files)", dir: "tests/stand-ins/sandbox-writer", pkg: "." },
 ];
 
 /** go-licenses, built from its pinned module (verified against scripts/go-licenses/go.sum), reused while there. */

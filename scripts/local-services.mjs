@@ -1,10 +1,13 @@
-// Postgres and Redis for one machine, on loopback only, with their data under
+// Postgres and Redis for one machine, on loopback only, each with a password, with their data under
 // .data/ (git-ignored). Skipped when DATABASE_URL / REDIS_URL name servers of
 // your own. Used by scripts/setup.mjs; `node scripts/local-services.mjs stop` stops them.
+// The passwords are what keeps another user of the machine out: loopback is shared by every local account
+// (packages/core/src/local-services.ts reads them for the processes that connect).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, chownSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, chownSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +18,23 @@ const REDIS_PORT = Number(process.env.OPSBENCH_REDIS_PORT ?? 56379);
 const isRoot = process.getuid?.() === 0;
 const redisDir = path.join(dataDir, "redis");
 const redisPasswordFile = path.join(redisDir, "password");
+const pgData = path.join(dataDir, "postgres");
+const pgPasswordFile = path.join(dataDir, "postgres-password");
+const PG_USER = "opsbench";
+
+/**
+ * The password of the local Postgres's `opsbench` role (like compose's POSTGRES_PASSWORD): made when setup first
+ * starts Postgres, kept in .data/postgres-password (mode 0600). Null before that.
+ */
+export function localPostgresPassword() {
+  return existsSync(pgPasswordFile) ? readFileSync(pgPasswordFile, "utf8").trim() || null : null;
+}
+
+/** The local Postgres's URL for database `db`, as the opsbench role with its password. */
+export function localDatabaseUrl(db = "opsbench") {
+  const password = localPostgresPassword();
+  return `postgresql://${PG_USER}${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${PG_PORT}/${db}`;
+}
 
 /**
  * The password of the local Redis (like compose's REDIS_PASSWORD): made when setup first starts Redis, kept in
@@ -70,14 +90,39 @@ function asPostgresUser(cmd, args) {
   return r.stdout;
 }
 
+const newPassword = () => `${randomBytes(24).toString("base64url")}\n`;
+
 async function startPostgres(log) {
-  const pgData = path.join(dataDir, "postgres");
+  if (!localPostgresPassword()) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(pgPasswordFile, newPassword(), { mode: 0o600 });
+  }
   if (!(await portOpen(PG_PORT))) {
     if (!existsSync(path.join(pgData, "PG_VERSION"))) {
       mkdirSync(pgData, { recursive: true });
       if (isRoot) chownSync(pgData, uid("postgres"), gid("postgres"));
       log(`initialising a Postgres cluster in ${path.relative(root, pgData)}`);
-      asPostgresUser(postgresBin("initdb"), ["-D", pgData, "--auth=trust", "--username=opsbench", "--encoding=UTF8", "--no-locale"]);
+      // initdb reads the password from a file its user can read: a private copy, removed at once.
+      const tmp = mkdtempSync(path.join(os.tmpdir(), "opsbench-pg-"));
+      const pwfile = path.join(tmp, "password");
+      try {
+        writeFileSync(pwfile, `${localPostgresPassword()}\n`, { mode: 0o600 });
+        if (isRoot) {
+          chownSync(tmp, uid("postgres"), gid("postgres"));
+          chownSync(pwfile, uid("postgres"), gid("postgres"));
+        }
+        asPostgresUser(postgresBin("initdb"), [
+          "-D",
+          pgData,
+          "--auth=scram-sha-256",
+          `--pwfile=${pwfile}`,
+          `--username=${PG_USER}`,
+          "--encoding=UTF8",
+          "--no-locale",
+        ]);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
     }
     asPostgresUser(postgresBin("pg_ctl"), [
       "-D",
@@ -91,18 +136,46 @@ async function startPostgres(log) {
     ]);
     await waitForPort(PG_PORT, "Postgres");
   }
+  requirePostgresPassword(log);
   for (const db of ["opsbench", "opsbench_test"]) {
-    const psql = postgresBin("psql");
-    const args = ["-h", "127.0.0.1", "-p", String(PG_PORT), "-U", "opsbench", "-d", "postgres", "-tAc"];
-    const exists = spawnSync(psql, [...args, `SELECT 1 FROM pg_database WHERE datname='${db}'`], { encoding: "utf8" });
+    const exists = psql("postgres", `SELECT 1 FROM pg_database WHERE datname='${db}'`);
     if (exists.status !== 0) throw new Error(`cannot reach Postgres on 127.0.0.1:${PG_PORT}: ${exists.stderr.trim()}`);
     if (exists.stdout.trim() !== "1") {
-      const made = spawnSync(psql, [...args, `CREATE DATABASE ${db}`], { encoding: "utf8" });
+      const made = psql("postgres", `CREATE DATABASE ${db}`);
       if (made.status !== 0) throw new Error(`cannot create the database ${db}: ${made.stderr.trim()}`);
       log(`created the database ${db}`);
     }
+    // Only opsbench's role connects here (a benchapp's role of its own, made per deployment, must not).
+    const closed = psql("postgres", `REVOKE CONNECT, TEMPORARY ON DATABASE ${db} FROM PUBLIC`);
+    if (closed.status !== 0) throw new Error(`cannot close the database ${db} to other roles: ${closed.stderr.trim()}`);
   }
   log(`Postgres on 127.0.0.1:${PG_PORT}`);
+}
+
+/** psql as the opsbench role, with its password in the environment (never on the command line, where ps shows it). */
+function psql(db, sql) {
+  const args = ["-h", "127.0.0.1", "-p", String(PG_PORT), "-U", PG_USER, "-d", db, "-v", "ON_ERROR_STOP=1", "-tAc", sql];
+  return spawnSync(postgresBin("psql"), args, {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, PGPASSWORD: localPostgresPassword() ?? "", PGCONNECT_TIMEOUT: "10" },
+  });
+}
+
+/**
+ * A cluster this setup made before it had passwords trusted every local connection (any user of the machine was
+ * its superuser): give the role its password and switch every `trust` rule of pg_hba.conf to scram-sha-256.
+ */
+function requirePostgresPassword(log) {
+  const hba = path.join(pgData, "pg_hba.conf");
+  if (!existsSync(hba)) return; // a Postgres this setup did not make: its own rules
+  const lines = readFileSync(hba, "utf8").split("\n");
+  const rule = /^(\s*(?:local|host\S*)\s.*\s)trust(\s*)$/;
+  if (!lines.some((l) => rule.test(l))) return;
+  const set = psql("postgres", `ALTER ROLE ${PG_USER} PASSWORD '${localPostgresPassword()}'`);
+  if (set.status !== 0) throw new Error(`cannot set the password of the local Postgres: ${set.stderr.trim()}`);
+  writeFileSync(hba, lines.map((l) => l.replace(rule, "$1scram-sha-256$2")).join("\n"));
+  asPostgresUser(postgresBin("pg_ctl"), ["-D", pgData, "reload"]);
+  log(`the local Postgres now asks for a password (${path.relative(root, pgPasswordFile)})`);
 }
 
 function uid(user) {
@@ -148,7 +221,7 @@ async function startRedis(log) {
   if (!(await portOpen(REDIS_PORT))) {
     const dir = redisDir;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!localRedisPassword()) writeFileSync(redisPasswordFile, `${randomBytes(24).toString("base64url")}\n`, { mode: 0o600 });
+    if (!localRedisPassword()) writeFileSync(redisPasswordFile, newPassword(), { mode: 0o600 });
     const conf = path.join(dir, "redis.conf");
     writeFileSync(conf, `requirepass ${localRedisPassword()}\n`, { mode: 0o600 });
     const r = spawnSync("redis-server", redisServerArgs(REDIS_PORT, dir, conf), { encoding: "utf8" });
@@ -172,13 +245,12 @@ export const localServices = {
     if (!process.env.DATABASE_URL) await startPostgres(log);
     if (!process.env.REDIS_URL) await startRedis(log);
     return {
-      databaseUrl: process.env.DATABASE_URL ?? `postgresql://opsbench@127.0.0.1:${PG_PORT}/opsbench`,
-      testDatabaseUrl: process.env.TEST_DATABASE_URL ?? `postgresql://opsbench@127.0.0.1:${PG_PORT}/opsbench_test`,
+      databaseUrl: process.env.DATABASE_URL ?? localDatabaseUrl("opsbench"),
+      testDatabaseUrl: process.env.TEST_DATABASE_URL ?? localDatabaseUrl("opsbench_test"),
       redisUrl: process.env.REDIS_URL ?? localRedisUrl(0),
     };
   },
   stop() {
-    const pgData = path.join(dataDir, "postgres");
     if (existsSync(path.join(pgData, "postmaster.pid"))) asPostgresUser(postgresBin("pg_ctl"), ["-D", pgData, "-m", "fast", "stop"]);
     // The append-only file is flushed on shutdown either way; no RDB snapshot is wanted.
     const password = localRedisPassword();

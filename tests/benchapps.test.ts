@@ -91,8 +91,8 @@ async function expectPresetAnswered(app: string, baseUrl: string) {
 }
 
 /** Deploys, runs `fn` against the endpoint, tears down, and checks that no process is left. */
-async function withDeployment(spec: Record<string, unknown>, fn: (dep: Deployment) => Promise<void>) {
-  const ctx = providerContext(`bench-${Math.random().toString(36).slice(2, 8)}`);
+async function withDeployment(spec: Record<string, unknown>, fn: (dep: Deployment) => Promise<void>, extra: Partial<ProviderContext> = {}) {
+  const ctx = { ...providerContext(`bench-${Math.random().toString(36).slice(2, 8)}`), ...extra };
   const dep = await localService.deploy(localServiceSpec.parse({ startTimeoutMs: 60_000, ...spec }), ctx);
   const pids = pidsOf(dep.state);
   try {
@@ -163,37 +163,66 @@ describe("benchapps", () => {
 });
 
 describe("iot on a Postgres database of its own", () => {
-  const admin = new URL(testDatabaseUrl());
-  admin.pathname = "/postgres";
-  // Named after the file's own database, so a run cut short has it cleared with the rest (tests/setup/services.ts).
-  const dbName = `${new URL(testDatabaseUrl()).pathname.slice(1)}_iot`;
-  const dbUrl = new URL(testDatabaseUrl());
-  dbUrl.pathname = `/${dbName}`;
-  const env = { IOT_DATABASE_URL: dbUrl.toString(), IOT_SCRYPT_COST: "1024" };
-  const databaseExists = async () => {
-    const c = new pg.Client({ connectionString: admin.toString() });
+  // The spec's `database`: a role and a database made for the deployment on the test Postgres, dropped at teardown.
+  const database = { engine: "postgres", urlEnv: "IOT_DATABASE_URL" };
+  const env = { IOT_SCRYPT_COST: "1024" };
+  const asAdmin = async <T>(fn: (c: pg.Client) => Promise<T>) => {
+    const c = new pg.Client({ connectionString: testDatabaseUrl() });
     await c.connect();
     try {
-      return (await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName])).rowCount === 1;
+      return await fn(c);
     } finally {
       await c.end();
     }
   };
-  afterAll(async () => {
-    const c = new pg.Client({ connectionString: admin.toString() });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await c.end();
-    expect(await databaseExists()).toBe(false);
-  });
+  const appRoles = () =>
+    asAdmin(async (c) => {
+      const rows = await c.query<{
+        rolname: string;
+        rolsuper: boolean;
+        rolcreatedb: boolean;
+        rolcreaterole: boolean;
+        rolconnlimit: number;
+      }>("SELECT rolname, rolsuper, rolcreatedb, rolcreaterole, rolconnlimit FROM pg_roles WHERE rolname LIKE 'opsbench_app_%'");
+      return rows.rows;
+    });
+  const appDatabases = () =>
+    asAdmin(async (c) => {
+      const rows = await c.query<{ datname: string; owner: string }>(
+        "SELECT datname, pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname LIKE 'opsbench_app_%'",
+      );
+      return rows.rows;
+    });
+  const withIot = (spec: Record<string, unknown>, fn: (dep: Deployment) => Promise<void>) =>
+    withDeployment({ app: "iot", database, env, ...spec }, fn, { appDatabaseUrl: testDatabaseUrl() });
 
-  it("one service: makes its database and schema, seeds, passes its smoke test and answers its preset", async () => {
-    expect(await databaseExists()).toBe(false);
+  it("one service: gets a database and role of its own (never a superuser), seeds, passes its smoke test and answers its preset; both dropped at teardown", async () => {
+    const before = { roles: await appRoles(), databases: await appDatabases() };
     const smoke = await smokeOf("iot");
-    await withDeployment({ app: "iot", replicas: 1, env }, async (dep) => {
-      expect(await databaseExists()).toBe(true);
+    let made: { datname: string; owner: string } | undefined;
+    await withIot({ replicas: 1 }, async (dep) => {
+      const known = new Set(before.databases.map((d) => d.datname));
+      made = (await appDatabases()).find((d) => !known.has(d.datname));
+      expect(made, "a database made for the deployment").toBeDefined();
+      const role = (await appRoles()).find((r) => r.rolname === made!.owner);
+      expect(role).toMatchObject({ rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolconnlimit: 64 });
       await smoke(dep.endpoint);
       await expectPresetAnswered("iot", dep.endpoint);
+    });
+    expect((await appDatabases()).map((d) => d.datname)).not.toContain(made!.datname);
+    expect((await appRoles()).map((r) => r.rolname)).not.toContain(made!.owner);
+  });
+
+  it("refuses an env that sets the database's variable itself", () => {
+    const parsed = localServiceSpec.safeParse({
+      app: "iot",
+      database,
+      env: { IOT_DATABASE_URL: "postgresql://opsbench@127.0.0.1:55432/x" },
+    });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ["env", "IOT_DATABASE_URL"],
+      message: expect.stringContaining("opsbench sets it"),
     });
   });
 
@@ -201,7 +230,7 @@ describe("iot on a Postgres database of its own", () => {
     const preset = requestsOf("iot");
     const usersGet = preset.find((r) => r.name === "users-get")!;
     const signin = preset.find((r) => r.name === "users-signin")!;
-    await withDeployment({ app: "iot", replicas: 2, env: { ...env, FUNCTION: "users-get" } }, async (dep) => {
+    await withIot({ replicas: 2, env: { ...env, FUNCTION: "users-get" } }, async (dep) => {
       for (let i = 0; i < 4; i++) {
         const res = await fetch(dep.endpoint + usersGet.path, { headers: usersGet.headers });
         expect(res.status).toBe(200);

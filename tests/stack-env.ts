@@ -1,13 +1,14 @@
 import path from "node:path";
-import { localRedisUrl } from "@opsbench/core/local-redis";
+import { localDatabaseUrl, localRedisUrl } from "@opsbench/core/local-services";
 // Where the test services live. Tests use a Postgres server and a Redis database
 // of their own, so `npm test` never touches the demo's data; every database and
 // Redis key they make is named after the test database's name, so two
 // checkouts with different TEST_DATABASE_URLs never touch each other's.
+const repoRoot = path.resolve(import.meta.dirname, "..");
 export const testStack = {
-  databaseUrl: process.env.TEST_DATABASE_URL ?? "postgresql://opsbench@127.0.0.1:55432/opsbench_test",
-  // The local Redis has a password (scripts/local-services.mjs; none when it was started before there was one).
-  redisUrl: process.env.TEST_REDIS_URL ?? localRedisUrl(path.resolve(import.meta.dirname, ".."), 1),
+  // The local Postgres and Redis have passwords (scripts/local-services.mjs; none when started before there were).
+  databaseUrl: process.env.TEST_DATABASE_URL ?? localDatabaseUrl(repoRoot, "opsbench_test"),
+  redisUrl: process.env.TEST_REDIS_URL ?? localRedisUrl(repoRoot, 1),
   /** The test build of the web app lives apart from the demo's (.next). */
   nextDistDir: process.env.OPSBENCH_NEXT_DIST_DIR ?? ".next-test",
 };

@@ -1,9 +1,11 @@
 // Issue 21, "which hosts may be loaded": an `endpoint` target the user typed, on a host that is neither on the
 // admin's allowlist nor made by opsbench for the run, is loaded only once the workspace proves it owns the host: its
 // token served at /.well-known/opsbench-verify/<token> (over the pinned address, no redirect followed) or a DNS TXT
-// record "opsbench-verify=<token>" on the name. The outcome is recorded on the run. The hosts are network namespaces of
-// our own (tests/remote-hosts.ts), their names answered by a tiny DNS server the worker is pointed at
-// (OPSBENCH_DNS_SERVERS). Before this, every such run was refused by the allowlist alone.
+// record "opsbench-verify=<token>" on the pinned address's reverse name (a record on the name alone: tests/hostile/
+// egress-proofs.test.ts). The outcome is recorded on the run. The hosts are network namespaces of our own
+// (tests/remote-hosts.ts, in 10.231.0.0/16, a private range the worker here opens with OPSBENCH_LOAD_PRIVATE_RANGES),
+// their names answered by a tiny DNS server the worker is pointed at (OPSBENCH_DNS_SERVERS). Before this, every such
+// run was refused by the allowlist alone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workloadSpec } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
@@ -36,6 +38,8 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.PORT), "0.0.0.0");
 `;
 const wellKnown = (token: string) => `/.well-known/opsbench-verify/${token}`;
+/** Where a TXT proof of an IPv4 address lives: its reverse name, which the address block's owner answers for. */
+const reverseName = (address: string) => `${address.split(".").reverse().join(".")}.in-addr.arpa`;
 
 beforeAll(async () => {
   stack = await openTestStack({ worker: false });
@@ -56,15 +60,20 @@ beforeAll(async () => {
   await other.serve(PORT, server("other", { [wellKnown(tokens[name("redirect")]!)]: [200, tokens[name("redirect")]!] }));
   dns = await startTinyDns((q) => (q === name("multi") ? [target.address, other.address] : NAMES.includes(q) ? target.address : null), {
     aaaa: (q) => (q === V6_ONLY ? ["fd00:231::2"] : []),
+    // Every name points at the target's address, whose reverse name holds the tokens of the names proven by TXT.
     txt: (q) =>
-      q === name("txt") || q === name("multi")
-        ? ["v=spf1 -all", `opsbench-verify=${tokens[q]}`]
-        : q === name("wrong")
-          ? [`opsbench-verify=${"0".repeat(40)}`]
-          : [],
+      q === reverseName(target.address)
+        ? ["v=spf1 -all", `opsbench-verify=${tokens[name("txt")]}`, `opsbench-verify=${tokens[name("multi")]}`]
+        : [],
   });
   // The allowlist holds loopback ports only (the tests' default): none of these hosts is on it.
-  await useWorker({ env: { OPSBENCH_LOAD_ALLOWED_HOSTS: TEST_LOAD_ALLOWED_HOSTS, OPSBENCH_DNS_SERVERS: dns.server } });
+  await useWorker({
+    env: {
+      OPSBENCH_LOAD_ALLOWED_HOSTS: TEST_LOAD_ALLOWED_HOSTS,
+      OPSBENCH_DNS_SERVERS: dns.server,
+      OPSBENCH_LOAD_PRIVATE_RANGES: "10.231.0.0/16",
+    },
+  });
   await stack.scope.workloads.put({
     name: "who-answers",
     spec: workloadSpec.parse({
@@ -106,12 +115,14 @@ describe("endpoint targets need the admin's allowlist or a proof of ownership", 
     );
   });
 
-  it("admitted by the DNS TXT record", async () => {
+  it("admitted by the DNS TXT record on the address's reverse name", async () => {
     const view = await runOf(name("txt"));
     expect(view.error).toBeNull();
     expect(view.status).toBe("SUCCEEDED");
     expect(view.loadAdmission).toMatchObject({ how: "dns-txt", host: name("txt"), address: target.address });
-    expect(view.loadAdmission!.detail).toBe(`TXT "opsbench-verify=${tokens[name("txt")]}" on ${name("txt")}`);
+    expect(view.loadAdmission!.detail).toBe(
+      `TXT "opsbench-verify=${tokens[name("txt")]}" on ${reverseName(target.address)}, the reverse name of ${target.address}`,
+    );
   });
 
   it("refused without either, before anything starts, saying how to admit the host", async () => {
@@ -120,9 +131,11 @@ describe("endpoint targets need the admin's allowlist or a proof of ownership", 
     const token = tokens[name("none")]!;
     expect(view.error).toContain(`load to ${name("none")} refused: opsbench did not start this endpoint`);
     expect(view.error).toContain(`${wellKnown(token)} at ${target.address}: answered 404`);
-    expect(view.error).toContain(`no "opsbench-verify=" TXT record on ${name("none")}`);
+    expect(view.error).toContain(
+      `TXT records on ${reverseName(target.address)}, the reverse name of ${target.address}, hold another token`,
+    );
     expect(view.error).toContain(`serve http://${name("none")}:${PORT}${wellKnown(token)} answering 200 with the token ${token}`);
-    expect(view.error).toContain(`a DNS TXT record "opsbench-verify=${token}" on ${name("none")}`);
+    expect(view.error).toContain(`a DNS TXT record "opsbench-verify=${token}" on ${reverseName(target.address)}`);
     expect(view.error).toContain("OPSBENCH_LOAD_ALLOWED_HOSTS");
     expect(view.loadAdmission).toBeNull();
     expect(view.steps.map((s) => s.name)).not.toContain("LOAD");
@@ -132,7 +145,9 @@ describe("endpoint targets need the admin's allowlist or a proof of ownership", 
     const view = await runOf(name("wrong"));
     expect(view.status).toBe("FAILED");
     expect(view.error).toContain("answered 200 without the token as its body");
-    expect(view.error).toContain(`TXT records on ${name("wrong")} hold another token`);
+    expect(view.error).toContain(
+      `TXT records on ${reverseName(target.address)}, the reverse name of ${target.address}, hold another token`,
+    );
     expect(view.steps.map((s) => s.name)).not.toContain("LOAD");
   });
 

@@ -44,6 +44,25 @@ spec:
 `;
 
 const kubeTarget = { name: "kube-secrets", kind: "kubernetes", spec: { credential: "kube", manifests } };
+// A chart's values carry credentials as often as env does (the review's viewer read a `password` in clear).
+const HELM_SECRETS = ["helm-values-password", "helm-values-token"];
+const helmTarget = {
+  name: "helm-values",
+  kind: "kubernetes",
+  spec: {
+    credential: "kube",
+    helm: {
+      chart: Buffer.from("a packaged chart's bytes").toString("base64"),
+      values: {
+        image: { tag: "1.27" },
+        replicaCount: 2,
+        postgresql: { auth: { password: "helm-values-password", database: "shop" } },
+        extraEnv: [{ name: "API_TOKEN", value: "helm-values-token" }],
+        apiToken: "helm-values-token",
+      },
+    },
+  },
+};
 const asgTarget = {
   name: "asg-userdata",
   kind: "aws-asg",
@@ -60,11 +79,56 @@ beforeAll(async () => {
   const ws = await defaultWorkspaceId(db);
   viewer = await newMember(db, auth, "viewer@redaction.test", ws, "viewer");
   editor = await newMember(db, auth, "editor@redaction.test", ws, "editor");
-  for (const t of [kubeTarget, asgTarget]) expect((await call(web, ownerCaller, "POST", "/api/v1/targets", t)).status).toBe(201);
+  for (const t of [kubeTarget, asgTarget, helmTarget])
+    expect((await call(web, ownerCaller, "POST", "/api/v1/targets", t)).status).toBe(201);
 });
 afterAll(() => db.$disconnect());
 
 const specOf = (list: Array<{ name: string; spec: Record<string, unknown> }>, name: string) => list.find((t) => t.name === name)!.spec;
+
+describe("a kubernetes target's helm values shown to members", () => {
+  const helmOf = (list: Array<{ name: string; spec: Record<string, unknown> }>) =>
+    specOf(list, "helm-values").helm as { chart: string; values: Record<string, unknown> };
+
+  it("a viewer sees every value hidden (keys stay) and not the chart", async () => {
+    const res = await call(web, viewer, "GET", "/api/v1/targets");
+    expect(res.status).toBe(200);
+    for (const secret of HELM_SECRETS) expect(res.text).not.toContain(secret);
+    const helm = helmOf(res.body);
+    expect(helm.values).toEqual({
+      image: { tag: REDACTED_ENV_VALUE },
+      replicaCount: REDACTED_ENV_VALUE,
+      postgresql: { auth: { password: REDACTED_ENV_VALUE, database: REDACTED_ENV_VALUE } },
+      extraEnv: [{ name: REDACTED_ENV_VALUE, value: REDACTED_ENV_VALUE }],
+      apiToken: REDACTED_ENV_VALUE,
+    });
+    expect(helm.chart).toBe(REDACTED_ENV_VALUE);
+    // The targets page (the viewer's browser session) lists it without any of them either.
+    const page = await call(web, { headers: await sessionOf(db, auth, web, viewer) }, "GET", "/targets");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("helm-values");
+    for (const secret of HELM_SECRETS) expect(page.text).not.toContain(secret);
+  });
+
+  it("an editor sees the chart and plain values, not those under a key naming a credential; a save with the markers keeps them", async () => {
+    const res = await call(web, editor, "GET", "/api/v1/targets");
+    expect(res.text).not.toContain("helm-values-password");
+    const helm = helmOf(res.body);
+    expect(helm.chart).toBe(helmTarget.spec.helm.chart);
+    // Only the key tells a credential apart: a value under a plain key (extraEnv's value) is the editor's to read.
+    expect(helm.values).toEqual({
+      ...helmTarget.spec.helm.values,
+      postgresql: { auth: { password: REDACTED_ENV_VALUE, database: REDACTED_ENV_VALUE } },
+      apiToken: REDACTED_ENV_VALUE,
+    });
+    const edited = { ...helm, values: { ...helm.values, replicaCount: 3 } };
+    const saved = await call(web, editor, "POST", "/api/v1/targets", { ...helmTarget, spec: { ...helmTarget.spec, helm: edited } });
+    expect(saved.status, saved.text).toBe(201);
+    expect(saved.text).not.toContain("helm-values-password");
+    const stored = (await db.target.findFirstOrThrow({ where: { name: "helm-values" } })).spec as typeof helmTarget.spec;
+    expect(stored.helm.values).toEqual({ ...helmTarget.spec.helm.values, replicaCount: 3 });
+  });
+});
 
 describe("target specs shown to members", () => {
   it("a viewer's GET of the targets shows neither the Secret's values nor userData, only the marker", async () => {

@@ -47,11 +47,12 @@ import {
   STRICT_SANDBOX,
   sandboxEnv,
   sandboxProblem,
+  summaryLimitWatcher,
   unsandboxedFlag,
 } from "./k6-sandbox";
 import { systemEnv } from "./env";
 import { validateScriptSource } from "./inspect";
-import { collectArtifacts, listedPaths, writeScriptFiles } from "./script-files";
+import { ARTIFACT_LIMITS, collectArtifacts, listedPaths, writeScriptFiles } from "./script-files";
 import { type PinnedTarget, pinTarget, routedHostProblem } from "./routed-target";
 
 export function k6Version(binary: string): string {
@@ -98,6 +99,8 @@ export async function runK6(opts: {
   blockPorts?: ProtectedPort[];
   /** The run's limits: inspect (with the run's env) and k6 run's own plan must stay within them. */
   limits?: K6RunLimits | null;
+  /** The run's generators when this k6 is one of them: its share of maxVUs bounds its requests in flight. */
+  generators?: number;
   /** How a remote target's host name is resolved (once, before anything is made); the system resolver unless given. */
   resolveHost?: (host: string) => Promise<string[]>;
   /** Told what this k6 owns as soon as it exists (its network, then its process). */
@@ -164,7 +167,7 @@ export async function runK6(opts: {
           summaryPath,
           scriptPath,
         ],
-        env: launch.env,
+        env: limits ? { ...launch.env, ...inFlightEnv(limits.maxVUs, opts.generators ?? 1) } : launch.env,
         deadlineMs,
         limits,
         inspected: inspected?.ok ? inspected : null,
@@ -175,11 +178,25 @@ export async function runK6(opts: {
       summaryPath,
     );
     if (jsonFifo) rmSync(jsonFifo, { force: true });
-    // What the script's handleSummary() wrote (relative to k6's folder), kept as the run's artifacts within caps.
-    return { ...result, ...collectArtifacts(opts.workDir, before), unsandboxed: launch.unsandboxed };
+    // What the script's handleSummary() wrote (relative to k6's folder), kept as the run's artifacts within caps. The
+    // engine writes nothing over them; a stock k6 does, and its run is over its limits as the engine's would be.
+    const collected = collectArtifacts(opts.workDir, before);
+    const overCaps = collected.dropped.length
+      ? `handleSummary() wrote files over the limit (at most ${ARTIFACT_LIMITS.files} files, ${ARTIFACT_LIMITS.fileBytes >> 20} MiB each, ${ARTIFACT_LIMITS.totalBytes >> 20} MiB in all): ${collected.dropped.join(", ")}`
+      : null;
+    return { ...result, ...collected, overLimits: result.overLimits ?? overCaps, unsandboxed: launch.unsandboxed };
   } finally {
     if (launch.network) await removeLoadNetwork(launch.network);
   }
+}
+
+/**
+ * The engine's bound on requests in flight (netclient's LimitInFlight): the run's maxVUs, shared over its generators
+ * (a segment's VUs are at most its share, rounded up), so no VU is ever held back but http.batch cannot go past the
+ * VU limit. A stock k6 ignores it.
+ */
+export function inFlightEnv(maxVUs: number, generators: number): Record<string, string> {
+  return { OPSBENCH_ENGINE_MAX_IN_FLIGHT: String(Math.max(1, Math.ceil(maxVUs / Math.max(1, generators)))) };
 }
 
 /** A result for a k6 that was never started because the run is over its limits. */
@@ -455,9 +472,11 @@ async function superviseK6(
   };
   let tail = "";
   const limitHit = resourceLimitWatcher(opts.resources.memoryMb, opts.resources, "OPSBENCH_K6_MEMORY_MB");
+  const summaryOver = summaryLimitWatcher();
   const keep = (b: Buffer) => {
     const text = b.toString();
     limitHit.feed(text);
+    summaryOver.feed(text);
     tail = (tail + text).slice(-6000);
   };
   child.stdout!.on("data", keep);
@@ -561,7 +580,7 @@ async function superviseK6(
     outputTail: tail.trim().split("\n").slice(-15).join("\n"),
     malformedLines: malformed,
     deadlineExceeded,
-    overLimits,
+    overLimits: overLimits ?? summaryOver.hit,
     resourceLimit: limitHit.hit,
   };
 }

@@ -85,11 +85,38 @@ export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: 
   };
 }
 
+/**
+ * Watches k6's stderr for the engine's refusal of handleSummary()'s files over its caps (engine/internal/summary): the
+ * run is then over its limits. A script that prints the same words itself only flags its own run.
+ */
+export function summaryLimitWatcher() {
+  let carry = "";
+  let hit: string | null = null;
+  return {
+    feed(chunk: string) {
+      if (hit) return;
+      const text = carry + chunk;
+      carry = text.slice(-400);
+      hit = /handleSummary\(\) output over the limit: [^"\n]*/.exec(text)?.[0] ?? null;
+    },
+    get hit() {
+      return hit;
+    },
+  };
+}
+
 /** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network" (core load-hosts/load-host-policy.ts). */
 export { ALWAYS_BLOCKED_RANGES };
 
 /** The user k6 runs as inside the sandbox (nobody). */
 const SANDBOX_UID = "65534";
+
+/**
+ * The sandbox's /tmp: a tmpfs is the host's memory, outside k6's address-space limit, so it has a size (the engine
+ * needs /tmp only to unpack a k6 archive, whose script bundle is 1 MB at most). Everything else but the run's folder
+ * is read-only: /dev (device nodes still work), /dev/shm and bubblewrap's own root, which is a tmpfs too.
+ */
+export const SANDBOX_TMP_BYTES = 64 << 20;
 
 /**
  * bwrap arguments that run `command` seeing only the k6 binary (read-only) and
@@ -111,6 +138,10 @@ export function bwrapArgs(opts: { binary: string; workDir: string; network: "non
     SANDBOX_UID,
     "--dev",
     "/dev",
+    "--remount-ro",
+    "/dev",
+    "--size",
+    String(SANDBOX_TMP_BYTES),
     "--tmpfs",
     "/tmp",
     // After /tmp: the run's folder may live under it.
@@ -126,6 +157,9 @@ export function bwrapArgs(opts: { binary: string; workDir: string; network: "non
     "--ro-bind-try",
     "/etc/ssl/certs",
     "/etc/ssl/certs",
+    // Last: the mounts above are made in it.
+    "--remount-ro",
+    "/",
   ];
 }
 

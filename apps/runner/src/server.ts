@@ -141,6 +141,7 @@ export function createRunnerServer(settings: RunnerSettings) {
         sandbox: { ...sandbox, backingHosts: body.blockHosts },
         blockPorts: body.blockPorts,
         limits: body.limits,
+        ...(body.segment ? { generators: body.segment.count } : {}),
         ...(body.deadline ? { deadline: body.deadline } : {}),
         extraArgs: [
           ...(body.segment ? executionSegmentArgs(body.segment.index, body.segment.count) : []),

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { WorkerConfig } from "./config";
 import { checkCredentialJob } from "./credential-check-worker";
 import type { InFlight } from "./in-flight";
+import { holdHost } from "./load-lock";
 import type { Logger } from "./logger";
 import type { PipelineDeps } from "./pipeline/run-context";
 import { executeRun } from "./run-pipeline";
@@ -50,7 +51,14 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
       afterStartUpPass: true,
       // A wait cut short by SIGTERM fails the job; the run stays QUEUED and the reconciler enqueues it again.
       handle: ({ runId }) =>
-        inFlight.abortable(`run:${runId}`, (signal) => loadLock.run(() => executeRun(runId, pipeline, signal), signal)),
+        inFlight.abortable(`run:${runId}`, async (signal) => {
+          const host = await holdHost(loadLock, signal);
+          try {
+            await executeRun(runId, pipeline, signal, { host });
+          } finally {
+            await host.release();
+          }
+        }),
       // The job id is the run id.
       failed: { message: "job failed", ids: (data) => ({ runId: data.runId }) },
       ready: { message: "worker ready", fields: { k6: services.k6.version } },

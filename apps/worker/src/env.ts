@@ -1,8 +1,8 @@
 // The worker's only reader of process.env, validated at boot.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadAllowedHostsSetting, parseBlockedPorts, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
-import { withLocalRedisUrl } from "@opsbench/core/local-redis";
+import { loadAllowedHostsSetting, parseBlockedPorts, parsePrivateRanges, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { withLocalServiceUrls } from "@opsbench/core/local-services";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { helmBuildInfo } from "../helm-build/build.mjs";
@@ -20,6 +20,11 @@ const workerEnvSchema = sharedEnvSchema
     OPSBENCH_RUNNER_SOCKET: z.string().default(path.join(repoRoot, ".data/runner/runner.sock")),
     OPSBENCH_BENCHAPPS_DIR: z.string().default(path.join(repoRoot, "benchapps")),
     OPSBENCH_WORK_DIR: z.string().default(path.join(repoRoot, ".data/runs")),
+    /**
+     * A Postgres URL whose role may create roles and databases, where local targets' `database`s are made (a role
+     * and a database per deployment, dropped at teardown). Default: DATABASE_URL (the one-machine install's is).
+     */
+    OPSBENCH_APP_DATABASE_URL: z.url().optional(),
     /** The pinned helm that renders kubernetes targets' charts (apps/worker/helm-build/build.mjs; the image's /usr/local/bin/helm). */
     OPSBENCH_HELM: z.string().default(() => (helmBuildInfo() as { binary: string }).binary),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -39,6 +44,22 @@ const workerEnvSchema = sharedEnvSchema
       .transform((v, ctx) => {
         try {
           return parseBlockedPorts(v);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /**
+     * Private or shared ranges (10/8, 172.16/12, 192.168/16, 100.64/10, 198.18/15, fc00::/7) where a proof of ownership
+     * or a platform's answer may admit an address: comma-separated CIDRs; empty (the default): only an allowlist entry
+     * admits an address there (docs/security.md "Egress policy").
+     */
+    OPSBENCH_LOAD_PRIVATE_RANGES: z
+      .string()
+      .default("")
+      .transform((v, ctx) => {
+        try {
+          return parsePrivateRanges(v);
         } catch (err) {
           ctx.addIssue({ code: "custom", message: (err as Error).message });
           return z.NEVER;
@@ -100,6 +121,6 @@ const workerEnvSchema = sharedEnvSchema
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  // No REDIS_URL: the local Redis, with its password (the one-machine install).
-  return parseProcessEnv(workerEnvSchema, withLocalRedisUrl(source, repoRoot), "worker");
+  // No DATABASE_URL / REDIS_URL: the local Postgres and Redis, with their passwords (the one-machine install).
+  return parseProcessEnv(workerEnvSchema, withLocalServiceUrls(source, repoRoot), "worker");
 }

@@ -246,6 +246,45 @@ export class LoadLock {
   }
 }
 
+/**
+ * The host as a run holds it. A run steps away while it does what loads nothing and may take seconds (its proofs of
+ * host ownership ask a server the user named), so another run does not wait on that server.
+ */
+export interface HostHold {
+  /**
+   * Releases the host, runs `fn`, then waits for the host again (behind whoever came meanwhile). When `fn` throws the
+   * host stays released: what is left of the run is its failure and teardown, which load nothing.
+   */
+  away<T>(fn: () => Promise<T>): Promise<T>;
+  /** Releases the host if it is held (again: nothing). */
+  release: Release;
+}
+
+/** Takes the host, then `settle` (a study's cool-down, on this first take only), and holds it for a run. */
+export async function holdHost(lock: LoadLock, signal: AbortSignal, settle?: () => Promise<void>): Promise<HostHold> {
+  let held: Release | null = await lock.acquire(signal);
+  try {
+    await settle?.();
+  } catch (err) {
+    await held();
+    throw err;
+  }
+  const release = async () => {
+    const r = held;
+    held = null;
+    await r?.();
+  };
+  return {
+    release,
+    async away(fn) {
+      await release();
+      const result = await fn();
+      held = await lock.acquire(signal);
+      return result;
+    },
+  };
+}
+
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error("aborted");
 }

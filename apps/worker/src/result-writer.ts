@@ -2,30 +2,46 @@
 // Postgres: buffered, and written in order about once a second (or every 500 lines),
 // each batch in one transaction. While the database is away the writer keeps the
 // lines in memory and retries with backoff, so a blip loses no second of the series;
-// the buffer is bounded (maxBufferedLines), and lines past the bound are dropped,
+// the buffer is bounded in bytes (maxBufferedBytes), and lines past the bound are dropped,
 // counted and flagged on the run (docs/faults.md).
-import type { HttpSeriesCap, K6EndLine, K6HttpLine, K6LoadLine, K6MetricLine, ValidityFlag } from "@opsbench/core";
+import {
+  type HttpSeriesCap,
+  type K6EndLine,
+  type K6HttpLine,
+  type K6LoadLine,
+  type K6MetricLine,
+  MAX_SERIES_NAME_LENGTH,
+  OTHER_METRIC_SERIES,
+  OTHER_SERIES,
+  seriesNameWithin,
+  type ValidityFlag,
+} from "@opsbench/core";
 import { retryWhileDown, type InfraRow, type ResultBatch, type RunStore } from "@opsbench/db";
 import type { Logger } from "./logger";
 
 export interface ResultWriterOptions {
-  /** Lines held while the database is away (about 200 bytes each, plus histogram buckets); past it, new lines are dropped. */
-  maxBufferedLines?: number;
+  /** Bytes of lines held while the database is away (lineBytes); past it, new lines are dropped. */
+  maxBufferedBytes?: number;
   /** How long one batch waits for the database, in all, before the writer gives up and the run fails (ms). */
   outageWaitMs?: number;
   /** The workspace's http-series limit: names beyond it are stored as one "other" series. */
   seriesCap?: HttpSeriesCap;
 }
 
-/** 100,000 lines: about 40 minutes of a load with 20 request names, in roughly 50 MB. */
-export const DEFAULT_MAX_BUFFERED_LINES = 100_000;
+/** 64 MiB: about 40 minutes of a load with 20 request names. Counted in bytes, not lines: a line's size is the script's. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 << 20;
+
+/** What a buffered line takes in memory, about: an object's fixed cost and its strings, two bytes a character. */
+export function lineBytes(line: { t?: string; name?: string; class?: string; unit?: string; b?: string }): number {
+  return 200 + 2 * ((line.name?.length ?? 0) + (line.class?.length ?? 0) + (line.unit?.length ?? 0) + (line.b?.length ?? 0));
+}
 export const DEFAULT_OUTAGE_WAIT_MS = 10 * 60_000;
 
 /** The flag a run gets when the writer had to drop lines. */
-export function resultsDroppedFlag(lines: number, seconds: number, bound: number): ValidityFlag {
+export function resultsDroppedFlag(lines: number, seconds: number, boundBytes: number): ValidityFlag {
   return {
     code: "results-dropped",
-    message: `${lines} per-second line(s) over ${seconds} second(s) were dropped while the database was unreachable (the worker buffers at most ${bound} lines): the series has gaps and the totals are low`,
+    message: `${lines} per-second line(s) over ${seconds} second(s) were dropped while the database was unreachable (the worker buffers at most ${Math.round(boundBytes / 2 ** 20)} MiB of lines): the series has gaps and the totals are low`,
   };
 }
 
@@ -42,7 +58,11 @@ export class ResultWriter {
   private readonly outageWaitMs: number;
   /** Lines taken for the batch being written (still in memory until it is stored). */
   private inFlight = 0;
+  /** lineBytes of the lines buffered, and of those in the batch being written. */
+  private bytes = { pending: 0, inFlight: 0 };
   private dropped = { lines: 0, seconds: new Set<number>() };
+  /** Lines whose name was over MAX_SERIES_NAME_LENGTH (the engine folds them itself; a stock k6's fold too). */
+  private longNames = 0;
   rows = 0;
   /** Times a batch had to wait for the database. */
   outages = 0;
@@ -55,7 +75,7 @@ export class ResultWriter {
     private log: Logger,
     private options: ResultWriterOptions = {},
   ) {
-    this.maxBuffered = options.maxBufferedLines ?? DEFAULT_MAX_BUFFERED_LINES;
+    this.maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.outageWaitMs = options.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
     this.timer = setInterval(() => this.flush(), 1000);
   }
@@ -73,25 +93,45 @@ export class ResultWriter {
       return;
     }
     if (line.t !== "http" && line.t !== "load" && line.t !== "metric") return;
-    if (this.buffered >= this.maxBuffered) {
-      this.drop((line as K6HttpLine).s);
+    const kept =
+      line.t === "http"
+        ? this.withinNameLength(line as K6HttpLine, OTHER_SERIES)
+        : line.t === "metric"
+          ? this.withinNameLength(line as K6MetricLine, OTHER_METRIC_SERIES)
+          : (line as K6LoadLine);
+    if (!this.room(lineBytes(kept))) {
+      this.drop(kept.s);
       return;
     }
-    if (line.t === "http") this.http.push(line as K6HttpLine);
-    else if (line.t === "load") this.load.push(line as K6LoadLine);
-    else this.metrics.push(line as K6MetricLine);
+    if (kept.t === "http") this.http.push(kept);
+    else if (kept.t === "load") this.load.push(kept);
+    else this.metrics.push(kept);
     if (this.http.length >= 500 || this.metrics.length >= 500) this.flush();
+  }
+
+  private withinNameLength<L extends { name: string }>(line: L, other: string): L {
+    const name = seriesNameWithin(line.name, other);
+    if (name === line.name) return line;
+    this.longNames++;
+    return { ...line, name };
   }
 
   /** One of the provider's observations (replicas, CPU), written with the next batch. */
   addInfra(point: InfraRow) {
-    if (this.buffered >= this.maxBuffered) this.drop(Math.floor(point.ts.getTime() / 1000));
+    if (!this.room(lineBytes({}))) this.drop(Math.floor(point.ts.getTime() / 1000));
     else this.infra.push(point);
+  }
+
+  /** Whether a line of `size` bytes fits in the buffer; counted in when it does. */
+  private room(size: number): boolean {
+    if (this.bytes.pending + this.bytes.inFlight + size > this.maxBuffered) return false;
+    this.bytes.pending += size;
+    return true;
   }
 
   private drop(second: number) {
     if (this.dropped.lines === 0)
-      this.log.error({ bound: this.maxBuffered }, "result buffer full: dropping lines until the database answers");
+      this.log.error({ boundBytes: this.maxBuffered }, "result buffer full: dropping lines until the database answers");
     this.dropped.lines++;
     this.dropped.seconds.add(second);
   }
@@ -113,6 +153,7 @@ export class ResultWriter {
         infra: this.infra.splice(0),
       };
       this.inFlight = batch.http.length + batch.load.length + batch.metrics.length + batch.infra.length;
+      this.bytes = { pending: 0, inFlight: this.bytes.pending };
       try {
         await retryWhileDown(() => this.store.appendBatch(batch, this.outageWaitMs), {
           maxWaitMs: this.outageWaitMs,
@@ -128,6 +169,7 @@ export class ResultWriter {
         this.log.error({ err }, "writing results failed");
       } finally {
         this.inFlight = 0;
+        this.bytes.inFlight = 0;
       }
     }
   }
@@ -137,6 +179,13 @@ export class ResultWriter {
     clearInterval(this.timer);
     this.flush();
     while (this.draining) await this.draining;
+    if (this.longNames > 0) {
+      await this.store.event(
+        "warn",
+        `${this.longNames} line(s) named a request, check or metric with more than ${MAX_SERIES_NAME_LENGTH} characters: stored under "${OTHER_SERIES}" (requests) and "${OTHER_METRIC_SERIES}"`,
+      );
+      this.longNames = 0;
+    }
     if (this.dropped.lines > 0) {
       const flag = resultsDroppedFlag(this.dropped.lines, this.dropped.seconds.size, this.maxBuffered);
       this.dropped = { lines: 0, seconds: new Set() };

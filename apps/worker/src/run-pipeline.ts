@@ -3,6 +3,7 @@
 // run as it finishes, so a later delivery of the same job never deploys twice and
 // can clean up what was made. See docs/architecture.md ("The run pipeline").
 import { providerFor } from "@opsbench/providers";
+import type { HostHold } from "./load-lock";
 import { runStore } from "@opsbench/db";
 import { ABORTED_BY_REQUEST, watchAbortRequest } from "./pipeline/abort-watch";
 import { analyze } from "./pipeline/analyze";
@@ -27,6 +28,8 @@ export const DEFAULT_BASELINE_WAIT_MS = 120_000;
 
 export interface RunOptions {
   baselineWaitMs?: number;
+  /** The host's load lock as the caller holds it for this run (absent: the caller holds none, or holds it itself). */
+  host?: HostHold;
 }
 
 export async function executeRun(runId: string, deps: PipelineDeps, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
@@ -47,7 +50,7 @@ async function executeWatchedRun(
   abortRequested: () => boolean,
   options: RunOptions,
 ): Promise<void> {
-  const ctx = runContext(runId, deps, signal);
+  const ctx = runContext(runId, deps, signal, options.host);
   const claimed = await claim(ctx);
   if (!claimed) return;
   let failure: string | null = null;

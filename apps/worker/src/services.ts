@@ -77,9 +77,11 @@ export function pipelineDeps({ env, credentials }: WorkerConfig, services: Servi
     benchappsDir: env.OPSBENCH_BENCHAPPS_DIR,
     workDir: env.OPSBENCH_WORK_DIR,
     helm: env.OPSBENCH_HELM,
+    appDatabaseUrl: env.OPSBENCH_APP_DATABASE_URL ?? env.DATABASE_URL,
     live,
     loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
     dnsServers: env.OPSBENCH_DNS_SERVERS,
+    privateRanges: env.OPSBENCH_LOAD_PRIVATE_RANGES,
     ...credentials,
     segments: {
       host: services.loadLock.host,

@@ -6,7 +6,7 @@
 import { isFinalRunStatus } from "@opsbench/core";
 import { loadStudyView, runStore, studyStore } from "@opsbench/db";
 import { publishStudyUpdate, type StudyUpdate } from "@opsbench/jobs";
-import { sleep, type LoadLock, type Release } from "./load-lock";
+import { type HostHold, holdHost, sleep, type LoadLock } from "./load-lock";
 import { executeRun, type PipelineDeps } from "./run-pipeline";
 
 export interface StudyDeps extends PipelineDeps {
@@ -65,14 +65,14 @@ export async function executeStudy(studyId: string, deps: StudyDeps, stop: Abort
     for (const run of study.runs) {
       if (ending.signal.aborted) break;
       if (isFinalRunStatus((await runStore(deps.db, run.id).get()).status)) continue;
-      let release: Release | null = null;
+      let host: HostHold;
       try {
-        release = await deps.lock.acquire(ending.signal);
         // The cool-down counts from the end of the last load on this host (ours, a single run's, another worker's).
-        const last = deps.lock.lastReleasedAt;
-        if (last !== null) await sleep(last + study.cooldownSeconds * 1000 - Date.now(), ending.signal);
+        host = await holdHost(deps.lock, ending.signal, async () => {
+          const last = deps.lock.lastReleasedAt;
+          if (last !== null) await sleep(last + study.cooldownSeconds * 1000 - Date.now(), ending.signal);
+        });
       } catch (err) {
-        await release?.();
         if (ending.signal.aborted) break;
         throw err;
       }
@@ -80,9 +80,9 @@ export async function executeStudy(studyId: string, deps: StudyDeps, stop: Abort
         log.info({ runId: run.id, position: run.position, round: run.round }, "study run starting");
         await publish({ kind: "run", runId: run.id, runStatus: "STARTING" });
         // executeRun handles its own failures (the run ends FAILED); the study goes on with the next run.
-        await executeRun(run.id, deps, ending.signal, { baselineWaitMs: study.baselineWaitSeconds * 1000 });
+        await executeRun(run.id, deps, ending.signal, { baselineWaitMs: study.baselineWaitSeconds * 1000, host });
       } finally {
-        await release();
+        await host.release();
       }
       const after = await runStore(deps.db, run.id).get();
       await publish({ kind: "run", runId: run.id, runStatus: after.status });

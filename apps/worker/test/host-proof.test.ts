@@ -1,11 +1,12 @@
 // The worker's proofs of host ownership (src/pipeline/host-proof.ts) against real servers on loopback and a tiny DNS
 // server: the well-known token passes only as a 200 whose body is the token, sent to the pinned address with the
-// name in Host, and a redirect is never followed; the TXT record passes only with the workspace's own token.
+// name in Host, and a redirect is never followed, and a server trickling its answer is cut at the proof's deadline;
+// the TXT record passes only with the workspace's own token on the address's reverse name.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTinyDns } from "../../../tests/remote-hosts";
-import { dnsTxtProof, hostResolver, wellKnownProof } from "../src/pipeline/host-proof";
+import { dnsTxtProof, hostResolver, PROOF_DEADLINE_MS, wellKnownProof } from "../src/pipeline/host-proof";
 
 const TOKEN = "a".repeat(40);
 let server: http.Server;
@@ -29,6 +30,12 @@ beforeAll(async () => {
       return res.end();
     }
     if (req.headers.host?.startsWith("big.")) return res.end(`${TOKEN}${"x".repeat(5000)}`);
+    if (req.headers.host?.startsWith("trickle.")) {
+      res.writeHead(200);
+      const t = setInterval(() => res.write("x"), 500);
+      res.on("close", () => clearInterval(t));
+      return;
+    }
     if (req.headers.host?.startsWith("other.") && path === tokenAt) return res.end("b".repeat(40));
     res.writeHead(404).end();
   });
@@ -36,9 +43,9 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
   dns = await startTinyDns((name) => (name === "two.example.test" ? ["10.231.0.2", "10.231.0.6"] : null), {
     txt: (name) =>
-      name === "txt.example.test"
+      name === "2.0.231.10.in-addr.arpa" || name === "txt.example.test"
         ? ["unrelated", `opsbench-verify=${TOKEN}`]
-        : name === "other.example.test"
+        : name === "6.0.231.10.in-addr.arpa"
           ? [`opsbench-verify=${"b".repeat(40)}`]
           : [],
     aaaa: (name) => (name === "v6.example.test" || name === "two.example.test" ? ["2001:db8::5"] : []),
@@ -72,6 +79,15 @@ describe("the well-known proof", () => {
     expect(closed).toMatchObject({ ok: false, found: expect.stringContaining("no answer (connect ECONNREFUSED 127.0.0.1:9)") });
   });
 
+  it("gives up on a server that trickles its answer at the whole deadline, not at an idle timeout", async () => {
+    const started = Date.now();
+    expect(await proof("trickle.example.test")).toMatchObject({
+      ok: false,
+      found: expect.stringContaining(`at 127.0.0.1: no whole answer within ${PROOF_DEADLINE_MS / 1000} s`),
+    });
+    expect(Date.now() - started).toBeLessThan(PROOF_DEADLINE_MS + 1500);
+  });
+
   it("never follows a redirect, even to a place that answers with the token", async () => {
     const r = await proof("redirect.example.test");
     expect(r).toEqual({
@@ -83,23 +99,21 @@ describe("the well-known proof", () => {
 });
 
 describe("the DNS TXT proof and the resolver", () => {
-  it("passes only with the workspace's own token on the name", async () => {
+  it("passes only with the workspace's own token on the reverse name of the address, never on the name alone", async () => {
     const resolver = hostResolver([dns.server]);
-    expect(await dnsTxtProof(resolver, "txt.example.test", TOKEN)).toEqual({
+    expect(await dnsTxtProof(resolver, "10.231.0.2", "a.example.test", TOKEN)).toEqual({
       ok: true,
-      found: `TXT "opsbench-verify=${TOKEN}" on txt.example.test`,
+      found: `TXT "opsbench-verify=${TOKEN}" on 2.0.231.10.in-addr.arpa, the reverse name of 10.231.0.2`,
     });
-    expect(await dnsTxtProof(resolver, "other.example.test", TOKEN)).toMatchObject({
+    expect(await dnsTxtProof(resolver, "10.231.0.6", "a.example.test", TOKEN)).toMatchObject({
       ok: false,
       found: expect.stringContaining("hold another token"),
     });
-    expect(await dnsTxtProof(resolver, "none.example.test", TOKEN)).toEqual({
+    // txt.example.test holds the token itself, but its address's reverse name does not.
+    expect(await dnsTxtProof(resolver, "10.231.0.10", "txt.example.test", TOKEN)).toEqual({
       ok: false,
-      found: 'no "opsbench-verify=" TXT record on none.example.test',
-    });
-    expect(await dnsTxtProof(resolver, "10.231.0.2", TOKEN)).toMatchObject({
-      ok: false,
-      found: expect.stringContaining("names an address"),
+      found:
+        'no "opsbench-verify=" TXT record on 10.0.231.10.in-addr.arpa, the reverse name of 10.231.0.10 (a TXT record on txt.example.test itself proves the name, not the address it points to)',
     });
   });
 

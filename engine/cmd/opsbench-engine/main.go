@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsbench/opsbench/engine/internal/netclient"
 )
 
 const version = "v0.1.0"
@@ -48,6 +50,11 @@ func main() {
 		n = v
 	}
 	debug.SetMaxThreads(n)
+	// OPSBENCH_ENGINE_MAX_IN_FLIGHT: at most this many requests in flight in the process (docs/engine.md); the
+	// opsbench runner sets it to the run's maxVUs, so http.batch cannot send more at once than the VU limit.
+	if v, err := strconv.Atoi(os.Getenv("OPSBENCH_ENGINE_MAX_IN_FLIGHT")); err == nil && v > 0 {
+		netclient.LimitInFlight(v)
+	}
 	// OPSBENCH_ENGINE_CPUPROFILE=FILE writes a Go CPU profile of the whole run (go tool pprof FILE): for
 	// measuring the engine itself (docs/engine.md), never set by opsbench.
 	if path := os.Getenv("OPSBENCH_ENGINE_CPUPROFILE"); path != "" {

@@ -257,6 +257,10 @@ func writeSummary(l *loaded, data map[string]any) {
 		fmt.Fprint(os.Stdout, summary.Text(data))
 		return
 	}
+	if over := summary.FilesOverLimit(files); over != "" {
+		logError(over)
+		return
+	}
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)

@@ -292,6 +292,13 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if h.method == "" {
 		h.method = http.MethodGet
 	}
+	// The process's bound on requests in flight (inflight.go): the slot is held for the whole redirect chain.
+	release, ok := acquireInFlight(ctx)
+	if !ok {
+		resp := failed(&h, time.Now(), ctx.Err(), ctx)
+		return resp, &Error{Code: resp.ErrorCode, Msg: resp.Error}
+	}
+	defer release()
 	var hops []*Response
 	for {
 		if h.u == nil || (h.u.Scheme != "http" && h.u.Scheme != "https") || h.u.Host == "" {

@@ -67,7 +67,8 @@ type Requirements struct {
 	SegmentMaxVUs int64
 	// InitialVUs: the VUs this instance initialises before the test (arrival-rate scenarios at preAllocatedVUs).
 	InitialVUs int64
-	// PeakArrivalRate: the most iterations per second an arrival-rate scenario starts (whole test).
+	// PeakArrivalRate: the most iterations per second the arrival-rate scenarios start at once (whole test): each
+	// at its own peak, summed over those whose starting windows overlap (core's peakArrivalRate sums the same way).
 	PeakArrivalRate float64
 }
 
@@ -76,17 +77,52 @@ func (o *Options) Requirements() Requirements {
 	whole := make([]interval, 0, len(o.Scenarios))
 	seg := make([]interval, 0, len(o.Scenarios))
 	initial := make([]interval, 0, len(o.Scenarios))
+	rates := make([]rateInterval, 0, len(o.Scenarios))
 	for _, s := range o.Scenarios {
 		end := s.EndOffset()
 		r.TotalDuration = max(r.TotalDuration, end)
-		r.PeakArrivalRate = max(r.PeakArrivalRate, s.PeakRatePerSecond())
+		if sch := s.Schedule(); sch != nil {
+			rates = append(rates, rateInterval{s.StartTime, s.StartTime + time.Duration(sch.end*float64(time.Second)), s.PeakRatePerSecond()})
+		}
 		p := o.Part(s)
 		whole = append(whole, interval{s.StartTime, end, s.MaxVUsWhole()})
 		seg = append(seg, interval{s.StartTime, end, p.PeakVUs})
 		initial = append(initial, interval{s.StartTime, end, p.PlannedVUs})
 	}
 	r.MaxVUs, r.SegmentMaxVUs, r.InitialVUs = peak(whole), peak(seg), peak(initial)
+	r.PeakArrivalRate = peakRate(rates)
 	return r
+}
+
+// rateInterval: an arrival-rate scenario starts iterations from start until end, at most rate a second.
+type rateInterval struct {
+	start, end time.Duration
+	rate       float64
+}
+
+// peakRate is the most iterations per second started at once: the peaks of the scenarios whose windows overlap,
+// summed (one starting when another ends does not add to it).
+func peakRate(iv []rateInterval) float64 {
+	type ev struct {
+		at time.Duration
+		d  float64
+	}
+	evs := make([]ev, 0, 2*len(iv))
+	for _, i := range iv {
+		evs = append(evs, ev{i.start, i.rate}, ev{i.end, -i.rate})
+	}
+	sort.Slice(evs, func(a, b int) bool {
+		if evs[a].at != evs[b].at {
+			return evs[a].at < evs[b].at
+		}
+		return evs[a].d < evs[b].d // ends first
+	})
+	var cur, top float64
+	for _, e := range evs {
+		cur += e.d
+		top = max(top, cur)
+	}
+	return top
 }
 
 // interval: a scenario holds n VUs from start until end (its graceful stop included).

@@ -18,9 +18,15 @@ import (
 
 // maxSeriesPerKind bounds the names kept per kind, so a script that names checks or metrics after
 // request data cannot grow the output without limit; further names are counted under otherName.
+// maxNameLength bounds each name (in bytes, so never more characters): every line carries its name, every
+// second, so a 50 KB check name would be 50 KB a second stored. Longer ones are counted under otherName,
+// for requests under otherHTTPName. The worker and the ingest endpoint hold names to the same length
+// (MAX_SERIES_NAME_LENGTH, packages/core k6-output-format.ts).
 const (
 	maxSeriesPerKind = 500
+	maxNameLength    = 256
 	otherName        = "(other)"
+	otherHTTPName    = "other"
 )
 
 // k6's built-in metrics and the families of its protocol modules; everything else is a script's own.
@@ -92,6 +98,9 @@ func (s *seriesNames) admit(kind, name string) string {
 	if seen == nil {
 		seen = map[string]bool{}
 		s.seen[kind] = seen
+	}
+	if len(name) > maxNameLength {
+		return otherName
 	}
 	if !seen[name] {
 		if len(seen) >= maxSeriesPerKind {

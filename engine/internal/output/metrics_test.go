@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +131,31 @@ func TestMetricNamesAreBounded(t *testing.T) {
 	}
 	if l := m[fmt.Sprintf("%v/check/%s", float64(1_700_000_000), otherName)]; l == nil || l["n"] != 20.0 {
 		t.Errorf("other: %v", l)
+	}
+}
+
+func TestLongNamesAreFolded(t *testing.T) {
+	r := metrics.NewRegistry()
+	at := time.Unix(1_700_000_000, 0)
+	long := strings.Repeat("x", maxNameLength+1)
+	fits := strings.Repeat("y", maxNameLength)
+	tags := func(k, v string) *metrics.TagSet { return metrics.NewTags(map[string]string{k: v}) }
+	lines := runOutput(t, Plan{}, []metrics.Sample{
+		{Metric: r.Builtin.Checks, Tags: tags("check", long), Time: at, Value: 1},
+		{Metric: r.Builtin.Checks, Tags: tags("check", fits), Time: at, Value: 1},
+		{Metric: r.Builtin.HTTPReqDuration, Tags: tags("name", long), Time: at, Value: 5},
+		{Metric: r.Builtin.HTTPReqDuration, Tags: tags("name", fits), Time: at, Value: 5},
+	})
+	var names []string
+	for _, l := range lines {
+		if l["t"] == "http" || l["t"] == "metric" {
+			names = append(names, fmt.Sprintf("%v:%v", l["t"], l["name"]))
+		}
+	}
+	slices.Sort(names)
+	want := []string{"http:" + fits, "http:" + otherHTTPName, "metric:" + otherName, "metric:" + fits}
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("names: got %v, want %v", names, want)
 	}
 }

@@ -267,6 +267,9 @@ func (sh *opsbenchShard) add(s *metrics.Sample) {
 	switch name {
 	case "http_req_duration":
 		reqName, _ := s.Tags.Get("name")
+		if len(reqName) > maxNameLength {
+			reqName = otherHTTPName
+		}
 		expected, _ := s.Tags.Get("expected_response")
 		k := httpKey{sec, reqName, statusClass(s.Tags), expected == "false"}
 		cell := sh.http[k]

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -439,4 +440,25 @@ func BenchmarkAddSamples(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N*10)/b.Elapsed().Seconds(), "samples/s")
+}
+
+func TestFilesOverLimit(t *testing.T) {
+	mib := strings.Repeat("x", MaxFileBytes)
+	if got := FilesOverLimit(map[string]string{"a.json": mib, "stdout": "text"}); got != "" {
+		t.Errorf("within the limits: %q", got)
+	}
+	many := map[string]string{}
+	for i := range MaxFiles + 1 {
+		many[fmt.Sprintf("f%d", i)] = "x"
+	}
+	for name, files := range map[string]map[string]string{
+		"a file over 1 MiB": {"a.json": mib + "x"},
+		"over 2 MiB in all": {"a": mib, "b": mib, "stdout": "x"},
+		"21 files":          many,
+	} {
+		if got := FilesOverLimit(files); !strings.HasPrefix(got, "handleSummary() output over the limit: ") ||
+			!strings.HasSuffix(got, "(at most 20 files, 1 MiB each, 2 MiB in all); nothing of it was written") {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
 }

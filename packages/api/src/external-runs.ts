@@ -15,8 +15,11 @@ export const externalRunInput = z.strictObject({
   /** The Kubernetes Job's image (opsbench-engine: infra/engine-job/Dockerfile) and the ConfigMap holding script.js. */
   image: z.string().min(1).max(300).default("opsbench-engine-job:latest"),
   scriptConfigmap: z.string().min(1).max(253).default("opsbench-script"),
-  /** How long the ingest token works, in hours. */
-  validHours: z.number().positive().max(720).default(24),
+  /**
+   * How long the ingest token works, in hours: at most the run's planned duration plus a margin (core's
+   * externalRunBreaches), which is also the default.
+   */
+  validHours: z.number().positive().max(720).optional(),
 });
 export type ExternalRunInput = z.input<typeof externalRunInput>;
 

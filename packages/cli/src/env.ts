@@ -2,7 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
-import { withLocalRedisUrl } from "@opsbench/core/local-redis";
+import { withLocalServiceUrls } from "@opsbench/core/local-services";
 import { z } from "zod";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -17,8 +17,8 @@ const cliEnvSchema = sharedEnvSchema.extend({
 export type CliEnv = z.input<typeof cliEnvSchema> & z.infer<typeof sharedEnvSchema>;
 
 export function loadEnv(): CliEnv {
-  // No REDIS_URL: the local Redis, with its password (scripts/local-services.mjs made it).
-  return parseProcessEnv(cliEnvSchema, withLocalRedisUrl(process.env, repoRoot), "opsbench");
+  // No DATABASE_URL / REDIS_URL: the local Postgres and Redis, with their passwords (scripts/local-services.mjs made them).
+  return parseProcessEnv(cliEnvSchema, withLocalServiceUrls(process.env, repoRoot), "opsbench");
 }
 
 /** The environment handed to the processes the CLI starts (worker, web). */

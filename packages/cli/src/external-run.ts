@@ -27,7 +27,8 @@ export const EXTERNAL_RUN_OPTIONS = {
   parallelism: { type: "string", default: "1" },
   image: { type: "string", default: "opsbench-engine-job:latest" },
   "script-configmap": { type: "string", default: "opsbench-script" },
-  "valid-hours": { type: "string", default: "24" },
+  // No default: the server's is the run's planned duration plus a margin, and the most it allows.
+  "valid-hours": { type: "string" },
 } as const;
 
 /** The run to create, from the options, checked (a bad value is a usage error). */
@@ -38,13 +39,14 @@ export function externalRunRequest(values: {
   parallelism: string;
   image: string;
   "script-configmap": string;
-  "valid-hours": string;
+  "valid-hours"?: string;
 }) {
   const generators = Number(values.parallelism);
-  const validHours = Number(values["valid-hours"]);
+  const validHours = values["valid-hours"] === undefined ? undefined : Number(values["valid-hours"]);
   if (!Number.isInteger(generators) || generators < 1 || generators > 1000)
     throw new UsageError("--parallelism must be a whole number from 1 to 1000");
-  if (!(validHours > 0 && validHours <= 24 * 30)) throw new UsageError("--valid-hours must be more than 0 and at most 720");
+  if (validHours !== undefined && !(validHours > 0 && validHours <= 24 * 30))
+    throw new UsageError("--valid-hours must be more than 0 and at most 720");
   if (values.url !== undefined && !URL.canParse(values.url))
     throw new UsageError(
       `--url must be the opsbench server's address as k6 reaches it (e.g. https://opsbench.example.com), not "${values.url}"`,
@@ -56,7 +58,7 @@ export function externalRunRequest(values: {
     generators,
     image: values.image,
     scriptConfigmap: values["script-configmap"],
-    validHours,
+    ...(validHours === undefined ? {} : { validHours }),
   };
 }
 

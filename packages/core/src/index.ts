@@ -15,7 +15,7 @@
 //                the local autoscaler
 //   workloads/   workload specs, presets, load profiles, rates, templates, the k6 runtime helpers
 //   workspaces/  member roles and a workspace's limits
-//   (root)       process-env.ts and connection-urls.ts (the processes' shared variables), local-redis.ts (its own
+//   (root)       process-env.ts and connection-urls.ts (the processes' shared variables), local-services.ts (its own
 //                export), stored-json.ts (the schema of every JSON column)
 export * from "./histograms/histogram";
 export * from "./histograms/histogram-encoding";
@@ -27,6 +27,7 @@ export * from "./runs/load-window";
 export * from "./targets/target-spec";
 export * from "./targets/cloud-target-specs";
 export * from "./targets/target-env";
+export * from "./targets/target-database";
 export * from "./targets/target-vcpus";
 export * from "./workloads/workload-spec";
 export * from "./k6/k6-script";

@@ -5,7 +5,7 @@ import { decodeBuckets } from "../src/histograms/histogram-encoding";
 import { k6ImportAggregator } from "../src/k6/k6-import";
 import { k6JsonStream, SETTLE_SECONDS } from "../src/k6/k6-json-stream";
 import type { K6OutputLine } from "../src/k6/k6-output-format";
-import { k6OutputLine } from "../src/k6/k6-output-format";
+import { k6OutputLine, MAX_SERIES_NAME_LENGTH, OTHER_METRIC_SERIES } from "../src/k6/k6-output-format";
 
 const T0 = Date.UTC(2026, 10, 21, 19, 28, 1); // a whole second
 const S0 = T0 / 1000;
@@ -45,6 +45,22 @@ describe("k6 JSON output folded as it comes (a stock k6's results)", () => {
     ]);
     expect(rest.at(-1)).toEqual({ t: "end", firstMs: T0 + 100.123, lastMs: T0 + 2050.123 });
     expect(f.requests).toBe(5);
+  });
+
+  it("folds request and check names over MAX_SERIES_NAME_LENGTH into other and (other), as the engine does", () => {
+    const long = "x".repeat(MAX_SERIES_NAME_LENGTH + 1);
+    const fits = "y".repeat(MAX_SERIES_NAME_LENGTH);
+    const f = k6JsonStream();
+    for (const l of [
+      req(10, 1, { name: long }),
+      req(20, 1, { name: fits }),
+      point("checks", 30, 1, { check: long }),
+      point("checks", 40, 1, { check: fits }),
+    ])
+      f.line(l);
+    const rest = f.end();
+    expect(of(rest, "http").map((l) => l.name)).toEqual(["other", fits]);
+    expect(of(rest, "metric").map((l) => l.name)).toEqual([OTHER_METRIC_SERIES, fits]);
   });
 
   it("makes the cells of the k6 file import: name, status class, failed apart, the same histogram", () => {

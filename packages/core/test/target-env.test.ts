@@ -20,7 +20,6 @@ describe("a target's env names", () => {
       RIWAI_DEFAULT_N: "10",
       NODE_ENV: "production",
       PYTHONUNBUFFERED: "1",
-      HOST: "0.0.0.0",
     };
     expect(serviceWith(ok).success).toBe(true);
     expect(localFunctionSpec.safeParse({ app: "echo/node", env: ok }).success).toBe(true);
@@ -49,6 +48,21 @@ describe("a target's env names", () => {
     expect(messages(r)).toEqual([`env.${name}: ${name} is refused: ${targetEnvNameProblem(name)!.split(": ").slice(1).join(": ")}`]);
     expect(messages(r)[0]).toMatch(/run code or read files of the caller's choosing/);
     expect(localFunctionSpec.safeParse({ app: "echo/node", env: { [name]: "x" } }).success).toBe(false);
+  });
+
+  it("refuses the listening settings (HOST, HOSTNAME, PORT): a benchapp listens where opsbench says, never on every interface", () => {
+    for (const name of ["HOST", "host", "HOSTNAME"]) {
+      const r = serviceWith({ [name]: "0.0.0.0" });
+      expect(messages(r)).toEqual([
+        `env.${name}: ${name} is refused: it sets the address a benchapp listens on, which opsbench sets itself (the run's own address: never every interface of the machine)`,
+      ]);
+      expect(localFunctionSpec.safeParse({ app: "echo/node", env: { [name]: "0.0.0.0" } }).success).toBe(false);
+      // The API's target input, as POST /api/v1/targets parses it (the worker parses the stored spec the same way).
+      const input = targetInput.safeParse({ name: "t", kind: "local-service", spec: { app: "echo/go", env: { [name]: "0.0.0.0" } } });
+      expect(input.success).toBe(false);
+    }
+    expect(targetEnvNameProblem("PORT")).toMatch(/set by opsbench itself/);
+    expect(targetEnvNameProblem("HOSTALIASES")).toMatch(/is refused/);
   });
 
   it("refuses what opsbench sets itself and names that are not plain", () => {

@@ -30,6 +30,11 @@ export interface ProviderContext {
   loadHosts?: LoadHostAllowlist;
   /** The ports of opsbench's own services: never a kubeconfig's server. */
   protectedPorts?: readonly ProtectedPort[];
+  /**
+   * A Postgres URL whose role may create roles and databases: local targets' `database`s are made there, one role and
+   * database per deployment (OPSBENCH_APP_DATABASE_URL, else the worker's DATABASE_URL).
+   */
+  appDatabaseUrl?: string;
   /** OPSBENCH_HELM: the pinned helm binary that renders a kubernetes target's chart (apps/worker/helm-build/build.mjs). */
   helm?: string;
 }
@@ -75,6 +80,14 @@ export interface Provider<Spec = unknown, State = unknown> {
    * deploy tells it (the platform's own address).
    */
   knownEndpoint?(spec: Spec): string | null;
+  /**
+   * With outsideEndpoint: true when an address only the deploy tells is named by the platform itself for what this run
+   * made (an ALB's DNS name, a Lambda function URL, a Cloud Run uri), which no user can point at another's host; the
+   * worker admits it as created by the run. Absent: whatever the deploy answers (a load balancer's address or a Knative
+   * URL that a cluster reports: the user's kubeconfig names the cluster, which may report anything) is judged like a
+   * typed URL (the allowlist or a proof of ownership).
+   */
+  platformNamesEndpoint?: boolean;
   /** For kinds that can list what they left on a platform: the worker's reaper (apps/worker/src/reaper.ts) uses it. */
   reaper?: ProviderReaper;
 }

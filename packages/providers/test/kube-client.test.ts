@@ -75,6 +75,36 @@ describe("kubernetes client", () => {
     );
   });
 
+  it("refuses an answer over 16 MiB, announced or streamed without end, and closes its connection", async () => {
+    let closed = 0;
+    const chunk = Buffer.alloc(1024 * 1024, " ");
+    const url = await serve((req, res) => {
+      req.socket.on("close", () => closed++);
+      if (req.url?.startsWith("/api/v1/namespaces/announced")) {
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(17 * 1024 * 1024) });
+        res.write("{");
+        return;
+      }
+      // A list that never ends: the worker would hold it all in memory.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"kind":"NamespaceList","apiVersion":"v1","items":[');
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", more);
+      };
+      more();
+    });
+    const client = await kubeClientOf({ kind: "kubernetes", kubeconfig: kubeconfigYaml(url, TOKEN) }, { loadHosts });
+    await expect(client.core.listNamespace()).rejects.toThrow(
+      `the cluster at ${url} answered GET /api/v1/namespaces with more than 16 MiB: refused (opsbench reads at most that of one answer)`,
+    );
+    await expect(client.core.readNamespace({ name: "announced" })).rejects.toThrow(
+      `the cluster at ${url} answered GET /api/v1/namespaces/announced with more than 16 MiB: refused`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(closed).toBe(2);
+  });
+
   it("a refusal names what was done, the API's message and the code, never the token", async () => {
     const url = await serve((_req, res) => {
       res.writeHead(403, { "content-type": "application/json" });

@@ -1,7 +1,8 @@
 // The chart renderer (kubernetes/helm.ts) with the pinned helm: values and the run's namespace reach the templates,
 // CRDs come along, hooks and tests do not; a failing template, a file that is no packaged chart, an output over the
-// cap and a render over the time limit are refused with what happened. helm gets PATH and HOME (a throwaway folder)
-// and nothing else of the worker's environment: shown with a stand-in program in helm's place that reports both.
+// cap, a render over the time limit and one over the memory limit are refused with what happened. helm gets PATH and
+// HOME (a throwaway folder) and nothing else of the worker's environment, under an address-space limit: shown with a
+// stand-in program in helm's place that reports them.
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { ensureHelm } from "../../../apps/worker/helm-build/build.mjs";
-import { renderChart } from "../src/kubernetes/helm";
+import { HELM_MEMORY_MB, renderChart } from "../src/kubernetes/helm";
 
 const ns = "opsbench-12121212-1212-4121-8121-121212121212";
 let helm: string;
@@ -76,13 +77,28 @@ describe("helm template of a target's chart", () => {
     );
     await expect(renderChart({ chart: shape }, ns, { binary: undefined })).rejects.toThrow("helm: this worker has no helm (OPSBENCH_HELM");
     await expect(renderChart({ chart: shape }, ns, { binary: path.join(dir, "none-such") })).rejects.toThrow(
-      /^helm could not be started \(.*none-such\): spawn .* ENOENT/,
+      /^helm could not be started \(.*none-such\): prlimit: failed to execute .*none-such: No such file or directory/,
     );
+  });
+
+  it("renders under a memory limit: a template that allocates without bound is stopped with the limit named", async () => {
+    const hungry = packaged("hungry", {
+      "cm.yaml": configMap.replace("{{ .Values.size | quote }}", '{{ repeat (int .Values.n) "x" | len | quote }}'),
+    });
+    // 300 MB of one string: within a machine's memory, so without a limit it renders (the review's worry is the worker's RAM).
+    await expect(renderChart({ chart: hungry, values: { n: 300_000_000 } }, ns, { binary: helm, memoryMb: 1024 })).rejects.toThrow(
+      'helm ran out of memory rendering the chart: it may use 1024 MB of address space (docs/security.md, "Helm charts")',
+    );
+    // The same chart asking little renders under the same limit.
+    expect(await renderChart({ chart: hungry, values: { n: 10 } }, ns, { binary: helm, memoryMb: 1024 })).toContain('size: "10"');
   });
 
   it("gives helm PATH and HOME in a throwaway folder only: no KUBECONFIG, no secret of the worker's", async () => {
     const standIn = path.join(dir, "print-env");
-    writeFileSync(standIn, '#!/bin/sh\necho "args: $*"\nenv | sort\necho "home: $(ls -A "$HOME" | wc -l) entries"\n');
+    writeFileSync(
+      standIn,
+      '#!/bin/sh\necho "args: $*"\nenv | sort\necho "home: $(ls -A "$HOME" | wc -l) entries"\necho "address space: $(ulimit -v)"\n',
+    );
     chmodSync(standIn, 0o755);
     process.env.KUBECONFIG = path.join(dir, "kubeconfig");
     process.env.OPSBENCH_SECRET_KEY_PROBE = "must-not-leak";
@@ -94,6 +110,8 @@ describe("helm template of a target's chart", () => {
       expect(env.map((l) => l.split("=")[0])).toEqual(["HOME", "PATH"]);
       expect(env.find((l) => l.startsWith("HOME="))).toMatch(/^HOME=\/tmp\/opsbench-helm-[^/]+\/home$/);
       expect(out).toContain("home: 0 entries");
+      // By default helm may use HELM_MEMORY_MB of address space (ulimit -v counts KiB).
+      expect(out).toContain(`address space: ${HELM_MEMORY_MB * 1024}`);
       expect(out).not.toContain("must-not-leak");
       expect(out).toMatch(
         new RegExp(

@@ -35,7 +35,7 @@ const cluster = (apiVersion: string, kind: string): Discovered =>
     }) as Record<string, Discovered>
   )[`${apiVersion}/${kind}`] ?? null;
 
-const plan = (docs: string[], allow?: { customResources?: boolean; clusterScoped?: boolean }) =>
+const plan = (docs: string[], allow?: { customResources?: boolean; clusterScoped?: boolean; privilegedPods?: boolean }) =>
   planManifests(parseManifests(docs.join("---\n"), "helm"), cluster, allow, runId);
 
 describe("the kubernetes permission gate", () => {
@@ -97,6 +97,62 @@ describe("the kubernetes permission gate", () => {
     expect(() => plan([deployment, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: opsbench-inventory\n"], all)).toThrow(
       "helm: document 2 (ConfigMap opsbench-inventory): ConfigMap opsbench-inventory is opsbench's record of the run's cluster-scoped objects: name yours otherwise",
     );
+  });
+
+  it("holds pods to the Pod Security Standards' baseline unless the credential allows privileged pods, naming the field", () => {
+    const withPod = (pod: string) =>
+      `${deployment}spec:\n  selector: { matchLabels: { app: web } }\n  template:\n    metadata: { labels: { app: web } }\n    spec:\n${pod}`;
+    const container = (extra = "") => `      containers:\n        - name: web\n          image: nginx:1.27\n${extra}`;
+    const refused = (field: string) => `helm: document 1 (Deployment web): ${field}`;
+    const privileged = withPod(container("          securityContext: { privileged: true }\n"));
+    expect(() => plan([privileged])).toThrow(
+      `${refused("spec.template.spec.containers[0].securityContext.privileged: true")} is refused: pods must meet the Pod Security Standards' baseline`,
+    );
+    expect(() => plan([privileged])).toThrow(
+      "the credential does not allow privileged pods (allow.privilegedPods, set by a workspace owner; docs/security.md)",
+    );
+    // The other ways to the node: its network, PIDs, folders and ports, capabilities beyond the baseline's.
+    expect(() => plan([withPod(`      hostNetwork: true\n${container()}`)])).toThrow(
+      refused("spec.template.spec.hostNetwork: true (the node's own network) is refused"),
+    );
+    expect(() => plan([withPod(`      hostPID: true\n${container()}`)])).toThrow(refused("spec.template.spec.hostPID: true"));
+    expect(() => plan([withPod(`${container()}      volumes: [{ name: root, hostPath: { path: / } }]\n`)])).toThrow(
+      refused("spec.template.spec.volumes[0].hostPath"),
+    );
+    expect(() => plan([withPod(container("          ports: [{ containerPort: 80, hostPort: 80 }]\n"))])).toThrow(
+      refused("spec.template.spec.containers[0].ports[0].hostPort: 80"),
+    );
+    expect(() => plan([withPod(container("          securityContext: { capabilities: { add: [SYS_ADMIN] } }\n"))])).toThrow(
+      refused("spec.template.spec.containers[0].securityContext.capabilities.add: SYS_ADMIN"),
+    );
+    const init = `      initContainers:\n        - name: setup\n          image: busybox\n          securityContext: { privileged: true }\n`;
+    expect(() => plan([withPod(`${init}${container()}`)])).toThrow(
+      refused("spec.template.spec.initContainers[0].securityContext.privileged: true"),
+    );
+    const job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: seed\nspec:\n  template:\n    spec:\n      hostIPC: true\n";
+    expect(() => plan([deployment, job])).toThrow(
+      "helm: document 2 (Job seed): spec.template.spec.hostIPC: true (the node's own IPC) is refused",
+    );
+    const service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  externalIPs: [10.0.0.1]\n";
+    expect(() =>
+      planManifests(
+        parseManifests(`${deployment}---\n${service}`),
+        (a, k) => (k === "Service" ? { namespaced: true } : cluster(a, k)),
+        undefined,
+        runId,
+      ),
+    ).toThrow("manifests: document 2 (Service s): spec.externalIPs: 10.0.0.1 (a Service that takes traffic to other addresses) is refused");
+    // What the baseline allows passes: a capability of its list, a non-root securityContext, an emptyDir.
+    expect(
+      plan([
+        withPod(
+          container("          securityContext: { capabilities: { add: [NET_BIND_SERVICE], drop: [ALL] }, runAsNonRoot: true }\n") +
+            "      volumes: [{ name: tmp, emptyDir: {} }]\n",
+        ),
+      ]),
+    ).toHaveLength(1);
+    // The credential's owner may allow privileged pods: then the same documents pass.
+    expect(plan([privileged], { privilegedPods: true })).toHaveLength(1);
   });
 
   it("names helm's source file of a document", () => {

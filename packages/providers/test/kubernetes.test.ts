@@ -108,6 +108,12 @@ describe("kubernetes provider on a real control plane", () => {
       const admin = await kubeClientOf({ kind: "kubernetes", kubeconfig: cp.adminKubeconfig }, { loadHosts });
       const h = await admin.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: "iot", namespace: `opsbench-${runId}` });
       expect(h.metadata?.labels?.["opsbench-run"]).toBe(runId);
+      // The cluster's own admission holds the run's pods to the baseline too (custom resources' pods included).
+      const namespace = await admin.core.readNamespace({ name: `opsbench-${runId}` });
+      expect(namespace.metadata?.labels).toMatchObject({
+        "pod-security.kubernetes.io/enforce": "baseline",
+        "pod-security.kubernetes.io/enforce-version": "latest",
+      });
     } finally {
       await kubernetes.teardown(dep, ctx);
     }

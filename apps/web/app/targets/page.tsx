@@ -104,7 +104,9 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
                   <details data-testid="target-verification" className="mt-1 text-zinc-500">
                     <summary>proof of ownership of {proof.host}</summary>
                     Unless the admin allows the host, serve {proof.wellKnownUrl} answering 200 with {proof.token}
-                    {proof.dnsTxt ? `, or publish a TXT record "${proof.dnsTxt.value}" on ${proof.dnsTxt.name}` : ""}
+                    {proof.dnsTxt
+                      ? `, or publish a TXT record "${proof.dnsTxt.value}" on the reverse name (in-addr.arpa) of the address ${proof.dnsTxt.name} points to`
+                      : ""}
                   </details>
                 )}
               </>

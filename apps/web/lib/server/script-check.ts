@@ -10,10 +10,12 @@ import {
   type WorkspaceLimits,
   workloadLimitBreaches,
   generatorsBreach,
+  SCRIPT_CHECKS_PER_MINUTE,
 } from "@opsbench/core";
 import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { ScriptValidationUnavailable, type ScriptValidationResult } from "@opsbench/jobs";
 import { ApiError } from "@/lib/api/errors";
+import { assertRate } from "./rate-limit";
 import { getScriptValidator } from "./singletons";
 
 /** What k6 inspect says of the source; a 500 when no worker could check it. */
@@ -28,9 +30,17 @@ async function inspect(source: string, bundle: ScriptBundle): Promise<ScriptVali
 
 /**
  * Throws a 422 at `path` (e.g. "spec" or "workloads.2.spec") when the workload's script does not parse (k6's
- * message) or when it asks for more than a limit allows (the message names the limit).
+ * message) or when it asks for more than a limit allows (the message names the limit); a 429 when the workspace
+ * asked for more than SCRIPT_CHECKS_PER_MINUTE checks (each one a sandboxed k6 inspect on a worker). Answers
+ * what k6 inspect found.
  */
-export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLimits, path = "spec"): Promise<void> {
+export async function assertWorkloadFits(
+  spec: WorkloadSpec,
+  limits: WorkspaceLimits,
+  path: string,
+  workspaceId: string,
+): Promise<Extract<ScriptValidationResult, { ok: true }>> {
+  await assertRate("script checks", workspaceId, SCRIPT_CHECKS_PER_MINUTE, "script checks (workload saves) a minute in this workspace");
   // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
   const concrete = rateDependsOnRun(spec) ? resolveRate(spec, { maxThroughputRps: 1, requests: 1, iterations: 1 }) : spec;
   const { script, ...bundle } = compileEngineInput(concrete);
@@ -45,6 +55,7 @@ export async function assertWorkloadFits(spec: WorkloadSpec, limits: WorkspaceLi
       breaches.map((b) => `${path}: the workload ${b.message}`).join("; "),
       breaches.map((b) => ({ path, message: `the workload ${b.message}` })),
     );
+  return result;
 }
 
 /**

@@ -1,12 +1,15 @@
 // Which hosts may be loaded (docs/security.md "Egress policy"; core load-hosts/load-admission.ts), asked twice:
 // - before anything is deployed (checkLoadHostBeforeDeploy): an address the spec already names (an `endpoint`'s url,
-//   an endpointUrl, a kubernetes ingress) is admitted now, by the admin's allowlist or the workspace's proof of
-//   ownership, so no payload is deployed for a run that would be refused; one only the deploy will tell (the
-//   platform's own: an ALB, a function URL, a Cloud Run uri) is opsbench's for this run, refused now only when load
-//   could not leave this machine at all;
+//   an endpointUrl, a kubernetes ingress or OpenFaaS gateway) is admitted now, by the admin's allowlist or the
+//   workspace's proof of ownership, so no payload is deployed for a run that would be refused; one only the deploy
+//   will tell and the platform names for the run (an ALB, a function URL, a Cloud Run uri) is opsbench's for this
+//   run, refused now only when load could not leave this machine at all;
 // - right after deploy (checkLoadHost), on the address the provider answered, before one request is sent: the
 //   address is resolved once and pinned (the runner loads it alone), judged (never loopback, the metadata ranges or
-//   this machine's own addresses unless the allowlist names them), and how it was admitted is recorded on the run.
+//   this machine's own addresses unless the allowlist names them; a private or shared range only as the admin says),
+//   and how it was admitted is recorded on the run. An address a cluster reports (a load balancer's, a Knative URL)
+//   needs the allowlist or a proof, like a typed one.
+// Proofs ask a server the user named: the run steps away from the host's load lock meanwhile (load-lock.ts HostHold).
 // A refusal fails the run, which then tears down what the deploy made.
 import { networkInterfaces } from "node:os";
 import {
@@ -15,12 +18,14 @@ import {
   describeLoadAdmission,
   EMPTY_LOAD_HOST_ALLOWLIST,
   howToAdmit,
+  LOAD_PRIVATE_RANGES_SETTING,
   isIpAddress,
   isLoopbackAddress,
   type LoadAdmission,
   type LoadAdmissionWay,
   loadHostVerdict,
   policyHost,
+  privateRangeOf,
   protectedPortVerdict,
   urlPort,
 } from "@opsbench/core";
@@ -50,9 +55,9 @@ export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provi
     ctx.loadHost = await admitHost(ctx, known, { createdByRun: false, targetRef, suffix: BEFORE_DEPLOY });
     return;
   }
-  // Only the deploy tells the address (the platform's own, made for this run): admitted then as created-by-run,
-  // provided load can leave this machine through the sandbox at all.
-  if (!ctx.deps.k6.remoteLoad)
+  // Only the deploy tells the address. The platform's own, made for this run, is admitted then as created-by-run,
+  // provided load can leave this machine through the sandbox at all; one a cluster reports is judged after deploy.
+  if (provider.platformNamesEndpoint && !ctx.deps.k6.remoteLoad)
     throw new RunFailure(
       `the ${provider.kind} target's address is known only after deploy (the platform's own) and load could not go there: ${REMOTE}${BEFORE_DEPLOY}`,
     );
@@ -71,14 +76,23 @@ export async function checkLoadHost(ctx: RunContext, provider: Provider, provisi
   // A target opsbench started on this machine (a local kind, a port-forward): the runner's loopback rules.
   if (!outside && isLoopbackAddress(host)) return;
   const known = outside ? (provider.knownEndpoint?.(provisioned.spec) ?? null) : null;
+  // Admitted before deploy for its scheme, host and port (an OpenFaaS gateway's function route is a path below it).
   const admitted =
-    known !== null && ctx.loadHost?.endpoint === endpoint
+    known !== null && ctx.loadHost && sameOrigin(ctx.loadHost.endpoint, endpoint)
       ? ctx.loadHost
-      : await admitHost(ctx, endpoint, { createdByRun: known === null, targetRef, suffix: "" });
+      : await admitHost(ctx, endpoint, { createdByRun: known === null && !!provider.platformNamesEndpoint, targetRef, suffix: "" });
   ctx.loadHost = admitted;
   await ctx.store.setLoadAdmission(admitted.admission);
   await ctx.store.event("info", describeLoadAdmission(admitted.admission), admitted.admission);
 }
+
+const sameOrigin = (a: string, b: string) => {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+};
 
 const ownAddresses = () =>
   Object.values(networkInterfaces())
@@ -87,9 +101,11 @@ const ownAddresses = () =>
     .filter((a): a is string => !!a);
 
 /**
- * Admits `endpoint` for the run or throws a RunFailure saying how to admit it. Created-by-run first (the provider
- * returned it for this run), then the admin's allowlist, then the workspace's proof of ownership (DNS TXT, then the
- * well-known token over the pinned address). A remote host is resolved once here; its first IPv4 address is pinned.
+ * Admits `endpoint` for the run or throws a RunFailure saying how to admit it. Created-by-run first (the platform
+ * named it for this run), then the admin's allowlist, then the workspace's proof of ownership of the pinned address
+ * (a DNS TXT record on its reverse name, then the well-known token it serves). A remote host is resolved once here;
+ * its first IPv4 address is pinned. A private or shared address passes only the allowlist unless the admin opened its
+ * range (OPSBENCH_LOAD_PRIVATE_RANGES): a proof or a platform's answer would otherwise reach into internal networks.
  */
 async function admitHost(
   ctx: RunContext,
@@ -147,14 +163,31 @@ async function admitHost(
   const hit = port === null ? null : protectedPortVerdict(`http://${address}:${port}`, ctx.deps.k6.blockPorts ?? []);
   if (hit) refuse(hit.message);
 
+  const range = privateRangeOf(address);
+  const opened = ctx.deps.privateRanges ?? [];
+  if (range && !verdict.allowed && !opened.some((r) => addressInCidr(address, r))) {
+    const admin =
+      `which no proof of ownership or platform's answer admits: only the admin, with a range of ${LOAD_PRIVATE_RANGES_SETTING} ` +
+      `(${opened.length ? `now: ${opened.join(", ")}` : "now empty"}) or the host on OPSBENCH_LOAD_ALLOWED_HOSTS (docs/security.md "Egress policy")`;
+    refuse(
+      opts.createdByRun
+        ? `load to ${named} refused: the deploy answered an address in ${range}, a private or shared range, ${admin}`
+        : `${verdict.message}; and its address ${address} is in ${range}, a private or shared range, ${admin}`,
+    );
+  }
   if (opts.createdByRun) return record("created-by-run", address, addresses, `the deploy of this run returned ${url.host}`);
   if (verdict.allowed) return record("allowlist", address, addresses, `${host} is on OPSBENCH_LOAD_ALLOWED_HOSTS`);
-  const token = await ctx.store.hostToken(host);
-  const txt = await dnsTxtProof(hostResolver(ctx.deps.dnsServers), host, token);
-  if (txt.ok) return record("dns-txt", address, addresses, txt.found);
-  const wellKnown = await wellKnownProof(url, address, token, ctx.signal);
-  if (wellKnown.ok) return record("well-known", address, addresses, wellKnown.found);
-  return refuse(
-    `${verdict.message}; and no proof that the workspace owns it (${wellKnown.found}; ${txt.found}). To load it, ${howToAdmit(url, token, opts.targetRef)}`,
-  );
+  // The proofs ask servers the user named (a name server, the pinned address): off the host's load lock, so another
+  // run is not kept waiting on them; a refusal leaves the lock released (nothing of this run loads any more).
+  const prove = async (): Promise<AdmittedHost> => {
+    const token = await ctx.store.hostToken(host);
+    const txt = await dnsTxtProof(hostResolver(ctx.deps.dnsServers), address, host, token);
+    if (txt.ok) return record("dns-txt", address, addresses, txt.found);
+    const wellKnown = await wellKnownProof(url, address, token, ctx.signal);
+    if (wellKnown.ok) return record("well-known", address, addresses, wellKnown.found);
+    return refuse(
+      `${verdict.message}; and no proof that the workspace owns it (${wellKnown.found}; ${txt.found}). To load it, ${howToAdmit(url, token, opts.targetRef, address)}`,
+    );
+  };
+  return ctx.host ? ctx.host.away(prove) : prove();
 }

@@ -6,6 +6,7 @@ import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } fr
 import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
 import type { CredentialSecret, LoadHostAllowlist } from "@opsbench/core";
 import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
+import type { HostHold } from "../load-lock";
 import type { Logger } from "../logger";
 import type { AdmittedHost } from "./load-host-check";
 import type { SegmentSettings } from "../segments/coordinator";
@@ -19,6 +20,8 @@ export interface PipelineDeps {
   workDir: string;
   /** OPSBENCH_HELM: renders kubernetes targets' charts. */
   helm?: string;
+  /** Where local targets' databases are made (OPSBENCH_APP_DATABASE_URL, else DATABASE_URL). */
+  appDatabaseUrl?: string;
   /** Ids of the runs this process is executing now (its heartbeat lists them; the reconciler leaves them alone). */
   live?: Set<string>;
   /** How long a run's writes wait for a database that is down before they fail (ms; default DEFAULT_DB_OUTAGE_WAIT_MS). */
@@ -31,6 +34,8 @@ export interface PipelineDeps {
   loadHosts?: LoadHostAllowlist;
   /** OPSBENCH_DNS_SERVERS: the name servers for a target's address and its TXT proof (empty: the system's resolver). */
   dnsServers?: string[];
+  /** OPSBENCH_LOAD_PRIVATE_RANGES: private or shared ranges where a proof or a deploy's answer may admit an address. */
+  privateRanges?: string[];
   /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
   segments?: SegmentSettings;
 }
@@ -53,6 +58,8 @@ export interface RunContext {
   credential?: CredentialSecret;
   /** The run's load host once admitted (load-host-check.ts): how, and the address pinned for the runner. */
   loadHost?: AdmittedHost;
+  /** This machine's load lock as the run holds it: proofs of ownership step away from it (load-host-check.ts). */
+  host?: HostHold;
 }
 
 /** How a run's writes wait for the database: bounded, and said once per write in the log. */
@@ -63,7 +70,7 @@ export function outageWait(deps: PipelineDeps, log: Logger): OutageWait {
   };
 }
 
-export function runContext(runId: string, deps: PipelineDeps, signal: AbortSignal): RunContext {
+export function runContext(runId: string, deps: PipelineDeps, signal: AbortSignal, host?: HostHold): RunContext {
   const log = deps.log.child({ runId });
   // Status, steps, summary and events wait for a database that is down (bounded), so the run still ends in a final state.
   const store = retryingMethods(runStore(deps.db, runId), outageWait(deps, log));
@@ -80,6 +87,7 @@ export function runContext(runId: string, deps: PipelineDeps, signal: AbortSigna
       await store.setStatus(status, data);
       await publish("status", status);
     },
+    ...(host ? { host } : {}),
   };
 }
 
@@ -90,6 +98,7 @@ export function providerContext(ctx: RunContext): ProviderContext {
     signal: ctx.signal,
     benchappsDir: ctx.deps.benchappsDir,
     ...(ctx.deps.helm ? { helm: ctx.deps.helm } : {}),
+    ...(ctx.deps.appDatabaseUrl ? { appDatabaseUrl: ctx.deps.appDatabaseUrl } : {}),
     log: (msg, data) => ctx.log.info({ ...data }, msg),
     saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
     event: (level, message, data) => ctx.store.event(level, message, data, new Date()).then(() => undefined),

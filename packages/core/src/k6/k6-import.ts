@@ -6,6 +6,8 @@
 import { emptyHistogram, recordValue, toPart, type Histogram } from "../histograms/histogram";
 import { k6LoadWindow, type LoadWindow } from "../runs/load-window";
 import type { ResultCell } from "../runs/latency-summary";
+import { OTHER_SERIES } from "./http-series-cap";
+import { seriesNameWithin } from "./k6-output-format";
 
 export type K6FileFormat = "json" | "csv";
 
@@ -82,7 +84,7 @@ export function detectK6Format(line: string): K6FileFormat | null {
  * in separate cells, successCells).
  */
 export function httpCellOf(s: K6Sample, second: number): { key: string; name: string; cls: string; failed: boolean } {
-  const name = s.tag("name") || s.tag("url") || "";
+  const name = seriesNameWithin(s.tag("name") || s.tag("url") || "", OTHER_SERIES);
   const cls = statusClassOf(s.tag("status"), s.tag("error_code"));
   const failed = s.tag("expected_response") === "false";
   return { key: `${second}\u0000${name}\u0000${cls}\u0000${failed}`, name, cls, failed };

@@ -11,7 +11,15 @@ import { bytesToBase64 } from "../histograms/base64-bytes";
 import { emptyHistogram, HISTOGRAM_ALPHA, HISTOGRAM_MIN_VALUE_MS, type Histogram, recordValue, toPart } from "../histograms/histogram";
 import { encodeBuckets } from "../histograms/histogram-encoding";
 import { httpCellOf, type K6MetricDeclaration, type K6Sample, parseK6JsonRecord } from "./k6-import";
-import type { K6HttpLine, K6LoadLine, K6MetricLine, K6OutputLine, MetricKind } from "./k6-output-format";
+import {
+  type K6HttpLine,
+  type K6LoadLine,
+  type K6MetricLine,
+  type K6OutputLine,
+  type MetricKind,
+  OTHER_METRIC_SERIES,
+  seriesNameWithin,
+} from "./k6-output-format";
 import type { ThresholdSources } from "./k6-merged-thresholds";
 
 /** A second is handed over this long after its end: k6 writes samples in batches, at most a second or so late. */
@@ -22,7 +30,7 @@ const FORMAT_VERSION = 4;
 
 /** Names kept per metric kind (as the engine does): further ones are counted under OTHER_NAME. */
 const MAX_SERIES_PER_KIND = 500;
-const OTHER_NAME = "(other)";
+const OTHER_NAME = OTHER_METRIC_SERIES;
 
 const LOAD_METRICS = new Set(["vus", "vus_max", "data_sent", "data_received", "iterations", "dropped_iterations"]);
 
@@ -110,7 +118,7 @@ export function k6JsonStream(opts: K6JsonStreamOptions = {}) {
   };
 
   const addMetric = (second: number, kind: MetricKind, rawName: string, unit: string, s: K6Sample) => {
-    const name = seriesName(kind, rawName);
+    const name = seriesName(kind, seriesNameWithin(rawName, OTHER_NAME));
     const key = `${second}\u0000${kind}\u0000${name}`;
     let c = metrics.get(key);
     if (!c) {

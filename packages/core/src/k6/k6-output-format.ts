@@ -3,6 +3,20 @@ import { thresholdSourcesSchema } from "./k6-merged-thresholds";
 
 // Lines written by opsbench-engine's opsbench output (engine/internal/output); the same as the k6 output extension opsbench built before.
 // Version 4 added "metric" lines; version 3 outputs (older builds) are still read.
+/**
+ * The longest name a series (a request name, a check, a script's own metric) is stored under, in characters. Every
+ * line carries its name, every second, so a script naming checks after 50 KB of data would store 50 KB a second: a
+ * longer name is folded into "other" (requests) or OTHER_METRIC_SERIES by the engine's output (which counts UTF-8
+ * bytes, never fewer), the fold of a stock k6's output and the worker; the ingest endpoint refuses it.
+ */
+export const MAX_SERIES_NAME_LENGTH = 256;
+
+/** The series checks and a script's own metrics are counted under beyond the caps (names per kind, name length). */
+export const OTHER_METRIC_SERIES = "(other)";
+
+/** A series' name as it is stored: itself, or `other` when it is longer than MAX_SERIES_NAME_LENGTH. */
+export const seriesNameWithin = (name: string, other: string): string => (name.length > MAX_SERIES_NAME_LENGTH ? other : name);
+
 export const k6MetaLine = z.object({
   t: z.literal("meta"),
   version: z.union([z.literal(3), z.literal(4)]),

@@ -2,9 +2,11 @@
 // - created-by-run: the address a provider's deploy returned for THIS run (an ALB, a function URL, a Cloud Run uri, a
 //   Kubernetes load balancer it made); never the machine's loopback, the metadata range or its own addresses;
 // - allowlist: the admin's OPSBENCH_LOAD_ALLOWED_HOSTS (load-host-policy.ts);
-// - well-known / dns-txt: a proof of ownership of the host, the workspace's token for it served at
-//   `<scheme>://<host>:<port>/.well-known/opsbench-verify/<token>` (over the pinned address, no redirects followed) or a
-//   DNS TXT record `opsbench-verify=<token>` on the name.
+// - well-known / dns-txt: a proof of ownership of the address load goes to, the workspace's token for the host served
+//   at `<scheme>://<host>:<port>/.well-known/opsbench-verify/<token>` by the pinned address itself (no redirects
+//   followed), or a DNS TXT record `opsbench-verify=<token>` on the pinned address's reverse name (in-addr.arpa, which
+//   the address block's owner answers for). A TXT record on the name alone proves nothing about the address: whoever
+//   holds a zone can point a name anywhere.
 // The worker decides before k6 starts and records the outcome on the run (runs.load_admission).
 import { z } from "zod";
 
@@ -32,6 +34,9 @@ export const wellKnownVerifyPath = (token: string) => `/.well-known/opsbench-ver
 /** The TXT record on the name that proves it: `opsbench-verify=<token>`. */
 export const dnsVerifyRecord = (token: string) => `opsbench-verify=${token}`;
 
+/** The name the owner of an IPv4 address's block answers for (in-addr.arpa), where a dns-txt proof of that address lives. */
+export const reverseDnsName = (address: string) => `${address.split(".").reverse().join(".")}.in-addr.arpa`;
+
 /** One line for the run page and its event: how the host was admitted and where load goes. */
 export function describeLoadAdmission(a: Pick<LoadAdmission, "how" | "host" | "address" | "addresses" | "detail">): string {
   const where = a.address && a.address !== a.host ? `${a.host} (${a.address})` : a.host;
@@ -43,28 +48,34 @@ export function describeLoadAdmission(a: Pick<LoadAdmission, "how" | "host" | "a
     "created-by-run": "opsbench created it for this run",
     allowlist: "it is on the admin's allowlist",
     "well-known": "its owner serves the workspace's token at /.well-known/opsbench-verify/",
-    "dns-txt": "its owner published the workspace's token in a DNS TXT record",
+    "dns-txt": "the address's owner published the workspace's token in a DNS TXT record on its reverse name",
   };
   return `load host ${where} admitted: ${how[a.how]} (${a.detail})${several}`;
 }
 
 /** How to admit a host, for a refusal and the target page. */
-export function howToAdmit(url: URL, token: string | null, targetRef: string): string {
+export function howToAdmit(url: URL, token: string | null, targetRef: string, address?: string): string {
   const origin = `${url.protocol}//${url.host}`;
+  const txtAt = address
+    ? `${reverseDnsName(address)} (the reverse name of ${address}, the address load goes to)`
+    : "the address's reverse name";
   const proof = token
     ? `prove the workspace owns it: serve ${origin}${wellKnownVerifyPath(token)} answering 200 with the token ${token} as its body, ` +
-      `or publish a DNS TXT record "${dnsVerifyRecord(token)}" on ${url.hostname}`
-    : "prove the workspace owns it (a token at /.well-known/opsbench-verify/ or a DNS TXT record)";
+      `or publish a DNS TXT record "${dnsVerifyRecord(token)}" on ${txtAt}`
+    : "prove the workspace owns it (a token at /.well-known/opsbench-verify/ or a DNS TXT record on the address's reverse name)";
   return `${proof} (the target's page and GET /api/v1/targets/${targetRef}/verification show the token); or ask the admin to add it to OPSBENCH_LOAD_ALLOWED_HOSTS (docs/security.md "Egress policy")`;
 }
 
 /**
  * The address a target's spec names itself (an `endpoint`'s url, a cloud kind's endpointUrl, a kubernetes ingress
- * endpoint): the one a proof of ownership is for. Null when only a deploy tells the address, or opsbench starts it.
+ * endpoint or OpenFaaS gateway): the one a proof of ownership is for. Null when only a deploy tells the address, or
+ * opsbench starts it.
  */
 export function typedEndpointOf(spec: unknown): string | null {
   if (!spec || typeof spec !== "object") return null;
   const s = spec as Record<string, unknown>;
+  const openfaas = s.openfaas as Record<string, unknown> | undefined;
+  if (s.flavour === "openfaas-function" && typeof openfaas?.gateway === "string" && openfaas.gateway) return openfaas.gateway;
   for (const key of ["url", "endpointUrl", "endpoint"]) if (typeof s[key] === "string" && s[key]) return s[key] as string;
   return null;
 }

@@ -289,5 +289,40 @@ export function addressInCidr(address: string, cidr: string): boolean {
 /** Whether `host` is an IP address (v4 or v6, brackets allowed) rather than a name. */
 export const isIpAddress = (host: string): boolean => ipOf(policyHost(host)) !== null;
 
+export const LOAD_PRIVATE_RANGES_SETTING = "OPSBENCH_LOAD_PRIVATE_RANGES";
+
+/**
+ * Private and shared ranges (RFC 1918, carrier-grade NAT, benchmarking, IPv6 unique local): an internal network's hosts,
+ * which are nobody's to prove from outside and which no platform's answer vouches for. Only the admin admits an
+ * address there: its host on the allowlist, or a range of OPSBENCH_LOAD_PRIVATE_RANGES (parsePrivateRanges).
+ */
+export const PRIVATE_RANGES = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "198.18.0.0/15", "fc00::/7"];
+
+/** The private or shared range `address` is in, or null. */
+export const privateRangeOf = (address: string): string | null => PRIVATE_RANGES.find((r) => addressInCidr(address, r)) ?? null;
+
+/** OPSBENCH_LOAD_PRIVATE_RANGES: comma-separated CIDRs (or addresses) where a proof or a deploy's answer may admit a private address. */
+export function parsePrivateRanges(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(",")) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    const [base = "", prefixText] = entry.split("/");
+    const ip = ipOf(policyHost(base));
+    const prefix = prefixText === undefined ? ip?.width : Number(prefixText);
+    if (
+      !ip ||
+      prefix === undefined ||
+      !Number.isInteger(prefix) ||
+      prefix < 0 ||
+      prefix > ip.width ||
+      (prefixText !== undefined && !/^\d+$/.test(prefixText))
+    )
+      throw new Error(`${LOAD_PRIVATE_RANGES_SETTING}: "${entry}" is not an IP address or CIDR (e.g. 10.20.0.0/16)`);
+    out.push(prefixText === undefined ? `${base}/${prefix}` : entry);
+  }
+  return out;
+}
+
 /** Never reachable from k6, whatever admitted the host: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network". */
 export const ALWAYS_BLOCKED_RANGES = ["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "100.100.100.200/32", "0.0.0.0/8"];

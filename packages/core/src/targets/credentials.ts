@@ -38,13 +38,15 @@ export const gcpCredentialSecret = z
 
 /**
  * What the owner who saves a kubernetes credential allows the runs deploying with it beyond namespaced built-in kinds
- * (docs/kubernetes.md, "Permissions"): namespaced custom resources (`customResources`), and cluster-scoped objects,
- * CustomResourceDefinitions included (`clusterScoped`). Both default to false.
+ * (docs/kubernetes.md, "Permissions"): namespaced custom resources (`customResources`), cluster-scoped objects,
+ * CustomResourceDefinitions included (`clusterScoped`), and pods beyond the Pod Security Standards' baseline
+ * (`privilegedPods`: privileged containers, the node's network, folders and ports; docs/security.md). All default to false.
  */
 export const kubernetesCredentialAllow = z
   .object({
     customResources: z.boolean().optional(),
     clusterScoped: z.boolean().optional(),
+    privilegedPods: z.boolean().optional(),
   })
   .strict();
 export type KubernetesCredentialAllow = z.infer<typeof kubernetesCredentialAllow>;

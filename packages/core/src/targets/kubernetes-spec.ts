@@ -4,7 +4,8 @@ import { z } from "zod";
 import { cloudRegion, platformMetricsSettings } from "./cloud-target-specs";
 import { costModelDocument } from "../cost/run-cost";
 import { credentialName } from "./credentials";
-import { targetEnv, targetEnvNameProblem } from "./target-env";
+import { appDatabaseEnvIssue, appDatabaseSpec } from "./target-database";
+import { targetEnv } from "./target-env";
 
 /** A Kubernetes resource quantity: CPU as 500m or 1, memory as 256Mi or 1Gi. */
 export const kubeQuantity = z.string().regex(/^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/, "a Kubernetes quantity such as 500m, 1, 256Mi");
@@ -92,18 +93,8 @@ export const kubernetesSpec = z
      * a Deployment with the data on an emptyDir, a Service `db`), deleted with the namespace. Its URL goes to the app
      * in the variable `urlEnv` (the IoT app's IOT_DATABASE_URL); the app's Deployment waits for it to be ready.
      */
-    database: z
-      .object({
-        engine: z.literal("postgres"),
-        urlEnv: z
-          .string()
-          .superRefine((name, ctx) => {
-            const problem = targetEnvNameProblem(name);
-            if (problem) ctx.addIssue({ code: "custom", message: problem });
-          })
-          .default("DATABASE_URL"),
-        image: z.string().min(1).max(512).default("postgres:17-alpine"),
-      })
+    database: appDatabaseSpec
+      .extend({ image: z.string().min(1).max(512).default("postgres:17-alpine") })
       .strict()
       .optional(),
     /** Instead of image: the user's own manifests (YAML documents), applied into the run's namespace. */
@@ -180,12 +171,7 @@ export const kubernetesSpec = z
         path: ["database"],
         message: "with manifests, bring the database in them (infra/manifests/gke-50.yaml does); database goes with image",
       });
-    if (s.database && s.env[s.database.urlEnv] !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["env", s.database.urlEnv],
-        message: `${s.database.urlEnv} is the database's URL (database.urlEnv): opsbench sets it`,
-      });
+    appDatabaseEnvIssue(s, ctx);
     if (s.endpoint !== undefined && s.portForward)
       ctx.addIssue({
         code: "custom",

@@ -57,6 +57,12 @@ const REFUSED_NAMES = new Set([
 /** What opsbench gives every benchapp process itself (a benchapp's minimal environment). */
 const OWN_NAMES = new Set(["PATH", "HOME", "PORT"]);
 
+/**
+ * Where a benchapp listens: opsbench sets it to the run's own address (loopback, or the run's network namespace), so a
+ * target cannot make its process listen on every interface of the machine (HOST=0.0.0.0) or another address.
+ */
+const LISTEN_NAMES = new Set(["HOST", "HOSTNAME"]);
+
 /** Names under a refused prefix that only tune a runtime, never load code. */
 const ALLOWED_NAMES = new Set(["NODE_ENV", "PYTHONUNBUFFERED", "PYTHONHASHSEED"]);
 
@@ -67,6 +73,8 @@ export function targetEnvNameProblem(name: string): string | null {
   const upper = name.toUpperCase();
   if (ALLOWED_NAMES.has(upper)) return null;
   if (OWN_NAMES.has(upper) || upper.startsWith("OPSBENCH_")) return `${name} is set by opsbench itself and cannot be given`;
+  if (LISTEN_NAMES.has(upper))
+    return `${name} is refused: it sets the address a benchapp listens on, which opsbench sets itself (the run's own address: never every interface of the machine)`;
   if (REFUSED_NAMES.has(upper) || REFUSED_PREFIXES.some((p) => upper.startsWith(p)))
     return `${name} is refused: it lets a runtime or the loader run code or read files of the caller's choosing (NODE_OPTIONS, LD_*, PYTHON*, JAVA_TOOL_OPTIONS and the like are not accepted)`;
   return null;
@@ -98,7 +106,8 @@ export interface SpecReader {
 /**
  * A copy of a target spec as `reader` may see it. For everyone: env values are hidden (names stay, so a user sees
  * what is set), and so are the values of Kubernetes Secret objects in `manifests` (data, stringData, annotations;
- * manifests that cannot be read safely are hidden whole). For a reader who may not edit (a viewer), `userData` too.
+ * manifests that cannot be read safely are hidden whole) and helm values under a key naming a credential. For a
+ * reader who may not edit (a viewer), `userData`, every helm value and the chart too.
  * The default reader is one who may not edit.
  */
 export function redactTargetSecrets<T>(spec: T, reader: SpecReader = { canEdit: false }): T {
@@ -109,13 +118,56 @@ export function redactTargetSecrets<T>(spec: T, reader: SpecReader = { canEdit: 
   if (isRecord(spec.container) && isRecord(spec.container.env)) out.container = { ...spec.container, env: hideValues(spec.container.env) };
   if (typeof spec.manifests === "string") out.manifests = redactManifestSecrets(spec.manifests, REDACTED_ENV_VALUE);
   if (typeof spec.userData === "string" && !reader.canEdit) out.userData = REDACTED_ENV_VALUE;
+  if (isRecord(spec.helm)) out.helm = redactHelm(spec.helm, reader);
   return out as T;
+}
+
+/** A helm value's key that names a credential: what is under it is hidden from every reader, as env values are. */
+const SECRET_HELM_KEY = /pass|secret|token|credential|key|auth|cert|dsn|private/i;
+
+/**
+ * A kubernetes target's chart as `reader` may see it: under a key that names a credential (password, secretKey,
+ * auth...) every value is hidden from everyone; a viewer sees no value at all (every leaf hidden, the keys stay) and
+ * not the chart (its own values.yaml and templates may hold credentials).
+ */
+function redactHelm(helm: Record<string, unknown>, reader: SpecReader): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...helm };
+  if (helm.values !== undefined) out.values = hideHelmValues(helm.values, !reader.canEdit);
+  if (typeof helm.chart === "string" && !reader.canEdit) out.chart = REDACTED_ENV_VALUE;
+  return out;
+}
+
+function hideHelmValues(value: unknown, all: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => hideHelmValues(v, all));
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hideHelmValues(v, all || SECRET_HELM_KEY.test(k))]));
+  return all ? REDACTED_ENV_VALUE : value;
+}
+
+/** Marks a value to drop: a hidden marker with nothing stored under its place. */
+const DROPPED = Symbol("dropped");
+
+/** Edited helm values: a value still showing the marker keeps the one stored at the same place (dropped when none). */
+function keepHiddenHelmValues(edited: unknown, stored: unknown): unknown {
+  if (edited === REDACTED_ENV_VALUE) return stored === undefined ? DROPPED : stored;
+  if (Array.isArray(edited))
+    return edited.map((v, i) => keepHiddenHelmValues(v, Array.isArray(stored) ? stored[i] : undefined)).filter((v) => v !== DROPPED);
+  if (isRecord(edited)) {
+    const before = isRecord(stored) ? stored : {};
+    return Object.fromEntries(
+      Object.entries(edited)
+        .map(([k, v]) => [k, keepHiddenHelmValues(v, before[k])] as const)
+        .filter(([, v]) => v !== DROPPED),
+    );
+  }
+  return edited;
 }
 
 /**
  * An edited spec as it should be stored: a variable still showing the hidden
  * marker keeps its stored value (the editor never saw it); any other value replaces it.
- * The same for Secret values in `manifests` and for `userData` sent back as the marker.
+ * The same for Secret values in `manifests`, helm values (by their place) and the chart, and `userData` sent back as
+ * the marker.
  */
 export function restoreTargetSecrets<T>(edited: T, stored: unknown): T {
   if (!isRecord(edited)) return edited;
@@ -134,6 +186,16 @@ export function restoreTargetSecrets<T>(edited: T, stored: unknown): T {
   if (edited.userData === REDACTED_ENV_VALUE) {
     if (typeof old.userData === "string") out.userData = old.userData;
     else delete out.userData;
+  }
+  if (isRecord(edited.helm)) {
+    const oldHelm = isRecord(old.helm) ? old.helm : {};
+    const helm: Record<string, unknown> = { ...edited.helm };
+    if (edited.helm.values !== undefined) helm.values = keepHiddenHelmValues(edited.helm.values, oldHelm.values);
+    if (edited.helm.chart === REDACTED_ENV_VALUE) {
+      if (typeof oldHelm.chart === "string") helm.chart = oldHelm.chart;
+      else delete helm.chart;
+    }
+    out.helm = helm;
   }
   return out as T;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { costModelDocument } from "../cost/run-cost";
 import { endpointSpec, kubernetesSpec } from "./kubernetes-spec";
+import { appDatabaseEnvIssue, appDatabaseSpec } from "./target-database";
 import { targetEnv } from "./target-env";
 import { awsAsgSpec, awsLambdaSpec, gcpCloudRunSpec } from "./cloud-target-specs";
 
@@ -85,6 +86,11 @@ export const localServiceSpec = z
     network: z.enum(["loopback", "namespaces"]).optional(),
     /** Given to the benchapp's processes: safe names only, values never shown (target-env.ts). */
     env: targetEnv.default({}),
+    /**
+     * A Postgres database and role of the deployment's own (never opsbench's role), made before the first replica
+     * starts and dropped at teardown; its URL goes to every process in `urlEnv` (the IoT app's IOT_DATABASE_URL).
+     */
+    database: appDatabaseSpec.optional(),
     /** How long each replica may take to answer its health check. */
     startTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
     /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). Replicas count as nodes. */
@@ -92,6 +98,7 @@ export const localServiceSpec = z
   })
   .strict()
   .superRefine((s, ctx) => {
+    appDatabaseEnvIssue(s, ctx);
     if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined)) {
       ctx.addIssue({
         code: "custom",

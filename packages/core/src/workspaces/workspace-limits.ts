@@ -112,20 +112,41 @@ const scenarioSchema = z.looseObject({
   rate: z.number().optional(),
   startRate: z.number().optional(),
   timeUnit: z.string().optional(),
-  stages: z.array(z.looseObject({ target: z.number().optional() })).optional(),
+  startTime: z.string().optional(),
+  duration: z.string().optional(),
+  stages: z.array(z.looseObject({ target: z.number().optional(), duration: z.string().optional() })).optional(),
 });
 
-/** The highest iterations per second any arrival-rate scenario starts, or 0 when none does. */
+/**
+ * The most iterations per second the arrival-rate scenarios start at once, or 0 when none does: each scenario at
+ * its own peak, summed over the scenarios whose starting windows overlap (one that starts as another ends does not
+ * add to it). Per scenario, ten scenarios at the limit each made ten times the limit. The engine's plan
+ * (engine/internal/options plan.go) sums the same way, so an honest script's plan never exceeds inspect's answer.
+ */
 export function peakArrivalRate(options: Record<string, unknown>): number {
   const scenarios = z.record(z.string(), z.unknown()).safeParse(options.scenarios);
   if (!scenarios.success) return 0;
-  let peak = 0;
+  const events: Array<{ at: number; rate: number }> = [];
   for (const raw of Object.values(scenarios.data)) {
     const s = scenarioSchema.safeParse(raw);
     if (!s.success || !s.data.executor?.endsWith("arrival-rate")) continue;
     const unitSeconds = durationSeconds(s.data.timeUnit ?? "1s") || 1;
     const perUnit = Math.max(s.data.rate ?? 0, s.data.startRate ?? 0, ...(s.data.stages ?? []).map((st) => st.target ?? 0));
-    peak = Math.max(peak, perUnit / unitSeconds);
+    const start = durationSeconds(s.data.startTime ?? "0s");
+    const length = s.data.stages
+      ? s.data.stages.reduce((n, st) => n + durationSeconds(st.duration ?? "0s"), 0)
+      : durationSeconds(s.data.duration ?? "0s");
+    // A window of unknown length (no duration given) is taken to last: it overlaps whatever comes after it.
+    const end = length > 0 ? start + length : Number.POSITIVE_INFINITY;
+    events.push({ at: start, rate: perUnit / unitSeconds }, { at: end, rate: -perUnit / unitSeconds });
+  }
+  // Ends before starts at the same moment.
+  events.sort((a, b) => a.at - b.at || a.rate - b.rate);
+  let now = 0;
+  let peak = 0;
+  for (const e of events) {
+    now += e.rate;
+    peak = Math.max(peak, now);
   }
   return peak;
 }
@@ -144,7 +165,7 @@ export function workloadLimitBreaches(req: WorkloadRequirements, limits: Workspa
   if (rate > limits.maxArrivalRate)
     out.push({
       limit: "maxArrivalRate",
-      message: `starts up to ${Math.round(rate)} iterations/s; ${limitPhrase(limits, "maxArrivalRate")}`,
+      message: `starts up to ${Math.round(rate)} iterations/s, summed over the arrival-rate scenarios that run at once; ${limitPhrase(limits, "maxArrivalRate")}`,
     });
   return out;
 }
@@ -155,4 +176,41 @@ export function generatorsBreach(spec: { generators?: number | undefined }, limi
   return n > limits.maxGenerators
     ? { limit: "maxGenerators", message: `asks for ${n} load generators; ${limitPhrase(limits, "maxGenerators")}` }
     : null;
+}
+
+/**
+ * Script checks (k6 inspect by a worker: every workload save, each inline workload of a study) a workspace may ask
+ * for in a minute. Each check starts a sandboxed k6; without a bound a member could keep the workers busy with them.
+ */
+export const SCRIPT_CHECKS_PER_MINUTE = 30;
+
+/** How long an external run's ingest token outlives the run's planned duration: time to start its generators. */
+export const INGEST_TOKEN_MARGIN_SECONDS = 3600;
+
+/**
+ * What an external run asks for beyond the limits: more generators than maxGenerators, or an ingest token that
+ * works longer than the run's planned duration (its workload's, else maxDurationSeconds) plus the margin. Returns
+ * the breaches (path: the request's field) and the token's hours to use when none were asked for.
+ */
+export function externalRunBreaches(
+  ask: { generators: number; validHours?: number | undefined },
+  limits: WorkspaceLimits,
+  workloadSeconds: number | null,
+): { breaches: Array<LimitBreach & { path: "generators" | "validHours" }>; validHours: number } {
+  const breaches: Array<LimitBreach & { path: "generators" | "validHours" }> = [];
+  const generators = generatorsBreach({ generators: ask.generators }, limits);
+  if (generators) breaches.push({ ...generators, path: "generators" });
+  const planned =
+    workloadSeconds === null
+      ? `the run's planned duration is at most ${limits.maxDurationSeconds} s: ${limitPhrase(limits, "maxDurationSeconds")}`
+      : `the workload runs for up to ${Math.round(workloadSeconds)} s`;
+  const capHours = ((workloadSeconds ?? limits.maxDurationSeconds) + INGEST_TOKEN_MARGIN_SECONDS) / 3600;
+  const round = (h: number) => Math.round(h * 100) / 100;
+  if (ask.validHours !== undefined && ask.validHours > capHours)
+    breaches.push({
+      limit: "maxDurationSeconds",
+      path: "validHours",
+      message: `${ask.validHours} h is longer than an ingest token may work here (${round(capHours)} h: ${planned}, plus ${INGEST_TOKEN_MARGIN_SECONDS / 3600} h to start the generators)`,
+    });
+  return { breaches, validHours: ask.validHours ?? capHours };
 }

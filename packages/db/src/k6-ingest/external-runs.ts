@@ -10,7 +10,9 @@ import {
   K6_THRESHOLDS_FAILED,
   k6LoadWindow,
   k6OutputLine,
+  type K6OutputLine,
   loadTotals,
+  MAX_SERIES_NAME_LENGTH,
   mergeLoadSeconds,
   summarize,
   thresholdsAsK6Summary,
@@ -28,6 +30,7 @@ import { runStore } from "../runs/run-store";
 import { loadResultCells } from "../runs/result-cells";
 import { loadMetricCells } from "../runs/run-view";
 import { generatorTotals, segmentStore } from "../runs/run-segments";
+import { limitsScope } from "../scope/limits-scope";
 
 export const EXTERNAL_SOURCE = "external";
 /** An ingest token works this long unless asked otherwise. */
@@ -58,6 +61,23 @@ export async function createExternalRun(
   return { id: run.id, token, expiresAt };
 }
 
+/**
+ * Ends an external run queued or under way at once: ABORTED, and its ingest tokens expire now, so whatever its
+ * generators still send is refused. No worker runs it, so nothing else would ever stop it. False when the run is not
+ * an open external run.
+ */
+export async function abortExternalRun(db: Db, workspaceId: string, runId: string, now = new Date()): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const done = await tx.run.updateMany({
+      where: { id: runId, workspaceId, source: EXTERNAL_SOURCE, status: { in: ["QUEUED", "RUNNING"] } },
+      data: { status: "ABORTED", finishedAt: now, error: "aborted by request", abortRequestedAt: now },
+    });
+    if (done.count === 0) return false;
+    await tx.runIngestToken.updateMany({ where: { runId, expiresAt: { gt: now } }, data: { expiresAt: now } });
+    return true;
+  });
+}
+
 /** Why an ingest request is refused: 401 (token), 409 (run not open), 422 (the lines). */
 export class IngestRefused extends Error {
   constructor(
@@ -85,18 +105,62 @@ export function parseSegmentHeader(header: string | null): { index: number; coun
 }
 
 /**
+ * How far a generator's clock may be off the server's. A sample is refused when it is dated outside the run's window,
+ * widened by this: from the run's making to now (the output sends each second as it settles; the token's expiry
+ * ends the run's window anyway).
+ */
+export const INGEST_CLOCK_MARGIN_MS = 10 * 60_000;
+
+/** Why a line cannot be one of this run's measurements (a name over the stored length, a time outside the window), or null. */
+function lineProblem(l: K6OutputLine, window: { fromMs: number; toMs: number }): string | null {
+  if ((l.t === "http" || l.t === "metric") && l.name.length > MAX_SERIES_NAME_LENGTH)
+    return `name is ${l.name.length} characters, at most ${MAX_SERIES_NAME_LENGTH} (opsbench-engine folds longer ones into "other")`;
+  const times: Array<[string, number | undefined]> =
+    l.t === "http" || l.t === "load" || l.t === "metric"
+      ? [["s", l.s * 1000]]
+      : l.t === "end"
+        ? [
+            ["startMs", l.startMs],
+            ["firstMs", l.firstMs],
+            ["lastMs", l.lastMs],
+          ]
+        : [];
+  const iso = (ms: number) => (Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : "not a date");
+  for (const [field, ms] of times) {
+    if (ms === undefined || (ms >= window.fromMs && ms <= window.toMs)) continue;
+    const minutes = INGEST_CLOCK_MARGIN_MS / 60_000;
+    return (
+      `${field} ${field === "s" ? ms / 1000 : ms} (${iso(ms)}) is outside the run's window, ${iso(window.fromMs)} to ` +
+      `${iso(window.toMs)} (from ${minutes} minutes before the run was made to ${minutes} minutes from now)`
+    );
+  }
+  return null;
+}
+
+/**
  * Writes one batch of the output's lines to the run the token belongs to. Nothing is written unless the
- * token is valid, unexpired and for this run, the run is open, and every line parses.
+ * token is valid, unexpired and for this run, the run is open, the segment is one of the run's generators, and every
+ * line parses, with its names and times within bounds (lineProblem).
  */
 export async function ingestRunLines(db: Db, runId: string, token: string | null, segmentHeader: string | null, body: string) {
   const now = new Date();
   const found = token ? await db.runIngestToken.findUnique({ where: { tokenHash: hashToken(token) } }) : null;
   if (!found || found.runId !== runId || found.expiresAt <= now)
     throw new IngestRefused(401, "invalid or expired ingest token for this run");
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, source: true } });
+  const run = await db.run.findUniqueOrThrow({
+    where: { id: runId },
+    select: { status: true, source: true, generators: true, createdAt: true, workspaceId: true },
+  });
   if (run.source !== EXTERNAL_SOURCE || !["QUEUED", "RUNNING"].includes(run.status))
     throw new IngestRefused(409, `the run is ${run.status.toLowerCase()}; it takes no more results`);
   const { index, count } = parseSegmentHeader(segmentHeader);
+  // Only the generators the run was made for: a made-up segment would be a series no generator measured.
+  if (count !== run.generators || index >= run.generators)
+    throw new IngestRefused(
+      422,
+      `X-Opsbench-Segment "${segmentHeader ?? "0:1"}" is segment ${index} of ${count}; the run was made for ${run.generators} generator${run.generators === 1 ? "" : "s"}`,
+    );
+  const window = { fromMs: run.createdAt.getTime() - INGEST_CLOCK_MARGIN_MS, toMs: now.getTime() + INGEST_CLOCK_MARGIN_MS };
 
   const http: K6HttpLine[] = [];
   const load: K6LoadLine[] = [];
@@ -114,6 +178,8 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
     const parsed = k6OutputLine.safeParse(json);
     if (!parsed.success) throw new IngestRefused(422, `line ${i + 1} is not an opsbench output line: ${parsed.error.issues[0]?.message}`);
     const l = parsed.data;
+    const problem = lineProblem(l, window);
+    if (problem) throw new IngestRefused(422, `line ${i + 1}: ${problem}`);
     if (l.t === "meta" && l.alpha !== HISTOGRAM_ALPHA)
       throw new IngestRefused(
         422,
@@ -126,11 +192,13 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
     else if (l.t === "plan" && l.thresholds) thresholds = jsonInput(thresholdSourcesSchema, l.thresholds);
   }
 
+  await refuseSeriesOverLimit(db, runId, run.workspaceId, http);
+
   const segments = segmentStore(db, runId);
   if (run.status === "QUEUED") {
     await db.run.updateMany({
       where: { id: runId, status: "QUEUED" },
-      data: { status: "RUNNING", startedAt: now, loadStartedAt: now, generators: count },
+      data: { status: "RUNNING", startedAt: now, loadStartedAt: now },
     });
   }
   await db.runSegment.upsert({
@@ -154,6 +222,27 @@ export async function ingestRunLines(db: Db, runId: string, token: string | null
     }
   }
   return { rows: http.length + load.length + metrics.length, segment: index, final };
+}
+
+/**
+ * The workspace's maxHttpSeries holds for the whole run, all its generators together: the worker folds names beyond
+ * it into "other" for runs it makes (HttpSeriesCap); the engine sends what the script names, so a batch that would
+ * take the run past it is refused here instead.
+ */
+async function refuseSeriesOverLimit(db: Db, runId: string, workspaceId: string, http: K6HttpLine[]) {
+  const names = [...new Set(http.map((l) => l.name))];
+  if (!names.length) return;
+  const { maxHttpSeries } = await limitsScope(db, workspaceId).get();
+  const [stored, known] = await Promise.all([
+    db.resultSecond.findMany({ where: { runId }, distinct: ["name"], select: { name: true }, take: maxHttpSeries + 1 }),
+    db.resultSecond.findMany({ where: { runId, name: { in: names } }, distinct: ["name"], select: { name: true } }),
+  ]);
+  const added = names.length - known.length;
+  if (stored.length + added > maxHttpSeries)
+    throw new IngestRefused(
+      422,
+      `the batch names ${added} more request(s): the run would have ${stored.length + added} request names, over the workspace's limit maxHttpSeries (${maxHttpSeries})`,
+    );
 }
 
 /**
@@ -194,8 +283,9 @@ async function finishExternalRun(db: Db, runId: string) {
   for (const t of thresholds.filter((t) => t.unevaluated))
     await store.event("warn", `threshold ${t.metric}: ${t.expression} not evaluated (counts as failed): ${t.unevaluated}`);
   if (!thresholdsOk) await store.event("warn", "k6 thresholds failed on the merged result of all generators");
-  await db.run.update({
-    where: { id: runId },
+  // Only a run still under way: one aborted meanwhile stays ABORTED.
+  await db.run.updateMany({
+    where: { id: runId, status: "RUNNING" },
     data: {
       status: "SUCCEEDED",
       finishedAt: new Date(),

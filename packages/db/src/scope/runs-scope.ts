@@ -1,6 +1,6 @@
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
-import { createExternalRun } from "../k6-ingest/external-runs";
+import { abortExternalRun, createExternalRun } from "../k6-ingest/external-runs";
 import { parseRunJson } from "../runs/run-json";
 import { compileK6Script, externalRunSettings, readStoredJson, runSummarySchema, studyMaxThroughput, workloadSpec } from "@opsbench/core";
 import { loadMeasuredCells } from "../runs/measured-cells";
@@ -166,11 +166,13 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
     },
     /**
      * Aborts a single run: one still QUEUED becomes ABORTED at once; one under way is marked, and the worker
-     * running it stops its k6 within a second and tears it down (it ends ABORTED). A final run is left as it is.
+     * running it stops its k6 within a second and tears it down (it ends ABORTED). An external run, which no worker
+     * runs, is ABORTED at once and its ingest token refused from then on. A final run is left as it is.
      */
     abort: async (id: string): Promise<{ aborted: boolean; status: string }> => {
       await access.assertRun(id);
       const now = new Date();
+      if (await abortExternalRun(db, workspaceId, id, now)) return { aborted: true, status: "ABORTED" };
       const queued = await db.run.updateMany({
         where: { id, workspaceId, status: "QUEUED" },
         data: { status: "ABORTED", finishedAt: now, error: "aborted by request", abortRequestedAt: now },

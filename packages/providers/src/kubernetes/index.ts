@@ -44,6 +44,7 @@ import {
   openFaasNotReady,
   readOpenFaasFunction,
 } from "./openfaas";
+import { podSecurityLevel } from "./pod-security";
 import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
 
@@ -184,9 +185,11 @@ async function endpointOf(client: KubeClient, spec: KubernetesSpec, namespace: s
 export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   kind: "kubernetes",
   spec: kubernetesSpec,
-  // The Service's address is opsbench's own; an ingress URL the user gives is not.
-  outsideEndpoint: (spec) => spec.endpoint !== undefined,
-  knownEndpoint: (spec) => spec.endpoint ?? null,
+  // Only a port-forward is opsbench's own (opened on this machine). An ingress URL or OpenFaaS gateway the user gives is
+  // judged before deploy; the Service's load-balancer address or the Knative URL after it, like a typed URL: the cluster
+  // is the one the user's kubeconfig names, and it may report any address.
+  outsideEndpoint: (spec) => !spec.portForward,
+  knownEndpoint: (spec) => (spec.flavour === "openfaas-function" ? spec.openfaas?.gateway : undefined) ?? spec.endpoint ?? null,
 
   async deploy(spec, ctx) {
     const client = await clientFor(ctx, ctx.signal);
@@ -223,7 +226,9 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     await ctx.saveState(state);
     try {
       await kubeCall(client, `creating namespace ${ns}`, () =>
-        client.core.createNamespace({ body: namespaceObject(ctx.runId, openfaas ? OPENFAAS_NAMESPACE_ANNOTATION : {}) }),
+        client.core.createNamespace({
+          body: namespaceObject(ctx.runId, openfaas ? OPENFAAS_NAMESPACE_ANNOTATION : {}, podSecurityLevel(allow)),
+        }),
       );
     } catch (err) {
       if (isConflict(err))

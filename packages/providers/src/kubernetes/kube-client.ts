@@ -30,6 +30,8 @@ import { ProviderError } from "../provider";
 type KubernetesSecret = Extract<CredentialSecret, { kind: "kubernetes" }>;
 
 const CALL_TIMEOUT_MS = 15_000;
+/** The most of one answer read: far above any object or list opsbench asks for, far below the worker's memory. */
+export const KUBE_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
 
 type Library = typeof import("@kubernetes/client-node");
 let library: Library | undefined;
@@ -148,13 +150,14 @@ function transport(lib: Library, server: string, signal: AbortSignal | undefined
       request.setSignal(signal ? AbortSignal.any([signal, timeout]) : timeout);
       try {
         const response = await fetchLibrary.send(request).toPromise();
-        const text = await response.body.text();
+        const text = await boundedText(response.body.stream(), response.headers["content-length"], `${server} answered ${doing}`);
         return new lib.ResponseContext(response.httpStatusCode, response.headers, {
           text: async () => text,
           binary: async () => Buffer.from(text),
           stream: () => null,
         });
       } catch (err) {
+        if (err instanceof AnswerTooLarge) throw new ProviderError(err.message);
         if (signal?.aborted) throw new ProviderError(`aborted while ${doing}`);
         // undici says "fetch failed" and puts the reason (e.g. "connect ECONNREFUSED 127.0.0.1:6443") in its cause.
         const cause = (err as Error & { cause?: unknown }).cause;
@@ -173,6 +176,38 @@ function transport(lib: Library, server: string, signal: AbortSignal | undefined
       }
     },
   });
+}
+
+class AnswerTooLarge extends Error {}
+
+/**
+ * An answer's body as text, refused beyond KUBE_ANSWER_MAX_BYTES (said up front by Content-Length, or counted as it
+ * comes): a cluster, or anything at its address, could otherwise send an endless body into the worker's memory.
+ */
+async function boundedText(body: ReadableStream<Uint8Array> | null | undefined, length: string | undefined, what: string): Promise<string> {
+  const refuse = () =>
+    new AnswerTooLarge(
+      `the cluster at ${what} with more than ${KUBE_ANSWER_MAX_BYTES / 1024 / 1024} MiB: refused (opsbench reads at most that of one answer)`,
+    );
+  if (length !== undefined && Number(length) > KUBE_ANSWER_MAX_BYTES) {
+    await body?.cancel().catch(() => {});
+    throw refuse();
+  }
+  if (!body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > KUBE_ANSWER_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw refuse();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 export interface KubeClientOptions {

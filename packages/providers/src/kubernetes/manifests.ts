@@ -2,14 +2,16 @@
 // applied in order (docs/kubernetes.md, "Manifests" and "Permissions"). Namespaced built-in kinds of the list below
 // are always allowed; namespaced custom resources need the credential's allow.customResources, cluster-scoped objects
 // (CustomResourceDefinitions included) its allow.clusterScoped. Namespaced or not is the cluster's discovery's answer
-// (or, for a kind a CRD of the same documents defines, that CRD's scope), never a guess. A refusal names the document,
-// its kind and the missing permission, before one object is made.
+// (or, for a kind a CRD of the same documents defines, that CRD's scope), never a guess. Pods are held to the Pod
+// Security Standards' baseline unless the credential's allow.privilegedPods (pod-security.ts). A refusal names the
+// document, its kind (or the field) and the missing permission, before one object is made.
 import type { KubernetesCredentialAllow } from "@opsbench/core";
 import { parseAllDocuments } from "yaml";
 import { ProviderError } from "../provider";
 import { type Condition, conditionOf, describeCondition } from "./conditions";
 import { type KubeClient, KubeApiError, kubeCall } from "./kube-client";
 import { namespaceOf, RUN_LABEL, runLabels } from "./objects";
+import { baselineProblem, podSecurityLabels, podSecurityLevel } from "./pod-security";
 
 /** The namespaced built-in apiVersion/kind pairs opsbench applies without any permission. */
 export const NAMESPACED_BUILT_IN_KINDS = new Set([
@@ -156,7 +158,18 @@ export function planManifests(
         `${where}: ${describe(doc)} is not served by the cluster (no CustomResourceDefinition of these documents defines it either)`,
       );
     const builtIn = BUILT_IN_GROUPS.has(groupOf(doc.apiVersion));
-    const labels = { ...doc.metadata.labels, ...runLabels(runId) };
+    const level = podSecurityLevel(allow);
+    const problem = level === "baseline" ? baselineProblem(doc) : null;
+    if (problem)
+      throw new ProviderError(
+        `${where}: ${problem} is refused: pods must meet the Pod Security Standards' baseline (no privileged container, none of the node's network, PIDs, IPC, folders or ports, no added capabilities beyond the baseline's, no Service externalIPs); the credential does not allow privileged pods (allow.privilegedPods, set by a workspace owner; docs/security.md)`,
+      );
+    // A namespace of the documents' own (allow.clusterScoped) is held to the same level as the run's.
+    const labels = {
+      ...doc.metadata.labels,
+      ...runLabels(runId),
+      ...(doc.apiVersion === "v1" && doc.kind === "Namespace" ? podSecurityLabels(level) : {}),
+    };
     if (!scope.namespaced) {
       if (!allow?.clusterScoped)
         throw new ProviderError(

@@ -2,6 +2,7 @@
 // Every one carries the run's label, so teardown and the reaper find them by label too.
 import type { V1Deployment, V1EnvVar, V1Namespace, V1Secret, V1Service, V2HorizontalPodAutoscaler } from "@kubernetes/client-node";
 import { type KubernetesSpec, kubernetesReplicas } from "@opsbench/core";
+import { type PodSecurityLevel, podSecurityLabels } from "./pod-security";
 
 export const RUN_LABEL = "opsbench-run";
 export const MANAGED_BY = { "app.kubernetes.io/managed-by": "opsbench" };
@@ -13,11 +14,20 @@ export const DB_NAME = "db";
 export const namespaceOf = (runId: string) => `opsbench-${runId}`;
 export const runLabels = (runId: string) => ({ [RUN_LABEL]: runId, ...MANAGED_BY });
 
-export function namespaceObject(runId: string, annotations: Record<string, string> = {}): V1Namespace {
+/** The run's namespace, its pods held by the cluster's own admission to `podSecurity` (pod-security.ts). */
+export function namespaceObject(
+  runId: string,
+  annotations: Record<string, string> = {},
+  podSecurity: PodSecurityLevel = "baseline",
+): V1Namespace {
   return {
     apiVersion: "v1",
     kind: "Namespace",
-    metadata: { name: namespaceOf(runId), labels: runLabels(runId), ...(Object.keys(annotations).length ? { annotations } : {}) },
+    metadata: {
+      name: namespaceOf(runId),
+      labels: { ...runLabels(runId), ...podSecurityLabels(podSecurity) },
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+    },
   };
 }
 

@@ -3,6 +3,7 @@
 // adds a replica to the load balancer only once it answers its health check,
 // takes it out before stopping it, and every sync period asks the HPA rule
 // (@opsbench/core autoscaler) for a new desired count.
+import type { AppDatabaseRecord } from "../local/app-database";
 import { HpaAutoscaler, type AutoscalerDecision, type ServiceSettings } from "@opsbench/core";
 import { ProviderError, type ProviderContext } from "../provider";
 import { adminCall, request } from "../local/http";
@@ -23,6 +24,8 @@ export interface LocalServiceState {
   network?: NetworkState;
   /** Why namespaces were asked for but not used. */
   networkNotUsed?: string;
+  /** The deployment's own database and role (the spec's `database`), dropped at teardown. */
+  database?: AppDatabaseRecord;
   /** Per-replica limits: whether they are enforced, and how or why not. */
   limits?: { enforced: boolean; mechanism: string | null; reason?: string; cpuLimit: number | null; memoryLimitMb: number | null };
 }

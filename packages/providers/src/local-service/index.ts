@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { localServiceSpec, serviceSettings, type LocalServiceSpec } from "@opsbench/core";
 import { ProviderError, type Deployment, type InfraPoint, type Provider, type ProviderContext } from "../provider";
+import { createAppDatabase, dropAppDatabase, newAppDatabase } from "../local/app-database";
 import { adminCall, waitHealthy } from "../local/http";
 import { planDomains, readManifest } from "../local/manifest";
 import { createNetwork, removeNetwork } from "../local/netns";
@@ -44,11 +45,18 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
         }
         await ctx.saveState(state);
       }
+      let env = spec.env;
+      if (spec.database) {
+        // Recorded before it is made, so a teardown after a crash drops it too.
+        state.database = newAppDatabase();
+        await ctx.saveState(state);
+        env = { ...env, [spec.database.urlEnv]: await createAppDatabase(ctx.appDatabaseUrl, state.database) };
+      }
       const plan: ReplicaPlan = {
         app,
         domains,
         placement: settings.placement,
-        env: spec.env,
+        env,
         limits: { cpuLimit: settings.resources.cpuLimit, memoryLimitMb: settings.resources.memoryLimitMb },
         network: state.network ?? null,
         runId: ctx.runId,
@@ -185,6 +193,8 @@ export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
       ),
     );
     if (state.network) problems.push(...(await removeNetwork(state.network)));
+    // After the processes: dropping the database closes what connections are left.
+    if (state.database) await dropAppDatabase(ctx.appDatabaseUrl, state.database).catch((e: Error) => problems.push(e.message));
     // Each pid with its start time: a pid reused by another process since is neither signalled nor counted.
     const owned = [
       ...(state.lb ? [{ pid: state.lb.pid, start: state.lb.startTicks }] : []),

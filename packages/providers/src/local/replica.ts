@@ -99,7 +99,8 @@ export async function startReplica(
         ...m.env,
         ...plan.env,
         PORT: String(p.ports[0]),
-        HOST: plan.env.HOST ?? p.host,
+        // Where it listens is opsbench's to say (target-env.ts refuses HOST in a spec; a stored one is ignored).
+        HOST: p.host,
         OPSBENCH_RUN_ID: plan.runId,
       };
       if (plan.app.multiService) {

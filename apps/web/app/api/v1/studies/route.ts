@@ -38,7 +38,7 @@ export const POST = apiRoute(async ({ request, scope, member }) => {
   for (const [i, w] of input.workloads.entries())
     if (typeof w !== "string") {
       await assertRateSourceInWorkspace(scope, w.spec, `workloads.${i}.spec`);
-      await assertWorkloadFits(w.spec, limits, `workloads.${i}.spec`);
+      await assertWorkloadFits(w.spec, limits, `workloads.${i}.spec`, scope.workspaceId);
     }
   await admitNewWork(scope, limits, runCount);
   try {

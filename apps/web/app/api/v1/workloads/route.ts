@@ -19,7 +19,7 @@ export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.
 export const POST = apiRoute(async ({ request, scope }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/workloads"].body, request);
   await assertRateSourceInWorkspace(scope, input.spec);
-  await assertWorkloadFits(input.spec, await scope.limits.get());
+  await assertWorkloadFits(input.spec, await scope.limits.get(), "spec", scope.workspaceId);
   const workload = await scope.workloads.put(input);
   await audit(scope, request, {
     action: "workload.create",

@@ -3,16 +3,19 @@ import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { apiRoute, parseBody } from "@/lib/api/errors";
 import { audit } from "@/lib/server/audit";
+import { admitNewWork } from "@/lib/server/run-admission";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /**
  * Imports a plain k6 result file as a run: `opsbench import k6 FILE` with OPSBENCH_URL reads the file where it is
- * and uploads its per-second aggregate (packages/core k6/k6-import-upload.ts), checked here cell by cell.
+ * and uploads its per-second aggregate (packages/core k6/k6-import-upload.ts), checked here cell by cell. An import is
+ * a run like any other to the workspace's limits (runs per day, creations per minute, work under way).
  */
 export const POST = apiRoute(async ({ request, scope }) => {
   const upload = await parseBody(API_CONTRACTS["POST /api/v1/imports/k6"].body, request);
+  await admitNewWork(scope, await scope.limits.get());
   const run = await scope.importRun(importedRunOf(upload));
   await audit(scope, request, {
     action: "run.import",

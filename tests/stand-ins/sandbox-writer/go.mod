@@ -1,0 +1,3 @@
+module github.com/opsbench/opsbench/tests/stand-ins/sandbox-writer
+
+go 1.22
