@@ -169,8 +169,9 @@ describe("/api/v1 route contracts", () => {
       422,
     );
     const external = { id: field(externalCreated.body, "id"), token: field(externalCreated.body, "token") };
+    // The first of its two generators (k6's execution segment 0:1/2).
     const lines = {
-      headers: { authorization: `Bearer ${external.token}`, "content-type": "application/x-ndjson" },
+      headers: { authorization: `Bearer ${external.token}`, "content-type": "application/x-ndjson", "x-opsbench-segment": "0:1/2" },
       body: '{"t":"meta","version":4,"alpha":0.008,"minValueMs":0.001}\n',
     };
     await call("POST /api/v1/runs/{id}/ingest", `/api/v1/runs/${external.id}/ingest`, { raw: lines });

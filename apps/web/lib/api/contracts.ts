@@ -99,8 +99,10 @@ const missing = { 404: apiErrorBodySchema };
 const guarded = { 401: apiErrorBodySchema, 403: apiErrorBodySchema };
 /** What any mutation may also answer before its handler runs (request-guard.ts): too large, not JSON (403: cross-site). */
 const mutation = { ...guarded, 413: apiErrorBodySchema, 415: apiErrorBodySchema };
-/** Run and study creation: too many a minute, or too many under way (the workspace's limits). */
+/** Run and study creation (external runs and imports too): too many a minute, a day, or under way (the workspace's limits). */
 const admitted = { 429: apiErrorBodySchema };
+/** A workload save checks its script on a worker: at most so many a minute per workspace. */
+const checksPerMinute = { 429: apiErrorBodySchema };
 
 const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 
@@ -181,7 +183,7 @@ export const API_CONTRACTS = withMethodAndPath({
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
     role: "editor",
     body: workloadInput,
-    responses: { 201: workloadItemSchema, ...refused, 500: apiErrorBodySchema, ...mutation },
+    responses: { 201: workloadItemSchema, ...refused, ...checksPerMinute, 500: apiErrorBodySchema, ...mutation },
   },
   "GET /api/v1/workloads/presets": {
     summary: "The load-profile presets of the five studies, built at ?timeScale and charted",
@@ -202,6 +204,7 @@ export const API_CONTRACTS = withMethodAndPath({
     "Creates a run fed by load started elsewhere (`opsbench run --external`): answers its ingest token (once), URL, each generator's opsbench-engine and stock k6 command line and a Kubernetes indexed Job; the run ends, its thresholds judged on the merged result, when every generator has sent its end",
     externalRunInput,
     externalRunCreatedSchema,
+    admitted,
   ),
   "GET /api/v1/runs/{id}": itemRoute("viewer", "The run as its page shows it", runViewSchema),
   "POST /api/v1/imports/k6": createRoute(
@@ -209,6 +212,7 @@ export const API_CONTRACTS = withMethodAndPath({
     "Imports a plain k6 result file as a run: its per-second aggregate as `opsbench import k6` reads it, histograms base64-encoded",
     k6ImportUpload,
     runCreatedSchema,
+    admitted,
   ),
   "POST /api/v1/runs/{id}/abort": actionRoute(
     "editor",
