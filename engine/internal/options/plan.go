@@ -74,68 +74,38 @@ type Requirements struct {
 
 func (o *Options) Requirements() Requirements {
 	var r Requirements
-	whole := make([]interval, 0, len(o.Scenarios))
-	seg := make([]interval, 0, len(o.Scenarios))
-	initial := make([]interval, 0, len(o.Scenarios))
-	rates := make([]rateInterval, 0, len(o.Scenarios))
+	whole := make([]interval[int64], 0, len(o.Scenarios))
+	seg := make([]interval[int64], 0, len(o.Scenarios))
+	initial := make([]interval[int64], 0, len(o.Scenarios))
+	rates := make([]interval[float64], 0, len(o.Scenarios))
 	for _, s := range o.Scenarios {
 		end := s.EndOffset()
 		r.TotalDuration = max(r.TotalDuration, end)
 		if sch := s.Schedule(); sch != nil {
-			rates = append(rates, rateInterval{s.StartTime, s.StartTime + time.Duration(sch.end*float64(time.Second)), s.PeakRatePerSecond()})
+			rates = append(rates, interval[float64]{s.StartTime, s.StartTime + time.Duration(sch.end*float64(time.Second)), s.PeakRatePerSecond()})
 		}
 		p := o.Part(s)
-		whole = append(whole, interval{s.StartTime, end, s.MaxVUsWhole()})
-		seg = append(seg, interval{s.StartTime, end, p.PeakVUs})
-		initial = append(initial, interval{s.StartTime, end, p.PlannedVUs})
+		whole = append(whole, interval[int64]{s.StartTime, end, s.MaxVUsWhole()})
+		seg = append(seg, interval[int64]{s.StartTime, end, p.PeakVUs})
+		initial = append(initial, interval[int64]{s.StartTime, end, p.PlannedVUs})
 	}
 	r.MaxVUs, r.SegmentMaxVUs, r.InitialVUs = peak(whole), peak(seg), peak(initial)
-	r.PeakArrivalRate = peakRate(rates)
+	r.PeakArrivalRate = peak(rates)
 	return r
 }
 
-// rateInterval: an arrival-rate scenario starts iterations from start until end, at most rate a second.
-type rateInterval struct {
+// interval: a scenario holds n of something (VUs, or iterations started a second) from start until end.
+type interval[N int64 | float64] struct {
 	start, end time.Duration
-	rate       float64
+	n          N
 }
 
-// peakRate is the most iterations per second started at once: the peaks of the scenarios whose windows overlap,
-// summed (one starting when another ends does not add to it).
-func peakRate(iv []rateInterval) float64 {
+// peak is the most held at once: the amounts of the scenarios whose windows overlap, summed (a scenario starting
+// when another ends reuses what it released, so releases are counted first).
+func peak[N int64 | float64](iv []interval[N]) N {
 	type ev struct {
 		at time.Duration
-		d  float64
-	}
-	evs := make([]ev, 0, 2*len(iv))
-	for _, i := range iv {
-		evs = append(evs, ev{i.start, i.rate}, ev{i.end, -i.rate})
-	}
-	sort.Slice(evs, func(a, b int) bool {
-		if evs[a].at != evs[b].at {
-			return evs[a].at < evs[b].at
-		}
-		return evs[a].d < evs[b].d // ends first
-	})
-	var cur, top float64
-	for _, e := range evs {
-		cur += e.d
-		top = max(top, cur)
-	}
-	return top
-}
-
-// interval: a scenario holds n VUs from start until end (its graceful stop included).
-type interval struct {
-	start, end time.Duration
-	n          int64
-}
-
-// peak is the most VUs held at once; a scenario starting when another ends reuses its VUs.
-func peak(iv []interval) int64 {
-	type ev struct {
-		at time.Duration
-		d  int64
+		d  N
 	}
 	evs := make([]ev, 0, 2*len(iv))
 	for _, i := range iv {
@@ -147,7 +117,7 @@ func peak(iv []interval) int64 {
 		}
 		return evs[a].d < evs[b].d // releases first
 	})
-	var cur, top int64
+	var cur, top N
 	for _, e := range evs {
 		cur += e.d
 		top = max(top, cur)
