@@ -59,25 +59,18 @@ export function resourceEnv(memoryMb: number, r: K6Resources): Record<string, st
 }
 
 /**
- * Watches k6's stderr for Go's own words when a limit was hit (the message is at the start of a long stack dump,
- * which the kept tail would lose). Returns the reason, naming the setting, once seen.
+ * Watches a stream of k6's stderr for the first text `match` names, across chunk boundaries (the last `carry`
+ * characters of one chunk are searched again with the next); `hit` is that reason once seen.
  */
-export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: string) {
+function stderrWatcher(carryChars: number, match: (text: string) => string | null) {
   let carry = "";
   let hit: string | null = null;
   return {
     feed(chunk: string) {
       if (hit) return;
       const text = carry + chunk;
-      carry = text.slice(-200);
-      if (
-        /fatal error: (runtime: )?out of memory|failed to reserve page summary memory|cannot allocate memory|out of memory allocating/i.test(
-          text,
-        )
-      )
-        hit = `k6 ran out of memory: it may use ${memoryMb} MB of address space (${setting}); the script allocates more`;
-      else if (/program exceeds \d+-thread limit|thread exhaustion|newosproc|resource temporarily unavailable.*(thread|clone)/i.test(text))
-        hit = `k6 went over its limit of ${r.maxThreads} threads (OPSBENCH_K6_MAX_THREADS)`;
+      carry = text.slice(-carryChars);
+      hit = match(text);
     },
     get hit() {
       return hit;
@@ -86,23 +79,29 @@ export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: 
 }
 
 /**
+ * Watches k6's stderr for Go's own words when a limit was hit (the message is at the start of a long stack dump,
+ * which the kept tail would lose). Returns the reason, naming the setting, once seen.
+ */
+export function resourceLimitWatcher(memoryMb: number, r: K6Resources, setting: string) {
+  return stderrWatcher(200, (text) => {
+    if (
+      /fatal error: (runtime: )?out of memory|failed to reserve page summary memory|cannot allocate memory|out of memory allocating/i.test(
+        text,
+      )
+    )
+      return `k6 ran out of memory: it may use ${memoryMb} MB of address space (${setting}); the script allocates more`;
+    if (/program exceeds \d+-thread limit|thread exhaustion|newosproc|resource temporarily unavailable.*(thread|clone)/i.test(text))
+      return `k6 went over its limit of ${r.maxThreads} threads (OPSBENCH_K6_MAX_THREADS)`;
+    return null;
+  });
+}
+
+/**
  * Watches k6's stderr for the engine's refusal of handleSummary()'s files over its caps (engine/internal/summary): the
  * run is then over its limits. A script that prints the same words itself only flags its own run.
  */
 export function summaryLimitWatcher() {
-  let carry = "";
-  let hit: string | null = null;
-  return {
-    feed(chunk: string) {
-      if (hit) return;
-      const text = carry + chunk;
-      carry = text.slice(-400);
-      hit = /handleSummary\(\) output over the limit: [^"\n]*/.exec(text)?.[0] ?? null;
-    },
-    get hit() {
-      return hit;
-    },
-  };
+  return stderrWatcher(400, (text) => /handleSummary\(\) output over the limit: [^"\n]*/.exec(text)?.[0] ?? null);
 }
 
 /** Never reachable from k6: link-local (the cloud metadata services at 169.254.169.254 and fd00:ec2::254), Alibaba's, "this network" (core load-hosts/load-host-policy.ts). */
