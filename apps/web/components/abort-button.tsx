@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { buttonSecondary } from "./panel";
+import { useInBrowser } from "./use-in-browser";
 
 /**
  * A red button that asks first, then POSTs to an abort endpoint (a run's or a study's), or DELETEs (DeleteButton),
@@ -24,6 +25,7 @@ export function AbortButton({
   method?: "POST" | "DELETE";
   busyLabel?: string;
 }) {
+  const inBrowser = useInBrowser();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function abort() {
@@ -50,7 +52,7 @@ export function AbortButton({
         type="button"
         data-testid={testId}
         onClick={abort}
-        disabled={busy}
+        disabled={busy || !inBrowser}
         className={`${buttonSecondary} border-red-300 text-red-700 hover:bg-red-50`}
       >
         {busy ? busyLabel : label}

@@ -5,10 +5,10 @@
 // max, and every repetition is a dot. Plain SVG (Recharts has no box plot), so
 // the export takes it as it is. Drawn in the browser, like the Recharts charts: the
 // page's HTML carries the data once (in the client props), not also as 20 KB of SVG.
-import { useSyncExternalStore } from "react";
 import type { CompareData } from "@/features/compare/compare-data";
 import { boxStats, comparisonTable, repetitionValues } from "@/lib/export/comparison-tables";
 import { ChartCard } from "@/components/charts/chart-card";
+import { useInBrowser } from "@/components/use-in-browser";
 import { groupColor } from "@/components/charts/palette";
 
 const PANEL_W = 200;
@@ -30,14 +30,6 @@ function niceTicks(lo: number, hi: number, n = 4): number[] {
 
 /** SVG coordinates to a tenth of a unit: finer is invisible and only makes the page bigger. */
 const px = (v: number) => Math.round(v * 10) / 10;
-const noSubscription = () => () => {};
-/** False while rendering on the server (and hydrating), true in the browser after. */
-const useInBrowser = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
 const short = (s: string, n = 16) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

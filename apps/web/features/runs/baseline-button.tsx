@@ -2,9 +2,11 @@
 
 import { useState } from "react";
 import { buttonSecondary } from "@/components/panel";
+import { useInBrowser } from "@/components/use-in-browser";
 
 /** Marks the run as its target and workload's baseline (POST /api/v1/runs/{id}/baseline), what `opsbench compare` gates on. */
 export function BaselineButton({ runId, isBaseline }: { runId: string; isBaseline: boolean }) {
+  const inBrowser = useInBrowser();
   const [marked, setMarked] = useState(isBaseline);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +35,7 @@ export function BaselineButton({ runId, isBaseline }: { runId: string; isBaselin
       {marked ? (
         <span className="text-zinc-600">This run is the baseline for its target and workload.</span>
       ) : (
-        <button type="button" className={buttonSecondary} onClick={mark} disabled={busy} data-testid="mark-baseline">
+        <button type="button" className={buttonSecondary} onClick={mark} disabled={busy || !inBrowser} data-testid="mark-baseline">
           {busy ? "Marking…" : "Mark as baseline"}
         </button>
       )}
