@@ -42,6 +42,8 @@ export interface ScalingEvent {
   at: number;
   from: number;
   to: number;
+  /** The ready replicas' average CPU, in % of their request, that the decision saw (null: no metrics). */
+  averageCpuPercent: number | null;
   reason: string;
 }
 
@@ -287,6 +289,7 @@ export class ServiceController {
         at: now,
         from: this.desired,
         to: decision.desired,
+        averageCpuPercent: decision.averageCpuPercent,
         reason: `CPU ${avg}% of request, target ${this.settings.autoscaler!.targetCpuPercent}%`,
       };
       this.events.push(ev);
