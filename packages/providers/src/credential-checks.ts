@@ -1,6 +1,6 @@
 // Checks a workspace credential against its platform, by kind (the worker runs these when a credential is
 // saved and again before a run deploys): the platform answers, and the credential may do what opsbench needs.
-import type { CredentialKind, CredentialSecret, LoadHostAllowlist, ProtectedPort } from "@opsbench/core";
+import type { CredentialKind, CredentialSecret } from "@opsbench/core";
 import { checkAwsCredential } from "./aws/check-credential";
 import { checkGcpCredential } from "./gcp-cloud-run/check-credential";
 import { checkKubernetesCredential } from "./kubernetes/credential-check";
