@@ -1,10 +1,13 @@
 // run.execute(runId): claim, provision, baseline, load, collect, analyze, and
 // teardown (always). Each step lives in ./pipeline/<step>.ts and is recorded on the
 // run as it finishes, so a later delivery of the same job never deploys twice and
-// can clean up what was made. See docs/architecture.md ("The run pipeline").
+// can clean up what was made. A step returns what it found (the typed target, the
+// credential, the admitted load host, the deployment) and this file hands it to the
+// steps that need it; the run's context is read-only. See docs/architecture.md
+// ("The run pipeline", "A new step").
+import { runStore } from "@opsbench/db";
 import { providerFor } from "@opsbench/providers";
 import type { HostHold } from "./load-lock";
-import { runStore } from "@opsbench/db";
 import { ABORTED_BY_REQUEST, watchAbortRequest } from "./pipeline/abort-watch";
 import { analyze } from "./pipeline/analyze";
 import { baseline } from "./pipeline/baseline";
@@ -54,28 +57,29 @@ async function executeWatchedRun(
   const claimed = await claim(ctx);
   if (!claimed) return;
   let failure: string | null = null;
-  // Held in memory from the moment it exists: teardown uses it without reading the database.
+  // Held in memory from the moment it exists: teardown uses it (and its credential) without reading the database.
   let provisioned: Provisioned | null = null;
   try {
     const provider = providerFor(claimed.target.kind);
-    // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts).
-    await checkBeforeDeploy(ctx, provider, claimed);
+    // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts);
+    // the target is parsed there, once, and travels typed from here on.
+    const checked = await checkBeforeDeploy(ctx, provider, claimed);
     // Parsed and resolved once (a rate may name a measured run): the limits check, provision and load share it.
     const workload = await runWorkload(ctx.deps.db, claimed.run);
     const limits = await checkLimits(ctx, workload);
-    provisioned = await provision(ctx, provider, claimed, workload);
-    await checkLoadHost(ctx, provider, provisioned, claimed.run.targetId ?? "<target>");
-    await baseline(ctx, provider, provisioned.dep, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
+    provisioned = await provision(ctx, provider, checked.target, workload);
+    const { host } = await checkLoadHost(ctx, provider, provisioned, checked, claimed.run.targetId ?? "<target>");
+    await baseline(ctx, provider, provisioned, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
     await ctx.moveTo("RUNNING");
-    const k6 = await load(ctx, provider, provisioned, limits);
+    const k6 = await load(ctx, provider, provisioned, limits, host);
     const appChecks = await collect(ctx, provider, provisioned);
     await ctx.moveTo("ANALYZING");
-    await analyze(ctx, { spec: provisioned.spec, k6, appChecks, workload: provisioned.workload });
+    await analyze(ctx, { target: provisioned.target, k6, appChecks, workload: provisioned.workload });
   } catch (err) {
     failure = errorMessage(err);
     if (isExpectedFailure(err)) ctx.log.warn({ error: failure }, "run failed");
     else ctx.log.error({ err }, "run failed unexpectedly");
   } finally {
-    await finishRun(ctx, claimed.target, abortRequested() ? ABORTED_BY_REQUEST : failure, provisioned?.dep);
+    await finishRun(ctx, claimed.target, abortRequested() ? ABORTED_BY_REQUEST : failure, provisioned);
   }
 }

@@ -3,17 +3,18 @@
 //   compare/     comparisons: samples, verdicts, run rollups, the view's schema, regression gate rules
 //   cost/        cost models, pricing and break-even; catalogs/ holds the built-in price sheets
 //   histograms/  the latency histogram (sparse log buckets), its compact encoding, base64 of bytes
-//   k6/          the k6 script compiler, script bundles, k6's output lines, thresholds, plan check, k6 file import,
+//   k6/          the k6 script compiler, k6's output lines, thresholds, plan check, k6 file import,
 //                the http series cap, and the settings of a k6 started elsewhere (external runs)
 //   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted
-//   runs/        a run's status machine, summary, load window, latency/throughput/metric summaries, measured cells,
+//   runs/        a run's status machine, summary, latency/throughput/metric summaries, measured cells,
 //                validity flags, infra point detail
 //   shares/      what a share link shows
 //   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
 //   targets/     target specs by kind (local, kubernetes, cloud), env and secrets, vCPUs, credentials, kubeconfig,
 //                the local autoscaler
-//   workloads/   workload specs, presets, load profiles, rates, templates, the k6 runtime helpers
+//   windows/     the load window a run's rates are taken over (on k6's clock) and where it came from
+//   workloads/   workload specs, script bundles, presets, load profiles, rates, templates, the k6 runtime helpers
 //   workspaces/  member roles and a workspace's limits
 //   (root)       process-env.ts and connection-urls.ts (the processes' shared variables), local-services.ts (its own
 //                export), stored-json.ts (the schema of every JSON column)
@@ -23,7 +24,7 @@ export * from "./runs/latency-summary";
 export * from "./runs/measured-cells";
 export * from "./runs/run-summary";
 export * from "./runs/throughput";
-export * from "./runs/load-window";
+export * from "./windows/load-window";
 export * from "./targets/target-spec";
 export * from "./targets/cloud-target-specs";
 export * from "./targets/target-env";
@@ -32,7 +33,7 @@ export * from "./targets/target-vcpus";
 export * from "./workloads/workload-spec";
 export * from "./k6/k6-script";
 export * from "./workloads/compile-declarative";
-export * from "./k6/script-bundle";
+export * from "./workloads/script-bundle";
 export * from "./k6/k6-thresholds";
 export * from "./k6/k6-merged-thresholds";
 export * from "./compare/gate-rules";

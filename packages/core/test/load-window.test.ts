@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { k6LoadWindow, workerClockWindow } from "../src/runs/load-window";
+import { k6LoadWindow, workerClockWindow } from "../src/windows/load-window";
 
 const T = Date.UTC(2026, 10, 22, 12, 0, 0);
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  expectedResponseRatio,
-  meanCpuPercent,
-  stableThroughput,
-  studyMaxThroughput,
-  twoXxShare,
-  weightedQps,
-} from "../src/statistics/study-definitions";
+import { expectedResponseRatio, meanCpuPercent, stableThroughput, twoXxShare, weightedQps } from "../src/statistics/study-definitions";
+import { studyMaxThroughput } from "../src/runs/throughput";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 

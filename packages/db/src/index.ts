@@ -75,11 +75,9 @@ export {
   setupTokenValid,
   storedAuthSecret,
 } from "./auth/instance-settings";
+export { attachInvitationSecret, invitationSecretMatches, loadOpenInvitation } from "./auth/invitation-secrets";
 export {
-  attachInvitationSecret,
   createInvitationLink,
-  invitationSecretMatches,
-  loadOpenInvitation,
   listWorkspaceMembers,
   listPendingInvitations,
   listMemberships,

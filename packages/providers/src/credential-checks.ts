@@ -1,22 +1,13 @@
 // Checks a workspace credential against its platform, by kind (the worker runs these when a credential is
 // saved and again before a run deploys): the platform answers, and the credential may do what opsbench needs.
-import type { CredentialKind, CredentialSecret, LoadHostAllowlist, ProtectedPort } from "@opsbench/core";
+import type { CredentialKind, CredentialSecret } from "@opsbench/core";
 import { checkAwsCredential } from "./aws/check-credential";
 import { checkGcpCredential } from "./gcp-cloud-run/check-credential";
 import { checkKubernetesCredential } from "./kubernetes/credential-check";
-import { ProviderError, type ProviderEndpoints } from "./provider";
+import { type CredentialCheckContext, type CredentialCheckResult, ProviderError } from "./provider";
 
-export interface CredentialCheckContext {
-  signal?: AbortSignal;
-  /** API stand-ins from the worker's environment. */
-  endpoints?: ProviderEndpoints;
-  /** OPSBENCH_LOAD_ALLOWED_HOSTS: where a kubeconfig's server may be besides loopback (absent: loopback only). */
-  loadHosts?: LoadHostAllowlist;
-  /** The ports of opsbench's own services: never a kubeconfig's server. */
-  protectedPorts?: readonly ProtectedPort[];
-}
-
-export type CredentialCheckResult = { ok: true; identity: string | null } | { ok: false; message: string };
+// Declared with the providers' types (provider.ts), where each kind's own check (e.g. kubernetes/credential-check.ts) reads them.
+export type { CredentialCheckContext, CredentialCheckResult } from "./provider";
 
 type Check<K extends CredentialKind> = (
   secret: Extract<CredentialSecret, { kind: K }>,

@@ -131,3 +131,16 @@ export class ProviderError extends Error {
     this.name = "ProviderError";
   }
 }
+
+/** What a credential's check against its platform gets (credential-checks.ts). */
+export interface CredentialCheckContext {
+  signal?: AbortSignal;
+  /** API stand-ins from the worker's environment. */
+  endpoints?: ProviderEndpoints;
+  /** OPSBENCH_LOAD_ALLOWED_HOSTS: where a kubeconfig's server may be besides loopback (absent: loopback only). */
+  loadHosts?: LoadHostAllowlist;
+  /** The ports of opsbench's own services: never a kubeconfig's server. */
+  protectedPorts?: readonly ProtectedPort[];
+}
+
+export type CredentialCheckResult = { ok: true; identity: string | null } | { ok: false; message: string };

@@ -18,6 +18,7 @@ import {
   thresholdOutcomes,
   workerClockWindow,
   type RunSummary,
+  type TargetDefinition,
   type WorkloadSpec,
 } from "@opsbench/core";
 import {
@@ -37,21 +38,21 @@ import type { LoadResult } from "./load";
 import { recordStep } from "./record-step";
 import { outageWait, type RunContext } from "./run-context";
 
-export async function analyze(
-  ctx: RunContext,
-  { spec, k6, appChecks, workload }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[]; workload?: WorkloadSpec },
-): Promise<void> {
-  const { deps } = ctx;
-  // Reads and writes that are safe to repeat: a database blip while analysing waits for the database (bounded).
-  await recordStep(ctx, "ANALYZE", () =>
-    retryWhileDown(() => analyzeRun(ctx, { spec, k6, appChecks, workload }), outageWait(deps, ctx.log)),
-  );
+/** What the run found that its summary is made from, beside the stored seconds: the target, k6's result, the app checks. */
+export interface Analyzed {
+  target: TargetDefinition;
+  k6: LoadResult;
+  appChecks: AppCheck[];
+  workload: WorkloadSpec;
 }
 
-async function analyzeRun(
-  { store, runId, deps }: RunContext,
-  { spec, k6, appChecks, workload }: { spec: unknown; k6: LoadResult; appChecks: AppCheck[]; workload?: WorkloadSpec },
-) {
+export async function analyze(ctx: RunContext, analyzed: Analyzed): Promise<void> {
+  const { deps } = ctx;
+  // Reads and writes that are safe to repeat: a database blip while analysing waits for the database (bounded).
+  await recordStep(ctx, "ANALYZE", () => retryWhileDown(() => analyzeRun(ctx, analyzed), outageWait(deps, ctx.log)));
+}
+
+async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appChecks, workload }: Analyzed) {
   // The seconds after the study's warm-up: what the summary, the rollup (verdicts, tables) are taken from.
   const { cells, all, warmupSeconds, loadStart } = await loadMeasuredCells(deps.db, runId);
   const fresh = await store.get();
@@ -79,7 +80,7 @@ async function analyzeRun(
     thresholds: thresholdOutcomes(k6.summary),
     appChecks,
   };
-  const cost = await costOfRun(deps.db, runId, spec, summary, new Date(window.startMs));
+  const cost = await costOfRun(deps.db, runId, target, summary, new Date(window.startMs));
   if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
   await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
   await addRunFlags(deps.db, runId, [
@@ -95,8 +96,8 @@ async function analyzeRun(
 }
 
 /** What the run would have cost on the platform the target stands for, when the target names a cost model. */
-async function costOfRun(db: Db, runId: string, spec: unknown, summary: RunSummary, loadStartedAt: Date | null) {
-  const model = (spec as { costModel?: unknown } | null)?.costModel;
+async function costOfRun(db: Db, runId: string, { spec }: TargetDefinition, summary: RunSummary, loadStartedAt: Date | null) {
+  const model = "costModel" in spec ? spec.costModel : undefined;
   if (model === undefined || !loadStartedAt) return null;
   const infra = await runInfraPoints(db, runId);
   const details = infra.map((p) => readInfraPointDetail(p.detail));

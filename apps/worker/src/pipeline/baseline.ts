@@ -3,14 +3,15 @@
 // get there in time still runs, flagged, so its numbers are kept rather than lost.
 import { baselineNotReachedFlag } from "@opsbench/core";
 import { addRunFlags } from "@opsbench/db";
-import type { Deployment, Provider } from "@opsbench/providers";
+import type { Provider } from "@opsbench/providers";
 import { checkBaseline } from "../baseline-check";
+import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
 
-export async function baseline(ctx: RunContext, provider: Provider, dep: Deployment, waitMs: number): Promise<void> {
+export async function baseline(ctx: RunContext, provider: Provider, { dep, credential }: Provisioned, waitMs: number): Promise<void> {
   await recordStep(ctx, "BASELINE", async () => {
-    const outcome = await checkBaseline((signal) => provider.reset(dep, { ...providerContext(ctx), signal }), {
+    const outcome = await checkBaseline((signal) => provider.reset(dep, { ...providerContext(ctx, credential), signal }), {
       waitMs,
       signal: ctx.signal,
     });

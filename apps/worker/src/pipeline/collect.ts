@@ -6,8 +6,8 @@ import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
 
-export async function collect(ctx: RunContext, provider: Provider, { spec, dep }: Provisioned): Promise<AppCheck[]> {
-  const appChecks = provider.appChecks ? await provider.appChecks(spec, dep, providerContext(ctx)) : [];
+export async function collect(ctx: RunContext, provider: Provider, { target, dep, credential }: Provisioned): Promise<AppCheck[]> {
+  const appChecks = provider.appChecks ? await provider.appChecks(target.spec, dep, providerContext(ctx, credential)) : [];
   await recordStep(
     ctx,
     "COLLECT",

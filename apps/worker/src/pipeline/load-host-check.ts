@@ -9,6 +9,8 @@
 //   this machine's own addresses unless the allowlist names them; a private or shared range only as the admin says),
 //   and how it was admitted is recorded on the run. An address a cluster reports (a load balancer's, a Knative URL)
 //   needs the allowlist or a proof, like a typed one.
+// Each returns the host it admitted ({ host }; null when there is nothing to admit): the run hands the first to the
+// second, and the second's pinned address to the load step.
 // Proofs ask a server the user named: the run steps away from the host's load lock meanwhile (load-lock.ts HostHold).
 // A refusal fails the run, which then tears down what the deploy made.
 import { networkInterfaces } from "node:os";
@@ -24,6 +26,7 @@ import {
   type LoadAdmission,
   type LoadAdmissionWay,
   loadHostVerdict,
+  type TargetDefinition,
   policyHost,
   privateRangeOf,
   protectedPortVerdict,
@@ -48,25 +51,40 @@ export interface AdmittedHost {
 
 const BEFORE_DEPLOY = "; refused before anything was deployed";
 
-export async function checkLoadHostBeforeDeploy(ctx: RunContext, provider: Provider, spec: unknown, targetRef: string): Promise<void> {
-  if (!provider.outsideEndpoint?.(spec)) return;
+/** What a load host check found: the host admitted, or null (a target this machine serves, or none known yet). */
+export interface LoadHostCheck {
+  host: AdmittedHost | null;
+}
+
+export async function checkLoadHostBeforeDeploy(
+  ctx: RunContext,
+  provider: Provider,
+  { spec }: TargetDefinition,
+  targetRef: string,
+): Promise<LoadHostCheck> {
+  if (!provider.outsideEndpoint?.(spec)) return { host: null };
   const known = provider.knownEndpoint?.(spec) ?? null;
-  if (known !== null) {
-    ctx.loadHost = await admitHost(ctx, known, { createdByRun: false, targetRef, suffix: BEFORE_DEPLOY });
-    return;
-  }
+  if (known !== null) return { host: await admitHost(ctx, known, { createdByRun: false, targetRef, suffix: BEFORE_DEPLOY }) };
   // Only the deploy tells the address. The platform's own, made for this run, is admitted then as created-by-run,
   // provided load can leave this machine through the sandbox at all; one a cluster reports is judged after deploy.
   if (provider.platformNamesEndpoint && !ctx.deps.k6.remoteLoad)
     throw new RunFailure(
       `the ${provider.kind} target's address is known only after deploy (the platform's own) and load could not go there: ${REMOTE}${BEFORE_DEPLOY}`,
     );
+  return { host: null };
 }
 
-export async function checkLoadHost(ctx: RunContext, provider: Provider, provisioned: Provisioned, targetRef: string): Promise<void> {
-  const endpoint = provisioned.dep.endpoint;
+/** `before`: what checkLoadHostBeforeDeploy admitted, kept when the deploy answered the same origin. */
+export async function checkLoadHost(
+  ctx: RunContext,
+  provider: Provider,
+  { target, dep }: Pick<Provisioned, "target" | "dep">,
+  before: LoadHostCheck,
+  targetRef: string,
+): Promise<LoadHostCheck> {
+  const endpoint = dep.endpoint;
   refuseProtectedPort(ctx, endpoint);
-  const outside = provider.outsideEndpoint?.(provisioned.spec) ?? false;
+  const outside = provider.outsideEndpoint?.(target.spec) ?? false;
   let host: string;
   try {
     host = policyHost(new URL(endpoint).hostname);
@@ -74,16 +92,16 @@ export async function checkLoadHost(ctx: RunContext, provider: Provider, provisi
     throw new RunFailure(`the ${provider.kind} deploy answered "${endpoint}", which is not a URL`);
   }
   // A target opsbench started on this machine (a local kind, a port-forward): the runner's loopback rules.
-  if (!outside && isLoopbackAddress(host)) return;
-  const known = outside ? (provider.knownEndpoint?.(provisioned.spec) ?? null) : null;
+  if (!outside && isLoopbackAddress(host)) return { host: null };
+  const known = outside ? (provider.knownEndpoint?.(target.spec) ?? null) : null;
   // Admitted before deploy for its scheme, host and port (an OpenFaaS gateway's function route is a path below it).
   const admitted =
-    known !== null && ctx.loadHost && sameOrigin(ctx.loadHost.endpoint, endpoint)
-      ? ctx.loadHost
+    known !== null && before.host && sameOrigin(before.host.endpoint, endpoint)
+      ? before.host
       : await admitHost(ctx, endpoint, { createdByRun: known === null && !!provider.platformNamesEndpoint, targetRef, suffix: "" });
-  ctx.loadHost = admitted;
   await ctx.store.setLoadAdmission(admitted.admission);
   await ctx.store.event("info", describeLoadAdmission(admitted.admission), admitted.admission);
+  return { host: admitted };
 }
 
 const sameOrigin = (a: string, b: string) => {

@@ -9,6 +9,7 @@ import type { Logger } from "../logger";
 import { K6_THRESHOLDS_FAILED, type K6Owned, type K6Result } from "@opsbench/jobs";
 import { ResultWriter } from "../result-writer";
 import { runSegmentedLoad } from "../segments/coordinator";
+import type { AdmittedHost } from "./load-host-check";
 import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
@@ -17,11 +18,16 @@ import { RunFailure } from "./run-failure";
 /** k6's result, and k6's own clock from its output (the test's start and last sample), when the build writes it. */
 export type LoadResult = K6Result & { k6Clock: ResultWriter["k6Clock"] };
 
+/**
+ * `host`: the load host admitted after deploy (load-host-check.ts), whose pinned address the runner loads alone;
+ * null for a target this machine serves (the runner's loopback rules).
+ */
 export async function load(
   ctx: RunContext,
   provider: Provider,
-  { workload, dep }: Provisioned,
+  { workload, dep, credential }: Provisioned,
   limits: Pick<WorkspaceLimits, "maxHttpSeries"> & Partial<Pick<WorkspaceLimits, "maxVUs" | "maxDurationSeconds" | "maxArrivalRate">>,
+  host: AdmittedHost | null,
 ): Promise<LoadResult> {
   const { store, signal, log, deps } = ctx;
   return recordStep(ctx, "LOAD", async () => {
@@ -30,7 +36,7 @@ export async function load(
     const seriesCap = new HttpSeriesCap(limits.maxHttpSeries);
     const writer = new ResultWriter(store, () => ctx.publish("results"), log, { outageWaitMs: deps.dbOutageWaitMs, seriesCap });
     const observing = new AbortController();
-    const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx)), writer, log);
+    const observer = observeInto(provider.observe(dep, { signal: observing.signal }, providerContext(ctx, credential)), writer, log);
     await store.update({ loadStartedAt: new Date() });
     // k6's process group and network on the runner's host go on the step as soon as they exist: the
     // runner stops them if this worker goes away, and whoever finds the run interrupted asks it again.
@@ -57,8 +63,8 @@ export async function load(
           key: ctx.runId,
           ...compileEngineInput(workload),
           env: { OPSBENCH_BASE_URL: dep.endpoint },
-          // The address admitted for the run (load-host-check.ts): the runner loads it alone, without resolving again.
-          pinnedAddress: ctx.loadHost?.admission.address ?? null,
+          // The address admitted for the run: the runner loads it alone, without resolving again.
+          pinnedAddress: host?.admission.address ?? null,
           deadline: deps.k6.deadline,
           blockHosts: deps.k6.blockHosts,
           blockPorts: deps.k6.blockPorts ?? [],

@@ -1,5 +1,6 @@
-// What every step of a run gets: the run's store, its logger, the progress
-// publisher, the abort signal, and the services the worker was started with.
+// What every step of a run gets: the run's store, its logger, the progress publisher, the abort signal, and the
+// services the worker was started with. It is read-only: what a step finds (the target, the credential, the admitted
+// load host, the deployment) it returns, and run-pipeline.ts hands it to the steps that need it.
 import type { K6Settings } from "../runner-client";
 import type { RunStatusName } from "@opsbench/core";
 import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } from "@opsbench/db";
@@ -8,8 +9,7 @@ import type { CredentialSecret, LoadHostAllowlist } from "@opsbench/core";
 import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { HostHold } from "../load-lock";
 import type { Logger } from "../logger";
-import type { AdmittedHost } from "./load-host-check";
-import type { SegmentSettings } from "../segments/coordinator";
+import type { SegmentSettings } from "../segments/segment-settings";
 
 export interface PipelineDeps {
   db: Db;
@@ -44,22 +44,18 @@ export interface PipelineDeps {
 export const DEFAULT_DB_OUTAGE_WAIT_MS = 5 * 60_000;
 
 export interface RunContext {
-  runId: string;
-  deps: PipelineDeps;
+  readonly runId: string;
+  readonly deps: PipelineDeps;
   /** Aborts on SIGTERM (or when a study stops): steps stop, teardown still runs. */
-  signal: AbortSignal;
-  store: RunStore;
-  log: Logger;
+  readonly signal: AbortSignal;
+  readonly store: RunStore;
+  readonly log: Logger;
   /** Tells browsers to look again (the row stays the truth); a failed publish is logged, never thrown. */
-  publish: (kind: RunUpdate["kind"], status?: RunStatusName) => Promise<unknown>;
+  readonly publish: (kind: RunUpdate["kind"], status?: RunStatusName) => Promise<unknown>;
   /** Writes the run's status, then publishes it. */
-  moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
-  /** The credential the target names, once opened (target-credential.ts). */
-  credential?: CredentialSecret;
-  /** The run's load host once admitted (load-host-check.ts): how, and the address pinned for the runner. */
-  loadHost?: AdmittedHost;
+  readonly moveTo: (status: RunStatusName, data?: { error?: string | null; finishedAt?: Date }) => Promise<void>;
   /** This machine's load lock as the run holds it: proofs of ownership step away from it (load-host-check.ts). */
-  host?: HostHold;
+  readonly host?: HostHold;
 }
 
 /** How a run's writes wait for the database: bounded, and said once per write in the log. */
@@ -91,8 +87,11 @@ export function runContext(runId: string, deps: PipelineDeps, signal: AbortSigna
   };
 }
 
-/** The run as a provider sees it: partial deploy state is saved on the PROVISION step, so teardown can find it. */
-export function providerContext(ctx: RunContext): ProviderContext {
+/**
+ * The run as a provider sees it, with the credential the target names (opened by target-credential.ts; null: none).
+ * Partial deploy state is saved on the PROVISION step, so teardown can find it.
+ */
+export function providerContext(ctx: RunContext, credential: CredentialSecret | null): ProviderContext {
   return {
     runId: ctx.runId,
     signal: ctx.signal,
@@ -102,7 +101,7 @@ export function providerContext(ctx: RunContext): ProviderContext {
     log: (msg, data) => ctx.log.info({ ...data }, msg),
     saveState: (state) => ctx.store.stepDetail("PROVISION", { state }).then(() => undefined),
     event: (level, message, data) => ctx.store.event(level, message, data, new Date()).then(() => undefined),
-    ...(ctx.credential ? { credential: ctx.credential } : {}),
+    ...(credential ? { credential } : {}),
     ...(ctx.deps.endpoints ? { endpoints: ctx.deps.endpoints } : {}),
     ...(ctx.deps.loadHosts ? { loadHosts: ctx.deps.loadHosts } : {}),
     ...(ctx.deps.k6.blockPorts ? { protectedPorts: ctx.deps.k6.blockPorts } : {}),

@@ -11,13 +11,17 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Runs a zod parse; its issues become a RunFailure naming `what` was invalid. */
-export function parseOrFail<T>(fn: () => T, what: string): T {
+/**
+ * Runs a zod parse; its issues become a RunFailure naming `what` was invalid. `within`: the field `what` is, when the
+ * parse is of what holds it (the target's `spec` in its definition), so the issues name paths inside `what`.
+ */
+export function parseOrFail<T>(fn: () => T, what: string, within?: string): T {
   try {
     return fn();
   } catch (err) {
     if (err instanceof ZodError) {
-      const issues = err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      const pathIn = (path: PropertyKey[]) => (within !== undefined && path[0] === within ? path.slice(1) : path);
+      const issues = err.issues.map((i) => `${pathIn(i.path).map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
       throw new RunFailure(`invalid ${what}: ${issues}`);
     }
     throw err;

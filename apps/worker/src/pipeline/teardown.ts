@@ -2,12 +2,13 @@
 // finds the run interrupted (interrupted-run.ts). Then the run gets its final status.
 // The deployment this worker holds in memory is torn down as it is, without reading
 // the database first: a database outage must not leave the target running.
-import type { TargetSnapshot } from "@opsbench/core";
+import type { CredentialSecret, TargetSnapshot } from "@opsbench/core";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { Deployment } from "@opsbench/providers";
 import { providerFor } from "@opsbench/providers";
 import { flagPartial } from "./partial-results";
+import type { Provisioned } from "./provision";
 import { providerContext, type RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
 import { openTargetCredential } from "./target-credential";
@@ -21,23 +22,29 @@ async function bestEffort(ctx: RunContext, what: string, write: () => Promise<un
   }
 }
 
+/** What the run holds in memory of its deployment: torn down as it is (provision.ts), without reading the database. */
+export type HeldDeployment = Pick<Provisioned, "dep" | "credential">;
+
 /** The deployment's state: the one held in memory when there is one, else what PROVISION recorded (full or partial). */
-async function stateToTearDown(ctx: RunContext, held: Deployment | null | undefined): Promise<unknown> {
-  if (held?.state) return held.state;
+async function stateToTearDown(ctx: RunContext, held: HeldDeployment | null | undefined): Promise<unknown> {
+  if (held?.dep.state) return held.dep.state;
   const provision = await ctx.store.step("PROVISION");
   return (provision?.detail as { state?: unknown } | null | undefined)?.state;
 }
 
 /** Tears down the deployment (see above); throws when something could not be stopped or removed. */
-export async function teardown(ctx: RunContext, target: TargetSnapshot, held?: Deployment | null): Promise<void> {
+export async function teardown(ctx: RunContext, target: TargetSnapshot, held?: HeldDeployment | null): Promise<void> {
   const { store } = ctx;
   const state = await stateToTearDown(ctx, held);
   if (!state) return;
   await bestEffort(ctx, "the teardown's start", () => store.startStep("TEARDOWN"));
   try {
     const provider = providerFor(target.kind);
-    await openTargetCredential(ctx, target.spec, { check: false });
-    await provider.teardown({ state } as Deployment, providerContext(ctx));
+    // The credential the deploy used when the run holds it; else the stored target's, opened again (not checked).
+    const credential: CredentialSecret | null = held
+      ? held.credential
+      : (await openTargetCredential(ctx, target.spec, { check: false })).credential;
+    await provider.teardown({ state } as Deployment, providerContext(ctx, credential));
     await bestEffort(ctx, "the teardown", () => store.finishStep("TEARDOWN", { status: "SUCCEEDED" }));
   } catch (err) {
     await bestEffort(ctx, "the failed teardown", () => store.finishStep("TEARDOWN", { status: "FAILED", error: errorMessage(err) }));
@@ -53,7 +60,12 @@ const FINAL_WRITE_ATTEMPTS = 6;
  * ABORTED when the signal fired, FAILED with the error(s), else SUCCEEDED.
  * A run that ended early keeps the results it wrote, flagged partial.
  */
-export async function finishRun(ctx: RunContext, target: TargetSnapshot, failure: string | null, held?: Deployment | null): Promise<void> {
+export async function finishRun(
+  ctx: RunContext,
+  target: TargetSnapshot,
+  failure: string | null,
+  held?: HeldDeployment | null,
+): Promise<void> {
   const teardownError = await teardown(ctx, target, held).then(
     () => null,
     (err) => errorMessage(err),

@@ -11,25 +11,11 @@ import {
   type ValidityFlag,
 } from "@opsbench/core";
 import { databaseClockOffsetMs, FINAL_SEGMENT_STATUSES, segmentStore, type RunSegmentRow } from "@opsbench/db";
-import { enqueueSegments, removeWaitingSegments, segmentCoordination, type LoadQueue } from "@opsbench/jobs";
-import type { Redis } from "ioredis";
+import { enqueueSegments, removeWaitingSegments, segmentCoordination } from "@opsbench/jobs";
 import { K6_THRESHOLDS_FAILED, type K6Result } from "@opsbench/jobs";
 import type { RunContext } from "../pipeline/run-context";
 import { RunFailure } from "../pipeline/run-failure";
-
-/** What a worker needs to split runs over generators. */
-export interface SegmentSettings {
-  queue: LoadQueue;
-  redis: Redis;
-  redisUrl: string;
-  /** How long every generator has to start k6 and report ready. */
-  readyDeadlineMs: number;
-  /**
-   * The host this worker loads from (its load lock's host id): a loopback target is loaded only by generators on it;
-   * generators on other hosts take their own host's load lock (docs/generators.md, "Generators on several hosts").
-   */
-  host?: string;
-}
+import type { SegmentSettings } from "./segment-settings";
 
 /** Between "all ready" and the start: enough for every generator to read the start and wait for it. */
 const START_LEAD_MS = 1500;

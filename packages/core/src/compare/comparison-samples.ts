@@ -10,7 +10,7 @@ import { successCells } from "../runs/measured-cells";
 import { successFirstLatency, type RunSummary } from "../runs/run-summary";
 import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
-import { studyMaxThroughput } from "../statistics/study-definitions";
+import { studyMaxThroughput } from "../runs/throughput";
 import { applyFamily, compareGroups, withMargin, type VerdictOptions, type VerdictSample } from "../statistics/verdict-method";
 import type { MetricVerdict } from "./verdict";
 

@@ -10,7 +10,7 @@ import { CHART_POINT_BUDGET } from "../charts/downsample";
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
-import { studyMaxThroughput } from "../statistics/study-definitions";
+import { studyMaxThroughput } from "../runs/throughput";
 import { successFirstLatency } from "../runs/run-summary";
 import { maxThroughputSchema, type MaxThroughput } from "../runs/throughput";
 import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, requestsAboveQuantiles, verdictWindows } from "./comparison-samples";

@@ -8,7 +8,7 @@ import { costModel, parseCostUsage, priceUsage, type CostModel } from "./cost-mo
 import { parseCostModel } from "./resolve-cost-model";
 import type { PriceCatalogEntry } from "./price-catalog";
 import { BUILTIN_PRICE_CATALOGS } from "./catalogs";
-import { LOAD_WINDOW_SOURCE_IDS, LOAD_WINDOW_SOURCES, type LoadWindowSource } from "../runs/load-window";
+import { LOAD_WINDOW_SOURCE_IDS, LOAD_WINDOW_SOURCES, type LoadWindowSource } from "../windows/load-window";
 
 /** What a run measured that pricing needs. */
 export interface RunUsageFacts {

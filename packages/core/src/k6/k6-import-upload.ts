@@ -7,7 +7,7 @@ import { base64ToBytes, bytesToBase64 } from "../histograms/base64-bytes";
 import { decodeBuckets, encodeBuckets } from "../histograms/histogram-encoding";
 import { describeSkipped, type K6FileFormat, type K6ImportResult, type K6LoadSecond, MAX_SKIPPED_EXAMPLES } from "./k6-import";
 import type { ResultCell } from "../runs/latency-summary";
-import { LOAD_WINDOW_SOURCE_IDS } from "../runs/load-window";
+import { LOAD_WINDOW_SOURCE_IDS } from "../windows/load-window";
 
 const count = z.number().int().nonnegative();
 const ms = z.number().int().nonnegative();

@@ -4,7 +4,7 @@
 // Pure: the caller reads the file and feeds it line by line. Memory grows with
 // seconds x names, never with requests. Bad lines are counted with their line numbers.
 import { emptyHistogram, recordValue, toPart, type Histogram } from "../histograms/histogram";
-import { k6LoadWindow, type LoadWindow } from "../runs/load-window";
+import { k6LoadWindow, type LoadWindow } from "../windows/load-window";
 import type { ResultCell } from "../runs/latency-summary";
 import { OTHER_SERIES } from "./http-series-cap";
 import { seriesNameWithin } from "./k6-output-format";

@@ -16,10 +16,10 @@ import {
   type K6LoadLine,
   type K6MetricLine,
   type K6OutputLine,
-  type MetricKind,
   OTHER_METRIC_SERIES,
   seriesNameWithin,
 } from "./k6-output-format";
+import type { MetricKind } from "../runs/metric-summary";
 import type { ThresholdSources } from "./k6-merged-thresholds";
 
 /** A second is handed over this long after its end: k6 writes samples in batches, at most a second or so late. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { METRIC_KINDS } from "../runs/metric-summary";
 import { thresholdSourcesSchema } from "./k6-merged-thresholds";
 
 // Lines written by opsbench-engine's opsbench output (engine/internal/output); the same as the k6 output extension opsbench built before.
@@ -48,11 +49,8 @@ export const k6LoadLine = z.object({
 });
 /**
  * One second of a check (k6's "checks" split by check name) or of a script's
- * own metric: counter (sum), rate (pass of n non-zero), trend (histogram as
- * in "http" lines, unit "ms" for times), gauge (last, min, max).
+ * own metric (METRIC_KINDS, runs/metric-summary.ts).
  */
-export const METRIC_KINDS = ["check", "counter", "rate", "trend", "gauge"] as const;
-export type MetricKind = (typeof METRIC_KINDS)[number];
 export const k6MetricLine = z.object({
   t: z.literal("metric"),
   s: z.number().int(),

@@ -7,7 +7,7 @@ import { compileK6Options } from "../workloads/compile-options";
 import { programJs } from "../workloads/compile-program";
 import { K6_RUNTIME_SOURCE } from "../workloads/runtime";
 import { compileDeclarativeWorkload } from "../workloads/compile-declarative";
-import { scriptBundleOf, type ScriptBundle } from "./script-bundle";
+import { scriptBundleOf, type ScriptBundle } from "../workloads/script-bundle";
 
 /** The entry name of a generated workload in the runner's folder: opsbench-engine runs a .json in its format natively. */
 export const DECLARATIVE_ENTRY = "workload.json";

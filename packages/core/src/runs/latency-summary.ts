@@ -1,7 +1,7 @@
 import { bucketValue, emptyHistogram, mergeInto, quantile, type Histogram, type HistogramPart } from "../histograms/histogram";
 import { successCells } from "./measured-cells";
 import { k6SummarySchema, type LoadTotals, type RunSummary, type ThresholdOutcome } from "./run-summary";
-import { studyMaxThroughput } from "../statistics/study-definitions";
+import { studyMaxThroughput } from "./throughput";
 
 /** One stored aggregate: a second x request name x status class. */
 export interface ResultCell extends HistogramPart {

@@ -1,8 +1,7 @@
 // What of a run's stored seconds its numbers are taken from (docs/measurement.md): the seconds
 // after its study's warm-up, successful responses for latency first, runs whose measurement
 // is broken left out of verdicts, and what a closed loop hides (coordinated omission).
-import { bucketIndex, bucketValue, emptyHistogram, mergeInto, quantile, type Histogram } from "../histograms/histogram";
-import type { ResultCell } from "./latency-summary";
+import { bucketIndex, bucketValue, emptyHistogram, type Histogram, type HistogramPart, mergeInto, quantile } from "../histograms/histogram";
 import type { ValidityFlag } from "./validity-flags";
 import { durationSeconds } from "../workloads/duration";
 import type { WorkloadSpec } from "../workloads/workload-spec";
@@ -104,7 +103,8 @@ export interface CoordinatedOmission {
  */
 export function coordinatedOmission(
   spec: WorkloadSpec,
-  cells: readonly ResultCell[],
+  /** A run's result cells (latency-summary.ts ResultCell): their latencies, and failures to keep successes apart. */
+  cells: readonly (HistogramPart & { failures: number })[],
   requestsPerIteration: number | null,
 ): CoordinatedOmission | null {
   if (!CLOSED_LOOP_KINDS.includes(spec.kind)) return null;

@@ -2,7 +2,13 @@
 // (k6-output-format.ts, "metric" lines): totals for the run page and a 10 s
 // series per name, the way k6's own end-of-test summary reports them.
 import { emptyHistogram, mergeInto, quantile, type Buckets } from "../histograms/histogram";
-import type { MetricKind } from "../k6/k6-output-format";
+
+/**
+ * The kinds of a check's or a script's own metric, per second: check (k6's "checks" split by check name), counter
+ * (sum), rate (pass of n non-zero), trend (histogram as in "http" lines, unit "ms" for times), gauge (last, min, max).
+ */
+export const METRIC_KINDS = ["check", "counter", "rate", "trend", "gauge"] as const;
+export type MetricKind = (typeof METRIC_KINDS)[number];
 
 export interface MetricCell {
   ts: Date;

@@ -3,7 +3,7 @@
 // The schema reads the stored JSON; the types are inferred from it.
 import { z } from "zod";
 import { runCostSchema } from "../cost/run-cost";
-import { LOAD_WINDOW_SOURCE_IDS } from "./load-window";
+import { LOAD_WINDOW_SOURCE_IDS } from "../windows/load-window";
 import { maxThroughputSchema } from "./throughput";
 import { rateSourceSchema } from "../workloads/workload-spec";
 

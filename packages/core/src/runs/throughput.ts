@@ -45,3 +45,31 @@ export function maxThroughput(seconds: Iterable<SecondCount>, windowSeconds = 10
   }
   return { rps: Math.round((best / w) * 100) / 100, windowStartOffset: bestStart, windowSeconds: w };
 }
+
+/** A stored per-second row of one request name and status class. */
+export interface ClassSecond {
+  ts: Date;
+  name: string;
+  class: string;
+  count: number;
+}
+
+/**
+ * Study 004's maximum throughput: the highest 10 s moving average of
+ * *successful* responses per second, of one request name (the shop counted
+ * completed checkouts only) or of all names. 5xx, timeouts and errors do not count.
+ */
+export function studyMaxThroughput(
+  rows: Iterable<ClassSecond>,
+  opts: { requestName?: string; windowSeconds?: number } = {},
+): MaxThroughput | null {
+  const ok: Array<{ ts: Date; requests: number }> = [];
+  let any = false;
+  for (const r of rows) {
+    if (opts.requestName !== undefined && r.name !== opts.requestName) continue;
+    any = true;
+    // Seconds with only failures still count, as zeros: they are part of the window.
+    ok.push({ ts: r.ts, requests: r.class === "2xx" ? r.count : 0 });
+  }
+  return any ? maxThroughput(ok, opts.windowSeconds ?? 10) : null;
+}

@@ -6,7 +6,7 @@
 import { bucketize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { describeSample, type SampleStats } from "./repetition-stats";
 import type { MaxThroughput } from "../runs/throughput";
-import { studyMaxThroughput } from "./study-definitions";
+import { studyMaxThroughput } from "../runs/throughput";
 
 export interface RepetitionCells {
   cells: readonly ResultCell[];

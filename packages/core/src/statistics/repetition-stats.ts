@@ -4,7 +4,7 @@
 // A cell's merged result comes from merging its repetitions' histograms,
 // never from averaging their percentiles.
 import type { MaxThroughput } from "../runs/throughput";
-import { studyMaxThroughput } from "./study-definitions";
+import { studyMaxThroughput } from "../runs/throughput";
 import { summarize, type ResultCell } from "../runs/latency-summary";
 import type { RunSummary } from "../runs/run-summary";
 

@@ -1,6 +1,5 @@
 // The metrics as the studies defined them, named so a page can say which one it
 // shows and a user can pick. Each is a pure function of stored per-second rows.
-import { maxThroughput, type MaxThroughput } from "../runs/throughput";
 
 export type StudyMetricId =
   | "max-throughput"
@@ -118,34 +117,6 @@ export function meanVcpus(points: Iterable<ReplicaPoint>, start: Date, end: Date
 /** Study 004's throughput per vCPU: req/s over the mean vCPUs. Null without a vCPU figure above zero. */
 export function throughputPerVcpu(rps: number, vcpus: number | null): number | null {
   return vcpus !== null && vcpus > 0 ? rps / vcpus : null;
-}
-
-/** A stored per-second row of one request name and status class. */
-export interface ClassSecond {
-  ts: Date;
-  name: string;
-  class: string;
-  count: number;
-}
-
-/**
- * Study 004's maximum throughput: the highest 10 s moving average of
- * *successful* responses per second, of one request name (the shop counted
- * completed checkouts only) or of all names. 5xx, timeouts and errors do not count.
- */
-export function studyMaxThroughput(
-  rows: Iterable<ClassSecond>,
-  opts: { requestName?: string; windowSeconds?: number } = {},
-): MaxThroughput | null {
-  const ok: Array<{ ts: Date; requests: number }> = [];
-  let any = false;
-  for (const r of rows) {
-    if (opts.requestName !== undefined && r.name !== opts.requestName) continue;
-    any = true;
-    // Seconds with only failures still count, as zeros: they are part of the window.
-    ok.push({ ts: r.ts, requests: r.class === "2xx" ? r.count : 0 });
-  }
-  return any ? maxThroughput(ok, opts.windowSeconds ?? 10) : null;
 }
 
 /** Study 004's stable load: a share (80%) of a measured maximum throughput. */

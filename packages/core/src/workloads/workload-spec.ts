@@ -3,7 +3,7 @@
 // model: constant- and ramping-arrival-rate) plus a request program
 // (workloads/request-mix.ts); "script" is a k6 script brought by the user.
 import { z } from "zod";
-import { bundleEntry, scriptBundleFields } from "../k6/script-bundle";
+import { bundleEntry, scriptBundleFields } from "./script-bundle";
 import { durationSeconds, k6Duration } from "./duration";
 import { programIssues, programShape } from "./request-mix";
 

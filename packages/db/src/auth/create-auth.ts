@@ -23,7 +23,7 @@ import {
   useSetupToken,
 } from "./instance-settings";
 import { workspaceAccessControl, workspaceRoles } from "./roles-access";
-import { invitationSecretMatches } from "./workspace-members";
+import { invitationSecretMatches } from "./invitation-secrets";
 
 export interface AuthOptions {
   secret: string;

@@ -2,8 +2,7 @@
 // says yes for every verb opsbench needs (docs/kubernetes.md). The message names what is missing.
 import type { V1SelfSubjectAccessReview } from "@kubernetes/client-node";
 import type { CredentialSecret } from "@opsbench/core";
-import type { CredentialCheckContext, CredentialCheckResult } from "../credential-checks";
-import { ProviderError } from "../provider";
+import { type CredentialCheckContext, type CredentialCheckResult, ProviderError } from "../provider";
 import { type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
 
 /** What the kubernetes provider and the reaper do, as (verb, group, resource). */

@@ -7,8 +7,8 @@ import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
 import { podAutoscalerScale } from "./knative";
 import type { KubeClient } from "./kube-client";
 import { RUN_LABEL } from "./objects";
+import type { KubernetesState } from "./state";
 import { sleep } from "./sleep";
-import type { KubernetesState } from "./index";
 
 export async function* observeNamespace(
   client: KubeClient,
