@@ -34,6 +34,7 @@ COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
 COPY packages/jobs/package.json packages/jobs/
+COPY packages/host/package.json packages/host/
 COPY packages/providers/package.json packages/providers/
 COPY packages/cli/package.json packages/cli/
 COPY packages/api/package.json packages/api/

@@ -12,6 +12,7 @@ const unit = [
   "tests/go-licences.test.ts",
   "engine/test/**/*.test.ts",
   "engine/conformance/**/*.test.ts",
+  "apps/runner/test/runner-imports.test.ts",
 ];
 // The CLI against a server needs the web build too.
 // The hostile-input suite (tests/hostile/) plays a stranger, a viewer, an editor and a user's script against a
