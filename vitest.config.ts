@@ -21,10 +21,10 @@ const browser = [
   "apps/web/test/**/*.test.ts",
   "tests/demo.test.ts",
   "tests/journey*.test.ts",
-  "packages/cli/test/remote-cli.test.ts",
-  "packages/cli/test/packed-cli.test.ts",
-  "packages/cli/test/external-run.test.ts",
-  "packages/cli/test/ingest.test.ts",
+  "apps/cli/test/remote-cli.test.ts",
+  "apps/cli/test/packed-cli.test.ts",
+  "apps/cli/test/external-run.test.ts",
+  "apps/cli/test/ingest.test.ts",
   "tests/hostile/**/*.test.ts",
   "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];
