@@ -31,11 +31,12 @@ COPY package.json package-lock.json turbo.json tsconfig.base.json ./
 COPY apps/web/package.json apps/web/
 COPY apps/runner/package.json apps/runner/
 COPY apps/worker/package.json apps/worker/
+COPY apps/cli/package.json apps/cli/
 COPY packages/core/package.json packages/core/
 COPY packages/db/package.json packages/db/
 COPY packages/jobs/package.json packages/jobs/
+COPY packages/host/package.json packages/host/
 COPY packages/providers/package.json packages/providers/
-COPY packages/cli/package.json packages/cli/
 COPY packages/api/package.json packages/api/
 COPY benchapps/cpu-loop/express/package.json benchapps/cpu-loop/express/
 COPY benchapps/cpu-loop/node-http/package.json benchapps/cpu-loop/node-http/
@@ -61,6 +62,8 @@ RUN npm run build -w @opsbench/web && rm -rf apps/web/.next/cache
 FROM deps AS worker-build
 COPY apps/worker ./apps/worker
 COPY apps/runner ./apps/runner
+# The CLI: `opsbench admin setup-link` and `admin create` run in this image (docs/self-hosting.md).
+COPY apps/cli ./apps/cli
 # The runner's default engine path comes from engine/build.mjs (the image sets OPSBENCH_ENGINE; the import must resolve).
 COPY engine/build.mjs ./engine/build.mjs
 COPY benchapps ./benchapps

@@ -12,6 +12,7 @@ const unit = [
   "tests/go-licences.test.ts",
   "engine/test/**/*.test.ts",
   "engine/conformance/**/*.test.ts",
+  "apps/runner/test/runner-imports.test.ts",
 ];
 // The CLI against a server needs the web build too.
 // The hostile-input suite (tests/hostile/) plays a stranger, a viewer, an editor and a user's script against a
@@ -20,10 +21,10 @@ const browser = [
   "apps/web/test/**/*.test.ts",
   "tests/demo.test.ts",
   "tests/journey*.test.ts",
-  "packages/cli/test/remote-cli.test.ts",
-  "packages/cli/test/packed-cli.test.ts",
-  "packages/cli/test/external-run.test.ts",
-  "packages/cli/test/ingest.test.ts",
+  "apps/cli/test/remote-cli.test.ts",
+  "apps/cli/test/packed-cli.test.ts",
+  "apps/cli/test/external-run.test.ts",
+  "apps/cli/test/ingest.test.ts",
   "tests/hostile/**/*.test.ts",
   "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];

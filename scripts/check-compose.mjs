@@ -449,7 +449,7 @@ function nodeInAppImage(args) {
 
 /** The installer's one-time setup link (`opsbench admin setup-link`, run in the app image on the server's database). */
 function setupSecret() {
-  const out = nodeInAppImage(["packages/cli/src/main.ts", "admin", "setup-link"]);
+  const out = nodeInAppImage(["apps/cli/src/main.ts", "admin", "setup-link"]);
   const secret = /[?&]setup=([A-Za-z0-9_-]{43})/.exec(out)?.[1];
   if (!secret) throw new Error(`opsbench admin setup-link printed no link: ${out.slice(-500)}`);
   return secret;

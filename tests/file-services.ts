@@ -10,8 +10,8 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
-import { childEnv } from "../packages/cli/src/env";
-import { ensureRunner, ensureWorker, startWeb, type Managed } from "../packages/cli/src/processes";
+import { childEnv } from "../apps/cli/src/env";
+import { ensureRunner, ensureWorker, startWeb, type Managed } from "../apps/cli/src/processes";
 import { shareMachine } from "./machine-share";
 import { freePort, waitForPortClosed } from "./ports";
 

@@ -101,7 +101,7 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-const opsbenchBin = path.resolve(import.meta.dirname, "../packages/cli/bin/opsbench.js");
+const opsbenchBin = path.resolve(import.meta.dirname, "../apps/cli/bin/opsbench.js");
 
 /** Runs the real `opsbench` command against the file's database and Redis; resolves with its exit code and output. */
 export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -2,7 +2,7 @@
 import net from "node:net";
 
 // Chosen as the providers choose (below the ephemeral range, where no outgoing connection takes it).
-export { freePort } from "../packages/providers/src/local/free-port.mjs";
+export { freePort } from "@opsbench/host/free-port";
 
 const answers = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { createApiToken, createAuth, storedAuthSecret } from "@opsbench/db";
 import { enqueueRun } from "@opsbench/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { kubeconfigYaml } from "../fake-kube-api";
 import { launchBrowser, openTestStack, shortRamp, waitForFinal } from "../helpers";
 import { startSignedInWeb } from "../test-identity";
@@ -50,6 +51,10 @@ const call = async (token: string, method: string, url: string, body?: unknown) 
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { message: string } } };
 };
+
+/** GET /api/v1/credentials: the workspace's credentials, as much of each as these tests read. */
+const credentialList = z.array(z.object({ name: z.string(), editorsMayDeploy: z.boolean() }));
+const listedCredentials = async (token: string) => credentialList.parse((await call(token, "GET", "/api/v1/credentials")).body);
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => kubeApi.listen(0, "127.0.0.1", resolve));
@@ -149,7 +154,7 @@ describe("credentials by role", () => {
     } finally {
       await browser.close();
     }
-    const listed = (await call(owner.token, "GET", "/api/v1/credentials")).body as unknown as { name: string; editorsMayDeploy: boolean }[];
+    const listed = await listedCredentials(owner.token);
     expect(listed.find((c) => c.name === "owner-kube")?.editorsMayDeploy).toBe(false);
   });
 
@@ -157,7 +162,7 @@ describe("credentials by role", () => {
     const opened = await call(owner.token, "PUT", `/api/v1/credentials/${credentialId}`, { editorsMayDeploy: true });
     expect(opened.status).toBe(200);
     expect(opened.body.editorsMayDeploy).toBe(true);
-    const listed = (await call(owner.token, "GET", "/api/v1/credentials")).body as unknown as { name: string; editorsMayDeploy: boolean }[];
+    const listed = await listedCredentials(owner.token);
     expect(listed.find((c) => c.name === "owner-kube")?.editorsMayDeploy).toBe(true);
 
     const run = await call(editor.token, "POST", "/api/v1/runs", { target: "owners-cluster", workload: "one-vu" });

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { targetInput, workloadSpec } from "@opsbench/core";
 import { startRun } from "@opsbench/jobs";
-import { listLoadNetworks } from "@opsbench/providers";
+import { listLoadNetworks } from "@opsbench/host";
 import { TEST_LOAD_ALLOWED_HOSTS, useWorker } from "../file-services";
 import { openTestStack, testDatabaseUrl, testRedisUrl, testWebUrl, waitForFinal } from "../helpers";
 import { freePort } from "../ports";

@@ -4,7 +4,7 @@
 // one was killed) nothing left: no database, Redis key or process of the run.
 import { readdirSync, rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { ensureWebBuild } from "../../packages/cli/src/processes";
+import { ensureWebBuild } from "../../apps/cli/src/processes";
 import { childrenDir, deleteRedisKeys } from "../file-services";
 import { isAlive } from "../helpers";
 import { runTagOf, runTagStem, testStack } from "../stack-env";

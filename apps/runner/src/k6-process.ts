@@ -31,7 +31,7 @@ import {
   routedEgressProblem,
   stopGroup,
   type LoadNetwork,
-} from "@opsbench/providers";
+} from "@opsbench/host";
 import {
   blockArgs,
   bwrapArgs,

@@ -22,7 +22,7 @@ import {
 import type { z } from "zod";
 import { runK6 } from "./k6-process";
 import { K6Control } from "./k6-control";
-import { freePort, routedEgressProblem } from "@opsbench/providers";
+import { freePort, routedEgressProblem } from "@opsbench/host";
 import { type K6Resources, type K6SandboxSettings, SandboxRefused, sandboxProblem } from "./k6-sandbox";
 import { validateScriptSource } from "./inspect";
 import type { Logger } from "./logger";

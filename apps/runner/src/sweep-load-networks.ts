@@ -4,7 +4,7 @@
 // none of its k6 can be running then. Networks of other runners on the machine are not touched.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { removeLoadNetwork } from "@opsbench/providers";
+import { removeLoadNetwork } from "@opsbench/host";
 import type { Logger } from "./logger";
 
 const NAME = /^obk6[0-9a-f]{6}$/;

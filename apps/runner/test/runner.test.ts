@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { K6OutputLine } from "@opsbench/core";
-import { createLoadNetwork, listLoadNetworks, removeLoadNetwork } from "@opsbench/providers";
+import { createLoadNetwork, listLoadNetworks, removeLoadNetwork } from "@opsbench/host";
 import { startTestRunner } from "../../../tests/k6-runner";
 import { RunnerClient, RunnerUnavailable } from "../../worker/src/runner-client";
 import { loadEnv } from "../src/env";

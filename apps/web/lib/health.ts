@@ -2,7 +2,7 @@
 // workers alive (their heartbeats), and how much work is queued. Unauthenticated
 // by design, so it says ok / not ok and counts, never URLs, host names or errors
 // (those go to the server log).
-import type { Db } from "@opsbench/db";
+import { type Db, pingDatabase } from "@opsbench/db";
 import {
   isHeartbeatFresh,
   heartbeatAgeMs,
@@ -65,7 +65,10 @@ export async function checkHealth(deps: HealthDeps, now = Date.now()): Promise<H
   redis.on("error", () => {});
   try {
     const [database, ping, runDepth, studyDepth] = await Promise.all([
-      attempt("database", () => deps.db.$queryRaw`SELECT 1`),
+      attempt("database", async () => {
+        await pingDatabase(deps.db);
+        return true;
+      }),
       attempt("redis", async () => {
         await redis.connect();
         return redis.ping();

@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHART_POINT_BUDGET, COMPARED_METRICS } from "@opsbench/core";
 import { createImportedRun, defaultWorkspaceId, runStore } from "@opsbench/db";
-import { readK6File } from "../../../packages/cli/src/read-k6-file";
+import { readK6File } from "../../../apps/cli/src/read-k6-file";
 import { launchBrowser, openTestStack, testWebUrl } from "../../../tests/helpers";
 
 const web = testWebUrl();

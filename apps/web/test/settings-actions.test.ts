@@ -11,7 +11,9 @@ const state = vi.hoisted(() => ({
   db: null as unknown,
   member: null as unknown,
   /** Better Auth, reached only past the check (inviteAction): a call here means the check let the caller through. */
-  getAuth: null as unknown as () => Promise<never>,
+  getAuth: async (): Promise<never> => {
+    throw new Error("no test has set getAuth");
+  },
 }));
 
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));

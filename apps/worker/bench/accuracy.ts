@@ -11,7 +11,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { compileK6Script, summarize, workloadSpec } from "@opsbench/core";
 import { loadResultCells, runStore } from "@opsbench/db";
-import { freePort, spawnGroup, stopGroup } from "@opsbench/providers";
+import { freePort, spawnGroup, stopGroup } from "@opsbench/host";
 import { runK6 } from "../../runner/src/k6-process";
 import { createLogger } from "../src/logger";
 import { ResultWriter } from "../src/result-writer";

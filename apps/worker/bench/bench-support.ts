@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDb, defaultWorkspaceId, type Db } from "@opsbench/db";
-import { freePort, spawnGroup, stopGroup } from "@opsbench/providers";
+import { freePort, spawnGroup, stopGroup } from "@opsbench/host";
 import { loadEnv } from "../src/env";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { engineBuildInfo } from "../../../engine/build.mjs";

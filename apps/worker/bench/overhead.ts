@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { compileK6Script, meanConfidenceInterval, seededRandom, workloadSpec } from "@opsbench/core";
 import { runStore } from "@opsbench/db";
-import { CLOCK_TICKS_PER_SECOND, groupCpuTicks } from "@opsbench/providers";
+import { CLOCK_TICKS_PER_SECOND, groupCpuTicks } from "@opsbench/host";
 import { runK6 } from "../../runner/src/k6-process";
 import { STRICT_SANDBOX } from "../../runner/src/k6-sandbox";
 import { createLogger } from "../src/logger";

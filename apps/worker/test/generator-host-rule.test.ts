@@ -1,6 +1,8 @@
 // Which generator may load a run's target (src/segments/generator.ts hostProblem): a loopback target only from the
 // run's own host, a remote one only through a runner that routes. The whole path with hosts of our own:
 // tests/generators-hosts.test.ts. And what a generator hands its runner: the run's admitted, pinned address.
+import os from "node:os";
+import path from "node:path";
 import { Redis } from "ioredis";
 import type { RunnerK6Request } from "@opsbench/jobs";
 import { runStore, segmentStore } from "@opsbench/db";
@@ -9,7 +11,7 @@ import { openTestStack, testRedisUrl } from "../../../tests/helpers";
 import { twoGeneratorWorkload } from "../../../tests/generators-support";
 import { createLogger } from "../src/logger";
 import { executeSegment, hostProblem } from "../src/segments/generator";
-import type { K6Settings, RunnerClient } from "../src/runner-client";
+import { type K6Settings, RunnerClient } from "../src/runner-client";
 
 const k6 = (remoteLoad: boolean) => ({ remoteLoad }) as K6Settings;
 const job = (host?: string) => ({ segment: 1, count: 2, ...(host ? { host } : {}) });
@@ -70,14 +72,13 @@ describe("the address a generator loads", () => {
 
     // The runner, faked: it records what the generator asks for and starts nothing.
     const asked: RunnerK6Request[] = [];
-    const runner = {
-      runK6: async (request: RunnerK6Request) => {
-        asked.push(request);
-        throw new Error("the fake runner starts nothing");
-      },
-      control: async () => null,
-    } as unknown as RunnerClient;
-    const k6 = { runner, version: "test", blockHosts: [], remoteLoad: true } as unknown as K6Settings;
+    const runner = new RunnerClient(path.join(os.tmpdir(), "no-runner-here.sock"));
+    runner.runK6 = async (request: RunnerK6Request) => {
+      asked.push(request);
+      throw new Error("the fake runner starts nothing");
+    };
+    runner.control = async () => null;
+    const k6: K6Settings = { runner, version: "test", deadline: { graceSeconds: 1, maxSeconds: 60 }, blockHosts: [], remoteLoad: true };
     await executeSegment(
       { runId, segment: 1, count: 2, host: "run-host" },
       { db: stack.db, redis, redisUrl: testRedisUrl(), log: createLogger("silent"), k6, host: "gen-b" },

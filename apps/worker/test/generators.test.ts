@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { createDb, defaultWorkspaceId, segmentStore, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, queueWorkers, startRun, type RunQueue } from "@opsbench/jobs";
-import { removeLoadNetwork } from "@opsbench/providers";
+import { removeLoadNetwork } from "@opsbench/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl, testRedisUrl, waitForFinal } from "../../../tests/helpers";
 import { startTestRunner } from "../../../tests/k6-runner";

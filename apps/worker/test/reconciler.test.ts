@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, defaultWorkspaceId, workspaceScope, type Db, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, readWorkerHeartbeats, type RunQueue, type StudyQueue } from "@opsbench/jobs";
-import { processStartTicks } from "@opsbench/providers";
+import { processStartTicks } from "@opsbench/host";
 import { shortRamp, taewaTarget, testDatabaseUrl, testRedisUrl } from "../../../tests/helpers";
 import { createLogger } from "../src/logger";
 import { reconcile, type ReconcilerDeps } from "../src/reconciler";

@@ -8,7 +8,7 @@
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { groupAlive } from "@opsbench/providers";
+import { groupAlive } from "@opsbench/host";
 import { openTestStack } from "../../../tests/helpers";
 import { putShopCheckoutLoad, putShopRequests, putShopTarget, runToEnd } from "../../../tests/shop-runs";
 

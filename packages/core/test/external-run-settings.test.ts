@@ -30,7 +30,8 @@ interface Container {
   env: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }>;
   volumeMounts: Array<{ name: string; mountPath: string }>;
 }
-interface Job {
+/** A type, not an interface: a parsed document (Record<string, unknown>) narrows to it with a plain `as`. */
+type Job = {
   apiVersion: string;
   kind: string;
   metadata: { name: string; labels: Record<string, string> };
@@ -43,7 +44,7 @@ interface Job {
       spec: { restartPolicy: string; containers: Container[]; volumes: Array<{ name: string; configMap: { name: string } }> };
     };
   };
-}
+};
 
 function documents(yamlText: string) {
   return parseAllDocuments(yamlText).map((d) => {
@@ -95,7 +96,7 @@ describe("external run settings", () => {
     expect(docs.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(["v1 Secret", "batch/v1 Job"]);
     const secret = docs[0] as { metadata: { name: string }; stringData: { token: string } };
     expect(secret.stringData.token).toBe(TOKEN);
-    const job = docs[1] as unknown as Job;
+    const job = docs[1] as Job;
     expect(job.metadata.name).toBe("opsbench-0f0e0d0c");
     expect(job.metadata.labels["opsbench.dev/run"]).toBe(RUN);
     expect(job.spec).toMatchObject({ completionMode: "Indexed", completions: 3, parallelism: 3, backoffLimit: 0 });
@@ -115,7 +116,7 @@ describe("external run settings", () => {
 
   it("pod i of N runs execution segment i of N, computed from JOB_COMPLETION_INDEX", () => {
     for (const n of [1, 2, 3]) {
-      const job = documents(settings(n).kubernetesJob)[1] as unknown as Job;
+      const job = documents(settings(n).kubernetesJob)[1] as Job;
       for (let i = 0; i < n; i++)
         expect(podArgs(job.spec.template.spec.containers[0]!, i)).toEqual([
           "run",

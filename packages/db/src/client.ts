@@ -10,6 +10,11 @@ export interface DbOptions {
   waitForDatabase?: OutageWait;
 }
 
+/** A round trip to the database (the health check's): resolves when it answers a query. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}
+
 /** The only place a Prisma client is made; callers pass the URL from their env module. */
 export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
   const config = { connectionString: databaseUrl, max: opts.max ?? 10 };

@@ -11,7 +11,7 @@
 //   workspaces/   price catalogs, sealed credentials (secret-box), host ownership tokens, the instance's ceilings
 //   (root)        client.ts (the Prisma client), errors.ts, outage.ts (riding out a database blip), json-column.ts and
 //                 spec-columns.ts (JSON columns checked on write); generated/ is Prisma's client (git-ignored)
-export { createDb, type Db, type DbOptions } from "./client";
+export { createDb, pingDatabase, type Db, type DbOptions } from "./client";
 export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrations/migrate";
 export { ensureAppRole, type AppRoleOptions } from "./migrations/app-role";
 export { ConflictError, NotFoundError } from "./errors";
@@ -81,6 +81,7 @@ export {
   listWorkspaceMembers,
   listPendingInvitations,
   listMemberships,
+  listWorkspaces,
 } from "./auth/workspace-members";
 export { loadInstanceCeilings, setInstanceCeilings } from "./workspaces/instance-ceilings";
 export { sealSecret, openSecret, sealContext, SecretKeyError } from "./workspaces/secret-box";
@@ -111,4 +112,4 @@ export {
   EXTERNAL_SOURCE,
   DEFAULT_INGEST_TOKEN_HOURS,
 } from "./k6-ingest/external-runs";
-export { createFirstAccount, type FirstAccount } from "./auth/first-account";
+export { createFirstAccount, hasAccounts, type FirstAccount } from "./auth/first-account";

@@ -11,25 +11,6 @@ export * from "./provider";
 export { checkCredential, type CredentialCheckContext, type CredentialCheckResult } from "./credential-checks";
 export { localService, type LocalServiceState } from "./local-service";
 export { localFunction, type LocalFunctionState } from "./local-function";
-export {
-  freePort,
-  spawnGroup,
-  stopGroup,
-  groupAlive,
-  ownsGroup,
-  processStartTicks,
-  cpuTicks,
-  groupCpuTicks,
-  CLOCK_TICKS_PER_SECOND,
-} from "./local/processes";
-export {
-  createLoadNetwork,
-  removeLoadNetwork,
-  listLoadNetworks,
-  isLoopbackHost,
-  routedEgressProblem,
-  type LoadNetwork,
-} from "./local/load-network";
 export { kubernetes, type KubernetesState, deleteRunNamespaces } from "./kubernetes";
 export { kubeClientOf, type KubeClient } from "./kubernetes/kube-client";
 export { RUN_LABEL } from "./kubernetes/objects";

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { factorLevels, kubernetesSpec, studyInput, targetInput, targetVariants, workloadInput } from "@opsbench/core";
 import { describe, expect, it } from "vitest";
-import { planBuiltInManifests } from "../src/kubernetes/manifests";
+import { type Manifest, planBuiltInManifests } from "../src/kubernetes/manifests";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const infra = path.join(repo, "infra");
@@ -124,10 +124,10 @@ describe("infra/: every file parses through its schema", () => {
       expect(t.kind === "kubernetes" && t.spec.database).toMatchObject({ engine: "postgres", urlEnv: "IOT_DATABASE_URL" });
     }
     const docs = planBuiltInManifests(text("manifests/gke-50.yaml"), RUN);
-    const iot = docs.find((d) => d.kind === "Deployment" && d.metadata.name === "iot") as unknown as {
-      spec: { template: { spec: { containers: Array<{ env: Array<{ name: string; valueFrom?: unknown }> }> } } };
-    };
-    expect(iot.spec.template.spec.containers[0]!.env).toContainEqual({
+    const iot = docs.find((d) => d.kind === "Deployment" && d.metadata.name === "iot") as
+      | (Manifest & { spec: { template: { spec: { containers: Array<{ env: Array<{ name: string; valueFrom?: unknown }> }> } } } })
+      | undefined;
+    expect(iot?.spec.template.spec.containers[0]?.env).toContainEqual({
       name: "IOT_DATABASE_URL",
       valueFrom: { secretKeyRef: { name: "iot-db", key: "url" } },
     });

@@ -3,7 +3,8 @@
 // reused by an unrelated process survives a teardown of the state that recorded it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { localFunction, localService, ownsGroup, processStartTicks, spawnGroup, stopGroup } from "../src";
+import { ownsGroup, processStartTicks, spawnGroup, stopGroup } from "@opsbench/host";
+import { localFunction, localService } from "../src";
 import { alive, testContext, until } from "./provider-context";
 
 const unrelated: ChildProcess[] = [];

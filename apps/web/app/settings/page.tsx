@@ -1,4 +1,11 @@
-import { listApiTokens, listMemberships, listPendingInvitations, listWorkspaceMembers, loadInstanceSettings } from "@opsbench/db";
+import {
+  listApiTokens,
+  listMemberships,
+  listPendingInvitations,
+  listWorkspaceMembers,
+  listWorkspaces,
+  loadInstanceSettings,
+} from "@opsbench/db";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
@@ -48,7 +55,7 @@ export default async function SettingsPage() {
   const people = owner && member ? await listWorkspaceMembers(db, member.workspaceId) : [];
   const invitations = owner && member ? await listPendingInvitations(db, member.workspaceId) : [];
   const settings = signedIn.instanceAdmin ? await loadInstanceSettings(db) : null;
-  const workspaces = settings ? await db.workspace.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true } }) : [];
+  const workspaces = settings ? await listWorkspaces(db) : [];
   return (
     <div className="space-y-4">
       <PageHeader title="Settings" right={<SignOutButton />}>

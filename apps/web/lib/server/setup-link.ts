@@ -1,14 +1,14 @@
 // The first account of a server with sign-in: made through a one-time setup link, printed here when the web app
 // starts and no account exists yet (each start makes a new link; only the newest works). `opsbench admin
 // setup-link` makes one on demand, `opsbench admin create` the account itself.
-import { makeSetupToken } from "@opsbench/db";
+import { hasAccounts, makeSetupToken } from "@opsbench/db";
 import { env } from "@/lib/env";
 import { getDb } from "./singletons";
 
 export async function printSetupLink(): Promise<void> {
   try {
     const db = getDb();
-    if ((await db.user.count()) > 0) return;
+    if (await hasAccounts(db)) return;
     const secret = await makeSetupToken(db);
     if (!secret) return;
     const base = env.OPSBENCH_PUBLIC_URL?.replace(/\/+$/, "") ?? `http://localhost:${process.env.PORT ?? "3000"}`;

@@ -6,7 +6,7 @@
 // fresh while it works, so a lost machine is noticed within seconds.
 import os from "node:os";
 import { compileEngineInput, loadAdmission, readStoredJson, workloadSpec } from "@opsbench/core";
-import { isLoopbackHost } from "@opsbench/providers";
+import { isLoopbackHost } from "@opsbench/host";
 import { databaseClockOffsetMs, runStore, segmentStore, type Db } from "@opsbench/db";
 import {
   K6_PAUSED_BEFORE_RUN,

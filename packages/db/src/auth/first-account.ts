@@ -10,6 +10,11 @@ export interface FirstAccount {
   headers: Headers;
 }
 
+/** Whether the server has an account yet (none: the web app prints a setup link at start). */
+export async function hasAccounts(db: Db): Promise<boolean> {
+  return (await db.user.count()) > 0;
+}
+
 /** Makes the first account; throws when the server has one already, or Better Auth refuses the input. */
 export async function createFirstAccount(
   auth: Auth,

@@ -20,6 +20,11 @@ export async function listPendingInvitations(db: Db, workspaceId: string) {
   });
 }
 
+/** Every workspace of the instance, oldest first: what the instance admin picks sign-ups' workspace from. */
+export async function listWorkspaces(db: Db) {
+  return db.workspace.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+}
+
 /** The workspaces a user belongs to, with their role in each. */
 export async function listMemberships(db: Db, userId: string) {
   return db.member.findMany({

@@ -12,6 +12,7 @@ import type {
   KubeConfig,
   KubernetesObjectApi,
   PortForward,
+  V1APIResource,
 } from "@kubernetes/client-node";
 import {
   type CredentialSecret,
@@ -53,6 +54,12 @@ export class KubeApiError extends ProviderError {
 export const isNotFound = (err: unknown) => err instanceof KubeApiError && err.status === 404;
 export const isConflict = (err: unknown) => err instanceof KubeApiError && err.status === 409;
 
+/** The library's object API, with its discovery of one kind callable (cached per apiVersion there). */
+export interface ObjectApi extends KubernetesObjectApi {
+  /** The served resource of this apiVersion and kind (its name, whether it is namespaced); undefined when the group/version serves no such kind. */
+  discover(apiVersion: string, kind: string): Promise<V1APIResource | undefined>;
+}
+
 /** The library's typed clients for one kubeconfig; every request ends with the signal given to kubeClientOf. */
 export interface KubeClient {
   server: string;
@@ -61,8 +68,8 @@ export interface KubeClient {
   apps: AppsV1Api;
   autoscaling: AutoscalingV2Api;
   authorization: AuthorizationV1Api;
-  /** Any object by its apiVersion/kind (the user's manifests). */
-  objects: KubernetesObjectApi;
+  /** Any object by its apiVersion/kind (the user's manifests), and the cluster's discovery of a kind. */
+  objects: ObjectApi;
   /**
    * A document as the library's model of its kind (its loadYaml): `objects` serializes a built-in kind through that
    * model, which knows fields by their model names, so a plain document would lose fields spelled otherwise
@@ -240,10 +247,20 @@ export async function kubeClientOf(secret: KubernetesSecret, opts: KubeClientOpt
     apps: new lib.AppsV1Api(configuration),
     autoscaling: new lib.AutoscalingV2Api(configuration),
     authorization: new lib.AuthorizationV1Api(configuration),
-    objects: new lib.KubernetesObjectApi(configuration),
+    objects: objectApiOf(lib, configuration),
     model: (doc) => lib.loadYaml(JSON.stringify(doc)),
     portForward: new lib.PortForward(kc),
   };
+}
+
+/** The library declares its discovery (resource()) protected: a subclass is the typed way to call it. */
+function objectApiOf(lib: Library, configuration: ConstructorParameters<Library["KubernetesObjectApi"]>[0]): ObjectApi {
+  class DiscoveringObjectApi extends lib.KubernetesObjectApi implements ObjectApi {
+    discover(apiVersion: string, kind: string) {
+      return this.resource(apiVersion, kind);
+    }
+  }
+  return new DiscoveringObjectApi(configuration);
 }
 
 /** The API's own reason for a refusal: the Status message in the body, else the HTTP code. Never a header. */

@@ -70,6 +70,20 @@ export interface Manifest {
   [key: string]: unknown;
 }
 
+/** An object as read back, for what its status says of its readiness. */
+interface WithConditions {
+  apiVersion?: string;
+  kind?: string;
+  status?: { conditions?: Condition[] };
+}
+
+/** A CustomResourceDefinition as read back, for which of its versions serve the status subresource. */
+interface CustomResourceDefinition {
+  apiVersion?: string;
+  kind?: string;
+  spec?: { versions?: { name: string; subresources?: { status?: unknown } }[] };
+}
+
 /** A document as read: where it is (for messages) and what it says. */
 export interface ManifestDocument {
   where: string;
@@ -218,14 +232,11 @@ export function planBuiltInManifests(text: string, runId: string): Manifest[] {
   return planManifests(parseManifests(text), builtIn, undefined, runId).map((p) => p.doc);
 }
 
-/** The library's discovery of one kind (KubernetesObjectApi.resource, protected in its types; cached per apiVersion there). */
+/** The cluster's discovery of one kind. */
 async function discover(client: KubeClient, apiVersion: string, kind: string): Promise<Discovered> {
-  const objects = client.objects as unknown as {
-    resource(apiVersion: string, kind: string): Promise<{ namespaced: boolean; name: string } | undefined>;
-  };
   try {
     const r = await kubeCall(client, `looking up ${apiVersion} ${kind} in the cluster's discovery`, () =>
-      objects.resource(apiVersion, kind),
+      client.objects.discover(apiVersion, kind),
     );
     return r ? { namespaced: r.namespaced } : null;
   } catch (err) {
@@ -236,17 +247,16 @@ async function discover(client: KubeClient, apiVersion: string, kind: string): P
 
 /** Whether the cluster's CRD of a served custom kind declares the status subresource (false when it cannot be read). */
 async function crdHasStatus(client: KubeClient, apiVersion: string, kind: string): Promise<boolean> {
-  const objects = client.objects as unknown as { resource(apiVersion: string, kind: string): Promise<{ name: string } | undefined> };
   try {
-    const r = await objects.resource(apiVersion, kind);
+    const r = await client.objects.discover(apiVersion, kind);
     if (!r) return false;
-    const crd = (await client.objects.read({
+    const crd = await client.objects.read<CustomResourceDefinition>({
       apiVersion: CRD_API_VERSION,
       kind: CRD_KIND,
       metadata: { name: `${r.name}.${groupOf(apiVersion)}` },
-    })) as unknown as Manifest;
+    });
     const version = apiVersion.slice(apiVersion.lastIndexOf("/") + 1);
-    const versions = (crd.spec as { versions?: { name: string; subresources?: { status?: unknown } }[] }).versions ?? [];
+    const versions = crd.spec?.versions ?? [];
     return versions.some((v) => v.name === version && v.subresources?.status !== undefined);
   } catch {
     return false;
@@ -332,9 +342,9 @@ export async function applyPlanned(client: KubeClient, plan: PlannedObject[], wa
   for (const p of crds) await create(p);
   for (const p of crds)
     await wait(async () => {
-      const crd = (await kubeCall(client, `reading CustomResourceDefinition ${p.doc.metadata.name}`, () =>
-        client.objects.read({ apiVersion: CRD_API_VERSION, kind: CRD_KIND, metadata: { name: p.doc.metadata.name } }),
-      )) as unknown as { status?: { conditions?: Condition[] } };
+      const crd = await kubeCall(client, `reading CustomResourceDefinition ${p.doc.metadata.name}`, () =>
+        client.objects.read<WithConditions>({ apiVersion: CRD_API_VERSION, kind: CRD_KIND, metadata: { name: p.doc.metadata.name } }),
+      );
       const established = conditionOf(crd, "Established");
       return established?.status === "True" ? null : describeCondition(established, "Established");
     }, `CustomResourceDefinition ${p.doc.metadata.name} to be Established`);
@@ -374,13 +384,13 @@ export async function waitForConditions(client: KubeClient, plan: PlannedObject[
   await wait(
     async () => {
       for (const p of [...pending]) {
-        const obj = (await kubeCall(client, `reading ${p.doc.kind} ${p.doc.metadata.name}`, () =>
-          client.objects.read({
+        const obj = await kubeCall(client, `reading ${p.doc.kind} ${p.doc.metadata.name}`, () =>
+          client.objects.read<WithConditions>({
             apiVersion: p.doc.apiVersion,
             kind: p.doc.kind,
             metadata: { name: p.doc.metadata.name, namespace: p.doc.metadata.namespace },
           }),
-        )) as unknown as { status?: { conditions?: Condition[] } };
+        );
         const notYet = readinessOf(p, `${p.doc.kind} ${p.doc.metadata.name}`, obj.status);
         if (notYet !== null) return notYet;
         pending.delete(p);
@@ -394,9 +404,9 @@ export async function waitForConditions(client: KubeClient, plan: PlannedObject[
 /** Reads one cluster-scoped object: null when it (or its kind) is gone. */
 async function readClusterObject(client: KubeClient, r: ClusterObjectRef): Promise<Manifest | null> {
   try {
-    return (await kubeCall(client, `reading ${refName(r)}`, () =>
-      client.objects.read({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name } }),
-    )) as unknown as Manifest;
+    return await kubeCall(client, `reading ${refName(r)}`, () =>
+      client.objects.read<Manifest>({ apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name } }),
+    );
   } catch (err) {
     if (err instanceof KubeApiError && err.status === 404) return null;
     // The library's own refusal when discovery no longer knows the kind (its CRD was deleted first).

@@ -15,7 +15,7 @@
 // Admin (127.0.0.1:adminPort): GET /stats[?resetPeak=1], POST /retire-idle.
 import { spawn } from "node:child_process";
 import http from "node:http";
-import { freePort } from "../local/free-port.mjs";
+import { freePort } from "@opsbench/host/free-port";
 
 let c;
 try {
@@ -134,7 +134,7 @@ async function boot(inst) {
     }
     const child = spawn(cmd[0], cmd.slice(1), {
       cwd: c.cwd,
-      // The proxy itself starts with a minimal environment (local/process-env.ts); instances get only PATH and HOME of it.
+      // The proxy itself starts with a minimal environment (packages/host/src/process-env.ts); instances get only PATH and HOME of it.
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...c.env, PORT: String(inst.port), HOST: "127.0.0.1" },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -9,11 +9,22 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { functionSettings, localFunctionSpec, type LocalFunctionSpec } from "@opsbench/core";
 import { ProviderError, type InfraPoint, type Provider, type ProviderContext } from "../provider";
-import { createCgroup, removeCgroups, wantsLimits } from "../local/cgroups";
+import {
+  CpuMeter,
+  createCgroup,
+  freePort,
+  groupAlive,
+  isAlive,
+  ownsGroup,
+  removeCgroups,
+  sleep,
+  spawnGroup,
+  stopGroup,
+  wantsLimits,
+} from "@opsbench/host";
 import { adminCall, request } from "../local/http";
 import { benchappChecks } from "../local/app-checks";
 import { readManifest } from "../local/manifest";
-import { CpuMeter, freePort, groupAlive, isAlive, ownsGroup, sleep, spawnGroup, stopGroup } from "../local/processes";
 
 export interface LocalFunctionState {
   id: string;

@@ -7,10 +7,8 @@ import type { AppDatabaseRecord } from "../local/app-database";
 import { HpaAutoscaler, type AutoscalerDecision, type ServiceSettings } from "@opsbench/core";
 import { ProviderError, type ProviderContext } from "../provider";
 import { adminCall, request } from "../local/http";
-import { CpuMeter, sleep } from "../local/processes";
+import { type CgroupOutcome, CpuMeter, type NetworkState, sleep } from "@opsbench/host";
 import { startReplica, stopReplica, type ReplicaPlan, type ReplicaRecord } from "../local/replica";
-import type { CgroupOutcome } from "../local/cgroups";
-import type { NetworkState } from "../local/netns";
 
 export interface LocalServiceState {
   /** Deployment id: names its cgroups and namespaces, and finds its controller. */

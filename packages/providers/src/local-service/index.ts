@@ -13,8 +13,7 @@ import { ProviderError, type Deployment, type InfraPoint, type Provider, type Pr
 import { createAppDatabase, dropAppDatabase, newAppDatabase } from "../local/app-database";
 import { adminCall, waitHealthy } from "../local/http";
 import { planDomains, readManifest } from "../local/manifest";
-import { createNetwork, removeNetwork } from "../local/netns";
-import { CpuMeter, freePort, groupAlive, sleep, spawnGroup, stopGroup } from "../local/processes";
+import { CpuMeter, createNetwork, freePort, groupAlive, removeNetwork, sleep, spawnGroup, stopGroup } from "@opsbench/host";
 import { stopReplica, type ReplicaPlan } from "../local/replica";
 import { controllers, ServiceController, type LocalServiceState } from "./controller";
 

@@ -3,7 +3,7 @@
 // a stopping process open).
 import http from "node:http";
 import { ProviderError } from "../provider";
-import { sleep, type Spawned } from "./processes";
+import { sleep, type Spawned } from "@opsbench/host";
 
 export function request(
   url: string,

@@ -4,11 +4,26 @@
 // and stopped as a unit.
 import type { Placement } from "@opsbench/core";
 import { ProviderError } from "../provider";
-import { createCgroup, inCgroups, isMember, removeCgroups, wantsLimits, type CgroupOutcome, type Limits } from "./cgroups";
+import {
+  addNamespace,
+  type CgroupOutcome,
+  createCgroup,
+  freePort,
+  groupAlive,
+  inCgroups,
+  inNamespace,
+  isMember,
+  type Limits,
+  type NetworkState,
+  removeCgroups,
+  removeNamespaces,
+  type Spawned,
+  spawnGroup,
+  stopGroup,
+  wantsLimits,
+} from "@opsbench/host";
 import { waitHealthy } from "./http";
 import { envName, MAIN_SERVICE, type Domain, type LoadedApp } from "./manifest";
-import { addNamespace, inNamespace, removeNamespaces, type NetworkState } from "./netns";
-import { freePort, groupAlive, spawnGroup, stopGroup, type Spawned } from "./processes";
 
 /** What the deployment state keeps of a replica (plain JSON; enough to stop it from another process). */
 export interface ReplicaRecord {

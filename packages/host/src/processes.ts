@@ -7,8 +7,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { minimalEnv } from "./process-env";
 
-export { freePort } from "./free-port.mjs";
-
 export interface Spawned {
   child: ChildProcess;
   pid: number;

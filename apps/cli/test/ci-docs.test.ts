@@ -22,10 +22,7 @@ writeFileSync(path.join(work, "load/test.js"), 'import http from "k6/http";\nexp
 // `opsbench` on PATH: the repository's CLI (the packed one is the same remote mode, packed-cli.test.ts).
 const bin = path.join(work, "bin");
 mkdirSync(bin);
-writeFileSync(
-  path.join(bin, "opsbench"),
-  `#!/bin/sh\nexec "${process.execPath}" "${path.join(repo, "packages/cli/bin/opsbench.js")}" "$@"\n`,
-);
+writeFileSync(path.join(bin, "opsbench"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(repo, "apps/cli/bin/opsbench.js")}" "$@"\n`);
 chmodSync(path.join(bin, "opsbench"), 0o755);
 const nowhere = { OPSBENCH_URL: "http://127.0.0.1:9", OPSBENCH_TOKEN: "obk_ci-docs", PATH: `${bin}:${process.env.PATH}` };
 
