@@ -65,7 +65,7 @@ export function providerFor(kind: string): Provider<unknown, unknown> {
 
 /**
  * The provider of a kind registered at run time (core registerTargetKind); only the test of the kind catalog
- * (apps/worker/test/test-kind.test.ts) has one. A built-in kind's provider is a line in `registry`.
+ * (tests/test-kind.test.ts) has one. A built-in kind's provider is a line in `registry`.
  */
 export function registerProvider(provider: Provider): void {
   if (!kindDefinition(provider.kind)) throw new Error(`no target kind "${provider.kind}" in the catalog`);

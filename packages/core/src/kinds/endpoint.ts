@@ -1,5 +1,7 @@
 import { endpointSpec } from "../targets/kubernetes-spec";
-import { defineKind, noNodes } from "./define-kind";
+import { defineKind } from "./define-kind";
+
+const NOT_DEPLOYED = "an endpoint target is not deployed by opsbench: it has no replicas or nodes to pin";
 
 export const endpointKind = defineKind({
   kind: "endpoint",
@@ -8,10 +10,8 @@ export const endpointKind = defineKind({
   credential: null,
   place: "cloud",
   vcpuPerReplica: () => null,
-  pin: {
-    replicas: () => "a endpoint target is not deployed by opsbench: it has no replicas to pin",
-    nodes: noNodes("endpoint"),
-  },
+  // opsbench deploys nothing: there is no count to pin.
+  pin: { replicas: () => NOT_DEPLOYED, nodes: () => NOT_DEPLOYED },
   cost: { pricedAs: "its cost model as given (opsbench deploys nothing)", platformReportsUsage: false },
   observes: ["desired", "ready", "resolutionSeconds", "platform", "totals"],
   words: { label: "endpoint", description: "an existing URL, nothing deployed" },

@@ -48,7 +48,7 @@ export const kindDefinition = (kind: string): KindDefinition | undefined => cata
 
 /**
  * Adds a kind that is not built in, before the catalog is first read. Only the test of the kind catalog
- * (apps/worker/test/test-kind.test.ts) registers one: a real kind is a file here and a line in TARGET_KINDS.
+ * (tests/test-kind.test.ts) registers one: a real kind is a file here and a line in TARGET_KINDS.
  */
 export function registerTargetKind(definition: KindDefinition): void {
   if (closed) throw new Error(`target kind "${definition.kind}" registered after the catalog was read`);

@@ -97,7 +97,7 @@ export const kindOptions = (): Array<{ kind: string; label: string }> =>
   targetKinds().flatMap((k) => (kindFormOf(k.kind) ? [{ kind: k.kind, label: `${k.words.label} (${k.words.description})` }] : []));
 
 /**
- * The form of a kind registered at run time; only the test of the kind catalog (apps/worker/test/test-kind.test.ts)
+ * The form of a kind registered at run time; only the test of the kind catalog (tests/test-kind.test.ts)
  * has one. A built-in kind's form is an entry in KIND_FORMS.
  */
 export function registerKindForm(kind: string, form: KindForm): void {
