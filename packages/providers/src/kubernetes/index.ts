@@ -29,26 +29,10 @@ import { podSecurityLevel } from "./pod-security";
 import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
 import { flavourOf } from "./flavours";
+import type { KubernetesState } from "./state";
 import { waitFor } from "./wait-for";
 
-export interface KubernetesState {
-  namespace: string;
-  runId: string;
-  /** The Deployment observed and waited for. */
-  deployment: string;
-  /** The HPA, when there is one of opsbench's (manifests may bring their own under any name). */
-  hpa: string | null;
-  minReplicas: number;
-  readyTimeoutMs: number;
-  /** Flavour knative-service: the Knative Service and the Revision whose Deployment (`deployment`) is observed. */
-  knative?: { service: string; revision: string };
-  /** Flavour openfaas-function: the Function, whose Deployment (`deployment`, named after it) its operator makes. */
-  openfaas?: { function: string };
-  /** The spec's nodes: the run holds that many nodes (labelled with the run) and its pods go only there. */
-  nodes?: number;
-  /** The cluster-scoped objects the run makes (manifests or a chart), recorded before they are made; deleted first at teardown. */
-  clusterObjects?: ClusterObjectRef[];
-}
+export type { KubernetesState } from "./state";
 
 /** The clients for the run's kubeconfig, their requests ending with `signal`; a run without one (or with another kind) is refused before anything is made. */
 export async function clientFor(

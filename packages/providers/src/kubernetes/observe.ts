@@ -8,7 +8,7 @@ import { podAutoscalerScale } from "./knative";
 import type { KubeClient } from "./kube-client";
 import { RUN_LABEL } from "./objects";
 import { sleep } from "./sleep";
-import type { KubernetesState } from "./index";
+import type { KubernetesState } from "./state";
 
 export async function* observeNamespace(
   client: KubeClient,

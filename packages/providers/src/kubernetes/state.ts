@@ -1,0 +1,21 @@
+// What a kubernetes deployment saves (the PROVISION step stores it): teardown, reset and observe read it.
+import type { ClusterObjectRef } from "./manifests";
+
+export interface KubernetesState {
+  namespace: string;
+  runId: string;
+  /** The Deployment observed and waited for. */
+  deployment: string;
+  /** The HPA, when there is one of opsbench's (manifests may bring their own under any name). */
+  hpa: string | null;
+  minReplicas: number;
+  readyTimeoutMs: number;
+  /** Flavour knative-service: the Knative Service and the Revision whose Deployment (`deployment`) is observed. */
+  knative?: { service: string; revision: string };
+  /** Flavour openfaas-function: the Function, whose Deployment (`deployment`, named after it) its operator makes. */
+  openfaas?: { function: string };
+  /** The spec's nodes: the run holds that many nodes (labelled with the run) and its pods go only there. */
+  nodes?: number;
+  /** The cluster-scoped objects the run makes (manifests or a chart), recorded before they are made; deleted first at teardown. */
+  clusterObjects?: ClusterObjectRef[];
+}
