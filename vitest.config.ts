@@ -45,6 +45,9 @@ const SERVICE_WORKERS = 3;
 export default defineConfig({
   // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
   resolve: { tsconfigPaths: true },
+  // The web app's tsconfig keeps JSX for Next (preserve); a test that loads a web module with components
+  // (tests/test-kind.test.ts: the target form's kinds) needs it compiled.
+  oxc: { jsx: { runtime: "automatic" } },
 
   test: {
     testTimeout: 180_000,

@@ -1,22 +1,13 @@
 // What the API returns for targets, workloads and workload presets, and a target's proof of ownership.
-import { type LoadPoint, type TargetKind, targetSpecs, workloadSpec } from "@opsbench/core";
+import { type LoadPoint, schemaPerKind, workloadSpec } from "@opsbench/core";
 import { z } from "zod";
 import type { SameShape } from "./same-type";
 import { id, isoTime } from "./wire";
 
 const storedItem = { id, name: z.string(), createdAt: isoTime, updatedAt: isoTime };
 
-/** A stored target: its kind and that kind's spec (one entry per kind, as targetDefinitionSchema in core). */
-const targetItemOf = <K extends TargetKind>(kind: K) => z.strictObject({ ...storedItem, kind: z.literal(kind), spec: targetSpecs[kind] });
-export const targetItemSchema = z.discriminatedUnion("kind", [
-  targetItemOf("local-service"),
-  targetItemOf("local-function"),
-  targetItemOf("kubernetes"),
-  targetItemOf("endpoint"),
-  targetItemOf("aws-asg"),
-  targetItemOf("aws-lambda"),
-  targetItemOf("gcp-cloud-run"),
-]);
+/** A stored target: its kind and that kind's spec, one entry per kind of the catalog (as targetDefinitionSchema in core). */
+export const targetItemSchema = schemaPerKind(storedItem);
 
 /** POST /api/v1/workloads and the list: a stored workload. */
 export const workloadItemSchema = z.strictObject({ ...storedItem, kind: z.string(), spec: workloadSpec });

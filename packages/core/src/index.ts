@@ -2,6 +2,7 @@
 //   charts/      downsampling of series for charts
 //   compare/     comparisons: samples, verdicts, run rollups, the view's schema, regression gate rules
 //   cost/        cost models, pricing and break-even; catalogs/ holds the built-in price sheets
+//   kinds/       the target kinds, one file each (defineKind), and TARGET_KINDS: the one list of kinds
 //   histograms/  the latency histogram (sparse log buckets), its compact encoding, base64 of bytes
 //   k6/          the k6 script compiler, k6's output lines, thresholds, plan check, k6 file import,
 //                the http series cap, and the settings of a k6 started elsewhere (external runs)
@@ -11,7 +12,7 @@
 //   shares/      what a share link shows
 //   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
-//   targets/     target specs by kind (local, kubernetes, cloud), env and secrets, vCPUs, credentials, kubeconfig,
+//   targets/     target specs by kind (local, kubernetes, cloud), the schemas derived from kinds/, env and secrets, vCPUs, credentials, kubeconfig,
 //                the local autoscaler
 //   windows/     the load window a run's rates are taken over (on k6's clock) and where it came from
 //   workloads/   workload specs, script bundles, presets, load profiles, rates, templates, the k6 runtime helpers
@@ -25,6 +26,8 @@ export * from "./runs/measured-cells";
 export * from "./runs/run-summary";
 export * from "./runs/throughput";
 export * from "./windows/load-window";
+export * from "./kinds";
+export * from "./targets/local-specs";
 export * from "./targets/target-spec";
 export * from "./targets/cloud-target-specs";
 export * from "./targets/target-env";

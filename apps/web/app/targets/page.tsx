@@ -2,7 +2,7 @@ import { functionSettings, localFunctionSpec, typedEndpointOf, localServiceSpec,
 import type { Metadata } from "next";
 import { DefinitionsListPage, NewDefinitionLink } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
-import { DESCRIBE_CLOUD_KIND, isCloudKind } from "@/features/targets/target-form/kinds/describe-kind";
+import { describeKind, isCloudKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { ListTable } from "@/components/list-table";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
@@ -45,7 +45,7 @@ function describe(kind: string, spec: unknown): { app: string; text: string } {
   }
   if (isCloudKind(kind)) {
     // What it makes and where the load goes; the rest is on the form's preview.
-    const lines = DESCRIBE_CLOUD_KIND[kind](spec);
+    const lines = describeKind(kind, spec);
     return { app: "—", text: lines ? lines.slice(0, 2).join("; ") : "unreadable spec" };
   }
   return { app: "—", text: JSON.stringify(spec).slice(0, 120) };

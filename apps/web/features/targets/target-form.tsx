@@ -1,30 +1,20 @@
 "use client";
 
-import { type FunctionPlatform, targetSpecs } from "@opsbench/core";
+import { type FunctionPlatform, targetSpecOf } from "@opsbench/core";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { type FormErrors, NO_ERRORS, readFormErrors, withoutField } from "@/lib/api/form-errors";
 import { FormErrorBanner } from "@/components/form-field";
 import { buttonPrimary } from "@/components/panel";
 import type { CredentialOption } from "./target-form/credential-select";
-import { effectiveSettings } from "./target-form/effective-settings";
 import { kindInputs } from "./target-form/kind-inputs";
-import { CLOUD_KIND_FORMS, editedSpec } from "./target-form/kinds/cloud-kinds";
-import type { KindFieldsProps } from "./target-form/kinds/kind-props";
-import type { CloudKind } from "./target-form/kinds/describe-kind";
+import { editedSpec } from "./target-form/kinds/cloud-kinds";
+import { describeKind } from "./target-form/kinds/describe-kind";
+import { kindFormOf } from "./target-form/kinds/kind-forms";
 import type { SpecValues } from "./target-form/spec-values";
-import { FunctionFields } from "./target-form/function-fields";
 import { IdentityFields } from "./target-form/identity-fields";
-import { ServiceFields } from "./target-form/service-fields";
 import { specInputs } from "./target-form/spec-inputs";
-import {
-  buildTargetSpec,
-  EMPTY_TARGET_VALUES,
-  isLocalKind,
-  type Scaling,
-  type TargetFormKind,
-  type TargetValues,
-} from "./target-form/target-spec";
+import { EMPTY_TARGET_VALUES, type Scaling, type TargetValues } from "./target-form/target-spec";
 import { TargetPreview } from "./target-form/target-preview";
 
 const NO_VALUES: SpecValues = {};
@@ -32,7 +22,8 @@ const NO_VALUES: SpecValues = {};
 /** A saved target of a platform kind, to edit (its spec as the API shows it: secrets hidden). */
 export interface EditedTarget {
   name: string;
-  kind: CloudKind;
+  /** A kind whose form has boxes of its own (isCloudKind). */
+  kind: string;
   spec: unknown;
 }
 
@@ -45,35 +36,36 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
   /** What the edited spec has that the boxes do not show, sent back unchanged. */
   const [edited] = useState(() => (initial ? editedSpec(initial.kind, initial.spec) : null));
   const [name, setName] = useState(initial?.name ?? "");
-  const [kind, setKind] = useState<TargetFormKind>(initial?.kind ?? "local-service");
+  const [kind, setKind] = useState<string>(initial?.kind ?? "local-service");
   const [app, setApp] = useState<string>("cpu-loop/node-http");
   const [scaling, setScaling] = useState<Scaling>("autoscaled");
   const [platform, setPlatform] = useState<FunctionPlatform>("cloud-run");
   const [v, setV] = useState<TargetValues>(EMPTY_TARGET_VALUES);
-  /** The cloud kinds' boxes, per kind (switching kinds keeps what was typed). */
-  const [cloud, setCloud] = useState<Partial<Record<CloudKind, SpecValues>>>(() =>
-    initial && edited ? { [initial.kind]: { ...CLOUD_KIND_FORMS[initial.kind].start, ...edited.values } } : {},
+  /** The platform kinds' boxes, per kind (switching kinds keeps what was typed). */
+  const [cloud, setCloud] = useState<Partial<Record<string, SpecValues>>>(() =>
+    initial && edited ? { [initial.kind]: { ...startOf(initial.kind), ...edited.values } } : {},
   );
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const set = (key: keyof TargetValues) => (value: string) => setV((old) => ({ ...old, [key]: value }));
 
-  const cloudValues = isLocalKind(kind) ? NO_VALUES : (cloud[kind] ?? CLOUD_KIND_FORMS[kind].start);
+  const form = kindFormOf(kind);
+  const cloudValues = form?.place === "platform" ? (cloud[kind] ?? form.start) : NO_VALUES;
   const setCloudValue = (path: string) => (value: string) => {
-    if (isLocalKind(kind)) return;
-    setCloud((old) => ({ ...old, [kind]: { ...(old[kind] ?? CLOUD_KIND_FORMS[kind].start), [path]: value } }));
+    if (form?.place !== "platform") return;
+    setCloud((old) => ({ ...old, [kind]: { ...(old[kind] ?? form.start), [path]: value } }));
     // What the API said about this box no longer holds once it is changed.
     setErrors((old) => withoutField(old, `spec.${path}`));
   };
   const spec = useMemo(
     () =>
-      isLocalKind(kind)
-        ? buildTargetSpec(kind, app, scaling, platform, v)
-        : { ...(edited && kind === initial?.kind ? edited.kept : {}), ...CLOUD_KIND_FORMS[kind].build(cloudValues) },
-    [kind, app, scaling, v, platform, cloudValues, edited, initial?.kind],
+      form?.place === "local"
+        ? form.build({ app, scaling, platform, values: v })
+        : { ...(edited && kind === initial?.kind ? edited.kept : {}), ...form?.build(cloudValues) },
+    [form, kind, app, scaling, v, platform, cloudValues, edited, initial?.kind],
   );
   /** The settings it will run with (defaults filled in), when the spec is valid. */
-  const effective = useMemo(() => effectiveSettings(kind, spec), [kind, spec]);
+  const effective = useMemo(() => describeKind(kind, spec), [kind, spec]);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -117,12 +109,19 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
           onApp={setApp}
           errors={errors}
         />
-        {kind === "local-service" && <ServiceFields scaling={scaling} onScaling={setScaling} inputs={inputs} />}
-        {kind === "local-function" && <FunctionFields platform={platform} onPlatform={setPlatform} inputs={inputs} errors={errors} />}
-        {!isLocalKind(kind) && (
-          <CloudFields
-            kind={kind}
-            inputs={kindInputs(targetSpecs[kind], cloudValues, setCloudValue, errors)}
+        {form?.place === "local" && (
+          <form.Fields
+            scaling={scaling}
+            onScaling={setScaling}
+            platform={platform}
+            onPlatform={setPlatform}
+            inputs={inputs}
+            errors={errors}
+          />
+        )}
+        {form?.place === "platform" && (
+          <form.Fields
+            inputs={kindInputs(targetSpecOf(kind), cloudValues, setCloudValue, errors)}
             credentials={credentials}
             errors={errors}
           />
@@ -143,8 +142,8 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
   );
 }
 
-/** The fields of a kind that deploys to a platform (kinds/). */
-function CloudFields({ kind, ...props }: { kind: CloudKind } & KindFieldsProps) {
-  const { Fields } = CLOUD_KIND_FORMS[kind];
-  return <Fields {...props} />;
+/** A platform kind's first boxes. */
+function startOf(kind: string) {
+  const form = kindFormOf(kind);
+  return form?.place === "platform" ? form.start : NO_VALUES;
 }

@@ -4,6 +4,7 @@
 // page, table and comparison shows the levels side by side. Only kinds that can pin the count take a factor; the
 // others are refused naming the target and why.
 import { z } from "zod";
+import { kindDefinition, type LooseSpec, type Pinned } from "../kinds";
 import { targetInput, type TargetInput } from "../targets/target-spec";
 
 export const studyFactors = z
@@ -43,38 +44,14 @@ export function factorLevels(f: StudyFactors | undefined): FactorLevel[] {
 export const variantName = (name: string, level: FactorLevel) =>
   `${name}${level.replicas !== undefined ? `.r${level.replicas}` : ""}${level.nodes !== undefined ? `.n${level.nodes}` : ""}`;
 
-type Spec = Record<string, unknown>;
-const without = (spec: Spec, ...keys: string[]) => Object.fromEntries(Object.entries(spec).filter(([k]) => !keys.includes(k)));
-
-/** The spec pinned at `replicas`, or why the kind cannot be. */
-function pinReplicas(kind: string, spec: Spec, n: number): Spec | string {
-  switch (kind) {
-    case "local-service":
-    case "kubernetes":
-      if (kind === "kubernetes" && spec.manifests !== undefined)
-        return "its manifests bring their own replicas: pin them in the manifests, or give the target an image";
-      return { ...without(spec, "minReplicas", "maxReplicas"), replicas: n };
-    case "local-function":
-    case "gcp-cloud-run":
-      return { ...spec, minInstances: n, maxInstances: n };
-    case "aws-asg":
-      return { ...spec, minSize: n, maxSize: n };
-    case "aws-lambda":
-      return "a Lambda function has no replicas to pin: its instances follow the load (reservedConcurrency caps them)";
-    default:
-      return `a ${kind} target is not deployed by opsbench: it has no replicas to pin`;
-  }
-}
-
-/** The spec at `nodes`, or why the kind or its credential cannot size nodes. */
-function pinNodes(kind: string, spec: Spec, n: number, level: FactorLevel): Spec | string {
-  if (kind === "aws-asg") {
-    if (level.replicas !== undefined) return "an Auto Scaling group's instances are its nodes: give replicas or nodes, not both";
-    return { ...spec, minSize: n, maxSize: n };
-  }
-  // The cluster is not resized: the run's pods are held to that many of its nodes (the spec's nodes).
-  if (kind === "kubernetes") return { ...spec, nodes: n };
-  return `a ${kind} target has no nodes opsbench sizes`;
+/** The spec at a level (replicas first, then nodes), or why the kind cannot be pinned there (kinds/: each kind's pin). */
+function pinned(kind: string, spec: LooseSpec, level: FactorLevel): Pinned {
+  const definition = kindDefinition(kind);
+  if (!definition) return `a ${kind} target is not a kind opsbench knows`;
+  let out: Pinned = spec;
+  if (level.replicas !== undefined) out = definition.pin.replicas(out, level.replicas);
+  if (typeof out !== "string" && level.nodes !== undefined) out = definition.pin.nodes(out, level.nodes, level.replicas);
+  return out;
 }
 
 export interface TargetVariant {
@@ -99,9 +76,7 @@ export function targetVariants(
   const fail = (message: string, at: PropertyKey[] = []) =>
     issues.push({ code: "custom", path: [...path, ...at], message: `${target.name}: ${message}`, input: undefined });
   for (const level of factorLevels(factors)) {
-    let spec: Spec | string = (target.spec ?? {}) as Spec;
-    if (level.replicas !== undefined) spec = pinReplicas(target.kind, spec, level.replicas);
-    if (typeof spec !== "string" && level.nodes !== undefined) spec = pinNodes(target.kind, spec, level.nodes, level);
+    const spec = pinned(target.kind, (target.spec ?? {}) as LooseSpec, level);
     if (typeof spec === "string") {
       fail(spec);
       break;

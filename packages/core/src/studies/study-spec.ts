@@ -2,7 +2,8 @@
 // cool-down between runs and a baseline check before each (docs/studies.md).
 // The same shape is the body of POST /api/v1/studies and a `study run` file.
 import { z } from "zod";
-import { targetInput, targetName } from "../targets/target-spec";
+import { targetName } from "../targets/local-specs";
+import { targetInput } from "../targets/target-spec";
 import { workloadInput } from "../workloads/workload-spec";
 import { MAX_SEED } from "./study-order";
 import { factorLevels, studyFactors, type StudyFactors } from "./study-factors";

@@ -18,7 +18,7 @@ export const KUBERNETES_FLAVOURS = ["deployment", "knative-service", "openfaas-f
 /** A packaged chart of at most 1 MiB, as base64 (4 characters per 3 bytes, padded). */
 export const HELM_CHART_MAX_BASE64 = Math.ceil((1024 * 1024) / 3) * 4;
 
-export const kubernetesSpec = z
+const kubernetesFields = z
   .object({
     /** The workspace credential (a kubeconfig) to reach the cluster with (docs/credentials.md). */
     credential: credentialName,
@@ -135,125 +135,172 @@ export const kubernetesSpec = z
     /** What this deployment would cost for real: a cost model, or a price catalog reference (docs/cost.md). */
     costModel: costModelDocument.optional(),
   })
-  .strict()
-  .superRefine((s, ctx) => {
-    const sources = [s.image !== undefined, s.manifests !== undefined, s.helm !== undefined].filter(Boolean).length;
-    if (sources !== 1)
-      ctx.addIssue({
-        code: "custom",
-        path: ["image"],
-        message: "give one of image (opsbench makes the objects), manifests (yours) or helm (your chart), not more",
-      });
-    if (s.helm !== undefined && (s.database || s.flavour || s.knative || s.openfaas))
-      ctx.addIssue({
-        code: "custom",
-        path: ["helm"],
-        message: "a chart brings its own objects: database, flavour, knative and openfaas go with image",
-      });
-    if (
-      s.helm !== undefined &&
-      (s.targetCpuPercent !== undefined ||
-        s.resources ||
-        s.placement ||
-        s.nodes !== undefined ||
-        s.replicas ||
-        s.minReplicas ||
-        s.maxReplicas)
-    )
-      ctx.addIssue({
-        code: "custom",
-        path: ["helm"],
-        message: "with helm, replicas, HPA, resources, placement and nodes are the chart's own (set them in helm.values)",
-      });
-    if (s.database && s.manifests !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["database"],
-        message: "with manifests, bring the database in them (infra/manifests/gke-50.yaml does); database goes with image",
-      });
-    appDatabaseEnvIssue(s, ctx);
-    if (s.endpoint !== undefined && s.portForward)
-      ctx.addIssue({
-        code: "custom",
-        path: ["portForward"],
-        message: "give either endpoint (an address of yours) or portForward (through the API server), not both",
-      });
-    if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined))
-      ctx.addIssue({
-        code: "custom",
-        path: ["replicas"],
-        message: "give either replicas (a fixed size) or minReplicas/maxReplicas, not both",
-      });
-    if (s.minReplicas !== undefined && s.maxReplicas !== undefined && s.minReplicas > s.maxReplicas)
-      ctx.addIssue({
-        code: "custom",
-        path: ["minReplicas"],
-        message: `minReplicas (${s.minReplicas}) is above maxReplicas (${s.maxReplicas})`,
-      });
-    if (s.targetCpuPercent !== undefined && s.image !== undefined && !s.resources?.cpuRequest)
-      ctx.addIssue({
-        code: "custom",
-        path: ["resources", "cpuRequest"],
-        message: "an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
-      });
-    if (s.knative && s.flavour !== "knative-service")
-      ctx.addIssue({ code: "custom", path: ["knative"], message: 'knative settings go with flavour "knative-service"' });
-    if (s.flavour === "knative-service") {
-      const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-      if (s.manifests !== undefined) refuse("flavour", "a Knative Service is made from an image: give image, not manifests");
-      if (s.targetCpuPercent !== undefined)
-        refuse(
-          "targetCpuPercent",
-          "a Knative Service scales on concurrency (knative.targetConcurrency), not with an HPA on CPU: leave targetCpuPercent out",
-        );
-      if (s.placement || s.nodes !== undefined)
-        refuse(
-          s.placement ? "placement" : "nodes",
-          "pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service",
-        );
-    }
-    if (s.nodes !== undefined && s.placement?.nodeSelector)
-      ctx.addIssue({
-        code: "custom",
-        path: ["nodes"],
-        message: "give nodes (opsbench holds that many nodes for the run) or placement.nodeSelector (yours), not both",
-      });
-    if (s.openfaas && s.flavour !== "openfaas-function")
-      ctx.addIssue({ code: "custom", path: ["openfaas"], message: 'openfaas settings go with flavour "openfaas-function"' });
-    if (s.flavour === "openfaas-function") {
-      const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-      if (s.manifests !== undefined) refuse("flavour", "an OpenFaaS Function is made from an image: give image, not manifests");
-      if (s.targetCpuPercent !== undefined)
-        refuse(
-          "targetCpuPercent",
-          "OpenFaaS scales a function itself (its autoscaler, on requests per second): leave targetCpuPercent out",
-        );
-      if (s.placement || s.nodes !== undefined)
-        refuse(s.placement ? "placement" : "nodes", "an OpenFaaS Function's placement is its operator's (profiles): not with this flavour");
-      if (s.database)
-        refuse("database", "an OpenFaaS Function reads secrets as files, not env: bring the database yourself and give its URL in env");
-      const gateway = (message: string) => ctx.addIssue({ code: "custom", path: ["openfaas", "gateway"], message });
-      if (s.openfaas?.gateway === undefined && s.endpoint === undefined && !s.portForward)
-        gateway("say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward");
-      if (s.openfaas?.gateway !== undefined && (s.endpoint !== undefined || s.portForward))
-        gateway("give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes");
-    }
-    if (
-      s.manifests !== undefined &&
-      (s.targetCpuPercent !== undefined ||
-        s.resources ||
-        s.placement ||
-        s.nodes !== undefined ||
-        s.replicas ||
-        s.minReplicas ||
-        s.maxReplicas)
-    )
-      ctx.addIssue({
-        code: "custom",
-        path: ["manifests"],
-        message: "with manifests, replicas, HPA, resources, placement and nodes are the manifests' own",
-      });
-  });
+  .strict();
+type KubernetesFields = z.output<typeof kubernetesFields>;
+export type KubernetesFlavour = (typeof KUBERNETES_FLAVOURS)[number];
+
+/** One refusal of a spec: where and why. */
+type Refusal = { path: PropertyKey[]; message: string };
+
+/** What a flavour makes from the image and what it refuses beside it (the providers' own table: kubernetes/flavours.ts). */
+interface FlavourRules {
+  /** The spec key of its own settings, refused with any other flavour. */
+  settings: "knative" | "openfaas" | null;
+  refuses: (s: KubernetesFields) => Refusal[];
+}
+
+const refusal = (path: PropertyKey[] | string, message: string): Refusal => ({ path: typeof path === "string" ? [path] : path, message });
+
+export const KUBERNETES_FLAVOUR_RULES = {
+  deployment: { settings: null, refuses: () => [] },
+  "knative-service": {
+    settings: "knative",
+    refuses: (s) => [
+      ...(s.manifests !== undefined ? [refusal("flavour", "a Knative Service is made from an image: give image, not manifests")] : []),
+      ...(s.targetCpuPercent !== undefined
+        ? [
+            refusal(
+              "targetCpuPercent",
+              "a Knative Service scales on concurrency (knative.targetConcurrency), not with an HPA on CPU: leave targetCpuPercent out",
+            ),
+          ]
+        : []),
+      ...(s.placement || s.nodes !== undefined
+        ? [
+            refusal(
+              s.placement ? "placement" : "nodes",
+              "pod placement is behind Knative's feature flags (kubernetes.podspec-affinity): not with a Knative Service",
+            ),
+          ]
+        : []),
+    ],
+  },
+  "openfaas-function": {
+    settings: "openfaas",
+    refuses: (s) => [
+      ...(s.manifests !== undefined ? [refusal("flavour", "an OpenFaaS Function is made from an image: give image, not manifests")] : []),
+      ...(s.targetCpuPercent !== undefined
+        ? [
+            refusal(
+              "targetCpuPercent",
+              "OpenFaaS scales a function itself (its autoscaler, on requests per second): leave targetCpuPercent out",
+            ),
+          ]
+        : []),
+      ...(s.placement || s.nodes !== undefined
+        ? [
+            refusal(
+              s.placement ? "placement" : "nodes",
+              "an OpenFaaS Function's placement is its operator's (profiles): not with this flavour",
+            ),
+          ]
+        : []),
+      ...(s.database
+        ? [refusal("database", "an OpenFaaS Function reads secrets as files, not env: bring the database yourself and give its URL in env")]
+        : []),
+      ...(s.openfaas?.gateway === undefined && s.endpoint === undefined && !s.portForward
+        ? [
+            refusal(
+              ["openfaas", "gateway"],
+              "say where the load goes: openfaas.gateway (the OpenFaaS gateway's URL), endpoint, or portForward",
+            ),
+          ]
+        : []),
+      ...(s.openfaas?.gateway !== undefined && (s.endpoint !== undefined || s.portForward)
+        ? [refusal(["openfaas", "gateway"], "give openfaas.gateway, or endpoint/portForward, not both: each says where the load goes")]
+        : []),
+    ],
+  },
+} satisfies Record<KubernetesFlavour, FlavourRules>;
+
+export const kubernetesSpec = kubernetesFields.superRefine((s, ctx) => {
+  const sources = [s.image !== undefined, s.manifests !== undefined, s.helm !== undefined].filter(Boolean).length;
+  if (sources !== 1)
+    ctx.addIssue({
+      code: "custom",
+      path: ["image"],
+      message: "give one of image (opsbench makes the objects), manifests (yours) or helm (your chart), not more",
+    });
+  if (s.helm !== undefined && (s.database || s.flavour || s.knative || s.openfaas))
+    ctx.addIssue({
+      code: "custom",
+      path: ["helm"],
+      message: "a chart brings its own objects: database, flavour, knative and openfaas go with image",
+    });
+  if (
+    s.helm !== undefined &&
+    (s.targetCpuPercent !== undefined ||
+      s.resources ||
+      s.placement ||
+      s.nodes !== undefined ||
+      s.replicas ||
+      s.minReplicas ||
+      s.maxReplicas)
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["helm"],
+      message: "with helm, replicas, HPA, resources, placement and nodes are the chart's own (set them in helm.values)",
+    });
+  if (s.database && s.manifests !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["database"],
+      message: "with manifests, bring the database in them (infra/manifests/gke-50.yaml does); database goes with image",
+    });
+  appDatabaseEnvIssue(s, ctx);
+  if (s.endpoint !== undefined && s.portForward)
+    ctx.addIssue({
+      code: "custom",
+      path: ["portForward"],
+      message: "give either endpoint (an address of yours) or portForward (through the API server), not both",
+    });
+  if (s.replicas !== undefined && (s.minReplicas !== undefined || s.maxReplicas !== undefined))
+    ctx.addIssue({
+      code: "custom",
+      path: ["replicas"],
+      message: "give either replicas (a fixed size) or minReplicas/maxReplicas, not both",
+    });
+  if (s.minReplicas !== undefined && s.maxReplicas !== undefined && s.minReplicas > s.maxReplicas)
+    ctx.addIssue({
+      code: "custom",
+      path: ["minReplicas"],
+      message: `minReplicas (${s.minReplicas}) is above maxReplicas (${s.maxReplicas})`,
+    });
+  if (s.targetCpuPercent !== undefined && s.image !== undefined && !s.resources?.cpuRequest)
+    ctx.addIssue({
+      code: "custom",
+      path: ["resources", "cpuRequest"],
+      message: "an HPA on CPU needs a cpuRequest (utilisation is measured against it)",
+    });
+  // Each flavour's settings go with it alone; and what it refuses beside it.
+  for (const [flavour, rules] of Object.entries(KUBERNETES_FLAVOUR_RULES))
+    if (rules.settings && s[rules.settings] && s.flavour !== flavour)
+      ctx.addIssue({ code: "custom", path: [rules.settings], message: `${rules.settings} settings go with flavour "${flavour}"` });
+  for (const { path, message } of s.flavour ? KUBERNETES_FLAVOUR_RULES[s.flavour].refuses(s) : [])
+    ctx.addIssue({ code: "custom", path, message });
+  if (s.nodes !== undefined && s.placement?.nodeSelector)
+    ctx.addIssue({
+      code: "custom",
+      path: ["nodes"],
+      message: "give nodes (opsbench holds that many nodes for the run) or placement.nodeSelector (yours), not both",
+    });
+  if (
+    s.manifests !== undefined &&
+    (s.targetCpuPercent !== undefined ||
+      s.resources ||
+      s.placement ||
+      s.nodes !== undefined ||
+      s.replicas ||
+      s.minReplicas ||
+      s.maxReplicas)
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["manifests"],
+      message: "with manifests, replicas, HPA, resources, placement and nodes are the manifests' own",
+    });
+});
 export type KubernetesSpec = z.infer<typeof kubernetesSpec>;
 
 /** min/max replicas with defaults: a fixed size, or 1..max (max defaults to min, or 10 with an HPA). */

@@ -22,32 +22,15 @@ import {
   readInventory,
   waitForConditions,
 } from "./manifests";
-import {
-  APP_NAME,
-  DB_NAME,
-  databaseObjects,
-  deploymentObject,
-  hpaObject,
-  namespaceObject,
-  namespaceOf,
-  RUN_LABEL,
-  serviceObject,
-} from "./objects";
-import { createKnativeService, knativeNotReady, knativeServiceObject, readKnativeService, revisionDeployment } from "./knative";
+import { APP_NAME, DB_NAME, databaseObjects, namespaceObject, namespaceOf, RUN_LABEL } from "./objects";
 import { heldNodes, holdNodes, releaseNodes } from "./nodes";
 import { observeNamespace } from "./observe";
-import {
-  createOpenFaasFunction,
-  OPENFAAS_NAMESPACE_ANNOTATION,
-  openFaasFunctionObject,
-  openFaasFunctionUrl,
-  openFaasNotReady,
-  readOpenFaasFunction,
-} from "./openfaas";
 import { podSecurityLevel } from "./pod-security";
 import { closePortForward, openPortForward } from "./port-forward";
 import { sleep } from "./sleep";
+import { flavourOf } from "./flavours";
 import type { KubernetesState } from "./state";
+import { waitFor } from "./wait-for";
 
 export type { KubernetesState } from "./state";
 
@@ -61,18 +44,6 @@ export async function clientFor(
   if (c.kind !== "kubernetes")
     throw new ProviderError(`the target's credential is a ${c.kind} credential; the kubernetes kind needs a kubeconfig`);
   return kubeClientOf(c, { signal, loadHosts: ctx.loadHosts, protectedPorts: ctx.protectedPorts });
-}
-
-/** Waits until `ready()` says yes, checking every second; throws with `waiting` in the message at the deadline. */
-async function waitFor(ready: () => Promise<string | null>, timeoutMs: number, waiting: string, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const notYet = await ready();
-    if (notYet === null) return;
-    if (signal.aborted) throw new ProviderError(`aborted while waiting for ${waiting}`);
-    if (Date.now() > deadline) throw new ProviderError(`${waiting} did not happen within ${Math.round(timeoutMs / 1000)} s: ${notYet}`);
-    await sleep(1000, signal);
-  }
 }
 
 async function deploymentNotReady(client: KubeClient, namespace: string, name: string, want: number): Promise<string | null> {
@@ -173,7 +144,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   // judged before deploy; the Service's load-balancer address or the Knative URL after it, like a typed URL: the cluster
   // is the one the user's kubeconfig names, and it may report any address.
   outsideEndpoint: (spec) => !spec.portForward,
-  knownEndpoint: (spec) => (spec.flavour === "openfaas-function" ? spec.openfaas?.gateway : undefined) ?? spec.endpoint ?? null,
+  knownEndpoint: (spec) => flavourOf(spec).knownEndpoint(spec) ?? spec.endpoint ?? null,
 
   async deploy(spec, ctx) {
     const client = await clientFor(ctx, ctx.signal);
@@ -188,8 +159,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       throw new ProviderError(
         `nodes: holding ${spec.nodes} node(s) labels cluster-scoped Node objects: the credential does not allow cluster-scoped objects (allow.clusterScoped, set by a workspace owner; docs/credentials.md)`,
       );
-    const knative = spec.flavour === "knative-service";
-    const openfaas = spec.flavour === "openfaas-function";
+    const flavour = flavourOf(spec);
     const { min } = kubernetesReplicas(spec);
     const deployment = manifests
       ? (spec.deployment ?? manifests.find((m) => m.kind === "Deployment")?.metadata.name ?? APP_NAME)
@@ -202,7 +172,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       hpa,
       minReplicas: min,
       readyTimeoutMs: spec.readyTimeoutMs,
-      ...(openfaas ? { openfaas: { function: APP_NAME } } : {}),
+      ...flavour.state,
       ...(spec.nodes !== undefined ? { nodes: spec.nodes } : {}),
       ...(plan ? { clusterObjects: plan.filter((p) => !p.namespaced).map((p) => clusterObjectRef(p.doc)) } : {}),
     };
@@ -211,7 +181,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
     try {
       await kubeCall(client, `creating namespace ${ns}`, () =>
         client.core.createNamespace({
-          body: namespaceObject(ctx.runId, openfaas ? OPENFAAS_NAMESPACE_ANNOTATION : {}, podSecurityLevel(allow)),
+          body: namespaceObject(ctx.runId, flavour.namespaceAnnotations, podSecurityLevel(allow)),
         }),
       );
     } catch (err) {
@@ -257,56 +227,15 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
           `database ${DB_NAME} (${spec.database?.image}) ready in ${ns}; its URL is given as ${spec.database?.urlEnv}`,
         );
       }
-      const image = spec.image ?? "";
-      if (knative) await createKnativeService(client, knativeServiceObject({ ...spec, image }, ctx.runId));
-      else if (openfaas) await createOpenFaasFunction(client, openFaasFunctionObject({ ...spec, image }, ctx.runId));
-      else {
-        const body = deploymentObject({ ...spec, image }, ctx.runId);
-        await kubeCall(client, `creating Deployment ${APP_NAME}`, () => client.apps.createNamespacedDeployment({ namespace: ns, body }));
-        const service = serviceObject(spec, ctx.runId);
-        await kubeCall(client, `creating Service ${APP_NAME}`, () => client.core.createNamespacedService({ namespace: ns, body: service }));
-        const h = hpaObject(spec, ctx.runId);
-        if (h)
-          await kubeCall(client, `creating HPA ${APP_NAME}`, () =>
-            client.autoscaling.createNamespacedHorizontalPodAutoscaler({ namespace: ns, body: h }),
-          );
-      }
+      await flavour.create(client, { ...spec, image: spec.image ?? "" }, ctx.runId, ns);
     }
     await ctx.event?.("info", `namespace ${ns} created on ${client.server}`, { namespace: ns });
-    // A Knative Service: its controller makes the Revision and the Revision's Deployment; observed from then on.
-    let knativeUrl: string | null = null;
-    if (knative) {
-      // The Route (and so the Service's Ready) only matters when the load goes to the Service's own URL.
-      const withRoute = !spec.endpoint && !spec.portForward;
-      let revision = "";
-      await waitFor(
-        async () => {
-          const r = knativeNotReady(await readKnativeService(client, ns), withRoute);
-          if ("waiting" in r) return r.waiting;
-          revision = r.revision;
-          knativeUrl = r.url;
-          return null;
-        },
-        spec.readyTimeoutMs,
-        `the Knative Service ${APP_NAME} to be ${withRoute ? "Ready" : "ConfigurationsReady"}`,
-        ctx.signal,
-      );
-      state.deployment = revisionDeployment(revision);
-      state.knative = { service: APP_NAME, revision };
+    // What the flavour's controller makes from its objects (a Knative Revision's Deployment, an OpenFaaS Function's).
+    const made = await flavour.ready(client, spec, ns, min, ctx);
+    if (made.deployment !== undefined) {
+      state.deployment = made.deployment;
+      state.knative = made.knative;
       await ctx.saveState(state);
-      await ctx.event?.("info", `Knative Service ${APP_NAME}: revision ${revision} ready (Deployment ${state.deployment})`, {
-        revision,
-      });
-    }
-    // An OpenFaaS Function: its operator makes the Deployment (named after the Function) and says when it is Healthy.
-    if (openfaas) {
-      await waitFor(
-        async () => openFaasNotReady(await readOpenFaasFunction(client, ns), min),
-        spec.readyTimeoutMs,
-        `the OpenFaaS Function ${APP_NAME} to be Ready and Healthy`,
-        ctx.signal,
-      );
-      await ctx.event?.("info", `OpenFaaS Function ${APP_NAME}: Ready and Healthy (Deployment ${state.deployment})`);
     }
     const replicasOfDeployment = manifests ? 1 : min;
     await waitFor(
@@ -320,12 +249,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       await ctx.event?.("warn", `port-forward: the load goes to ${endpoint}, each connection forwarded to the next ready pod`);
       return { endpoint, state, flags: [portForwardFlag()] };
     }
-    const gateway = openfaas ? spec.openfaas?.gateway : undefined;
-    const endpoint = gateway
-      ? openFaasFunctionUrl(gateway, ctx.runId)
-      : knative && !spec.endpoint && knativeUrl
-        ? knativeUrl
-        : await endpointOf(client, spec, ns, ctx.signal);
+    const endpoint = made.url ?? (await endpointOf(client, spec, ns, ctx.signal));
     return { endpoint, state };
   },
 

@@ -1,18 +1,7 @@
 import { LOCAL_APPS } from "@opsbench/core";
 import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
 import { FormField, inputClass } from "@/components/form-field";
-import { isLocalKind, type TargetFormKind } from "./target-spec";
-
-/** Every kind the API accepts, with what it is. */
-const KIND_OPTIONS: ReadonlyArray<readonly [TargetFormKind, string]> = [
-  ["local-service", "local-service (replicas, HPA)"],
-  ["local-function", "local-function (scale to zero)"],
-  ["kubernetes", "kubernetes (Deployment, Service, HPA, a Knative Service or an OpenFaaS Function, on any cluster)"],
-  ["aws-asg", "aws-asg (EC2 Auto Scaling group behind an ALB)"],
-  ["aws-lambda", "aws-lambda (function with a function URL)"],
-  ["gcp-cloud-run", "gcp-cloud-run (Cloud Run service)"],
-  ["endpoint", "endpoint (an existing URL, nothing deployed)"],
-];
+import { isLocalKind, kindOptions } from "./kinds/kind-forms";
 
 /** What every target has: its name and its kind (both fixed when editing); and a local one the benchapp it runs. */
 export function IdentityFields(props: {
@@ -20,8 +9,8 @@ export function IdentityFields(props: {
   editing?: boolean;
   name: string;
   onName: (name: string) => void;
-  kind: TargetFormKind;
-  onKind: (kind: TargetFormKind) => void;
+  kind: string;
+  onKind: (kind: string) => void;
   app: string;
   onApp: (app: string) => void;
   errors: FormErrors;
@@ -52,9 +41,9 @@ export function IdentityFields(props: {
           className={inputClass}
           value={props.kind}
           disabled={props.editing}
-          onChange={(e) => props.onKind(e.target.value as TargetFormKind)}
+          onChange={(e) => props.onKind(e.target.value)}
         >
-          {KIND_OPTIONS.map(([k, label]) => (
+          {kindOptions().map(({ kind: k, label }) => (
             <option key={k} value={k}>
               {label}
             </option>

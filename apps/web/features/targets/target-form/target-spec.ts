@@ -1,11 +1,9 @@
 // The target form's boxes as a spec: every input as text, empty boxes left out (the kind's defaults apply).
-import type { FunctionPlatform, TargetKind } from "@opsbench/core";
+import type { FunctionPlatform } from "@opsbench/core";
 import { numberOrUndefined as n } from "@/components/form-field";
 
-export type TargetFormKind = TargetKind;
-/** The kinds whose boxes are these (the others: kinds/cloud-kinds.ts). */
-export type LocalKind = "local-service" | "local-function";
-export const isLocalKind = (kind: TargetKind): kind is LocalKind => kind === "local-service" || kind === "local-function";
+/** The kinds whose boxes are these (kinds/kind-forms.ts reaches them by kind). */
+type LocalKind = "local-service" | "local-function";
 export type Scaling = "fixed" | "autoscaled";
 
 /** Every input of both local kinds as text; empty = leave out (the kind's default applies). */

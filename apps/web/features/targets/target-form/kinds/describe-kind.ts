@@ -1,19 +1,9 @@
-// Every cloud kind's spec in words (defaults filled in): the form's preview and the targets list.
-import type { TargetKind } from "@opsbench/core";
-import { describeAwsAsg } from "./aws-asg-spec";
-import { describeAwsLambda } from "./aws-lambda-spec";
-import { describeEndpoint } from "./endpoint-spec";
-import { describeGcpCloudRun } from "./gcp-cloud-run-spec";
-import { describeKubernetes } from "./kubernetes-spec";
+// Every kind's spec in words (defaults filled in), through its form (kind-forms.ts): the form's preview and the
+// targets list.
+import { isPlatformKind, kindFormOf } from "./kind-forms";
 
-export type CloudKind = Exclude<TargetKind, "local-service" | "local-function">;
+/** A kind's spec in words; null while the spec is not valid or for a kind without a form. */
+export const describeKind = (kind: string, spec: unknown): string[] | null => kindFormOf(kind)?.describe(spec) ?? null;
 
-export const DESCRIBE_CLOUD_KIND: Record<CloudKind, (spec: unknown) => string[] | null> = {
-  kubernetes: describeKubernetes,
-  endpoint: describeEndpoint,
-  "aws-asg": describeAwsAsg,
-  "aws-lambda": describeAwsLambda,
-  "gcp-cloud-run": describeGcpCloudRun,
-};
-
-export const isCloudKind = (kind: string): kind is CloudKind => kind in DESCRIBE_CLOUD_KIND;
+/** A kind whose form has boxes of its own (it deploys to a platform or points at one), which the edit page can fill. */
+export const isCloudKind = isPlatformKind;

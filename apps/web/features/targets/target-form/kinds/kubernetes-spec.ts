@@ -2,7 +2,7 @@
 // an OpenFaaS Function) or the user's own manifests; a fixed size or min/max with an HPA (with a flavour: its
 // autoscaler's min/max); the Service's load-balancer address (Knative: its URL; OpenFaaS: the gateway's route of the
 // function), an ingress URL or port-forwards.
-import { type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
+import { type KubernetesFlavour, type KubernetesSpec, kubernetesReplicas, kubernetesSpec } from "@opsbench/core";
 import { type FieldType, fieldsUnder, type SpecValues, specFromValues, valuesFromSpec } from "@/features/targets/target-form/spec-values";
 
 export const KUBERNETES_FIELDS = {
@@ -49,23 +49,116 @@ export const KUBERNETES_START: SpecValues = {
 };
 
 /** The flavour box: empty is a Deployment (the schema's default, left out of the spec). */
-export const isKnative = (v: SpecValues) => v.flavour === "knative-service";
-export const isOpenFaas = (v: SpecValues) => v.flavour === "openfaas-function";
+const flavourOfValues = (v: SpecValues): KubernetesFlavour =>
+  v.flavour === "knative-service" || v.flavour === "openfaas-function" ? v.flavour : "deployment";
+export const isKnative = (v: SpecValues) => flavourOfValues(v) === "knative-service";
+export const isOpenFaas = (v: SpecValues) => flavourOfValues(v) === "openfaas-function";
+
+/** What the describe lines of every flavour share. */
+interface DescribeParts {
+  min: number;
+  max: number;
+  /** Requests and limits per pod. */
+  perPod: string;
+  /** Where the load goes. */
+  where: string;
+  ready: string;
+}
+
+/** A flavour's boxes and words (its rules are core's KUBERNETES_FLAVOUR_RULES; its deploy the provider's table). */
+interface KubernetesFlavourForm {
+  /** Its own boxes besides the image, port, size and resources. */
+  own: (v: SpecValues) => string[];
+  /** Whether it may take the user's manifests and an HPA on CPU (a framework's autoscaler scales the others). */
+  deployment: boolean;
+  /** Where the load goes when the spec gives no URL, port-forward or gateway. */
+  defaultWhere: string;
+  describe: (s: KubernetesSpec, parts: DescribeParts) => string[];
+}
+
+const scale = ({ min, max }: DescribeParts) => (min === max ? `${min}` : `${min}..${max}`);
+
+const KUBERNETES_FLAVOUR_FORMS = {
+  deployment: {
+    own: () => ["placement", "nodes"],
+    deployment: true,
+    defaultWhere: "load to the Service's load-balancer address",
+    describe: (s, parts) => {
+      const objects = ["Deployment", `Service (${s.endpoint || s.portForward ? "ClusterIP" : "LoadBalancer"})`];
+      if (s.targetCpuPercent !== undefined) objects.push(`HPA at ${s.targetCpuPercent}% CPU`);
+      const p = s.placement ?? {};
+      const placement = [
+        p.onePodPerNode ? "one pod per node" : "",
+        p.spreadEvenly ? "spread evenly over nodes" : "",
+        p.nodeSelector && Object.keys(p.nodeSelector).length
+          ? `only on nodes with ${Object.entries(p.nodeSelector)
+              .map(([k, val]) => `${k}=${val}`)
+              .join(", ")}`
+          : "",
+      ].filter(Boolean);
+      const { min, max } = parts;
+      return [
+        `namespace opsbench-<run>: ${objects.join(", ")}`,
+        `${s.image} on port ${s.port}, ${min === max ? `${min} replica${min === 1 ? "" : "s"}` : `${min}..${max} replicas`}`,
+        parts.perPod,
+        s.nodes !== undefined
+          ? `pods only on ${s.nodes} node${s.nodes === 1 ? "" : "s"} held for the run`
+          : placement.length
+            ? placement.join(", ")
+            : "pods placed by the scheduler",
+        parts.where,
+        parts.ready,
+      ];
+    },
+  },
+  "knative-service": {
+    own: () => ["flavour", "knative"],
+    deployment: false,
+    defaultWhere: "load to the Knative Service's URL (through the cluster's ingress layer)",
+    describe: (s, parts) => {
+      const k = s.knative ?? {};
+      return [
+        "namespace opsbench-<run>: a Knative Service; Knative makes its Revision, Deployment and autoscaling",
+        `${s.image} on port ${s.port}, scale ${scale(parts)} (min-scale..max-scale)`,
+        [
+          `container concurrency ${k.containerConcurrency ? k.containerConcurrency : "no limit"}`,
+          `target ${k.targetConcurrency ?? "the cluster's default"} concurrent per pod`,
+          `burst capacity ${k.targetBurstCapacity ?? "the cluster's default"}`,
+          `timeout ${k.timeoutSeconds ?? 300} s`,
+        ].join(", "),
+        parts.perPod,
+        parts.where,
+        parts.ready,
+      ];
+    },
+  },
+  "openfaas-function": {
+    // Its load goes to the gateway: the "load-balancer" mode's place.
+    own: (v) => [
+      "flavour",
+      "openfaas.scaleToZero",
+      ...((v["@endpoint"] ?? "load-balancer") === "load-balancer" ? ["openfaas.gateway"] : []),
+    ],
+    deployment: false,
+    defaultWhere: "load to the Service's load-balancer address",
+    describe: (s, parts) => [
+      "namespace opsbench-<run> (annotated for OpenFaaS): an OpenFaaS Function; its operator makes the Deployment and Service",
+      `${s.image} on port ${s.port}, scale ${scale(parts)} (com.openfaas.scale.min..max)${s.openfaas?.scaleToZero ? ", may scale to zero" : ""}`,
+      parts.perPod,
+      parts.where,
+      parts.ready,
+    ],
+  },
+} satisfies Record<KubernetesFlavour, KubernetesFlavourForm>;
 
 export function buildKubernetesSpec(v: SpecValues): Record<string, unknown> {
   const F = KUBERNETES_FIELDS;
-  // A Knative Service or an OpenFaaS Function is made from an image and scaled by its framework: no manifests, HPA,
-  // pod placement or held nodes. OpenFaaS's load goes to its gateway (the "load-balancer" mode's place).
-  const knative = isKnative(v);
-  const openfaas = isOpenFaas(v);
-  const flavoured = knative || openfaas;
-  const size = v["@size"] === "fixed" ? ["replicas"] : ["minReplicas", "maxReplicas", ...(flavoured ? [] : ["targetCpuPercent"])];
-  const gateway = (v["@endpoint"] ?? "load-balancer") === "load-balancer" ? ["openfaas.gateway"] : [];
-  const own = knative ? ["flavour", "knative"] : openfaas ? ["flavour", "openfaas.scaleToZero", ...gateway] : ["placement", "nodes"];
+  const flavour = KUBERNETES_FLAVOUR_FORMS[flavourOfValues(v)];
+  const size = v["@size"] === "fixed" ? ["replicas"] : ["minReplicas", "maxReplicas", ...(flavour.deployment ? ["targetCpuPercent"] : [])];
   const fields =
-    v["@source"] === "manifests" && !flavoured
+    v["@source"] === "manifests" && flavour.deployment
       ? fieldsUnder(F, "credential", "manifests", "deployment", "readyTimeoutMs")
-      : fieldsUnder(F, "credential", "image", ...own, "port", ...size, "resources", "readyTimeoutMs");
+      : fieldsUnder(F, "credential", "image", ...flavour.own(v), "port", ...size, "resources", "readyTimeoutMs");
   if (v["@endpoint"] === "url") Object.assign(fields, fieldsUnder(F, "endpoint"));
   if (v["@endpoint"] === "port-forward") return { ...specFromValues(v, fields), portForward: true };
   return specFromValues(v, fields);
@@ -91,16 +184,14 @@ export function describeKubernetes(spec: unknown): string[] | null {
   const r = kubernetesSpec.safeParse(spec);
   if (!r.success) return null;
   const s = r.data;
-  const knative = s.flavour === "knative-service";
+  const flavour = KUBERNETES_FLAVOUR_FORMS[s.flavour ?? "deployment"];
   const where = s.endpoint
     ? `load to ${s.endpoint}`
     : s.portForward
       ? "load through port-forwards of the API server, one connection at a time to each ready pod (flagged)"
       : s.openfaas?.gateway
         ? `load to ${s.openfaas.gateway.replace(/\/+$/, "")}/function/app.opsbench-<run> (the gateway's route)`
-        : knative
-          ? "load to the Knative Service's URL (through the cluster's ingress layer)"
-          : "load to the Service's load-balancer address";
+        : flavour.defaultWhere;
   const ready = `ready within ${s.readyTimeoutMs / 1000} s; teardown deletes the namespace`;
   if (s.manifests !== undefined) {
     const docs = s.manifests.split(/^---\s*$/m).filter((d) => d.trim()).length;
@@ -111,7 +202,6 @@ export function describeKubernetes(spec: unknown): string[] | null {
       ready,
     ];
   }
-  const { min, max } = kubernetesReplicas(s);
   const res = s.resources ?? {};
   const perPod =
     [
@@ -120,52 +210,5 @@ export function describeKubernetes(spec: unknown): string[] | null {
     ]
       .filter(Boolean)
       .join("; ") || "no requests or limits";
-  if (knative) {
-    const k = s.knative ?? {};
-    return [
-      "namespace opsbench-<run>: a Knative Service; Knative makes its Revision, Deployment and autoscaling",
-      `${s.image} on port ${s.port}, scale ${min === max ? min : `${min}..${max}`} (min-scale..max-scale)`,
-      [
-        `container concurrency ${k.containerConcurrency ? k.containerConcurrency : "no limit"}`,
-        `target ${k.targetConcurrency ?? "the cluster's default"} concurrent per pod`,
-        `burst capacity ${k.targetBurstCapacity ?? "the cluster's default"}`,
-        `timeout ${k.timeoutSeconds ?? 300} s`,
-      ].join(", "),
-      perPod,
-      where,
-      ready,
-    ];
-  }
-  if (s.flavour === "openfaas-function")
-    return [
-      "namespace opsbench-<run> (annotated for OpenFaaS): an OpenFaaS Function; its operator makes the Deployment and Service",
-      `${s.image} on port ${s.port}, scale ${min === max ? min : `${min}..${max}`} (com.openfaas.scale.min..max)${s.openfaas?.scaleToZero ? ", may scale to zero" : ""}`,
-      perPod,
-      where,
-      ready,
-    ];
-  const objects = ["Deployment", `Service (${s.endpoint || s.portForward ? "ClusterIP" : "LoadBalancer"})`];
-  if (s.targetCpuPercent !== undefined) objects.push(`HPA at ${s.targetCpuPercent}% CPU`);
-  const p = s.placement ?? {};
-  const placement = [
-    p.onePodPerNode ? "one pod per node" : "",
-    p.spreadEvenly ? "spread evenly over nodes" : "",
-    p.nodeSelector && Object.keys(p.nodeSelector).length
-      ? `only on nodes with ${Object.entries(p.nodeSelector)
-          .map(([k, val]) => `${k}=${val}`)
-          .join(", ")}`
-      : "",
-  ].filter(Boolean);
-  return [
-    `namespace opsbench-<run>: ${objects.join(", ")}`,
-    `${s.image} on port ${s.port}, ${min === max ? `${min} replica${min === 1 ? "" : "s"}` : `${min}..${max} replicas`}`,
-    perPod,
-    s.nodes !== undefined
-      ? `pods only on ${s.nodes} node${s.nodes === 1 ? "" : "s"} held for the run`
-      : placement.length
-        ? placement.join(", ")
-        : "pods placed by the scheduler",
-    where,
-    ready,
-  ];
+  return flavour.describe(s, { ...kubernetesReplicas(s), perPod, where, ready });
 }

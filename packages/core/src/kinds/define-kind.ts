@@ -1,0 +1,69 @@
+// What opsbench knows about one target kind, declared once (docs/architecture.md#a-new-target-kind): everything else
+// that varies by kind (the API's schemas, the provider registry, the web's forms, vCPUs, study factors) is derived from
+// or checked against these definitions.
+import type { z } from "zod";
+import type { infraPointDetailSchema } from "../runs/infra-point-detail";
+import type { CredentialKind } from "../targets/credentials";
+import { kubeCpuCores } from "../targets/kubernetes-spec";
+
+/** Where a kind's deployment runs: processes on the worker's host, a user's cluster, or a cloud platform. */
+export type KindPlace = "local" | "cluster" | "cloud";
+
+/** A target spec as a run copied it or a study pins it: read leniently, as it may be any kind's. */
+export type LooseSpec = Record<string, unknown>;
+
+/** A spec pinned at a study factor's level, or the reason the kind cannot be pinned (shown naming the target). */
+export type Pinned = LooseSpec | string;
+
+/** The infra detail keys a kind's provider records each point (runs/infra-point-detail.ts). */
+export type ObservedDetail = keyof typeof infraPointDetailSchema.shape;
+
+export interface KindDefinition<Kind extends string = string, Spec extends z.ZodType = z.ZodType> {
+  kind: Kind;
+  /** The spec a target of this kind gives (the API checks it; the worker parses it again before deploying). */
+  spec: Spec;
+  /** The workspace credential kind its spec names (`credential`), or null when it needs none. */
+  credential: CredentialKind | null;
+  place: KindPlace;
+  /** vCPUs of one replica (instance, pod, function instance), for throughput per vCPU; null when the spec does not say. */
+  vcpuPerReplica: (spec: LooseSpec) => number | null;
+  /** How a study's factors pin it (docs/studies.md#factors): each answers the pinned spec or why it cannot be. */
+  pin: {
+    /** Fixed replicas: min = max = n. */
+    replicas: (spec: LooseSpec, n: number) => Pinned;
+    /** n nodes; `replicas` is the level's replicas when the study pins both. */
+    nodes: (spec: LooseSpec, n: number, replicas: number | undefined) => Pinned;
+  };
+  /** What its deployment costs and from what (docs/cost.md). */
+  cost: {
+    /** What a cost model prices for this kind, in words. */
+    pricedAs: string;
+    /** Whether the platform reports usage (billed time, instance seconds) that the price is taken from. */
+    platformReportsUsage: boolean;
+  };
+  /** The infra detail its provider records beside replicas and CPU. */
+  observes: readonly ObservedDetail[];
+  /** Its words: the web's kind picker and describe-kind show them. */
+  words: { label: string; description: string };
+}
+
+/** A kind's definition, its literal name and spec schema kept in the type. */
+export const defineKind = <const Kind extends string, Spec extends z.ZodType>(definition: KindDefinition<Kind, Spec>) => definition;
+
+/** The reason a kind whose nodes opsbench does not size gives for a nodes factor. */
+export const noNodes = (kind: string) => () => `a ${kind} target has no nodes opsbench sizes`;
+
+/** A spec without some keys (a pinned count replaces a range). */
+export const without = (spec: LooseSpec, ...keys: string[]): LooseSpec =>
+  Object.fromEntries(Object.entries(spec).filter(([k]) => !keys.includes(k)));
+
+const positive = (v: unknown) => (typeof v === "number" && v > 0 ? v : null);
+/** Leniently read numbers and CPU quantities of a stored spec. */
+export const read = {
+  positive,
+  /** Cores as a number or a Kubernetes CPU quantity ("500m"). */
+  cores: (v: unknown) => (typeof v === "string" ? kubeCpuCores(v) : positive(v)),
+  /** A resources object's field. */
+  resources: (spec: LooseSpec): LooseSpec =>
+    typeof spec.resources === "object" && spec.resources !== null ? (spec.resources as LooseSpec) : {},
+};
