@@ -21,6 +21,7 @@ export const LAYERS = [
   "runs",
   "statistics",
   "targets",
+  "kinds",
   "studies",
   "workspaces",
   "k6",

@@ -28,7 +28,7 @@ export * from "./runs/throughput";
 export * from "./windows/load-window";
 export * from "./kinds";
 export * from "./targets/local-specs";
-export * from "./targets/target-spec";
+export * from "./kinds/target-schemas";
 export * from "./targets/cloud-target-specs";
 export * from "./targets/target-env";
 export * from "./targets/target-database";

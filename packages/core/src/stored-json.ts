@@ -10,7 +10,7 @@ import { loadAdmission } from "./load-hosts/load-admission";
 import { k6SummarySchema, runSummarySchema } from "./runs/run-summary";
 import { shareSubjectSchema } from "./shares/share-subject";
 import { plannedOrderSchema, studyCellsSchema } from "./studies/study-cells";
-import { targetDefinitionSchema, targetSnapshotSchema } from "./targets/target-spec";
+import { targetDefinitionSchema, targetSnapshotSchema } from "./kinds/target-schemas";
 import { validityFlags } from "./runs/validity-flags";
 import { workloadSpec } from "./workloads/workload-spec";
 

@@ -4,7 +4,7 @@
 // IoT study both compare these. `profileTimeScale` is the load profile's (1/30 makes
 // the study's 30 minutes one): the HPA's 15 s sync and 5 min scale-down window and the
 // function's idle timeout are compressed with it.
-import type { TargetInput } from "../targets/target-spec";
+import type { TargetInput } from "../kinds/target-schemas";
 
 const ms = (v: number, min: number) => Math.max(min, Math.round(v));
 

@@ -5,7 +5,7 @@
 // others are refused naming the target and why.
 import { z } from "zod";
 import { kindDefinition, type LooseSpec, type Pinned } from "../kinds";
-import { targetInput, type TargetInput } from "../targets/target-spec";
+import { targetInput, type TargetInput } from "../kinds/target-schemas";
 
 export const studyFactors = z
   .object({

@@ -3,7 +3,7 @@
 // The same shape is the body of POST /api/v1/studies and a `study run` file.
 import { z } from "zod";
 import { targetName } from "../targets/local-specs";
-import { targetInput } from "../targets/target-spec";
+import { targetInput } from "../kinds/target-schemas";
 import { workloadInput } from "../workloads/workload-spec";
 import { MAX_SEED } from "./study-order";
 import { factorLevels, studyFactors, type StudyFactors } from "./study-factors";

@@ -1,9 +1,9 @@
 // The schemas every target kind's spec makes (kinds/): what the API takes and what a stored target holds.
 import { z } from "zod";
-import { type TARGET_KINDS, type TargetKind, targetKinds } from "../kinds";
-import { targetName } from "./local-specs";
+import { type TARGET_KINDS, type TargetKind, targetKinds } from "./index";
+import { targetName } from "../targets/local-specs";
 
-export { type TargetKind, targetSpecs } from "../kinds";
+export { type TargetKind, targetSpecs } from "./index";
 
 type SpecOf<K extends TargetKind> = (typeof TARGET_KINDS)[K]["spec"];
 /** A target of one kind, as parsed or as given: its kind and that kind's spec. */
