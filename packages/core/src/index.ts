@@ -85,3 +85,4 @@ export * from "./targets/credentials";
 export * from "./targets/kubeconfig";
 export * from "./targets/kubernetes-spec";
 export * from "./k6/external-run-settings";
+export * from "./metrics/metric-catalog";

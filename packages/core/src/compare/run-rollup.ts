@@ -13,7 +13,14 @@ import { averagedSeries } from "../statistics/merged-repetitions";
 import { studyMaxThroughput } from "../statistics/study-definitions";
 import { successFirstLatency } from "../runs/run-summary";
 import { maxThroughputSchema, type MaxThroughput } from "../runs/throughput";
-import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, requestsAboveQuantiles, verdictWindows } from "./comparison-samples";
+import { STORED_QUANTILE_KEYS } from "../metrics/metric-catalog";
+import {
+  alignToLoadStart,
+  COMPARISON_BUCKET_SECONDS,
+  requestsAboveQuantiles,
+  verdictWindows,
+  type RequestsAboveQuantiles,
+} from "./comparison-samples";
 
 /** Bucket lengths stored per run: 0 is the whole run. */
 export const ROLLUP_BUCKETS = [0, 10, 60] as const;
@@ -45,9 +52,15 @@ export const runRollupWindowsSchema = timeBucketColumnsSchema.extend({
    * Per second of the windows, the responses a single run's percentile verdict counts (`counted`: successful ones,
    * as the verdict's point value) and of those the ones above the run's whole-run p50, p95 and p99: what the verdict
    * resamples (the whole-run percentile, never a mean of per-second ones). Required: a rollup stored before it (or
-   * before `counted`, when it counted every response) no longer parses and is made again.
+   * before `counted`, when it counted every response, or before a stored quantile was added: STORED_QUANTILES) no longer
+   * parses and is made again.
    */
-  above: z.object({ p50: z.array(z.number()), p95: z.array(z.number()), p99: z.array(z.number()), counted: z.array(z.number()) }),
+  above: z.object(
+    Object.fromEntries([...STORED_QUANTILE_KEYS, "counted"].map((k) => [k, z.array(z.number())])) as Record<
+      keyof RequestsAboveQuantiles,
+      z.ZodArray<z.ZodNumber>
+    >,
+  ),
 });
 export type RunRollupWindows = z.infer<typeof runRollupWindowsSchema>;
 

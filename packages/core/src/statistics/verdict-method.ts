@@ -40,6 +40,13 @@ export type VerdictOutcome = "candidate-better" | "baseline-better" | "equivalen
 /** Between configurations (repetitions, or single runs widened by a stated run-to-run CV), or only what two single runs showed. */
 export type VerdictScope = "between-configurations" | "within-run";
 
+/**
+ * The version of how verdicts are decided (this module, compare/comparison-samples.ts and the metric catalog): part
+ * of a stored comparison's cache key, so comparisons stored by older verdict code are computed again. Bump it with
+ * any change to a method, an interval, a margin, the outcomes, their texts or the compared metrics.
+ */
+export const VERDICT_VERSION = 1;
+
 /** Below this many repetitions a side the bootstrap's percentile interval is too narrow; Student/Welch is used. */
 export const BOOTSTRAP_MIN_RUNS = 30;
 /** A single run's series must hold at least this many independent-equivalent seconds (n x var / long-run var) to be judged. */

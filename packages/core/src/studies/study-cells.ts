@@ -2,7 +2,8 @@
 // workloads inner, as the study input lists them; and the planned run order
 // (studies.planned_order): cell indices, a round after another.
 import { z } from "zod";
-import { successFirstLatency, type RunSummary } from "../runs/run-summary";
+import { metricOf } from "../metrics/metric-catalog";
+import type { RunSummary } from "../runs/run-summary";
 import { describeSample, type SampleStats } from "../statistics/repetition-stats";
 import { repetitionFlags, type ValidityFlag } from "../runs/validity-flags";
 
@@ -48,9 +49,21 @@ export function cellsFromRuns(
 export const cellIndexOf = (cells: readonly StudyCell[], run: { targetId: string | null; workloadId: string | null }) =>
   cells.findIndex((c) => c.targetId === (run.targetId ?? "") && c.workloadId === (run.workloadId ?? ""));
 
-/** The metrics whose spread across repetitions a cell shows. */
-export const STUDY_METRICS = ["rps", "p50", "p95", "p99", "goodput", "failures"] as const;
+/** The catalog metrics a cell shows, by the field the study API names them with (packages/api's study cell stats). */
+export const STUDY_CELL_CATALOG_METRICS = { rps: "req/s", p50: "p50", p95: "p95", p99: "p99" } as const;
+/** The metrics whose spread across repetitions a cell shows: those catalog metrics, then the run's goodput and failures (study 000's counts). */
+export const STUDY_METRICS = [
+  ...(Object.keys(STUDY_CELL_CATALOG_METRICS) as Array<keyof typeof STUDY_CELL_CATALOG_METRICS>),
+  "goodput",
+  "failures",
+] as const;
 export type StudyMetric = (typeof STUDY_METRICS)[number];
+
+const catalogValue = (key: string, s: RunSummary): number => {
+  const m = metricOf(key);
+  if (!m) throw new Error(`study cells show "${key}", which the metric catalog does not declare`);
+  return m.ofRun(s);
+};
 
 /** A run's own figures in a study, once it has succeeded and been analysed. */
 export type StudyRunResult = { requests: number; failures: number; goodput: number; rps: number; p50: number; p95: number; p99: number };
@@ -62,11 +75,11 @@ export function studyRunResult(run: { status: string; summary: RunSummary | null
     requests: s.requests,
     failures: s.failures,
     goodput: s.goodput,
-    rps: s.rps,
-    // Successful responses' latency (all responses' in summaries made before they were kept apart).
-    p50: successFirstLatency(s).p50,
-    p95: successFirstLatency(s).p95,
-    p99: successFirstLatency(s).p99,
+    // As the catalog reads them: successful responses' latency (all responses' in summaries made before they were kept apart).
+    rps: catalogValue(STUDY_CELL_CATALOG_METRICS.rps, s),
+    p50: catalogValue(STUDY_CELL_CATALOG_METRICS.p50, s),
+    p95: catalogValue(STUDY_CELL_CATALOG_METRICS.p95, s),
+    p99: catalogValue(STUDY_CELL_CATALOG_METRICS.p99, s),
   };
 }
 
