@@ -1,7 +1,9 @@
 // A new run-level metric is one catalog entry: given the catalog extended by it, the verdict table, the box plots,
 // the CSV export, the gate's --fail-on and the study tables all carry it, without another edit (issue 33). Each
 // check below fails if that reader keeps a list of its own instead of the catalog it is given.
+import { type StudyViewAnswer, studyViewSchema } from "@opsbench/api";
 import {
+  cellStats,
   comparisonVerdicts,
   emptyHistogram,
   evaluateGateRule,
@@ -9,6 +11,10 @@ import {
   METRIC_CATALOG,
   parseGateRule,
   recordValue,
+  STUDY_CELL_FIGURES,
+  STUDY_METRICS,
+  studyCellFigures,
+  studyRunResult,
   studyTableCells,
   studyTableColumns,
   studyTableRows,
@@ -21,6 +27,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { boxTable, repetitionValues } from "../apps/web/lib/export/comparison-tables";
 import { toCsv } from "../apps/web/lib/export/data-table";
+import { formatStudy } from "../packages/cli/src/study-command";
 
 /** The mean latency of all responses: a run-level metric no reader knows by name. */
 const meanLatency: RunMetric = {
@@ -34,6 +41,7 @@ const meanLatency: RunMetric = {
   ofWindow: () => null,
   gate: [{ alias: "avg" }],
   studyTables: [{ table: "request-durations", column: "meanLatency", heading: "Mean latency" }],
+  studyField: "meanLatency",
 };
 const catalog = extendMetricCatalog(meanLatency);
 
@@ -126,4 +134,96 @@ describe("a metric added in one catalog entry", () => {
   it("is refused when its key is one the catalog already has (one metric, one name)", () => {
     expect(() => extendMetricCatalog({ ...meanLatency, key: "p95" })).toThrow(/already in the catalog/);
   });
+
+  it("is a figure of the study cells, and `opsbench study show` prints it with its unit and decimals", () => {
+    const figures = studyCellFigures(catalog);
+    expect(figures.map((f) => f.key)).toEqual([...STUDY_METRICS.slice(0, -2), "meanLatency", "goodput", "failures"]);
+    const results = candidate.map((summary) => studyRunResult({ status: "SUCCEEDED", summary }, figures)!);
+    const stats = cellStats(results, figures);
+    const mean = candidate.reduce((sum, s) => sum + s.latencyMs.avg, 0) / candidate.length;
+    expect(stats.meanLatency!.n).toBe(3);
+    expect(stats.meanLatency!.mean).toBeCloseTo(mean, 9);
+
+    const view = studyView(candidate);
+    const cell = view.cells[0]!;
+    const extended = { ...view, cells: [{ ...cell, stats: { ...cell.stats, ...stats } }] };
+    const text = formatStudy(extended, figures).split("\n");
+    const line = text.find((l) => l.startsWith("    mean latency "));
+    expect(line).toMatch(new RegExp(`^    mean latency ${mean.toFixed(2)} \\+- [\\d.]+ ms \\(95% CI [\\d.]+ to [\\d.]+\\)$`));
+    expect(text.find((l) => l.startsWith("    merged "))).toContain(`mean latency ${candidate[0]!.latencyMs.avg.toFixed(2)} ms`);
+    // The built-in report has no such line: it prints the figures it is given.
+    expect(formatStudy(extended).includes("mean latency")).toBe(false);
+  });
 });
+
+describe("the study cells and the study API, from the catalog", () => {
+  it("show the catalog's metrics that have a study field, then goodput and failures; the API's answer is shaped by them", () => {
+    const shown = METRIC_CATALOG.filter((m) => m.studyField !== undefined);
+    expect(STUDY_CELL_FIGURES.map((f) => f.label)).toEqual([...shown.map((m) => m.key), "goodput", "failures"]);
+    expect(STUDY_METRICS).toEqual([...shown.map((m) => m.studyField), "goodput", "failures"]);
+    const view = studyView(baseline);
+    // The strict schema takes the view core computed, and refuses a cell without one of the figures.
+    expect(studyViewSchema.parse(view).cells[0]!.stats.p95.n).toBe(3);
+    const { p95: _, ...withoutP95 } = view.cells[0]!.stats;
+    expect(studyViewSchema.safeParse({ ...view, cells: [{ ...view.cells[0]!, stats: withoutP95 }] }).success).toBe(false);
+    const p95 = formatStudy(view)
+      .split("\n")
+      .find((l) => l.startsWith("    p95 "));
+    expect(p95).toMatch(/^ {4}p95 {6}\d+\.\d{2} \+- \d+\.\d{2} ms \(95% CI /);
+  });
+});
+
+/** A study of one cell whose repetitions had these summaries, as the API answers it. */
+function studyView(summaries: readonly RunSummary[]): StudyViewAnswer {
+  const at = new Date(0).toISOString();
+  const runs = summaries.map((summary, i) => ({
+    id: `00000000-0000-4000-8000-00000000000${i}`,
+    cell: 0,
+    status: "SUCCEEDED",
+    repetition: i + 1,
+    round: i + 1,
+    position: i + 1,
+    flags: [],
+    error: null,
+    startedAt: at,
+    finishedAt: at,
+    result: studyRunResult({ status: "SUCCEEDED", summary })!,
+  }));
+  return {
+    id: "00000000-0000-4000-8000-0000000000aa",
+    name: "s",
+    status: "SUCCEEDED",
+    order: "sequential",
+    seed: null,
+    repetitions: summaries.length,
+    cooldownSeconds: 0,
+    baselineWaitSeconds: 0,
+    warmupSeconds: 0,
+    createdAt: at,
+    startedAt: at,
+    finishedAt: at,
+    error: null,
+    progress: {
+      total: runs.length,
+      finished: runs.length,
+      succeeded: runs.length,
+      failed: 0,
+      aborted: 0,
+      etaSeconds: null,
+      overheadSeconds: 0,
+      current: null,
+    },
+    cells: [
+      {
+        index: 0,
+        target: { id: "t", name: "t", kind: null },
+        workload: { id: "w", name: "w" },
+        runs,
+        stats: cellStats(runs.map((r) => r.result)),
+        merged: summaries[0]!,
+        flags: [],
+      },
+    ],
+    runs,
+  };
+}

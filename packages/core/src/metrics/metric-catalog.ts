@@ -61,6 +61,11 @@ export interface RunMetric {
   gate: readonly GateAlias[];
   /** The study tables that show it (besides the comparison's verdict table and box plots, which show every metric). */
   studyTables: readonly StudyTableColumn[];
+  /**
+   * Whether a study's cells show it (mean, SD and 95% CI over the repetitions, and each run's value): the field the
+   * study API names it by (a cell's `stats`, a run's `result`), a name clients keep. Absent: the cells do not show it.
+   */
+  studyField?: string;
 }
 
 /**
@@ -68,7 +73,7 @@ export interface RunMetric {
  * all responses (run-level values only). Goodput is judged as the failure share (100 - goodput, percentage points,
  * an absolute margin).
  */
-export const METRIC_CATALOG: readonly RunMetric[] = [
+const BUILT_IN_METRICS = [
   {
     key: "p50",
     label: "p50 latency",
@@ -81,6 +86,7 @@ export const METRIC_CATALOG: readonly RunMetric[] = [
     ofWindow: (b) => b.p50Ms,
     gate: [{ alias: "p50" }],
     studyTables: [],
+    studyField: "p50",
   },
   {
     key: "p95",
@@ -94,6 +100,7 @@ export const METRIC_CATALOG: readonly RunMetric[] = [
     ofWindow: (b) => b.p95Ms,
     gate: [{ alias: "p95" }],
     studyTables: [],
+    studyField: "p95",
   },
   {
     key: "p99",
@@ -107,6 +114,7 @@ export const METRIC_CATALOG: readonly RunMetric[] = [
     ofWindow: (b) => b.p99Ms,
     gate: [{ alias: "p99" }],
     studyTables: [],
+    studyField: "p99",
   },
   {
     key: "req/s",
@@ -122,6 +130,7 @@ export const METRIC_CATALOG: readonly RunMetric[] = [
       { table: "throughput", column: "rps", heading: "req/s" },
       { table: "scaling", column: "rps", heading: "req/s" },
     ],
+    studyField: "rps",
   },
   {
     key: "failure share",
@@ -161,7 +170,21 @@ export const METRIC_CATALOG: readonly RunMetric[] = [
     gate: [],
     studyTables: [],
   },
-];
+] as const satisfies readonly RunMetric[];
+
+/** The compared metrics (the built-in catalog). */
+export const METRIC_CATALOG: readonly RunMetric[] = BUILT_IN_METRICS;
+
+/**
+ * The study API's field of each built-in metric studies show, as a type (the API's cell `stats` and run `result`
+ * are typed by it). `as const` above keeps the fields' names; a catalog extended in a test types its own.
+ */
+export type StudyMetricField = Extract<(typeof BUILT_IN_METRICS)[number], { studyField: string }>["studyField"];
+
+/** The built-in metrics studies show, in catalog order, each with its field typed. */
+export const STUDY_SHOWN_METRICS: ReadonlyArray<RunMetric & { studyField: StudyMetricField }> = BUILT_IN_METRICS.flatMap((m) =>
+  "studyField" in m ? [m] : [],
+);
 
 /** The catalog a reader is given: the built-in one, or (tests) one extended by extendMetricCatalog. */
 export type MetricCatalog = readonly RunMetric[];

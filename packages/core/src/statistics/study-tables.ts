@@ -9,7 +9,7 @@
 import { METRIC_CATALOG, type MetricCatalog } from "../metrics/metric-catalog";
 import type { RunSummary } from "../runs/run-summary";
 import { describeSample, type SampleStats } from "./repetition-stats";
-import { stableThroughput, STUDY_METRIC_DEFINITIONS, throughputPerVcpu, weightedQps } from "./study-definitions";
+import { stableThroughput, STUDY_METRIC_DEFINITIONS, type StudyMetricId, throughputPerVcpu, weightedQps } from "./study-definitions";
 
 /** One succeeded repetition as the tables need it. */
 export interface StudyTableRun {
@@ -37,6 +37,8 @@ export interface StudyTableFigure {
   unit: string;
   decimals: number;
   of: (r: StudyTableRun) => number | null;
+  /** The study definition it follows (shown under the tables), if a study defined it. */
+  definition?: StudyMetricId;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface StudyTableFigure {
 const STUDY_ONLY_FIGURES = {
   failed: { label: "Failed", unit: "", decimals: 0, of: (r: StudyTableRun) => r.summary.failures },
   total: { label: "Total", unit: "", decimals: 0, of: (r: StudyTableRun) => r.summary.requests },
-  goodput: { label: "Goodput", unit: "%", decimals: 2, of: (r: StudyTableRun) => r.summary.goodput },
+  goodput: { label: "Goodput", unit: "%", decimals: 2, definition: "goodput", of: (r: StudyTableRun) => r.summary.goodput },
   avg: { label: "AVG", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.avg },
   min: { label: "MIN", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.min },
   med: { label: "MED", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.p50 },
@@ -58,20 +60,34 @@ const STUDY_ONLY_FIGURES = {
     decimals: 4,
     of: (r: StudyTableRun) => r.summary.cost?.perThousandRequests ?? null,
   },
-  successRatio: { label: "Success ratio (2xx)", unit: "%", decimals: 2, of: (r: StudyTableRun) => r.summary.successRatio },
+  successRatio: {
+    label: "Success ratio (2xx)",
+    unit: "%",
+    decimals: 2,
+    definition: "success-ratio",
+    of: (r: StudyTableRun) => r.summary.successRatio,
+  },
   expectedResponseRatio: {
     label: "k6 expected_response ratio",
     unit: "%",
     decimals: 2,
+    definition: "expected-response-ratio",
     of: (r: StudyTableRun) =>
       r.summary.expectedResponseRatio ??
       (r.summary.requests > 0 ? (100 * (r.summary.requests - r.summary.failures)) / r.summary.requests : null),
   },
-  maxThroughput: { label: "Max throughput", unit: "req/s", decimals: 2, of: (r: StudyTableRun) => r.maxThroughputRps },
+  maxThroughput: {
+    label: "Max throughput",
+    unit: "req/s",
+    decimals: 2,
+    definition: "max-throughput",
+    of: (r: StudyTableRun) => r.maxThroughputRps,
+  },
   stableThroughput: {
     label: "Stable throughput (80% of max)",
     unit: "req/s",
     decimals: 2,
+    definition: "stable-throughput",
     of: (r: StudyTableRun) => (r.maxThroughputRps === null ? null : stableThroughput(r.maxThroughputRps)),
   },
   cpuPercent: { label: "CPU", unit: "%", decimals: 2, of: (r: StudyTableRun) => r.cpuPercent },
@@ -79,15 +95,23 @@ const STUDY_ONLY_FIGURES = {
     label: "Weighted qps",
     unit: "req/s per CPU%",
     decimals: 3,
+    definition: "weighted-qps",
     of: (r: StudyTableRun) => weightedQps(r.summary.rps, r.cpuPercent),
   },
-  scalingSeconds: { label: "Scaling duration", unit: "s", decimals: 2, of: (r: StudyTableRun) => r.scaling?.seconds ?? null },
+  scalingSeconds: {
+    label: "Scaling duration",
+    unit: "s",
+    decimals: 2,
+    definition: "scaling-duration",
+    of: (r: StudyTableRun) => r.scaling?.seconds ?? null,
+  },
   maxReplicas: { label: "Replicas reached", unit: "", decimals: 2, of: (r: StudyTableRun) => r.scaling?.maxReplicas ?? null },
   meanVcpus: { label: "Mean vCPUs", unit: "vCPU", decimals: 2, of: (r: StudyTableRun) => r.meanVcpus ?? null },
   rpsPerVcpu: {
     label: "Throughput per vCPU",
     unit: "req/s per vCPU",
     decimals: 2,
+    definition: "throughput-per-vcpu",
     of: (r: StudyTableRun) => throughputPerVcpu(r.summary.rps, r.meanVcpus ?? null),
   },
 } satisfies Record<string, StudyTableFigure>;
@@ -182,17 +206,18 @@ true satisfies (typeof STUDY_TABLE_IDS)[number] extends StudyTableId
     : false
   : false;
 
-/** What each named figure means and which study defined it (shown under the tables). */
+/** The study definitions some figure follows. */
+type FollowedDefinition = {
+  [K in keyof typeof STUDY_ONLY_FIGURES]: (typeof STUDY_ONLY_FIGURES)[K] extends { definition: infer D } ? D : never;
+}[keyof typeof STUDY_ONLY_FIGURES];
+// Every study definition is followed by a figure (else the tables would show a definition nothing computes, or the
+// page would lose one): a definition without its figure does not compile.
+true satisfies StudyMetricId extends FollowedDefinition ? true : false;
+
+/** What each named figure means and which study defined it (shown under the tables): the definitions the figures follow, in their order. */
 export const STUDY_TABLE_DEFINITIONS = [
-  STUDY_METRIC_DEFINITIONS.goodput,
-  STUDY_METRIC_DEFINITIONS["success-ratio"],
-  STUDY_METRIC_DEFINITIONS["expected-response-ratio"],
-  STUDY_METRIC_DEFINITIONS["max-throughput"],
-  STUDY_METRIC_DEFINITIONS["stable-throughput"],
-  STUDY_METRIC_DEFINITIONS["weighted-qps"],
-  STUDY_METRIC_DEFINITIONS["scaling-duration"],
-  STUDY_METRIC_DEFINITIONS["throughput-per-vcpu"],
-];
+  ...new Set(Object.values(STUDY_ONLY_FIGURES as Record<string, StudyTableFigure>).flatMap((f) => (f.definition ? [f.definition] : []))),
+].map((id) => STUDY_METRIC_DEFINITIONS[id]);
 
 export interface StudyTableCell {
   target: string;
