@@ -337,8 +337,8 @@ export function formatStats(s: SampleStats, unit = "", decimals?: number): strin
   return `${n(s.mean)} +- ${n(s.sd)}${u} (95% CI ${n(s.ci95.low)} to ${n(s.ci95.high)})`;
 }
 
-/** What a finished run's progress line says of it: its throughput, p95 and goodput, as the cells name them. */
-const PROGRESS_FIGURES = STUDY_CELL_FIGURES.filter((f) => f.key === "rps" || f.key === "p95" || f.key === "goodput");
+/** What a finished run's progress line says of it, in this order: its throughput, p95 and goodput, as the cells name and write them. */
+const PROGRESS_FIGURES = (["rps", "p95", "goodput"] as const).flatMap((key) => STUDY_CELL_FIGURES.filter((f) => f.key === key));
 
 /**
  * `study show`: each cell's figures (core's STUDY_CELL_FIGURES: the metric catalog's entries studies show, then

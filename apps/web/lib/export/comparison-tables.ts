@@ -1,7 +1,7 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
 import type { ComparisonTableName } from "@opsbench/api";
-import { flagsOfGroup, flagsOfRun, METRIC_CATALOG, successFirstLatency, type MetricCatalog } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, METRIC_CATALOG, STORED_QUANTILE_KEYS, successFirstLatency, type MetricCatalog } from "@opsbench/core";
 import type { CompareData } from "@/features/compare/compare-data";
 import type { DataTable } from "./data-table";
 
@@ -249,8 +249,10 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName, ca
     case "series":
       return {
         name,
-        columns: ["group", "offset_s", "requests", "p50_ms", "p95_ms", "p99_ms", "goodput_pct"],
-        rows: G.flatMap((g) => g.series.map((b) => [g.label, b.offsetSeconds, b.requests, b.p50Ms, b.p95Ms, b.p99Ms, b.goodput])),
+        columns: ["group", "offset_s", "requests", ...STORED_QUANTILE_KEYS.map((q) => `${q}_ms`), "goodput_pct"],
+        rows: G.flatMap((g) =>
+          g.series.map((b) => [g.label, b.offsetSeconds, b.requests, ...STORED_QUANTILE_KEYS.map((q) => b[`${q}Ms` as const]), b.goodput]),
+        ),
       };
     case "distribution":
       return {

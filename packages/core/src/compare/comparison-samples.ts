@@ -5,11 +5,12 @@
 // clock: latency histograms add, rates are averaged, maximum throughput is each
 // run's own, then summarised (never a sum of runs).
 import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histograms/histogram";
-import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
+import { bucketize, emptyBucket, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { successCells } from "../runs/measured-cells";
-import { successFirstLatency, type RunSummary } from "../runs/run-summary";
+import type { RunSummary } from "../runs/run-summary";
 import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
+import { latencyByRequestName } from "./request-latency";
 import { studyMaxThroughput } from "../statistics/study-definitions";
 import { applyFamily, compareGroups, withMargin, type VerdictOptions, type VerdictSample } from "../statistics/verdict-method";
 import {
@@ -43,7 +44,6 @@ export function alignToLoadStart(cells: readonly ResultCell[], loadStart: Date):
  */
 export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, totalSeconds: number) {
   const aligned = runs.flat();
-  const names = [...new Set(aligned.map((c) => c.name))].sort();
   const seconds = totalSeconds || 1;
   return {
     merged: aligned.length
@@ -56,14 +56,7 @@ export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, tot
         )
       : [],
     distribution: latencyCdf(aligned),
-    byRequest: names.map((name) => {
-      const s = summarize(
-        aligned.filter((c) => c.name === name),
-        seconds,
-      );
-      const l = successFirstLatency(s);
-      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
-    }),
+    byRequest: latencyByRequestName(aligned, seconds),
   };
 }
 
@@ -77,8 +70,7 @@ export function verdictWindows(aligned: readonly ResultCell[], loadSeconds?: num
   const buckets = bucketize(aligned, EPOCH, VERDICT_WINDOW_SECONDS);
   const end = loadSeconds && loadSeconds > 0 ? Math.floor(loadSeconds) : buckets.length;
   const out: TimeBucket[] = [];
-  for (let s = 1; s < end; s++)
-    out.push(buckets[s] ?? { offsetSeconds: s, requests: 0, p50Ms: null, p95Ms: null, p99Ms: null, goodput: null });
+  for (let s = 1; s < end; s++) out.push(buckets[s] ?? emptyBucket(s));
   return out;
 }
 

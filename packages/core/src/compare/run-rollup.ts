@@ -10,8 +10,8 @@ import { CHART_POINT_BUDGET } from "../charts/downsample";
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
+import { latencyByRequestName } from "./request-latency";
 import { studyMaxThroughput } from "../statistics/study-definitions";
-import { successFirstLatency } from "../runs/run-summary";
 import { maxThroughputSchema, type MaxThroughput } from "../runs/throughput";
 import { STORED_QUANTILE_KEYS } from "../metrics/metric-catalog";
 import {
@@ -174,7 +174,6 @@ export interface RolledUpRun {
  */
 export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: number) {
   const whole = runs.flatMap((r) => r.whole);
-  const names = [...new Set(whole.map((c) => c.name))].sort();
   const seconds = totalSeconds || 1;
   return {
     merged: whole.length ? { ...summarize(whole, seconds), maxThroughput: meanMaxThroughput(runs.map((r) => r.maxThroughput)) } : null,
@@ -187,13 +186,6 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
             COMPARISON_BUCKET_SECONDS,
           ),
     distribution: latencyCdf(whole),
-    byRequest: names.map((name) => {
-      const s = summarize(
-        whole.filter((c) => c.name === name),
-        seconds,
-      );
-      const l = successFirstLatency(s);
-      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
-    }),
+    byRequest: latencyByRequestName(whole, seconds),
   };
 }

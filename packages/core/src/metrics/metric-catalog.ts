@@ -13,6 +13,10 @@ export const STORED_QUANTILES = { p50: 0.5, p95: 0.95, p99: 0.99 } as const;
 export type StoredQuantileKey = keyof typeof STORED_QUANTILES;
 export const STORED_QUANTILE_KEYS = Object.keys(STORED_QUANTILES) as StoredQuantileKey[];
 
+/** The stored quantiles of a latency summary (its p50, p95, ... fields), nothing else. */
+export const storedQuantilesOf = (latency: Readonly<Record<StoredQuantileKey, number>>): Record<StoredQuantileKey, number> =>
+  Object.fromEntries(STORED_QUANTILE_KEYS.map((q) => [q, latency[q]])) as Record<StoredQuantileKey, number>;
+
 /** A single run is judged over windows of this many seconds (its per-second series). */
 export const VERDICT_WINDOW_SECONDS = 1;
 

@@ -18,6 +18,7 @@ import {
   type RunRollupWindows,
   type MetricVerdict,
   type RolledUpRun,
+  type RequestLatency,
   type RunSummary,
   type TimeBucket,
   type ValidityFlag,
@@ -65,7 +66,7 @@ export interface ComparisonGroup {
   series: TimeBucket[];
   distribution: Array<{ ms: number; cumulative: number }>;
   infra: Array<{ runId: string; offsetSeconds: number; replicas: number; cpuPercent: number | null }>;
-  byRequest: Array<{ name: string; requests: number; p50: number; p95: number; p99: number }>;
+  byRequest: RequestLatency[];
 }
 
 export interface ComparisonView {
