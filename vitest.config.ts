@@ -10,6 +10,8 @@ const unit = [
   "packages/core/test/**/*.test.ts",
   "tests/self-hosting.test.ts",
   "tests/go-licences.test.ts",
+  "tests/metric-catalog.test.ts",
+  "tests/verdict-version.test.ts",
   "engine/test/**/*.test.ts",
   "engine/conformance/**/*.test.ts",
   "apps/runner/test/runner-imports.test.ts",

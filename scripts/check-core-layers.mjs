@@ -19,6 +19,7 @@ export const LAYERS = [
   "load-hosts",
   "shares",
   "runs",
+  "metrics",
   "statistics",
   "targets",
   "kinds",

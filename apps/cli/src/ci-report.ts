@@ -2,7 +2,7 @@
 // run itself one too) and `--summary FILE` (GitHub-flavoured markdown, e.g. $GITHUB_STEP_SUMMARY). Pure: from
 // what the server answered about the run and the comparison.
 import type { RunViewAnswer } from "@opsbench/api";
-import type { GateResult } from "@opsbench/core";
+import { type GateResult, STORED_QUANTILE_KEYS } from "@opsbench/core";
 import type { RunReport } from "./run-report";
 
 /** What the reports read of the run: the API's run view's parts. */
@@ -100,9 +100,9 @@ export function markdownSummary(r: CiReport): string {
   ];
   if (s)
     lines.push(
-      "| requests | failed | goodput | req/s | p50 ms | p95 ms | p99 ms |",
-      "|---:|---:|---:|---:|---:|---:|---:|",
-      `| ${s.requests} | ${s.failures} | ${s.goodput.toFixed(2)} % | ${s.rps.toFixed(1)} | ${s.latencyMs.p50.toFixed(1)} | ${s.latencyMs.p95.toFixed(1)} | ${s.latencyMs.p99.toFixed(1)} |`,
+      `| requests | failed | goodput | req/s | ${STORED_QUANTILE_KEYS.map((q) => `${q} ms`).join(" | ")} |`,
+      `|---:|---:|---:|---:|${STORED_QUANTILE_KEYS.map(() => "---:|").join("")}`,
+      `| ${s.requests} | ${s.failures} | ${s.goodput.toFixed(2)} % | ${s.rps.toFixed(1)} | ${STORED_QUANTILE_KEYS.map((q) => s.latencyMs[q].toFixed(1)).join(" | ")} |`,
       "",
     );
   if (r.run.thresholds.length) {

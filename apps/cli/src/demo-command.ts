@@ -4,7 +4,16 @@
 // and a three-line verdict. Exit 0 when every run succeeded, 1 otherwise, 130 on Ctrl-C.
 import { StudyInterrupt } from "./study-interrupt";
 import { parseArgs } from "node:util";
-import { DEMO_FUNCTION, DEMO_RUN_SECONDS, DEMO_SERVICE, demoStudy, isFinalRunStatus, studyInput } from "@opsbench/core";
+import {
+  DEMO_FUNCTION,
+  DEMO_RUN_SECONDS,
+  DEMO_SERVICE,
+  demoStudy,
+  isFinalRunStatus,
+  STUDY_CELL_FIGURES,
+  studyFigureText,
+  studyInput,
+} from "@opsbench/core";
 import { createDb, defaultWorkspaceId, workspaceScope, type StudyRunView, type StudyView, type WorkspaceScope } from "@opsbench/db";
 import { createRunQueue, createStudyQueue, startStudy } from "@opsbench/jobs";
 import { demoVerdict, parseComparison } from "./demo-verdict";
@@ -140,9 +149,12 @@ async function followStudy(scope: WorkspaceScope, studyId: string, out: LiveLine
 const runLabel = (view: StudyView, r: StudyRunView) =>
   `run ${r.position ?? "?"} of ${view.runs.length} · ${view.cells[r.cell]?.target.name ?? "?"} #${r.repetition}`;
 
+/** What the line of a finished run says of it: p95 and goodput, as the study's cells name and write them. */
+const FINISHED_FIGURES = STUDY_CELL_FIGURES.filter((f) => f.key === "p95" || f.key === "goodput");
+
 function finished(r: StudyRunView): string {
   const res = r.result;
   const flags = r.flags.length ? ` [${r.flags.map((f) => f.code).join(", ")}]` : "";
   if (!res) return `${r.status.toLowerCase()}${r.error ? `: ${r.error}` : ""}${flags}`;
-  return `${r.status.toLowerCase()}: ${res.requests.toLocaleString("en")} requests, p95 ${res.p95.toFixed(2)} ms, goodput ${res.goodput.toFixed(2)} %${flags}`;
+  return `${r.status.toLowerCase()}: ${res.requests.toLocaleString("en")} requests, ${FINISHED_FIGURES.map((f) => studyFigureText(f, res[f.key])).join(", ")}${flags}`;
 }

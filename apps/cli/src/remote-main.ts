@@ -4,7 +4,7 @@
 // 99 thresholds (or a --fail-on rule) failed.
 import { parseArgs } from "node:util";
 import type { RunViewAnswer, WindowSummaryAnswer } from "@opsbench/api";
-import type { GateRule } from "@opsbench/core";
+import { type GateRule, STORED_QUANTILE_KEYS } from "@opsbench/core";
 import {
   type Remote,
   RemoteInputError,
@@ -171,7 +171,7 @@ export const windowJson = (id: string, w: WindowSummaryAnswer) => ({
 });
 
 export function formatWindow(id: string, from: number, to: number, w: WindowSummaryAnswer): string {
-  return `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, p50 ${w.latencyMs.p50} ms, p95 ${w.latencyMs.p95} ms, p99 ${w.latencyMs.p99} ms`;
+  return `run ${id}, seconds ${from}-${to}: requests ${w.requests}, failed ${w.failures}, goodput ${w.goodput.toFixed(2)} %, ${STORED_QUANTILE_KEYS.map((q) => `${q} ${w.latencyMs[q]} ms`).join(", ")}`;
 }
 
 /** `import k6 FILE` against a server: the file stays here, only its aggregate travels (POST /api/v1/imports/k6). */

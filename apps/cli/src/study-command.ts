@@ -13,8 +13,11 @@ import {
   iotStudy,
   isFinalRunStatus,
   isStudySettled,
+  STUDY_CELL_FIGURES,
+  studyFigureText,
   studyInput,
   type SampleStats,
+  type StudyCellFigure,
   type StudyInput,
 } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type WorkspaceScope } from "@opsbench/db";
@@ -262,8 +265,9 @@ async function waitForStudy<V extends StudyViewAnswer>(
       const eta = view.progress.etaSeconds !== null ? `, ETA ${formatSeconds(view.progress.etaSeconds)}` : "";
       if (shown === "STARTED") say(`${where}: started${eta}`);
       else {
-        const res = r.result
-          ? `: ${r.result.rps.toFixed(1)} req/s, p95 ${r.result.p95.toFixed(2)} ms, goodput ${r.result.goodput.toFixed(1)} %`
+        const result = r.result;
+        const res = result
+          ? `: ${PROGRESS_FIGURES.map((f) => studyFigureText(f, result[f.key])).join(", ")}`
           : r.error
             ? `: ${r.error}`
             : "";
@@ -321,15 +325,26 @@ export function formatSeconds(s: number): string {
 
 const num = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
 
-/** "512.3 +- 10.2 (95% CI 487.0 to 537.6)", or what there is with fewer than two repetitions. */
-export function formatStats(s: SampleStats, unit = ""): string {
+/**
+ * "512.3 +- 10.2 (95% CI 487.0 to 537.6)", or what there is with fewer than two repetitions; with `decimals` (a
+ * catalog metric's) every figure has that many, else about three significant digits.
+ */
+export function formatStats(s: SampleStats, unit = "", decimals?: number): string {
   if (s.mean === null) return "no data";
+  const n = (v: number) => (decimals === undefined ? num(v) : v.toFixed(decimals));
   const u = unit ? ` ${unit}` : "";
-  if (s.sd === null || !s.ci95) return `${num(s.mean)}${u} (1 repetition, no spread)`;
-  return `${num(s.mean)} +- ${num(s.sd)}${u} (95% CI ${num(s.ci95.low)} to ${num(s.ci95.high)})`;
+  if (s.sd === null || !s.ci95) return `${n(s.mean)}${u} (1 repetition, no spread)`;
+  return `${n(s.mean)} +- ${n(s.sd)}${u} (95% CI ${n(s.ci95.low)} to ${n(s.ci95.high)})`;
 }
 
-export function formatStudy(view: StudyViewAnswer): string {
+/** What a finished run's progress line says of it, in this order: its throughput, p95 and goodput, as the cells name and write them. */
+const PROGRESS_FIGURES = (["rps", "p95", "goodput"] as const).flatMap((key) => STUDY_CELL_FIGURES.filter((f) => f.key === key));
+
+/**
+ * `study show`: each cell's figures (core's STUDY_CELL_FIGURES: the metric catalog's entries studies show, then
+ * goodput and failures; `figures` of an extended catalog in a test) as mean +- SD and 95% CI, and merged.
+ */
+export function formatStudy(view: StudyViewAnswer, figures: readonly StudyCellFigure<string>[] = STUDY_CELL_FIGURES): string {
   const p = view.progress;
   const lines = [
     `study ${view.id} "${view.name}": ${view.status}${view.error ? ` (${view.error})` : ""}`,
@@ -338,20 +353,18 @@ export function formatStudy(view: StudyViewAnswer): string {
       (p.etaSeconds !== null ? `, ETA ${formatSeconds(p.etaSeconds)}` : ""),
   ];
   for (const c of view.cells) {
-    const s = c.stats;
-    lines.push(`  ${c.target.name} x ${c.workload.name}: ${s.rps.n} of ${c.runs.length} repetitions succeeded`);
-    lines.push(`    req/s    ${formatStats(s.rps)}`);
-    lines.push(`    p50      ${formatStats(s.p50, "ms")}`);
-    lines.push(`    p95      ${formatStats(s.p95, "ms")}`);
-    lines.push(`    p99      ${formatStats(s.p99, "ms")}`);
-    lines.push(`    goodput  ${formatStats(s.goodput, "%")}`);
-    lines.push(`    failures ${formatStats(s.failures)}`);
-    if (c.merged) {
-      const m = c.merged;
-      lines.push(
-        `    merged   ${m.requests} requests, ${m.rps.toFixed(1)} req/s, p50 ${m.latencyMs.p50} ms, p95 ${m.latencyMs.p95} ms, p99 ${m.latencyMs.p99} ms, goodput ${m.goodput} %`,
-      );
+    const stats: Partial<Record<string, SampleStats>> = c.stats;
+    const succeeded = c.runs.filter((r) => r.result !== null).length;
+    lines.push(`  ${c.target.name} x ${c.workload.name}: ${succeeded} of ${c.runs.length} repetitions succeeded`);
+    for (const f of figures) {
+      const s = stats[f.key];
+      // A figure named by its unit (req/s) does not repeat it.
+      lines.push(`    ${f.label.padEnd(8)} ${s ? formatStats(s, f.unit === f.label ? "" : f.unit, f.decimals) : "no data"}`);
     }
+    // The merged histograms, read as the cells read a run (successful responses' latency).
+    const merged = c.merged;
+    if (merged)
+      lines.push(`    merged   ${merged.requests} requests, ${figures.map((f) => studyFigureText(f, f.ofRun(merged))).join(", ")}`);
     // The same flag on several runs is listed once, with the repetitions it concerns.
     const byMessage = new Map<string, number[]>();
     for (const r of c.runs)

@@ -3,7 +3,8 @@
 // a fixed number of decimals; "—" when there is no value yet.
 export const NO_VALUE = "—";
 
-const fixed = (v: number | null | undefined, decimals: number) =>
+/** A number with `decimals` decimals (a catalog metric's), or NO_VALUE. */
+export const fixed = (v: number | null | undefined, decimals: number) =>
   v === null || v === undefined || !Number.isFinite(v) ? NO_VALUE : v.toFixed(decimals);
 
 /** Counts: integer, e.g. "12345". */

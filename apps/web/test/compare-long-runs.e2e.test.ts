@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHART_POINT_BUDGET, COMPARED_METRICS } from "@opsbench/core";
+import { CHART_POINT_BUDGET, METRIC_CATALOG } from "@opsbench/core";
 import { createImportedRun, defaultWorkspaceId, runStore } from "@opsbench/db";
 import { readK6File } from "../../../apps/cli/src/read-k6-file";
 import { launchBrowser, openTestStack, testWebUrl } from "../../../tests/helpers";
@@ -164,7 +164,7 @@ describe("charts of long runs", () => {
     await expect.poll(() => page.getByTestId("cmp-verdict-method").textContent()).toMatch(/moving-block bootstrap/);
     const basisCells = await page.getByTestId("verdict-basis").allTextContents();
     // One row per metric for each of the three runs against the first.
-    expect(basisCells.length).toBe(3 * COMPARED_METRICS.length);
+    expect(basisCells.length).toBe(3 * METRIC_CATALOG.length);
     for (const b of basisCells) expect(b).not.toMatch(/moving-block bootstrap/);
 
     // A real drag across the latency chart over about 2 minutes (1170-1290 s of 0-1790 s) zooms in: 1 s resolution.

@@ -1,6 +1,6 @@
 // What the API takes and returns for studies: the list, a created study, the study page's view, an abort, and
 // the query of a study table's export.
-import { runSummarySchema, STUDY_ORDERS, STUDY_TABLE_IDS, validityFlag } from "@opsbench/core";
+import { runSummarySchema, STUDY_METRICS, STUDY_ORDERS, STUDY_TABLE_IDS, type StudyMetric, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
@@ -40,6 +40,13 @@ const sampleStatsSchema = z.strictObject({
   ci95: z.strictObject({ level: z.number(), low: z.number(), high: z.number(), halfWidth: z.number() }).nullable(),
 });
 
+/**
+ * A field per figure a study cell shows (core's STUDY_METRICS: the metric catalog's entries studies show, then
+ * goodput and failures), so a metric the catalog gives studies reaches this answer's shape without an edit here.
+ */
+const perStudyMetric = <S extends z.ZodType>(schema: S) =>
+  Object.fromEntries(STUDY_METRICS.map((m) => [m, schema])) as Record<StudyMetric, S>;
+
 const studyRunViewSchema = z.strictObject({
   id,
   cell: z.number().int(),
@@ -54,12 +61,7 @@ const studyRunViewSchema = z.strictObject({
   result: z
     .strictObject({
       requests: z.number(),
-      failures: z.number(),
-      goodput: z.number(),
-      rps: z.number(),
-      p50: z.number(),
-      p95: z.number(),
-      p99: z.number(),
+      ...perStudyMetric(z.number()),
     })
     .nullable(),
 });
@@ -90,14 +92,7 @@ export const studyViewSchema = z.strictObject({
       target: z.strictObject({ id: z.string(), name: z.string(), kind: z.string().nullable() }),
       workload: z.strictObject({ id: z.string(), name: z.string() }),
       runs: z.array(studyRunViewSchema),
-      stats: z.strictObject({
-        rps: sampleStatsSchema,
-        p50: sampleStatsSchema,
-        p95: sampleStatsSchema,
-        p99: sampleStatsSchema,
-        goodput: sampleStatsSchema,
-        failures: sampleStatsSchema,
-      }),
+      stats: z.strictObject(perStudyMetric(sampleStatsSchema)),
       merged: runSummarySchema.nullable(),
       flags: z.array(validityFlag),
     }),

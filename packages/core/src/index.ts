@@ -89,3 +89,5 @@ export * from "./targets/credentials";
 export * from "./targets/kubeconfig";
 export * from "./targets/kubernetes-spec";
 export * from "./k6/external-run-settings";
+export * from "./metrics/metric-catalog";
+export * from "./compare/request-latency";

@@ -7,7 +7,7 @@ import {
   cellStats,
   comparisonSamples,
   comparisonVerdicts,
-  COMPARED_METRICS,
+  METRIC_CATALOG,
   emptyHistogram,
   flagsOfGroup,
   flagsOfRun,
@@ -103,12 +103,12 @@ describe("comparison samples", () => {
     p99Ms: p95Ms,
     goodput: 100,
   });
-  const p95 = COMPARED_METRICS.find((m) => m.key === "p95")!;
+  const p95 = METRIC_CATALOG.find((m) => m.key === "p95")!;
 
   it("uses repetitions when a group has two analysed runs, else its time windows", () => {
     const reps = comparisonSamples({ label: "a", summaries: [summaryOf([10]), null, summaryOf([30])], windows: [bucket(5, 99)] }, p95);
     expect(reps).toMatchObject({ sample: { kind: "runs", values: [10, 30] } });
-    const rps = COMPARED_METRICS.find((m) => m.key === "req/s")!;
+    const rps = METRIC_CATALOG.find((m) => m.key === "req/s")!;
     const windows = comparisonSamples({ label: "b", summaries: [summaryOf([10])], windows: [bucket(5, 7), bucket(6, 8)] }, rps);
     expect(windows).toEqual({ label: "b", sample: { kind: "seconds", values: [5, 6] } });
     // A single run's percentile is never a mean of its seconds' percentiles: without its whole-run histogram, no values.
@@ -123,11 +123,11 @@ describe("comparison samples", () => {
     const many = (label: string, ms: number) => ({ label, summaries: [summaryOf([ms]), summaryOf([ms + 1])], windows: [] });
     // A single run's seconds against repetitions: a "no verdict" entry per metric that says why, not silence.
     const mixed = comparisonVerdicts([one, many("b", 20)]);
-    expect(mixed).toHaveLength(COMPARED_METRICS.length);
+    expect(mixed).toHaveLength(METRIC_CATALOG.length);
     expect(mixed.every((v) => v.outcome === "no-verdict" && v.significant === false && v.reason !== null)).toBe(true);
     const verdicts = comparisonVerdicts([many("a", 10), many("b", 20), many("c", 30)]);
     expect(new Set(verdicts.map((v) => `${v.baseline}>${v.candidate}`))).toEqual(new Set(["a>b", "a>c"]));
-    expect(verdicts.filter((v) => v.candidate === "b").map((v) => v.metric)).toEqual(COMPARED_METRICS.map((m) => m.key));
+    expect(verdicts.filter((v) => v.candidate === "b").map((v) => v.metric)).toEqual(METRIC_CATALOG.map((m) => m.key));
   });
 });
 

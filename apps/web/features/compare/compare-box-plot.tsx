@@ -76,7 +76,7 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
             const pad = (hi - lo) * 0.08 || Math.abs(hi) * 0.05 || 1;
             lo -= pad;
             hi += pad;
-            if (metric.key === "goodput") hi = Math.min(hi, 100.5);
+            if (metric.unit === "%") hi = Math.min(hi, 100.5);
             if (lo < 0 && Math.min(...values) >= 0) lo = 0;
             const ticks = niceTicks(lo, hi);
             const y = (v: number) => px(TOP + (H - TOP - BOTTOM) * (1 - (v - lo) / (hi - lo)));

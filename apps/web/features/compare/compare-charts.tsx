@@ -3,6 +3,7 @@
 // The comparison's charts: latency, requests and goodput over time (10 s buckets
 // from each run's load start), the latency distribution (CDF, log x axis) and the
 // infra timelines (replicas/instances and CPU per run). Each group has one colour.
+import { STORED_QUANTILE_KEYS, type StoredQuantileKey } from "@opsbench/core";
 import type { ComparisonGroup } from "@opsbench/db";
 import type { ReactNode } from "react";
 import Link from "next/link";
@@ -27,9 +28,8 @@ const seriesRows = (groups: ComparisonGroup[]): SeriesRow[] => {
     groups.forEach((g, i) => {
       const b = g.series.find((x) => x.offsetSeconds === offsetSeconds);
       row[`req_${i}`] = b ? b.requests : null;
-      row[`p50_${i}`] = b?.p50Ms ?? null;
-      row[`p95_${i}`] = b?.p95Ms ?? null;
-      row[`p99_${i}`] = b?.p99Ms ?? null;
+      // A stored quantile's per-second column (TimeBucket's `<q>Ms`): a quantile without one does not compile.
+      for (const q of STORED_QUANTILE_KEYS) row[`${q}_${i}`] = b?.[`${q}Ms` as const] ?? null;
       row[`good_${i}`] = b?.goodput ?? null;
     });
     return row;
@@ -47,18 +47,16 @@ const fixed = (d: number, unit: string) => (v: unknown) => (v == null ? "—" : 
 const countOf = (rows: SeriesRow[], key: (i: number) => string, n: number) =>
   rows.reduce((s, r) => s + Array.from({ length: n }, (_, i) => (r[key(i)] == null ? 0 : 1)).reduce((a: number, b) => a + b, 0), 0);
 
-const PERCENTILES = [
-  { key: "p50", dash: DASHES[2]! },
-  { key: "p95", dash: DASHES[0]! },
-  { key: "p99", dash: DASHES[1]! },
-];
+/** Each stored quantile's line: p95 solid (the one the charts count), the others dashed. */
+const QUANTILE_DASH = { p50: DASHES[2]!, p95: DASHES[0]!, p99: DASHES[1]! } satisfies Record<StoredQuantileKey, string>;
+const PERCENTILES = STORED_QUANTILE_KEYS.map((key) => ({ key, dash: QUANTILE_DASH[key] }));
 
 const groupLegend = (groups: ComparisonGroup[]): ChartLegendItem[] => groups.map((g, i) => ({ label: g.label, color: groupColor(i) }));
 
 /** The charts over time (10 s buckets): each counts the points of its `<series>_<group>` columns. */
 const OVER_TIME = {
   latency: {
-    title: (b: string) => `Latency over time: p50 / p95 / p99 (ms, ${b} buckets)`,
+    title: (b: string) => `Latency over time: ${STORED_QUANTILE_KEYS.join(" / ")} (ms, ${b} buckets)`,
     testId: "cmp-chart-latency",
     fileName: "latency-over-time",
     series: "p95",

@@ -7,12 +7,12 @@
 // and the verdict in words: better beyond the margin, equivalent, inconclusive
 // (with what the runs could have detected), or within-run for single runs. Above
 // the table: the family, "k of m significant" after Holm's correction.
-import { COMPARED_METRICS, familySummary, type MetricVerdict } from "@opsbench/core";
+import { familySummary, metricOf, type MetricVerdict } from "@opsbench/core";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable } from "@/lib/export/comparison-tables";
 import { ExportTableButtons } from "@/components/export-buttons";
 
-const unitOf = (metric: string) => COMPARED_METRICS.find((m) => m.key === metric)?.unit ?? "";
+const unitOf = (metric: string) => metricOf(metric)?.unit ?? "";
 export const verdictTestId = (metric: string) => `verdict-${metric.replace(/[^A-Za-z0-9]+/g, "-")}`;
 
 const fmt = (v: number, unit: string) => {

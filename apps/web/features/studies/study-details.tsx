@@ -3,25 +3,19 @@ import {
   FINAL_RUN_STATUSES,
   isRunInProgress,
   isStudySettled,
-  successFirstLatency,
+  STUDY_CELL_FIGURES,
   type SampleStats,
+  type StudyCellFigure,
   type StudyMetric,
 } from "@opsbench/core";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
+import { fixed, fmtCount, fmtDuration, fmtMs, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
 import { FlagBadges, FlagList } from "@/features/compare/compare-flags";
 import { StatusBadge } from "@/components/status-badge";
 
-/** The metrics a cell shows, with how each is written. */
-const METRICS: Array<{ key: StudyMetric; label: string; unit: string; fmt: (v: number | null | undefined) => string }> = [
-  { key: "rps", label: "req/s", unit: "req/s", fmt: fmtRps },
-  { key: "p50", label: "p50", unit: "ms", fmt: fmtMs },
-  { key: "p95", label: "p95", unit: "ms", fmt: fmtMs },
-  { key: "p99", label: "p99", unit: "ms", fmt: fmtMs },
-  { key: "goodput", label: "goodput", unit: "%", fmt: fmtPercent },
-  { key: "failures", label: "failures", unit: "", fmt: fmtCount },
-];
+/** The figures a cell shows (core's, from the metric catalog), each written with its decimals. */
+const METRICS = STUDY_CELL_FIGURES.map((f) => ({ ...f, fmt: (v: number | null | undefined) => fixed(v, f.decimals) }));
 
 /** The study and all its runs are final: nothing on the page will change any more. */
 export const isStudyFinal = (s: Pick<StudyView, "status" | "runs">) => isStudySettled(s);
@@ -135,24 +129,7 @@ function ciAttrs(s: SampleStats | undefined, prefix = "") {
   };
 }
 
-function mergedValue(cell: StudyCellView, key: StudyMetric): number | null {
-  const m = cell.merged;
-  if (!m) return null;
-  switch (key) {
-    case "rps":
-      return m.rps;
-    case "p50":
-      return successFirstLatency(m).p50;
-    case "p95":
-      return successFirstLatency(m).p95;
-    case "p99":
-      return successFirstLatency(m).p99;
-    case "goodput":
-      return m.goodput;
-    case "failures":
-      return m.failures;
-  }
-}
+const mergedValue = (cell: StudyCellView, m: StudyCellFigure): number | null => (cell.merged ? m.ofRun(cell.merged) : null);
 
 function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: number }) {
   const letter = cellLetter(cell.index);
@@ -218,7 +195,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
                 <tr key={m.key} data-metric={m.key} {...ciAttrs(s)} data-sd={s?.sd ?? ""}>
                   <td className="px-3 py-1 font-sans text-zinc-600">
                     {m.label}
-                    {m.unit && m.unit !== "req/s" ? <span className="text-zinc-400"> ({m.unit})</span> : null}
+                    {m.unit && m.unit !== m.label ? <span className="text-zinc-400"> ({m.unit})</span> : null}
                   </td>
                   <td className="px-2 py-1 text-right text-zinc-500">{s?.n ?? 0}</td>
                   <td className="px-2 py-1 text-right">
@@ -239,7 +216,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
                       <span className="font-sans text-[11px] text-zinc-400">{(s?.n ?? 0) < 2 ? "needs 2 runs" : NO_VALUE}</span>
                     )}
                   </td>
-                  <td className="px-3 py-1 text-right text-zinc-700">{m.fmt(mergedValue(cell, m.key))}</td>
+                  <td className="px-3 py-1 text-right text-zinc-700">{m.fmt(mergedValue(cell, m))}</td>
                 </tr>
               );
             })}

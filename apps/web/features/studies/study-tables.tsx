@@ -9,6 +9,7 @@ import {
   STUDY_TABLE_DEFINITIONS,
   STUDY_TABLE_METRICS,
   STUDY_TABLES,
+  studyTableColumns,
   type SampleStats,
   type StudyTableCell,
   type StudyTableId,
@@ -19,16 +20,7 @@ import type { ReactNode } from "react";
 import { NO_VALUE } from "@/lib/format";
 import { tableCell, tableHead } from "@/components/panel";
 
-const decimals = (m: StudyTableMetric) =>
-  m === "failed" || m === "total"
-    ? 0
-    : m === "costPerThousand"
-      ? 4
-      : STUDY_TABLE_METRICS[m].unit === "ms"
-        ? 2
-        : m === "weightedQps"
-          ? 3
-          : 2;
+const decimals = (m: StudyTableMetric) => STUDY_TABLE_METRICS[m]?.decimals ?? 2;
 
 function Figure({
   table,
@@ -43,7 +35,7 @@ function Figure({
 }) {
   const s: SampleStats | undefined = cell?.stats[metric];
   const d = decimals(metric);
-  const unit = metric === "costPerThousand" ? (cell?.costUnit ?? "") : STUDY_TABLE_METRICS[metric].unit;
+  const unit = metric === "costPerThousand" ? (cell?.costUnit ?? "") : (STUDY_TABLE_METRICS[metric]?.unit ?? "");
   return (
     <td
       className={`${tableCell} text-right font-mono tabular-nums`}
@@ -100,7 +92,7 @@ const ordered = (xs: readonly string[]) => [...new Set(xs)];
 
 /** One table per workload, a row per target (the IoT study's Tables 5.x). */
 function RowsTable({ id, view }: { id: StudyTableId; view: StudyTablesView }) {
-  const metrics = STUDY_TABLES[id].metrics as readonly StudyTableMetric[];
+  const metrics = studyTableColumns(id);
   const workloads = ordered(view.cells.map((c) => c.workload));
   const extra =
     id === "throughput" ? (
@@ -116,7 +108,7 @@ function RowsTable({ id, view }: { id: StudyTableId; view: StudyTablesView }) {
               <th className={`${tableHead} text-right`}>n</th>
               {metrics.map((m) => (
                 <th key={m} className={`${tableHead} text-right`}>
-                  {STUDY_TABLE_METRICS[m].label}
+                  {STUDY_TABLE_METRICS[m]?.label ?? m}
                 </th>
               ))}
             </tr>

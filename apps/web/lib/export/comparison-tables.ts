@@ -1,21 +1,9 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
 import type { ComparisonTableName } from "@opsbench/api";
-import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
+import { flagsOfGroup, flagsOfRun, METRIC_CATALOG, STORED_QUANTILE_KEYS, successFirstLatency, type MetricCatalog } from "@opsbench/core";
 import type { CompareData } from "@/features/compare/compare-data";
 import type { DataTable } from "./data-table";
-
-/** The per-run metrics verdicts and box plots are about (as packages/db/src/comparisons/comparison.ts). */
-export const RUN_METRICS = [
-  // Latency of successful responses first, then of all responses (docs/measurement.md).
-  { key: "p50", label: "p50 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p50 },
-  { key: "p95", label: "p95 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p95 },
-  { key: "p99", label: "p99 latency", unit: "ms", of: (s: RunSummary) => successFirstLatency(s).p99 },
-  { key: "req/s", label: "throughput", unit: "req/s", of: (s: RunSummary) => s.rps },
-  { key: "goodput", label: "goodput", unit: "%", of: (s: RunSummary) => s.goodput },
-  { key: "p95 (all responses)", label: "p95 latency, all responses", unit: "ms", of: (s: RunSummary) => s.latencyMs.p95 },
-  { key: "p99 (all responses)", label: "p99 latency, all responses", unit: "ms", of: (s: RunSummary) => s.latencyMs.p99 },
-] as const;
 
 const codes = (fs: Array<{ code: string }>) => fs.map((f) => f.code).join(";");
 
@@ -55,14 +43,22 @@ export function boxStats(values: number[]): BoxStats | null {
  * The number each run of a group is shown with: its repetition, or its place in
  * the group when repetitions repeat (runs started on their own are all repetition 1).
  */
-export function runNumbers(g: { runs: Array<{ id: string; repetition: number }> }): Map<string, number> {
+export function runNumbers(g: { runs: ReadonlyArray<{ id: string; repetition: number }> }): Map<string, number> {
   const unique = new Set(g.runs.map((r) => r.repetition)).size === g.runs.length;
   return new Map(g.runs.map((r, i) => [r.id, unique ? r.repetition : i + 1]));
 }
 
-/** Per metric, per group: the values of the group's succeeded repetitions. */
-export function repetitionValues(data: Pick<CompareData, "groups">) {
-  return RUN_METRICS.map((m) => ({
+/** What the box plots read of a comparison: each group's label and runs. */
+export interface RepetitionGroups {
+  groups: ReadonlyArray<{
+    label: string;
+    runs: ReadonlyArray<Pick<CompareData["groups"][number]["runs"][number], "id" | "repetition" | "status" | "summary">>;
+  }>;
+}
+
+/** Per metric of the catalog (the verdicts' metrics, by the same names), per group: the values of the group's succeeded repetitions. */
+export function repetitionValues(data: RepetitionGroups, catalog: MetricCatalog = METRIC_CATALOG) {
+  return catalog.map((m) => ({
     metric: m,
     groups: data.groups.map((g) => {
       const n = runNumbers(g);
@@ -70,10 +66,35 @@ export function repetitionValues(data: Pick<CompareData, "groups">) {
         label: g.label,
         runs: g.runs
           .filter((r) => r.summary && r.status === "SUCCEEDED")
-          .map((r) => ({ id: r.id, repetition: n.get(r.id)!, value: m.of(r.summary!) })),
+          .map((r) => ({ id: r.id, repetition: n.get(r.id)!, value: m.ofRun(r.summary!) })),
       };
     }),
   }));
+}
+
+/** The box plots' figures per metric and group (the "box" export): quartiles over the succeeded repetitions, and every value. */
+export function boxTable(data: RepetitionGroups, catalog: MetricCatalog = METRIC_CATALOG): DataTable {
+  return {
+    name: "box",
+    columns: ["metric", "unit", "group", "n", "min", "q1", "median", "q3", "max", "values"],
+    rows: repetitionValues(data, catalog).flatMap(({ metric, groups }) =>
+      groups.map((g) => {
+        const b = boxStats(g.runs.map((r) => r.value));
+        return [
+          metric.key,
+          metric.unit,
+          g.label,
+          b?.n ?? 0,
+          b?.min ?? null,
+          b?.q1 ?? null,
+          b?.median ?? null,
+          b?.q3 ?? null,
+          b?.max ?? null,
+          g.runs.map((r) => r.value).join(";"),
+        ];
+      }),
+    ),
+  };
 }
 
 export interface CostCell {
@@ -125,7 +146,7 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
   return { columns, rows };
 }
 
-export function comparisonTable(data: CompareData, name: ComparisonTableName): DataTable {
+export function comparisonTable(data: CompareData, name: ComparisonTableName, catalog: MetricCatalog = METRIC_CATALOG): DataTable {
   const G = data.groups;
   switch (name) {
     case "summary":
@@ -228,8 +249,10 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
     case "series":
       return {
         name,
-        columns: ["group", "offset_s", "requests", "p50_ms", "p95_ms", "p99_ms", "goodput_pct"],
-        rows: G.flatMap((g) => g.series.map((b) => [g.label, b.offsetSeconds, b.requests, b.p50Ms, b.p95Ms, b.p99Ms, b.goodput])),
+        columns: ["group", "offset_s", "requests", ...STORED_QUANTILE_KEYS.map((q) => `${q}_ms`), "goodput_pct"],
+        rows: G.flatMap((g) =>
+          g.series.map((b) => [g.label, b.offsetSeconds, b.requests, ...STORED_QUANTILE_KEYS.map((q) => b[`${q}Ms` as const]), b.goodput]),
+        ),
       };
     case "distribution":
       return {
@@ -238,27 +261,7 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName): D
         rows: G.flatMap((g) => g.distribution.map((d) => [g.label, d.ms, d.cumulative])),
       };
     case "box":
-      return {
-        name,
-        columns: ["metric", "unit", "group", "n", "min", "q1", "median", "q3", "max", "values"],
-        rows: repetitionValues(data).flatMap(({ metric, groups }) =>
-          groups.map((g) => {
-            const b = boxStats(g.runs.map((r) => r.value));
-            return [
-              metric.key,
-              metric.unit,
-              g.label,
-              b?.n ?? 0,
-              b?.min ?? null,
-              b?.q1 ?? null,
-              b?.median ?? null,
-              b?.q3 ?? null,
-              b?.max ?? null,
-              g.runs.map((r) => r.value).join(";"),
-            ];
-          }),
-        ),
-      };
+      return boxTable(data, catalog);
     case "infra":
       return {
         name,

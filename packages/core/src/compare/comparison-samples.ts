@@ -5,63 +5,30 @@
 // clock: latency histograms add, rates are averaged, maximum throughput is each
 // run's own, then summarised (never a sum of runs).
 import { bucketValue, emptyHistogram, mergeInto, quantile } from "../histograms/histogram";
-import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
+import { bucketize, emptyBucket, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { successCells } from "../runs/measured-cells";
-import { successFirstLatency, type RunSummary } from "../runs/run-summary";
+import type { RunSummary } from "../runs/run-summary";
 import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
+import { latencyByRequestName } from "./request-latency";
 import { studyMaxThroughput } from "../runs/throughput";
 import { applyFamily, compareGroups, withMargin, type VerdictOptions, type VerdictSample } from "../statistics/verdict-method";
+import {
+  METRIC_CATALOG,
+  STORED_QUANTILE_KEYS,
+  STORED_QUANTILES,
+  VERDICT_WINDOW_SECONDS,
+  type MetricCatalog,
+  type RunMetric,
+  type StoredQuantileKey,
+} from "../metrics/metric-catalog";
 import type { MetricVerdict } from "./verdict";
 
-/** Single runs are judged over their per-second series. */
-export const VERDICT_WINDOW_SECONDS = 1;
+export { VERDICT_WINDOW_SECONDS };
+
 /** Buckets of a compared group's series. */
 export const COMPARISON_BUCKET_SECONDS = 10;
 const EPOCH = new Date(0);
-
-/** The percentiles a single run's windows keep "requests above the whole-run value" for (quantile verdicts). */
-export const VERDICT_QUANTILES = { p50: 0.5, p95: 0.95, p99: 0.99 } as const;
-export type VerdictQuantileKey = keyof typeof VERDICT_QUANTILES;
-
-/** The failure share's margin, in percentage points (a ratio near its bound is judged absolutely, not relative to it). */
-export const FAILURE_SHARE_MARGIN_POINTS = 1;
-
-/**
- * The metrics verdicts are given for, and which way is better. Percentiles are whole-run percentiles (each run's
- * merged histogram; a single run's interval by resampling its seconds), never means of per-second percentiles.
- * Latency is judged on successful responses first (a target answering fast errors must not look faster), then on
- * all responses (run-level values only). Goodput is judged as the failure share (100 - goodput, percentage points,
- * an absolute margin).
- */
-export const COMPARED_METRICS: ReadonlyArray<{
-  key: string;
-  unit: string;
-  lowerIsBetter: boolean;
-  ofRun: (s: RunSummary) => number;
-  /** A single run's per-second value (req/s), or its share / quantile terms. */
-  ofWindow: (b: TimeBucket) => number | null;
-  quantile?: VerdictQuantileKey;
-  share?: true;
-  marginPoints?: number;
-}> = [
-  { key: "p50", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p50, ofWindow: (b) => b.p50Ms, quantile: "p50" },
-  { key: "p95", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p95, ofWindow: (b) => b.p95Ms, quantile: "p95" },
-  { key: "p99", unit: "ms", lowerIsBetter: true, ofRun: (s) => successFirstLatency(s).p99, ofWindow: (b) => b.p99Ms, quantile: "p99" },
-  { key: "req/s", unit: "req/s", lowerIsBetter: false, ofRun: (s) => s.rps, ofWindow: (b) => b.requests / VERDICT_WINDOW_SECONDS },
-  {
-    key: "failure share",
-    unit: "%",
-    lowerIsBetter: true,
-    ofRun: (s) => (s.requests > 0 ? 100 - s.goodput : 0),
-    ofWindow: (b) => (b.goodput === null ? null : 100 - b.goodput),
-    share: true,
-    marginPoints: FAILURE_SHARE_MARGIN_POINTS,
-  },
-  { key: "p95 (all responses)", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p95, ofWindow: () => null },
-  { key: "p99 (all responses)", unit: "ms", lowerIsBetter: true, ofRun: (s) => s.latencyMs.p99, ofWindow: () => null },
-];
-export type ComparedMetric = (typeof COMPARED_METRICS)[number];
 
 /** A run's cells shifted onto a common clock: second 0 = the second its load started in. */
 export function alignToLoadStart(cells: readonly ResultCell[], loadStart: Date): ResultCell[] {
@@ -77,7 +44,6 @@ export function alignToLoadStart(cells: readonly ResultCell[], loadStart: Date):
  */
 export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, totalSeconds: number) {
   const aligned = runs.flat();
-  const names = [...new Set(aligned.map((c) => c.name))].sort();
   const seconds = totalSeconds || 1;
   return {
     merged: aligned.length
@@ -90,14 +56,7 @@ export function summarizeAligned(runs: ReadonlyArray<readonly ResultCell[]>, tot
         )
       : [],
     distribution: latencyCdf(aligned),
-    byRequest: names.map((name) => {
-      const s = summarize(
-        aligned.filter((c) => c.name === name),
-        seconds,
-      );
-      const l = successFirstLatency(s);
-      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
-    }),
+    byRequest: latencyByRequestName(aligned, seconds),
   };
 }
 
@@ -111,8 +70,7 @@ export function verdictWindows(aligned: readonly ResultCell[], loadSeconds?: num
   const buckets = bucketize(aligned, EPOCH, VERDICT_WINDOW_SECONDS);
   const end = loadSeconds && loadSeconds > 0 ? Math.floor(loadSeconds) : buckets.length;
   const out: TimeBucket[] = [];
-  for (let s = 1; s < end; s++)
-    out.push(buckets[s] ?? { offsetSeconds: s, requests: 0, p50Ms: null, p95Ms: null, p99Ms: null, goodput: null });
+  for (let s = 1; s < end; s++) out.push(buckets[s] ?? emptyBucket(s));
   return out;
 }
 
@@ -129,18 +87,19 @@ const latencyCells = (cells: readonly ResultCell[]): readonly ResultCell[] => {
  * Per second of `windows`, the responses a single run's percentile verdict counts (successful ones first, as its
  * point value: latencyCells) and, of those, the ones above the run's whole-run p50, p95 and p99.
  */
-export type RequestsAboveQuantiles = Record<VerdictQuantileKey | "counted", number[]>;
+export type RequestsAboveQuantiles = Record<StoredQuantileKey | "counted", number[]>;
 
 export function requestsAboveQuantiles(aligned: readonly ResultCell[], windows: readonly TimeBucket[]): RequestsAboveQuantiles {
   const cells = latencyCells(aligned);
   const whole = emptyHistogram();
   for (const c of cells) mergeInto(whole, c);
-  const keys = Object.keys(VERDICT_QUANTILES) as VerdictQuantileKey[];
-  const cut = Object.fromEntries(keys.map((k) => [k, quantile(whole, VERDICT_QUANTILES[k])])) as Record<VerdictQuantileKey, number>;
-  const bySecond = new Map<number, Record<VerdictQuantileKey | "counted", number>>();
+  const keys = STORED_QUANTILE_KEYS;
+  const cut = Object.fromEntries(keys.map((k) => [k, quantile(whole, STORED_QUANTILES[k])])) as Record<StoredQuantileKey, number>;
+  const bySecond = new Map<number, Record<StoredQuantileKey | "counted", number>>();
+  const zeros = () => Object.fromEntries([...keys, "counted"].map((k) => [k, 0])) as Record<StoredQuantileKey | "counted", number>;
   for (const c of cells) {
     const s = Math.floor(c.ts.getTime() / 1000);
-    const row = bySecond.get(s) ?? { p50: 0, p95: 0, p99: 0, counted: 0 };
+    const row = bySecond.get(s) ?? zeros();
     bySecond.set(s, row);
     row.counted += c.count;
     for (const [i, n] of c.buckets) {
@@ -148,8 +107,8 @@ export function requestsAboveQuantiles(aligned: readonly ResultCell[], windows: 
       for (const k of keys) if (v > cut[k]) row[k] += n;
     }
   }
-  const perWindow = (k: VerdictQuantileKey | "counted") => windows.map((w) => bySecond.get(w.offsetSeconds)?.[k] ?? 0);
-  return { p50: perWindow("p50"), p95: perWindow("p95"), p99: perWindow("p99"), counted: perWindow("counted") };
+  const perWindow = (k: StoredQuantileKey | "counted") => windows.map((w) => bySecond.get(w.offsetSeconds)?.[k] ?? 0);
+  return Object.fromEntries([...keys, "counted"].map((k) => [k, perWindow(k as StoredQuantileKey | "counted")])) as RequestsAboveQuantiles;
 }
 
 /** A group as the verdicts see it: its label, its runs' summaries (null until analysed) and its load's windows. */
@@ -167,15 +126,15 @@ export interface VerdictGroup {
 }
 
 /** Values of a metric per repetition, or a single run's per-second series when a group has fewer than two analysed runs. */
-export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): { label: string; sample: VerdictSample } {
+export function comparisonSamples(g: VerdictGroup, m: RunMetric): { label: string; sample: VerdictSample } {
   const done = g.summaries.filter((s): s is RunSummary => s !== null);
   if (done.length >= 2) return { label: g.label, sample: { kind: "runs", values: done.map(m.ofRun) } };
-  if (m.share) {
+  if (m.kind === "share") {
     const denominators = g.windows.map((w) => w.requests);
     const numerators = g.windows.map((w) => (w.goodput === null ? 0 : Math.round(w.requests * (1 - w.goodput / 100))));
     return { label: g.label, sample: { kind: "share-seconds", numerators, denominators, scale: 100 } };
   }
-  if (m.quantile) {
+  if (m.kind === "quantile" && m.quantile) {
     const q = g.quantiles;
     if (!q) return { label: g.label, sample: { kind: "seconds", values: [] } };
     const whole = emptyHistogram();
@@ -184,7 +143,7 @@ export function comparisonSamples(g: VerdictGroup, m: ComparedMetric): { label: 
       label: g.label,
       sample: {
         kind: "quantile-seconds",
-        p: VERDICT_QUANTILES[m.quantile],
+        p: STORED_QUANTILES[m.quantile],
         counts: q.above.counted,
         above: q.above[m.quantile],
         quantile: (p) => quantile(whole, p),
@@ -200,6 +159,8 @@ export interface VerdictFamilyOptions extends Pick<VerdictOptions, "margin" | "s
    * every target against the workload's first (a study: verdicts never cross workloads).
    */
   pairing?: "first" | "within-workload";
+  /** The metrics judged: the built-in catalog unless given (tests extend it). */
+  catalog?: MetricCatalog;
 }
 
 /** Which group each group is judged against: [baseline, candidate] index pairs. */
@@ -216,15 +177,19 @@ export function verdictPairs(groups: readonly VerdictGroup[], pairing: VerdictFa
   return pairs;
 }
 
-const metricOpts = (v: MetricVerdict) => {
-  const m = COMPARED_METRICS.find((c) => c.key === v.metric);
+const metricOptsOf = (catalog: MetricCatalog) => (v: MetricVerdict) => {
+  const m = catalog.find((c) => c.key === v.metric);
   return { lowerIsBetter: m?.lowerIsBetter ?? true, unit: m?.unit };
 };
 
 /** The family a comparison's verdicts form, in words. */
-export function familyName(pairs: number, pairing: VerdictFamilyOptions["pairing"] = "first"): string {
+export function familyName(
+  pairs: number,
+  pairing: VerdictFamilyOptions["pairing"] = "first",
+  metrics: number = METRIC_CATALOG.length,
+): string {
   const what = pairing === "within-workload" ? "targets within each workload" : "each group against the first";
-  return `${what}: ${pairs} pair${pairs === 1 ? "" : "s"} x ${COMPARED_METRICS.length} metrics`;
+  return `${what}: ${pairs} pair${pairs === 1 ? "" : "s"} x ${metrics} metrics`;
 }
 
 /**
@@ -232,10 +197,10 @@ export function familyName(pairs: number, pairing: VerdictFamilyOptions["pairing
  * that says why. They are one family: Holm's correction over every verdict between configurations.
  */
 export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: VerdictFamilyOptions = {}): MetricVerdict[] {
-  const { pairing, ...verdictOpts } = opts;
+  const { pairing, catalog = METRIC_CATALOG, ...verdictOpts } = opts;
   const pairs = verdictPairs(groups, pairing);
   const verdicts = pairs.flatMap(([bi, ci]) =>
-    COMPARED_METRICS.map((m) => {
+    catalog.map((m) => {
       const baseline = comparisonSamples(groups[bi]!, m);
       const candidate = comparisonSamples(groups[ci]!, m);
       return compareGroups(m.key, baseline, candidate, {
@@ -246,14 +211,15 @@ export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: Verdic
       });
     }),
   );
-  return applyFamily(verdicts, familyName(pairs.length, pairing), metricOpts);
+  return applyFamily(verdicts, familyName(pairs.length, pairing, catalog.length), metricOptsOf(catalog));
 }
 
 /**
  * The verdicts under the margin the user set (relative, 0.05 = 5%; the failure share keeps its margin in points):
  * each interval stays as computed, the outcomes, Holm's correction and the texts are decided again.
  */
-export function applyMargin(verdicts: readonly MetricVerdict[], margin: number): MetricVerdict[] {
+export function applyMargin(verdicts: readonly MetricVerdict[], margin: number, catalog: MetricCatalog = METRIC_CATALOG): MetricVerdict[] {
+  const metricOpts = metricOptsOf(catalog);
   const decided = verdicts.map((v) =>
     v.marginUnit === "points" ? withMargin(v, v.margin, metricOpts(v)) : withMargin(v, margin, metricOpts(v)),
   );

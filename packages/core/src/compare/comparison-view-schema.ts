@@ -1,6 +1,7 @@
 // A comparison as it is stored for reuse (comparison_cache.view): the shape packages/db's
 // ComparisonView has, checked when it is written and read back.
 import { z } from "zod";
+import { STORED_QUANTILE_KEYS, type StoredQuantileKey } from "../metrics/metric-catalog";
 import { runSummarySchema } from "../runs/run-summary";
 import { validityFlags } from "../runs/validity-flags";
 
@@ -16,6 +17,12 @@ export const timeBucketSchema = z.strictObject({
   p99Ms: z.number().nullable(),
   goodput: z.number().nullable(),
 });
+
+/** A number per stored quantile (a request name's p50, p95, ...: compare/request-latency.ts). */
+const storedQuantileNumbers = Object.fromEntries(STORED_QUANTILE_KEYS.map((q) => [q, z.number()])) as Record<
+  StoredQuantileKey,
+  z.ZodNumber
+>;
 
 const pair = z.tuple([z.number(), z.number()]);
 
@@ -76,7 +83,7 @@ export const comparisonGroupSchema = z.strictObject({
   series: z.array(timeBucketSchema),
   distribution: z.array(z.strictObject({ ms: z.number(), cumulative: z.number() })),
   infra: z.array(z.strictObject({ runId: z.uuid(), offsetSeconds: z.number(), replicas: z.number(), cpuPercent: z.number().nullable() })),
-  byRequest: z.array(z.strictObject({ name: z.string(), requests: z.number(), p50: z.number(), p95: z.number(), p99: z.number() })),
+  byRequest: z.array(z.strictObject({ name: z.string(), requests: z.number(), ...storedQuantileNumbers })),
 });
 
 /** Runs left out of the verdicts for their validity flags (measured-cells.ts VERDICT_EXCLUDING_FLAGS), unless asked for. */

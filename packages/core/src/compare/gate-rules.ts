@@ -2,33 +2,53 @@
 // engine (compare/, statistics/verdict-method.ts). Thin on purpose: the engine gives the interval of the change
 // (a difference, or a ratio); a rule fails only when the whole interval is beyond its limit, passes when the whole
 // interval is within it, and is inconclusive otherwise (that does not fail a build).
+import { METRIC_CATALOG, type MetricCatalog } from "../metrics/metric-catalog";
+
 export type GateUnit = "%" | "pp" | "abs";
 
 export interface GateRule {
   /** As written, e.g. "p95 > +10%". */
   text: string;
-  /** The verdict's metric key: p50, p95, p99, req/s, goodput. */
+  /** What the rule is about: the verdict's metric (p50, req/s, ...), or the negated alias it named (goodput). */
   metric: string;
+  /** The verdict the rule reads (the catalog's key: goodput reads the failure share). */
+  verdictMetric: string;
+  /** The verdict is read with its sign turned (goodput -1pp is failure share +1pp). */
+  negated: boolean;
   /** ">": fails when the change is above the limit (a rise is bad); "<": below it. */
   op: ">" | "<";
   limit: number;
-  /** "%": relative to the baseline; "pp": percentage points (goodput); "abs": in the metric's own unit (ms, req/s). */
+  /** "%": relative to the baseline; "pp": percentage points (shares); "abs": in the metric's own unit (ms, req/s). */
   unit: GateUnit;
 }
 
-const METRIC_ALIASES: Record<string, string> = { p50: "p50", p95: "p95", p99: "p99", rps: "req/s", "req/s": "req/s", goodput: "goodput" };
+/** Every name `--fail-on` accepts, from the catalog's gate aliases. */
+export function gateAliases(catalog: MetricCatalog = METRIC_CATALOG) {
+  return catalog.flatMap((m) => m.gate.map((g) => ({ alias: g.alias, negated: g.negated === true, metric: m })));
+}
 
 /** Parses "p95 > +10%", "goodput < -1pp", "p99 > +20ms", "rps < -5%"; throws a message naming what is wrong. */
-export function parseGateRule(text: string): GateRule {
-  const m = /^\s*([a-z0-9/]+)\s*([<>])\s*([+-]?\d+(?:\.\d+)?)\s*(%|pp|ms|req\/s)?\s*$/i.exec(text);
+export function parseGateRule(text: string, catalog: MetricCatalog = METRIC_CATALOG): GateRule {
+  const m = /^\s*([a-z0-9/_.-]+)\s*([<>])\s*([+-]?\d+(?:\.\d+)?)\s*(%|pp|ms|req\/s)?\s*$/i.exec(text);
   if (!m) throw new Error(`--fail-on "${text}": expected METRIC > +N% (or < -N%, Npp, Nms), e.g. "p95 > +10%" or "goodput < -1pp"`);
-  const metric = METRIC_ALIASES[m[1]!.toLowerCase()];
-  if (!metric) throw new Error(`--fail-on "${text}": unknown metric "${m[1]}" (known: p50, p95, p99, rps, goodput)`);
+  const aliases = gateAliases(catalog);
+  const found = aliases.find((a) => a.alias === m[1]!.toLowerCase());
+  if (!found) throw new Error(`--fail-on "${text}": unknown metric "${m[1]}" (known: ${aliases.map((a) => a.alias).join(", ")})`);
+  const name = found.negated ? found.alias : found.metric.key;
+  const share = found.metric.kind === "share";
   const unit: GateUnit = m[4] === "%" ? "%" : m[4] === "pp" ? "pp" : "abs";
-  if (unit === "pp" && metric !== "goodput") throw new Error(`--fail-on "${text}": percentage points (pp) are for goodput`);
-  if (unit === "%" && metric === "goodput")
-    throw new Error(`--fail-on "${text}": goodput is judged in percentage points, e.g. "goodput < -1pp"`);
-  return { text: text.trim(), metric, op: m[2] as ">" | "<", limit: Number(m[3]) / (unit === "%" ? 100 : 1), unit };
+  const shares = aliases.filter((a) => a.metric.kind === "share").map((a) => a.alias);
+  if (unit === "pp" && !share) throw new Error(`--fail-on "${text}": percentage points (pp) are for ${shares.join(", ")}`);
+  if (unit === "%" && share) throw new Error(`--fail-on "${text}": ${name} is judged in percentage points, e.g. "${found.alias} < -1pp"`);
+  return {
+    text: text.trim(),
+    metric: name,
+    verdictMetric: found.metric.key,
+    negated: found.negated,
+    op: m[2] as ">" | "<",
+    limit: Number(m[3]) / (unit === "%" ? 100 : 1),
+    unit,
+  };
 }
 
 /** What the gate reads of a verdict (the engine's MetricVerdict has more). */
@@ -70,14 +90,14 @@ const shown = (x: number, unit: GateUnit) =>
   unit === "%" ? `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%` : `${x >= 0 ? "+" : ""}${x.toFixed(2)}${unit === "pp" ? "pp" : ""}`;
 
 /**
- * The engine judges goodput as the failure share (100 - goodput, in points): a goodput rule reads that verdict
- * with its sign turned (goodput -1pp is failure share +1pp).
+ * The verdict a rule reads: one named as the rule is (a server that judged goodput itself), else the catalog's
+ * verdict, a negated alias only as a difference (goodput -1pp is failure share +1pp).
  */
 function verdictFor(rule: GateRule, verdicts: readonly GateVerdict[]): { v: GateVerdict; negated: boolean } | null {
   const direct = verdicts.find((x) => x.metric === rule.metric);
   if (direct) return { v: direct, negated: false };
-  const failureShare = rule.metric === "goodput" ? verdicts.find((x) => x.metric === "failure share") : undefined;
-  return failureShare && failureShare.scale === "difference" ? { v: failureShare, negated: true } : null;
+  const v = rule.negated ? verdicts.find((x) => x.metric === rule.verdictMetric) : undefined;
+  return v && v.scale === "difference" ? { v, negated: true } : null;
 }
 
 export function evaluateGateRule(rule: GateRule, verdicts: readonly GateVerdict[]): GateResult {

@@ -10,10 +10,17 @@ import { CHART_POINT_BUDGET } from "../charts/downsample";
 import { bucketize, latencyCdf, summarize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { meanMaxThroughput } from "../statistics/repetition-stats";
 import { averagedSeries } from "../statistics/merged-repetitions";
+import { latencyByRequestName } from "./request-latency";
 import { studyMaxThroughput } from "../runs/throughput";
-import { successFirstLatency } from "../runs/run-summary";
 import { maxThroughputSchema, type MaxThroughput } from "../runs/throughput";
-import { alignToLoadStart, COMPARISON_BUCKET_SECONDS, requestsAboveQuantiles, verdictWindows } from "./comparison-samples";
+import { STORED_QUANTILE_KEYS } from "../metrics/metric-catalog";
+import {
+  alignToLoadStart,
+  COMPARISON_BUCKET_SECONDS,
+  requestsAboveQuantiles,
+  verdictWindows,
+  type RequestsAboveQuantiles,
+} from "./comparison-samples";
 
 /** Bucket lengths stored per run: 0 is the whole run. */
 export const ROLLUP_BUCKETS = [0, 10, 60] as const;
@@ -45,9 +52,15 @@ export const runRollupWindowsSchema = timeBucketColumnsSchema.extend({
    * Per second of the windows, the responses a single run's percentile verdict counts (`counted`: successful ones,
    * as the verdict's point value) and of those the ones above the run's whole-run p50, p95 and p99: what the verdict
    * resamples (the whole-run percentile, never a mean of per-second ones). Required: a rollup stored before it (or
-   * before `counted`, when it counted every response) no longer parses and is made again.
+   * before `counted`, when it counted every response, or before a stored quantile was added: STORED_QUANTILES) no longer
+   * parses and is made again.
    */
-  above: z.object({ p50: z.array(z.number()), p95: z.array(z.number()), p99: z.array(z.number()), counted: z.array(z.number()) }),
+  above: z.object(
+    Object.fromEntries([...STORED_QUANTILE_KEYS, "counted"].map((k) => [k, z.array(z.number())])) as Record<
+      keyof RequestsAboveQuantiles,
+      z.ZodArray<z.ZodNumber>
+    >,
+  ),
 });
 export type RunRollupWindows = z.infer<typeof runRollupWindowsSchema>;
 
@@ -161,7 +174,6 @@ export interface RolledUpRun {
  */
 export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: number) {
   const whole = runs.flatMap((r) => r.whole);
-  const names = [...new Set(whole.map((c) => c.name))].sort();
   const seconds = totalSeconds || 1;
   return {
     merged: whole.length ? { ...summarize(whole, seconds), maxThroughput: meanMaxThroughput(runs.map((r) => r.maxThroughput)) } : null,
@@ -174,13 +186,6 @@ export function summarizeRollups(runs: readonly RolledUpRun[], totalSeconds: num
             COMPARISON_BUCKET_SECONDS,
           ),
     distribution: latencyCdf(whole),
-    byRequest: names.map((name) => {
-      const s = summarize(
-        whole.filter((c) => c.name === name),
-        seconds,
-      );
-      const l = successFirstLatency(s);
-      return { name, requests: s.requests, p50: l.p50, p95: l.p95, p99: l.p99 };
-    }),
+    byRequest: latencyByRequestName(whole, seconds),
   };
 }

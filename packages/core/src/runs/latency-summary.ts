@@ -119,6 +119,16 @@ export interface TimeBucket {
   goodput: number | null;
 }
 
+/** A bucket without a request (a second or bucket the load saw nothing in): no latency, no goodput. */
+export const emptyBucket = (offsetSeconds: number): TimeBucket => ({
+  offsetSeconds,
+  requests: 0,
+  p50Ms: null,
+  p95Ms: null,
+  p99Ms: null,
+  goodput: null,
+});
+
 /** Requests, p50/p95/p99 of successful responses and goodput per fixed bucket (10 s by default, as study 000 plotted). */
 export function bucketize(cells: Iterable<ResultCell>, start: Date, bucketSeconds = 10): TimeBucket[] {
   const groups = new Map<number, ResultCell[]>();

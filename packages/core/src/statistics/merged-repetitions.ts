@@ -3,7 +3,7 @@
 // are averaged across the runs, never summed: three runs at 100 req/s are a
 // cell at 100 req/s, not 300. Maximum throughput comes from each run and is
 // then summarised across the runs (mean and Student-t interval).
-import { bucketize, type ResultCell, type TimeBucket } from "../runs/latency-summary";
+import { bucketize, emptyBucket, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { describeSample, type SampleStats } from "./repetition-stats";
 import type { MaxThroughput } from "../runs/throughput";
 import { studyMaxThroughput } from "../runs/throughput";
@@ -50,7 +50,7 @@ export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds =
   }
   const buckets = bucketize(alignRepetitions(runs), EPOCH, bucketSeconds);
   for (let offset = (buckets.at(-1)?.offsetSeconds ?? -bucketSeconds) + bucketSeconds; offset <= lastInside; offset += bucketSeconds)
-    buckets.push({ offsetSeconds: offset, requests: 0, p50Ms: null, p95Ms: null, p99Ms: null, goodput: null });
+    buckets.push(emptyBucket(offset));
   return buckets.map((b) => ({
     ...b,
     requests: b.requests / Math.max(1, reached.get(b.offsetSeconds) ?? 1),

@@ -6,9 +6,10 @@
 // definitions (study 004's maximum and stable throughput, study 002's weighted qps).
 // Every figure is a mean over a cell's succeeded repetitions with its 95% t-interval
 // (describeSample), never a single run or a transcription.
+import { METRIC_CATALOG, type MetricCatalog } from "../metrics/metric-catalog";
 import type { RunSummary } from "../runs/run-summary";
 import { describeSample, type SampleStats } from "./repetition-stats";
-import { stableThroughput, STUDY_METRIC_DEFINITIONS, throughputPerVcpu, weightedQps } from "./study-definitions";
+import { stableThroughput, STUDY_METRIC_DEFINITIONS, type StudyMetricId, throughputPerVcpu, weightedQps } from "./study-definitions";
 
 /** One succeeded repetition as the tables need it. */
 export interface StudyTableRun {
@@ -30,49 +31,111 @@ export interface StudyTableCellInput {
   runs: readonly StudyTableRun[];
 }
 
-/** The figures a table can show, each a value per run. */
-export const STUDY_TABLE_METRICS = {
-  failed: { label: "Failed", unit: "", of: (r: StudyTableRun) => r.summary.failures },
-  total: { label: "Total", unit: "", of: (r: StudyTableRun) => r.summary.requests },
-  goodput: { label: "Goodput", unit: "%", of: (r: StudyTableRun) => r.summary.goodput },
-  avg: { label: "AVG", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.avg },
-  min: { label: "MIN", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.min },
-  med: { label: "MED", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.p50 },
-  max: { label: "MAX", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.max },
-  p90: { label: "p(90)", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.p90 },
-  p95: { label: "p(95)", unit: "ms", of: (r: StudyTableRun) => r.summary.latencyMs.p95 },
+/** A figure a table can show: a value per run, written with `decimals`. */
+export interface StudyTableFigure {
+  label: string;
+  unit: string;
+  decimals: number;
+  of: (r: StudyTableRun) => number | null;
+  /** The study definition it follows (shown under the tables), if a study defined it. */
+  definition?: StudyMetricId;
+}
+
+/**
+ * The figures only the studies' tables show (the studies' own definitions), each a value per run; the compared
+ * metrics a table shows come from the catalog (its entries' studyTables), see studyTableFigures.
+ */
+const STUDY_ONLY_FIGURES = {
+  failed: { label: "Failed", unit: "", decimals: 0, of: (r: StudyTableRun) => r.summary.failures },
+  total: { label: "Total", unit: "", decimals: 0, of: (r: StudyTableRun) => r.summary.requests },
+  goodput: { label: "Goodput", unit: "%", decimals: 2, definition: "goodput", of: (r: StudyTableRun) => r.summary.goodput },
+  avg: { label: "AVG", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.avg },
+  min: { label: "MIN", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.min },
+  med: { label: "MED", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.p50 },
+  max: { label: "MAX", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.max },
+  p90: { label: "p(90)", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.p90 },
   costPerThousand: {
     label: "Cost per 1,000 requests",
     unit: "cost",
+    decimals: 4,
     of: (r: StudyTableRun) => r.summary.cost?.perThousandRequests ?? null,
   },
-  successRatio: { label: "Success ratio (2xx)", unit: "%", of: (r: StudyTableRun) => r.summary.successRatio },
+  successRatio: {
+    label: "Success ratio (2xx)",
+    unit: "%",
+    decimals: 2,
+    definition: "success-ratio",
+    of: (r: StudyTableRun) => r.summary.successRatio,
+  },
   expectedResponseRatio: {
     label: "k6 expected_response ratio",
     unit: "%",
+    decimals: 2,
+    definition: "expected-response-ratio",
     of: (r: StudyTableRun) =>
       r.summary.expectedResponseRatio ??
       (r.summary.requests > 0 ? (100 * (r.summary.requests - r.summary.failures)) / r.summary.requests : null),
   },
-  rps: { label: "req/s", unit: "req/s", of: (r: StudyTableRun) => r.summary.rps },
-  maxThroughput: { label: "Max throughput", unit: "req/s", of: (r: StudyTableRun) => r.maxThroughputRps },
+  maxThroughput: {
+    label: "Max throughput",
+    unit: "req/s",
+    decimals: 2,
+    definition: "max-throughput",
+    of: (r: StudyTableRun) => r.maxThroughputRps,
+  },
   stableThroughput: {
     label: "Stable throughput (80% of max)",
     unit: "req/s",
+    decimals: 2,
+    definition: "stable-throughput",
     of: (r: StudyTableRun) => (r.maxThroughputRps === null ? null : stableThroughput(r.maxThroughputRps)),
   },
-  cpuPercent: { label: "CPU", unit: "%", of: (r: StudyTableRun) => r.cpuPercent },
-  weightedQps: { label: "Weighted qps", unit: "req/s per CPU%", of: (r: StudyTableRun) => weightedQps(r.summary.rps, r.cpuPercent) },
-  scalingSeconds: { label: "Scaling duration", unit: "s", of: (r: StudyTableRun) => r.scaling?.seconds ?? null },
-  maxReplicas: { label: "Replicas reached", unit: "", of: (r: StudyTableRun) => r.scaling?.maxReplicas ?? null },
-  meanVcpus: { label: "Mean vCPUs", unit: "vCPU", of: (r: StudyTableRun) => r.meanVcpus ?? null },
+  cpuPercent: { label: "CPU", unit: "%", decimals: 2, of: (r: StudyTableRun) => r.cpuPercent },
+  weightedQps: {
+    label: "Weighted qps",
+    unit: "req/s per CPU%",
+    decimals: 3,
+    definition: "weighted-qps",
+    of: (r: StudyTableRun) => weightedQps(r.summary.rps, r.cpuPercent),
+  },
+  scalingSeconds: {
+    label: "Scaling duration",
+    unit: "s",
+    decimals: 2,
+    definition: "scaling-duration",
+    of: (r: StudyTableRun) => r.scaling?.seconds ?? null,
+  },
+  maxReplicas: { label: "Replicas reached", unit: "", decimals: 2, of: (r: StudyTableRun) => r.scaling?.maxReplicas ?? null },
+  meanVcpus: { label: "Mean vCPUs", unit: "vCPU", decimals: 2, of: (r: StudyTableRun) => r.meanVcpus ?? null },
   rpsPerVcpu: {
     label: "Throughput per vCPU",
     unit: "req/s per vCPU",
+    decimals: 2,
+    definition: "throughput-per-vcpu",
     of: (r: StudyTableRun) => throughputPerVcpu(r.summary.rps, r.meanVcpus ?? null),
   },
-} satisfies Record<string, { label: string; unit: string; of: (r: StudyTableRun) => number | null }>;
-export type StudyTableMetric = keyof typeof STUDY_TABLE_METRICS;
+} satisfies Record<string, StudyTableFigure>;
+
+/** A figure's key: one of the studies' own, or a catalog metric's column (rps, p95, ...). */
+export type StudyTableMetric = string;
+
+/** Every figure the tables can show: the studies' own and the catalog metrics' columns (a catalog column of a key already used is refused). */
+export function studyTableFigures(catalog: MetricCatalog = METRIC_CATALOG): Record<StudyTableMetric, StudyTableFigure> {
+  const figures: Record<string, StudyTableFigure> = { ...STUDY_ONLY_FIGURES };
+  const owner = new Map<string, string>();
+  for (const m of catalog)
+    for (const c of m.studyTables) {
+      // One metric may show in several tables under one column; two figures may not share a column.
+      if (c.column in STUDY_ONLY_FIGURES || (owner.get(c.column) ?? m.key) !== m.key)
+        throw new Error(`study table figure "${c.column}" is declared twice`);
+      owner.set(c.column, m.key);
+      figures[c.column] = { label: c.heading, unit: m.unit, decimals: m.decimals, of: (r: StudyTableRun) => m.ofRun(r.summary) };
+    }
+  return figures;
+}
+
+/** The built-in catalog's figures. */
+export const STUDY_TABLE_METRICS = studyTableFigures();
 
 /**
  * The tables, as the studies laid them out: "rows" tables have a row per target x
@@ -122,6 +185,19 @@ export const STUDY_TABLES = {
   { title: string; source: string; layout: "rows" | "by-target" | "by-workload"; metrics: StudyTableMetric[] }
 >;
 export type StudyTableId = keyof typeof STUDY_TABLES;
+
+/**
+ * A table's figures, in order: the ones its layout lists (the studies' order), then the catalog's metrics that name
+ * this table and are not listed. A listed figure nothing declares is an error (a typo would be an empty column).
+ */
+export function studyTableColumns(id: StudyTableId, catalog: MetricCatalog = METRIC_CATALOG): StudyTableMetric[] {
+  const figures = studyTableFigures(catalog);
+  const listed: readonly StudyTableMetric[] = STUDY_TABLES[id].metrics;
+  const unknown = listed.filter((m) => !(m in figures));
+  if (unknown.length) throw new Error(`study table "${id}" lists figures nothing declares: ${unknown.join(", ")}`);
+  const fromCatalog = catalog.flatMap((m) => m.studyTables.filter((c) => c.table === id).map((c) => c.column));
+  return [...new Set([...listed, ...fromCatalog])];
+}
 export const STUDY_TABLE_IDS = ["request-counts", "request-durations", "cost", "success-ratio", "throughput", "scaling"] as const;
 // Every table listed once, and nothing else.
 true satisfies (typeof STUDY_TABLE_IDS)[number] extends StudyTableId
@@ -130,17 +206,18 @@ true satisfies (typeof STUDY_TABLE_IDS)[number] extends StudyTableId
     : false
   : false;
 
-/** What each named figure means and which study defined it (shown under the tables). */
+/** The study definitions some figure follows. */
+type FollowedDefinition = {
+  [K in keyof typeof STUDY_ONLY_FIGURES]: (typeof STUDY_ONLY_FIGURES)[K] extends { definition: infer D } ? D : never;
+}[keyof typeof STUDY_ONLY_FIGURES];
+// Every study definition is followed by a figure (else the tables would show a definition nothing computes, or the
+// page would lose one): a definition without its figure does not compile.
+true satisfies StudyMetricId extends FollowedDefinition ? true : false;
+
+/** What each named figure means and which study defined it (shown under the tables): the definitions the figures follow, in their order. */
 export const STUDY_TABLE_DEFINITIONS = [
-  STUDY_METRIC_DEFINITIONS.goodput,
-  STUDY_METRIC_DEFINITIONS["success-ratio"],
-  STUDY_METRIC_DEFINITIONS["expected-response-ratio"],
-  STUDY_METRIC_DEFINITIONS["max-throughput"],
-  STUDY_METRIC_DEFINITIONS["stable-throughput"],
-  STUDY_METRIC_DEFINITIONS["weighted-qps"],
-  STUDY_METRIC_DEFINITIONS["scaling-duration"],
-  STUDY_METRIC_DEFINITIONS["throughput-per-vcpu"],
-];
+  ...new Set(Object.values(STUDY_ONLY_FIGURES as Record<string, StudyTableFigure>).flatMap((f) => (f.definition ? [f.definition] : []))),
+].map((id) => STUDY_METRIC_DEFINITIONS[id]);
 
 export interface StudyTableCell {
   target: string;
@@ -155,10 +232,11 @@ export interface StudyTableCell {
 }
 
 /** Each cell's figures: mean, SD and 95% t-interval over its succeeded runs, per metric (runs without a value are left out of that metric). */
-export function studyTableCells(cells: readonly StudyTableCellInput[]): StudyTableCell[] {
+export function studyTableCells(cells: readonly StudyTableCellInput[], catalog: MetricCatalog = METRIC_CATALOG): StudyTableCell[] {
+  const figures = Object.entries(studyTableFigures(catalog));
   return cells.map((c) => {
-    const stats = {} as Record<StudyTableMetric, SampleStats>;
-    for (const [key, m] of Object.entries(STUDY_TABLE_METRICS) as Array<[StudyTableMetric, (typeof STUDY_TABLE_METRICS)[StudyTableMetric]]>)
+    const stats: Record<StudyTableMetric, SampleStats> = {};
+    for (const [key, m] of figures)
       stats[key] = describeSample(c.runs.map((r) => m.of(r)).filter((v): v is number => v !== null && Number.isFinite(v)));
     const costs = c.runs.map((r) => r.summary.cost).filter((x) => x != null);
     return {
@@ -182,8 +260,12 @@ const triple = (s: SampleStats | undefined): Array<number | null> => [s?.mean ??
 const ordered = (xs: readonly string[]) => [...new Set(xs)];
 
 /** A table laid out as its study laid it out, each figure as mean, 95% low, 95% high (CSV and JSON exports). */
-export function studyTableRows(id: StudyTableId, cells: readonly StudyTableCell[]): StudyTableRows {
-  const t = STUDY_TABLES[id];
+export function studyTableRows(
+  id: StudyTableId,
+  cells: readonly StudyTableCell[],
+  catalog: MetricCatalog = METRIC_CATALOG,
+): StudyTableRows {
+  const t = { layout: STUDY_TABLES[id].layout, metrics: studyTableColumns(id, catalog) };
   const targets = ordered(cells.map((c) => c.target));
   const workloads = ordered(cells.map((c) => c.workload));
   const find = (target: string, workload: string) => cells.find((c) => c.target === target && c.workload === workload);

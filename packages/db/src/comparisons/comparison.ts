@@ -18,12 +18,14 @@ import {
   type RunRollupWindows,
   type MetricVerdict,
   type RolledUpRun,
+  type RequestLatency,
   type RunSummary,
   type TimeBucket,
   type ValidityFlag,
   type VerdictExclusions,
   flagsOfRun,
   verdictExcludingFlags,
+  VERDICT_VERSION,
 } from "@opsbench/core";
 import type { Db } from "../client";
 import { keepComparison } from "./comparison-cache";
@@ -64,7 +66,7 @@ export interface ComparisonGroup {
   series: TimeBucket[];
   distribution: Array<{ ms: number; cumulative: number }>;
   infra: Array<{ runId: string; offsetSeconds: number; replicas: number; cpuPercent: number | null }>;
-  byRequest: Array<{ name: string; requests: number; p50: number; p95: number; p99: number }>;
+  byRequest: RequestLatency[];
 }
 
 export interface ComparisonView {
@@ -75,11 +77,20 @@ export interface ComparisonView {
   verdictExclusions: VerdictExclusions;
 }
 
-/** What a stored comparison is found by: the selection, the options and when each run's rollup was made. */
-const cacheKey = (groups: ComparisonGroupInput[], opts: ComparisonOptions, versions: Array<[string, number, ...string[]]>) =>
+/**
+ * What a stored comparison is found by: the selection, the options, when each run's rollup was made (and its flags
+ * that leave it out of verdicts), and the version of the verdict code (a comparison stored by older code is made again).
+ */
+export const comparisonCacheKey = (
+  groups: readonly ComparisonGroupInput[],
+  opts: ComparisonOptions,
+  versions: Array<[string, number, ...string[]]>,
+  verdictVersion: number = VERDICT_VERSION,
+) =>
   createHash("sha256")
     .update(
       JSON.stringify({
+        verdictVersion,
         groups: groups.map((g) => ({ label: g.label ?? null, runIds: g.runIds })),
         margin: opts.margin ?? null,
         seed: opts.seed ?? null,
@@ -168,7 +179,7 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
   const runs = rows.map(parseRunJson);
   const cacheable = runs.length === ids.length && runs.every((r) => isFinalRunStatus(r.status) && r.rollup);
   const key = cacheable
-    ? cacheKey(
+    ? comparisonCacheKey(
         groups,
         opts,
         // A run's flags that leave it out of verdicts are part of what a stored comparison is found by.
