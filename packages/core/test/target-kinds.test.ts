@@ -9,7 +9,7 @@ const lateKind = defineKind({
   place: "local",
   vcpuPerReplica: () => null,
   pin: { replicas: () => "no", nodes: () => "no" },
-  cost: { pricedAs: "nothing", platformReportsUsage: false },
+  cost: { billedTime: "none" },
   observes: [],
   words: { label: "late", description: "registered too late" },
 });

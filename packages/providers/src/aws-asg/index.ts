@@ -316,7 +316,6 @@ export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
   ...cloudEndpoint,
   // Tagged resources in the credential's region, found through the same describe calls teardown uses.
   reaper: {
-    credentialKind: "aws",
     listRuns: async (ctx) => listAsgRunIds(await reaperAwsSession(ctx)),
     deleteRun: async (runId, ctx) => {
       await deleteAsgResources(await reaperAwsSession(ctx), runId, {});

@@ -239,7 +239,6 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   ...cloudEndpoint,
   // Tagged functions in the credential's region.
   reaper: {
-    credentialKind: "aws",
     listRuns: (ctx) => withReaperLambda(ctx, async (lambda) => [...new Set((await taggedFunctions(lambda)).map(([, id]) => id))]),
     deleteRun: (runId, ctx) => withReaperLambda(ctx, async (lambda) => void (await deleteRunFunctions(lambda, runId))),
   },

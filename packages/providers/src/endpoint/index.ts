@@ -46,7 +46,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
     if (namespace && deployment) {
       yield* observeNamespace(
         await clientFor(ctx, window.signal),
-        { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0 },
+        { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0, flavour: "deployment" },
         window,
         ctx,
       );

@@ -208,7 +208,6 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   teardown,
   ...cloudEndpoint,
   reaper: {
-    credentialKind: "gcp",
     listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),
     deleteRun: (runId, ctx) => withReaperRun(ctx, async (run, at) => void (await deleteRunServices(run, at, runId))),
   },

@@ -172,6 +172,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       hpa,
       minReplicas: min,
       readyTimeoutMs: spec.readyTimeoutMs,
+      flavour: spec.flavour ?? "deployment",
       ...flavour.state,
       ...(spec.nodes !== undefined ? { nodes: spec.nodes } : {}),
       ...(plan ? { clusterObjects: plan.filter((p) => !p.namespaced).map((p) => clusterObjectRef(p.doc)) } : {}),
@@ -284,7 +285,6 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   },
 
   reaper: {
-    credentialKind: "kubernetes",
     async listRuns(ctx: ReaperContext) {
       const client = await clientFor(ctx, ctx.signal);
       const items = [...(await labelledNamespaces(client, RUN_LABEL, "listing opsbench's namespaces")), ...(await heldNodes(client))];
