@@ -1,7 +1,7 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
-import type { CredentialSecret, LoadHostAllowlist, ProtectedPort, ValidityFlag } from "@opsbench/core";
+import type { CredentialSecret, TargetKind, TargetSpecOf, LoadHostAllowlist, ProtectedPort, ValidityFlag } from "@opsbench/core";
 import type { ZodType } from "zod";
 
 /** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
@@ -91,6 +91,12 @@ export interface Provider<Spec = unknown, State = unknown> {
   /** For kinds that can list what they left on a platform: the worker's reaper (apps/worker/src/reaper.ts) uses it. */
   reaper?: ProviderReaper;
 }
+
+/**
+ * The provider of a kind of the catalog (core kinds/): named as that kind and deploying that kind's spec, so the
+ * registry (index.ts) refuses a provider filed under another kind's name.
+ */
+export type KindProvider<K extends TargetKind, State = unknown> = Provider<TargetSpecOf<K>, State> & { kind: K };
 
 /** What the reaper gets: one workspace credential of the reaper's kind, opened. */
 export interface ReaperContext {

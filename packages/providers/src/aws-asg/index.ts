@@ -31,7 +31,7 @@ import { cloudWatchPeriods, type CloudWatchMetric, PERIOD_SECONDS } from "../aws
 import { runTags } from "../aws/run-tags";
 import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession, type AwsSession } from "../aws/session";
-import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
+import { ProviderError, type Deployment, type KindProvider, type ProviderContext } from "../provider";
 import { deleteAsgResources, listAsgRunIds, type AsgRecorded } from "./resources";
 import { containerUserData, instanceArchitecture } from "./user-data";
 
@@ -306,7 +306,7 @@ async function teardown(dep: { state: Partial<AwsAsgState> }, ctx: ProviderConte
   ctx.log("aws-asg resources deleted", { ...deleted });
 }
 
-export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
+export const awsAsg: KindProvider<"aws-asg", AwsAsgState> = {
   kind: "aws-asg",
   spec: awsAsgSpec,
   deploy,

@@ -4,7 +4,7 @@
 // scale its PodAutoscaler wants (desired), and cold starts: the times the Revision went from no ready pod to some (an
 // OpenFaaS Function's Deployment, the same).
 import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
-import { KUBERNETES_FLAVOUR_DEPLOYS } from "./flavours";
+import { KUBERNETES_FLAVOUR_DEPLOYS, type KubernetesFlavourDeploy } from "./flavours";
 import type { KubeClient } from "./kube-client";
 import { RUN_LABEL } from "./objects";
 import type { KubernetesState } from "./state";
@@ -22,7 +22,7 @@ export async function* observeNamespace(
   const get = <T>(read: () => Promise<T>) => read().catch(() => null);
   const hpa = state.hpa;
   // What its flavour adds (flavours.ts); a state recorded before the flavour was is a Deployment's.
-  const flavour = KUBERNETES_FLAVOUR_DEPLOYS[state.flavour ?? "deployment"].observe;
+  const flavour: KubernetesFlavourDeploy["observe"] = KUBERNETES_FLAVOUR_DEPLOYS[state.flavour ?? "deployment"].observe;
   const readDesired = flavour.desired;
   let coldStarts = 0;
   let lastReady: number | null = null;
