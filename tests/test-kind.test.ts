@@ -98,6 +98,15 @@ describe("a new target kind, declared in the catalog", () => {
       ],
     ]);
     expect(compileErrors(complete)).toEqual([]);
+
+    // A provider filed under another kind's name (its own kind and spec are not that kind's) is refused too.
+    const misfiled = new Map([
+      ...complete,
+      [PROVIDERS, (complete.get(PROVIDERS) ?? "").replace('"test-echo": testEchoProvider,', '"test-echo": endpoint,')],
+    ]);
+    const wrong = compileErrors(misfiled);
+    expect(wrong.map((e) => e.file)).toEqual(["packages/providers/src/index.ts"]);
+    expect(wrong[0]?.message).toContain('"endpoint"');
   });
 });
 

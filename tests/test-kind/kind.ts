@@ -17,7 +17,7 @@ export const testEchoKind = defineKind({
     replicas: (spec, n) => ({ ...spec, replicas: n }),
     nodes: () => "a test-echo target has no nodes opsbench sizes",
   },
-  cost: { pricedAs: "nothing: a test kind", platformReportsUsage: false },
+  cost: { billedTime: "none" },
   observes: ["desired"],
   words: { label: TEST_KIND, description: "the echo benchapp, a kind only tests have" },
 });

@@ -6,7 +6,8 @@ import { TEST_KIND, testEchoSpec } from "./kind";
 
 const asLocalService = (spec: z.output<typeof testEchoSpec>) => localServiceSpec.parse({ app: "echo/node", replicas: spec.replicas });
 
-export const testEchoProvider: Provider<z.output<typeof testEchoSpec>, LocalServiceState> = {
+// Its kind's name as a literal: the registry (packages/providers/src/index.ts) files a provider only under its own kind.
+export const testEchoProvider: Provider<z.output<typeof testEchoSpec>, LocalServiceState> & { kind: typeof TEST_KIND } = {
   kind: TEST_KIND,
   spec: testEchoSpec,
   deploy: (spec, ctx) => localService.deploy(asLocalService(spec), ctx),

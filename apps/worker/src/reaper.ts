@@ -4,7 +4,7 @@
 // workspace credential of its kind, which runs have resources there; those of runs that are final in that
 // workspace are deleted. Runs this installation does not know (another opsbench on the same cluster) are left
 // alone. Local processes have their own reconciler.
-import type { LoadHostAllowlist, ProtectedPort } from "@opsbench/core";
+import { type LoadHostAllowlist, type ProtectedPort, platformCredentialKind } from "@opsbench/core";
 import type { Db } from "@opsbench/db";
 import { finalRunIds, openCredentialsOfKind } from "@opsbench/db";
 import { type Provider, type ProviderEndpoints, providers } from "@opsbench/providers";
@@ -29,8 +29,10 @@ export async function reapOnce(
   const failed: string[] = [];
   for (const provider of kinds) {
     const reaper = provider.reaper;
-    if (!reaper) continue;
-    const { opened, unreadable } = await openCredentialsOfKind(deps.db, reaper.credentialKind, deps.secretKey);
+    // The platform is reached with the credential kind the target kind takes (core kinds/).
+    const credentialKind = platformCredentialKind(provider.kind);
+    if (!reaper || !credentialKind) continue;
+    const { opened, unreadable } = await openCredentialsOfKind(deps.db, credentialKind, deps.secretKey);
     if (unreadable.length > 0)
       deps.log.warn({ kind: provider.kind, credentials: unreadable }, "reaper: credentials that do not open were skipped");
     for (const c of opened) {

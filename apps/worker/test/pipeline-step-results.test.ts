@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLoadHostAllowlist, type TargetSnapshot } from "@opsbench/core";
 import { endpoint, localService } from "@opsbench/providers";
-import { openTestStack, shortRamp, taewaTarget, testRedisUrl } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, testRedisUrl, testSecretKey } from "../../../tests/helpers";
 import { Redis } from "ioredis";
 import { checkBeforeDeploy, parseRunTarget } from "../src/pipeline/before-deploy";
 import type { ClaimedRun } from "../src/pipeline/claim";
@@ -55,6 +55,7 @@ async function frozenRun(targetSpec: TargetSnapshot): Promise<{ ctx: RunContext;
     benchappsDir: "/nonexistent",
     workDir: "/nonexistent",
     loadHosts: parseLoadHostAllowlist(new URL(URL_ON_ALLOWLIST).host),
+    secretKey: testSecretKey(),
   };
   const ctx = Object.freeze(runContext(row.id, deps, new AbortController().signal));
   return { ctx, claimed: { run: await ctx.store.get(), target: targetSpec } };
@@ -100,6 +101,34 @@ describe("pipeline steps return what they found", () => {
       "t",
     );
     expect(after).toEqual({ host: null });
-    expect(await openTargetCredential(ctx, checked.target.spec, { check: true })).toEqual({ credential: null });
+    expect(await openTargetCredential(ctx, checked.target, { check: true })).toEqual({ credential: null });
+  });
+
+  it("a credential of another kind than the target's kind takes is refused before it is sent anywhere", async () => {
+    const name = `kube-${Math.random().toString(36).slice(2, 8)}`;
+    const secret = { kind: "kubernetes" as const, kubeconfig: "apiVersion: v1\nkind: Config\n" };
+    await stack.scope.credentials.save({
+      name,
+      kind: secret.kind,
+      sealed: stack.scope.credentials.seal(name, secret, testSecretKey()),
+      checkedAt: new Date(),
+    });
+    const lambda = { kind: "aws-lambda", spec: { credential: name, region: "eu-west-1", runtime: "nodejs22.x", handlerSource: "x" } };
+    const { ctx } = await frozenRun(lambda);
+    // check: true would send it to its platform: the kind is refused first, so nothing is sent.
+    await expect(openTargetCredential(ctx, lambda, { check: true })).rejects.toThrow(
+      new RunFailure(
+        `the target names credential "${name}", which is a kubernetes credential: aws-lambda targets take aws credentials; refused before deploying`,
+      ),
+    );
+    // The same credential where the kind takes a kubeconfig opens (not checked: no cluster here).
+    const kube = { kind: "kubernetes", spec: { credential: name, image: "x" } };
+    expect((await openTargetCredential(ctx, kube, { check: false })).credential).toMatchObject({ kind: "kubernetes" });
+    // An endpoint takes the kind its link names.
+    const linked = {
+      kind: "endpoint",
+      spec: { url: URL_ON_ALLOWLIST, linked: { credential: name, autoScalingGroupName: "g", region: "eu-west-1" } },
+    };
+    await expect(openTargetCredential(ctx, linked, { check: false })).rejects.toThrow("endpoint targets take aws credentials");
   });
 });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineKind, registerTargetKind, TARGET_KINDS, targetInput, targetKinds, targetSpecs, targetVariants } from "../src";
+import {
+  credentialKindOf,
+  defineKind,
+  kindCost,
+  observedDetail,
+  platformCredentialKind,
+  registerTargetKind,
+  TARGET_KINDS,
+  targetInput,
+  targetKinds,
+  targetSpecs,
+  targetVariants,
+} from "../src";
 
 const lateKind = defineKind({
   kind: "late",
@@ -9,7 +21,7 @@ const lateKind = defineKind({
   place: "local",
   vcpuPerReplica: () => null,
   pin: { replicas: () => "no", nodes: () => "no" },
-  cost: { pricedAs: "nothing", platformReportsUsage: false },
+  cost: { billedTime: "none" },
   observes: [],
   words: { label: "late", description: "registered too late" },
 });
@@ -39,3 +51,30 @@ describe("the target kind catalog", () => {
 });
 
 const gcpSpec = { credential: "gcp-main", region: "europe-west1", image: "gcr.io/p/app:1" };
+
+describe("the facts the run reads from a kind", () => {
+  it("the credential kind a target may name: the kind's, or the one its endpoint link names", () => {
+    expect(credentialKindOf("aws-lambda", { credential: "x" })).toBe("aws");
+    expect(credentialKindOf("kubernetes", { credential: "x" })).toBe("kubernetes");
+    expect(credentialKindOf("local-service", {})).toBeNull();
+    const url = "http://127.0.0.1:8080";
+    expect(credentialKindOf("endpoint", { url, linked: { credential: "c", cloudRunService: "s", region: "europe-west1" } })).toBe("gcp");
+    expect(credentialKindOf("endpoint", { url, linked: { credential: "c", namespace: "n", deployment: "d" } })).toBe("kubernetes");
+    expect(credentialKindOf("endpoint", { url })).toBeNull();
+    expect(() => credentialKindOf("nope", {})).toThrow('no target kind "nope" in the catalog');
+    // The reaper visits a platform with its kind's credentials; an endpoint's depend on its spec, so it has none.
+    expect(platformCredentialKind("gcp-cloud-run")).toBe("gcp");
+    expect(platformCredentialKind("endpoint")).toBeNull();
+  });
+
+  it("cost facts and observed detail by kind", () => {
+    expect(kindCost("local-function").billedTime).toBe("meter");
+    expect(kindCost("aws-lambda").billedTime).toBe("platform");
+    expect(kindCost("kubernetes").heldNodes?.({ nodes: 3 })).toBe(3);
+    expect(kindCost("local-service").podCpu?.({ resources: { cpuRequest: 0.5 } })).toBe(0.5);
+    expect(kindCost("aws-asg").podCpu).toBeUndefined();
+    expect(observedDetail("local-function").has("perInstanceCpu")).toBe(true);
+    expect(observedDetail("local-service").has("perInstanceCpu")).toBe(false);
+    expect(observedDetail("removed-kind").size).toBe(0);
+  });
+});

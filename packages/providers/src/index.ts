@@ -1,5 +1,5 @@
 import { kindDefinition, type TargetKind } from "@opsbench/core";
-import type { Provider } from "./provider";
+import type { KindProvider, Provider } from "./provider";
 import { localService } from "./local-service";
 import { localFunction } from "./local-function";
 import { kubernetes } from "./kubernetes";
@@ -22,8 +22,11 @@ export { awsLambda, type AwsLambdaState } from "./aws-lambda";
 export { gcpCloudRun, type GcpCloudRunState } from "./gcp-cloud-run";
 export { benchappManifest, readManifest, planDomains, type BenchappManifest } from "./local/manifest";
 
-/** Every provider, by kind: a kind of the catalog (core kinds/) without its provider is a compile error here. */
-const registry: { [K in TargetKind]: Provider } = {
+/**
+ * Every provider, by kind: a kind of the catalog (core kinds/) without its provider, or a provider filed under another
+ * kind than its own (its `kind` and spec), is a compile error here.
+ */
+const registry: { [K in TargetKind]: KindProvider<K> } = {
   "local-service": localService,
   "local-function": localFunction,
   kubernetes,

@@ -1,7 +1,7 @@
 // One interface for every kind of target (docs/architecture.md). A deployment's
 // `state` is plain JSON: the worker stores it with the PROVISION step, so a
 // later attempt (or another worker) can tear down what this one made.
-import type { CredentialKind, CredentialSecret, LoadHostAllowlist, ProtectedPort, ValidityFlag } from "@opsbench/core";
+import type { CredentialSecret, TargetKind, TargetSpecOf, LoadHostAllowlist, ProtectedPort, ValidityFlag } from "@opsbench/core";
 import type { ZodType } from "zod";
 
 /** Stand-ins for the cloud APIs (emulators on loopback), from the worker's environment only, never from a request or a spec. */
@@ -92,6 +92,12 @@ export interface Provider<Spec = unknown, State = unknown> {
   reaper?: ProviderReaper;
 }
 
+/**
+ * The provider of a kind of the catalog (core kinds/): named as that kind and deploying that kind's spec, so the
+ * registry (index.ts) refuses a provider filed under another kind's name.
+ */
+export type KindProvider<K extends TargetKind, State = unknown> = Provider<TargetSpecOf<K>, State> & { kind: K };
+
 /** What the reaper gets: one workspace credential of the reaper's kind, opened. */
 export interface ReaperContext {
   credential: CredentialSecret;
@@ -103,10 +109,11 @@ export interface ReaperContext {
   log: (msg: string, data?: Record<string, unknown>) => void;
 }
 
-/** Lists and deletes resources by the run they belong to (label / tag opsbench-run), not by recorded ids. */
+/**
+ * Lists and deletes resources by the run they belong to (label / tag opsbench-run), not by recorded ids. It is visited
+ * with each workspace credential of the kind its target kind takes (core kinds/: `credential`).
+ */
 export interface ProviderReaper {
-  /** The credential kind that reaches the platform (each workspace credential of this kind is visited). */
-  credentialKind: CredentialKind;
   /** Ids of runs that have resources on the platform this credential reaches. */
   listRuns(ctx: ReaperContext): Promise<string[]>;
   /** Deletes one run's resources and waits until they are gone. */

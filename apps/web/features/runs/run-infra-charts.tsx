@@ -1,5 +1,6 @@
 "use client";
 
+import { kindDefinition, observedDetail } from "@opsbench/core";
 import type { InfraSeriesPoint, RunInfra } from "@opsbench/db";
 import { Bar, BarChart, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { fmtCount, NO_VALUE } from "@/lib/format";
@@ -69,8 +70,10 @@ export function RunInfraCharts({
 }) {
   const points = infra?.points ?? [];
   const kind = infra?.kind ?? targetKind;
-  if (points.length === 0 && !(kind ?? "").startsWith("local-")) return null;
-  const fn = kind === "local-function";
+  // No points yet: only a kind on this machine (core kinds/: `place`) is sure to have some, so its empty charts show.
+  if (points.length === 0 && kindDefinition(kind ?? "")?.place !== "local") return null;
+  // A kind whose points carry per-instance CPU (core kinds/: `observes`) is drawn as instances, live and ready, with its queue.
+  const instances = observedDetail(kind ?? "").has("perInstanceCpu");
   const end = Math.max(loadSeconds ?? 0, ...points.map((p) => p.offsetSeconds));
   const xAxis = (
     <XAxis
@@ -95,7 +98,7 @@ export function RunInfraCharts({
   const rejected = points.reduce((a, p) => a + (p.rejected ?? 0), 0);
   const billed = points.reduce((a, p) => a + (p.billedMs ?? 0), 0);
   const { rows: cpu, units } = cpuRows(points);
-  const unitLabel = fn ? "instances" : "replicas";
+  const unitLabel = instances ? "instances" : "replicas";
   const resolution = infraResolutionSeconds(points);
 
   return (
@@ -113,12 +116,12 @@ export function RunInfraCharts({
             {points.length ? peak : NO_VALUE}
           </b>
         </span>
-        {!fn && (
+        {!instances && (
           <span>
             scaling events: <b className="font-mono">{scaling.length}</b>
           </span>
         )}
-        {fn && (
+        {instances && (
           <>
             <span>
               cold starts:{" "}
@@ -148,12 +151,12 @@ export function RunInfraCharts({
         <ChartCard
           {...LIVE_CHART}
           className="min-w-0"
-          title={fn ? "Instances (live, ready)" : "Replicas (ready, desired)"}
+          title={instances ? "Instances (live, ready)" : "Replicas (ready, desired)"}
           testId="chart-replicas"
           points={points.length}
           resolutionSeconds={resolution}
           note={
-            !fn && scaling.length > 0 ? (
+            !instances && scaling.length > 0 ? (
               <span data-testid="infra-scaling-events">
                 {scaling.slice(0, 8).map((e, i) => (
                   <span key={i} className="mr-2 font-mono">
@@ -172,11 +175,11 @@ export function RunInfraCharts({
             {countAxis}
             <Tooltip {...TOOLTIP} labelFormatter={atLabel} />
             {legend}
-            {stepLine("replicas", fn ? "live" : "ready", "#2563eb", 2)}
+            {stepLine("replicas", instances ? "live" : "ready", "#2563eb", 2)}
             <Line
               type="stepAfter"
               dataKey="desired"
-              name={fn ? "ready" : "desired"}
+              name={instances ? "ready" : "desired"}
               stroke="#a1a1aa"
               strokeDasharray="4 3"
               strokeWidth={1.5}
@@ -189,7 +192,7 @@ export function RunInfraCharts({
         <ChartCard
           {...LIVE_CHART}
           className="min-w-0"
-          title={`CPU (% of one core: average and per ${fn ? "instance" : "replica"})`}
+          title={`CPU (% of one core: average and per ${instances ? "instance" : "replica"})`}
           testId="chart-cpu"
           points={points.filter((p) => p.cpuPercent !== null).length}
           resolutionSeconds={infraResolutionSeconds(points.filter((p) => p.cpuPercent !== null))}
@@ -237,7 +240,7 @@ export function RunInfraCharts({
             />
           </LineChart>
         </ChartCard>
-        {fn ? (
+        {instances ? (
           <ChartCard
             {...LIVE_CHART}
             className="min-w-0"
@@ -277,7 +280,7 @@ export function RunInfraCharts({
             </BarChart>
           </ChartCard>
         ) : null}
-        {fn && (
+        {instances && (
           <ChartCard
             {...LIVE_CHART}
             className="min-w-0"

@@ -10,8 +10,7 @@ import {
   k6LoadWindow,
   loadTotals,
   mergeLoadSeconds,
-  heldNodesOfSpec,
-  podCpuOfSpec,
+  kindCost,
   priceRun,
   readInfraPointDetail,
   summarize,
@@ -95,15 +94,21 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
   return { result: undefined, detail: { requests: summary.requests } };
 }
 
-/** What the run would have cost on the platform the target stands for, when the target names a cost model. */
-async function costOfRun(db: Db, runId: string, { spec }: TargetDefinition, summary: RunSummary, loadStartedAt: Date | null) {
+/**
+ * What the run would have cost on the platform the target stands for, when the target names a cost model. What the
+ * price is taken from besides requests and the replica timeline is the kind's (core kinds/: `cost`).
+ */
+async function costOfRun(db: Db, runId: string, { kind, spec }: TargetDefinition, summary: RunSummary, loadStartedAt: Date | null) {
   const model = "costModel" in spec ? spec.costModel : undefined;
   if (model === undefined || !loadStartedAt) return null;
+  const cost = kindCost(kind);
   const infra = await runInfraPoints(db, runId);
   const details = infra.map((p) => readInfraPointDetail(p.detail));
-  const billedMs = details.map((d) => d.totals?.billedMs).filter((v): v is number => typeof v === "number");
-  // Cloud kinds write one point per platform period with running totals from the window's start (docs/cloud-targets.md).
-  const periodPoints = details.filter((d) => d.resolutionSeconds != null);
+  // The provider's own meter: running billed time each second, so the window's is the last minus the first.
+  const metered =
+    cost.billedTime === "meter" ? details.map((d) => d.totals?.billedMs).filter((v): v is number => typeof v === "number") : [];
+  // The platform's periods (docs/cloud-targets.md): running totals from the window's start, so the last one is the window's.
+  const periodPoints = cost.billedTime === "platform" ? details.filter((d) => d.resolutionSeconds != null) : [];
   const lastTotals = periodPoints.at(-1)?.totals;
   return priceRun(model, {
     durationSeconds: summary.durationSeconds,
@@ -112,15 +117,14 @@ async function costOfRun(db: Db, runId: string, { spec }: TargetDefinition, summ
     failures: summary.failures,
     meanLatencySeconds: summary.latencyMs.avg / 1000,
     replicas: infra.map((p) => ({ offsetSeconds: (p.ts.getTime() - loadStartedAt.getTime()) / 1000, replicas: p.replicas })),
-    // The platform's own meter (local-function) over the load window, when there is one.
-    billedSeconds: billedMs.length >= 2 ? (billedMs.at(-1)! - billedMs[0]!) / 1000 : null,
+    billedSeconds: metered.length >= 2 ? (metered.at(-1)! - metered[0]!) / 1000 : null,
     platform:
       lastTotals?.billedMs != null
         ? { billedSeconds: lastTotals.billedMs / 1000, source: `${periodPoints.at(-1)?.kind ?? "the platform"}'s metrics` }
         : null,
     // Kubernetes as billed (nodes for the pods), and an ALB's capacity units (docs/cost.md).
-    podCpu: podCpuOfSpec(spec),
-    heldNodes: heldNodesOfSpec(spec),
+    podCpu: cost.podCpu?.(spec) ?? null,
+    heldNodes: cost.heldNodes?.(spec) ?? null,
     lcuHours: typeof lastTotals?.lcuHours === "number" ? lastTotals.lcuHours : null,
     traffic: summary.load ? { bytes: summary.load.bytesSent + summary.load.bytesReceived, peakConnections: summary.load.maxVUs } : null,
   });

@@ -26,7 +26,7 @@ export async function provision(
 ): Promise<Provisioned> {
   return recordStep(ctx, "PROVISION", async () => {
     // A credential the platform refuses stops the run here, before anything is created.
-    const { credential } = await openTargetCredential(ctx, target.spec, { check: true });
+    const { credential } = await openTargetCredential(ctx, target, { check: true });
     if (workload.kind === "constant-arrival-rate" && workload.rateSource)
       await ctx.store.event("info", `rate: ${describeRateSource(workload.rateSource)}`);
     const dep = await provider.deploy(target.spec, providerContext(ctx, credential));

@@ -1,7 +1,7 @@
 // The workspace credential a target names (`credential: "<name>"` in its spec): opened with
 // OPSBENCH_SECRET_KEY and, before anything is deployed, checked against its platform again (it may have been
 // revoked since it was saved). Teardown opens it without the check: it must clean up whatever happens.
-import { type CredentialSecret, credentialNameOf, type TargetDefinition } from "@opsbench/core";
+import { type CredentialSecret, credentialKindOf, credentialNameOf, type TargetDefinition } from "@opsbench/core";
 import { credentialRefusalForRequester, markCredentialChecked, NotFoundError, openCredential, SecretKeyError } from "@opsbench/db";
 import { checkCredential } from "@opsbench/providers";
 import type { RunContext } from "./run-context";
@@ -21,12 +21,13 @@ export async function checkCredentialRole(ctx: RunContext, spec: TargetDefinitio
 }
 
 /**
- * The target's credential, opened (null: the spec names none). `spec` is the parsed one before deploy; teardown passes
- * the run's stored copy as it is, since it must clean up whatever the spec says.
+ * The target's credential, opened (null: the spec names none), and refused when it is not of the kind the target's
+ * kind takes (core kinds/: a kubeconfig for kubernetes, an AWS key for aws-*...). `spec` is the parsed one before
+ * deploy; teardown passes the run's stored copy as it is, since it must clean up whatever the spec says.
  */
 export async function openTargetCredential(
   ctx: RunContext,
-  spec: unknown,
+  { kind, spec }: { kind: string; spec: unknown },
   { check }: { check: boolean },
 ): Promise<{ credential: CredentialSecret | null }> {
   const name = credentialNameOf(spec);
@@ -40,6 +41,13 @@ export async function openTargetCredential(
     if (err instanceof SecretKeyError) throw new RunFailure(`credential "${name}": ${err.message}`);
     throw err;
   }
+  const takes = credentialKindOf(kind, spec);
+  if (credential.kind !== takes)
+    throw new RunFailure(
+      takes
+        ? `the target names credential "${name}", which is a ${credential.kind} credential: ${kind} targets take ${takes} credentials; refused before deploying`
+        : `the target names credential "${name}", but ${kind} targets take no credential; refused before deploying`,
+    );
   if (!check) return { credential };
   const result = await checkCredential(credential, {
     signal: ctx.signal,

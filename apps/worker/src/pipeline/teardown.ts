@@ -43,7 +43,7 @@ export async function teardown(ctx: RunContext, target: TargetSnapshot, held?: H
     // The credential the deploy used when the run holds it; else the stored target's, opened again (not checked).
     const credential: CredentialSecret | null = held
       ? held.credential
-      : (await openTargetCredential(ctx, target.spec, { check: false })).credential;
+      : (await openTargetCredential(ctx, target, { check: false })).credential;
     await provider.teardown({ state } as Deployment, providerContext(ctx, credential));
     await bestEffort(ctx, "the teardown", () => store.finishStep("TEARDOWN", { status: "SUCCEEDED" }));
   } catch (err) {

@@ -15,7 +15,8 @@ export const awsAsgKind = defineKind({
         ? "an Auto Scaling group's instances are its nodes: give replicas or nodes, not both"
         : { ...spec, minSize: n, maxSize: n },
   },
-  cost: { pricedAs: "instance seconds in service and the ALB's capacity units", platformReportsUsage: true },
+  // Instance seconds in service and the ALB's capacity units, as CloudWatch reports them.
+  cost: { billedTime: "platform" },
   observes: ["desired", "resolutionSeconds", "platform", "totals"],
   words: { label: "aws-asg", description: "EC2 Auto Scaling group behind an ALB" },
 });

@@ -12,7 +12,8 @@ export const awsLambdaKind = defineKind({
     replicas: () => "a Lambda function has no replicas to pin: its instances follow the load (reservedConcurrency caps them)",
     nodes: noNodes("aws-lambda"),
   },
-  cost: { pricedAs: "requests and GB-seconds, as CloudWatch reports them", platformReportsUsage: true },
+  // Requests and GB-seconds, as CloudWatch reports them.
+  cost: { billedTime: "platform" },
   observes: ["resolutionSeconds", "platform", "totals"],
   words: { label: "aws-lambda", description: "function with a function URL" },
 });

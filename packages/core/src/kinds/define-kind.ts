@@ -22,8 +22,12 @@ export interface KindDefinition<Kind extends string = string, Spec extends z.Zod
   kind: Kind;
   /** The spec a target of this kind gives (the API checks it; the worker parses it again before deploying). */
   spec: Spec;
-  /** The workspace credential kind its spec names (`credential`), or null when it needs none. */
-  credential: CredentialKind | null;
+  /**
+   * The kind of workspace credential its spec may name (`credential`), or null when it takes none; a function when
+   * the spec decides (an endpoint's link). The worker refuses a credential of another kind before deploying, and the
+   * reaper visits a kind's platform with every credential of this kind.
+   */
+  credential: CredentialKind | null | ((spec: LooseSpec) => CredentialKind | null);
   place: KindPlace;
   /** vCPUs of one replica (instance, pod, function instance), for throughput per vCPU; null when the spec does not say. */
   vcpuPerReplica: (spec: LooseSpec) => number | null;
@@ -34,14 +38,23 @@ export interface KindDefinition<Kind extends string = string, Spec extends z.Zod
     /** n nodes; `replicas` is the level's replicas when the study pins both. */
     nodes: (spec: LooseSpec, n: number, replicas: number | undefined) => Pinned;
   };
-  /** What its deployment costs and from what (docs/cost.md). */
+  /** What a run's price is taken from besides requests and the replica timeline (docs/cost.md); the worker reads these. */
   cost: {
-    /** What a cost model prices for this kind, in words. */
-    pricedAs: string;
-    /** Whether the platform reports usage (billed time, instance seconds) that the price is taken from. */
-    platformReportsUsage: boolean;
+    /**
+     * Where billed time is read: "platform": the platform's own periods (their running totals, the last one over the
+     * window: billed time, instance seconds, an ALB's capacity units); "meter": the provider's per-second meter
+     * (billed time, last minus first); "none": requests times mean latency, or the replica timeline.
+     */
+    billedTime: "platform" | "meter" | "none";
+    /** The CPU one pod asks for, in cores, by which a node-packing model packs pods; absent: the kind states none. */
+    podCpu?: (spec: LooseSpec) => number | null;
+    /** The nodes its pods are held to, priced as that many nodes throughout; absent: the kind holds none. */
+    heldNodes?: (spec: LooseSpec) => number | null;
   };
-  /** The infra detail its provider records beside replicas and CPU. */
+  /**
+   * The infra detail its provider records beside replicas and CPU; the run page's series read the fields it names
+   * (packages/db runs/run-infra.ts: per-instance or per-replica CPU, replica ids, desired or ready, the queue's refusals).
+   */
   observes: readonly ObservedDetail[];
   /** Its words: the web's kind picker and describe-kind show them. */
   words: { label: string; description: string };

@@ -11,7 +11,8 @@ export const gcpCloudRunKind = defineKind({
     replicas: (spec, n) => ({ ...spec, minInstances: n, maxInstances: n }),
     nodes: noNodes("gcp-cloud-run"),
   },
-  cost: { pricedAs: "billed instance time (or requests), as Cloud Monitoring reports it", platformReportsUsage: true },
+  // Billed instance time (or requests), as Cloud Monitoring reports it.
+  cost: { billedTime: "platform" },
   observes: ["resolutionSeconds", "platform", "totals"],
   words: { label: "gcp-cloud-run", description: "Cloud Run service" },
 });

@@ -3,7 +3,8 @@
 // target-form/kind-forms.ts) (docs/architecture.md#a-new-target-kind).
 import { awsAsgKind } from "./aws-asg";
 import { awsLambdaKind } from "./aws-lambda";
-import type { KindDefinition, LooseSpec } from "./define-kind";
+import type { CredentialKind } from "../targets/credentials";
+import type { KindDefinition, LooseSpec, ObservedDetail } from "./define-kind";
 import { endpointKind } from "./endpoint";
 import { gcpCloudRunKind } from "./gcp-cloud-run";
 import { kubernetesKind } from "./kubernetes";
@@ -59,13 +60,40 @@ export function registerTargetKind(definition: KindDefinition): void {
 
 /** vCPUs per replica of a target (kind + spec as a run copied them), or null when the spec does not say or the kind is unknown. */
 export function vcpuPerReplica(kind: string, spec: unknown): number | null {
-  const loose = typeof spec === "object" && spec !== null ? (spec as LooseSpec) : {};
-  return kindDefinition(kind)?.vcpuPerReplica(loose) ?? null;
+  return kindDefinition(kind)?.vcpuPerReplica(looseSpec(spec)) ?? null;
+}
+
+const looseSpec = (spec: unknown): LooseSpec => (typeof spec === "object" && spec !== null ? (spec as LooseSpec) : {});
+
+/**
+ * The kind of workspace credential a target may name (kind + spec as a run copied them), or null when it takes none;
+ * throws for a kind that is not in the catalog.
+ */
+export function credentialKindOf(kind: string, spec: unknown): CredentialKind | null {
+  const { credential } = kindOf(kind);
+  return typeof credential === "function" ? credential(looseSpec(spec)) : credential;
+}
+
+/**
+ * The credential kind with which a kind's platform is visited whatever the spec says (the reaper opens every
+ * workspace credential of it), or null when the spec decides or the kind takes none.
+ */
+export function platformCredentialKind(kind: string): CredentialKind | null {
+  const credential = kindDefinition(kind)?.credential ?? null;
+  return typeof credential === "function" ? null : credential;
+}
+
+/** How a run of this kind is priced (kinds/define-kind.ts `cost`); throws for a kind that is not in the catalog. */
+export const kindCost = (kind: string): KindDefinition["cost"] => kindOf(kind).cost;
+
+/** The infra detail a kind's points carry; empty for a kind this build does not have (a stored run's). */
+export const observedDetail = (kind: string): ReadonlySet<ObservedDetail> => new Set(kindDefinition(kind)?.observes ?? []);
+
+function kindOf(kind: string): KindDefinition {
+  const definition = catalog.get(kind);
+  if (!definition) throw new Error(`no target kind "${kind}" in the catalog`);
+  return definition;
 }
 
 /** A kind's spec schema at run time; throws for a kind that is not in the catalog. */
-export function targetSpecOf(kind: string): KindDefinition["spec"] {
-  const definition = catalog.get(kind);
-  if (!definition) throw new Error(`no target kind "${kind}" in the catalog`);
-  return definition.spec;
-}
+export const targetSpecOf = (kind: string): KindDefinition["spec"] => kindOf(kind).spec;

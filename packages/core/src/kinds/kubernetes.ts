@@ -1,4 +1,4 @@
-import { kubernetesSpec } from "../targets/kubernetes-spec";
+import { heldNodesOfSpec, kubernetesSpec, podCpuOfSpec } from "../targets/kubernetes-spec";
 import { defineKind, read, without } from "./define-kind";
 
 export const kubernetesKind = defineKind({
@@ -15,10 +15,8 @@ export const kubernetesKind = defineKind({
     // The cluster is not resized: the run's pods are held to that many of its nodes (the spec's nodes).
     nodes: (spec, n) => ({ ...spec, nodes: n }),
   },
-  cost: {
-    pricedAs: "the nodes its pods are held to (the spec's nodes), else its pods' CPU on the model's nodes",
-    platformReportsUsage: false,
-  },
+  // Priced as the nodes its pods are held to (the spec's nodes), else its pods' CPU packed on the model's nodes.
+  cost: { billedTime: "none", podCpu: podCpuOfSpec, heldNodes: heldNodesOfSpec },
   observes: ["desired", "ready", "hpaCurrentCpuPercent", "hpaTargetCpuPercent", "restarts", "nodes", "coldStarts"],
   words: {
     label: "kubernetes",

@@ -11,7 +11,8 @@ export const localFunctionKind = defineKind({
     replicas: (spec, n) => ({ ...spec, minInstances: n, maxInstances: n }),
     nodes: noNodes("local-function"),
   },
-  cost: { pricedAs: "requests and billed duration (pay-per-use), as its platform bills them", platformReportsUsage: false },
+  // Its platform meters billed time each second (totals.billedMs).
+  cost: { billedTime: "meter" },
   observes: [
     "starting",
     "ready",

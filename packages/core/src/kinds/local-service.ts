@@ -1,3 +1,4 @@
+import { podCpuOfSpec } from "../targets/kubernetes-spec";
 import { localServiceSpec } from "../targets/local-specs";
 import { defineKind, noNodes, read, without } from "./define-kind";
 
@@ -12,7 +13,7 @@ export const localServiceKind = defineKind({
     replicas: (spec, n) => ({ ...without(spec, "minReplicas", "maxReplicas"), replicas: n }),
     nodes: noNodes("local-service"),
   },
-  cost: { pricedAs: "each replica as a node of the cost model", platformReportsUsage: false },
+  cost: { billedTime: "none", podCpu: podCpuOfSpec },
   observes: ["desired", "perReplicaCpu", "replicaIds", "scalingEvents", "starting"],
   words: { label: "local-service", description: "replicas, HPA" },
 });

@@ -6,6 +6,8 @@ import { targetName } from "../targets/local-specs";
 export { type TargetKind, targetSpecs } from "./index";
 
 type SpecOf<K extends TargetKind> = (typeof TARGET_KINDS)[K]["spec"];
+/** A kind's spec, parsed (what its provider deploys). */
+export type TargetSpecOf<K extends TargetKind> = z.output<SpecOf<K>>;
 /** A target of one kind, as parsed or as given: its kind and that kind's spec. */
 type DefinitionOf<K extends TargetKind, Parsed extends boolean> = {
   kind: K;

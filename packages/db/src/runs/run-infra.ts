@@ -3,7 +3,7 @@
 // cold starts and the queue, on the same x axis as the latency charts.
 // The detail JSON is read leniently (core's infraPointDetailSchema): a row written by
 // an older provider (or another kind) must never break a page. Fields: docs/local-engine.md.
-import { readInfraPointDetail } from "@opsbench/core";
+import { observedDetail, readInfraPointDetail } from "@opsbench/core";
 import type { Db } from "../client";
 
 export interface InfraSeriesPoint {
@@ -51,21 +51,24 @@ export async function loadRunInfra(db: Db, runId: string, loadStart: Date | null
   const points = rows.map((r): InfraSeriesPoint => {
     const d = readInfraPointDetail(r.detail);
     if (d.kind !== undefined) kind = d.kind;
-    const fn = d.kind === "local-function";
+    // Which fields the point carries is its kind's (core kinds/: `observes`): a function's instances (per-instance CPU,
+    // ready, the queue's refusals) or replicas (per-replica CPU and ids, desired). A point of no known kind reads as replicas.
+    const observes = observedDetail(d.kind ?? "");
+    const instances = observes.has("perInstanceCpu");
     return {
       offsetSeconds: Math.round((r.ts.getTime() - start) / 100) / 10,
       replicas: r.replicas,
       cpuPercent: r.cpuPercent,
-      perUnitCpu: (fn ? d.perInstanceCpu : d.perReplicaCpu) ?? [],
-      unitIds: fn ? null : (d.replicaIds ?? null),
-      desired: (fn ? d.ready : d.desired) ?? null,
+      perUnitCpu: (instances ? d.perInstanceCpu : d.perReplicaCpu) ?? [],
+      unitIds: instances ? null : (d.replicaIds ?? null),
+      desired: (observes.has("ready") && !observes.has("desired") ? d.ready : d.desired) ?? null,
       starting: d.starting ?? null,
       coldStarts: d.coldStarts ?? 0,
       coldStartMs: (d.coldStartMs ?? []).filter((v): v is number => v !== null),
       queued: d.queued ?? null,
       queuedPeak: d.queuedPeak ?? null,
       inFlight: d.inFlight ?? null,
-      rejected: fn ? (d.queueTimeouts ?? 0) + (d.rejected ?? 0) : null,
+      rejected: observes.has("queueTimeouts") || observes.has("rejected") ? (d.queueTimeouts ?? 0) + (d.rejected ?? 0) : null,
       billedMs: d.billedMs ?? null,
       scalingEvents: (d.scalingEvents ?? []).map((e) => ({ from: e.from, to: e.to, reason: e.reason })),
     };

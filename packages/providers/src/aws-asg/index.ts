@@ -31,7 +31,7 @@ import { cloudWatchPeriods, type CloudWatchMetric, PERIOD_SECONDS } from "../aws
 import { runTags } from "../aws/run-tags";
 import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession, type AwsSession } from "../aws/session";
-import { ProviderError, type Deployment, type Provider, type ProviderContext } from "../provider";
+import { ProviderError, type Deployment, type KindProvider, type ProviderContext } from "../provider";
 import { deleteAsgResources, listAsgRunIds, type AsgRecorded } from "./resources";
 import { containerUserData, instanceArchitecture } from "./user-data";
 
@@ -306,7 +306,7 @@ async function teardown(dep: { state: Partial<AwsAsgState> }, ctx: ProviderConte
   ctx.log("aws-asg resources deleted", { ...deleted });
 }
 
-export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
+export const awsAsg: KindProvider<"aws-asg", AwsAsgState> = {
   kind: "aws-asg",
   spec: awsAsgSpec,
   deploy,
@@ -316,7 +316,6 @@ export const awsAsg: Provider<AwsAsgSpec, AwsAsgState> = {
   ...cloudEndpoint,
   // Tagged resources in the credential's region, found through the same describe calls teardown uses.
   reaper: {
-    credentialKind: "aws",
     listRuns: async (ctx) => listAsgRunIds(await reaperAwsSession(ctx)),
     deleteRun: async (runId, ctx) => {
       await deleteAsgResources(await reaperAwsSession(ctx), runId, {});

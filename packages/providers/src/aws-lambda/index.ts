@@ -20,7 +20,7 @@ import { awsCallerIdentity } from "../aws/check-credential";
 import { awsCredentialOf, awsErrorMessage, awsSession, reaperAwsSession } from "../aws/session";
 import { cloudEndpoint } from "../cloud/cloud-endpoint";
 import { observeCloud } from "../cloud/observe-cloud";
-import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
+import { ProviderError, type Deployment, type KindProvider, type ProviderContext, type ReaperContext } from "../provider";
 import { lambdaPackage } from "./function-zip";
 
 export interface AwsLambdaState {
@@ -229,7 +229,7 @@ async function withReaperLambda<T>(ctx: ReaperContext, fn: (lambda: LambdaClient
   }
 }
 
-export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
+export const awsLambda: KindProvider<"aws-lambda", AwsLambdaState> = {
   kind: "aws-lambda",
   spec: awsLambdaSpec,
   deploy,
@@ -239,7 +239,6 @@ export const awsLambda: Provider<AwsLambdaSpec, AwsLambdaState> = {
   ...cloudEndpoint,
   // Tagged functions in the credential's region.
   reaper: {
-    credentialKind: "aws",
     listRuns: (ctx) => withReaperLambda(ctx, async (lambda) => [...new Set((await taggedFunctions(lambda)).map(([, id]) => id))]),
     deleteRun: (runId, ctx) => withReaperLambda(ctx, async (lambda) => void (await deleteRunFunctions(lambda, runId))),
   },

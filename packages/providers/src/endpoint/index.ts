@@ -4,14 +4,14 @@
 // aws credential), or a Cloud Run service (Cloud Monitoring, gcp credential). They are only read, never changed.
 // Load goes only where the worker's host policy allows (loopback, or a host on the admin's allowlist:
 // core load-hosts/load-host-policy.ts, checked by the worker right after deploy; docs/security.md).
-import { type EndpointLink, type EndpointSpec, endpointSpec } from "@opsbench/core";
+import { type EndpointLink, endpointSpec } from "@opsbench/core";
 import { awsAsg } from "../aws-asg";
 import { awsCredentialOf } from "../aws/session";
 import { gcpCloudRun } from "../gcp-cloud-run";
 import { gcpCredentialOf } from "../gcp-cloud-run/clients";
 import { clientFor } from "../kubernetes";
 import { observeNamespace } from "../kubernetes/observe";
-import type { InfraPoint, Provider, ProviderContext } from "../provider";
+import type { InfraPoint, KindProvider, ProviderContext } from "../provider";
 
 export interface EndpointState {
   url: string;
@@ -25,7 +25,7 @@ async function checkLinkCredential(link: EndpointLink, ctx: ProviderContext): Pr
   else if (link.cloudRunService) gcpCredentialOf(ctx, link.credential);
 }
 
-export const endpoint: Provider<EndpointSpec, EndpointState> = {
+export const endpoint: KindProvider<"endpoint", EndpointState> = {
   kind: "endpoint",
   spec: endpointSpec,
 
@@ -46,7 +46,7 @@ export const endpoint: Provider<EndpointSpec, EndpointState> = {
     if (namespace && deployment) {
       yield* observeNamespace(
         await clientFor(ctx, window.signal),
-        { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0 },
+        { namespace, deployment, hpa: null, runId: ctx.runId, minReplicas: 1, readyTimeoutMs: 0, flavour: "deployment" },
         window,
         ctx,
       );

@@ -4,7 +4,7 @@
 import { cloudResourceName, gcpCloudRunSpec, type GcpCloudRunSpec } from "@opsbench/core";
 import { cloudEndpoint } from "../cloud/cloud-endpoint";
 import { observeCloud } from "../cloud/observe-cloud";
-import { ProviderError, type Deployment, type Provider, type ProviderContext, type ReaperContext } from "../provider";
+import { ProviderError, type Deployment, type KindProvider, type ProviderContext, type ReaperContext } from "../provider";
 import { gcpClients, gcpCredentialOf, gcpErrorMessage } from "./clients";
 import { checkGcpCredential } from "./check-credential";
 import { monitoringPeriods, PERIOD_SECONDS } from "./monitoring-periods";
@@ -199,7 +199,7 @@ async function withReaperRun<T>(ctx: ReaperContext, fn: (run: RunClient, at: { p
   }
 }
 
-export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
+export const gcpCloudRun: KindProvider<"gcp-cloud-run", GcpCloudRunState> = {
   kind: "gcp-cloud-run",
   spec: gcpCloudRunSpec,
   deploy,
@@ -208,7 +208,6 @@ export const gcpCloudRun: Provider<GcpCloudRunSpec, GcpCloudRunState> = {
   teardown,
   ...cloudEndpoint,
   reaper: {
-    credentialKind: "gcp",
     listRuns: (ctx) => withReaperRun(ctx, async (run, at) => [...new Set((await labelledServices(run, at)).map(([, id]) => id))]),
     deleteRun: (runId, ctx) => withReaperRun(ctx, async (run, at) => void (await deleteRunServices(run, at, runId))),
   },

@@ -4,7 +4,14 @@
 import type { KubernetesFlavour, KubernetesSpec } from "@opsbench/core";
 import type { ProviderContext } from "../provider";
 import { type KubeClient, kubeCall } from "./kube-client";
-import { createKnativeService, knativeNotReady, knativeServiceObject, readKnativeService, revisionDeployment } from "./knative";
+import {
+  createKnativeService,
+  knativeNotReady,
+  knativeServiceObject,
+  podAutoscalerScale,
+  readKnativeService,
+  revisionDeployment,
+} from "./knative";
 import { APP_NAME, deploymentObject, hpaObject, serviceObject } from "./objects";
 import {
   createOpenFaasFunction,
@@ -14,6 +21,7 @@ import {
   openFaasNotReady,
   readOpenFaasFunction,
 } from "./openfaas";
+import type { KubernetesState } from "./state";
 import { waitFor } from "./wait-for";
 
 /** What a flavour's objects came to once ready: the Deployment that serves, and the address its platform gives. */
@@ -36,6 +44,13 @@ export interface KubernetesFlavourDeploy {
   create: (client: KubeClient, spec: KubernetesSpec & { image: string }, runId: string, ns: string) => Promise<void>;
   /** Waits until what its controller makes from them is ready (`min` ready replicas), and says what serves. */
   ready: (client: KubeClient, spec: KubernetesSpec, ns: string, min: number, ctx: ProviderContext) => Promise<FlavourReady>;
+  /** While the load runs (observe.ts), each point. */
+  observe: {
+    /** The scale its controller wants (a Knative PodAutoscaler's); absent: the HPA's wish, else the Deployment's replicas. */
+    desired?: (client: KubeClient, state: KubernetesState) => Promise<number | null>;
+    /** What it adds to the point's detail, given the cold starts counted so far (times its Deployment went from 0 ready to some). */
+    detail: (state: KubernetesState, coldStarts: number) => Record<string, unknown>;
+  };
 }
 
 export const KUBERNETES_FLAVOUR_DEPLOYS = {
@@ -55,6 +70,8 @@ export const KUBERNETES_FLAVOUR_DEPLOYS = {
         );
     },
     ready: async () => ({ url: null }),
+    // Its replicas do not go to zero: no cold starts to count.
+    observe: { detail: () => ({}) },
   },
   "knative-service": {
     namespaceAnnotations: {},
@@ -83,6 +100,12 @@ export const KUBERNETES_FLAVOUR_DEPLOYS = {
       await ctx.event?.("info", `Knative Service ${APP_NAME}: revision ${revision} ready (Deployment ${deployment})`, { revision });
       return { deployment, knative: { service: APP_NAME, revision }, url: spec.endpoint ? null : url };
     },
+    observe: {
+      // The scale the Revision's PodAutoscaler wants (null until the KPA says), not the Deployment's spec.
+      desired: async (client, state) =>
+        state.knative ? ((await podAutoscalerScale(client, state.namespace, state.knative.revision))?.desired ?? null) : null,
+      detail: (state, coldStarts) => ({ ...(state.knative ? { revision: state.knative.revision } : {}), coldStarts }),
+    },
   },
   "openfaas-function": {
     namespaceAnnotations: OPENFAAS_NAMESPACE_ANNOTATION,
@@ -101,6 +124,7 @@ export const KUBERNETES_FLAVOUR_DEPLOYS = {
       const gateway = spec.openfaas?.gateway;
       return { url: gateway ? openFaasFunctionUrl(gateway, ctx.runId) : null };
     },
+    observe: { detail: (_state, coldStarts) => ({ coldStarts }) },
   },
 } satisfies Record<KubernetesFlavour, KubernetesFlavourDeploy>;
 

@@ -5,7 +5,7 @@
 // namespace (and any other namespace labelled with the run) and waits until it is gone.
 import { randomBytes } from "node:crypto";
 import { type CredentialSecret, type KubernetesSpec, kubernetesReplicas, kubernetesSpec, portForwardFlag } from "@opsbench/core";
-import { type Deployment, type InfraPoint, type Provider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
+import { type Deployment, type InfraPoint, type KindProvider, type ProviderContext, ProviderError, type ReaperContext } from "../provider";
 import { isConflict, isNotFound, type KubeClient, kubeCall, kubeClientOf } from "./kube-client";
 import { renderChart } from "./helm";
 import {
@@ -137,7 +137,7 @@ async function endpointOf(client: KubeClient, spec: KubernetesSpec, namespace: s
   return `http://${address}`;
 }
 
-export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
+export const kubernetes: KindProvider<"kubernetes", KubernetesState> = {
   kind: "kubernetes",
   spec: kubernetesSpec,
   // Only a port-forward is opsbench's own (opened on this machine). An ingress URL or OpenFaaS gateway the user gives is
@@ -172,6 +172,7 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
       hpa,
       minReplicas: min,
       readyTimeoutMs: spec.readyTimeoutMs,
+      flavour: spec.flavour ?? "deployment",
       ...flavour.state,
       ...(spec.nodes !== undefined ? { nodes: spec.nodes } : {}),
       ...(plan ? { clusterObjects: plan.filter((p) => !p.namespaced).map((p) => clusterObjectRef(p.doc)) } : {}),
@@ -284,7 +285,6 @@ export const kubernetes: Provider<KubernetesSpec, KubernetesState> = {
   },
 
   reaper: {
-    credentialKind: "kubernetes",
     async listRuns(ctx: ReaperContext) {
       const client = await clientFor(ctx, ctx.signal);
       const items = [...(await labelledNamespaces(client, RUN_LABEL, "listing opsbench's namespaces")), ...(await heldNodes(client))];

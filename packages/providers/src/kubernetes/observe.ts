@@ -4,7 +4,7 @@
 // scale its PodAutoscaler wants (desired), and cold starts: the times the Revision went from no ready pod to some (an
 // OpenFaaS Function's Deployment, the same).
 import type { InfraPoint, ObserveWindow, ProviderContext } from "../provider";
-import { podAutoscalerScale } from "./knative";
+import { KUBERNETES_FLAVOUR_DEPLOYS, type KubernetesFlavourDeploy } from "./flavours";
 import type { KubeClient } from "./kube-client";
 import { RUN_LABEL } from "./objects";
 import type { KubernetesState } from "./state";
@@ -21,18 +21,20 @@ export async function* observeNamespace(
   // A failed read leaves its part of the point empty; the next round tries again.
   const get = <T>(read: () => Promise<T>) => read().catch(() => null);
   const hpa = state.hpa;
-  const knative = state.knative;
+  // What its flavour adds (flavours.ts); a state recorded before the flavour was is a Deployment's.
+  const flavour: KubernetesFlavourDeploy["observe"] = KUBERNETES_FLAVOUR_DEPLOYS[state.flavour ?? "deployment"].observe;
+  const readDesired = flavour.desired;
   let coldStarts = 0;
   let lastReady: number | null = null;
   while (!window.signal.aborted) {
-    const [d, h, pods, nodes, events, pa] = await Promise.all([
+    const [d, h, pods, nodes, events, flavourDesired] = await Promise.all([
       get(() => client.apps.readNamespacedDeployment({ name: state.deployment, namespace })),
       hpa ? get(() => client.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: hpa, namespace })) : null,
       get(() => client.core.listNamespacedPod({ namespace })),
       // A run that holds nodes counts those; else the cluster's.
       get(() => client.core.listNode(state.nodes !== undefined ? { labelSelector: `${RUN_LABEL}=${state.runId}` } : {})),
       get(() => client.core.listNamespacedEvent({ namespace })),
-      knative ? get(() => podAutoscalerScale(client, namespace, knative.revision)) : null,
+      readDesired ? get(() => readDesired(client, state)) : undefined,
     ]);
     const current = h?.status?.currentMetrics?.find((m) => m.type === "Resource" && m.resource?.name === "cpu")?.resource?.current
       .averageUtilization;
@@ -50,13 +52,12 @@ export async function* observeNamespace(
         detail: {
           kind: "kubernetes",
           ready,
-          // A Knative Revision: the scale its PodAutoscaler wants (null until the KPA says), not the Deployment's spec.
-          desired: knative ? (pa?.desired ?? null) : (h?.status?.desiredReplicas ?? d.spec?.replicas ?? null),
+          desired: flavourDesired !== undefined ? flavourDesired : (h?.status?.desiredReplicas ?? d.spec?.replicas ?? null),
           hpaCurrentCpuPercent: current ?? null,
           hpaTargetCpuPercent: target ?? null,
           restarts: restarts ?? null,
           nodes: nodes?.items.length ?? null,
-          ...(knative ? { revision: knative.revision, coldStarts } : state.openfaas ? { coldStarts } : {}),
+          ...flavour.detail(state, coldStarts),
         },
       };
     for (const e of events?.items ?? []) {

@@ -7,8 +7,8 @@ import { undoFailedDeploy } from "../local/undo-failed-deploy";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { functionSettings, localFunctionSpec, type LocalFunctionSpec } from "@opsbench/core";
-import { ProviderError, type InfraPoint, type Provider, type ProviderContext } from "../provider";
+import { functionSettings, localFunctionSpec } from "@opsbench/core";
+import { ProviderError, type InfraPoint, type KindProvider, type ProviderContext } from "../provider";
 import {
   CpuMeter,
   createCgroup,
@@ -88,7 +88,7 @@ function rememberPids(state: LocalFunctionState, stats: FunctionProxyStats) {
   state.instancePids = [...known].slice(-1000);
 }
 
-export const localFunction: Provider<LocalFunctionSpec, LocalFunctionState> = {
+export const localFunction: KindProvider<"local-function", LocalFunctionState> = {
   kind: "local-function",
   spec: localFunctionSpec,
 

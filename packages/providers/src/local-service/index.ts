@@ -8,8 +8,8 @@ import { benchappChecks } from "../local/app-checks";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { localServiceSpec, serviceSettings, type LocalServiceSpec } from "@opsbench/core";
-import { ProviderError, type Deployment, type InfraPoint, type Provider, type ProviderContext } from "../provider";
+import { localServiceSpec, serviceSettings } from "@opsbench/core";
+import { ProviderError, type Deployment, type InfraPoint, type KindProvider, type ProviderContext } from "../provider";
 import { createAppDatabase, dropAppDatabase, newAppDatabase } from "../local/app-database";
 import { adminCall, waitHealthy } from "../local/http";
 import { planDomains, readManifest } from "../local/manifest";
@@ -23,7 +23,7 @@ const LB_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "load-
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export const localService: Provider<LocalServiceSpec, LocalServiceState> = {
+export const localService: KindProvider<"local-service", LocalServiceState> = {
   kind: "local-service",
   spec: localServiceSpec,
 

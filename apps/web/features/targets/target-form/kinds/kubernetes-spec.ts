@@ -49,10 +49,8 @@ export const KUBERNETES_START: SpecValues = {
 };
 
 /** The flavour box: empty is a Deployment (the schema's default, left out of the spec). */
-const flavourOfValues = (v: SpecValues): KubernetesFlavour =>
+export const flavourOfValues = (v: SpecValues): KubernetesFlavour =>
   v.flavour === "knative-service" || v.flavour === "openfaas-function" ? v.flavour : "deployment";
-export const isKnative = (v: SpecValues) => flavourOfValues(v) === "knative-service";
-export const isOpenFaas = (v: SpecValues) => flavourOfValues(v) === "openfaas-function";
 
 /** What the describe lines of every flavour share. */
 interface DescribeParts {
@@ -67,12 +65,18 @@ interface DescribeParts {
 
 /** A flavour's boxes and words (its rules are core's KUBERNETES_FLAVOUR_RULES; its deploy the provider's table). */
 interface KubernetesFlavourForm {
+  /** Its name in the flavour box. */
+  label: string;
   /** Its own boxes besides the image, port, size and resources. */
   own: (v: SpecValues) => string[];
   /** Whether it may take the user's manifests and an HPA on CPU (a framework's autoscaler scales the others). */
   deployment: boolean;
   /** Where the load goes when the spec gives no URL, port-forward or gateway. */
   defaultWhere: string;
+  /** Its words in the form's boxes: the flavour, ready-within, port, the autoscaled size and the "load-balancer" mode. */
+  hints: { flavour: string; readyWithin: string; port: string; autoscaled: string; loadBalancer: string };
+  /** The box the "load-balancer" mode asks for (the OpenFaaS gateway), if any; `own` lists its path then. */
+  loadBalancerBox?: { label: string; path: string; placeholder: string; hint: string };
   describe: (s: KubernetesSpec, parts: DescribeParts) => string[];
 }
 
@@ -80,9 +84,17 @@ const scale = ({ min, max }: DescribeParts) => (min === max ? `${min}` : `${min}
 
 const KUBERNETES_FLAVOUR_FORMS = {
   deployment: {
+    label: "Deployment",
     own: () => ["placement", "nodes"],
     deployment: true,
     defaultWhere: "load to the Service's load-balancer address",
+    hints: {
+      flavour: "opsbench makes a Deployment, a Service and an HPA",
+      readyWithin: "for the Deployment (and the HPA in reset)",
+      port: "the Service forwards port 80 to it",
+      autoscaled: "min/max with an HPA on CPU",
+      loadBalancer: "the Service's load-balancer address",
+    },
     describe: (s, parts) => {
       const objects = ["Deployment", `Service (${s.endpoint || s.portForward ? "ClusterIP" : "LoadBalancer"})`];
       if (s.targetCpuPercent !== undefined) objects.push(`HPA at ${s.targetCpuPercent}% CPU`);
@@ -112,9 +124,17 @@ const KUBERNETES_FLAVOUR_FORMS = {
     },
   },
   "knative-service": {
+    label: "Knative Service",
     own: () => ["flavour", "knative"],
     deployment: false,
     defaultWhere: "load to the Knative Service's URL (through the cluster's ingress layer)",
+    hints: {
+      flavour: "a serving.knative.dev Service: Knative makes the rest (Knative Serving must be on the cluster)",
+      readyWithin: "for the Knative Service and its Revision",
+      port: "Knative routes to it",
+      autoscaled: "min/max scale, Knative's autoscaler between them",
+      loadBalancer: "the Knative Service's URL (the cluster's ingress)",
+    },
     describe: (s, parts) => {
       const k = s.knative ?? {};
       return [
@@ -133,6 +153,7 @@ const KUBERNETES_FLAVOUR_FORMS = {
     },
   },
   "openfaas-function": {
+    label: "OpenFaaS Function",
     // Its load goes to the gateway: the "load-balancer" mode's place.
     own: (v) => [
       "flavour",
@@ -141,6 +162,19 @@ const KUBERNETES_FLAVOUR_FORMS = {
     ],
     deployment: false,
     defaultWhere: "load to the Service's load-balancer address",
+    hints: {
+      flavour: "an openfaas.com Function: OpenFaaS's operator makes the rest (OpenFaaS with its operator must be on the cluster)",
+      readyWithin: "for the Function to be Ready and Healthy",
+      port: "given to the function as PORT",
+      autoscaled: "min/max scale, OpenFaaS's autoscaler between them",
+      loadBalancer: "the OpenFaaS gateway's route of the function",
+    },
+    loadBalancerBox: {
+      label: "Gateway URL",
+      path: "openfaas.gateway",
+      placeholder: "http://gateway.example.com:8080",
+      hint: "the load goes to <gateway>/function/app.opsbench-<run>",
+    },
     describe: (s, parts) => [
       "namespace opsbench-<run> (annotated for OpenFaaS): an OpenFaaS Function; its operator makes the Deployment and Service",
       `${s.image} on port ${s.port}, scale ${scale(parts)} (com.openfaas.scale.min..max)${s.openfaas?.scaleToZero ? ", may scale to zero" : ""}`,
@@ -150,6 +184,13 @@ const KUBERNETES_FLAVOUR_FORMS = {
     ],
   },
 } satisfies Record<KubernetesFlavour, KubernetesFlavourForm>;
+
+/** The flavours the flavour box offers besides the Deployment (its empty choice), with their labels. */
+export const FRAMEWORK_FLAVOURS = (Object.keys(KUBERNETES_FLAVOUR_FORMS) as KubernetesFlavour[]).filter((f) => f !== "deployment");
+export const flavourLabel = (f: KubernetesFlavour) => KUBERNETES_FLAVOUR_FORMS[f].label;
+
+/** The form's row of the flavour the boxes name. */
+export const kubernetesFlavourForm = (v: SpecValues): KubernetesFlavourForm => KUBERNETES_FLAVOUR_FORMS[flavourOfValues(v)];
 
 export function buildKubernetesSpec(v: SpecValues): Record<string, unknown> {
   const F = KUBERNETES_FIELDS;
