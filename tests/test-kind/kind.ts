@@ -19,5 +19,5 @@ export const testEchoKind = defineKind({
   },
   cost: { billedTime: "none" },
   observes: ["desired"],
-  words: { label: TEST_KIND, description: "the echo benchapp, a kind only tests have" },
+  words: { label: TEST_KIND, description: "the echo benchapp, a kind only tests have", replicas: "replicas" },
 });

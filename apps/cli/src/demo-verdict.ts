@@ -2,7 +2,7 @@
 // computed (GET /api/v1/comparisons?study=ID, parsed with @opsbench/api's schema of
 // that answer), so the terminal and the page never disagree.
 import { compareDataSchema } from "@opsbench/api";
-import { familySummary } from "@opsbench/core";
+import { familySummary, kindDefinition } from "@opsbench/core";
 import type { z } from "zod";
 
 /** The parts of the comparison the demo's lines read. */
@@ -34,7 +34,7 @@ export function demoVerdict(c: DemoComparison): string[] {
   );
   const scaling = c.groups.map((g, i) => {
     const counts = g.infra.map((p) => p.replicas);
-    const unit = g.target?.kind === "local-function" ? "instances" : "replicas";
+    const unit = (g.target && kindDefinition(g.target.kind)?.words.replicas) ?? "replicas";
     if (!counts.length) return `${name(i)} no ${unit} recorded`;
     const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
     return `${name(i)} ${lo === hi ? `${lo} ${unit} throughout` : `${lo}-${hi} ${unit}`}`;

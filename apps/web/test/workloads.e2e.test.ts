@@ -159,7 +159,7 @@ describe("target form", () => {
       startTimeoutMs: 10_000,
     });
     expect(await page.locator('[data-testid="target-row"][data-name="form-fn"]').textContent()).toContain(
-      "lambda: concurrency 1, 0..3 instances, idle 5 s",
+      "lambda: concurrency 1 per instance, 0..3 instances; idle timeout 5 s",
     );
     expect(errors).toEqual([]);
     await page.close();

@@ -23,7 +23,7 @@ const lateKind = defineKind({
   pin: { replicas: () => "no", nodes: () => "no" },
   cost: { billedTime: "none" },
   observes: [],
-  words: { label: "late", description: "registered too late" },
+  words: { label: "late", description: "registered too late", replicas: "replicas" },
 });
 
 describe("the target kind catalog", () => {

@@ -1,8 +1,8 @@
-import { functionSettings, localFunctionSpec, typedEndpointOf, localServiceSpec, serviceSettings } from "@opsbench/core";
+import { typedEndpointOf } from "@opsbench/core";
 import type { Metadata } from "next";
 import { DefinitionsListPage, NewDefinitionLink } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
-import { describeKind, isCloudKind } from "@/features/targets/target-form/kinds/describe-kind";
+import { isPlatformKind, kindFormOf } from "@/features/targets/target-form/kinds/kind-forms";
 import { ListTable } from "@/components/list-table";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
@@ -11,44 +11,17 @@ import { resolveWorkspace } from "@/lib/server/workspace";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Targets" };
 
-const secs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
-
-/** The spec as it will run (defaults filled in), in one line. */
+/**
+ * The spec as it will run (defaults filled in), in one line: its kind's own description (the form's preview), whole
+ * for a local kind, the first two lines (what it makes and where the load goes) for a platform kind.
+ */
 function describe(kind: string, spec: unknown): { app: string; text: string } {
-  if (kind === "local-service") {
-    const r = localServiceSpec.safeParse(spec);
-    if (!r.success) return { app: "?", text: "unreadable spec" };
-    const s = serviceSettings(r.data);
-    const size =
-      s.minReplicas === s.maxReplicas
-        ? `${s.minReplicas} replica${s.minReplicas === 1 ? "" : "s"}`
-        : `${s.minReplicas}..${s.maxReplicas} replicas`;
-    const hpa = s.autoscaler
-      ? `, HPA ${s.autoscaler.targetCpuPercent}% CPU (sync ${secs(s.autoscaler.syncPeriodMs)}, down window ${secs(s.autoscaler.scaleDownStabilizationMs)})`
-      : "";
-    const lim = [
-      s.resources.cpuLimit !== null ? `${s.resources.cpuLimit} CPU` : "",
-      s.resources.memoryLimitMb !== null ? `${s.resources.memoryLimitMb} MiB` : "",
-    ]
-      .filter(Boolean)
-      .join(", ");
-    return { app: r.data.app, text: `${size}${hpa}${lim ? `, limits ${lim}` : ""}, ${s.balancing}, ${s.placement}` };
-  }
-  if (kind === "local-function") {
-    const r = localFunctionSpec.safeParse(spec);
-    if (!r.success) return { app: "?", text: "unreadable spec" };
-    const f = functionSettings(r.data);
-    return {
-      app: r.data.app,
-      text: `${f.platform}: concurrency ${f.concurrency}, ${f.minInstances}..${f.maxInstances} instances, idle ${secs(f.idleTimeoutMs)}, queue ${secs(f.queueTimeoutMs)}, billed ${f.billing.mode} in ${f.billing.granularityMs} ms steps`,
-    };
-  }
-  if (isCloudKind(kind)) {
-    // What it makes and where the load goes; the rest is on the form's preview.
-    const lines = describeKind(kind, spec);
-    return { app: "—", text: lines ? lines.slice(0, 2).join("; ") : "unreadable spec" };
-  }
-  return { app: "—", text: JSON.stringify(spec).slice(0, 120) };
+  const form = kindFormOf(kind);
+  const lines = form?.describe(spec);
+  if (!form || lines === undefined) return { app: "—", text: JSON.stringify(spec).slice(0, 120) };
+  if (lines === null) return { app: "?", text: "unreadable spec" };
+  const app = form.place === "local" && typeof (spec as { app?: unknown }).app === "string" ? (spec as { app: string }).app : "—";
+  return { app, text: (form.place === "local" ? lines : lines.slice(0, 2)).join("; ") };
 }
 
 export default async function TargetsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -124,7 +97,7 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
             cell: ({ t }) => (
               <span className="inline-flex items-center gap-3">
                 {/* The platform kinds' form edits a saved spec; the local kinds' has no edit mode yet. */}
-                {isCloudKind(t.kind) && <NewDefinitionLink href={`/targets/${encodeURIComponent(t.name)}/edit`} label="Edit" />}
+                {isPlatformKind(t.kind) && <NewDefinitionLink href={`/targets/${encodeURIComponent(t.name)}/edit`} label="Edit" />}
                 <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />
               </span>
             ),

@@ -22,7 +22,7 @@ const NO_VALUES: SpecValues = {};
 /** A saved target of a platform kind, to edit (its spec as the API shows it: secrets hidden). */
 export interface EditedTarget {
   name: string;
-  /** A kind whose form has boxes of its own (isCloudKind). */
+  /** A kind whose form has boxes of its own (isPlatformKind). */
   kind: string;
   spec: unknown;
 }

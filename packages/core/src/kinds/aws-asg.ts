@@ -18,5 +18,5 @@ export const awsAsgKind = defineKind({
   // Instance seconds in service and the ALB's capacity units, as CloudWatch reports them.
   cost: { billedTime: "platform" },
   observes: ["desired", "resolutionSeconds", "platform", "totals"],
-  words: { label: "aws-asg", description: "EC2 Auto Scaling group behind an ALB" },
+  words: { label: "aws-asg", description: "EC2 Auto Scaling group behind an ALB", replicas: "instances" },
 });

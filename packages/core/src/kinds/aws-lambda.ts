@@ -15,5 +15,5 @@ export const awsLambdaKind = defineKind({
   // Requests and GB-seconds, as CloudWatch reports them.
   cost: { billedTime: "platform" },
   observes: ["resolutionSeconds", "platform", "totals"],
-  words: { label: "aws-lambda", description: "function with a function URL" },
+  words: { label: "aws-lambda", description: "function with a function URL", replicas: "instances" },
 });

@@ -56,8 +56,11 @@ export interface KindDefinition<Kind extends string = string, Spec extends z.Zod
    * (packages/db runs/run-infra.ts: per-instance or per-replica CPU, replica ids, desired or ready, the queue's refusals).
    */
   observes: readonly ObservedDetail[];
-  /** Its words: the web's kind picker and describe-kind show them. */
-  words: { label: string; description: string };
+  /**
+   * Its words: the web's kind picker and describe-kind show the label and description; `replicas` is what its
+   * replica count counts, in the plural ("replicas", "instances"), where reports print it.
+   */
+  words: { label: string; description: string; replicas: string };
 }
 
 /** A kind's definition, its literal name and spec schema kept in the type. */

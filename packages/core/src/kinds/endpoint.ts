@@ -21,5 +21,5 @@ export const endpointKind = defineKind({
   // opsbench deploys nothing: its cost model as given, with the linked platform's periods when it is linked.
   cost: { billedTime: "platform" },
   observes: ["desired", "ready", "resolutionSeconds", "platform", "totals"],
-  words: { label: "endpoint", description: "an existing URL, nothing deployed" },
+  words: { label: "endpoint", description: "an existing URL, nothing deployed", replicas: "replicas" },
 });

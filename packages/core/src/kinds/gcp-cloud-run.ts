@@ -14,5 +14,5 @@ export const gcpCloudRunKind = defineKind({
   // Billed instance time (or requests), as Cloud Monitoring reports it.
   cost: { billedTime: "platform" },
   observes: ["resolutionSeconds", "platform", "totals"],
-  words: { label: "gcp-cloud-run", description: "Cloud Run service" },
+  words: { label: "gcp-cloud-run", description: "Cloud Run service", replicas: "instances" },
 });

@@ -21,5 +21,6 @@ export const kubernetesKind = defineKind({
   words: {
     label: "kubernetes",
     description: "Deployment, Service, HPA, a Knative Service or an OpenFaaS Function, on any cluster",
+    replicas: "replicas",
   },
 });

@@ -26,5 +26,5 @@ export const localFunctionKind = defineKind({
     "rejected",
     "billedMs",
   ],
-  words: { label: "local-function", description: "scale to zero" },
+  words: { label: "local-function", description: "scale to zero", replicas: "instances" },
 });

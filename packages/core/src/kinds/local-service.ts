@@ -15,5 +15,5 @@ export const localServiceKind = defineKind({
   },
   cost: { billedTime: "none", podCpu: podCpuOfSpec },
   observes: ["desired", "perReplicaCpu", "replicaIds", "scalingEvents", "starting"],
-  words: { label: "local-service", description: "replicas, HPA" },
+  words: { label: "local-service", description: "replicas, HPA", replicas: "replicas" },
 });
