@@ -66,23 +66,31 @@ export const localService: KindProvider<"local-service", LocalServiceState> = {
       controllers.set(state.id, controller);
       await controller.startInitial();
 
-      const [lbPort, adminPort] = [await freePort(), await freePort()];
       const initial = controller
         .snapshot()
         .ready.flatMap((r) => r.endpoints.map((e, k) => ({ id: `r${r.id}.${k}`, host: e.host, port: e.port })));
-      const lb = spawnGroup(
-        process.execPath,
-        [LB_SCRIPT, JSON.stringify({ port: lbPort, adminPort, mode: settings.balancing, backends: initial })],
-        {
-          cwd: app.dir,
-          env: { OPSBENCH_RUN_ID: ctx.runId },
-        },
-      );
-      state.lb = { pid: lb.pid, startTicks: lb.startTicks, port: lbPort, adminPort };
-      state.endpoint = `http://127.0.0.1:${lbPort}`;
-      await controller.persist();
       const healthPath = app.manifest.services ? app.manifest.services[app.manifest.entry!]!.healthPath : app.manifest.healthPath!;
-      await waitHealthy(`${state.endpoint}${healthPath}`, lb, 5000, ctx.signal, "load balancer");
+      // A free port may be taken by another process before the balancer listens on it: then again, on new ports.
+      for (let attempt = 1; ; attempt++) {
+        const [lbPort, adminPort] = [await freePort(), await freePort()];
+        const lb = spawnGroup(
+          process.execPath,
+          [LB_SCRIPT, JSON.stringify({ port: lbPort, adminPort, mode: settings.balancing, backends: initial })],
+          {
+            cwd: app.dir,
+            env: { OPSBENCH_RUN_ID: ctx.runId },
+          },
+        );
+        state.lb = { pid: lb.pid, startTicks: lb.startTicks, port: lbPort, adminPort };
+        state.endpoint = `http://127.0.0.1:${lbPort}`;
+        await controller.persist();
+        try {
+          await waitHealthy(`${state.endpoint}${healthPath}`, lb, 5000, ctx.signal, "load balancer");
+          break;
+        } catch (err) {
+          if (attempt >= 3 || !lb.exit() || !/EADDRINUSE/.test(lb.tail())) throw err;
+        }
+      }
       await controller.attachLoadBalancer();
       controller.startAutoscaler();
       ctx.log("deployed", {
