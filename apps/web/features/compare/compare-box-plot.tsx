@@ -84,7 +84,11 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
             const boxW = px(Math.min(34, slot * 0.55));
             return (
               <g key={metric.key} data-metric={metric.key}>
-                <text x={x0 + LEFT} y={13} fontSize={11} fontWeight={600} fill="#3f3f46">{`${metric.label} (${metric.unit})`}</text>
+                <text x={x0 + 6} y={13} fontSize={11} fontWeight={600} fill="#3f3f46">
+                  {/* From the panel's edge, not the axis: the catalog's longer labels ("p99 latency, all responses") fit. */}
+                  <title>{`${metric.label} (${metric.unit})`}</title>
+                  {short(`${metric.label} (${metric.unit})`, 34)}
+                </text>
                 {ticks.map((t) => (
                   <g key={t}>
                     <line x1={x0 + LEFT} x2={x0 + PANEL_W - RIGHT} y1={y(t)} y2={y(t)} stroke="#e4e4e7" />
