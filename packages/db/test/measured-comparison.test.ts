@@ -2,34 +2,21 @@
 // `opsbench import k6` into the real database): flagged runs are left out of the verdicts unless asked and the
 // exclusion is said; a study's warm-up is left out of the rollup a comparison reads; latency is of successful
 // responses first. Every right answer is computed here from the samples written to the files.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addRunFlags, storeRunRollup } from "../src";
-import { openTestStack, runOpsbench } from "../../../tests/helpers";
+import { openTestStack } from "../../../tests/helpers";
+import { exactQuantile as exact, importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let dir: string;
 const T0 = Date.UTC(2026, 10, 25, 4, 0, 0);
 
-/** k6's percentile: sorted values, rank p*(n-1), linear interpolation. */
-function exact(values: readonly number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const rank = p * (s.length - 1);
-  const lo = Math.floor(rank);
-  return s[lo]! + (s[Math.ceil(rank)]! - s[lo]!) * (rank - lo);
-}
-
-interface Req {
-  atMs: number;
-  ms: number;
-  ok: boolean;
-}
-
 /** 40 s at 8 req/s; `slow` ms added to every success; a share `failShare` of requests are instant 503s; slow first 10 s. */
-function samples(seed: number, slow: number, failShare: number): Req[] {
-  const out: Req[] = [];
+function samples(seed: number, slow: number, failShare: number): WrittenRequest[] {
+  const out: WrittenRequest[] = [];
   for (let s = 0; s < 40; s++)
     for (let k = 0; k < 8; k++) {
       const i = s * 8 + k;
@@ -40,27 +27,9 @@ function samples(seed: number, slow: number, failShare: number): Req[] {
   return out;
 }
 
-async function importRun(name: string, reqs: readonly Req[]): Promise<string> {
-  const file = path.join(dir, `${name}.json`);
-  const lines = reqs.flatMap((r) => [
-    JSON.stringify({
-      type: "Point",
-      metric: "http_req_duration",
-      data: {
-        time: new Date(T0 + r.atMs).toISOString(),
-        value: r.ms,
-        tags: { name: "get", status: r.ok ? "200" : "503", expected_response: String(r.ok) },
-      },
-    }),
-    JSON.stringify({ type: "Point", metric: "iterations", data: { time: new Date(T0 + r.atMs).toISOString(), value: 1, tags: {} } }),
-  ]);
-  await writeFile(file, `${lines.join("\n")}\n`);
-  const r = await runOpsbench("import", "k6", file, "--name", name, "--json");
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).id as string;
-}
+const importRun = (name: string, reqs: readonly WrittenRequest[]) => importK6Requests(dir, name, reqs, { t0: T0 });
 
-const files: Record<string, Req[]> = {};
+const files: Record<string, WrittenRequest[]> = {};
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -82,7 +51,7 @@ const groups = () => [
   { label: "A", runIds: [ids.a1!, ids.a2!, ids.a3!] },
   { label: "B", runIds: [ids.b1!, ids.b2!, ids.b3!] },
 ];
-const okP95 = (reqs: Req[]) =>
+const okP95 = (reqs: WrittenRequest[]) =>
   exact(
     reqs.filter((r) => r.ok).map((r) => r.ms),
     0.95,
