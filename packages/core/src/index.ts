@@ -65,6 +65,8 @@ export * from "./statistics/welch";
 export * from "./statistics/block-bootstrap";
 export * from "./statistics/verdict-method";
 export * from "./statistics/verdict-calibration";
+export * from "./statistics/rule-power";
+export * from "./statistics/study-planner";
 export * from "./statistics/study-definitions";
 export * from "./statistics/merged-repetitions";
 export * from "./statistics/study-tables";

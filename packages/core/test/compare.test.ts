@@ -3,7 +3,7 @@ import { verdict } from "../src/compare/verdict";
 import { welchDifference } from "../src/statistics/welch";
 
 describe("the comparison's verdict (compare/verdict.ts, by statistics/verdict-method.ts)", () => {
-  it("uses Student's t between equal-sized repetitions (Welch's interval when the variances are equal): the same interval as computed directly", () => {
+  it("uses Welch's t between equal-sized repetitions: the same interval as computed directly", () => {
     const a = [20, 21, 22];
     const b = [10, 11, 12];
     const v = verdict(
@@ -17,7 +17,7 @@ describe("the comparison's verdict (compare/verdict.ts, by statistics/verdict-me
     expect(v.method).toBe("welch-t");
     expect(v.basis).toBe("runs");
     expect(v.significant).toBe(true);
-    expect(v.text).toMatch(/^B is better on p95 beyond the margin .*Student's t over run values.*, n = 3 vs 3 runs, margin \+-5\.00%\)$/);
+    expect(v.text).toMatch(/^B is better on p95 beyond the margin .*Welch's t over run values.*, n = 3 vs 3 runs, margin \+-5\.00%\)$/);
   });
 
   it("says 'inconclusive' when the interval spans zero and reaches past the margin", () => {

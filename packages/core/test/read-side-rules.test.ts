@@ -118,13 +118,18 @@ describe("comparison samples", () => {
     });
   });
 
-  it("gives no verdict where run-level values meet seconds, and judges every group against the first", () => {
+  it("judges a single run against repetitions as one run value (their spread for both), and every group against the first", () => {
     const one = { label: "one", summaries: [summaryOf([10])], windows: [bucket(5, 7)] };
     const many = (label: string, ms: number) => ({ label, summaries: [summaryOf([ms]), summaryOf([ms + 1])], windows: [] });
-    // A single run's seconds against repetitions: a "no verdict" entry per metric that says why, not silence.
+    // A single run against repetitions: its run value against theirs, never its seconds against run values.
     const mixed = comparisonVerdicts([one, many("b", 20)]);
     expect(mixed).toHaveLength(METRIC_CATALOG.length);
-    expect(mixed.every((v) => v.outcome === "no-verdict" && v.significant === false && v.reason !== null)).toBe(true);
+    expect(mixed.every((v) => v.basis === "runs" && v.samples.join() === "1,2")).toBe(true);
+    const p95 = mixed.find((v) => v.metric === "p95")!;
+    expect(p95.method).toBe("single-run-t");
+    // The repetitions' p95s differ by 1 ms: s = 0.707, se = s sqrt(1/2 + 1), 1 df.
+    expect(p95.standardError).toBeCloseTo(Math.SQRT1_2 * Math.sqrt(1.5), 1);
+    expect(p95.df).toBe(1);
     const verdicts = comparisonVerdicts([many("a", 10), many("b", 20), many("c", 30)]);
     expect(new Set(verdicts.map((v) => `${v.baseline}>${v.candidate}`))).toEqual(new Set(["a>b", "a>c"]));
     expect(verdicts.filter((v) => v.candidate === "b").map((v) => v.metric)).toEqual(METRIC_CATALOG.map((m) => m.key));

@@ -30,7 +30,7 @@ describe("the comparison's verdict", () => {
     expect(v.estimate).toBe(11);
     expect(v.low).toBeCloseTo(6.54, 1);
     expect(v.text).toMatch(
-      /^B is better on req\/s beyond the margin \(B - A = 11\.00 req\/s, 95% CI 6\.5\d to 15\.4\d req\/s; Student's t over run values \(Welch's when n differ\), n = 3 vs 4 runs, margin \+-5\.00%\)$/,
+      /^B is better on req\/s beyond the margin \(B - A = 11\.00 req\/s, 95% CI 6\.5\d to 15\.4\d req\/s; Welch's t over run values, n = 3 vs 4 runs, margin \+-5\.00%\)$/,
     );
   });
 
@@ -42,7 +42,9 @@ describe("the comparison's verdict", () => {
       { lowerIsBetter: true },
     );
     expect(same.outcome).toBe("inconclusive");
-    expect(same.text).toMatch(/^inconclusive on p95: these samples could detect about \d/);
+    expect(same.text).toMatch(
+      /^inconclusive on p95: the rule finds a true difference of about \d+(\.\d+)?% 80% of the time; a true 10\.00% difference \d+% of the time/,
+    );
     // 1% apart with tiny spread: significant in the statistical sense, not beyond the 5% margin.
     const a = [100, 100.1, 99.9, 100, 100.05];
     const close = compareGroups(
@@ -63,15 +65,20 @@ describe("the comparison's verdict", () => {
     expect(strict.outcome).toBe("baseline-better");
   });
 
-  it("gives no verdict on fewer than 2 runs a side or on run-level values against seconds", () => {
+  it("gives no verdict on one run a side of run values or on run-level values against seconds; one run against runs is judged", () => {
     expect(
-      compareGroups("p95", { label: "A", sample: runs([10]) }, { label: "B", sample: runs([11, 12]) }, { lowerIsBetter: true }),
+      compareGroups("p95", { label: "A", sample: runs([10]) }, { label: "B", sample: runs([11]) }, { lowerIsBetter: true }),
     ).toMatchObject({
       outcome: "no-verdict",
       method: "none",
       significant: false,
       low: null,
     });
+    // One run against two: the two runs' spread (s = 0.707) stands for both: se = s sqrt(1/2 + 1), t(0.975, 1) = 12.706.
+    const one = compareGroups("p95", { label: "A", sample: runs([10]) }, { label: "B", sample: runs([11, 12]) }, { lowerIsBetter: true });
+    expect(one.method).toBe("single-run-t");
+    expect(one.estimate).toBe(1.5);
+    expect(one.high! - one.estimate!).toBeCloseTo(12.7062 * Math.SQRT1_2 * Math.sqrt(1.5), 3);
     const mixed = compareGroups(
       "p95",
       { label: "A", sample: runs([10, 11]) },
@@ -148,7 +155,7 @@ describe("the margin the user sets", () => {
 
   it("applies to a comparison's verdicts by metric, and refuses a negative margin", () => {
     const p95 = compareGroups("p95", { label: "A", sample: a }, { label: "B", sample: b }, { lowerIsBetter: true, unit: "ms" });
-    const [decided] = applyMargin([p95], 0.02);
+    const [decided] = applyMargin([p95], { margin: 0.02 });
     // Lower is better for p95: B's higher latency makes A the better one once 3% is beyond the margin.
     expect(decided!.outcome).toBe("baseline-better");
     expect(() => withMargin(p95, -0.01, opts)).toThrow(/margin must be a number >= 0/);

@@ -43,37 +43,52 @@ describe("three outcomes in words (finding 7)", () => {
     expect(near.significant).toBe(false);
   });
 
-  it("inconclusive: says the smallest difference these runs could have detected and the runs a side the margin needs", () => {
+  it("inconclusive: says the difference the rule applied finds (the margin plus (t + t) se), its power and the runs it needs", () => {
     // d = 3, s = 2: se = 2.83, [-9.2, 15.2].
     const v = compareGroups("p95", { label: "A", sample: pair(100, 2) }, { label: "B", sample: pair(103, 2) }, latency);
     expect(v.outcome).toBe("inconclusive");
     const se = Math.SQRT2 * 2;
-    // Detectable at 80% power, two-sided 5%: (t.975 + t.80) x se, relative to the baseline's 100.
-    expect(v.detectable).toBeCloseTo(((T975 + T80) * se) / 100, 9);
-    expect(v.detectable).toBeCloseTo(0.1517, 3);
-    // Runs a side for a 5 ms margin with a per-run variance of 8 (each side's sample variance): at least the
-    // normal approximation 2 x 8 x (1.95996 + 0.84162)^2 / 25 = 5.02, so 6 or more; the t quantiles add a little.
+    // "Better" needs the whole interval beyond the 5 ms margin: found with 80% power from 5 + (t.975 + t.80) x se.
+    expect(v.detectable).toBeCloseTo((5 + (T975 + T80) * se) / 100, 9);
+    expect(v.detectable).toBeCloseTo(0.2017, 3);
+    // The power for the stated 10% (10 ms): P(T2 > t.975 - (10 - 5) / se), T2's upper tail closed-form.
+    const shift = T975 - 5 / se;
+    expect(v.effect).toBe(0.1);
+    expect(v.power).toBeCloseTo(t2TwoSidedP(shift) / 2, 9);
+    // Runs a side for 80% on 10 ms past a 5 ms margin with a per-run variance of 8: at least the normal
+    // approximation 2 x 8 x (1.95996 + 0.84162)^2 / 5^2 = 5.02, so 6 or more; the t quantiles (df n - 1) add a little.
     expect(v.runsNeeded).toBeGreaterThanOrEqual(6);
-    expect(v.runsNeeded).toBeLessThanOrEqual(8);
-    expect(v.text).toMatch(/^inconclusive on p95: these samples could detect about 15\.17%; about \d runs a side would detect/);
+    expect(v.runsNeeded).toBeLessThanOrEqual(9);
+    expect(v.text).toMatch(
+      /^inconclusive on p95: the rule finds a true difference of about 20\.17% 80% of the time; a true 10\.00% difference \d+% of the time; about \d runs a side would find it 80% of the time/,
+    );
     // The p-value of "no difference beyond the margin" with margin 0 is the ordinary two-sided p.
     const at0 = compareGroups("p95", { label: "A", sample: pair(100, 2) }, { label: "B", sample: pair(103, 2) }, { ...latency, margin: 0 });
     expect(at0.pValue).toBeCloseTo(t2TwoSidedP(3 / se), 9);
   });
 
-  it("judges goodput as the failure share in percentage points: 99.9% -> 96% is worse, not 'within 5%'", () => {
+  it("judges the failure share on its odds: 0.1% -> 1% is ten times as many failures, not 'equivalent' within a point", () => {
     const summary = (goodput: number): RunSummary =>
-      ({ requests: 1000, goodput, latencyMs: { p50: 1, p95: 1, p99: 1 }, rps: 10 }) as RunSummary;
+      ({ requests: 100_000, goodput, latencyMs: { p50: 1, p95: 1, p99: 1 }, rps: 10 }) as RunSummary;
     const group = (label: string, goodputs: number[]): VerdictGroup => ({ label, summaries: goodputs.map(summary), windows: [] });
-    const [failures] = comparisonVerdicts([group("A", [99.9, 99.9, 99.9]), group("B", [96, 96.1, 95.9])]).filter(
+    const [failures] = comparisonVerdicts([group("A", [99.9, 99.91, 99.89]), group("B", [99, 99.01, 98.99])]).filter(
       (v) => v.metric === "failure share",
     );
-    // Failure shares 0.1% and 4.0%: +3.9 points, beyond the 1-point margin; relative to goodput it was 3.9%, inside 5%.
-    expect(failures!.estimate).toBeCloseTo(3.9, 9);
-    expect(failures!.marginUnit).toBe("points");
-    expect(failures!.margin).toBe(1);
+    // Each run's empirical log-odds, (f + 0.5) / (N - f + 0.5): the odds ratio is exp(mean(B) - mean(A)).
+    const logit = (share: number) => Math.log((share * 100_000 + 0.5) / (100_000 - share * 100_000 + 0.5));
+    const meanLogit = (shares: number[]) => shares.reduce((a, x) => a + logit(x), 0) / shares.length;
+    const expected = Math.exp(meanLogit([0.01, 0.0099, 0.0101]) - meanLogit([0.001, 0.0009, 0.0011]));
+    expect(failures!.scale).toBe("log-odds");
+    expect(failures!.estimate).toBeCloseTo(expected, 6);
+    expect(failures!.estimate).toBeGreaterThan(9);
+    expect(failures!.baselineMean).toBeCloseTo(0.1, 9);
+    expect(failures!.margin).toBe(0.5);
     expect(failures!.outcome).toBe("baseline-better");
-    expect(failures!.text).toContain("margin +-1.00 points");
+    // A stricter SLO margin is the user's: 10% of the odds.
+    const strict = comparisonVerdicts([group("A", [99.9, 99.91, 99.89]), group("B", [99.9, 99.9, 99.9])], { failureMargin: 0.1 }).find(
+      (v) => v.metric === "failure share",
+    )!;
+    expect(strict.margin).toBe(0.1);
   });
 });
 
@@ -102,7 +117,10 @@ describe("study families (finding 6)", () => {
     expect(pairs).toEqual(
       new Set(["t1 x read > t2 x read", "t1 x read > t3 x read", "t1 x write > t2 x write", "t1 x write > t3 x write"]),
     );
-    expect(verdicts.every((v) => v.family === "targets within each workload: 4 pairs x 7 metrics")).toBe(true);
+    expect(verdicts.every((v) => v.family === "p95 (primary metric), targets within each workload: 4 pairs")).toBe(true);
+    // Only the primary metric is judged in the family; the rest are descriptive and never significant.
+    expect(verdicts.filter((v) => v.role === "primary").every((v) => v.metric === "p95")).toBe(true);
+    expect(verdicts.filter((v) => v.role === "descriptive").some((v) => v.significant)).toBe(false);
 
     // p95: each pair's two-sided p at df = 2 (se = sqrt(s_a^2/2 + s_b^2/2), sample variance of [x, x + 2k] = 2k^2).
     const se = (ka: number, kb: number) => Math.sqrt((2 * ka * ka) / 2 + (2 * kb * kb) / 2);
@@ -117,7 +135,7 @@ describe("study families (finding 6)", () => {
 
     // Holm over every tested verdict of the family, by hand: sort the p-values, multiply the i-th smallest by (m - i),
     // keep the running maximum.
-    const tested = verdicts.filter((v) => v.pValue !== null);
+    const tested = verdicts.filter((v) => v.pValue !== null && v.role === "primary");
     const m = tested.length;
     const sorted = [...tested].sort((a, b) => a.pValue! - b.pValue!);
     let running = 0;
@@ -140,7 +158,7 @@ describe("study families (finding 6)", () => {
     expect(s.significant).toBe(tested.filter((v) => v.significant).length);
     expect(s.text).toMatch(
       new RegExp(
-        `^targets within each workload: 4 pairs x 7 metrics: ${s.significant} of ${m} significant after Holm's correction \\(${s.uncorrected} before it; about ${(m * 0.05).toFixed(2)} would be by chance alone`,
+        `^p95 \\(primary metric\\), targets within each workload: 4 pairs: ${s.significant} of ${m} significant after Holm's correction \\(${s.uncorrected} before it; about ${(m * 0.05).toPrecision(3)} would be by chance alone`,
       ),
     );
   });

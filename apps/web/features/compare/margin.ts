@@ -19,7 +19,7 @@ export function marginFromQuery(q: Query): { margin: number; error: string | nul
 /** The comparison with its verdicts decided under `margin` (a fraction). */
 export const withVerdictMargin = (data: CompareData, margin: number): CompareData => ({
   ...data,
-  verdicts: applyMargin(data.verdicts, margin),
+  verdicts: applyMargin(data.verdicts, { margin }),
 });
 
 /** The stated run-to-run CV a query asks for, as a fraction (0.05), or undefined; with a message saying what is wrong when it cannot be used. */

@@ -85,6 +85,7 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       runToRunCv: v.runToRunCv,
       samples: [v.samples[0], v.samples[1]] as [number, number],
       scale: v.scale,
+      role: v.role,
       estimate: v.estimate,
       low: v.low,
       high: v.high,
@@ -99,6 +100,8 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       family: v.family,
       familySize: v.familySize,
       detectable: v.detectable,
+      effect: v.effect,
+      power: v.power,
       runsNeeded: v.runsNeeded,
       outcome: v.outcome,
       // Never true within a run (single runs without a stated run-to-run CV) or where Holm's correction took it back.

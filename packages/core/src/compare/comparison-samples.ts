@@ -14,6 +14,8 @@ import { latencyByRequestName } from "./request-latency";
 import { studyMaxThroughput } from "../runs/throughput";
 import { applyFamily, compareGroups, withMargin, type VerdictOptions, type VerdictSample } from "../statistics/verdict-method";
 import {
+  DEFAULT_FAILURE_MARGIN,
+  DEFAULT_PRIMARY_METRIC,
   METRIC_CATALOG,
   STORED_QUANTILE_KEYS,
   STORED_QUANTILES,
@@ -125,10 +127,22 @@ export interface VerdictGroup {
   workload?: string | null;
 }
 
-/** Values of a metric per repetition, or a single run's per-second series when a group has fewer than two analysed runs. */
-export function comparisonSamples(g: VerdictGroup, m: RunMetric): { label: string; sample: VerdictSample } {
-  const done = g.summaries.filter((s): s is RunSummary => s !== null);
-  if (done.length >= 2) return { label: g.label, sample: { kind: "runs", values: done.map(m.ofRun) } };
+const analysed = (g: VerdictGroup) => g.summaries.filter((s): s is RunSummary => s !== null);
+
+/**
+ * Values of a metric per repetition, or a single run's per-second series when a group has fewer than two analysed
+ * runs. `asRuns`: a single run judged as one run value (against a group of repetitions: their spread stands for both).
+ */
+export function comparisonSamples(g: VerdictGroup, m: RunMetric, asRuns = false): { label: string; sample: VerdictSample } {
+  const done = analysed(g);
+  if (done.length >= 2 || (asRuns && done.length === 1)) {
+    const values = done.map(m.ofRun);
+    const total = m.ofRunTotal;
+    return {
+      label: g.label,
+      sample: total ? { kind: "runs", values, denominators: done.map(total), scale: 100 } : { kind: "runs", values },
+    };
+  }
   if (m.kind === "share") {
     const denominators = g.windows.map((w) => w.requests);
     const numerators = g.windows.map((w) => (w.goodput === null ? 0 : Math.round(w.requests * (1 - w.goodput / 100))));
@@ -153,7 +167,7 @@ export function comparisonSamples(g: VerdictGroup, m: RunMetric): { label: strin
   return { label: g.label, sample: { kind: "seconds", values: g.windows.map(m.ofWindow).filter((v): v is number => v !== null) } };
 }
 
-export interface VerdictFamilyOptions extends Pick<VerdictOptions, "margin" | "seed" | "runToRunCv"> {
+export interface VerdictFamilyOptions extends Pick<VerdictOptions, "margin" | "seed" | "runToRunCv" | "effect"> {
   /**
    * "first": every group against the first (a comparison of chosen groups); "within-workload": within each workload,
    * every target against the workload's first (a study: verdicts never cross workloads).
@@ -161,6 +175,20 @@ export interface VerdictFamilyOptions extends Pick<VerdictOptions, "margin" | "s
   pairing?: "first" | "within-workload";
   /** The metrics judged: the built-in catalog unless given (tests extend it). */
   catalog?: MetricCatalog;
+  /** The metric judged in the family (default p95); the others are descriptive. */
+  primaryMetric?: string;
+  /** The failure share's margin on its odds (0.5: within +-50% of the baseline's odds is the same). */
+  failureMargin?: number;
+}
+
+/** The primary metric of a comparison: the one asked for, or p95; one that is descriptive only or unknown is refused. */
+export function primaryMetricOf(key: string | undefined, catalog: MetricCatalog = METRIC_CATALOG): RunMetric {
+  const want = key ?? DEFAULT_PRIMARY_METRIC;
+  const m = catalog.find((c) => c.key === want);
+  const choices = catalog.filter((c) => !c.descriptiveOnly).map((c) => c.key);
+  if (!m) throw new RangeError(`primary metric "${want}" is not a compared metric (one of: ${choices.join(", ")})`);
+  if (m.descriptiveOnly) throw new RangeError(`primary metric "${want}" is descriptive only (one of: ${choices.join(", ")})`);
+  return m;
 }
 
 /** Which group each group is judged against: [baseline, candidate] index pairs. */
@@ -182,14 +210,24 @@ const metricOptsOf = (catalog: MetricCatalog) => (v: MetricVerdict) => {
   return { lowerIsBetter: m?.lowerIsBetter ?? true, unit: m?.unit };
 };
 
-/** The family a comparison's verdicts form, in words. */
-export function familyName(
-  pairs: number,
-  pairing: VerdictFamilyOptions["pairing"] = "first",
-  metrics: number = METRIC_CATALOG.length,
-): string {
+/** The family a comparison's verdicts form, in words: its primary metric over its pairs. */
+export function familyName(pairs: number, pairing: VerdictFamilyOptions["pairing"] = "first", primary = DEFAULT_PRIMARY_METRIC): string {
   const what = pairing === "within-workload" ? "targets within each workload" : "each group against the first";
-  return `${what}: ${pairs} pair${pairs === 1 ? "" : "s"} x ${metrics} metrics`;
+  return `${primary} (primary metric), ${what}: ${pairs} pair${pairs === 1 ? "" : "s"}`;
+}
+
+/** The verdict options a metric is judged with: its scale and margin (the failure margin for a share on log-odds). */
+function metricVerdictOptions(m: RunMetric, primary: RunMetric, o: Pick<VerdictFamilyOptions, "margin" | "failureMargin">) {
+  return {
+    lowerIsBetter: m.lowerIsBetter,
+    unit: m.unit,
+    role: m === primary ? ("primary" as const) : ("descriptive" as const),
+    ...(m.scale === "log-odds"
+      ? { scale: "log-odds" as const, margin: o.failureMargin ?? DEFAULT_FAILURE_MARGIN }
+      : o.margin === undefined
+        ? {}
+        : { margin: o.margin }),
+  };
 }
 
 /**
@@ -197,32 +235,36 @@ export function familyName(
  * that says why. They are one family: Holm's correction over every verdict between configurations.
  */
 export function comparisonVerdicts(groups: readonly VerdictGroup[], opts: VerdictFamilyOptions = {}): MetricVerdict[] {
-  const { pairing, catalog = METRIC_CATALOG, ...verdictOpts } = opts;
+  const { pairing, catalog = METRIC_CATALOG, primaryMetric, margin, failureMargin, ...verdictOpts } = opts;
+  const primary = primaryMetricOf(primaryMetric, catalog);
   const pairs = verdictPairs(groups, pairing);
-  const verdicts = pairs.flatMap(([bi, ci]) =>
-    catalog.map((m) => {
-      const baseline = comparisonSamples(groups[bi]!, m);
-      const candidate = comparisonSamples(groups[ci]!, m);
-      return compareGroups(m.key, baseline, candidate, {
-        lowerIsBetter: m.lowerIsBetter,
-        unit: m.unit,
+  const verdicts = pairs.flatMap(([bi, ci]) => {
+    const [a, b] = [groups[bi]!, groups[ci]!];
+    // One run against repetitions: the run is one value, the repetitions' spread stands for both sides.
+    const sizes = [analysed(a).length, analysed(b).length].sort();
+    const asRuns = sizes[0] === 1 && sizes[1]! >= 2;
+    return catalog.map((m) =>
+      compareGroups(m.key, comparisonSamples(a, m, asRuns), comparisonSamples(b, m, asRuns), {
         ...verdictOpts,
-        ...(m.marginPoints === undefined ? {} : { margin: m.marginPoints, marginUnit: "points" as const }),
-      });
-    }),
-  );
-  return applyFamily(verdicts, familyName(pairs.length, pairing, catalog.length), metricOptsOf(catalog));
+        ...metricVerdictOptions(m, primary, { margin, failureMargin }),
+      }),
+    );
+  });
+  return applyFamily(verdicts, familyName(pairs.length, pairing, primary.key), metricOptsOf(catalog));
 }
 
 /**
- * The verdicts under the margin the user set (relative, 0.05 = 5%; the failure share keeps its margin in points):
- * each interval stays as computed, the outcomes, Holm's correction and the texts are decided again.
+ * The verdicts under the margins the user set (relative, 0.05 = 5%; the failure share's on its odds): each interval
+ * stays as computed, the outcomes, Holm's correction and the texts are decided again.
  */
-export function applyMargin(verdicts: readonly MetricVerdict[], margin: number, catalog: MetricCatalog = METRIC_CATALOG): MetricVerdict[] {
+export function applyMargin(
+  verdicts: readonly MetricVerdict[],
+  margins: { margin?: number; failureMargin?: number },
+  catalog: MetricCatalog = METRIC_CATALOG,
+): MetricVerdict[] {
   const metricOpts = metricOptsOf(catalog);
-  const decided = verdicts.map((v) =>
-    v.marginUnit === "points" ? withMargin(v, v.margin, metricOpts(v)) : withMargin(v, margin, metricOpts(v)),
-  );
+  const marginOf = (v: MetricVerdict) => (v.scale === "log-odds" ? margins.failureMargin : margins.margin) ?? v.margin;
+  const decided = verdicts.map((v) => withMargin(v, marginOf(v), metricOpts(v)));
   const family = verdicts.find((v) => v.family)?.family;
   return family ? applyFamily(decided, family, metricOpts) : decided;
 }

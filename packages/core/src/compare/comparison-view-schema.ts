@@ -31,14 +31,16 @@ export const groupVerdictShape = {
   metric: z.string(),
   baseline: z.string(),
   candidate: z.string(),
-  method: z.enum(["welch-t", "bootstrap", "moving-block-bootstrap", "none"]),
+  method: z.enum(["welch-t", "single-run-t", "bootstrap", "moving-block-bootstrap", "none"]),
   methodLabel: z.string(),
   basis: z.enum(["runs", "seconds", "mixed"]),
   /** "within-run": single runs without a stated run-to-run variance; never significant. */
   scope: z.enum(["between-configurations", "within-run"]),
   runToRunCv: z.number().nullable(),
   samples: pair,
-  scale: z.enum(["difference", "ratio"]),
+  scale: z.enum(["difference", "ratio", "log-odds"]),
+  /** "primary": judged in the family; "descriptive": shown, never significant. */
+  role: z.enum(["primary", "descriptive"]),
   estimate: z.number().nullable(),
   /** The baseline's value, so a verdict can be decided again under another margin. */
   baselineMean: z.number().nullable(),
@@ -54,6 +56,8 @@ export const groupVerdictShape = {
   family: z.string().nullable(),
   familySize: z.number(),
   detectable: z.number().nullable(),
+  effect: z.number(),
+  power: z.number().nullable(),
   runsNeeded: z.number().nullable(),
   outcome: z.enum(["candidate-better", "baseline-better", "equivalent", "inconclusive", "no-verdict"]),
   significant: z.boolean(),

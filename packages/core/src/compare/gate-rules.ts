@@ -54,7 +54,7 @@ export function parseGateRule(text: string, catalog: MetricCatalog = METRIC_CATA
 /** What the gate reads of a verdict (the engine's MetricVerdict has more). */
 export interface GateVerdict {
   metric: string;
-  scale: "difference" | "ratio";
+  scale: "difference" | "ratio" | "log-odds";
   estimate: number | null;
   low: number | null;
   high: number | null;
@@ -76,7 +76,7 @@ export interface GateResult {
 
 /** The change's interval in the rule's unit: relative (0.1 = +10%) or absolute. */
 function inRuleUnit(v: GateVerdict, unit: GateUnit): { estimate: number; low: number; high: number } | null {
-  if (v.estimate === null || v.low === null || v.high === null) return null;
+  if (v.estimate === null || v.low === null || v.high === null || v.scale === "log-odds") return null;
   const base = v.baselineMean;
   const convert = (x: number): number | null => {
     if (v.scale === "ratio") return unit === "%" ? x - 1 : base === null ? null : (x - 1) * base;

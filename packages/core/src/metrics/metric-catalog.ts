@@ -20,8 +20,15 @@ export const storedQuantilesOf = (latency: Readonly<Record<StoredQuantileKey, nu
 /** A single run is judged over windows of this many seconds (its per-second series). */
 export const VERDICT_WINDOW_SECONDS = 1;
 
-/** The failure share's margin, in percentage points (a ratio near its bound is judged absolutely, not relative to it). */
-export const FAILURE_SHARE_MARGIN_POINTS = 1;
+/**
+ * The failure share's default margin: the failure odds may rise or fall by half (0.5) and still count as the same. It
+ * is relative, on the log-odds scale, because a share near 0 changes by ratios: 0.1% -> 1% failures is ten times as
+ * many (an SLO of 99.9% broken), which a margin of 1 point called "equivalent". Users set it (the SLO margin).
+ */
+export const DEFAULT_FAILURE_MARGIN = 0.5;
+
+/** The metric a comparison or study judges unless the user picks another: p95 of successful responses. */
+export const DEFAULT_PRIMARY_METRIC = "p95";
 
 /**
  * How a single run's per-second series is judged: a whole-run percentile (resampling the requests above it), a
@@ -55,8 +62,15 @@ export interface RunMetric {
   kind: RunMetricKind;
   /** A quantile metric's stored quantile. */
   quantile?: StoredQuantileKey;
-  /** A share's margin in percentage points (absolute), instead of relative to the baseline. */
-  marginPoints?: number;
+  /**
+   * "log-odds": a share judged by its odds ratio (the failure share), under the failure margin instead of the
+   * comparison's margin; absent: the difference, under the comparison's margin relative to the baseline.
+   */
+  scale?: "log-odds";
+  /** Shown with its interval but never the primary metric, never in the family (all-responses latency: fast failures would win it). */
+  descriptiveOnly?: true;
+  /** A share's run: its requests (what the share is of), so a run without failures has a finite log-odds. */
+  ofRunTotal?: (s: RunSummary) => number;
   /** A run's value, from its summary (percentiles are whole-run percentiles, never means of per-second ones). */
   ofRun: (s: RunSummary) => number;
   /** A single run's per-second value (req/s), or its share / quantile terms; null: no value that second. */
@@ -73,9 +87,9 @@ export interface RunMetric {
 }
 
 /**
- * Latency is judged on successful responses first (a target answering fast errors must not look faster), then on
- * all responses (run-level values only). Goodput is judged as the failure share (100 - goodput, percentage points,
- * an absolute margin).
+ * Latency is judged on successful responses first (a target answering fast errors must not look faster); all
+ * responses' latency is descriptive only. Throughput counts successful (2xx) responses only, so instant 503s add
+ * nothing. Goodput is judged as the failure share (100 - goodput) on the log-odds scale, under the failure margin.
  */
 const BUILT_IN_METRICS = [
   {
@@ -122,17 +136,17 @@ const BUILT_IN_METRICS = [
   },
   {
     key: "req/s",
-    label: "throughput",
+    label: "successful throughput",
     unit: "req/s",
     decimals: 1,
     lowerIsBetter: false,
     kind: "rate",
-    ofRun: (s) => s.rps,
-    ofWindow: (b) => b.requests / VERDICT_WINDOW_SECONDS,
+    ofRun: (s) => (s.rps * s.goodput) / 100,
+    ofWindow: (b) => (b.requests * (b.goodput ?? 0)) / 100 / VERDICT_WINDOW_SECONDS,
     gate: [{ alias: "rps" }, { alias: "req/s" }],
     studyTables: [
-      { table: "throughput", column: "rps", heading: "req/s" },
-      { table: "scaling", column: "rps", heading: "req/s" },
+      { table: "throughput", column: "rps", heading: "successful req/s" },
+      { table: "scaling", column: "rps", heading: "successful req/s" },
     ],
     studyField: "rps",
   },
@@ -143,8 +157,9 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "share",
-    marginPoints: FAILURE_SHARE_MARGIN_POINTS,
+    scale: "log-odds",
     ofRun: (s) => (s.requests > 0 ? 100 - s.goodput : 0),
+    ofRunTotal: (s) => s.requests,
     ofWindow: (b) => (b.goodput === null ? null : 100 - b.goodput),
     gate: [{ alias: "goodput", negated: true }],
     studyTables: [],
@@ -156,6 +171,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "run-level",
+    descriptiveOnly: true,
     ofRun: (s) => s.latencyMs.p95,
     ofWindow: () => null,
     gate: [],
@@ -169,6 +185,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "run-level",
+    descriptiveOnly: true,
     ofRun: (s) => s.latencyMs.p99,
     ofWindow: () => null,
     gate: [],

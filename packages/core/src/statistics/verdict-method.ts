@@ -1,9 +1,9 @@
 // One way to say whether two groups differ, used by every page, the CLI and the
 // exports. The method depends on what the samples are:
-// - repetitions (one value per run), 2..29 a side: Student's t between the
-//   run values (Welch's unequal-variance interval when n differ; with equal n the
-//   statistic is the same and the df are 2n - 2: Welch's df there called 2.4% of
-//   identical pairs at 2 runs a side "significant" instead of 5%);
+// - repetitions (one value per run), 2..29 a side: Welch's t between the run
+//   values (its df even at equal n: unequal spreads are the rule between a
+//   serverless and a VM target); one run against 2+ runs: Student's t with the
+//   runs' spread standing for both sides;
 // - repetitions, 30 or more a side: a seeded percentile bootstrap;
 // - one run a side: what the two runs showed, over their per-second series (a
 //   moving-block bootstrap of the whole-run value: a mean, a share, or a whole-run
@@ -13,14 +13,22 @@
 // - run-level values on one side and seconds on the other: no verdict.
 // Three outcomes: better beyond the margin (the whole interval beyond +-margin),
 // equivalent (the whole interval inside it), inconclusive (with the smallest
-// difference these runs could have detected, and the runs a side the margin
-// needs). A comparison's verdicts are one family: Holm's correction decides which
-// stay significant (applyFamily).
+// difference the rule could have found and the runs a side a stated effect
+// needs: rule-power.ts). A comparison's primary metric's verdicts are one family:
+// Holm's correction decides which claims, "better" and "equivalent" alike, stand
+// (applyFamily); the other metrics are descriptive and never significant.
 
 import { studentTQuantile } from "./repetition-stats";
 import { runsInterval, secondsInterval, type Interval } from "./verdict-intervals";
 import { METHOD_LABELS, withMargin } from "./verdict-text";
-import { DEFAULT_EQUIVALENCE_MARGIN, type GroupVerdict, type VerdictOptions, type VerdictSample, type VerdictScope } from "./verdict-types";
+import {
+  DEFAULT_EFFECT,
+  DEFAULT_EQUIVALENCE_MARGIN,
+  type GroupVerdict,
+  type VerdictOptions,
+  type VerdictSample,
+  type VerdictScope,
+} from "./verdict-types";
 
 // The method's parts: what it takes and gives, the intervals, the margin and words, the family.
 export * from "./verdict-types";
@@ -32,7 +40,7 @@ export * from "./verdict-family";
  * of a stored comparison's cache key, so comparisons stored by older verdict code are computed again. Bump it with
  * any change to a method, an interval, a margin, the outcomes, their texts or the compared metrics.
  */
-export const VERDICT_VERSION = 1;
+export const VERDICT_VERSION = 2;
 
 const sampleSize = (s: VerdictSample) =>
   s.kind === "runs" || s.kind === "seconds" ? s.values.length : s.kind === "share-seconds" ? s.denominators.length : s.counts.length;
@@ -50,7 +58,6 @@ export function compareGroups(
   const level = opts.level ?? 0.95;
   const margin = opts.margin ?? DEFAULT_EQUIVALENCE_MARGIN;
   const scale = opts.scale ?? "difference";
-  const ratio = scale === "ratio";
   const runsSide = (s: VerdictSample) => s.kind === "runs";
   const kind: GroupVerdict["basis"] =
     runsSide(baseline.sample) === runsSide(candidate.sample) ? (runsSide(baseline.sample) ? "runs" : "seconds") : "mixed";
@@ -67,6 +74,8 @@ export function compareGroups(
     runToRunCv: cv,
     samples,
     scale,
+    role: opts.role ?? ("primary" as const),
+    effect: opts.effect ?? DEFAULT_EFFECT,
     level,
     margin,
     marginUnit: opts.marginUnit ?? ("relative" as const),
@@ -85,6 +94,7 @@ export function compareGroups(
     pValue: null,
     adjustedPValue: null,
     detectable: null,
+    power: null,
     runsNeeded: null,
     outcome: "no-verdict",
     significant: false,
@@ -102,18 +112,17 @@ export function compareGroups(
   if (kind === "mixed")
     interval = "one side has repetitions and the other a single run's seconds; run-level and per-second values are never compared";
   else if (a.kind === "runs" && b.kind === "runs") {
-    if (a.values.length < 2 || b.values.length < 2)
-      interval = "needs at least 2 runs a side (or a single run a side, judged over its seconds)";
-    else if (ratio && [...a.values, ...b.values].some((v) => !(v > 0))) interval = "a ratio needs values > 0";
-    else interval = runsInterval(a.values, b.values, ratio, { level, seed: opts.seed ?? 1, resamples: opts.resamples ?? 4000 });
-  } else
-    interval = secondsInterval(a as Exclude<VerdictSample, { kind: "runs" }>, b as Exclude<VerdictSample, { kind: "runs" }>, ratio, cv);
+    if (Math.max(a.values.length, b.values.length) < 2 || Math.min(a.values.length, b.values.length) < 1)
+      interval = "needs at least 2 runs on one side and 1 on the other (or a single run a side, judged over its seconds)";
+    else interval = runsInterval(a, b, scale, { level, seed: opts.seed ?? 1, resamples: opts.resamples ?? 4000 });
+  } else if (a.kind !== "runs" && b.kind !== "runs") interval = secondsInterval(a, b, scale, cv);
+  else interval = "run-level values are never compared with a single run's seconds";
   if (typeof interval === "string") return noVerdict(interval);
 
   const t = studentTQuantile(1 - (1 - level) / 2, interval.df);
   const lowT = interval.low ?? interval.estimate - t * interval.standardError;
   const highT = interval.high ?? interval.estimate + t * interval.standardError;
-  const natural = (x: number) => (ratio ? Math.exp(x) : x);
+  const natural = (x: number) => (scale === "difference" ? x : Math.exp(x));
   const verdict: GroupVerdict = {
     ...base,
     method: interval.method,
@@ -126,6 +135,7 @@ export function compareGroups(
     pValue: null,
     adjustedPValue: null,
     detectable: null,
+    power: null,
     runsNeeded: null,
     baselineMean: Math.abs(interval.baselineValue),
     outcome: "inconclusive",

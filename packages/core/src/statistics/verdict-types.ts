@@ -7,14 +7,33 @@
  * whole-run quantile (`quantile` reads the merged histogram of the whole run).
  */
 export type VerdictSample =
-  | { kind: "runs"; values: readonly number[] }
+  | {
+      kind: "runs";
+      values: readonly number[];
+      /** A share's runs (log-odds scale): each run's requests, so a run without failures has a finite log-odds. */
+      denominators?: readonly number[];
+      /** What a value is out of (100: percent). */
+      scale?: number;
+    }
   | { kind: "seconds"; values: readonly number[] }
   | { kind: "share-seconds"; numerators: readonly number[]; denominators: readonly number[]; scale?: number }
   | { kind: "quantile-seconds"; p: number; counts: readonly number[]; above: readonly number[]; quantile: (p: number) => number };
 
-export type VerdictMethod = "welch-t" | "bootstrap" | "moving-block-bootstrap" | "none";
+export type VerdictMethod = "welch-t" | "single-run-t" | "bootstrap" | "moving-block-bootstrap" | "none";
 
 export type VerdictOutcome = "candidate-better" | "baseline-better" | "equivalent" | "inconclusive" | "no-verdict";
+
+/**
+ * "difference" (b - a), "ratio" (b / a, on the log scale) or "log-odds" (a share: the odds ratio, on the log scale,
+ * which sees 0.1% -> 1% as the tenfold change it is where a difference in points sees 0.9 points).
+ */
+export type VerdictScale = "difference" | "ratio" | "log-odds";
+
+/**
+ * "primary": the comparison's chosen metric, judged in its family (Holm's correction over its pairs); "descriptive":
+ * every other metric, shown with its interval and never `significant`.
+ */
+export type VerdictRole = "primary" | "descriptive";
 
 /** Between configurations (repetitions, or single runs widened by a stated run-to-run CV), or only what two single runs showed. */
 export type VerdictScope = "between-configurations" | "within-run";
@@ -26,14 +45,15 @@ export const MIN_EFFECTIVE_SECONDS = 20;
 /** ...and at least this many blocks of the chosen length. */
 export const MIN_BLOCKS = 8;
 export const DEFAULT_EQUIVALENCE_MARGIN = 0.05;
+/** The difference "power" and "runs needed" are stated for, relative to the baseline, unless the user states another. */
+export const DEFAULT_EFFECT = 0.1;
 /** The power "the smallest difference these runs could have detected" and "runs a side needed" are stated at. */
 export const DETECTION_POWER = 0.8;
 
 export interface VerdictOptions {
   lowerIsBetter: boolean;
   unit?: string;
-  /** "difference" (b - a) or "ratio" (b / a, on the log scale). */
-  scale?: "difference" | "ratio";
+  scale?: VerdictScale;
   /** Practical-equivalence margin, relative to the baseline (0.05: differences within +-5% do not count). */
   margin?: number;
   /** "points": the margin is absolute, in the metric's own unit (percentage points of a share), not relative. */
@@ -47,6 +67,10 @@ export interface VerdictOptions {
    * side is judged between configurations (the interval widened by it); without it, single runs are "within-run".
    */
   runToRunCv?: number;
+  /** The difference to detect (relative, 0.1 = 10%; points for a margin in points): what power and runs needed are for. */
+  effect?: number;
+  /** Primary (judged in the family) or descriptive (never significant); default primary. */
+  role?: VerdictRole;
 }
 
 export interface GroupVerdict {
@@ -63,8 +87,9 @@ export interface GroupVerdict {
   runToRunCv: number | null;
   /** Runs (or seconds of the one run) a side. */
   samples: [number, number];
-  scale: "difference" | "ratio";
-  /** b - a, or b / a on the ratio scale; null without a verdict. */
+  scale: VerdictScale;
+  role: VerdictRole;
+  /** b - a, or b / a on the ratio scale, or the odds ratio on the log-odds scale; null without a verdict. */
   estimate: number | null;
   low: number | null;
   high: number | null;
@@ -72,12 +97,15 @@ export interface GroupVerdict {
   /** The margin: relative to the baseline (0.05), or absolute in the metric's unit when marginUnit is "points". */
   margin: number;
   marginUnit: "relative" | "points";
-  /** |value| of the baseline: what a relative margin on the difference scale is relative to (null without a verdict). */
+  /** |value| of the baseline: what a relative margin on the difference scale is relative to; a share's value on the log-odds scale (null without a verdict). */
   baselineMean: number | null;
   /** Standard error and degrees of freedom of the estimate (of log b/a on the ratio scale). */
   standardError: number | null;
   df: number | null;
-  /** Two-sided p of "no difference beyond the margin" (with margin 0: of no difference); null without a test. */
+  /**
+   * Two-sided p of the verdict's claim: of "no difference beyond the margin" (with margin 0: of no difference), or,
+   * where the interval leans inside the margin, of "not equivalent"; null without a test.
+   */
   pValue: number | null;
   /** The same after Holm's correction over the verdict's family (applyFamily); equals pValue until then. */
   adjustedPValue: number | null;
@@ -85,11 +113,16 @@ export interface GroupVerdict {
   family: string | null;
   familySize: number;
   /**
-   * The smallest difference these samples could have detected (80% power, the verdict's level), in the margin's unit:
-   * relative (0.15 = 15%) or points. Null without an interval.
+   * The smallest true difference the rule applied (the margin, at the family's Holm level) calls better with 80%
+   * power, given these samples' standard error, in the margin's unit: relative (0.2 = 20%) or points. Null without an
+   * interval.
    */
   detectable: number | null;
-  /** Runs a side that would detect a difference of the margin with 80% power (null: margin 0, or within-run). */
+  /** The difference power and runs needed are stated for (relative, or points for a margin in points). */
+  effect: number;
+  /** The chance these samples' rule calls a true difference of `effect` better (null: within-run, or no interval). */
+  power: number | null;
+  /** Runs a side for 80% power on `effect` under the rule (null: effect within the margin, within-run, or past 1,000). */
   runsNeeded: number | null;
   outcome: VerdictOutcome;
   /** True only between configurations, beyond the margin, and significant after Holm's correction. */
