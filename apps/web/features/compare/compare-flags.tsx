@@ -1,4 +1,4 @@
-import { LOAD_GENERATOR_CPU_LIMIT, type ValidityFlag } from "@opsbench/core";
+import { fmtDropShare, LOAD_GENERATOR_CPU_LIMIT, type ValidityFlag } from "@opsbench/core";
 
 const LABELS: Record<string, string> = {
   "dropped-iterations": "dropped iterations",
@@ -6,6 +6,12 @@ const LABELS: Record<string, string> = {
   "baseline-not-reached": "baseline not reached",
   "too-few-repetitions": "too few repetitions",
 };
+
+/** A flag's short label; dropped iterations with their share when known ("dropped iterations 0.50%"). */
+const labelOf = (f: ValidityFlag) =>
+  f.code === "dropped-iterations" && f.share !== undefined
+    ? `dropped iterations ${fmtDropShare(f.share)}`
+    : (LABELS[f.code] ?? f.code.replace(/-/g, " "));
 
 /** Validity flags as small badges; the message is the tooltip. Renders nothing when there are none. */
 export function FlagBadges({ flags, testId }: { flags: ValidityFlag[]; testId?: string }) {
@@ -21,7 +27,7 @@ export function FlagBadges({ flags, testId }: { flags: ValidityFlag[]; testId?: 
           className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-50 px-1 py-px text-[10px] font-medium text-amber-800 ring-1 ring-inset ring-amber-300"
         >
           <span aria-hidden>⚠</span>
-          {LABELS[f.code] ?? f.code.replace(/-/g, " ")}
+          {labelOf(f)}
         </span>
       ))}
     </span>
@@ -35,7 +41,7 @@ export function FlagList({ flags, testId }: { flags: ValidityFlag[]; testId?: st
     <ul data-testid={testId} className="space-y-0.5 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-[11px] text-amber-900">
       {flags.map((f) => (
         <li key={f.code} data-flag={f.code}>
-          <span className="font-medium">⚠ {LABELS[f.code] ?? f.code.replace(/-/g, " ")}</span>: {f.message}
+          <span className="font-medium">⚠ {labelOf(f)}</span>: {f.message}
         </li>
       ))}
     </ul>

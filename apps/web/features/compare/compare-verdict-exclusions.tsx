@@ -1,7 +1,9 @@
 "use client";
 
 // Which runs the verdicts left out for their validity flags (partial, dropped iterations, a saturated load
-// generator, ...), said above the verdicts, with a link that judges them too (?includeFlagged=1) and back.
+// generator, ...), said above the verdicts, with a link that judges them too (?includeFlagged=1) and back;
+// and the runs judged although they dropped iterations, within the stated tolerance, with their drop share.
+import { DROPPED_ITERATIONS_TOLERANCE_TEXT, dropsOverTolerance, flagsOfRun, fmtDropShare } from "@opsbench/core";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import type { CompareData } from "@/features/compare/compare-data";
@@ -15,7 +17,34 @@ export function CompareVerdictExclusions({ data, linkable }: { data: CompareData
   if (includeFlagged) toggled.delete(INCLUDE_FLAGGED_PARAM);
   else toggled.set(INCLUDE_FLAGGED_PARAM, "1");
   const flaggedRuns = data.groups.flatMap((g) => g.runs).filter((r) => r.flags.length > 0).length;
-  if (!includeFlagged && excluded.length === 0) return null;
+  // Judged with drops: the flag is shown, and the share said, but the run counts (DROPPED_ITERATIONS_TOLERANCE).
+  const tolerated = includeFlagged
+    ? []
+    : data.groups.flatMap((g) =>
+        g.runs.flatMap((r) => {
+          const share = flagsOfRun(r).find((f) => f.code === "dropped-iterations")?.share;
+          return share !== undefined && !dropsOverTolerance(share) ? [{ group: g.label, runId: r.id, share }] : [];
+        }),
+      );
+  const toleratedNote = tolerated.length > 0 && (
+    <span data-testid="cmp-tolerated-drops">
+      {" "}
+      Judged although they dropped iterations (within the {DROPPED_ITERATIONS_TOLERANCE_TEXT} tolerance):{" "}
+      {tolerated.map((t, i) => (
+        <span key={t.runId} data-testid="cmp-tolerated-run" data-run-id={t.runId} data-drop-share={t.share}>
+          {i > 0 ? "; " : ""}
+          <span className="font-mono">{t.runId.slice(0, 8)}</span> of {t.group} ({fmtDropShare(t.share)} dropped)
+        </span>
+      ))}
+      .
+    </span>
+  );
+  if (!includeFlagged && excluded.length === 0)
+    return toleratedNote ? (
+      <p data-testid="cmp-verdict-exclusions" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900">
+        {toleratedNote}
+      </p>
+    ) : null;
   if (includeFlagged && flaggedRuns === 0) return null;
   return (
     <p data-testid="cmp-verdict-exclusions" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900">
@@ -28,10 +57,18 @@ export function CompareVerdictExclusions({ data, linkable }: { data: CompareData
           {excluded.map((e, i) => (
             <span key={e.runId} data-testid="cmp-excluded-run" data-run-id={e.runId}>
               {i > 0 ? "; " : ""}
-              <span className="font-mono">{e.runId.slice(0, 8)}</span> of {e.group} ({e.flags.join(", ")})
+              <span className="font-mono">{e.runId.slice(0, 8)}</span> of {e.group} (
+              {e.flags
+                .map((code) =>
+                  code === "dropped-iterations" && e.dropShare !== undefined
+                    ? `dropped-iterations: ${fmtDropShare(e.dropShare)} of iterations dropped, over the ${DROPPED_ITERATIONS_TOLERANCE_TEXT} tolerance`
+                    : code,
+                )
+                .join(", ")}
+              )
             </span>
           ))}
-          .
+          .{toleratedNote}
         </>
       )}{" "}
       {linkable && (

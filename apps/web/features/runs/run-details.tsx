@@ -1,6 +1,10 @@
 import {
   describeLoadAdmission,
+  DROPPED_ITERATIONS_TOLERANCE_TEXT,
+  droppedIterationsShare,
+  dropsOverTolerance,
   flagsOfRun,
+  fmtDropShare,
   meanCpuPercent,
   meanVcpus,
   type RunSummary,
@@ -133,9 +137,23 @@ function MoreFigures({
       {s.load && (
         <>
           <Field label="Max VUs">{s.load.maxVUs}</Field>
-          <Field label="Iterations">{fmtCount(s.load.iterations)}</Field>
-          <Field label="Dropped iterations">
-            <span className={s.load.droppedIterations > 0 ? "text-red-600" : undefined}>{fmtCount(s.load.droppedIterations)}</span>
+          <Field label="Iterations">
+            <span data-testid="summary-iterations">{fmtCount(s.load.iterations)}</span>
+          </Field>
+          <Field label={`Dropped iterations (judged up to ${DROPPED_ITERATIONS_TOLERANCE_TEXT} of planned)`}>
+            <span
+              data-testid="summary-dropped-iterations"
+              className={
+                dropsOverTolerance(droppedIterationsShare(s.load))
+                  ? "text-red-600"
+                  : s.load.droppedIterations > 0
+                    ? "text-amber-700"
+                    : undefined
+              }
+            >
+              {fmtCount(s.load.droppedIterations)}
+            </span>
+            {s.load.droppedIterations > 0 && <> ({fmtDropShare(droppedIterationsShare(s.load))} of planned)</>}
           </Field>
           <Field label="Data sent / received">
             {fmtBytes(s.load.bytesSent)} / {fmtBytes(s.load.bytesReceived)}

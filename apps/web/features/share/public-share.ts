@@ -114,7 +114,12 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
     })),
     verdictExclusions: {
       includeFlagged: data.verdictExclusions.includeFlagged,
-      excluded: data.verdictExclusions.excluded.map((e) => ({ group: e.group, runId: e.runId, flags: [...e.flags] })),
+      excluded: data.verdictExclusions.excluded.map((e) => ({
+        group: e.group,
+        runId: e.runId,
+        flags: [...e.flags],
+        ...(e.dropShare === undefined ? {} : { dropShare: e.dropShare }),
+      })),
     },
   };
   const named = out.groups.flatMap((g) => [

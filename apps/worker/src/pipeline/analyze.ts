@@ -6,6 +6,7 @@ import {
   analysisFlags,
   closedLoopFlag,
   coordinatedOmission,
+  droppedIterationsFlag,
   measuredSeconds,
   k6LoadWindow,
   loadTotals,
@@ -88,8 +89,7 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
   ]);
   // What the run contributes to any comparison (rollups, per-second values), computed once here.
   await storeRunRollup(deps.db, runId);
-  if (summary.load.droppedIterations > 0)
-    await store.event("warn", `${summary.load.droppedIterations} iterations dropped: the load generator could not keep the planned rate`);
+  if (summary.load.droppedIterations > 0) await store.event("warn", droppedIterationsFlag(summary.load).message);
   if (k6.exitCode === K6_THRESHOLDS_FAILED) await store.event("warn", "k6 thresholds failed");
   return { result: undefined, detail: { requests: summary.requests } };
 }

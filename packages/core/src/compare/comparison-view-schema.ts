@@ -90,10 +90,16 @@ export const comparisonGroupSchema = z.strictObject({
   byRequest: z.array(z.strictObject({ name: z.string(), requests: z.number(), ...storedQuantileNumbers })),
 });
 
-/** Runs left out of the verdicts for their validity flags (measured-cells.ts VERDICT_EXCLUDING_FLAGS), unless asked for. */
+/**
+ * Runs left out of the verdicts for their validity flags (measured-cells.ts VERDICT_EXCLUDING_FLAGS), unless asked for.
+ * dropShare: the share of planned iterations a run left out for dropped iterations dropped (over
+ * DROPPED_ITERATIONS_TOLERANCE), when known; absent for a flag stored without it or in views stored before it.
+ */
 export const verdictExclusionsSchema = z.strictObject({
   includeFlagged: z.boolean(),
-  excluded: z.array(z.strictObject({ group: z.string(), runId: z.uuid(), flags: z.array(z.string()) })),
+  excluded: z.array(
+    z.strictObject({ group: z.string(), runId: z.uuid(), flags: z.array(z.string()), dropShare: z.number().min(0).max(1).optional() }),
+  ),
 });
 export type VerdictExclusions = z.infer<typeof verdictExclusionsSchema>;
 

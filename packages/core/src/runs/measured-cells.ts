@@ -2,7 +2,7 @@
 // after its study's warm-up, successful responses for latency first, runs whose measurement
 // is broken left out of verdicts, and what a closed loop hides (coordinated omission).
 import { bucketIndex, bucketValue, emptyHistogram, type Histogram, type HistogramPart, mergeInto, quantile } from "../histograms/histogram";
-import type { ValidityFlag } from "./validity-flags";
+import { dropsOverTolerance, type ValidityFlag } from "./validity-flags";
 import { durationSeconds } from "../workloads/duration";
 import type { WorkloadSpec } from "../workloads/workload-spec";
 
@@ -39,9 +39,17 @@ export const VERDICT_EXCLUDING_FLAGS: readonly string[] = [
   "baseline-not-reached",
 ];
 
-/** The flags of a run that keep it out of verdicts (empty: it is judged). */
+/**
+ * The flags of a run that keep it out of verdicts (empty: it is judged). Dropped iterations do so only over
+ * DROPPED_ITERATIONS_TOLERANCE of the planned iterations; a dropped-iterations flag without a share (stored
+ * before shares, on a run whose summary has no load totals) still excludes, as it always did.
+ */
 export const verdictExcludingFlags = (flags: readonly ValidityFlag[]): ValidityFlag[] =>
-  flags.filter((f) => VERDICT_EXCLUDING_FLAGS.includes(f.code));
+  flags.filter(
+    (f) =>
+      VERDICT_EXCLUDING_FLAGS.includes(f.code) &&
+      !(f.code === "dropped-iterations" && f.share !== undefined && !dropsOverTolerance(f.share)),
+  );
 
 /** The workload kinds k6 runs as a closed loop: a VU sends its next request only after the previous answer. */
 export const CLOSED_LOOP_KINDS: readonly WorkloadSpec["kind"][] = ["ramping-vus", "constant-vus", "shared-iterations"];

@@ -1,7 +1,7 @@
 // Validity flags: reasons to read a run's numbers with care, kept on the run
 // (runs.flags) and shown wherever its numbers are shown.
 import { z } from "zod";
-import type { RunSummary } from "./run-summary";
+import type { LoadTotals, RunSummary } from "./run-summary";
 
 export const VALIDITY_FLAG_CODES = [
   "baseline-not-reached",
@@ -16,8 +16,12 @@ export const VALIDITY_FLAG_CODES = [
 ] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
-/** Codes are open (later checks add their own, e.g. load-generator CPU); known ones are listed above. */
-export const validityFlag = z.object({ code: z.string().min(1), message: z.string() }).strict();
+/**
+ * Codes are open (later checks add their own, e.g. load-generator CPU); known ones are listed above.
+ * `share`: how much of the run the flag concerns, 0 to 1, for a flag that can be partly true
+ * (dropped-iterations: the share of planned iterations dropped); absent on flags stored before it.
+ */
+export const validityFlag = z.object({ code: z.string().min(1), message: z.string(), share: z.number().min(0).max(1).optional() }).strict();
 export type ValidityFlag = z.infer<typeof validityFlag>;
 export const validityFlags = z.array(validityFlag);
 
@@ -89,8 +93,49 @@ function generatorsCpuFlag(busy: ReadonlyArray<{ segment: number; count: number;
   };
 }
 
-export function droppedIterationsFlag(dropped: number): ValidityFlag {
-  return { code: "dropped-iterations", message: `${dropped} iterations dropped: the load generator could not keep the planned rate` };
+/**
+ * Up to this share of its planned iterations a run may drop and still be judged (docs/measurement.md): a few
+ * iterations k6 could not start in time barely move a percentile, while a generator that falls far behind no
+ * longer offers the planned load. Above it, the run is left out of verdicts (measured-cells.ts verdictExcludingFlags).
+ */
+export const DROPPED_ITERATIONS_TOLERANCE = 0.01;
+
+/** The share of planned iterations k6 dropped: dropped / (iterations + dropped), iterations being those it ran; 0 when none were planned. */
+export function droppedIterationsShare(load: Pick<LoadTotals, "iterations" | "droppedIterations">): number {
+  const planned = load.iterations + load.droppedIterations;
+  return planned > 0 ? load.droppedIterations / planned : 0;
+}
+
+/** A share in percent with two decimals, more when two would hide which side of the tolerance it is on (1.004% is not "1.00%"). */
+export function fmtDropShare(share: number): string {
+  let decimals = 2;
+  while (
+    decimals < 6 &&
+    share !== DROPPED_ITERATIONS_TOLERANCE &&
+    (share * 100).toFixed(decimals) === (DROPPED_ITERATIONS_TOLERANCE * 100).toFixed(decimals)
+  )
+    decimals++;
+  return `${(share * 100).toFixed(decimals)}%`;
+}
+
+/** The tolerance as written in flags, notes and docs: "1%". */
+export const DROPPED_ITERATIONS_TOLERANCE_TEXT = `${DROPPED_ITERATIONS_TOLERANCE * 100}%`;
+
+/** Dropped iterations above the tolerance leave the run out of verdicts; within it the run is judged (the flag is still shown). */
+export const dropsOverTolerance = (share: number): boolean => share > DROPPED_ITERATIONS_TOLERANCE;
+
+export function droppedIterationsFlag(load: Pick<LoadTotals, "iterations" | "droppedIterations">): ValidityFlag {
+  const share = droppedIterationsShare(load);
+  const count = (n: number) => n.toLocaleString("en-US");
+  return {
+    code: "dropped-iterations",
+    message: `${count(load.droppedIterations)} of ${count(load.iterations + load.droppedIterations)} iterations dropped (${fmtDropShare(share)}): the load generator could not keep the planned rate; ${
+      dropsOverTolerance(share)
+        ? `over the ${DROPPED_ITERATIONS_TOLERANCE_TEXT} tolerance, so the run is left out of verdicts`
+        : `within the ${DROPPED_ITERATIONS_TOLERANCE_TEXT} tolerance, so the run is still judged`
+    }`,
+    share,
+  };
 }
 
 /** The run ended before its load did (worker crash, shutdown, abort): the seconds written until then are kept, and are not a whole run. */
@@ -119,8 +164,7 @@ export function summaryFlags(summary: Pick<RunSummary, "load"> | null): Validity
     const busy = generators.filter((g) => g.cpuPercent !== null && g.cpuPercent > LOAD_GENERATOR_CPU_LIMIT);
     if (busy.length) flags.push(generatorsCpuFlag(busy));
   } else if (cpu !== null && cpu > LOAD_GENERATOR_CPU_LIMIT) flags.push(loadGeneratorCpuFlag(cpu));
-  const dropped = summary?.load?.droppedIterations ?? 0;
-  if (dropped > 0) flags.push(droppedIterationsFlag(dropped));
+  if (summary?.load && summary.load.droppedIterations > 0) flags.push(droppedIterationsFlag(summary.load));
   return flags;
 }
 
@@ -136,10 +180,15 @@ export function analysisFlags(summary: Pick<RunSummary, "load">, repetitions: nu
 /**
  * The flags shown beside a run's numbers: those stored on it, plus what its summary
  * says when the worker did not store it (runs analysed before a check existed, imports).
+ * A dropped-iterations flag stored before flags had a share is recomputed from the summary's
+ * load totals (made from the run's load seconds) when it has them, so it is judged by its share.
  */
 export function flagsOfRun(run: { flags: readonly ValidityFlag[]; summary: Pick<RunSummary, "load"> | null }): ValidityFlag[] {
-  const derived = summaryFlags(run.summary).filter((d) => !run.flags.some((f) => f.code === d.code));
-  return [...run.flags, ...derived];
+  const fromSummary = summaryFlags(run.summary);
+  const recomputed = (f: ValidityFlag) =>
+    f.code === "dropped-iterations" && f.share === undefined ? (fromSummary.find((d) => d.code === f.code) ?? f) : f;
+  const derived = fromSummary.filter((d) => !run.flags.some((f) => f.code === d.code));
+  return [...run.flags.map(recomputed), ...derived];
 }
 
 /** Flags of a group of runs as a whole (a study cell, or runs put side by side): too few of them succeeded. */

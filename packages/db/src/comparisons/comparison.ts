@@ -231,7 +231,14 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
     };
     for (const r of groupRuns) {
       const out = flagsOut.get(r.id)!;
-      if (out.length) excluded.push({ group: group.label, runId: r.id, flags: out.map((f) => f.code) });
+      const dropShare = out.find((f) => f.code === "dropped-iterations")?.share;
+      if (out.length)
+        excluded.push({
+          group: group.label,
+          runId: r.id,
+          flags: out.map((f) => f.code),
+          ...(dropShare === undefined ? {} : { dropShare }),
+        });
     }
     const judgedSummaries = group.runs.filter((r) => !flagsOut.get(r.id)!.length).map((r) => r.summary);
     // A single run is judged over its own seconds (never several runs' seconds added together).

@@ -2,8 +2,19 @@
 // no target, no workload, no steps; its per-second rows merge with native runs'.
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
-import { runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
-import { insertLoadSeconds, insertResultSeconds } from "../runs/bulk-insert";
+import {
+  loadTotals,
+  runEventDataSchema,
+  runSummarySchema,
+  summarize,
+  summaryFlags,
+  validityFlags,
+  type K6LoadSecond,
+  type LoadWindowSource,
+  type ResultCell,
+  type RunSummary,
+} from "@opsbench/core";
+import { insertLoadSeconds, insertResultSeconds, type LoadRow } from "../runs/bulk-insert";
 import type { Db } from "../client";
 import { jsonInput, jsonInputOfUnknown } from "../json-column";
 import { rowFromCell } from "../runs/result-cell-row";
@@ -26,7 +37,24 @@ export interface ImportedRunInput {
 
 export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
   const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
-  const summary = { ...summarize(input.cells, durationSeconds), durationSource: input.durationSource };
+  const loadRows: LoadRow[] = input.load.map((l) => ({
+    ts: l.ts,
+    vus: Math.round(l.vus),
+    vusMax: Math.round(l.vusMax),
+    iterations: Math.round(l.iterations),
+    droppedIterations: Math.round(l.dropped),
+    bytesSent: l.sent,
+    bytesReceived: l.received,
+  }));
+  // The load totals a live run's summary has (iterations, dropped iterations, ...), from the rows stored below;
+  // a k6 file does not say how busy its machine was. A file without any load metric has no totals (not zeros).
+  const summary: RunSummary = {
+    ...summarize(input.cells, durationSeconds),
+    durationSource: input.durationSource,
+    ...(loadRows.length ? { load: { ...loadTotals(loadRows), generatorCpuPercent: null } } : {}),
+  };
+  // Flagged as a live run is from its summary (dropped iterations with their share).
+  const flags = summaryFlags(summary);
   const created = await db.$transaction(
     async (tx) => {
       const run = await tx.run.create({
@@ -40,6 +68,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
           loadFinishedAt: input.loadFinishedAt,
           finishedAt: input.loadFinishedAt,
           summary: jsonInput(runSummarySchema, summary),
+          flags: jsonInput(validityFlags, flags),
         },
         select: { id: true },
       });
@@ -49,22 +78,12 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
         runId,
         input.cells.map((c) => ({ ts: c.ts, ...rowFromCell(c) })),
       );
-      await insertLoadSeconds(
-        tx,
-        runId,
-        input.load.map((l) => ({
-          ts: l.ts,
-          vus: Math.round(l.vus),
-          vusMax: Math.round(l.vusMax),
-          bytesSent: l.sent,
-          bytesReceived: l.received,
-          iterations: Math.round(l.iterations),
-          droppedIterations: Math.round(l.dropped),
-        })),
-      );
-      if (input.events.length) {
+      await insertLoadSeconds(tx, runId, loadRows);
+      // The flags as timeline warnings too, as a live run's analysis writes them.
+      const events: ImportedRunInput["events"] = [...input.events, ...flags.map((f) => ({ level: "warn" as const, message: f.message }))];
+      if (events.length) {
         await tx.runEvent.createMany({
-          data: input.events.map((e) => ({
+          data: events.map((e) => ({
             runId,
             level: e.level,
             message: e.message,
