@@ -199,6 +199,7 @@ function studyView(summaries: readonly RunSummary[]): StudyViewAnswer {
     cooldownSeconds: 0,
     baselineWaitSeconds: 0,
     warmupSeconds: 0,
+    primaryMetric: null,
     createdAt: at,
     startedAt: at,
     finishedAt: at,

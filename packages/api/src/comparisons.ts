@@ -1,6 +1,7 @@
 // What the API takes and returns for a comparison (runs or study cells side by side): the selection (body or
 // query), the verdicts' margin and run-to-run CV, the export's table, and the comparison answered.
 import {
+  primaryMetricKey,
   comparisonGroupSchema,
   DEFAULT_EQUIVALENCE_MARGIN,
   groupVerdictSchema,
@@ -79,6 +80,38 @@ export const comparisonQuery = z.object({
   runCv: z.string().optional(),
   /** `1`: runs with validity flags that leave them out of the verdicts (partial, dropped iterations, ...) are judged too. */
   includeFlagged: z.enum(["1", "0", "true", "false"]).optional(),
+  /** The metric judged in the verdicts' family (default p95); the others are descriptive, never significant. */
+  primary: z.string().optional(),
+  /** The difference, percent of the baseline, the verdicts' power and runs needed are stated for (default 10). */
+  effect: z.string().optional(),
+  /** The failure share's margin, percent of the baseline's failure odds (default 50): the SLO margin. */
+  failureMargin: z.string().optional(),
+});
+
+/**
+ * The verdicts' choices a query may make besides the margin and run-to-run CV: the primary metric, the stated effect
+ * (percent) and the failure margin (percent of the odds). Parse with parseInput, so a bad one is a 422 naming it.
+ */
+export const verdictChoicesQuery = z.object({
+  primary: primaryMetricKey.optional(),
+  effect: z.coerce
+    .number({ message: "effect: expected a number (percent of the baseline, e.g. 10)" })
+    .gt(0, { message: "effect: must be above 0 (percent)" })
+    .max(100, { message: "effect: at most 100 (percent)" })
+    .optional(),
+  failureMargin: z.coerce
+    .number({ message: "failureMargin: expected a number (percent of the baseline's failure odds, e.g. 50)" })
+    .min(0, { message: "failureMargin: must be at least 0 (percent)" })
+    .max(1000, { message: "failureMargin: at most 1000 (percent: ten times the odds)" })
+    .optional(),
+});
+export type VerdictChoices = z.output<typeof verdictChoicesQuery>;
+
+/** The core's comparison options a query's choices stand for (percent to fractions). */
+export const verdictChoiceOptions = (c: VerdictChoices) => ({
+  ...(c.primary === undefined ? {} : { primaryMetric: c.primary }),
+  ...(c.effect === undefined ? {} : { effect: c.effect / 100 }),
+  ...(c.failureMargin === undefined ? {} : { failureMargin: c.failureMargin / 100 }),
 });
 
 export const MARGIN_PARAM = "margin";
@@ -134,6 +167,8 @@ export const compareDataSchema = z.strictObject({
   verdicts: z.array(groupVerdictSchema),
   /** Runs left out of the verdicts for their validity flags, unless includeFlagged. */
   verdictExclusions: verdictExclusionsSchema,
+  /** The verdict method's version the verdicts were decided by. */
+  verdictVersion: z.number().int(),
   costs: z.array(
     z
       .strictObject({

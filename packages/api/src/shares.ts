@@ -55,4 +55,6 @@ export const publicShareSchema = z.strictObject({
   kind: z.enum(SHARE_KINDS),
   title: z.string().nullable(),
   comparison: compareDataSchema,
+  /** The verdict method's version when the link was made (null: before versions were kept); comparison.verdictVersion is today's. */
+  sharedUnderVerdictVersion: z.number().int().nullable(),
 });

@@ -72,6 +72,8 @@ export const studyViewSchema = z.strictObject({
   cooldownSeconds: z.number(),
   baselineWaitSeconds: z.number(),
   warmupSeconds: z.number(),
+  /** The metric its verdicts judge in their family (null: p95). */
+  primaryMetric: z.string().nullable(),
   createdAt: isoTime,
   startedAt: nullableIsoTime,
   finishedAt: nullableIsoTime,

@@ -25,7 +25,7 @@ async function studyGroups(scope: WorkspaceScope, studyId: string) {
     }))
     .filter((g) => g.runIds.length > 0);
   if (groups.length === 0) throw badInput(["studyId"], `study "${study.name}" has no succeeded runs yet`);
-  return { title: study.name, groups };
+  return { title: study.name, groups, primaryMetric: study.primaryMetric };
 }
 
 /** Costs and break-even curves of the groups, from their runs' priced costs. */
@@ -44,6 +44,14 @@ function costsOf(view: ComparisonView): Pick<CompareData, "costs" | "breakEvens"
   };
 }
 
+/** What a query may choose of the verdicts (fractions): a stated run-to-run CV, the primary metric, the effect, the failure margin. */
+export interface VerdictQueryOptions {
+  runToRunCv?: number;
+  primaryMetric?: string;
+  effect?: number;
+  failureMargin?: number;
+}
+
 /**
  * `runToRunCv`: a stated run-to-run CV (fraction) that lets single runs be judged between configurations.
  * A study's verdicts compare targets within each workload (never across workloads), as one Holm family.
@@ -51,14 +59,17 @@ function costsOf(view: ComparisonView): Pick<CompareData, "costs" | "breakEvens"
 export async function loadCompareData(
   scope: WorkspaceScope,
   input: ComparisonInput,
-  opts: { runToRunCv?: number | undefined } = {},
+  opts: VerdictQueryOptions = {},
 ): Promise<CompareData> {
-  const { title, groups } = "studyId" in input ? await studyGroups(scope, input.studyId) : { title: null, groups: input.groups };
+  const { title, groups, primaryMetric } =
+    "studyId" in input ? await studyGroups(scope, input.studyId) : { title: null, groups: input.groups, primaryMetric: null };
   let view: ComparisonView;
   try {
     view = await scope.compare(groups, {
       ...("studyId" in input ? { pairing: "within-workload" as const } : {}),
-      ...(opts.runToRunCv === undefined ? {} : { runToRunCv: opts.runToRunCv }),
+      // A study's own primary metric unless the query picks another.
+      ...(primaryMetric ? { primaryMetric } : {}),
+      ...opts,
       ...(input.includeFlagged ? { includeFlagged: true } : {}),
     });
   } catch (err) {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { fromZodError } from "@/lib/api/errors";
 import type { CompareData } from "./compare-data";
 import { loadCompareData } from "./load-compare-data";
-import { runCvFromQuery } from "./margin";
+import { runCvFromQuery, verdictChoicesFromQuery } from "./margin";
 import { selectionFromQuery } from "./selection";
 
 export type QueryComparison =
@@ -24,7 +24,12 @@ export async function comparisonFromQuery(
   if (!parsed.success) return { state: "invalid", message: fromZodError(parsed.error).message };
   try {
     const { runToRunCv } = runCvFromQuery(query);
-    return { state: "ok", input: parsed.data, data: await loadCompareData(scope, parsed.data, { runToRunCv }) };
+    const { options } = verdictChoicesFromQuery(query);
+    return {
+      state: "ok",
+      input: parsed.data,
+      data: await loadCompareData(scope, parsed.data, { ...(runToRunCv === undefined ? {} : { runToRunCv }), ...options }),
+    };
   } catch (err) {
     if (err instanceof z.ZodError) return { state: "invalid", message: fromZodError(err).message };
     throw err;

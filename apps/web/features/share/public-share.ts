@@ -21,6 +21,8 @@ export interface PublicShare {
   kind: ShareKind;
   title: string | null;
   comparison: CompareData;
+  /** The verdict method's version when the link was made (null: before versions were kept); the comparison's own is today's. */
+  sharedUnderVerdictVersion: number | null;
 }
 
 /** A summary as the public sees it: core's public schema (measured figures; no cost model, thresholds or app checks). */
@@ -112,6 +114,7 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       reason: v.reason,
       text: v.text,
     })),
+    verdictVersion: data.verdictVersion,
     verdictExclusions: {
       includeFlagged: data.verdictExclusions.includeFlagged,
       excluded: data.verdictExclusions.excluded.map((e) => ({
@@ -143,12 +146,22 @@ export async function loadPublicShare(token: string): Promise<PublicShare | null
     if (link.kind === "study" && subject.studyId) {
       const study = await scope.studies.get(subject.studyId);
       const data = await loadCompareData(scope, { studyId: subject.studyId });
-      return { kind: link.kind, title: link.title ?? data.title, comparison: publicComparison(data, new Set(study.runs.map((r) => r.id))) };
+      return {
+        kind: link.kind,
+        title: link.title ?? data.title,
+        comparison: publicComparison(data, new Set(study.runs.map((r) => r.id))),
+        sharedUnderVerdictVersion: link.verdictVersion,
+      };
     }
     const groups = link.kind === "run" ? [{ runIds: subject.runIds ?? [] }] : (subject.groups ?? []);
     if (groups.length === 0 || groups.some((g) => g.runIds.length === 0)) return null;
     const data = await loadCompareData(scope, { groups });
-    return { kind: link.kind, title: link.title, comparison: publicComparison(data, new Set(subjectRunIds(subject))) };
+    return {
+      kind: link.kind,
+      title: link.title,
+      comparison: publicComparison(data, new Set(subjectRunIds(subject))),
+      sharedUnderVerdictVersion: link.verdictVersion,
+    };
   } catch (err) {
     // The subject was deleted since the link was made: the link shows nothing.
     if (err instanceof NotFoundError || err instanceof z.ZodError) return null;

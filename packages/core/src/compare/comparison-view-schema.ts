@@ -107,5 +107,7 @@ export const comparisonViewSchema = z.object({
   groups: z.array(comparisonGroupSchema),
   verdicts: z.array(groupVerdictSchema),
   verdictExclusions: verdictExclusionsSchema,
+  /** The verdict method's version (VERDICT_VERSION) the verdicts were decided by, so a change of method shows. */
+  verdictVersion: z.number().int(),
 });
 export type StoredComparisonView = z.infer<typeof comparisonViewSchema>;

@@ -7,6 +7,13 @@ import { targetInput } from "../kinds/target-schemas";
 import { workloadInput } from "../workloads/workload-spec";
 import { MAX_SEED } from "./study-order";
 import { factorLevels, studyFactors, type StudyFactors } from "./study-factors";
+import { METRIC_CATALOG } from "../metrics/metric-catalog";
+
+/** A metric a comparison or study may judge as its primary one: a compared metric that is not descriptive only. */
+const primaryMetricKeys = METRIC_CATALOG.filter((m) => !m.descriptiveOnly).map((m) => m.key);
+export const primaryMetricKey = z.string().refine((k) => primaryMetricKeys.includes(k), {
+  message: `expected one of: ${primaryMetricKeys.join(", ")}`,
+});
 
 export const STUDY_ORDERS = ["interleaved-random", "sequential"] as const;
 export type StudyOrder = (typeof STUDY_ORDERS)[number];
@@ -41,6 +48,8 @@ export const studyInput = z
     factors: studyFactors.optional(),
     /** Seconds from each run's load start left out of its summary, verdicts and tables (the warm-up). */
     warmupSeconds: z.number().int().min(0).max(86_400).optional(),
+    /** The metric the study's verdicts judge in their family (default p95 of successful responses); the rest are descriptive. */
+    primaryMetric: primaryMetricKey.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

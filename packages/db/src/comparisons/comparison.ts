@@ -53,6 +53,12 @@ export interface ComparisonOptions {
   pairing?: "first" | "within-workload";
   /** Judge runs whose validity flags would leave them out of the verdicts (partial, dropped iterations, ...) too. */
   includeFlagged?: boolean;
+  /** The metric judged in the family (default p95); the others are descriptive. */
+  primaryMetric?: string;
+  /** The difference power and runs needed are stated for (0.1 = 10%). */
+  effect?: number;
+  /** The failure share's margin on its odds (0.5 = +-50%). */
+  failureMargin?: number;
 }
 
 export interface ComparisonGroup {
@@ -75,6 +81,8 @@ export interface ComparisonView {
   verdicts: MetricVerdict[];
   /** The runs left out of the verdicts for their flags (all are still listed, merged and charted). */
   verdictExclusions: VerdictExclusions;
+  /** The verdict method's version the verdicts were decided by (core VERDICT_VERSION). */
+  verdictVersion: number;
 }
 
 /**
@@ -97,6 +105,9 @@ export const comparisonCacheKey = (
         runToRunCv: opts.runToRunCv ?? null,
         pairing: opts.pairing ?? null,
         includeFlagged: opts.includeFlagged ?? false,
+        primaryMetric: opts.primaryMetric ?? null,
+        effect: opts.effect ?? null,
+        failureMargin: opts.failureMargin ?? null,
         versions,
       }),
     )
@@ -250,7 +261,7 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
       quantiles: single?.above ? { whole: single.whole, above: single.above } : undefined,
     };
   });
-  const { margin, seed, runToRunCv, pairing } = opts;
+  const { margin, seed, runToRunCv, pairing, primaryMetric, effect, failureMargin } = opts;
   const view: ComparisonView = {
     groups: loaded.map((l) => l.group),
     verdicts: comparisonVerdicts(
@@ -266,8 +277,12 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
         ...(seed === undefined ? {} : { seed }),
         ...(runToRunCv === undefined ? {} : { runToRunCv }),
         ...(pairing === undefined ? {} : { pairing }),
+        ...(primaryMetric === undefined ? {} : { primaryMetric }),
+        ...(effect === undefined ? {} : { effect }),
+        ...(failureMargin === undefined ? {} : { failureMargin }),
       },
     ),
+    verdictVersion: VERDICT_VERSION,
     verdictExclusions: { includeFlagged: opts.includeFlagged ?? false, excluded },
   };
   if (key && runs[0])

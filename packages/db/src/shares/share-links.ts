@@ -1,7 +1,7 @@
 // Share links: unguessable (32 random bytes), read-only, revocable. Only the
 // token's SHA-256 is stored, so the database alone cannot rebuild a link.
 import { createHash, randomBytes } from "node:crypto";
-import { readStoredJson, shareKindSchema, shareSubjectSchema, type ShareKind, type ShareSubject } from "@opsbench/core";
+import { readStoredJson, shareKindSchema, shareSubjectSchema, type ShareKind, type ShareSubject, VERDICT_VERSION } from "@opsbench/core";
 import type { Db } from "../client";
 import { jsonInput } from "../json-column";
 
@@ -21,6 +21,8 @@ export async function createShareLink(
       subject: jsonInput(shareSubjectSchema, input.subject),
       title: input.title ?? null,
       expiresAt: input.expiresAt ?? null,
+      // The verdict method the sharer saw; the page says so when a later method decides its verdicts.
+      verdictVersion: VERDICT_VERSION,
     },
   });
   return { id: link.id, token, kind: link.kind, createdAt: link.createdAt, expiresAt: link.expiresAt };
@@ -35,5 +37,5 @@ export async function resolveShareLink(db: Db, token: string) {
   const subject = readStoredJson(shareSubjectSchema, link.subject);
   // A row this version cannot read shows nothing rather than something else.
   if (kind === null || subject === null) return null;
-  return { id: link.id, workspaceId: link.workspaceId, kind, subject, title: link.title };
+  return { id: link.id, workspaceId: link.workspaceId, kind, subject, title: link.title, verdictVersion: link.verdictVersion };
 }

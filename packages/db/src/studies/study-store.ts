@@ -70,6 +70,7 @@ export function createStudy(db: Db, workspaceId: string, input: StudyInput, opts
           cooldownSeconds: input.cooldownSeconds,
           baselineWaitSeconds: input.baselineWaitSeconds,
           warmupSeconds: input.warmupSeconds ?? 0,
+          primaryMetric: input.primaryMetric ?? null,
           cells: jsonInput(studyCellsSchema, cells),
           plannedOrder: jsonInput(
             plannedOrderSchema,

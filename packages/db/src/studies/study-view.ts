@@ -64,6 +64,8 @@ export interface StudyView {
   baselineWaitSeconds: number;
   /** Seconds from each run's load start left out of its summary, verdicts and tables. */
   warmupSeconds: number;
+  /** The metric its verdicts judge in their family (null: p95). */
+  primaryMetric: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -161,6 +163,7 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
     cooldownSeconds: study.cooldownSeconds,
     baselineWaitSeconds: study.baselineWaitSeconds,
     warmupSeconds: study.warmupSeconds,
+    primaryMetric: study.primaryMetric,
     createdAt: study.createdAt.toISOString(),
     startedAt: iso(study.startedAt),
     finishedAt: iso(study.finishedAt),

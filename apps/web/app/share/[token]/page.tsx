@@ -24,7 +24,16 @@ export default async function SharePage({ params }: Props) {
       <header className="border-b border-zinc-200 pb-2">
         <p className="text-[11px] uppercase tracking-wide text-zinc-500">opsbench · shared read-only view of {KIND_LABEL[share.kind]}</p>
         <h1 className="text-base font-semibold">{share.title ?? (c.groups.map((g) => g.label).join(" vs ") || "Shared results")}</h1>
-        <p className="text-xs text-zinc-500">As of {fmtTime(c.generatedAt)} UTC</p>
+        <p className="text-xs text-zinc-500">
+          As of {fmtTime(c.generatedAt)} UTC · <span data-testid="verdict-version">verdict method v{c.verdictVersion}</span>
+          {share.sharedUnderVerdictVersion !== c.verdictVersion ? (
+            <span data-testid="verdict-version-changed" className="text-amber-700">
+              {" "}
+              (shared under {share.sharedUnderVerdictVersion === null ? "an earlier method" : `v${share.sharedUnderVerdictVersion}`}: the
+              verdicts were decided again by today&apos;s method)
+            </span>
+          ) : null}
+        </p>
       </header>
       <CompareView data={forCharts(c)} mode="share" />
     </article>

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
-import { comparisonInputSchema, DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery } from "@opsbench/api";
+import { comparisonInputSchema, DEFAULT_MARGIN_PERCENT, marginQuery } from "@opsbench/api";
 import { loadCompareData } from "@/features/compare/load-compare-data";
-import { withVerdictMargin } from "@/features/compare/margin";
+import { verdictOptionsOfParams, withVerdictMargin } from "@/features/compare/margin";
 import { selectionFromQuery } from "@/features/compare/selection";
 import { ApiError, apiRoute, parseInput, readJson } from "@/lib/api/errors";
 
@@ -21,12 +21,11 @@ export const POST = apiRoute(async ({ request, scope }) => {
   return NextResponse.json(await loadCompareData(scope, input), NO_STORE);
 });
 
-/** The same, with the selection in the query: `?g=<label>:<runId>,<runId>&g=...` or `?study=<studyId>`; `&margin=<percent>` for the verdicts (default 5); `&runCv=<percent>` states a run-to-run CV for single runs. */
+/** The same, with the selection in the query: `?g=<label>:<runId>,<runId>&g=...` or `?study=<studyId>`; `&margin=<percent>` for the verdicts (default 5); `&runCv=<percent>` states a run-to-run CV for single runs; `&primary=<metric>` the family's metric (default p95), `&effect=<percent>` the difference power is stated for, `&failureMargin=<percent>` the failure share's margin on its odds. */
 export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const { margin = DEFAULT_MARGIN_PERCENT } = parseInput(marginQuery, { margin: params.get("margin") ?? undefined });
-  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") || undefined });
-  const cv = runCv === undefined ? {} : { runToRunCv: runCv / 100 };
+  const cv = verdictOptionsOfParams(params);
   const raw = selectionFromQuery(params);
   if (raw === null) {
     throw new ApiError("invalid_input", "nothing to compare: give g=<label>:<runId>,<runId> (one per group) or study=<studyId>", [

@@ -1,6 +1,6 @@
-import { comparisonExportQuery, comparisonInputSchema, DEFAULT_MARGIN_PERCENT, marginQuery, runCvQuery } from "@opsbench/api";
+import { comparisonExportQuery, comparisonInputSchema, DEFAULT_MARGIN_PERCENT, marginQuery } from "@opsbench/api";
 import { loadCompareData } from "@/features/compare/load-compare-data";
-import { withVerdictMargin } from "@/features/compare/margin";
+import { verdictOptionsOfParams, withVerdictMargin } from "@/features/compare/margin";
 import { selectionFromQuery } from "@/features/compare/selection";
 import { ApiError, apiRoute, parseInput } from "@/lib/api/errors";
 import { comparisonTable } from "@/lib/export/comparison-tables";
@@ -12,14 +12,13 @@ export const dynamic = "force-dynamic";
 
 /**
  * One table or series of a comparison as a file:
- * GET /api/v1/comparisons/export?format=csv|json&table=summary|runs|series|distribution|box|infra|verdicts|cost&g=...|study=...[&margin=5][&runCv=5]
+ * GET /api/v1/comparisons/export?format=csv|json&table=summary|runs|series|distribution|box|infra|verdicts|cost&g=...|study=...[&margin=5][&runCv=5][&primary=p95][&effect=10][&failureMargin=50]
  */
 export const GET = apiRoute(async ({ request, scope }) => {
   const params = new URL(request.url).searchParams;
   const q = parseInput(comparisonExportQuery, { format: params.get("format") ?? undefined, table: params.get("table") ?? undefined });
   const { margin = DEFAULT_MARGIN_PERCENT } = parseInput(marginQuery, { margin: params.get("margin") ?? undefined });
-  const { runCv } = parseInput(runCvQuery, { runCv: params.get("runCv") || undefined });
-  const cv = runCv === undefined ? {} : { runToRunCv: runCv / 100 };
+  const cv = verdictOptionsOfParams(params);
   const raw = selectionFromQuery(params);
   if (raw === null)
     throw new ApiError("invalid_input", "nothing to export: give g=<label>:<runId>,<runId> or study=<studyId>", [
