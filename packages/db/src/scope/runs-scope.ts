@@ -159,6 +159,49 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
           include: { target: { select: { name: true } }, workload: { select: { name: true } } },
         })
       ).map((b) => ({ runId: b.runId, target: b.target.name, workload: b.workload.name, createdAt: b.createdAt })),
+    /**
+     * The last `count` succeeded runs of a run's series ending at it: the run, then the ones created before it,
+     * newest first (`--baseline-runs N`). The store keeps one baseline per target and workload, not a history, so the
+     * series is the run's target x workload (an imported run, which has none: the imports of the same name). `exclude`
+     * leaves a run out (the candidate, when it belongs to the same series).
+     */
+    baselineRuns: async (id: string, count: number, exclude?: string) => {
+      await access.assertRun(id);
+      const run = await db.run.findUniqueOrThrow({
+        where: { id },
+        select: {
+          status: true,
+          createdAt: true,
+          source: true,
+          name: true,
+          targetId: true,
+          workloadId: true,
+          target: { select: { name: true } },
+          workload: { select: { name: true } },
+        },
+      });
+      if (run.status !== "SUCCEEDED") throw new BaselineRefused(`run ${id} is ${run.status}: only a succeeded run can be a baseline`);
+      const saved = run.targetId && run.workloadId;
+      const series = saved
+        ? { targetId: run.targetId, workloadId: run.workloadId }
+        : { targetId: null, workloadId: null, source: run.source, name: run.name };
+      const before = await db.run.findMany({
+        where: {
+          workspaceId,
+          status: "SUCCEEDED",
+          ...series,
+          createdAt: { lte: run.createdAt },
+          id: { notIn: [id, ...(exclude ? [exclude] : [])] },
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: count - 1,
+        select: { id: true },
+      });
+      const named = saved
+        ? `target ${run.target?.name ?? run.targetId} x workload ${run.workload?.name ?? run.workloadId}`
+        : `${run.source} runs named ${run.name === null ? "(none)" : `"${run.name}"`}`;
+      return { runIds: [id, ...before.map((r) => r.id)], series: named };
+    },
     /** Summary of seconds [from, to) after the load started. */
     windowSummary: async (id: string, fromSeconds: number, toSeconds: number) => {
       await access.assertRun(id);
