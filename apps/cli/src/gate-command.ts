@@ -100,11 +100,12 @@ async function baselineSide(remote: Remote, baselineId: string, candidateId: str
   const wanted = baselineRunsOf(o);
   if (wanted === undefined) return [baselineId];
   const found = await remoteBaselineRuns(remote, baselineId, wanted, candidateId);
-  if (found.runIds.length < wanted)
+  const n = found.runIds.length;
+  if (n < wanted)
     io.say(
-      `--baseline-runs ${wanted}: only ${found.runIds.length} succeeded run${found.runIds.length === 1 ? "" : "s"} of ${found.series} up to the baseline; the baseline side is ${found.runIds.length === 1 ? "that one" : `those ${found.runIds.length}`}`,
+      `--baseline-runs ${wanted}: found only ${n} (${found.series}, up to the baseline); the baseline side is ${n === 1 ? "that one run" : `those ${n}`}`,
     );
-  else io.say(`baseline side: the last ${wanted} runs of ${found.series}`);
+  else io.say(`baseline side: ${found.series}, the last ${wanted} up to the baseline`);
   return found.runIds;
 }
 
