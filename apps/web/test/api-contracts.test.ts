@@ -151,7 +151,10 @@ describe("/api/v1 route contracts", () => {
     expect(baselines.body).toMatchObject([{ runId }]);
     // The last N runs of the baseline's series (--baseline-runs): the one marked run of the pair, and the bounds of N.
     const series = await call("GET /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline?runs=3`);
-    expect(series.body).toEqual({ runIds: [runId], series: "the runs marked as target contract-target x workload contract-load's baseline" });
+    expect(series.body).toEqual({
+      runIds: [runId],
+      series: "the runs marked as target contract-target x workload contract-load's baseline",
+    });
     expect((await call("GET /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline?runs=1`)).status).toBe(422);
     expect((await call("GET /api/v1/runs/{id}/baseline", `/api/v1/runs/${missingId}/baseline?runs=3`)).status).toBe(404);
     await stack.db.runArtifact.create({ data: { runId, name: "reports/summary.json", size: 2, content: Buffer.from("{}") } });
