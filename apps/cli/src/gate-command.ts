@@ -66,6 +66,8 @@ export function runCvPercentOf(o: GateOptions): number | undefined {
   const parsed = runCvPercentQuery.safeParse(raw.trim() === "" ? "x" : raw);
   if (!parsed.success || parsed.data === undefined)
     throw new UsageError(`--run-cv ${raw}: ${(parsed.error?.issues[0]?.message ?? "expected a number").replace(/^runCv: /, "")}`);
+  // 0 would read two single runs as if a run never differed from the next: the false alarms --run-cv is there to stop.
+  if (parsed.data === 0) throw new UsageError(`--run-cv ${raw}: must be above 0 (percent); runs of one configuration do differ`);
   return parsed.data;
 }
 

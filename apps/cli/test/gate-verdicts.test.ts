@@ -140,5 +140,8 @@ describe("opsbench compare --fail-on on imported runs of one service", () => {
     const badCv = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--run-cv", "80");
     expect(badCv.code).toBe(2);
     expect(badCv.stderr).toContain("--run-cv 80: at most 50 (percent)");
+    const zeroCv = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--run-cv", "0");
+    expect(zeroCv.code).toBe(2);
+    expect(zeroCv.stderr).toContain("--run-cv 0: must be above 0 (percent)");
   });
 });
