@@ -25,6 +25,7 @@ const browser = [
   "tests/journey*.test.ts",
   "apps/cli/test/remote-cli.test.ts",
   "apps/cli/test/packed-cli.test.ts",
+  "apps/cli/test/gate-verdicts.test.ts",
   "apps/cli/test/external-run.test.ts",
   "apps/cli/test/ingest.test.ts",
   "tests/hostile/**/*.test.ts",

@@ -12,14 +12,32 @@ export interface CiReport {
   run: CiRun;
   /** The run's page. */
   runUrl: string;
-  comparison: { baselineId: string; url: string; results: GateResult[] } | null;
+  comparison: {
+    /** The baseline run; with --baseline-runs the baseline side is `baselineIds` (it first). */
+    baselineId: string;
+    baselineIds: readonly string[];
+    /** The stated run-to-run CV, percent (--run-cv), or null. */
+    runCvPercent: number | null;
+    /** The samples a side the verdicts stand on (runs, or one run's seconds) and their scope. */
+    samples: { baseline: number; candidate: number; basis: string; scope: string } | null;
+    url: string;
+    results: GateResult[];
+  } | null;
+  /** `--fail-on-inconclusive`: an inconclusive rule fails the build (99) like a failed one. */
+  failOnInconclusive?: boolean;
 }
 
-/** The exit code the report stands for: 1 the run did not succeed, 99 a threshold or a --fail-on rule failed, else 0. */
+/** Whether a rule's outcome fails the build: a failure, or (asked for) an inconclusive one. */
+const failsBuild = (r: CiReport, g: GateResult) => g.outcome === "fail" || (r.failOnInconclusive === true && g.outcome === "inconclusive");
+
+/**
+ * The exit code the report stands for: 1 the run did not succeed, 99 a threshold or a --fail-on rule failed (or,
+ * with --fail-on-inconclusive, was inconclusive), else 0.
+ */
 export function reportExitCode(r: CiReport): number {
   if (r.run.status !== "SUCCEEDED") return 1;
   const thresholdsFailed = r.run.k6ExitCode === 99 || r.run.thresholdsOk === false || r.run.thresholds.some((t) => !t.ok);
-  const gateFailed = r.comparison?.results.some((g) => g.outcome === "fail") ?? false;
+  const gateFailed = r.comparison?.results.some((g) => failsBuild(r, g)) ?? false;
   return thresholdsFailed || gateFailed ? 99 : 0;
 }
 
@@ -51,11 +69,12 @@ function cases(r: CiReport): Case[] {
   // k6 said its thresholds failed but no summary lists them (e.g. a run on several generators): one case for all.
   if (!r.run.thresholds.length && (r.run.k6ExitCode === 99 || r.run.thresholdsOk === false))
     out.push({ classname: "k6.thresholds", name: "k6 thresholds", failure: "k6 exited 99: thresholds failed" });
+  // Inconclusive is its own outcome, not a pass: skipped with the reason (a failure with --fail-on-inconclusive).
   for (const g of r.comparison?.results ?? [])
     out.push({
       classname: "opsbench.gate",
       name: g.rule.text,
-      ...(g.outcome === "fail" ? { failure: g.message } : g.outcome === "no-verdict" ? { skipped: g.message } : { out: g.message }),
+      ...(failsBuild(r, g) ? { failure: g.message } : g.outcome === "pass" ? { out: g.message } : { skipped: g.message }),
     });
   return out;
 }
@@ -90,7 +109,10 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function markdownSummary(r: CiReport): string {
   const code = reportExitCode(r);
-  const verdict = code === 0 ? "✅ passed" : code === 99 ? "❌ failed its thresholds or gates" : `❌ ${r.run.status.toLowerCase()}`;
+  const inconclusive = r.comparison?.results.filter((g) => g.outcome === "inconclusive").length ?? 0;
+  const unsure = inconclusive ? ` (${inconclusive} rule${inconclusive === 1 ? "" : "s"} inconclusive)` : "";
+  const verdict =
+    code === 0 ? `✅ passed${unsure}` : code === 99 ? `❌ failed its thresholds or gates${unsure}` : `❌ ${r.run.status.toLowerCase()}`;
   const s = r.run.summary;
   const lines = [
     `### opsbench: ${r.run.target?.name ?? "?"} / ${r.run.workload?.name ?? "?"} ${verdict}`,
@@ -111,11 +133,17 @@ export function markdownSummary(r: CiReport): string {
     lines.push("");
   }
   if (r.comparison) {
-    lines.push(`Compared with the baseline [\`${r.comparison.baselineId.slice(0, 8)}\`](${r.comparison.url}):`, "");
+    const c = r.comparison;
+    const side = c.baselineIds.length > 1 ? ` and the ${c.baselineIds.length - 1} runs before it` : "";
+    const cv = c.runCvPercent === null ? "" : `, run-to-run CV stated as ${c.runCvPercent}%`;
+    lines.push(`Compared with the baseline [\`${c.baselineId.slice(0, 8)}\`](${c.url})${side}${cv}:`, "");
     if (r.comparison.results.length) {
       lines.push("| rule | outcome | change |", "|---|---|---|");
       const icon = { fail: "❌ fail", pass: "✅ pass", inconclusive: "➖ inconclusive", "no-verdict": "➖ no verdict" } as const;
-      for (const g of r.comparison.results) lines.push(`| \`${cell(g.rule.text)}\` | ${icon[g.outcome]} | ${cell(g.message)} |`);
+      for (const g of r.comparison.results)
+        lines.push(
+          `| \`${cell(g.rule.text)}\` | ${g.outcome === "inconclusive" && failsBuild(r, g) ? "❌ inconclusive" : icon[g.outcome]} | ${cell(g.message)} |`,
+        );
       lines.push("");
     }
   }

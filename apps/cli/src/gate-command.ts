@@ -3,24 +3,43 @@
 // server's verdict engine's (GET /api/v1/comparisons); a rule only reads their intervals (core compare/gate-rules.ts).
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { RunViewAnswer } from "@opsbench/api";
+import { BASELINE_RUNS_MAX, BASELINE_RUNS_MIN, type RunViewAnswer, runCvPercentQuery } from "@opsbench/api";
 import { evaluateGateRule, type GateRule, parseGateRule } from "@opsbench/core";
 import { type CiReport, junitXml, markdownSummary, reportExitCode } from "./ci-report";
-import { comparisonQuery, type Remote, remoteBaselines, remoteRunReport, remoteSetBaseline, remoteVerdicts } from "./remote-client";
+import {
+  comparisonQuery,
+  type GateSelection,
+  type Remote,
+  remoteBaselineRuns,
+  remoteBaselines,
+  remoteRunReport,
+  remoteSetBaseline,
+  remoteVerdicts,
+} from "./remote-client";
 import { runSummaryJson } from "./run-report";
 import { parsing, UsageError } from "./usage-error";
 
 export const GATE_USAGE = `  opsbench baseline set RUN_ID | show [--target NAME] [--workload NAME] [--json]
                                                               mark a succeeded run as its target and workload's baseline; list them
-  opsbench compare RUN_ID --baseline RUN_ID|latest-baseline [--fail-on RULE]... [--junit FILE] [--summary FILE] [--json]
+  opsbench compare RUN_ID --baseline RUN_ID|latest-baseline [--fail-on RULE]... [--run-cv PCT | --baseline-runs N]
+                   [--fail-on-inconclusive] [--junit FILE] [--summary FILE] [--json]
                                                               compare a run with a baseline by the verdict engine; exit 99 when a rule
                                                               fails beyond its interval (RULE: "p95 > +10%", "goodput < -1pp", "p99 > +20ms")
-  run and compare take --baseline, --fail-on, --junit FILE (JUnit XML) and --summary FILE (GitHub markdown)`;
+                                                              one run a side is judged within-run: every rule is inconclusive unless
+                                                              --run-cv PCT states the run-to-run CV in percent (e.g. 10: the interval is
+                                                              widened by it) or --baseline-runs N (2-30) compares the last N runs of the
+                                                              baseline's target x workload (an import: of its name) with the run;
+                                                              --fail-on-inconclusive: an inconclusive rule fails too (exit 99)
+  run and compare take --baseline, --fail-on, --run-cv, --baseline-runs, --fail-on-inconclusive, --junit FILE (JUnit
+  XML) and --summary FILE (GitHub markdown)`;
 
 /** The options `run` and `compare` share. */
 export const GATE_OPTIONS = {
   baseline: { type: "string" },
   "fail-on": { type: "string", multiple: true },
+  "run-cv": { type: "string" },
+  "baseline-runs": { type: "string" },
+  "fail-on-inconclusive": { type: "boolean" },
   junit: { type: "string" },
   summary: { type: "string" },
 } as const;
@@ -28,6 +47,9 @@ export const GATE_OPTIONS = {
 export interface GateOptions {
   baseline?: string | undefined;
   "fail-on"?: string[] | undefined;
+  "run-cv"?: string | undefined;
+  "baseline-runs"?: string | undefined;
+  "fail-on-inconclusive"?: boolean | undefined;
   junit?: string | undefined;
   summary?: string | undefined;
 }
@@ -37,11 +59,56 @@ interface Io {
   out: (m: string) => void;
 }
 
-/** The rules, parsed before anything is started (a bad rule is exit 2, not a run thrown away). */
+/** `--run-cv PCT`: the stated run-to-run coefficient of variation in percent (the API's bounds), or undefined. */
+export function runCvPercentOf(o: GateOptions): number | undefined {
+  const raw = o["run-cv"];
+  if (raw === undefined) return undefined;
+  const parsed = runCvPercentQuery.safeParse(raw.trim() === "" ? "x" : raw);
+  if (!parsed.success || parsed.data === undefined)
+    throw new UsageError(`--run-cv ${raw}: ${(parsed.error?.issues[0]?.message ?? "expected a number").replace(/^runCv: /, "")}`);
+  // 0 would read two single runs as if a run never differed from the next: the false alarms --run-cv is there to stop.
+  if (parsed.data === 0) throw new UsageError(`--run-cv ${raw}: must be above 0 (percent); runs of one configuration do differ`);
+  return parsed.data;
+}
+
+/** `--baseline-runs N`: how many runs the baseline side holds (2 to 30), or undefined (the baseline run alone). */
+export function baselineRunsOf(o: GateOptions): number | undefined {
+  const raw = o["baseline-runs"];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < BASELINE_RUNS_MIN || n > BASELINE_RUNS_MAX)
+    throw new UsageError(
+      `--baseline-runs ${raw}: expected a whole number of runs from ${BASELINE_RUNS_MIN} to ${BASELINE_RUNS_MAX} (one run a side is judged within-run: use --run-cv PCT for that)`,
+    );
+  return n;
+}
+
+/** The rules, parsed before anything is started (a bad rule or option is exit 2, not a run thrown away). */
 export function gateRules(o: GateOptions): GateRule[] {
   const rules = (o["fail-on"] ?? []).map((text) => parsing(() => parseGateRule(text)));
-  if (rules.length && !o.baseline) throw new UsageError("--fail-on needs --baseline RUN_ID|latest-baseline");
+  for (const needs of ["fail-on", "run-cv", "baseline-runs"] as const)
+    if (o[needs] !== undefined && !o.baseline) throw new UsageError(`--${needs} needs --baseline RUN_ID|latest-baseline`);
+  runCvPercentOf(o);
+  baselineRunsOf(o);
   return rules;
+}
+
+/**
+ * The baseline side: the baseline run alone, or with --baseline-runs N the last N runs of its series ending at it
+ * (the server's GET /api/v1/runs/{id}/baseline), the candidate left out. Fewer found than asked is said, and the
+ * comparison goes on with those.
+ */
+async function baselineSide(remote: Remote, baselineId: string, candidateId: string, o: GateOptions, io: Io): Promise<string[]> {
+  const wanted = baselineRunsOf(o);
+  if (wanted === undefined) return [baselineId];
+  const found = await remoteBaselineRuns(remote, baselineId, wanted, candidateId);
+  const n = found.runIds.length;
+  if (n < wanted)
+    io.say(
+      `--baseline-runs ${wanted}: found only ${n} (${found.series}, up to the baseline); the baseline side is ${n === 1 ? "that one run" : `those ${n}`}`,
+    );
+  else io.say(`baseline side: ${found.series}, the last ${wanted} up to the baseline`);
+  return found.runIds;
 }
 
 /**
@@ -75,13 +142,32 @@ export async function gateAndReport(
   if (o.baseline && view.status === "SUCCEEDED") {
     const baselineId = await resolveBaseline(remote, o.baseline, view.target?.name, view.workload?.name);
     if (baselineId === view.id) throw new UsageError(`run ${view.id} is its own baseline: compare it with another run`);
-    const verdicts = await remoteVerdicts(remote, baselineId, view.id);
-    const url = `${remote.url}/compare?${comparisonQuery(baselineId, view.id)}`;
-    comparison = { baselineId, url, results: rules.map((r) => evaluateGateRule(r, verdicts)) };
+    const selection: GateSelection = {
+      baselineIds: await baselineSide(remote, baselineId, view.id, o, io),
+      candidateId: view.id,
+      runCvPercent: runCvPercentOf(o),
+    };
+    const verdicts = await remoteVerdicts(remote, selection);
+    const url = `${remote.url}/compare?${comparisonQuery(selection)}`;
+    // The samples a side, as the engine judged them (runs, or seconds of one run): what the verdicts stand on.
+    const judged = verdicts.find((v) => v.estimate !== null) ?? verdicts[0];
+    comparison = {
+      baselineId,
+      baselineIds: selection.baselineIds,
+      runCvPercent: selection.runCvPercent ?? null,
+      samples: judged ? { baseline: judged.samples[0], candidate: judged.samples[1], basis: judged.basis, scope: judged.scope } : null,
+      url,
+      results: rules.map((r) => evaluateGateRule(r, verdicts)),
+    };
     io.say(`compared with baseline ${baselineId.slice(0, 8)}: ${url}`);
     for (const g of comparison.results) io.say(`  ${g.outcome === "fail" ? "FAIL" : g.outcome}: ${g.message}`);
   }
-  const report: CiReport = { run: view, runUrl: `${remote.url}/runs/${view.id}`, comparison };
+  const report: CiReport = {
+    run: view,
+    runUrl: `${remote.url}/runs/${view.id}`,
+    comparison,
+    failOnInconclusive: o["fail-on-inconclusive"] === true,
+  };
   if (o.junit) writeFileSync(o.junit, junitXml(report));
   if (o.summary) writeFileSync(o.summary, markdownSummary(report), { flag: "a" }); // $GITHUB_STEP_SUMMARY is appended to
   return { code: reportExitCode(report), report };
@@ -96,6 +182,9 @@ export function reportJson(report: CiReport) {
       ? {
           comparison: {
             baselineId: c.baselineId,
+            baselineIds: c.baselineIds,
+            runCvPercent: c.runCvPercent,
+            samples: c.samples,
             url: c.url,
             rules: c.results.map((g) => ({ rule: g.rule.text, outcome: g.outcome, change: g.change, message: g.message })),
           },

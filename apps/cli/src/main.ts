@@ -43,7 +43,16 @@ async function main(argv: string[]): Promise<number> {
   // With OPSBENCH_URL set, what the server's API answers goes there (the same code as the packed CLI).
   const remote = isRemoteCommand(argv) ? loadRemote() : null;
   if (remote) return remoteCommand(remote, argv, { say, out: (m) => console.log(m) });
-  const serverOnly = ["--script", "--baseline", "--fail-on", "--junit", "--summary"];
+  const serverOnly = [
+    "--script",
+    "--baseline",
+    "--fail-on",
+    "--run-cv",
+    "--baseline-runs",
+    "--fail-on-inconclusive",
+    "--junit",
+    "--summary",
+  ];
   if (command === "compare" || command === "baseline" || (command === "run" && rest.some((a) => serverOnly.includes(a.split("=")[0]!))))
     throw new UsageError(`"${command}" with these options works against a server: set OPSBENCH_URL and OPSBENCH_TOKEN (docs/ci.md)`);
   const deleting = { runs: "run", study: "study", targets: "target", workloads: "workload" } as const;

@@ -3,11 +3,13 @@
 // Every answer is parsed with @opsbench/api's schema of it, the one the server's contracts declare.
 import {
   apiErrorBodySchema,
+  baselineRunsSchema,
   baselineSchema,
   baselinesSchema,
   comparisonVerdictsSchema,
   type ExternalRunInput,
   externalRunCreatedSchema,
+  RUN_CV_PARAM,
   type RunViewAnswer,
   runCreatedSchema,
   runViewSchema,
@@ -70,17 +72,34 @@ export async function remoteBaselines(remote: Remote, filter: { target?: string;
   return baselinesSchema.parse(await call(remote, "GET", `/api/v1/baselines${query.size ? `?${query}` : ""}`));
 }
 
-/** The comparison's selection as the API and the compare page take it: the baseline first. */
-export const comparisonQuery = (baselineId: string, candidateId: string) =>
+/**
+ * The last `runs` succeeded runs of a baseline run's series ending at it, the run first (GET
+ * /api/v1/runs/{id}/baseline), `exclude` (the candidate) left out; fewer when the series holds fewer.
+ */
+export async function remoteBaselineRuns(remote: Remote, baselineId: string, runs: number, exclude: string) {
+  const query = new URLSearchParams({ runs: String(runs), exclude });
+  return baselineRunsSchema.parse(await call(remote, "GET", `/api/v1/runs/${encodeURIComponent(baselineId)}/baseline?${query}`));
+}
+
+/** What a gate compares: the baseline side's runs (one, or the last N) and the candidate run, and a stated run-to-run CV. */
+export interface GateSelection {
+  baselineIds: readonly string[];
+  candidateId: string;
+  /** The run-to-run coefficient of variation, percent (`--run-cv`). */
+  runCvPercent?: number | undefined;
+}
+
+/** The comparison's selection as the API and the compare page take it: the baseline group first, then the run-to-run CV. */
+export const comparisonQuery = (s: GateSelection) =>
   new URLSearchParams([
-    ["g", `baseline:${baselineId}`],
-    ["g", `candidate:${candidateId}`],
+    ["g", `baseline:${s.baselineIds.join(",")}`],
+    ["g", `candidate:${s.candidateId}`],
+    ...(s.runCvPercent === undefined ? [] : [[RUN_CV_PARAM, String(s.runCvPercent)]]),
   ]);
 
-/** The verdict engine's verdicts on a candidate run against a baseline run (GET /api/v1/comparisons). */
-export async function remoteVerdicts(remote: Remote, baselineId: string, candidateId: string) {
-  const query = comparisonQuery(baselineId, candidateId);
-  return comparisonVerdictsSchema.parse(await call(remote, "GET", `/api/v1/comparisons?${query}`)).verdicts;
+/** The verdict engine's verdicts on a candidate run against the baseline group (GET /api/v1/comparisons). */
+export async function remoteVerdicts(remote: Remote, s: GateSelection) {
+  return comparisonVerdictsSchema.parse(await call(remote, "GET", `/api/v1/comparisons?${comparisonQuery(s)}`)).verdicts;
 }
 
 /** Saves a workload (POST /api/v1/workloads: creates it, or replaces the one of that name); the server checks it first. */

@@ -102,5 +102,19 @@ describe("docs/ci.md and the GitHub Action", () => {
     });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fail-on "latency > 1%"');
+    // The gate's options for one run a side reach the CLI too: a bad --baseline-runs is refused the same way.
+    const fewRuns = await sh(step.run!, {
+      INPUT_TARGET: "t",
+      INPUT_SCRIPT: "load/test.js",
+      INPUT_BASELINE: "x",
+      INPUT_FAIL_ON: "p95 > +10%",
+      INPUT_RUN_CV: "10",
+      INPUT_BASELINE_RUNS: "1",
+      INPUT_FAIL_ON_INCONCLUSIVE: "true",
+      INPUT_JUNIT: "j.xml",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(fewRuns.code).toBe(2);
+    expect(fewRuns.stderr).toContain("--baseline-runs 1: expected a whole number of runs from 2 to 30");
   });
 });

@@ -165,7 +165,9 @@ describe("the packed CLI, installed into an empty folder", () => {
     const gated = await installed(
       remote,
       ...["run", "--target", "packed-script-taewa", "--script", "load/test.js", "--baseline", "latest-baseline"],
-      ...["--fail-on", "p95 > +100000%", "--fail-on", "goodput < -50pp", "--junit", junit, "--summary", stepSummary, "--json"],
+      // One run a side: judged between configurations only with a stated run-to-run CV (else every rule is inconclusive).
+      ...["--fail-on", "p95 > +100000%", "--fail-on", "goodput < -50pp", "--run-cv", "10"],
+      ...["--junit", junit, "--summary", stepSummary, "--json"],
     );
     expect(gated.code, gated.stderr).toBe(0);
     expect(gated.stderr).toContain(`/compare?g=baseline%3A${scriptRunId}`);
@@ -195,6 +197,8 @@ describe("the packed CLI, installed into an empty folder", () => {
       scriptRunId,
       "--fail-on",
       "goodput < +1pp",
+      "--run-cv",
+      "10",
       "--junit",
       failing,
     );

@@ -149,6 +149,14 @@ describe("/api/v1 route contracts", () => {
     expect((await call("POST /api/v1/runs/{id}/baseline", `/api/v1/runs/${missingId}/baseline`, { body: {} })).status).toBe(404);
     const baselines = await call("GET /api/v1/baselines", "/api/v1/baselines?target=contract-target&workload=contract-load");
     expect(baselines.body).toMatchObject([{ runId }]);
+    // The last N runs of the baseline's series (--baseline-runs): the one marked run of the pair, and the bounds of N.
+    const series = await call("GET /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline?runs=3`);
+    expect(series.body).toEqual({
+      runIds: [runId],
+      series: "the runs marked as target contract-target x workload contract-load's baseline",
+    });
+    expect((await call("GET /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline?runs=1`)).status).toBe(422);
+    expect((await call("GET /api/v1/runs/{id}/baseline", `/api/v1/runs/${missingId}/baseline?runs=3`)).status).toBe(404);
     await stack.db.runArtifact.create({ data: { runId, name: "reports/summary.json", size: 2, content: Buffer.from("{}") } });
     await call("GET /api/v1/runs/{id}/artifacts", `/api/v1/runs/${runId}/artifacts`);
     const artifact = await call("GET /api/v1/runs/{id}/artifacts/{name}", `/api/v1/runs/${runId}/artifacts/reports%2Fsummary.json`);

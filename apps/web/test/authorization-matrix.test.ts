@@ -47,6 +47,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/runs/{id}/summary": { url: (i) => `/api/v1/runs/${i.run}/summary?from=0&to=1`, allowed: 404 },
   "GET /api/v1/runs/{id}/events": { url: (i) => `/api/v1/runs/${i.run}/events`, allowed: 404 },
   "POST /api/v1/runs/{id}/baseline": { url: (i) => `/api/v1/runs/${i.run}/baseline`, allowed: 404 },
+  "GET /api/v1/runs/{id}/baseline": { url: (i) => `/api/v1/runs/${i.run}/baseline?runs=3`, allowed: 404 },
   "GET /api/v1/baselines": { url: () => "/api/v1/baselines", allowed: 200 },
   "GET /api/v1/runs/{id}/artifacts": { url: (i) => `/api/v1/runs/${i.run}/artifacts`, allowed: 404 },
   "GET /api/v1/runs/{id}/artifacts/{name}": { url: (i) => `/api/v1/runs/${i.run}/artifacts/summary.json`, allowed: 404 },

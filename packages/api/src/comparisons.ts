@@ -187,7 +187,8 @@ export const compareDataSchema = z.strictObject({
 
 /**
  * What the CLI's gate reads of a comparison's verdicts (GET /api/v1/comparisons): a part of the verdict, loose so
- * that more fields pass, and its outcome any text (a newer server's outcome still parses).
+ * that more fields pass, and its outcome any text (a newer server's outcome still parses). The scope, because a
+ * rule on a within-run verdict is inconclusive; the samples a side and the stated run-to-run CV, for the report.
  */
 export const gateVerdictSchema = z
   .object(groupVerdictShape)
@@ -195,6 +196,10 @@ export const gateVerdictSchema = z
     metric: true,
     baseline: true,
     candidate: true,
+    basis: true,
+    scope: true,
+    runToRunCv: true,
+    samples: true,
     scale: true,
     estimate: true,
     low: true,

@@ -160,3 +160,22 @@ export const baselineSchema = z.strictObject({ runId: id, target: z.string(), wo
 // Target and workload names follow the same rule (lower-case letters, digits, ".", "_", "-").
 export const baselinesQuery = z.object({ target: targetName.optional(), workload: targetName.optional() });
 export const baselinesSchema = z.array(baselineSchema);
+
+/** `--baseline-runs N`: the baseline side of a gate is the last N runs of the baseline's series, 2 to 30. */
+export const BASELINE_RUNS_MIN = 2;
+export const BASELINE_RUNS_MAX = 30;
+/** GET /api/v1/runs/{id}/baseline?runs=N[&exclude=RUN_ID]: the last N runs of the run's series, ending at it. */
+export const baselineRunsQuery = z.object({
+  runs: z.coerce
+    .number({ message: "runs: expected a whole number of runs" })
+    .int({ message: "runs: expected a whole number of runs" })
+    .min(BASELINE_RUNS_MIN, { message: `runs: at least ${BASELINE_RUNS_MIN} (one run a side is judged within-run)` })
+    .max(BASELINE_RUNS_MAX, { message: `runs: at most ${BASELINE_RUNS_MAX}` }),
+  /** A run left out (the candidate being compared, when it is of the same series). */
+  exclude: id.optional(),
+});
+/**
+ * The runs found, the baseline run first then older ones, newest first (fewer than asked when the series holds
+ * fewer), and the series in words (a target x workload, or an import name).
+ */
+export const baselineRunsSchema = z.strictObject({ runIds: z.array(id), series: z.string() });

@@ -8,6 +8,8 @@ import {
   apiErrorBodySchema,
   auditEventSchema,
   auditQuery,
+  baselineRunsQuery,
+  baselineRunsSchema,
   baselineSchema,
   baselinesQuery,
   baselinesSchema,
@@ -232,6 +234,14 @@ export const API_CONTRACTS = withMethodAndPath({
     role: "editor",
     params: idParams,
     responses: { 200: baselineSchema, ...missing, ...refused, ...mutation },
+  },
+  "GET /api/v1/runs/{id}/baseline": {
+    summary:
+      "The last N succeeded runs of the run's series ending at it (its target x workload; an import: the imports of its name), the run first: a gate's baseline side (`opsbench compare --baseline-runs N`)",
+    role: "viewer",
+    params: idParams,
+    query: baselineRunsQuery,
+    responses: { 200: baselineRunsSchema, ...missing, ...refused, ...guarded },
   },
   "GET /api/v1/baselines": {
     summary: "The workspace's baselines (one per target and workload), newest first; ?target=&workload= to pick by name",

@@ -1,7 +1,10 @@
 // Regression gates (`opsbench compare --fail-on "p95 > +10%"`, issue 24): a rule on one verdict of the verdict
 // engine (compare/, statistics/verdict-method.ts). Thin on purpose: the engine gives the interval of the change
 // (a difference, or a ratio); a rule fails only when the whole interval is beyond its limit, passes when the whole
-// interval is within it, and is inconclusive otherwise (that does not fail a build).
+// interval is within it, and is inconclusive otherwise (that does not fail a build unless asked). A verdict is read
+// with its scope: a "within-run" one (one run a side, no stated run-to-run CV) says what two runs showed, not what
+// two configurations do, so every rule on it is inconclusive (issue 34: read as repetitions, identical
+// configurations failed "p95 > +10%" in about 18% of builds at 10% run-to-run variance).
 import { METRIC_CATALOG, type MetricCatalog } from "../metrics/metric-catalog";
 
 export type GateUnit = "%" | "pp" | "abs";
@@ -39,7 +42,10 @@ export function parseGateRule(text: string, catalog: MetricCatalog = METRIC_CATA
   const unit: GateUnit = m[4] === "%" ? "%" : m[4] === "pp" ? "pp" : "abs";
   const shares = aliases.filter((a) => a.metric.kind === "share").map((a) => a.alias);
   if (unit === "pp" && !share) throw new Error(`--fail-on "${text}": percentage points (pp) are for ${shares.join(", ")}`);
-  if (unit === "%" && share) throw new Error(`--fail-on "${text}": ${name} is judged in percentage points, e.g. "${found.alias} < -1pp"`);
+  // A share's relative change ("+50%": 1% -> 1.5% failures) reads the share itself; goodput (100 - share) moves by
+  // a fraction of a percent whatever happens to the failures, so it stays in points.
+  if (unit === "%" && share && found.negated)
+    throw new Error(`--fail-on "${text}": ${name} is judged in percentage points, e.g. "${found.alias} < -1pp"`);
   return {
     text: text.trim(),
     metric: name,
@@ -54,7 +60,13 @@ export function parseGateRule(text: string, catalog: MetricCatalog = METRIC_CATA
 /** What the gate reads of a verdict (the engine's MetricVerdict has more). */
 export interface GateVerdict {
   metric: string;
+  /**
+   * "difference" (b - a), "ratio" (b / a) or "log-odds" (a failure share: estimate/low/high are odds ratios
+   * candidate/baseline, baselineMean the baseline's share in %).
+   */
   scale: "difference" | "ratio" | "log-odds";
+  /** "within-run": one run a side without a stated run-to-run CV; every rule on it is inconclusive. */
+  scope: "between-configurations" | "within-run";
   estimate: number | null;
   low: number | null;
   high: number | null;
@@ -74,11 +86,29 @@ export interface GateResult {
   message: string;
 }
 
-/** The change's interval in the rule's unit: relative (0.1 = +10%) or absolute. */
+/** What a rule on a within-run verdict says instead of a pass or a fail. */
+export const WITHIN_RUN_REASON = "one run a side: state --run-cv or use --baseline-runs N";
+
+/**
+ * A failure share's odds ratio (candidate/baseline) in the rule's unit, given the baseline's share in %: the
+ * candidate's share is the baseline's odds times the ratio, back to a share; "pp" is its difference in points, "%"
+ * its change relative to the baseline's share. Monotone in the ratio, so an interval's ends map to the interval's
+ * ends. Null when the baseline's share is 0% or 100% (no odds to scale).
+ */
+function oddsRatioInRuleUnit(oddsRatio: number, baselinePercent: number | null, unit: GateUnit): number | null {
+  if (baselinePercent === null || !(baselinePercent > 0 && baselinePercent < 100)) return null;
+  const p0 = baselinePercent / 100;
+  const odds = (oddsRatio * p0) / (1 - p0);
+  const p1 = odds / (1 + odds);
+  return unit === "%" ? p1 / p0 - 1 : (p1 - p0) * 100;
+}
+
+/** The change's interval in the rule's unit: relative (0.1 = +10%) or absolute (points for a share). */
 function inRuleUnit(v: GateVerdict, unit: GateUnit): { estimate: number; low: number; high: number } | null {
-  if (v.estimate === null || v.low === null || v.high === null || v.scale === "log-odds") return null;
+  if (v.estimate === null || v.low === null || v.high === null) return null;
   const base = v.baselineMean;
   const convert = (x: number): number | null => {
+    if (v.scale === "log-odds") return oddsRatioInRuleUnit(x, base, unit);
     if (v.scale === "ratio") return unit === "%" ? x - 1 : base === null ? null : (x - 1) * base;
     return unit === "%" ? (base ? x / base : null) : x;
   };
@@ -91,13 +121,13 @@ const shown = (x: number, unit: GateUnit) =>
 
 /**
  * The verdict a rule reads: one named as the rule is (a server that judged goodput itself), else the catalog's
- * verdict, a negated alias only as a difference (goodput -1pp is failure share +1pp).
+ * verdict, a negated alias only in points (goodput -1pp is failure share +1pp; a log-odds verdict converts to them).
  */
 function verdictFor(rule: GateRule, verdicts: readonly GateVerdict[]): { v: GateVerdict; negated: boolean } | null {
   const direct = verdicts.find((x) => x.metric === rule.metric);
   if (direct) return { v: direct, negated: false };
   const v = rule.negated ? verdicts.find((x) => x.metric === rule.verdictMetric) : undefined;
-  return v && v.scale === "difference" ? { v, negated: true } : null;
+  return v && v.scale !== "ratio" ? { v, negated: true } : null;
 }
 
 export function evaluateGateRule(rule: GateRule, verdicts: readonly GateVerdict[]): GateResult {
@@ -107,10 +137,17 @@ export function evaluateGateRule(rule: GateRule, verdicts: readonly GateVerdict[
   const inUnit = inRuleUnit(v, rule.unit);
   const change = inUnit && negated ? { estimate: -inUnit.estimate, low: -inUnit.high, high: -inUnit.low } : inUnit;
   if (!change) return { rule, outcome: "no-verdict", change: null, message: v.text };
+  const interval = `${shown(change.estimate, rule.unit)} (${Math.round(v.level * 100)}% interval ${shown(change.low, rule.unit)} to ${shown(change.high, rule.unit)})`;
+  if (v.scope === "within-run")
+    return {
+      rule,
+      outcome: "inconclusive",
+      change,
+      message: `${rule.metric} changed ${interval} within the two runs; "${rule.text}" inconclusive: ${WITHIN_RUN_REASON}`,
+    };
   const beyond = rule.op === ">" ? change.low > rule.limit : change.high < rule.limit;
   const within = rule.op === ">" ? change.high <= rule.limit : change.low >= rule.limit;
   const outcome: GateOutcome = beyond ? "fail" : within ? "pass" : "inconclusive";
-  const interval = `${shown(change.estimate, rule.unit)} (${Math.round(v.level * 100)}% interval ${shown(change.low, rule.unit)} to ${shown(change.high, rule.unit)})`;
   const verdictWord = {
     fail: "fails: the whole interval is beyond the limit",
     pass: "holds",

@@ -139,11 +139,12 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       if (!run.targetId || !run.workloadId || !run.target || !run.workload)
         throw new BaselineRefused(`run ${id} has no saved target and workload (an imported or external run): it cannot be a baseline`);
       const where = { workspaceId_targetId_workloadId: { workspaceId, targetId: run.targetId, workloadId: run.workloadId } };
-      const row = await db.baseline.upsert({
-        where,
-        create: { workspaceId, targetId: run.targetId, workloadId: run.workloadId, runId: id, setBy },
-        update: { runId: id, setBy, createdAt: new Date() },
-      });
+      const pair = { workspaceId, targetId: run.targetId, workloadId: run.workloadId };
+      const [row] = await db.$transaction([
+        db.baseline.upsert({ where, create: { ...pair, runId: id, setBy }, update: { runId: id, setBy, createdAt: new Date() } }),
+        // The history --baseline-runs reads: every marking, the current one last.
+        db.baselineMark.create({ data: { ...pair, runId: id } }),
+      ]);
       return { runId: id, target: run.target.name, workload: run.workload.name, createdAt: row.createdAt };
     },
     /** The workspace's baselines, one per target and workload, optionally of one target and/or workload (by name). */
@@ -159,6 +160,59 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
           include: { target: { select: { name: true } }, workload: { select: { name: true } } },
         })
       ).map((b) => ({ runId: b.runId, target: b.target.name, workload: b.workload.name, createdAt: b.createdAt })),
+    /**
+     * The last `count` succeeded runs of a baseline run's series ending at it, the run first then the ones before it,
+     * newest first (`--baseline-runs`). A run ever marked as its target and workload's baseline: the runs marked as
+     * the pair's baseline before its latest marking (the baseline history). Another run of a saved pair: the pair's
+     * runs created before it. An imported run (no target or workload): the imports of the same name before it.
+     * `exclude` leaves a run out (the candidate, when it belongs to the series).
+     */
+    baselineRuns: async (id: string, count: number, exclude?: string) => {
+      await access.assertRun(id);
+      const run = await db.run.findUniqueOrThrow({
+        where: { id },
+        select: {
+          status: true,
+          createdAt: true,
+          source: true,
+          name: true,
+          targetId: true,
+          workloadId: true,
+          target: { select: { name: true } },
+          workload: { select: { name: true } },
+        },
+      });
+      if (run.status !== "SUCCEEDED") throw new BaselineRefused(`run ${id} is ${run.status}: only a succeeded run can be a baseline`);
+      const left = [id, ...(exclude ? [exclude] : [])];
+      const pairName = `target ${run.target?.name ?? run.targetId} x workload ${run.workload?.name ?? run.workloadId}`;
+      if (run.targetId && run.workloadId) {
+        const pair = { workspaceId, targetId: run.targetId, workloadId: run.workloadId };
+        const marked = await db.baselineMark.findFirst({ where: { ...pair, runId: id }, orderBy: { createdAt: "desc" } });
+        if (marked) {
+          const marks = await db.baselineMark.findMany({
+            where: { ...pair, createdAt: { lte: marked.createdAt }, runId: { notIn: left }, run: { status: "SUCCEEDED" } },
+            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+            select: { runId: true },
+          });
+          const earlier = [...new Set(marks.map((m) => m.runId))].slice(0, count - 1);
+          return { runIds: [id, ...earlier], series: `the runs marked as ${pairName}'s baseline` };
+        }
+      }
+      const series =
+        run.targetId && run.workloadId
+          ? { targetId: run.targetId, workloadId: run.workloadId }
+          : { targetId: null, workloadId: null, source: run.source, name: run.name };
+      const before = await db.run.findMany({
+        where: { workspaceId, status: "SUCCEEDED", ...series, createdAt: { lte: run.createdAt }, id: { notIn: left } },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: count - 1,
+        select: { id: true },
+      });
+      const named = series.targetId
+        ? `the runs of ${pairName}`
+        : `the ${run.source} runs named ${run.name === null ? "(none)" : `"${run.name}"`}`;
+      return { runIds: [id, ...before.map((r) => r.id)], series: named };
+    },
     /** Summary of seconds [from, to) after the load started. */
     windowSummary: async (id: string, fromSeconds: number, toSeconds: number) => {
       await access.assertRun(id);

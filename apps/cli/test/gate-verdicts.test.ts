@@ -1,0 +1,147 @@
+// The CI gate on imported k6 files of one service (issue 34, finding 1): one run a side says only what two runs
+// showed, so `--fail-on` is inconclusive there (JUnit: skipped with the reason, exit 0) unless the run-to-run CV is
+// stated (`--run-cv`: the interval widened by it) or the baseline side has repetitions (`--baseline-runs N`).
+// The files are written here with every request's latency known; the right answers are computed from them.
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { seededRandom } from "@opsbench/core";
+import { parse as parseJunit } from "junit2json";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runOpsbenchWith } from "../../../tests/helpers";
+import { exactQuantile, importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
+import { startSignedInWeb } from "../../../tests/test-identity";
+
+const { web, owner } = await startSignedInWeb();
+const remote = { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token, DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none" };
+const opsbench = (...args: string[]) => runOpsbenchWith(remote, ...args);
+const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-gate-"));
+const T0 = Date.UTC(2026, 10, 29, 6, 0, 0);
+
+/** 60 s at 10 req/s, latencies uniform over [50, 150) ms times `slower`, all successful. */
+function requests(seed: number, slower = 1): WrittenRequest[] {
+  const rand = seededRandom(seed);
+  return Array.from({ length: 600 }, (_, i) => ({ atMs: i * 100, ms: (50 + 100 * rand()) * slower, ok: true }));
+}
+const p95 = (reqs: readonly WrittenRequest[]) =>
+  exactQuantile(
+    reqs.map((r) => r.ms),
+    0.95,
+  );
+
+const files: Record<string, WrittenRequest[]> = {};
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  // In import order (so in time): another service's run, three runs of the service, then the candidates.
+  const plan: Array<[key: string, name: string, reqs: WrittenRequest[]]> = [
+    ["other", "gate-other-svc", requests(10)],
+    ["b1", "gate-svc", requests(1)],
+    ["b2", "gate-svc", requests(2)],
+    ["b3", "gate-svc", requests(3)],
+    ["candidate", "gate-svc", requests(4)],
+    ["slow", "gate-svc-slow", requests(5, 2)],
+  ];
+  for (const [key, name, reqs] of plan) {
+    files[key] = reqs;
+    ids[key] = await importK6Requests(dir, name, reqs, { t0: T0 });
+  }
+}, 180_000);
+
+interface GateJson {
+  comparison: {
+    baselineIds: string[];
+    runCvPercent: number | null;
+    samples: { baseline: number; candidate: number; basis: string; scope: string } | null;
+    rules: Array<{ rule: string; outcome: string; change: { estimate: number; low: number; high: number } | null; message: string }>;
+  };
+}
+type Junit = {
+  failures?: number;
+  skipped?: number;
+  testsuite?: Array<{ testcase?: Array<{ name?: string; failure?: Array<{ message?: string }>; skipped?: Array<{ message?: string }> }> }>;
+};
+const gateCase = async (file: string, name: string) =>
+  ((await parseJunit(readFileSync(file, "utf8"))) as Junit).testsuite?.[0]?.testcase?.find((c) => c.name === name);
+
+describe("opsbench compare --fail-on on imported runs of one service", () => {
+  it("one run a side: inconclusive, skipped in JUnit with the reason, exit 0; --fail-on-inconclusive exits 99", async () => {
+    const junit = path.join(dir, "within-run.xml");
+    const summary = path.join(dir, "within-run.md");
+    const r = await opsbench(
+      ...["compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--junit", junit, "--summary", summary, "--json"],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as GateJson;
+    expect(out.comparison.samples?.scope).toBe("within-run");
+    const [rule] = out.comparison.rules;
+    expect(rule?.outcome).toBe("inconclusive");
+    expect(rule?.message).toContain("one run a side: state --run-cv or use --baseline-runs N");
+    // The change the two runs showed is still reported: the files' p95s, relative to the baseline's.
+    const [b, c] = [p95(files.b3!), p95(files.candidate!)];
+    expect(Math.abs(rule!.change!.estimate - (c - b) / b)).toBeLessThan(0.01);
+    const testcase = await gateCase(junit, "p95 > +10%");
+    expect(testcase?.failure).toBeUndefined();
+    expect(testcase?.skipped?.[0]?.message).toContain("one run a side: state --run-cv or use --baseline-runs N");
+    expect(readFileSync(summary, "utf8")).toContain("| `p95 > +10%` | ➖ inconclusive |");
+    expect(readFileSync(summary, "utf8")).toContain("passed (1 rule inconclusive)");
+
+    const strict = path.join(dir, "strict.xml");
+    const failing = await opsbench(
+      ...["compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--fail-on-inconclusive", "--junit", strict],
+    );
+    expect(failing.code, failing.stderr).toBe(99);
+    expect((await gateCase(strict, "p95 > +10%"))?.failure?.[0]?.message).toContain("one run a side");
+  });
+
+  it("--run-cv 10: judged between configurations on the widened interval, which a +10% rule cannot pass at one run a side", async () => {
+    const r = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--run-cv", "10", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("runCv=10");
+    const out = JSON.parse(r.stdout) as GateJson;
+    expect(out.comparison.samples?.scope).toBe("between-configurations");
+    expect(out.comparison.runCvPercent).toBe(10);
+    const rule = out.comparison.rules[0]!;
+    expect(rule.message).not.toContain("one run a side");
+    // The stated CV alone widens the 95% interval to at least +-1.96 x sqrt((0.1 b)^2 + (0.1 c)^2) / b around the
+    // change, wider than the distance to +10% on either side: neither a pass nor a fail can be read from it.
+    const [b, c] = [p95(files.b3!), p95(files.candidate!)];
+    const halfWidth = (1.96 * Math.sqrt((0.1 * b) ** 2 + (0.1 * c) ** 2)) / b;
+    expect(Math.abs(rule.change!.estimate - (c - b) / b)).toBeLessThan(0.01);
+    expect(rule.change!.high - rule.change!.estimate).toBeGreaterThanOrEqual(halfWidth * 0.999);
+    expect(rule.change!.estimate - rule.change!.low).toBeGreaterThanOrEqual(halfWidth * 0.999);
+    expect((c - b) / b + halfWidth).toBeGreaterThan(0.1);
+    expect(rule.outcome).toBe("inconclusive");
+
+    // Twice as slow (+100%) is beyond the widened interval: the rule fails (99).
+    const slow = await opsbench("compare", ids.slow!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--run-cv", "10", "--json");
+    expect(slow.code, slow.stderr).toBe(99);
+    const slowRule = (JSON.parse(slow.stdout) as GateJson).comparison.rules[0]!;
+    expect(slowRule.outcome).toBe("fail");
+    expect(Math.abs(slowRule.change!.estimate - (p95(files.slow!) - b) / b)).toBeLessThan(0.02);
+  });
+
+  it("--baseline-runs 3: the baseline run and the two runs of its series before it against the run", async () => {
+    const r = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--baseline-runs", "3", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as GateJson;
+    // Newest first, the other service's run and the candidate (created later) left out.
+    expect(out.comparison.baselineIds).toEqual([ids.b3, ids.b2, ids.b1]);
+    expect(out.comparison.samples?.baseline).toBe(3);
+    expect(r.stderr).toContain(`g=baseline%3A${ids.b3}%2C${ids.b2}%2C${ids.b1}`);
+
+    const more = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--baseline-runs", "5");
+    expect(more.stderr).toContain("--baseline-runs 5: found only 3");
+    for (const n of ["1", "31", "2.5", "x"]) {
+      const bad = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--baseline-runs", n);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(`--baseline-runs ${n}: expected a whole number of runs from 2 to 30`);
+    }
+    const badCv = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--run-cv", "80");
+    expect(badCv.code).toBe(2);
+    expect(badCv.stderr).toContain("--run-cv 80: at most 50 (percent)");
+    const zeroCv = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--run-cv", "0");
+    expect(zeroCv.code).toBe(2);
+    expect(zeroCv.stderr).toContain("--run-cv 0: must be above 0 (percent)");
+  });
+});
