@@ -2,7 +2,7 @@
 // no target, no workload, no steps; its per-second rows merge with native runs'.
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
-import { runEventDataSchema, runSummarySchema, summarize, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
+import { measuredSummary, runEventDataSchema, runSummarySchema, validityFlags, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
 import { insertLoadSeconds, insertResultSeconds } from "../runs/bulk-insert";
 import type { Db } from "../client";
 import { jsonInput, jsonInputOfUnknown } from "../json-column";
@@ -25,8 +25,9 @@ export interface ImportedRunInput {
 }
 
 export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
-  const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
-  const summary = { ...summarize(input.cells, durationSeconds), durationSource: input.durationSource };
+  // Its analysis window: an import states no warm-up, so MSER-5 decides it (flagged when it cuts).
+  const measured = measuredSummary(input.cells, { startMs: input.loadStartedAt.getTime(), endMs: input.loadFinishedAt.getTime() }, null);
+  const summary = { ...measured.summary, durationSource: input.durationSource };
   const created = await db.$transaction(
     async (tx) => {
       const run = await tx.run.create({
@@ -40,6 +41,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
           loadFinishedAt: input.loadFinishedAt,
           finishedAt: input.loadFinishedAt,
           summary: jsonInput(runSummarySchema, summary),
+          flags: jsonInput(validityFlags, measured.flags),
         },
         select: { id: true },
       });
