@@ -33,26 +33,28 @@ const second = (s: number, ms: number, count = 4) => ({ ts: new Date(T0 + s * 10
 
 describe("MSER-5 on a run's seconds", () => {
   it("cuts at the start of the first batch kept: 10 slow seconds then steady give 10 s", () => {
-    const seconds = Array.from({ length: 30 }, (_, s) => second(s, s < 10 ? 100 : 10));
+    const seconds = Array.from({ length: 60 }, (_, s) => second(s, s < 10 ? 100 : 10));
     const w = detectWarmup(seconds, new Date(T0));
-    // Batches 100 100 10 10 10 10: d=2 leaves no deviation (statistic 0).
-    expect(w).toEqual({ seconds: 10, detection: { rule: "MSER-5", batches: 6, truncatedBatches: 2 } });
+    // Batches 100 100 then ten of 10: d=2 leaves no deviation (statistic 0).
+    expect(w).toEqual({ seconds: 10, detection: { rule: "MSER-5", batches: 12, truncatedBatches: 2 } });
     expect(warmupFlags(w)).toEqual([expect.objectContaining({ code: "warm-up-detected" })]);
     expect(warmupFlags(w)[0]!.message).toContain("first 10 s");
     expect(describeWarmup({ warmupSeconds: 10, warmupDetection: w.detection! })).toContain("warm-up detected: the first 10 s");
   });
 
   it("weights a batch by its requests and keeps an empty batch's place in time", () => {
-    // Seconds 0-4 slow, 5-9 no success at all (an outage), 10-39 steady: points are batches 0, 2..7 (7 points),
+    // Seconds 0-4 slow, 5-9 no success at all (an outage), 10-64 steady: points are batches 0, 2..12 (12 points),
     // d=1 leaves only steady ones, and the cut is batch 2's start (10 s), not batch 1's.
-    const seconds = Array.from({ length: 40 }, (_, s) => s).flatMap((s) => (s >= 5 && s < 10 ? [] : [second(s, s < 5 ? 200 : 20)]));
-    expect(detectWarmup(seconds, new Date(T0))).toEqual({ seconds: 10, detection: { rule: "MSER-5", batches: 7, truncatedBatches: 1 } });
+    const seconds = Array.from({ length: 65 }, (_, s) => s).flatMap((s) => (s >= 5 && s < 10 ? [] : [second(s, s < 5 ? 200 : 20)]));
+    expect(detectWarmup(seconds, new Date(T0))).toEqual({ seconds: 10, detection: { rule: "MSER-5", batches: 12, truncatedBatches: 1 } });
   });
 
-  it("detects nothing with fewer than 4 whole batches, and a stated warm-up is not detected", () => {
-    const short = Array.from({ length: 19 }, (_, s) => second(s, s < 5 ? 100 : 10));
-    expect(detectWarmup(short, new Date(T0)).seconds).toBe(0);
-    const steady = Array.from({ length: 40 }, (_, s) => second(s, 10));
+  it("detects nothing with fewer than 12 whole batches (a minute), and a stated warm-up is not detected", () => {
+    const short = Array.from({ length: 59 }, (_, s) => second(s, s < 5 ? 100 : 10));
+    const tooShort = detectWarmup(short, new Date(T0));
+    expect(tooShort).toEqual({ seconds: 0, detection: { rule: "MSER-5", batches: 11, truncatedBatches: 0 } });
+    expect(describeWarmup({ warmupDetection: tooShort.detection })).toContain("fewer than the 12 MSER-5 needs");
+    const steady = Array.from({ length: 60 }, (_, s) => second(s, 10));
     const none = detectWarmup(steady, new Date(T0));
     expect(none.seconds).toBe(0);
     expect(warmupFlags(none)).toEqual([]);

@@ -37,7 +37,11 @@ const files: Record<string, WrittenRequest[]> = {
   flat: steady(90, () => 0),
   // Two repetitions of one configuration; the second answers nothing from second 30 to 39 (an outage).
   rep1: steady(60, () => 0),
-  rep2: steady(60, () => 0, (s) => s >= 30 && s < 40),
+  rep2: steady(
+    60,
+    () => 0,
+    (s) => s >= 30 && s < 40,
+  ),
 };
 const ids: Record<string, string> = {};
 

@@ -114,7 +114,10 @@ async function costOfRun(db: Db, runId: string, { kind, spec }: TargetDefinition
   const details = infra.map((p) => readInfraPointDetail(p.detail));
   // The provider's own meter: running billed time each second, so the window's is the last minus the one at its start
   // (the last reading at or before the analysis window's start: the warm-up's billed time is not the measured requests').
-  const readings = cost.billedTime === "meter" ? infra.flatMap((p, i) => (typeof details[i]!.totals?.billedMs === "number" ? [{ ts: p.ts, ms: details[i]!.totals!.billedMs! }] : [])) : [];
+  const readings =
+    cost.billedTime === "meter"
+      ? infra.flatMap((p, i) => (typeof details[i]!.totals?.billedMs === "number" ? [{ ts: p.ts, ms: details[i]!.totals!.billedMs! }] : []))
+      : [];
   const before = readings.filter((r) => r.ts.getTime() <= loadStartedAt.getTime()).length;
   const metered = readings.slice(Math.max(0, before - 1)).map((r) => r.ms);
   // The platform's periods (docs/cloud-targets.md): running totals from the window's start, so the last one is the window's.

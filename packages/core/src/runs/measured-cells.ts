@@ -6,7 +6,7 @@ import { bucketIndex, bucketValue, emptyHistogram, type Histogram, type Histogra
 import type { ValidityFlag } from "./validity-flags";
 import { durationSeconds } from "../workloads/duration";
 import type { WorkloadSpec } from "../workloads/workload-spec";
-import { analysisStartMs, decideWarmup, MSER_RULE, type Warmup } from "../windows/analysis-window";
+import { analysisStartMs, decideWarmup, MSER_MIN_BATCHES, MSER_RULE, type Warmup } from "../windows/analysis-window";
 import type { RunSummary } from "./run-summary";
 
 /**
@@ -35,8 +35,10 @@ export const warmupOfCells = (
  * The warm-up every reader cuts a run at, as decided when it was analysed: its study's stated one, else the
  * one its summary keeps (detected), else none (a run analysed before detection existed keeps its numbers).
  */
-export const decidedWarmupSeconds = (studyWarmupSeconds: number | null | undefined, summary: Pick<RunSummary, "warmupSeconds"> | null): number =>
-  studyWarmupSeconds && studyWarmupSeconds > 0 ? studyWarmupSeconds : (summary?.warmupSeconds ?? 0);
+export const decidedWarmupSeconds = (
+  studyWarmupSeconds: number | null | undefined,
+  summary: Pick<RunSummary, "warmupSeconds"> | null,
+): number => (studyWarmupSeconds && studyWarmupSeconds > 0 ? studyWarmupSeconds : (summary?.warmupSeconds ?? 0));
 
 /** What a summary keeps of the warm-up: its seconds (when any) and, when MSER-5 decided, how. */
 export const warmupSummaryFields = (w: Warmup): Pick<RunSummary, "warmupSeconds" | "warmupDetection"> => ({
@@ -54,7 +56,6 @@ export const warmupFlags = (w: Warmup): ValidityFlag[] =>
         },
       ]
     : [];
-
 
 /**
  * Cells of successful responses only (k6's expected_response): opsbench's output and the k6 import keep
@@ -181,7 +182,9 @@ export function describeWarmup(s: Pick<RunSummary, "warmupSeconds" | "warmupDete
     `the first ${seconds} s of load are left out of these figures, the verdicts, the tables, the cost and the zoom`;
   const d = s.warmupDetection;
   if (!d) return s.warmupSeconds ? `warm-up (stated by the study): ${leftOut(s.warmupSeconds)}` : null;
-  const how = `${MSER_RULE}, over ${d.batches} batch${d.batches === 1 ? "" : "es"}`;
+  if (d.batches < MSER_MIN_BATCHES)
+    return `no warm-up detected: ${d.batches} batch${d.batches === 1 ? "" : "es"} of 5 s with successful responses, fewer than the ${MSER_MIN_BATCHES} MSER-5 needs; every second of load counts`;
+  const how = `${MSER_RULE}, over ${d.batches} batches`;
   return s.warmupSeconds
     ? `warm-up detected: ${leftOut(s.warmupSeconds)} (${how}); a study's stated warm-up replaces it`
     : `no warm-up detected (${how}): every second of load counts`;

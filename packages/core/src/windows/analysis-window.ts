@@ -9,8 +9,11 @@
 /** MSER-5's batch: 5 seconds of the per-second series make one batch mean. */
 export const MSER_BATCH_SECONDS = 5;
 
-/** Fewer whole batches than this (20 s) and no warm-up is detected: the statistic of 1 or 2 batches says nothing. */
-export const MSER_MIN_BATCHES = 4;
+/**
+ * Fewer whole batches with successful responses than this (a minute) and no warm-up is detected: d may reach n/2,
+ * and on a short run that is a cut of half of it on the strength of a handful of points.
+ */
+export const MSER_MIN_BATCHES = 12;
 
 /** The rule's words, as flags and the run page state it. */
 export const MSER_RULE = "MSER-5 (White 1997) on the per-second mean latency of successful responses, in 5 s batches";

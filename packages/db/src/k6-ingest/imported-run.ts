@@ -2,7 +2,15 @@
 // no target, no workload, no steps; its per-second rows merge with native runs'.
 // Everything is written in one transaction, after the file has been read in full,
 // so a failure part-way leaves no run behind.
-import { measuredSummary, runEventDataSchema, runSummarySchema, validityFlags, type K6LoadSecond, type LoadWindowSource, type ResultCell } from "@opsbench/core";
+import {
+  measuredSummary,
+  runEventDataSchema,
+  runSummarySchema,
+  validityFlags,
+  type K6LoadSecond,
+  type LoadWindowSource,
+  type ResultCell,
+} from "@opsbench/core";
 import { insertLoadSeconds, insertResultSeconds } from "../runs/bulk-insert";
 import type { Db } from "../client";
 import { jsonInput, jsonInputOfUnknown } from "../json-column";

@@ -15,7 +15,10 @@ import type { Db } from "../client";
 import { loadResultCells } from "./result-cells";
 
 /** The warm-up every reader cuts a run at (its study's stated one, else its summary's) and its load start. */
-export async function runWarmup(db: Db, runId: string): Promise<{ warmupSeconds: number; statedSeconds: number; loadStartedAt: Date | null }> {
+export async function runWarmup(
+  db: Db,
+  runId: string,
+): Promise<{ warmupSeconds: number; statedSeconds: number; loadStartedAt: Date | null }> {
   const run = await db.run.findUniqueOrThrow({
     where: { id: runId },
     select: { loadStartedAt: true, summary: true, study: { select: { warmupSeconds: true } } },
@@ -39,7 +42,10 @@ export async function loadMeasuredCells(
   runId: string,
   opts: { decide?: { loadEndMs?: number } } = {},
 ): Promise<{ cells: ResultCell[]; all: ResultCell[]; warmupSeconds: number; loadStart: Date | null; warmup: Warmup | null }> {
-  const [{ warmupSeconds: stored, statedSeconds, loadStartedAt }, all] = await Promise.all([runWarmup(db, runId), loadResultCells(db, runId)]);
+  const [{ warmupSeconds: stored, statedSeconds, loadStartedAt }, all] = await Promise.all([
+    runWarmup(db, runId),
+    loadResultCells(db, runId),
+  ]);
   const loadStart = loadStartedAt ?? all[0]?.ts ?? null;
   if (!loadStart) return { cells: all, all, warmupSeconds: 0, loadStart, warmup: null };
   const warmup = opts.decide ? warmupOfCells(all, loadStart, statedSeconds, opts.decide.loadEndMs) : null;
