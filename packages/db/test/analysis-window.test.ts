@@ -35,6 +35,10 @@ const files: Record<string, WrittenRequest[]> = {
   // Slow first 20 s (a cold cache, say): 300 ms more at second 0, falling by 15 ms a second to 0 at second 20.
   warm: steady(90, (s) => (s < WARMUP_ENDS ? (WARMUP_ENDS - s) * 15 : 0)),
   flat: steady(90, () => 0),
+  // The same slow start, at twice the rate (16 req/s) until second 20: its maximum throughput is the warm-up's.
+  burst: steady(90, (s) => (s < WARMUP_ENDS ? (WARMUP_ENDS - s) * 15 : 0)).flatMap((r) =>
+    r.atMs < WARMUP_ENDS * 1000 ? [r, { ...r, atMs: r.atMs + 60 }] : [r],
+  ),
   // Two repetitions of one configuration; the second answers nothing from second 30 to 39 (an outage).
   rep1: steady(60, () => 0),
   rep2: steady(
@@ -87,6 +91,33 @@ describe("a run's analysis window", () => {
     // The comparison reads the same window (its rollup).
     const view = await stack.scope.compare([{ runIds: [ids.warm!] }]);
     expect(view.groups[0]!.merged!.requests).toBe(kept.length);
+  });
+
+  it("takes a study table's maximum throughput and CPU over the window after the detected warm-up", async () => {
+    const { summary } = await runOf(ids.burst!);
+    const cut = summary.warmupSeconds ?? 0;
+    expect(Math.abs(cut - WARMUP_ENDS)).toBeLessThanOrEqual(5);
+    // CPU 90% in the warm-up's seconds, 30% after (a point a second).
+    const start = files.burst![0]!.atMs + T0;
+    await stack.db.infraPoint.createMany({
+      data: Array.from({ length: 90 }, (_, s) => ({
+        runId: ids.burst!,
+        ts: new Date(start + s * 1000),
+        replicas: 1,
+        cpuPercent: s < cut ? 90 : 30,
+      })),
+    });
+    const study = await stack.db.study.create({ data: { workspaceId: stack.scope.workspaceId, name: "window-tables" } });
+    await stack.db.run.update({ where: { id: ids.burst! }, data: { studyId: study.id } });
+    const tables = await stack.scope.studies.tables(study.id);
+    const stats = tables.cells[0]!.stats;
+    // After the cut every second has 8 successes: the highest 10 s moving average is 8 req/s (the warm-up's is 16).
+    const perSecond = new Map<number, number>();
+    for (const r of files.burst!)
+      if (r.atMs >= cut * 1000) perSecond.set(Math.floor(r.atMs / 1000), (perSecond.get(Math.floor(r.atMs / 1000)) ?? 0) + 1);
+    expect(Math.max(...perSecond.values())).toBe(8);
+    expect(stats.maxThroughput!.mean).toBe(8);
+    expect(stats.cpuPercent!.mean).toBe(30);
   });
 
   it("keeps every second of a steady run, without a flag", async () => {
