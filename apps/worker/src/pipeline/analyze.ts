@@ -84,8 +84,8 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
     appChecks,
   };
   // Priced over the analysis window: its seconds, its requests, and the replicas and metered time inside it.
-  const pricedFrom = loadStart ? Math.max(window.startMs, analysisStartMs(loadStart, warmupSeconds)) : window.startMs;
-  const cost = await costOfRun(deps.db, runId, target, summary, new Date(pricedFrom));
+  const warmupEnd = loadStart && warmupSeconds > 0 ? new Date(Math.max(window.startMs, analysisStartMs(loadStart, warmupSeconds))) : null;
+  const cost = await costOfRun(deps.db, runId, target, summary, warmupEnd ?? new Date(window.startMs), warmupEnd !== null);
   if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
   await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
   await addRunFlags(deps.db, runId, [
@@ -105,20 +105,27 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
  * What the run would have cost on the platform the target stands for, when the target names a cost model. What the
  * price is taken from besides requests and the replica timeline is the kind's (core kinds/: `cost`).
  */
-async function costOfRun(db: Db, runId: string, { kind, spec }: TargetDefinition, summary: RunSummary, loadStartedAt: Date | null) {
-  // loadStartedAt: the analysis window's start (the load start after the warm-up), the replica timeline's second 0.
+async function costOfRun(
+  db: Db,
+  runId: string,
+  { kind, spec }: TargetDefinition,
+  summary: RunSummary,
+  /** The analysis window's start (the load start, after the warm-up when there is one): the replica timeline's second 0. */
+  loadStartedAt: Date | null,
+  cutWarmup = false,
+) {
   const model = "costModel" in spec ? spec.costModel : undefined;
   if (model === undefined || !loadStartedAt) return null;
   const cost = kindCost(kind);
   const infra = await runInfraPoints(db, runId);
   const details = infra.map((p) => readInfraPointDetail(p.detail));
-  // The provider's own meter: running billed time each second, so the window's is the last minus the one at its start
-  // (the last reading at or before the analysis window's start: the warm-up's billed time is not the measured requests').
+  // The provider's own meter: running billed time each second, so the window's is the last minus the first; after a
+  // warm-up, minus the last reading at or before its end (the warm-up's billed time is not the measured requests').
   const readings =
     cost.billedTime === "meter"
       ? infra.flatMap((p, i) => (typeof details[i]!.totals?.billedMs === "number" ? [{ ts: p.ts, ms: details[i]!.totals!.billedMs! }] : []))
       : [];
-  const before = readings.filter((r) => r.ts.getTime() <= loadStartedAt.getTime()).length;
+  const before = cutWarmup ? readings.filter((r) => r.ts.getTime() <= loadStartedAt.getTime()).length : 0;
   const metered = readings.slice(Math.max(0, before - 1)).map((r) => r.ms);
   // The platform's periods (docs/cloud-targets.md): running totals from the window's start, so the last one is the window's.
   const periodPoints = cost.billedTime === "platform" ? details.filter((d) => d.resolutionSeconds != null) : [];
