@@ -14,7 +14,8 @@
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
 //   targets/     target specs by kind (local, kubernetes, cloud), the schemas derived from kinds/, env and secrets, vCPUs, credentials, kubeconfig,
 //                the local autoscaler
-//   windows/     the load window a run's rates are taken over (on k6's clock) and where it came from
+//   windows/     the load window a run's rates are taken over (on k6's clock) and where it came from; its analysis
+//                window (after the warm-up, stated or detected by MSER-5)
 //   workloads/   workload specs, script bundles, presets, load profiles, rates, templates, the k6 runtime helpers
 //   workspaces/  member roles and a workspace's limits
 //   (root)       process-env.ts and connection-urls.ts (the processes' shared variables), local-services.ts (its own
@@ -23,9 +24,11 @@ export * from "./histograms/histogram";
 export * from "./histograms/histogram-encoding";
 export * from "./runs/latency-summary";
 export * from "./runs/measured-cells";
+export * from "./runs/measured-summary";
 export * from "./runs/run-summary";
 export * from "./runs/throughput";
 export * from "./windows/load-window";
+export * from "./windows/analysis-window";
 export * from "./kinds";
 export * from "./targets/local-specs";
 export * from "./kinds/target-schemas";

@@ -1,12 +1,13 @@
 // What a run's numbers are taken from, said under its latency figures: latency of every response beside that of
-// successful ones, the warm-up left out, a closed loop's coordinated omission (with the corrected latency where
+// successful ones, the warm-up left out (stated, or detected by MSER-5), a closed loop's coordinated omission (with the corrected latency where
 // the pacing is known), and where a "% of a measured maximum" rate came from.
-import { describeRateSource, type RunSummary } from "@opsbench/core";
+import { describeRateSource, describeWarmup, type RunSummary } from "@opsbench/core";
 import { fmtMs } from "@/lib/format";
 
 export function RunMeasurement({ s }: { s: RunSummary }) {
   const co = s.coordinatedOmission;
   const all = s.latencyMs;
+  const warmup = describeWarmup(s);
   return (
     <div data-testid="run-measurement" className="space-y-0.5 font-mono text-[11px] text-zinc-600">
       <p data-testid="latency-all">
@@ -15,11 +16,11 @@ export function RunMeasurement({ s }: { s: RunSummary }) {
           : `above: successful responses only${s.successLatencyMs === null ? " (none succeeded)" : ""}; all responses`}
         : p50 {fmtMs(all.p50)} · p95 {fmtMs(all.p95)} · p99 {fmtMs(all.p99)} · max {fmtMs(all.max)} ms
       </p>
-      {s.warmupSeconds ? (
-        <p data-testid="run-warmup">
-          warm-up: the first {s.warmupSeconds} s of load are left out of these figures, the verdicts and the tables
+      {warmup && (
+        <p data-testid="run-warmup" className={s.warmupDetection && s.warmupSeconds ? "text-amber-800" : undefined}>
+          {warmup}
         </p>
-      ) : null}
+      )}
       {co && (
         <p data-testid="run-coordinated-omission" className="text-amber-800">
           closed loop: latency tail understated when the target stalls (coordinated omission)

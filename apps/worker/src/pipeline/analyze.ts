@@ -4,6 +4,7 @@
 import {
   afterWarmup,
   analysisFlags,
+  analysisStartMs,
   closedLoopFlag,
   coordinatedOmission,
   droppedIterationsFlag,
@@ -19,6 +20,8 @@ import {
   workerClockWindow,
   type RunSummary,
   type TargetDefinition,
+  warmupFlags,
+  warmupSummaryFields,
   type WorkloadSpec,
 } from "@opsbench/core";
 import {
@@ -53,8 +56,9 @@ export async function analyze(ctx: RunContext, analyzed: Analyzed): Promise<void
 }
 
 async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appChecks, workload }: Analyzed) {
-  // The seconds after the study's warm-up: what the summary, the rollup (verdicts, tables) are taken from.
-  const { cells, all, warmupSeconds, loadStart } = await loadMeasuredCells(deps.db, runId);
+  // The run's analysis window: the seconds after its warm-up (the study's, else detected by MSER-5), what the
+  // summary, the rollup (verdicts, tables), the cost and the zoom are taken from. Decided here, kept in the summary.
+  const { cells, all, warmupSeconds, loadStart, warmup } = await loadMeasuredCells(deps.db, runId, { decide: {} });
   const fresh = await store.get();
   // req/s over the load on k6's clock (k6 v1.8.1's summary export has no testRunDurationMs), never
   // the worker's wall clock around the whole k6 process unless k6 reported no time at all.
@@ -73,19 +77,22 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
   const summary = {
     ...summarize(cells, seconds),
     durationSource: window.source,
-    ...(warmupSeconds > 0 ? { warmupSeconds } : {}),
+    ...(warmup ? warmupSummaryFields(warmup) : {}),
     ...(coordinated ? { coordinatedOmission: coordinated } : {}),
     ...(workload?.kind === "constant-arrival-rate" && workload.rateSource ? { rateSource: workload.rateSource } : {}),
     load: { ...totals, generatorCpuPercent: k6.cpuPercentOfMachine, ...(generators ? { generators } : {}) },
     thresholds: thresholdOutcomes(k6.summary),
     appChecks,
   };
-  const cost = await costOfRun(deps.db, runId, target, summary, new Date(window.startMs));
+  // Priced over the analysis window: its seconds, its requests, and the replicas and metered time inside it.
+  const warmupEnd = loadStart && warmupSeconds > 0 ? new Date(Math.max(window.startMs, analysisStartMs(loadStart, warmupSeconds))) : null;
+  const cost = await costOfRun(deps.db, runId, target, summary, warmupEnd ?? new Date(window.startMs), warmupEnd !== null);
   if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
   await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
   await addRunFlags(deps.db, runId, [
     ...analysisFlags(summary, await plannedRepetitions(deps.db, runId)),
     ...(coordinated && workload ? [closedLoopFlag(workload.kind, coordinated.expectedIntervalMs)] : []),
+    ...(warmup ? warmupFlags(warmup) : []),
   ]);
   // What the run contributes to any comparison (rollups, per-second values), computed once here.
   await storeRunRollup(deps.db, runId);
@@ -98,15 +105,28 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
  * What the run would have cost on the platform the target stands for, when the target names a cost model. What the
  * price is taken from besides requests and the replica timeline is the kind's (core kinds/: `cost`).
  */
-async function costOfRun(db: Db, runId: string, { kind, spec }: TargetDefinition, summary: RunSummary, loadStartedAt: Date | null) {
+async function costOfRun(
+  db: Db,
+  runId: string,
+  { kind, spec }: TargetDefinition,
+  summary: RunSummary,
+  /** The analysis window's start (the load start, after the warm-up when there is one): the replica timeline's second 0. */
+  loadStartedAt: Date | null,
+  cutWarmup = false,
+) {
   const model = "costModel" in spec ? spec.costModel : undefined;
   if (model === undefined || !loadStartedAt) return null;
   const cost = kindCost(kind);
   const infra = await runInfraPoints(db, runId);
   const details = infra.map((p) => readInfraPointDetail(p.detail));
-  // The provider's own meter: running billed time each second, so the window's is the last minus the first.
-  const metered =
-    cost.billedTime === "meter" ? details.map((d) => d.totals?.billedMs).filter((v): v is number => typeof v === "number") : [];
+  // The provider's own meter: running billed time each second, so the window's is the last minus the first; after a
+  // warm-up, minus the last reading at or before its end (the warm-up's billed time is not the measured requests').
+  const readings =
+    cost.billedTime === "meter"
+      ? infra.flatMap((p, i) => (typeof details[i]!.totals?.billedMs === "number" ? [{ ts: p.ts, ms: details[i]!.totals!.billedMs! }] : []))
+      : [];
+  const before = cutWarmup ? readings.filter((r) => r.ts.getTime() <= loadStartedAt.getTime()).length : 0;
+  const metered = readings.slice(Math.max(0, before - 1)).map((r) => r.ms);
   // The platform's periods (docs/cloud-targets.md): running totals from the window's start, so the last one is the window's.
   const periodPoints = cost.billedTime === "platform" ? details.filter((d) => d.resolutionSeconds != null) : [];
   const lastTotals = periodPoints.at(-1)?.totals;

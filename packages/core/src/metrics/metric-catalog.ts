@@ -161,7 +161,7 @@ const BUILT_IN_METRICS = [
     ofRun: (s) => (s.requests > 0 ? 100 - s.goodput : 0),
     ofRunTotal: (s) => s.requests,
     ofWindow: (b) => (b.goodput === null ? null : 100 - b.goodput),
-    gate: [{ alias: "goodput", negated: true }],
+    gate: [{ alias: "goodput", negated: true }, { alias: "failures" }],
     studyTables: [],
   },
   {

@@ -1,10 +1,13 @@
 // What of a run's stored seconds its numbers are taken from (docs/measurement.md): the seconds
-// after its study's warm-up, successful responses for latency first, runs whose measurement
-// is broken left out of verdicts, and what a closed loop hides (coordinated omission).
+// of its analysis window (after its warm-up, stated or detected), successful responses for latency
+// first, runs whose measurement is broken left out of verdicts, and what a closed loop hides
+// (coordinated omission).
 import { bucketIndex, bucketValue, emptyHistogram, type Histogram, type HistogramPart, mergeInto, quantile } from "../histograms/histogram";
 import { dropsOverTolerance, type ValidityFlag } from "./validity-flags";
 import { durationSeconds } from "../workloads/duration";
 import type { WorkloadSpec } from "../workloads/workload-spec";
+import { analysisStartMs, decideWarmup, MSER_MIN_BATCHES, MSER_RULE, type Warmup } from "../windows/analysis-window";
+import type { RunSummary } from "./run-summary";
 
 /**
  * The cells after the warm-up: those of seconds at least `warmupSeconds` after the second the load
@@ -12,9 +15,47 @@ import type { WorkloadSpec } from "../workloads/workload-spec";
  */
 export function afterWarmup<C extends { ts: Date }>(cells: readonly C[], loadStart: Date, warmupSeconds: number): C[] {
   if (!(warmupSeconds > 0)) return [...cells];
-  const from = Math.floor(loadStart.getTime() / 1000) * 1000 + warmupSeconds * 1000;
+  const from = analysisStartMs(loadStart, warmupSeconds);
   return cells.filter((c) => c.ts.getTime() >= from);
 }
+
+/**
+ * A run's warm-up from its cells: the stated one (a study's warmupSeconds, when > 0), else MSER-5's on the
+ * per-second mean latency of its successful responses (windows/analysis-window.ts). Decided once, when the
+ * run is analysed or imported, and kept in its summary (warmupSeconds, warmupDetection).
+ */
+export const warmupOfCells = (
+  cells: readonly (HistogramPart & { ts: Date; failures: number })[],
+  loadStart: Date,
+  statedSeconds: number | null | undefined,
+  loadEndMs?: number,
+): Warmup => decideWarmup({ statedSeconds, seconds: successCells(cells), loadStart, ...(loadEndMs === undefined ? {} : { loadEndMs }) });
+
+/**
+ * The warm-up every reader cuts a run at, as decided when it was analysed: its study's stated one, else the
+ * one its summary keeps (detected), else none (a run analysed before detection existed keeps its numbers).
+ */
+export const decidedWarmupSeconds = (
+  studyWarmupSeconds: number | null | undefined,
+  summary: Pick<RunSummary, "warmupSeconds"> | null,
+): number => (studyWarmupSeconds && studyWarmupSeconds > 0 ? studyWarmupSeconds : (summary?.warmupSeconds ?? 0));
+
+/** What a summary keeps of the warm-up: its seconds (when any) and, when MSER-5 decided, how. */
+export const warmupSummaryFields = (w: Warmup): Pick<RunSummary, "warmupSeconds" | "warmupDetection"> => ({
+  ...(w.seconds > 0 ? { warmupSeconds: w.seconds } : {}),
+  ...(w.detection ? { warmupDetection: w.detection } : {}),
+});
+
+/** A detected warm-up is flagged (it changes every figure of the run); a stated one, or a detected cut of 0, is not. */
+export const warmupFlags = (w: Warmup): ValidityFlag[] =>
+  w.detection && w.seconds > 0
+    ? [
+        {
+          code: "warm-up-detected",
+          message: `warm-up detected: the first ${w.seconds} s of load are left out of this run's figures, verdicts, tables and cost (${MSER_RULE}); a study's stated warm-up replaces it`,
+        },
+      ]
+    : [];
 
 /**
  * Cells of successful responses only (k6's expected_response): opsbench's output and the k6 import keep
@@ -139,6 +180,20 @@ export function coordinatedOmission(
 
 /** The load window's seconds after the warm-up: from the later of its start and (load start second + warm-up) to its end. */
 export function measuredSeconds(window: { startMs: number; endMs: number }, loadStart: Date, warmupSeconds: number): number {
-  const cut = warmupSeconds > 0 ? Math.floor(loadStart.getTime() / 1000) * 1000 + warmupSeconds * 1000 : -Infinity;
+  const cut = warmupSeconds > 0 ? analysisStartMs(loadStart, warmupSeconds) : -Infinity;
   return Math.max(0, (window.endMs - Math.max(window.startMs, cut)) / 1000);
+}
+
+/** What a run page says of its analysis window: the warm-up left out, stated or detected (and by what), or null when neither. */
+export function describeWarmup(s: Pick<RunSummary, "warmupSeconds" | "warmupDetection">): string | null {
+  const leftOut = (seconds: number) =>
+    `the first ${seconds} s of load are left out of these figures, the verdicts, the tables, the cost and the zoom`;
+  const d = s.warmupDetection;
+  if (!d) return s.warmupSeconds ? `warm-up (stated by the study): ${leftOut(s.warmupSeconds)}` : null;
+  if (d.batches < MSER_MIN_BATCHES)
+    return `no warm-up detected: ${d.batches} batch${d.batches === 1 ? "" : "es"} of 5 s with successful responses, fewer than the ${MSER_MIN_BATCHES} MSER-5 needs; every second of load counts`;
+  const how = `${MSER_RULE}, over ${d.batches} batches`;
+  return s.warmupSeconds
+    ? `warm-up detected: ${leftOut(s.warmupSeconds)} (${how}); a study's stated warm-up replaces it`
+    : `no warm-up detected (${how}): every second of load counts`;
 }

@@ -78,8 +78,14 @@ export const runSummarySchema = z.object({
   successLatencyMs: latencyMsSchema.nullable().optional(),
   /** Where a "% of a measured maximum" rate came from (the workload's resolved rateSource). */
   rateSource: rateSourceSchema.optional(),
-  /** Seconds from the load start left out of this summary (the study's warm-up); absent: none. */
+  /** Seconds from the load start left out of this summary (the warm-up: the study's, else detected); absent: none. */
   warmupSeconds: z.number().optional(),
+  /**
+   * How the warm-up was detected when none was stated (MSER-5 on 5 s batches of the successful responses'
+   * mean latency; windows/analysis-window.ts): the batches looked at and the truncation point. Absent: stated, or
+   * a summary made before detection.
+   */
+  warmupDetection: z.object({ rule: z.literal("MSER-5"), batches: z.number().int(), truncatedBatches: z.number().int() }).optional(),
   /**
    * A closed-loop run (VUs that wait for each answer): its latency tail is understated when the target stalls
    * (coordinated omission); the corrected latency of successful responses when the pacing is constant.

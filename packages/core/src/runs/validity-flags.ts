@@ -13,6 +13,7 @@ export const VALIDITY_FLAG_CODES = [
   "lost-generator",
   "port-forward",
   "over-limits",
+  "warm-up-detected",
 ] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 

@@ -4,9 +4,9 @@
 // so a failure part-way leaves no run behind.
 import {
   loadTotals,
+  measuredSummary,
   runEventDataSchema,
   runSummarySchema,
-  summarize,
   summaryFlags,
   validityFlags,
   type K6LoadSecond,
@@ -36,7 +36,6 @@ export interface ImportedRunInput {
 }
 
 export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
-  const durationSeconds = (input.loadFinishedAt.getTime() - input.loadStartedAt.getTime()) / 1000;
   const loadRows: LoadRow[] = input.load.map((l) => ({
     ts: l.ts,
     vus: Math.round(l.vus),
@@ -46,15 +45,17 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
     bytesSent: l.sent,
     bytesReceived: l.received,
   }));
+  // Its analysis window: an import states no warm-up, so MSER-5 decides it (flagged when it cuts).
+  const measured = measuredSummary(input.cells, { startMs: input.loadStartedAt.getTime(), endMs: input.loadFinishedAt.getTime() }, null);
   // The load totals a live run's summary has (iterations, dropped iterations, ...), from the rows stored below;
   // a k6 file does not say how busy its machine was. A file without any load metric has no totals (not zeros).
   const summary: RunSummary = {
-    ...summarize(input.cells, durationSeconds),
+    ...measured.summary,
     durationSource: input.durationSource,
     ...(loadRows.length ? { load: { ...loadTotals(loadRows), generatorCpuPercent: null } } : {}),
   };
-  // Flagged as a live run is from its summary (dropped iterations with their share).
-  const flags = summaryFlags(summary);
+  // Flagged as a live run is from its summary (dropped iterations with their share), and for a detected warm-up.
+  const flags = [...measured.flags, ...summaryFlags(summary)];
   const created = await db.$transaction(
     async (tx) => {
       const run = await tx.run.create({

@@ -5,7 +5,9 @@
 // timeline and the run's copy of the target spec). Callers check workspace
 // access first (workspace-scope.ts).
 import {
+  analysisStartMs,
   cellIndexOf,
+  decidedWarmupSeconds,
   cellsFromRuns,
   meanCpuPercent,
   meanVcpus,
@@ -55,21 +57,26 @@ export async function loadStudyTables(db: Db, studyId: string, opts: { requestNa
   const requestName = opts.requestName && requestNames.includes(opts.requestName) ? opts.requestName : null;
 
   const tableRun = (run: (typeof succeeded)[number]): StudyTableRun => {
-    const seconds = rows.filter((r) => r.runId === run.id).map((r) => ({ ts: r.ts, name: r.name, class: r.class, count: r.requests }));
+    const start = run.loadStartedAt ?? new Date(0);
+    // The run's analysis window (after its warm-up), as its summary's req/s: maximum throughput, CPU and vCPUs over it.
+    const measuredFrom = new Date(analysisStartMs(start, decidedWarmupSeconds(study.warmupSeconds, run.summary)));
+    const seconds = rows
+      .filter((r) => r.runId === run.id && r.ts.getTime() >= measuredFrom.getTime())
+      .map((r) => ({ ts: r.ts, name: r.name, class: r.class, count: r.requests }));
     const max = studyMaxThroughput(seconds, requestName === null ? {} : { requestName });
     const points = infra.filter((p) => p.runId === run.id);
-    const start = run.loadStartedAt ?? new Date(0);
     const end = run.loadFinishedAt ?? new Date(8.64e15);
-    // Study 002's scaling duration and study 004's throughput per vCPU, from the replica timeline and the run's copy of the spec.
+    // Study 002's scaling duration (from the load start: scaling out is what the warm-up may hold) and study 004's
+    // throughput per vCPU, from the replica timeline and the run's copy of the spec.
     const scaling = scalingDuration(points, start, end);
     const vcpus = run.targetSpec ? vcpuPerReplica(run.targetSpec.kind, run.targetSpec.spec) : null;
     return {
       runId: run.id,
       summary: run.summary!,
       maxThroughputRps: max?.rps ?? null,
-      cpuPercent: meanCpuPercent(points, start, end),
+      cpuPercent: meanCpuPercent(points, measuredFrom, end),
       scaling: scaling && { seconds: scaling.seconds, maxReplicas: scaling.maxReplicas },
-      meanVcpus: meanVcpus(points, start, end, vcpus),
+      meanVcpus: meanVcpus(points, measuredFrom, end, vcpus),
     };
   };
 

@@ -4,6 +4,7 @@
 import {
   afterWarmup,
   cellFlags,
+  decidedWarmupSeconds,
   cellIndexOf,
   cellsFromRuns,
   cellStats,
@@ -118,11 +119,13 @@ export async function loadStudyView(db: Db, studyId: string, opts: { merged?: bo
           succeeded.map((r) => r.id),
         );
 
-  // Each run's seconds after the study's warm-up, as its summary and rollup count them.
+  // Each run's analysis window (after the study's warm-up, else the one detected when it was analysed), as its
+  // summary and rollup count them.
   const measuredOf = (runId: string) => {
     const all: ResultCell[] = cellsOfRun.get(runId) ?? [];
-    const start = succeeded.find((x) => x.id === runId)?.loadStartedAt ?? all[0]?.ts;
-    return start ? afterWarmup(all, start, study.warmupSeconds) : all;
+    const run = succeeded.find((x) => x.id === runId);
+    const start = run?.loadStartedAt ?? all[0]?.ts;
+    return start ? afterWarmup(all, start, decidedWarmupSeconds(study.warmupSeconds, run?.summary ?? null)) : all;
   };
   const cellViews: StudyCellView[] = cells.map((c, index) => {
     const cellRuns = runs.filter((r) => r.cell === index).sort((a, b) => a.repetition - b.repetition);
