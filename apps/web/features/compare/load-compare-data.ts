@@ -56,11 +56,7 @@ export interface VerdictQueryOptions {
  * `runToRunCv`: a stated run-to-run CV (fraction) that lets single runs be judged between configurations.
  * A study's verdicts compare targets within each workload (never across workloads), as one Holm family.
  */
-export async function loadCompareData(
-  scope: WorkspaceScope,
-  input: ComparisonInput,
-  opts: VerdictQueryOptions = {},
-): Promise<CompareData> {
+export async function loadCompareData(scope: WorkspaceScope, input: ComparisonInput, opts: VerdictQueryOptions = {}): Promise<CompareData> {
   const { title, groups, primaryMetric } =
     "studyId" in input ? await studyGroups(scope, input.studyId) : { title: null, groups: input.groups, primaryMetric: null };
   let view: ComparisonView;
