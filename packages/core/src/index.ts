@@ -25,6 +25,7 @@ export * from "./runs/latency-summary";
 export * from "./runs/measured-cells";
 export * from "./runs/run-summary";
 export * from "./runs/throughput";
+export * from "./runs/saturation";
 export * from "./windows/load-window";
 export * from "./kinds";
 export * from "./targets/local-specs";
