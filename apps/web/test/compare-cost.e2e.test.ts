@@ -77,7 +77,8 @@ describe("comparison with costs", () => {
     const cheapest = page.locator('[data-testid="cost-cell"][data-cheapest="true"]');
     expect(await cheapest.count()).toBeGreaterThanOrEqual(1);
     const chart = page.getByTestId("cmp-chart-break-even");
-    await chart.locator("svg path.recharts-curve").first().waitFor();
+    // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height.
+    await chart.locator("svg path.recharts-curve").first().waitFor({ state: "attached" });
     expect(await chart.locator("path.recharts-curve").count()).toBe(2);
     expect(await page.getByTestId("break-even-verdict").textContent()).toMatch(
       /function (stops being cheaper at|stays cheaper up to|is never cheaper)/,

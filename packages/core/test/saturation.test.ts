@@ -52,6 +52,14 @@ describe("saturation", () => {
     expect(s.why).toMatch(/capacity unknown/);
   });
 
+  it("a run shorter than two 10 s steps, or without load counts, cannot tell: capacity unknown, and it says why", () => {
+    const short = run([{ vus: 5, ok: 50, ms: 10 }]);
+    const nine = { cells: short.cells.slice(0, 9), load: short.load.slice(0, 9) };
+    expect(runSaturation(nine.cells, nine.load, T0)).toMatchObject({ saturated: false, capacityRps: null });
+    expect(runSaturation(nine.cells, nine.load, T0).why).toMatch(/too short to tell: 0 whole 10 s steps/);
+    expect(runSaturation(short.cells, [], T0).why).toMatch(/offered load was not recorded/);
+  });
+
   it("dropped iterations at 1% or more of those scheduled are a limit; under 1% are not", () => {
     const dropping = run([
       { vus: 50, ok: 40, ms: 100, iterations: 40, dropped: 0 },

@@ -29,7 +29,8 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
         : `${pair.serverless} stops being cheaper at ${fmt(r.breakEvenRps)} successful req/s`;
   const capacity = known ? (
     <>
-      one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps!)} successful req/s (measured: {pair.capacity.why}).
+      one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps!)} successful req/s, measured where its runs saturated:{" "}
+      {pair.capacity.why}.
     </>
   ) : (
     <>
@@ -37,7 +38,7 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
         offered load, capacity unknown
       </span>
       : {pair.serverful} served up to {served === null ? "?" : fmt(served)} successful req/s on {pair.capacity.replicas} replica
-      {pair.capacity.replicas === 1 ? "" : "s"} without reaching a limit ({pair.capacity.why}); its cost beyond that is not drawn.
+      {pair.capacity.replicas === 1 ? "" : "s"} without reaching a limit, and its cost beyond that is not drawn. Why: {pair.capacity.why}.
     </>
   );
   return (

@@ -66,7 +66,7 @@ export function groupCapacity(signs: readonly RunCapacitySign[], maxThroughputRp
   return {
     known: false,
     offeredRps: maxThroughputRps,
-    why: signs.length ? `no run saturated (${[...new Set(signs.map((s) => s.why))].join("; ")})` : "no run's saturation is known",
+    why: signs.length ? `no run saturated: ${[...new Set(signs.map((s) => s.why))].join("; ")}` : "no run's saturation is known",
   };
 }
 

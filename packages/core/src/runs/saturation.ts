@@ -82,6 +82,13 @@ export function saturationOfSteps(steps: readonly LoadStep[], offeredBy: "vus" |
       why: `k6 dropped ${dropped} of ${scheduled} scheduled iterations (${round((100 * dropped) / scheduled)}%, at least ${DROPPED_SHARE * 100}%): the target did not keep up; capacity ${capacityRps} req/s, the mean over the ${dropping.length} steps that dropped`,
     };
   }
+  if (live.length < 2) {
+    const why =
+      steps.length < 2
+        ? `too short to tell: ${steps.length} whole ${STEP_SECONDS} s step${steps.length === 1 ? "" : "s"} (2 needed to see the load rise)`
+        : "the offered load was not recorded (no VUs or iteration counts per second)";
+    return { saturated: false, rule: null, capacityRps: null, why: `${why}, no dropped iterations; capacity unknown` };
+  }
   const timed = live.filter((s) => s.p95Ms !== null && s.p95Ms > 0 && s.okRps > 0);
   const first = timed[0];
   const last = timed.at(-1);
@@ -98,14 +105,12 @@ export function saturationOfSteps(steps: readonly LoadStep[], offeredBy: "vus" |
       };
     }
   }
-  const peak = live.length ? Math.max(...live.map((s) => s.offered)) : 0;
+  const peak = Math.max(...live.map((s) => s.offered));
   return {
     saturated: false,
     rule: null,
     capacityRps: null,
-    why: `no limit reached: successful req/s followed the offered load (up to ${round(peak)} ${what}), ${
-      scheduled > 0 ? `${dropped} dropped iterations,` : "no iteration counts,"
-    } no p95 doubling with throughput flat; its highest req/s is the offered load, capacity unknown`,
+    why: `no limit reached: successful req/s followed the offered load (up to ${round(peak)} ${what}), ${dropped} dropped iterations, no p95 doubling with throughput flat; its highest req/s is the offered load, capacity unknown`,
   };
 }
 
@@ -113,9 +118,9 @@ export function saturationOfSteps(steps: readonly LoadStep[], offeredBy: "vus" |
 type StepLoadSecond = Pick<LoadSecondRow, "ts" | "vus" | "iterations" | "droppedIterations">;
 
 /**
- * A run's steps: its measured cells and load seconds (one row per second, generators merged) in STEP_SECONDS buckets from the load start; only whole
- * buckets (a last, shorter one would read as a drop in req/s). The offered load is VUs when they changed
- * (max over min step of 1.25 or more: a VU ramp), else iterations scheduled per second.
+ * A run's steps: its measured cells and load seconds (one row per second, generators merged) in STEP_SECONDS
+ * buckets from the load start; only whole buckets (a last, shorter one would read as a drop in req/s). The offered
+ * load is VUs when they changed (max over min step of 1.25 or more: a VU ramp), else iterations scheduled per second.
  */
 export function loadSteps(
   cells: readonly ResultCell[],
@@ -124,8 +129,9 @@ export function loadSteps(
   stepSeconds = STEP_SECONDS,
 ): { steps: LoadStep[]; offeredBy: "vus" | "arrival-rate" } {
   const startSecond = Math.floor(loadStart.getTime() / 1000);
-  const ends = [...cells, ...load].map((c) => Math.floor(c.ts.getTime() / 1000) - startSecond + 1);
-  const whole = Math.floor(Math.max(0, ...ends) / stepSeconds);
+  let seconds = 0;
+  for (const c of [...cells, ...load]) seconds = Math.max(seconds, Math.floor(c.ts.getTime() / 1000) - startSecond + 1);
+  const whole = Math.floor(seconds / stepSeconds);
   const buckets = bucketize(cells, new Date(startSecond * 1000), stepSeconds);
   const byOffset = new Map(buckets.map((b) => [b.offsetSeconds, b]));
   // Successful (2xx) responses per step, counted from the cells (study 004's maximum counts the same).
