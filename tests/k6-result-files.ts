@@ -15,11 +15,12 @@ export interface WrittenRequest {
   status?: number;
 }
 
-/** A second's load counters a written file also holds: k6's iterations and dropped_iterations. */
+/** A second's load counters a written file also holds: k6's iterations and dropped_iterations, and its vus gauge. */
 export interface WrittenLoadSecond {
   second: number;
   iterations?: number;
   dropped?: number;
+  vus?: number;
 }
 
 export interface K6FileOptions {
@@ -45,6 +46,7 @@ export function k6JsonLines(requests: readonly WrittenRequest[], o: K6FileOption
     for (const l of o.load) {
       if (l.iterations) lines.push(point("iterations", o.t0 + l.second * 1000, l.iterations, {}));
       if (l.dropped) lines.push(point("dropped_iterations", o.t0 + l.second * 1000, l.dropped, {}));
+      if (l.vus) lines.push(point("vus", o.t0 + l.second * 1000, l.vus, {}));
     }
   else for (const r of requests) lines.push(point("iterations", o.t0 + r.atMs, 1, {}));
   return `${lines.join("\n")}\n`;

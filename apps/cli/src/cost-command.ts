@@ -85,15 +85,16 @@ export function formatCost(r: CostResult, modelFile: string, usageFile: string):
   const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((row) => row[i]!.length)));
   for (const row of rows) out.push(row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join("  "));
   out.push(`  total: ${num(r.total)} ${r.unit}`);
-  if (r.requests !== null)
-    out.push(
-      `  per 1,000 requests (${r.requests.toLocaleString("en-US")}): ${r.perThousandRequests === null ? "n/a" : `${num(r.perThousandRequests)} ${r.unit}`}`,
-    );
+  // Successful requests first: the figure the compare page, study tables and break-even show.
   if (r.successfulRequests !== null) {
     out.push(
       `  per 1,000 successful requests (${r.successfulRequests.toLocaleString("en-US")}): ${r.perThousandSuccessfulRequests === null ? "n/a" : `${num(r.perThousandSuccessfulRequests)} ${r.unit}`}`,
     );
   }
+  if (r.requests !== null)
+    out.push(
+      `  per 1,000 requests, failed ones included (${r.requests.toLocaleString("en-US")}): ${r.perThousandRequests === null ? "n/a" : `${num(r.perThousandRequests)} ${r.unit}`}`,
+    );
   for (const n of r.notes) out.push(`  note: ${n}`);
   return out.join("\n");
 }

@@ -41,14 +41,16 @@ export function demoVerdict(c: DemoComparison): string[] {
   });
   const priced = c.groups.map((_, i) => ({ name: name(i), cost: c.costs[i] ?? null }));
   const cost = priced.map((p) =>
-    p.cost?.perThousandRequests != null ? `${p.name} ${num(p.cost.perThousandRequests)} ${p.cost.unit}` : `${p.name} not priced`,
+    p.cost?.perThousandSuccessfulRequests != null
+      ? `${p.name} ${num(p.cost.perThousandSuccessfulRequests)} ${p.cost.unit}`
+      : `${p.name} not priced`,
   );
   return [
     // First, so the three lines above the comparison's address stay latency, scaling, cost.
     ...[verdictLine(c)].filter((l): l is string => l !== null),
     `latency  ${latency.join(" · ")}`,
     `scaling  ${scaling.join(" · ")}`,
-    `cost     per 1,000 requests: ${cost.join(" · ")}${cheaper(priced, c.breakEvens, byLabel)}`,
+    `cost     per 1,000 successful requests: ${cost.join(" · ")}${cheaper(priced, c.breakEvens, byLabel)}`,
   ];
 }
 
@@ -57,11 +59,11 @@ function cheaper(
   breakEvens: DemoComparison["breakEvens"],
   byLabel: Map<string, string>,
 ): string {
-  const known = priced.filter((p) => p.cost?.perThousandRequests != null && p.cost.perThousandRequests > 0);
+  const known = priced.filter((p) => p.cost?.perThousandSuccessfulRequests != null && p.cost.perThousandSuccessfulRequests > 0);
   if (known.length < 2 || new Set(known.map((p) => p.cost!.unit)).size > 1) return "";
-  const sorted = [...known].sort((a, b) => a.cost!.perThousandRequests! - b.cost!.perThousandRequests!);
+  const sorted = [...known].sort((a, b) => a.cost!.perThousandSuccessfulRequests! - b.cost!.perThousandSuccessfulRequests!);
   const [best, next] = [sorted[0]!, sorted[1]!];
-  const factor = next.cost!.perThousandRequests! / best.cost!.perThousandRequests!;
+  const factor = next.cost!.perThousandSuccessfulRequests! / best.cost!.perThousandSuccessfulRequests!;
   let out = `; ${best.name} is ${factor.toFixed(1)}x cheaper at this load`;
   const be = breakEvens.find((b) => byLabel.get(b.serverless) === best.name);
   if (be) {

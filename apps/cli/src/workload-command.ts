@@ -99,8 +99,13 @@ async function resolveFromRun(spec: WorkloadSpec, scope: WorkspaceScope): Promis
   const dep = rateDependsOnRun(spec);
   if (!dep) return spec;
   const ref = await scope.runs.measuredMax(dep.runId, dep.request).catch(() => null);
-  return ref?.maxThroughputRps && ref.iterations > 0 && ref.requests > 0
-    ? resolveRate(spec, { maxThroughputRps: ref.maxThroughputRps, requests: ref.requests, iterations: ref.iterations })
+  return ref?.maxThroughputRps && ref.iterations > 0 && ref.requests > 0 && ref.saturation.saturated
+    ? resolveRate(spec, {
+        maxThroughputRps: ref.maxThroughputRps,
+        requests: ref.requests,
+        iterations: ref.iterations,
+        saturation: ref.saturation,
+      })
     : spec;
 }
 

@@ -43,7 +43,7 @@ describe("opsbench cost", () => {
     expect(r.stdout).toMatch(/node time\s+3,600 node-s\s+x 0\.0087959\s+= 31\.6652/);
     expect(r.stdout).toMatch(/fixed fee\s+1,800 s\s+x 0\.0024996\s+= 4\.49928/);
     expect(r.stdout).toMatch(/total: 36\.1645 EUR-cent/);
-    expect(r.stdout).toMatch(/per 1,000 requests \(327,921\): 0\.110284 EUR-cent/);
+    expect(r.stdout).toMatch(/per 1,000 requests, failed ones included \(327,921\): 0\.110284 EUR-cent/);
   });
 
   it("--json prints total, perThousandRequests and unit; the study's figures to 4 significant digits", async () => {

@@ -1,7 +1,8 @@
 // DevOps vs NoOps with prices: a serverful target (2 replicas, priced per node-second
 // like the IoT study's GKE) against a serverless one (pay per request and billed
-// second), compared: the cost table shows cost per 1,000 requests with the cheapest
-// highlighted, and the break-even chart says where serverless stops being cheaper.
+// second), compared: the cost table shows cost per 1,000 successful requests with the cheapest
+// highlighted, and the break-even chart says where serverless stops being cheaper, with the
+// serverful capacity measured only when its run saturated.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
@@ -53,13 +54,16 @@ describe("comparison with costs", () => {
     const data = await res.json();
     expect(data.costs.map((c: { unit: string }) => c.unit)).toEqual(["EUR-cent", "EUR-cent"]);
     for (const [i, c] of data.costs.entries()) {
-      const requests = data.groups[i].runs[0].summary.requests;
+      const { requests, failures } = data.groups[i].runs[0].summary;
       expect(c.perThousandRequests).toBeCloseTo((c.total / requests) * 1000, 8);
+      expect(c.perThousandSuccessfulRequests).toBeCloseTo((c.total / (requests - failures)) * 1000, 8);
     }
     expect(data.breakEvens).toHaveLength(1);
     const be = data.breakEvens[0];
     expect([be.serverful, be.serverless]).toEqual(["service", "function"]);
     expect(be.result.points.length).toBeGreaterThan(10);
+    // A capacity only from a saturated run; otherwise none, and the chart says so.
+    expect(be.capacityPerNodeRps === null).toBe(!be.capacity.known);
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 2600 } });
     const query = new URLSearchParams([
@@ -73,11 +77,14 @@ describe("comparison with costs", () => {
     const cheapest = page.locator('[data-testid="cost-cell"][data-cheapest="true"]');
     expect(await cheapest.count()).toBeGreaterThanOrEqual(1);
     const chart = page.getByTestId("cmp-chart-break-even");
-    await chart.locator("svg path.recharts-curve").first().waitFor();
+    // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height.
+    await chart.locator("svg path.recharts-curve").first().waitFor({ state: "attached" });
     expect(await chart.locator("path.recharts-curve").count()).toBe(2);
     expect(await page.getByTestId("break-even-verdict").textContent()).toMatch(
       /function (stops being cheaper at|stays cheaper up to|is never cheaper)/,
     );
+    expect(await page.getByTestId("break-even-capacity-unknown").count()).toBe(be.capacity.known ? 0 : 1);
+    expect(await page.getByTestId("cmp-cost-table").textContent()).toContain("per 1,000 successful requests");
     await page.screenshot({ path: "/tmp/compare-cost.png", fullPage: true });
     await page.close();
   });

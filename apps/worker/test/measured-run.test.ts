@@ -1,9 +1,10 @@
 // A real study run (real worker, k6 and Postgres) with a warm-up, a closed loop with a constant pause and two
 // requests an iteration: the summary, the rollup and the study page count only the seconds after the warm-up (the
 // right answer summed here from the stored rows with SQL), the run is flagged closed-loop with a corrected latency,
-// and "50% of its maximum" resolves into iterations by the requests per iteration counted here from the rows.
+// and "50% of its maximum" is refused (two constant VUs never saturate) but its arithmetic resolves into iterations by
+// the requests per iteration counted here from the rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WorkloadSpec } from "@opsbench/core";
+import { resolveRate, type WorkloadSpec } from "@opsbench/core";
 import { loadStudyView } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
 import { openTestStack, taewaTarget, testRedisUrl, waitForFinal } from "../../../tests/helpers";
@@ -99,7 +100,7 @@ describe("a study's warm-up, a closed loop and a rate relative to a maximum (rea
     expect(view.verdictExclusions.excluded).toEqual([]);
   });
 
-  it("resolves 50% of the run's maximum into iterations by the requests one iteration sent", async () => {
+  it("resolves 50% of the run's maximum into iterations by the requests one iteration sent, once the run counts as saturated", async () => {
     const totals = await afterWarmupTotals();
     const perIteration = totals.requests / totals.iterations;
     expect(perIteration).toBeGreaterThan(1.9);
@@ -115,18 +116,25 @@ describe("a study's warm-up, a closed loop and a rate relative to a maximum (rea
       requests: [{ name: "first", method: "GET", path: "/", headers: {} }],
       thresholds: {},
     } as WorkloadSpec;
-    const resolved = await resolveWorkload(spec, stack.db, stack.scope.workspaceId);
+    // Two constant VUs never reach the target's limit: the worker refuses a rate from this run's maximum, naming it.
+    const ref = await stack.scope.runs.measuredMax(runId);
+    expect(ref.saturation.saturated).toBe(false);
+    await expect(resolveWorkload(spec, stack.db, stack.scope.workspaceId)).rejects.toThrow(new RegExp(`run ${runId} did not saturate`));
+    // The arithmetic, from the run's counts as the worker reads them, with the run stated saturated.
+    const stated = { saturated: true, why: "stated for the arithmetic" };
+    const resolved = resolveRate(spec, { ...ref, maxThroughputRps: ref.maxThroughputRps!, saturation: stated });
     if (resolved.kind !== "constant-arrival-rate") throw new Error("kind");
     expect(resolved.rate).toBe(Math.max(1, Math.round((0.5 * maxRps) / perIteration)));
     expect(resolved.rateSource).toMatchObject({ percentOfRunMax: 50, runId, maxThroughputRps: expect.closeTo(maxRps, 3) });
     expect(resolved.rateSource!.requestsPerIteration).toBeCloseTo(perIteration, 3);
     expect(resolved.rateSource!.iterationsPerSecond).toBeCloseTo((0.5 * maxRps) / perIteration, 3);
     // A named request's own maximum: "first" is sent once an iteration.
-    const named = await resolveWorkload(
-      { ...spec, rate: { percentOfRunMax: 50, runId, request: "first" } } as WorkloadSpec,
-      stack.db,
-      stack.scope.workspaceId,
-    );
+    const firstRef = await stack.scope.runs.measuredMax(runId, "first");
+    const named = resolveRate({ ...spec, rate: { percentOfRunMax: 50, runId, request: "first" } } as WorkloadSpec, {
+      ...firstRef,
+      maxThroughputRps: firstRef.maxThroughputRps!,
+      saturation: stated,
+    });
     if (named.kind !== "constant-arrival-rate") throw new Error("kind");
     expect(named.rateSource!.request).toBe("first");
     expect(named.rateSource!.requestsPerIteration).toBeCloseTo(1, 1);

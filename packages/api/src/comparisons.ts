@@ -174,14 +174,24 @@ export const compareDataSchema = z.strictObject({
       .strictObject({
         unit: z.string(),
         total: z.number().nullable(),
+        /** Per 1,000 requests of any outcome: descriptive. */
         perThousandRequests: z.number().nullable(),
+        /** Per 1,000 successful requests: what the tables and charts show. */
+        perThousandSuccessfulRequests: z.number().nullable(),
         source: z.string(),
         assumptions: z.array(z.string()),
       })
       .nullable(),
   ),
   breakEvens: z.array(
-    z.strictObject({ serverful: z.string(), serverless: z.string(), capacityPerNodeRps: z.number(), result: breakEvenSchema }),
+    z.strictObject({
+      serverful: z.string(),
+      serverless: z.string(),
+      /** One more serverful replica per this many successful req/s, from runs that saturated; null: offered load, capacity unknown. */
+      capacityPerNodeRps: z.number().nullable(),
+      capacity: z.strictObject({ known: z.boolean(), why: z.string(), replicas: z.number(), servedRps: z.number().nullable() }),
+      result: breakEvenSchema,
+    }),
   ),
 });
 

@@ -27,6 +27,7 @@ export * from "./runs/measured-cells";
 export * from "./runs/measured-summary";
 export * from "./runs/run-summary";
 export * from "./runs/throughput";
+export * from "./runs/saturation";
 export * from "./windows/load-window";
 export * from "./windows/analysis-window";
 export * from "./kinds";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   breakEvenPairs,
+  groupCapacity,
   cellFlags,
   cellIndexOf,
   cellsFromRuns,
@@ -153,12 +154,13 @@ describe("group costs and break-even", () => {
     ...over,
   });
 
-  it("adds a group's priced runs up per 1,000 requests, and is null when none was priced", () => {
+  it("adds a group's priced runs up per 1,000 successful requests (and all requests), and is null when none was priced", () => {
     expect(groupCost([undefined, null])).toBeNull();
     expect(groupCost([cost({}), cost({ total: 4, requests: 1000, source: "cat@1" }), undefined])).toEqual({
       unit: "USD",
       total: 6,
       perThousandRequests: 3,
+      perThousandSuccessfulRequests: 3,
       source: "inline, cat@1",
       assumptions: [],
     });
@@ -168,7 +170,13 @@ describe("group costs and break-even", () => {
   });
 
   it("pairs only a reserved group with a request-billed one", () => {
-    const sf = { label: "vm", cost: cost({}), rps: 100, maxThroughputRps: 100, replicas: [1, 1] };
+    const sf = {
+      label: "vm",
+      cost: cost({}),
+      rps: 100,
+      capacity: groupCapacity([{ saturated: true, capacityRps: 100, why: "a knee" }], 100),
+      replicas: [1, 1],
+    };
     expect(breakEvenPairs([sf, { ...sf, label: "vm2" }])).toEqual([]);
   });
 });

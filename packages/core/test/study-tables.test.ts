@@ -28,7 +28,7 @@ function run(
     durationSeconds: 10,
     latencyMs: { min: 1, avg: 5, p50: 4, p90: 8, p95: f.p95, p99: 12, max: 20 },
     byClass: { "2xx": f.ok, "5xx": f.requests - f.ok },
-    ...(f.costPerK === undefined ? {} : { cost: { ...priced(f.requests), perThousandRequests: f.costPerK } }),
+    ...(f.costPerK === undefined ? {} : { cost: { ...priced(f.requests), perThousandSuccessfulRequests: f.costPerK } }),
   };
   return { runId: id, summary, maxThroughputRps: f.max ?? null, cpuPercent: f.cpu ?? null };
 }

@@ -178,6 +178,7 @@ describe("open model (study 004)", () => {
 
   it("stable at 80% of a measured maximum: resolved when the run is created, recorded with its source", () => {
     const runId = "3b9f6a52-8c1d-4f7e-9a0b-2c4d6e8f0a1b";
+    const saturated = { saturated: true, why: "a knee" };
     const spec = stableAtPercent({ runId });
     expect(spec).toMatchObject({ kind: "constant-arrival-rate", rate: { percentOfRunMax: 80, runId }, duration: "10m" });
     expect(() => compileK6Script(spec)).toThrow(UnresolvedRateError);
@@ -188,7 +189,7 @@ describe("open model (study 004)", () => {
 
     // The maximum is in req/s; the rate is in iterations. A reference run of 1,000 iterations and 3,000 requests
     // sent 3 requests an iteration: 80% of 80.5 req/s is 64.4 req/s, 21.47 iterations/s (not 64, 3x too many requests).
-    const resolved = resolveRate(spec, { maxThroughputRps: 80.5, requests: 3000, iterations: 1000 });
+    const resolved = resolveRate(spec, { maxThroughputRps: 80.5, requests: 3000, iterations: 1000, saturation: saturated });
     expect(main(resolved).main).toMatchObject({ executor: "constant-arrival-rate", rate: 21, timeUnit: "1s", duration: "10m" });
     expect(resolved).toMatchObject({
       rateSource: {
@@ -204,21 +205,36 @@ describe("open model (study 004)", () => {
       `80% of run ${runId.slice(0, 8)}'s maximum 80.5 req/s ÷ 3 requests per iteration = 21.4667 iterations/s (offered 21 iterations/s)`,
     );
     // One request per iteration: the iteration rate is the request rate.
-    const one = resolveRate(spec, { maxThroughputRps: 80.5, requests: 500, iterations: 500 });
+    const one = resolveRate(spec, { maxThroughputRps: 80.5, requests: 500, iterations: 500, saturation: saturated });
     expect(one.kind === "constant-arrival-rate" && one.rate).toBe(64);
     // A named request's own maximum, sent twice an iteration: 80% of 50 req/s / 2 = 20 iterations/s.
     const named = resolveRate({ ...spec, rate: { percentOfRunMax: 80, runId, request: "checkout" } } as WorkloadSpec, {
       maxThroughputRps: 50,
       requests: 2000,
       iterations: 1000,
+      saturation: saturated,
     });
     expect(named).toMatchObject({ rate: 20, rateSource: { request: "checkout", requestsPerIteration: 2, iterationsPerSecond: 20 } });
     // Per-minute units keep a low rate precise; a resolved spec resolves to itself.
-    const perMinute = resolveRate({ ...spec, timeUnit: "1m" } as WorkloadSpec, { maxThroughputRps: 2.5, requests: 10, iterations: 10 });
+    const perMinute = resolveRate({ ...spec, timeUnit: "1m" } as WorkloadSpec, {
+      maxThroughputRps: 2.5,
+      requests: 10,
+      iterations: 10,
+      saturation: saturated,
+    });
     expect(perMinute.kind === "constant-arrival-rate" && perMinute.rate).toBe(120);
-    expect(resolveRate(resolved, { maxThroughputRps: 1000, requests: 1, iterations: 1 })).toBe(resolved);
-    expect(() => resolveRate(spec, { maxThroughputRps: 0, requests: 1, iterations: 1 })).toThrow(/maximum throughput is 0/);
-    expect(() => resolveRate(spec, { maxThroughputRps: 10, requests: 100, iterations: 0 })).toThrow(/requests per iteration are unknown/);
+    expect(resolveRate(resolved, { maxThroughputRps: 1000, requests: 1, iterations: 1, saturation: saturated })).toBe(resolved);
+    expect(() => resolveRate(spec, { maxThroughputRps: 0, requests: 1, iterations: 1, saturation: saturated })).toThrow(
+      /maximum throughput is 0/,
+    );
+    expect(() => resolveRate(spec, { maxThroughputRps: 10, requests: 100, iterations: 0, saturation: saturated })).toThrow(
+      /requests per iteration are unknown/,
+    );
+    // A maximum from a run that never reached a limit is the load it was offered: refused, naming the run and why.
+    const offeredOnly = { saturated: false, why: "no limit reached: successful req/s followed the offered load" };
+    expect(() => resolveRate(spec, { maxThroughputRps: 80.5, requests: 500, iterations: 500, saturation: offeredOnly })).toThrow(
+      new RegExp(`run ${runId} did not saturate \\(no limit reached: successful req/s followed the offered load\\)`),
+    );
     // @ts-expect-error the run to take the maximum from is missing on purpose
     expect(() => stableAtPercent({})).toThrow(/runId/);
   });

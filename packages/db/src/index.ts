@@ -35,6 +35,7 @@ export {
 } from "./comparisons/comparison";
 export { storeRunRollup, loadRunRollups, type StoredRollup } from "./runs/run-rollups";
 export { loadMeasuredCells, runWarmup } from "./runs/measured-cells";
+export { loadRunSaturation, loadRunSaturations } from "./runs/run-saturation";
 export { loadComparisonWindow, windowResolution, type SeriesWindow } from "./comparisons/comparison-window";
 export { resolveShareLink } from "./shares/share-links";
 export { createStudy, abortStudy, studyStore, type StudyStore } from "./studies/study-store";

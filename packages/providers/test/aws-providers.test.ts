@@ -114,7 +114,8 @@ describe("aws-asg on moto", () => {
     expect(p99Asked.length).toBeGreaterThan(0);
     expect(points).toHaveLength(1);
     const p = points[0]!;
-    expect(p.ts.getTime() % 60_000).toBe(0);
+    // Stamped at the middle of its 60 s period.
+    expect(p.ts.getTime() % 60_000).toBe(30_000);
     expect(p.replicas).toBe(2);
     expect(p.cpuPercent).toBeCloseTo(71.5, 5);
     expect(p.detail).toMatchObject({

@@ -81,7 +81,8 @@ describe("gcp-cloud-run against the fake", () => {
     const points: InfraPoint[] = [];
     for await (const p of gcpCloudRun.observe(dep, { signal: window.signal }, ctx)) points.push(p);
     expect(points, logs.join("\n")).toHaveLength(1);
-    expect(points[0]!.ts.getTime()).toBe(minute.getTime());
+    // Stamped at the middle of the minute it measured.
+    expect(points[0]!.ts.getTime()).toBe(minute.getTime() + 30_000);
     expect(points[0]!.replicas).toBe(4);
     expect(points[0]!.cpuPercent).toBeCloseTo(42, 6);
     expect(points[0]!.detail).toMatchObject({

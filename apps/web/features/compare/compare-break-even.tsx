@@ -1,8 +1,9 @@
 "use client";
 
-// Where serverless stops being cheaper: cost per hour at a steady request rate for a
-// serverful target (a staircase: one more replica per measured replica capacity) and a
-// serverless one (every request billed), with the crossings named.
+// Where serverless stops being cheaper: cost per hour at a steady rate of successful requests
+// for a serverful target (a staircase: one more replica per replica capacity, measured only
+// from runs that saturated) and a serverless one (every request billed), with the crossings
+// named. Without a saturated run the serverful line ends where its runs' offered load did.
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { BreakEvenPair, CompareData } from "@/features/compare/compare-data";
 import { ChartCard } from "@/components/charts/chart-card";
@@ -18,12 +19,28 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
     serverful: p.serverful === null ? null : p.serverful / hours,
     serverless: p.serverless / hours,
   }));
+  const known = pair.capacityPerNodeRps !== null;
+  const served = pair.capacity.servedRps;
   const verdict =
     r.breakEvenRps === null
-      ? `${pair.serverless} stays cheaper up to ${fmt(r.points.at(-1)!.rps)} req/s`
+      ? `${pair.serverless} stays cheaper up to ${fmt(known || served === null ? r.points.at(-1)!.rps : served)} successful req/s`
       : r.breakEvenRps === 0
         ? `${pair.serverless} is never cheaper than ${pair.serverful} here`
-        : `${pair.serverless} stops being cheaper at ${fmt(r.breakEvenRps)} req/s`;
+        : `${pair.serverless} stops being cheaper at ${fmt(r.breakEvenRps)} successful req/s`;
+  const capacity = known ? (
+    <>
+      one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps!)} successful req/s, measured where its runs saturated:{" "}
+      {pair.capacity.why}.
+    </>
+  ) : (
+    <>
+      <span data-testid="break-even-capacity-unknown" className="font-medium">
+        offered load, capacity unknown
+      </span>
+      : {pair.serverful} served up to {served === null ? "?" : fmt(served)} successful req/s on {pair.capacity.replicas} replica
+      {pair.capacity.replicas === 1 ? "" : "s"} without reaching a limit, and its cost beyond that is not drawn. Why: {pair.capacity.why}.
+    </>
+  );
   return (
     <ChartCard
       title={`Break-even: ${pair.serverful} vs ${pair.serverless} (${r.unit} per hour at a steady rate)`}
@@ -32,8 +49,8 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
       exportable={exportable}
       points={rows.length}
       note={
-        <span data-testid="break-even-verdict" data-rps={r.breakEvenRps ?? ""}>
-          {verdict}; one more {pair.serverful} replica per {fmt(pair.capacityPerNodeRps)} req/s (measured).
+        <span data-testid="break-even-verdict" data-rps={r.breakEvenRps ?? ""} data-capacity={pair.capacityPerNodeRps ?? "unknown"}>
+          {verdict}; {capacity}
         </span>
       }
       legend={[
@@ -42,7 +59,7 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
       ]}
       table={() => ({
         name: "break-even",
-        columns: ["rps", `${pair.serverful} per hour`, `${pair.serverless} per hour`],
+        columns: ["successful_rps", `${pair.serverful} per hour`, `${pair.serverless} per hour`],
         rows: rows.map((x) => [x.rps, x.serverful, x.serverless]),
       })}
     >
@@ -60,7 +77,7 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
         <YAxis type="number" tick={AXIS} tickLine={false} axisLine={false} width={52} tickFormatter={(v: number) => fmt(v)} />
         <Tooltip
           {...TOOLTIP}
-          labelFormatter={(v) => `${fmt(Number(v))} req/s`}
+          labelFormatter={(v) => `${fmt(Number(v))} successful req/s`}
           formatter={(v) => (v == null ? "—" : `${fmt(Number(v))} ${r.unit}/h`)}
         />
         <Line

@@ -1,7 +1,8 @@
 "use client";
 
 // The IoT study's Table 5.45: rows request name x workload, columns targets, each
-// cell the cost per 1,000 requests with the cheapest of the row highlighted.
+// cell the cost per 1,000 successful requests with the cheapest of the row highlighted
+// (a target answering fast failures is not made cheaper by them).
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable, costTable } from "@/lib/export/comparison-tables";
 import { fmtCount, fmtMs } from "@/lib/format";
@@ -11,7 +12,7 @@ const fmtCost = (v: number) => (v >= 100 ? v.toFixed(1) : v >= 1 ? v.toFixed(3) 
 
 export function CompareCostTable({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
   const t = costTable(data);
-  const priced = data.costs.some((c) => c?.perThousandRequests != null);
+  const priced = data.costs.some((c) => c?.perThousandSuccessfulRequests != null);
   const units = [...new Set(data.costs.filter((c) => c).map((c) => c!.unit))];
   return (
     <section
@@ -21,11 +22,11 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
     >
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">
-          Cost per 1,000 requests{units.length === 1 ? ` (${units[0]})` : ""} by request x workload; the cheapest target of each row
-          highlighted
+          Cost per 1,000 successful requests{units.length === 1 ? ` (${units[0]})` : ""} by request x workload; the cheapest target of each
+          row highlighted
         </h2>
         {exportable && (
-          <ExportTableButtons name="cost per 1000 requests" fileName="cost-table" table={() => comparisonTable(data, "cost")} />
+          <ExportTableButtons name="cost per 1000 successful requests" fileName="cost-table" table={() => comparisonTable(data, "cost")} />
         )}
       </div>
       {!priced && (

@@ -4,7 +4,7 @@
 // public share loader all call it, so input it cannot use is a ZodError naming the
 // place (a route answers it with a 422, a page shows its message), never an HTTP type.
 import type { ComparisonInput } from "@opsbench/api";
-import { breakEvenPairs, groupCost } from "@opsbench/core";
+import { breakEvenPairs, groupCapacity, groupCost, type Saturation } from "@opsbench/core";
 import { NotFoundError, type ComparisonView, type WorkspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import type { CompareData } from "./compare-data";
@@ -28,16 +28,26 @@ async function studyGroups(scope: WorkspaceScope, studyId: string) {
   return { title: study.name, groups, primaryMetric: study.primaryMetric };
 }
 
-/** Costs and break-even curves of the groups, from their runs' priced costs. */
-function costsOf(view: ComparisonView): Pick<CompareData, "costs" | "breakEvens"> {
+/**
+ * Costs (per 1,000 successful requests) and break-even curves of the groups, from their runs' priced costs; a
+ * serverful capacity only from the runs that saturated (read for the groups of a reserved-priced target only).
+ */
+async function costsOf(scope: WorkspaceScope, view: ComparisonView): Promise<Pick<CompareData, "costs" | "breakEvens">> {
+  const firstCost = (g: ComparisonView["groups"][number]) => g.runs.map((r) => r.summary?.cost).find((c) => c != null) ?? null;
+  const serverfulRuns = view.groups.filter((g) => firstCost(g)?.model.kind === "reserved").flatMap((g) => g.runs.map((r) => r.id));
+  const saturations = serverfulRuns.length ? await scope.saturations(serverfulRuns) : new Map<string, Saturation>();
   return {
     costs: view.groups.map((g) => groupCost(g.runs.map((r) => r.summary?.cost))),
     breakEvens: breakEvenPairs(
       view.groups.map((g) => ({
         label: g.label,
-        cost: g.runs.map((r) => r.summary?.cost).find((c) => c != null) ?? null,
-        rps: g.merged?.rps ?? null,
-        maxThroughputRps: g.merged?.maxThroughput?.rps ?? null,
+        cost: firstCost(g),
+        // Successful req/s: the rates the curves are drawn over are rates of requests served.
+        rps: g.merged ? (g.merged.rps * g.merged.successRatio) / 100 : null,
+        capacity: groupCapacity(
+          g.runs.flatMap((r) => saturations.get(r.id) ?? []),
+          g.merged?.maxThroughput?.rps ?? null,
+        ),
         replicas: g.infra.map((p) => p.replicas),
       })),
     ),
@@ -79,5 +89,5 @@ export async function loadCompareData(scope: WorkspaceScope, input: ComparisonIn
     }
     throw err;
   }
-  return { ...view, title, ...costsOf(view), generatedAt: new Date().toISOString() };
+  return { ...view, title, ...(await costsOf(scope, view)), generatedAt: new Date().toISOString() };
 }

@@ -35,7 +35,14 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
     generatedAt: data.generatedAt,
     costs: data.costs.map((c): GroupCost | null =>
       c
-        ? { unit: c.unit, total: c.total, perThousandRequests: c.perThousandRequests, source: c.source, assumptions: [...c.assumptions] }
+        ? {
+            unit: c.unit,
+            total: c.total,
+            perThousandRequests: c.perThousandRequests,
+            perThousandSuccessfulRequests: c.perThousandSuccessfulRequests,
+            source: c.source,
+            assumptions: [...c.assumptions],
+          }
         : null,
     ),
     // Labels and numbers only.
@@ -43,6 +50,8 @@ export function publicComparison(data: CompareData, allowed: ReadonlySet<string>
       serverful: b.serverful,
       serverless: b.serverless,
       capacityPerNodeRps: b.capacityPerNodeRps,
+      // Measured words and numbers (core's runs/saturation.ts writes them), no run ids.
+      capacity: { known: b.capacity.known, why: b.capacity.why, replicas: b.capacity.replicas, servedRps: b.capacity.servedRps },
       result: {
         unit: b.result.unit,
         periodSeconds: b.result.periodSeconds,

@@ -173,7 +173,8 @@ function CostTable({ view }: { view: StudyTablesView }) {
         </tbody>
       </table>
       <p className="px-3 py-1.5 text-[11px] text-zinc-500">
-        In each row the cheapest deployment is in bold; "est." marks a price that assumed what it did not measure.
+        Per 1,000 successful (2xx) requests: a failed request is billed but served nobody. In each row the cheapest deployment is in bold;
+        "est." marks a price that assumed what it did not measure.
       </p>
     </TableFrame>
   );

@@ -101,6 +101,7 @@ export interface CostCell {
   group: number;
   requests: number;
   p95: number;
+  /** Cost per 1,000 successful requests (a failed request is billed but served nobody). */
   perThousand: number | null;
   unit: string | null;
   /** What the price assumed rather than measured (an estimated row); empty when nothing. */
@@ -109,7 +110,7 @@ export interface CostCell {
 
 /**
  * The IoT study's Table 5.45 shape: rows request name x workload, columns targets,
- * cells the cost per 1,000 requests (the run's whole cost over all its requests).
+ * cells the cost per 1,000 successful requests (the runs' whole cost over their successful requests).
  * Columns are target names, or group labels when one target x workload appears twice.
  */
 export function costTable(data: Pick<CompareData, "groups" | "costs">) {
@@ -132,7 +133,7 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
         group: gi,
         requests: r.requests,
         p95: r.p95,
-        perThousand: cost?.perThousandRequests ?? null,
+        perThousand: cost?.perThousandSuccessfulRequests ?? null,
         unit: cost?.unit ?? null,
         assumptions: cost?.assumptions ?? [],
       };
@@ -170,7 +171,7 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName, ca
           "p99_ms",
           "max_ms",
           "p99_all_responses_ms",
-          "cost_per_1000_requests",
+          "cost_per_1000_successful_requests",
           "cost_unit",
           "flags",
         ],
@@ -195,7 +196,7 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName, ca
             l?.p99 ?? null,
             l?.max ?? null,
             s?.latencyMs.p99 ?? null,
-            data.costs[i]?.perThousandRequests ?? null,
+            data.costs[i]?.perThousandSuccessfulRequests ?? null,
             data.costs[i]?.unit ?? null,
             codes(flagsOfGroup(g)),
           ];
@@ -332,7 +333,17 @@ export function comparisonTable(data: CompareData, name: ComparisonTableName, ca
       const t = costTable(data);
       return {
         name,
-        columns: ["request", "workload", "target", "requests", "p95_ms", "cost_per_1000_requests", "cost_unit", "cheapest", "estimated"],
+        columns: [
+          "request",
+          "workload",
+          "target",
+          "requests",
+          "p95_ms",
+          "cost_per_1000_successful_requests",
+          "cost_unit",
+          "cheapest",
+          "estimated",
+        ],
         rows: t.rows.flatMap((r) =>
           t.columns
             .filter((c) => r.cells[c])

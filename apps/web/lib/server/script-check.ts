@@ -42,7 +42,14 @@ export async function assertWorkloadFits(
 ): Promise<Extract<ScriptValidationResult, { ok: true }>> {
   await assertRate("script checks", workspaceId, SCRIPT_CHECKS_PER_MINUTE, "script checks (workload saves) a minute in this workspace");
   // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
-  const concrete = rateDependsOnRun(spec) ? resolveRate(spec, { maxThroughputRps: 1, requests: 1, iterations: 1 }) : spec;
+  const concrete = rateDependsOnRun(spec)
+    ? resolveRate(spec, {
+        maxThroughputRps: 1,
+        requests: 1,
+        iterations: 1,
+        saturation: { saturated: true, why: "a stand-in for the check" },
+      })
+    : spec;
   const { script, ...bundle } = compileEngineInput(concrete);
   const result = await inspect(script, bundle);
   const at = spec.kind === "script" ? `${path}.source` : path;

@@ -36,5 +36,15 @@ export async function resolveWorkload(spec: WorkloadSpec, db: Db, workspaceId: s
   if (!(ref.iterations > 0) || !(ref.requests > 0)) {
     throw new RunFailure(`the workload's rate is ${of}, but that run recorded no iterations, so its requests per iteration are unknown`);
   }
-  return resolveRate(spec, { maxThroughputRps: ref.maxThroughputRps, requests: ref.requests, iterations: ref.iterations });
+  try {
+    return resolveRate(spec, {
+      maxThroughputRps: ref.maxThroughputRps,
+      requests: ref.requests,
+      iterations: ref.iterations,
+      saturation: ref.saturation,
+    });
+  } catch (err) {
+    // A reference that cannot give a rate (it did not saturate) fails the run with resolveRate's words.
+    throw new RunFailure(err instanceof Error ? err.message : String(err));
+  }
 }

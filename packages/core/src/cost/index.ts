@@ -26,4 +26,13 @@ export { parseCostModel, type ResolvedCostModel } from "./resolve-cost-model";
 export { breakEven, breakEvenInput, type BreakEven, type BreakEvenInput, type BreakEvenPoint, type BreakEvenCrossing } from "./break-even";
 export { BUILTIN_PRICE_CATALOGS } from "./catalogs";
 export { costModelDocument, priceRun, runCostSchema, usageForRun, type RunCost, type RunUsageFacts } from "./run-cost";
-export { groupCost, breakEvenPairs, type GroupCost, type BreakEvenPair, type CostedGroup } from "./group-cost";
+export {
+  groupCost,
+  groupCapacity,
+  breakEvenPairs,
+  type GroupCost,
+  type GroupCapacity,
+  type RunCapacitySign,
+  type BreakEvenPair,
+  type CostedGroup,
+} from "./group-cost";

@@ -212,7 +212,7 @@ export function stepRamp(params: StepRampParams = {}): WorkloadSpec {
 const stableParams = z
   .object({
     ...common,
-    /** The step-ramp run whose maximum throughput sets the rate. */
+    /** The step-ramp run whose maximum throughput sets the rate; it must have saturated (docs/cost.md, "Capacity"). */
     runId: z.uuid({
       error: (i) =>
         i.input === undefined
@@ -228,7 +228,10 @@ const stableParams = z
   .strict();
 export type StableAtPercentParams = z.input<typeof stableParams>;
 
-/** A constant arrival rate at `percent` of a run's measured maximum, resolved when the run is created. */
+/**
+ * A constant arrival rate at `percent` of a run's measured maximum, resolved when the run is created (resolve-rate.ts),
+ * and refused then when that run did not saturate: its maximum would be the load it was offered, not a capacity.
+ */
 export function stableAtPercent(params: StableAtPercentParams): WorkloadSpec {
   const p = stableParams.parse(params);
   return workloadSpec.parse({
@@ -335,7 +338,7 @@ export const WORKLOAD_PRESETS: WorkloadPreset[] = [
   {
     name: "stable-at-percent",
     study: "004",
-    description: "constant arrival rate at 80% of a step-ramp run's maximum throughput, 10 min (needs runId)",
+    description: "constant arrival rate at 80% of a saturated step-ramp run's maximum throughput, 10 min (needs runId)",
     params: stableParams,
     requires: ["runId"],
     example: { runId: "00000000-0000-4000-8000-000000000000" },

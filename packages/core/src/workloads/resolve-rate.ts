@@ -4,6 +4,8 @@
 // The maximum is in requests per second; k6's arrival rate is in iterations, so
 // the maximum is divided by the requests one iteration sent in the reference run
 // (or, with `request`, that request's own maximum by its count per iteration).
+// The reference run must have saturated (runs/saturation.ts): the maximum of a run whose load never
+// reached the target's limit is only the load it was offered, and X% of it says nothing about capacity.
 import type { RateSource, WorkloadSpec } from "./workload-spec";
 import { durationSeconds } from "./duration";
 
@@ -20,12 +22,14 @@ export interface ReferenceMaximum {
   requests: number;
   /** Iterations the reference run completed (k6's iterations metric). */
   iterations: number;
+  /** Whether the reference run found the target's limit, and why (core's runs/saturation.ts decides). */
+  saturation: { saturated: boolean; why: string };
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
 
 /**
- * The spec with its rate resolved from the reference run: iterations/s = max req/s x percent / 100 /
+ * The spec with its rate resolved from the reference run, which must have saturated (else an Error names the run and why): iterations/s = max req/s x percent / 100 /
  * (requests per iteration), as an integer rate per timeUnit (rounded, at least 1). The rate's source is
  * recorded (rateSource): the percent asked, the reference maximum in req/s, requests per iteration, the
  * iterations/s it gives and the iterations/s offered after rounding. Specs without a relative rate come back unchanged.
@@ -36,6 +40,11 @@ export function resolveRate(spec: WorkloadSpec, ref: ReferenceMaximum): Workload
   const what = `${percentOfRunMax}% of run ${runId}'s maximum${request ? ` of request "${request}"` : ""}`;
   if (!(ref.maxThroughputRps > 0) || !Number.isFinite(ref.maxThroughputRps)) {
     throw new Error(`cannot resolve ${what}: its maximum throughput is ${ref.maxThroughputRps} req/s`);
+  }
+  if (!ref.saturation.saturated) {
+    throw new Error(
+      `cannot resolve ${what}: run ${runId} did not saturate (${ref.saturation.why}), so its maximum ${ref.maxThroughputRps} req/s is the load it was offered, not the target's capacity; take the maximum from a run that went past the limit (a step ramp until successful req/s stop rising, latency climbs or iterations drop)`,
+    );
   }
   if (!(ref.iterations > 0) || !(ref.requests > 0)) {
     throw new Error(

@@ -2,8 +2,17 @@ import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { abortExternalRun, createExternalRun } from "../k6-ingest/external-runs";
 import { parseRunJson } from "../runs/run-json";
-import { compileK6Script, externalRunSettings, readStoredJson, runSummarySchema, studyMaxThroughput, workloadSpec } from "@opsbench/core";
+import {
+  compileK6Script,
+  externalRunSettings,
+  readStoredJson,
+  runSummarySchema,
+  studyMaxThroughput,
+  workloadSpec,
+  type Saturation,
+} from "@opsbench/core";
 import { loadMeasuredCells } from "../runs/measured-cells";
+import { loadRunSaturation } from "../runs/run-saturation";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../runs/run-view";
 import { runSpecColumns } from "../spec-columns";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
@@ -75,19 +84,27 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
     /**
      * What a "% of a measured maximum" rate is resolved from: the run's status, its maximum throughput (req/s,
      * null before it is measured; with `request`, that request name's own maximum) and the requests (of that name)
-     * and iterations it recorded. A run of another workspace is a NotFoundError, exactly like one that does not exist.
+     * and iterations it recorded, and whether the run saturated (a maximum from a run that did not is only the load it was
+     * offered: core's resolveRate refuses it). A run of another workspace is a NotFoundError, exactly like one that does not exist.
      */
     measuredMax: async (
       id: string,
       request?: string,
-    ): Promise<{ status: string; maxThroughputRps: number | null; requests: number; iterations: number }> => {
+    ): Promise<{ status: string; maxThroughputRps: number | null; requests: number; iterations: number; saturation: Saturation }> => {
       const run = isUuid(id) ? await db.run.findFirst({ where: { id, workspaceId }, select: { status: true, summary: true } }) : null;
       if (!run) throw new NotFoundError("run", id);
       const summary = readStoredJson(runSummarySchema, run.summary);
       const iterations = summary?.load?.iterations ?? 0;
+      const saturation = await loadRunSaturation(db, id);
       if (request === undefined) {
         const rps = summary?.maxThroughput?.rps;
-        return { status: run.status, maxThroughputRps: rps && rps > 0 ? rps : null, requests: summary?.requests ?? 0, iterations };
+        return {
+          status: run.status,
+          maxThroughputRps: rps && rps > 0 ? rps : null,
+          requests: summary?.requests ?? 0,
+          iterations,
+          saturation,
+        };
       }
       const { cells } = await loadMeasuredCells(db, id);
       const named = cells.filter((c) => c.name === request);
@@ -97,6 +114,7 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
         maxThroughputRps: rps && rps > 0 ? rps : null,
         requests: named.reduce((n, c) => n + c.count, 0),
         iterations,
+        saturation,
       };
     },
     view: async (id: string, opts: RunViewOptions = {}) => {

@@ -5,6 +5,7 @@
 import type { Db } from "../client";
 import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "../comparisons/comparison";
 import { loadComparisonWindow } from "../comparisons/comparison-window";
+import { loadRunSaturations } from "../runs/run-saturation";
 import { targetVerification } from "../workspaces/host-verification";
 import { createImportedRun, type ImportedRunInput } from "../k6-ingest/imported-run";
 import { priceCatalogStore } from "../workspaces/price-catalogs";
@@ -50,6 +51,11 @@ export function workspaceScope(db: Db, workspaceId: string) {
     compareWindow: async (groups: ComparisonGroupInput[], fromSeconds: number, toSeconds: number) => {
       await access.assertRuns(groups.flatMap((g) => g.runIds));
       return loadComparisonWindow(db, groups, fromSeconds, toSeconds);
+    },
+    /** Whether each run found its target's limit (capacity is read only from those that did). */
+    saturations: async (runIds: readonly string[]) => {
+      await access.assertRuns([...runIds]);
+      return loadRunSaturations(db, runIds);
     },
     shares: sharesScope(db, workspaceId, access),
     /** What the workspace may ask of the machine (defaults until an owner sets them). */

@@ -2,7 +2,9 @@
 // A period is recorded once, when it has ended, the platform's delay has passed and
 // its primary metric has a value; after the load the window's last periods are
 // fetched again until they are complete or the wait runs out (then what there is
-// is kept). Points keep the platform's resolution: one point per period.
+// is kept). Points keep the platform's resolution: one point per period, stamped at the
+// middle of its period (a 60 s datapoint CloudWatch dates 12:00:00 covers 12:00:00-12:01:00,
+// so it is stored at 12:00:30): a chart then draws it beside the seconds it measured, not 30 s early.
 import type { PlatformMetricsSettings } from "@opsbench/core";
 import type { InfraPoint, ObserveWindow } from "../provider";
 
@@ -14,9 +16,12 @@ export interface PeriodSource {
   primary: string;
   /** Values per period start (ms) between start and end. */
   fetch(start: Date, end: Date): Promise<Map<number, PeriodValues>>;
-  /** The point for one period; `totals` are the sums so far of the additive metrics. */
+  /** The point for one period, `ts` the middle of the period (periodMiddle); `totals` are the sums so far of the additive metrics. */
   toPoint(ts: Date, values: PeriodValues): InfraPoint;
 }
+
+/** Where a period's point is stamped: the middle of the period that starts at `periodStartMs`. */
+export const periodMiddle = (periodStartMs: number, periodSeconds: number) => new Date(periodStartMs + (periodSeconds * 1000) / 2);
 
 export const settings = (s: PlatformMetricsSettings | undefined) => ({
   settleMs: (s?.settleSeconds ?? 60) * 1000,
@@ -65,7 +70,7 @@ export async function* observePeriods(
       const reported = v !== undefined && v[source.primary] != null;
       if ((ended && reported) || (giveUp && v !== undefined)) {
         recorded.add(p);
-        yield source.toPoint(new Date(p), v!);
+        yield source.toPoint(periodMiddle(p, source.periodSeconds), v!);
       }
     }
     if (windowEnd !== null) {
