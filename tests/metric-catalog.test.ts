@@ -70,8 +70,20 @@ describe("a metric added in one catalog entry", () => {
     const v = verdicts.find((x) => x.metric === "mean latency")!;
     expect(v.samples).toEqual([3, 3]);
     expect(v.outcome).toBe("baseline-better");
-    // The family counts it too.
-    expect(v.familySize).toBe(METRIC_CATALOG.length + 1);
+    // Described beside the primary metric, never in its family...
+    expect(v.role).toBe("descriptive");
+    expect(v.significant).toBe(false);
+    expect(v.familySize).toBe(1);
+    // ...unless it is the one picked as primary.
+    const picked = comparisonVerdicts(
+      [
+        { label: "a", summaries: baseline, windows: [] },
+        { label: "b", summaries: candidate, windows: [] },
+      ],
+      { catalog, primaryMetric: "mean latency" },
+    ).find((x) => x.metric === "mean latency")!;
+    expect(picked.role).toBe("primary");
+    expect(picked.significant).toBe(true);
   });
 
   it("has its box plot and its rows in the CSV export, under the same name", () => {

@@ -228,6 +228,8 @@ describe("/api/v1 route contracts", () => {
     ).toBe(422);
     await call("GET /api/v1/studies", "/api/v1/studies");
     await call("GET /api/v1/studies/{id}", `/api/v1/studies/${studyId}`);
+    await call("GET /api/v1/studies/plan", "/api/v1/studies/plan?repetitions=6&margin=5&effect=10&cv=8&targets=a,b&workloads=w");
+    expect((await call("GET /api/v1/studies/plan", "/api/v1/studies/plan?repetitions=1")).status).toBe(422);
     await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${studyId}/events`);
     await call("GET /api/v1/studies/{id}/tables", `/api/v1/studies/${studyId}/tables?table=request-counts`);
     await call("GET /api/v1/studies/{id}/tables", `/api/v1/studies/${studyId}/tables?table=cost&format=json&request=none`);

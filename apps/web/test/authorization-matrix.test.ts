@@ -53,6 +53,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/runs/{id}/artifacts/{name}": { url: (i) => `/api/v1/runs/${i.run}/artifacts/summary.json`, allowed: 404 },
   "GET /api/v1/studies": { url: () => "/api/v1/studies", allowed: 200 },
   "POST /api/v1/studies": { url: () => "/api/v1/studies", body: {}, allowed: 422 },
+  "GET /api/v1/studies/plan": { url: () => "/api/v1/studies/plan?repetitions=3", allowed: 200 },
   "GET /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
   "POST /api/v1/studies/{id}/abort": { url: (i) => `/api/v1/studies/${i.study}/abort`, allowed: 404 },
   "GET /api/v1/studies/{id}/tables": { url: (i) => `/api/v1/studies/${i.study}/tables?table=cost`, allowed: 404 },

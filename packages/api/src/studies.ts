@@ -1,6 +1,15 @@
 // What the API takes and returns for studies: the list, a created study, the study page's view, an abort, and
-// the query of a study table's export.
-import { runSummarySchema, STUDY_METRICS, STUDY_ORDERS, STUDY_TABLE_IDS, type StudyMetric, validityFlag } from "@opsbench/core";
+// the query of a study table's export, and the study planner's query and answer.
+import {
+  DEFAULT_PRIMARY_METRIC,
+  primaryMetricKey,
+  runSummarySchema,
+  STUDY_METRICS,
+  STUDY_ORDERS,
+  STUDY_TABLE_IDS,
+  type StudyMetric,
+  validityFlag,
+} from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
@@ -113,3 +122,67 @@ export const studyTablesQuery = z.object({
   format: z.enum(["csv", "json"]).default("csv"),
   request: z.string().trim().min(1).max(200).optional(),
 });
+
+/** A comma-separated list of names in a query ("a,b"), each trimmed; empty entries dropped. */
+const nameList = z
+  .string()
+  .max(2000)
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+/**
+ * GET /api/v1/studies/plan: the power a study would have before it is launched. Percentages as in the comparison's
+ * query; the CV, when not given, is measured from earlier runs of the same targets x workloads.
+ */
+export const studyPlanQuery = z.object({
+  repetitions: z.coerce
+    .number({ message: "repetitions: expected a whole number from 2 to 100" })
+    .int({ message: "repetitions: expected a whole number from 2 to 100" })
+    .min(2, { message: "repetitions: at least 2 (one run a side is never a verdict between configurations)" })
+    .max(100, { message: "repetitions: at most 100" })
+    .default(3),
+  targets: nameList.default([]),
+  workloads: nameList.default([]),
+  primary: primaryMetricKey.default(DEFAULT_PRIMARY_METRIC),
+  margin: z.coerce
+    .number({ message: "margin: expected a number (percent)" })
+    .min(0)
+    .max(50, { message: "margin: at most 50 (percent)" })
+    .default(5),
+  effect: z.coerce
+    .number({ message: "effect: expected a number (percent)" })
+    .gt(0, { message: "effect: must be above 0 (percent)" })
+    .max(100, { message: "effect: at most 100 (percent)" })
+    .default(10),
+  cv: z.coerce
+    .number({ message: "cv: expected a number (the run-to-run CV, percent)" })
+    .gt(0, { message: "cv: must be above 0 (percent)" })
+    .max(99, { message: "cv: below 100 (percent)" })
+    .optional(),
+});
+
+/** The CV assumed when none is given and no earlier runs say one (percent). */
+export const ASSUMED_RUN_CV_PERCENT = 5;
+
+export const studyPlanSchema = z.strictObject({
+  repetitions: z.number().int(),
+  primaryMetric: z.string(),
+  /** Verdicts in the primary metric's family: workloads x (targets - 1), at least 1. */
+  familySize: z.number().int(),
+  margin: z.number(),
+  effect: z.number(),
+  cv: z.strictObject({
+    value: z.number(),
+    source: z.enum(["stated", "earlier-runs", "assumed"]),
+    cells: z.array(z.strictObject({ target: z.string(), workload: z.string(), runs: z.number().int(), cv: z.number() })),
+  }),
+  power: z.number(),
+  repetitionsNeeded: z.number().int().nullable(),
+  detectable: z.number(),
+  text: z.string(),
+});
+export type StudyPlanAnswer = z.infer<typeof studyPlanSchema>;

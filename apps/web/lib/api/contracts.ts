@@ -45,6 +45,8 @@ import {
   studyDeletedSchema,
   studyListItemSchema,
   studyTablesQuery,
+  studyPlanQuery,
+  studyPlanSchema,
   studyViewSchema,
   targetItemSchema,
   targetVerificationSchema,
@@ -276,6 +278,12 @@ export const API_CONTRACTS = withMethodAndPath({
     studyCreatedSchema,
     { ...admitted, 500: apiErrorBodySchema },
   ),
+  "GET /api/v1/studies/plan": {
+    summary: "The study planner: the power a study would have for a stated difference, and the repetitions 80% needs",
+    role: "viewer",
+    query: studyPlanQuery,
+    responses: { 200: studyPlanSchema, ...refused, ...guarded },
+  },
   "GET /api/v1/studies/{id}": itemRoute("viewer", "The study as its page shows it", studyViewSchema),
   "POST /api/v1/studies/{id}/abort": actionRoute(
     "editor",

@@ -5,6 +5,7 @@ import { abortStudy, createSingleCellStudy, createStudy } from "../studies/study
 import { parseStudyJson, parseStudyWithRuns } from "../studies/study-json";
 import { loadStudyTables } from "../studies/study-tables";
 import { loadStudyView } from "../studies/study-view";
+import { earlierRunCv } from "../studies/study-plan";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
 /** A workspace's studies. */
@@ -43,6 +44,9 @@ export function studiesScope(db: Db, workspaceId: string, access: WorkspaceAcces
       await access.assertStudy(id);
       return loadStudyTables(db, id, opts);
     },
+    /** The primary metric's run-to-run CV over earlier runs of these targets x workloads (the study planner's). */
+    earlierRunCv: (input: { targets: readonly string[]; workloads: readonly string[]; metric: string }) =>
+      earlierRunCv(db, workspaceId, input),
     abort: (id: string) => {
       if (!isUuid(id)) throw new NotFoundError("study", id);
       return abortStudy(db, workspaceId, id);
