@@ -5,7 +5,7 @@
 import { metricOf, type MetricVerdict } from "@opsbench/core";
 
 /** A relative amount as a percent: "10%", "2.5%". */
-const pct = (x: number) => `${(x * 100).toFixed(x !== 0 && Math.abs(x) < 0.1 ? 1 : 0)}%`;
+const pct = (x: number) => `${Number((x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0))}%`;
 
 /** The margin as the rows and the card say it: "±5%", "±50% of the odds", "±1 points". */
 export function marginSaid(v: MetricVerdict): string {
@@ -99,8 +99,8 @@ export function PrimaryVerdictCard({ v }: { v: MetricVerdict }) {
       className={`rounded-md border px-3 py-2 ${toneOf(v)}`}
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <span className="text-[10px] font-medium uppercase tracking-wide text-zinc-500">
-          primary · {v.metric} · {v.candidate} vs {v.baseline}
+        <span className="text-[10px] text-zinc-500">
+          <span className="font-medium uppercase tracking-wide">primary · {v.metric}</span> · {v.candidate} vs {v.baseline}
         </span>
       </div>
       <p

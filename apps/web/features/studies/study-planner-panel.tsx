@@ -45,7 +45,7 @@ export function StudyPlannerPanel({ targets, workloads, repetitions }: { targets
   }
   const weak = plan !== null && plan.power < 0.8;
   const box = (id: string, label: string, value: string, set: (v: string) => void, hint: string) => (
-    <label htmlFor={id} className="flex flex-col gap-0.5 text-[11px] text-zinc-600">
+    <label htmlFor={id} className="flex max-w-64 flex-col gap-0.5 text-[11px] text-zinc-600">
       <span className="font-medium">{label}</span>
       <input
         id={id}
@@ -55,7 +55,7 @@ export function StudyPlannerPanel({ targets, workloads, repetitions }: { targets
         step={0.5}
         value={value}
         onChange={(ev) => set(ev.target.value)}
-        className={`${inputClass} w-24 font-mono`}
+        className={`${inputClass.replace("w-full", "w-24")}`}
       />
       <span className="text-zinc-400">{hint}</span>
     </label>
