@@ -181,11 +181,14 @@ describe("comparison page", () => {
       const outcome = await attr("data-outcome");
       // The margin: 5% of the baseline's mean, or 1 percentage point of the failure share.
       const band = metric === "failure share" ? 1 : 0.05 * Math.abs(a.reduce((x, y) => x + y, 0) / 2);
+      // The primary metric's rows say a verdict; the descriptive rows only where the interval lies (never "better").
+      const primary = (await attr("data-role")) === "primary";
+      expect(await attr("data-role")).toBe(metric === "p95" ? "primary" : "descriptive");
       if (mine.low >= -band && mine.high <= band) expect(outcome).toBe("equivalent");
-      else if (mine.low > band || mine.high < -band) expect(said).toMatch(/is better beyond|inconclusive/);
+      else if (mine.low > band || mine.high < -band) expect(said).toMatch(primary ? /is better beyond|inconclusive/ : /^interval beyond/);
       else {
         expect(outcome).toBe("inconclusive");
-        expect(said).toMatch(/^inconclusive: could detect/);
+        expect(said).toMatch(primary ? /^inconclusive: finds [0-9.]+% 80% of the time/ : /^interval spans/);
       }
       expect(await row.getAttribute("title")).toMatch(
         /Student's t over run values \(Welch's when n differ\), n = 2 vs 2 runs, margin \+-(5\.00%|1\.00 points)/,

@@ -1,28 +1,27 @@
 "use client";
 
-// The verdicts: per metric and pair (each group against the first; in a study,
-// each target against the first within its workload): the difference with its 95%
-// interval, the method that drew it (Student's/Welch's t between repetitions, a
-// moving-block bootstrap within single runs), n per side, the equivalence margin,
-// and the verdict in words: better beyond the margin, equivalent, inconclusive
-// (with what the runs could have detected), or within-run for single runs. Above
-// the table: the family, "k of m significant" after Holm's correction.
-import { familySummary, metricOf, type MetricVerdict } from "@opsbench/core";
+// The verdicts: the primary metric's first, as a card per pair (compare-verdict-card.tsx:
+// the outcome in words, the interval, the power line); then the family, "k of m
+// significant" after Holm's correction over the primary metric's pairs; then a
+// table of every verdict: the primary rows, and set apart under their own heading
+// the descriptive rows (the other metrics: intervals shown, never significant, no
+// "better" highlighting). Each row: the difference (an odds ratio for the failure
+// share) with its 95% interval, the method (Welch's t between repetitions, one run
+// against repetitions, a moving-block bootstrap within single runs), n per side and
+// the margin. Rows carry data-role="primary" | "descriptive".
+import { DEFAULT_EQUIVALENCE_MARGIN, DEFAULT_FAILURE_MARGIN, familySummary, type MetricVerdict } from "@opsbench/core";
+import type { ReactNode } from "react";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable } from "@/lib/export/comparison-tables";
 import { ExportTableButtons } from "@/components/export-buttons";
+import { intervalSaid, marginSaid, PrimaryVerdictCard } from "./compare-verdict-card";
 
-const unitOf = (metric: string) => metricOf(metric)?.unit ?? "";
 export const verdictTestId = (metric: string) => `verdict-${metric.replace(/[^A-Za-z0-9]+/g, "-")}`;
-
-const fmt = (v: number, unit: string) => {
-  const d = unit === "req/s" ? 1 : 2;
-  return `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(d)}`;
-};
 
 /** The method and the samples a verdict rests on, without what only its own row has (block lengths). */
 function basisSaid(v: MetricVerdict): string {
   const [a, b] = v.samples;
+  if (v.method === "single-run-t") return `${v.methodLabel}: n = ${a} vs ${b} runs`;
   if (v.basis === "runs") return `${v.methodLabel} over repetitions: n = ${a} vs ${b} runs, each run one sample`;
   if (v.basis === "seconds")
     return v.scope === "within-run"
@@ -40,28 +39,30 @@ function commonBasis(vs: readonly MetricVerdict[]): string | null {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
-/** A small forest plot: zero, the interval, the observed difference. */
+/** A small forest plot: no difference (0, or a ratio of 1 on the log scale), the interval, the observed difference. */
 function IntervalPlot({ v }: { v: MetricVerdict }) {
   if (v.low === null || v.high === null || v.estimate === null) return null;
+  const onScale = (d: number) => (v.scale === "difference" ? d : Math.log(d));
+  const [low, high, estimate] = [onScale(v.low), onScale(v.high), onScale(v.estimate)];
   const W = 140;
-  const span = Math.max(Math.abs(v.low), Math.abs(v.high), Math.abs(v.estimate)) * 1.15 || 1;
+  const span = Math.max(Math.abs(low), Math.abs(high), Math.abs(estimate)) * 1.15 || 1;
   // A tenth of a pixel is as fine as it can be drawn.
   const x = (d: number) => Math.round((W / 2 + (d / span) * (W / 2 - 4)) * 10) / 10;
-  const color = v.significant ? "#2563eb" : "#a1a1aa";
+  const color = v.significant ? "#2563eb" : v.role === "descriptive" ? "#d4d4d8" : "#a1a1aa";
   return (
     <svg width={W} height={16} aria-hidden className="inline-block align-middle">
       <line x1={W / 2} x2={W / 2} y1={1} y2={15} stroke="#52525b" strokeDasharray="2 2" />
-      <line x1={x(v.low)} x2={x(v.high)} y1={8} y2={8} stroke={color} strokeWidth={3} strokeLinecap="round" />
-      <circle cx={x(v.estimate)} cy={8} r={3.5} fill="#fff" stroke={color} strokeWidth={1.5} />
+      <line x1={x(low)} x2={x(high)} y1={8} y2={8} stroke={color} strokeWidth={3} strokeLinecap="round" />
+      <circle cx={x(estimate)} cy={8} r={3.5} fill="#fff" stroke={color} strokeWidth={1.5} />
     </svg>
   );
 }
 
-const marginSaid = (v: MetricVerdict) => (v.marginUnit === "points" ? `±${v.margin} points` : `±${(v.margin * 100).toFixed(0)}%`);
 const detectableSaid = (v: MetricVerdict) =>
   v.detectable === null ? "?" : v.marginUnit === "points" ? `${v.detectable.toFixed(2)} points` : `${(v.detectable * 100).toFixed(1)}%`;
 
-function VerdictSaid({ v }: { v: MetricVerdict }) {
+/** A primary row's verdict in words (its card says it at length). */
+function PrimarySaid({ v }: { v: MetricVerdict }) {
   const winner = v.outcome === "candidate-better" ? v.candidate : v.baseline;
   switch (v.outcome) {
     case "no-verdict":
@@ -95,129 +96,209 @@ function VerdictSaid({ v }: { v: MetricVerdict }) {
     default:
       return (
         <span className="text-zinc-500">
-          {v.scope === "within-run" ? "within-run: " : ""}inconclusive: could detect {detectableSaid(v)}
-          {v.runsNeeded !== null ? `; about ${v.runsNeeded} runs a side would detect ${marginSaid(v)}` : ""}
+          {v.scope === "within-run" ? "within-run: " : ""}inconclusive: finds {detectableSaid(v)} 80% of the time
+          {v.runsNeeded !== null ? `; about ${v.runsNeeded} runs a side for ${(v.effect * 100).toFixed(0)}%` : ""}
         </span>
       );
   }
 }
 
-export function CompareVerdicts({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
-  const vs = data.verdicts;
+/**
+ * A descriptive row's interval in words: where it lies against the margin, which side is lower, and no claim (no
+ * "better", no highlighting: these metrics are not the comparison's question).
+ */
+function DescriptiveSaid({ v }: { v: MetricVerdict }) {
+  if (v.outcome === "no-verdict") return <span>no interval: {v.reason}</span>;
+  if (v.estimate === null) return <span>—</span>;
+  const higher = v.estimate > (v.scale === "difference" ? 0 : 1) ? v.candidate : v.baseline;
+  const where =
+    v.outcome === "equivalent"
+      ? `interval within ${marginSaid(v)}`
+      : v.outcome === "inconclusive"
+        ? `interval spans ${marginSaid(v)}`
+        : `interval beyond ${marginSaid(v)}, ${higher} higher`;
+  return <span>{v.scope === "within-run" ? `within-run: ${where}` : where}</span>;
+}
+
+function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) {
+  const descriptive = v.role === "descriptive";
+  const { estimate, interval } = intervalSaid(v);
+  return (
+    <tr
+      data-testid={verdictTestId(v.metric)}
+      data-role={v.role}
+      data-metric={v.metric}
+      data-candidate={v.candidate}
+      data-baseline={v.baseline}
+      data-difference={v.estimate ?? undefined}
+      data-low={v.low ?? undefined}
+      data-high={v.high ?? undefined}
+      data-significant={String(v.significant)}
+      data-outcome={v.outcome}
+      data-scope={v.scope}
+      data-scale={v.scale}
+      data-adjusted-p={v.adjustedPValue ?? undefined}
+      data-method={v.method}
+      data-basis={v.basis}
+      data-margin={v.margin}
+      data-margin-unit={v.marginUnit}
+      data-power={v.power ?? undefined}
+      data-seed={v.seed ?? undefined}
+      data-resamples={v.resamples ?? undefined}
+      data-samples={v.samples.join(",")}
+      data-enough={String(v.outcome !== "no-verdict")}
+      title={v.text}
+      className={descriptive ? "text-zinc-500" : undefined}
+    >
+      <td className={`px-3 py-1.5 font-mono ${descriptive ? "" : "font-medium"}`}>{v.metric}</td>
+      <td className="whitespace-nowrap px-3 py-1.5 font-mono" title={`${v.candidate} − ${v.baseline}`}>
+        {v.candidate}
+      </td>
+      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">{estimate}</td>
+      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
+        {interval}
+        {v.scale === "log-odds" && (
+          <span data-testid="verdict-scale" className="block text-[10px] font-sans text-zinc-500">
+            odds ratio; margin {marginSaid(v)}
+            {v.baselineMean !== null ? `; baseline ${v.baselineMean.toFixed(2)}% failures` : ""}
+          </span>
+        )}
+      </td>
+      <td className="px-3 py-1.5">
+        <IntervalPlot v={v} />
+      </td>
+      <td className="px-3 py-1.5" data-testid="verdict-text">
+        {descriptive ? <DescriptiveSaid v={v} /> : <PrimarySaid v={v} />}
+      </td>
+      <td className="max-w-md px-3 py-1.5 text-[11px] text-zinc-500" data-testid="verdict-basis">
+        {[basisSaid(v) === common || v.method === "none" ? "" : basisSaid(v), blocksSaid(v)].filter(Boolean).join("; ")}
+      </td>
+    </tr>
+  );
+}
+
+function VerdictTable({ rows, common, testId }: { rows: readonly MetricVerdict[]; common: string | null; testId: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table data-testid={testId} className="w-full text-xs">
+        <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-[11px] uppercase tracking-wide text-zinc-500">
+          <tr>
+            <th className="px-3 py-1.5 font-medium">Metric</th>
+            <th className="px-3 py-1.5 font-medium">Group</th>
+            <th className="px-3 py-1.5 text-right font-medium">Difference</th>
+            <th className="px-3 py-1.5 text-right font-medium">95% CI</th>
+            <th className="px-3 py-1.5 font-medium">
+              <span className="sr-only">interval</span>
+            </th>
+            <th className="px-3 py-1.5 font-medium">Verdict</th>
+            <th className="px-3 py-1.5 font-medium">{common ? "Also" : "Basis"}</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {rows.map((v) => (
+            <VerdictRow key={`${v.metric}:${v.candidate}`} v={v} common={common} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The verdicts of a comparison or a study: the primary metric's cards, the family, the primary rows, then the
+ * descriptive rows under their own heading. `heading` and `actions` are the section's title line.
+ */
+export function VerdictsPanel({
+  verdicts: vs,
+  heading,
+  actions,
+  testId = "cmp-verdicts",
+}: {
+  verdicts: readonly MetricVerdict[];
+  heading: ReactNode;
+  actions?: ReactNode;
+  testId?: string;
+}) {
+  const primary = vs.filter((v) => v.role === "primary");
+  const descriptive = vs.filter((v) => v.role === "descriptive");
   const common = commonBasis(vs);
   const family = familySummary(vs);
+  const margin = primary.find((v) => v.scale !== "log-odds")?.margin ?? DEFAULT_EQUIVALENCE_MARGIN;
+  const failureMargin = vs.find((v) => v.scale === "log-odds")?.margin ?? DEFAULT_FAILURE_MARGIN;
   return (
-    <section data-testid="cmp-verdicts" className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
+    <section data-testid={testId} className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
-        <h2 className="text-xs font-medium text-zinc-700">
-          {vs.some((v) => v.family?.startsWith("targets within each workload")) ? (
-            <>Verdicts: targets within each workload, against the workload&apos;s first (difference, 95% interval)</>
-          ) : (
-            <>
-              Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference, 95% interval)
-            </>
-          )}
-        </h2>
-        {exportable && <ExportTableButtons name="verdicts" table={() => comparisonTable(data, "verdicts")} />}
+        <h2 className="text-xs font-medium text-zinc-700">{heading}</h2>
+        {actions}
       </div>
-      {vs.length > 0 && (
-        <p
-          data-testid="cmp-verdict-family"
-          data-tested={family.tested}
-          data-significant={family.significant}
-          className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600"
-        >
-          <span className="font-medium">Family:</span> {family.text}
-        </p>
-      )}
-      {common && (
-        <p data-testid="cmp-verdict-method" className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600">
-          <span className="font-medium">Method:</span> {common}
-          {vs.some((v) => v.basis === "seconds") && (
-            <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">single runs</span>
-          )}
-        </p>
-      )}
       {vs.length === 0 ? (
         <p className="px-3 py-2 text-xs text-zinc-400">Verdicts need two groups with results.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-xs">
-            <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-[11px] uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th className="px-3 py-1.5 font-medium">Metric</th>
-                <th className="px-3 py-1.5 font-medium">Group</th>
-                <th className="px-3 py-1.5 text-right font-medium">Difference</th>
-                <th className="px-3 py-1.5 text-right font-medium">95% CI</th>
-                <th className="px-3 py-1.5 font-medium">
-                  <span className="sr-only">interval</span>
-                </th>
-                <th className="px-3 py-1.5 font-medium">Verdict</th>
-                <th className="px-3 py-1.5 font-medium">{common ? "Also" : "Basis"}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {vs.map((v) => {
-                const unit = unitOf(v.metric);
-                return (
-                  <tr
-                    key={`${v.metric}:${v.candidate}`}
-                    data-testid={verdictTestId(v.metric)}
-                    data-metric={v.metric}
-                    data-candidate={v.candidate}
-                    data-baseline={v.baseline}
-                    data-difference={v.estimate ?? undefined}
-                    data-low={v.low ?? undefined}
-                    data-high={v.high ?? undefined}
-                    data-significant={String(v.significant)}
-                    data-outcome={v.outcome}
-                    data-scope={v.scope}
-                    data-adjusted-p={v.adjustedPValue ?? undefined}
-                    data-method={v.method}
-                    data-basis={v.basis}
-                    data-margin={v.margin}
-                    data-margin-unit={v.marginUnit}
-                    data-seed={v.seed ?? undefined}
-                    data-resamples={v.resamples ?? undefined}
-                    data-samples={v.samples.join(",")}
-                    data-enough={String(v.outcome !== "no-verdict")}
-                    title={v.text}
-                  >
-                    <td className="px-3 py-1.5 font-mono font-medium">{v.metric}</td>
-                    <td className="whitespace-nowrap px-3 py-1.5 font-mono" title={`${v.candidate} − ${v.baseline}`}>
-                      {v.candidate}
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">
-                      {v.estimate === null ? "—" : `${fmt(v.estimate, unit)} ${unit}`}
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
-                      {v.low === null || v.high === null ? "—" : `[${fmt(v.low, unit)}, ${fmt(v.high, unit)}] ${unit}`}
-                    </td>
-                    <td className="px-3 py-1.5">
-                      <IntervalPlot v={v} />
-                    </td>
-                    <td className="px-3 py-1.5" data-testid="verdict-text">
-                      <VerdictSaid v={v} />
-                    </td>
-                    <td className="max-w-md px-3 py-1.5 text-[11px] text-zinc-500" data-testid="verdict-basis">
-                      {[basisSaid(v) === common || v.method === "none" ? "" : basisSaid(v), blocksSaid(v)].filter(Boolean).join("; ")}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <>
+          {primary.length > 0 && (
+            <div data-testid="cmp-primary-cards" className="grid grid-cols-1 gap-2 border-b border-zinc-100 px-3 py-2 lg:grid-cols-2">
+              {primary.map((v) => (
+                <PrimaryVerdictCard key={`${v.metric}:${v.baseline}:${v.candidate}`} v={v} />
+              ))}
+            </div>
+          )}
+          <p
+            data-testid="cmp-verdict-family"
+            data-tested={family.tested}
+            data-significant={family.significant}
+            data-descriptive={family.descriptive}
+            className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600"
+          >
+            <span className="font-medium">Family:</span> {family.text}
+          </p>
+          {common && (
+            <p data-testid="cmp-verdict-method" className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600">
+              <span className="font-medium">Method:</span> {common}
+              {vs.some((v) => v.basis === "seconds") && (
+                <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">single runs</span>
+              )}
+            </p>
+          )}
+          {primary.length > 0 && <VerdictTable rows={primary} common={common} testId="cmp-verdicts-primary" />}
+          {descriptive.length > 0 && (
+            <div data-testid="cmp-verdicts-descriptive" className="border-t-4 border-zinc-100 bg-zinc-50/50">
+              <h3 data-testid="cmp-descriptive-heading" className="px-3 pt-2 pb-1 text-[11px] font-medium text-zinc-500">
+                Descriptive: other metrics (intervals shown, never significant)
+              </h3>
+              <VerdictTable rows={descriptive} common={common} testId="cmp-verdicts-descriptive-table" />
+            </div>
+          )}
+        </>
       )}
       <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
-        Better: the whole interval lies beyond the margin (±
-        {((vs.find((v) => v.marginUnit === "relative")?.margin ?? 0.05) * 100).toFixed(0)}% of the baseline; the failure share ±
-        {vs.find((v) => v.marginUnit === "points")?.margin ?? 1} percentage points) and Holm&apos;s correction over the family keeps it;
-        equivalent: the whole interval lies inside it; otherwise inconclusive, with the smallest difference the runs could have detected
-        (80% power). Percentiles are whole-run percentiles of the merged histograms. Between repetitions: Student&apos;s t (Welch&apos;s
-        when n differ; a seeded bootstrap from 30 runs a side); single runs: a moving-block bootstrap over their seconds, within-run unless
-        a run-to-run CV is stated.
+        The primary metric answers the comparison: better when its whole interval lies beyond the margin (±
+        {(margin * 100).toFixed(0)}% of the baseline) and Holm&apos;s correction over its pairs keeps it; equivalent when the whole interval
+        lies inside it; otherwise inconclusive. The power line is the chance this rule (margin and Holm step) finds the stated difference
+        with these runs. Every other metric is descriptive: its interval is shown and never called significant. The failure share is judged
+        as an odds ratio (candidate / baseline), its margin ±{(failureMargin * 100).toFixed(0)}% of the odds. Percentiles are whole-run
+        percentiles of the merged histograms. Between repetitions: Welch&apos;s t (a seeded bootstrap from 30 runs a side); one run against
+        repetitions: Student&apos;s t with the repetitions&apos; spread; single runs: a moving-block bootstrap over their seconds,
+        within-run unless a run-to-run CV is stated.
       </p>
     </section>
+  );
+}
+
+export function CompareVerdicts({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
+  const vs = data.verdicts;
+  return (
+    <VerdictsPanel
+      verdicts={vs}
+      heading={
+        vs.some((v) => v.family?.startsWith("targets within each workload")) ? (
+          <>Verdicts: targets within each workload, against the workload&apos;s first (difference, 95% interval)</>
+        ) : (
+          <>
+            Verdicts: each group against <span className="font-semibold">{data.groups[0]?.label ?? "—"}</span> (difference, 95% interval)
+          </>
+        )
+      }
+      actions={exportable ? <ExportTableButtons name="verdicts" table={() => comparisonTable(data, "verdicts")} /> : undefined}
+    />
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-// A comparison side by side: groups, results and flags, verdicts, charts and the
+// A comparison side by side: groups, the verdicts (the primary metric's first), results and flags, charts and the
 // cost table. The same view serves the app ("app": exports, share, links to runs),
 // the printable report ("report": no buttons) and public share pages ("share":
 // exports but no links into the app).
@@ -99,9 +99,10 @@ export function CompareView({
         )}
       </div>
 
-      <CompareSummaryTable data={data} exportable={exportable} linkRuns={mode === "app"} />
+      {/* The verdicts first: the primary metric's card is the answer; the tables and charts are its evidence. */}
       <CompareVerdictExclusions data={data} linkable={mode === "app"} />
       <CompareVerdicts data={data} exportable={exportable} />
+      <CompareSummaryTable data={data} exportable={exportable} linkRuns={mode === "app"} />
 
       <div className={`grid grid-cols-1 gap-3 ${mode === "report" ? "" : "xl:grid-cols-2"}`}>
         <LatencyOverTimeChart {...charts} />

@@ -13,6 +13,7 @@ import type { ReactNode } from "react";
 import { fixed, fmtCount, fmtDuration, fmtMs, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
 import { FlagBadges, FlagList } from "@/features/compare/compare-flags";
 import { StatusBadge } from "@/components/status-badge";
+import { StudyVerdicts } from "./study-verdicts";
 
 /** The figures a cell shows (core's, from the metric catalog), each written with its decimals. */
 const METRICS = STUDY_CELL_FIGURES.map((f) => ({ ...f, fmt: (v: number | null | undefined) => fixed(v, f.decimals) }));
@@ -404,6 +405,15 @@ export function StudyDetails({ study, liveLabel, actions }: { study: StudyView; 
           </pre>
         )}
       </header>
+
+      {/* The verdicts first once the study is final: the primary metric's card answers the study. */}
+      {anyResult && study.cells.length > 1 && isStudyFinal(study) && (
+        <StudyVerdicts
+          // A study that settles again (a rerun) is compared again.
+          key={study.finishedAt === null ? "" : String(study.finishedAt)}
+          studyId={study.id}
+        />
+      )}
 
       <Progress study={study} />
 

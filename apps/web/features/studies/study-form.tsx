@@ -7,6 +7,7 @@ import { errorsAt, NO_ERRORS, readFormErrors, type FormErrors } from "@/lib/api/
 import { fmtDuration } from "@/lib/format";
 import { FormErrorBanner, FormField, inputClass, NumberInput, numberOrUndefined } from "@/components/form-field";
 import { buttonPrimary } from "@/components/panel";
+import { StudyPlannerPanel } from "./study-planner-panel";
 
 interface Option {
   name: string;
@@ -202,6 +203,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
         {wholeNumber("Warm-up (s)", "warmupSeconds", "left out of each run's summary, verdicts and tables", [warmup, setWarmup], "0")}
         {wholeNumber("Seed (optional)", "seed", "of the run order; drawn and recorded if empty", [seed, setSeed], "random")}
       </div>
+      <StudyPlannerPanel targets={chosenTargets.length} workloads={chosenWorkloads.length} repetitions={reps} />
       <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-3">
         <button type="submit" className={buttonPrimary} disabled={busy}>
           {busy ? "Starting…" : "Start study"}
