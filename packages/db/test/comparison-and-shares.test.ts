@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { studentTQuantile, welchStandardError } from "@opsbench/core";
+import { studentTQuantile, VERDICT_VERSION } from "@opsbench/core";
 import { resolveShareLink, workspaceScope } from "../src";
 import { startRun } from "@opsbench/jobs";
 import { openTestStack, shortRamp, taewaTarget, waitForFinal } from "../../../tests/helpers";
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 describe("comparison", () => {
-  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match Student's t at equal n", async () => {
+  it("merges each group's runs, aligns series on load start, and gives verdicts whose intervals match Welch's t", async () => {
     const view = await stack.scope.compare([
       { label: "light", runIds: runsOf.light! },
       { label: "heavy", runIds: runsOf.heavy! },
@@ -47,10 +47,16 @@ describe("comparison", () => {
     const p95 = view.verdicts.find((v) => v.metric === "p95")!;
     expect(p95.basis).toBe("runs");
     expect(p95.method).toBe("welch-t");
-    // Five runs a side: the standard error of the difference of means, with 2n - 2 = 8 degrees of freedom.
+    // Five runs a side: the standard error of the difference of means, with Welch-Satterthwaite's degrees of freedom
+    // (computed here by hand: (va + vb)^2 / (va^2 / 4 + vb^2 / 4), va = s_a^2 / 5).
     const [pa, pb] = [light!, heavy!].map((g) => g.runs.map((r) => r.summary!.latencyMs.p95));
-    const d = pb!.reduce((x, y) => x + y, 0) / 5 - pa!.reduce((x, y) => x + y, 0) / 5;
-    const half = studentTQuantile(0.975, 8) * welchStandardError(pa!, pb!).standardError;
+    const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+    const varOfMean = (xs: number[]) => xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length;
+    const [va, vb] = [varOfMean(pa!), varOfMean(pb!)];
+    const df = (va + vb) ** 2 / (va ** 2 / 4 + vb ** 2 / 4);
+    const d = mean(pb!) - mean(pa!);
+    const half = studentTQuantile(0.975, df) * Math.sqrt(va + vb);
+    expect(p95.df).toBeCloseTo(df, 9);
     expect(p95.estimate).toBeCloseTo(d, 9);
     expect(p95.low).toBeCloseTo(d - half, 9);
     expect(p95.high).toBeCloseTo(d + half, 9);
@@ -60,15 +66,20 @@ describe("comparison", () => {
     expect(p95.text).toMatch(/^light is better on p95/);
   });
 
-  it("judges single runs over their seconds (moving-block bootstrap, or no verdict), never mixed with repetitions", async () => {
+  it("judges single runs over their seconds (moving-block bootstrap, or no verdict); a single run against repetitions as one run value", async () => {
     const view = await stack.scope.compare([{ runIds: [runsOf.light![0]!] }, { runIds: [runsOf.heavy![0]!] }]);
     expect(view.verdicts.every((v) => v.basis === "seconds")).toBe(true);
     for (const v of view.verdicts) {
       expect(["moving-block-bootstrap", "none"]).toContain(v.method);
       expect(v.text).toMatch(/1 run a side|no verdict/);
     }
+    // Never a run's seconds against run values: its one value against theirs, their spread standing for both.
     const mixed = await stack.scope.compare([{ runIds: runsOf.light! }, { runIds: [runsOf.heavy![0]!] }]);
-    expect(mixed.verdicts.every((v) => v.outcome === "no-verdict" && v.basis === "mixed")).toBe(true);
+    const one = mixed.verdicts.find((v) => v.metric === "p95")!;
+    expect(one.basis).toBe("runs");
+    expect(one.samples).toEqual([5, 1]);
+    expect(one.method).toBe("single-run-t");
+    expect(one.df).toBe(4);
   });
 
   it("refuses runs of another workspace", async () => {
@@ -90,6 +101,8 @@ describe("share links", () => {
     expect(a.token).not.toBe(b.token);
     const stored = await stack.db.shareLink.findUniqueOrThrow({ where: { id: a.id } });
     expect(JSON.stringify(stored)).not.toContain(a.token); // only the hash is kept
+    // The verdict method the sharer saw, so the shared page can say when a later one decides its verdicts.
+    expect(stored.verdictVersion).toBe(VERDICT_VERSION);
     const resolved = await resolveShareLink(stack.db, a.token);
     expect(resolved?.kind).toBe("comparison");
     expect(resolved?.subject.groups?.flatMap((g) => g.runIds).sort()).toEqual([...runsOf.light!, ...runsOf.heavy!].sort());
