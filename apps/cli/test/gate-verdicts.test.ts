@@ -128,6 +128,15 @@ describe("opsbench compare --fail-on on imported runs of one service", () => {
     // Newest first, the other service's run and the candidate (created later) left out.
     expect(out.comparison.baselineIds).toEqual([ids.b3, ids.b2, ids.b1]);
     expect(out.comparison.samples?.baseline).toBe(3);
+    expect(out.comparison.samples?.candidate).toBe(1);
+    expect(out.comparison.samples?.scope).toBe("between-configurations");
+    // One run against three: the three runs' spread stands for both, se = s sqrt(1/3 + 1), t(0.975, 2) = 4.3027.
+    const base = [files.b1!, files.b2!, files.b3!].map(p95);
+    const mean = base.reduce((a, x) => a + x, 0) / 3;
+    const s = Math.sqrt(base.reduce((a, x) => a + (x - mean) ** 2, 0) / 2);
+    const rule = out.comparison.rules[0]!;
+    expect(Math.abs(rule.change!.estimate - (p95(files.candidate!) - mean) / mean)).toBeLessThan(0.01);
+    expect(rule.change!.high - rule.change!.estimate).toBeCloseTo((4.3027 * s * Math.sqrt(1 / 3 + 1)) / mean, 2);
     expect(r.stderr).toContain(`g=baseline%3A${ids.b3}%2C${ids.b2}%2C${ids.b1}`);
 
     const more = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--baseline-runs", "5");
