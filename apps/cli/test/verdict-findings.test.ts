@@ -110,12 +110,15 @@ describe("finding 1: single runs are within-run unless a run-to-run CV is stated
     expect(Math.abs(p95.estimate! - (pB - pA))).toBeLessThan(HISTOGRAM_TOLERANCE * pB);
     // The two runs did differ (beyond 0 with margin 0), and that is said as within-run, never as significant.
     expect(view.verdicts.every((v) => v.significant === false)).toBe(true);
-    expect(view.verdicts.filter((v) => v.method !== "none").every((v) => v.scope === "within-run" && /^within-run/.test(v.text))).toBe(
-      true,
-    );
+    const judged = view.verdicts.filter((v) => v.method !== "none");
+    expect(judged.every((v) => v.scope === "within-run")).toBe(true);
+    // The primary metric's verdict says "within-run" first; the others say they are descriptive.
+    expect(judged.every((v) => (v.role === "primary" ? /^within-run/ : /^descriptive/).test(v.text))).toBe(true);
     // The CLI's line says so too: nothing significant, the within-run ones counted apart.
     const line = verdictLine({ groups: [], costs: [], breakEvens: [], verdicts: view.verdicts });
-    expect(line).toMatch(/no verdict between configurations; \d within-run \(single runs; never significant\)$/);
+    expect(line).toMatch(
+      /no verdict between configurations; 1 within-run \(single runs; never significant\); \d descriptive \(other metrics; never significant\)$/,
+    );
 
     // Stated CV 5%: the interval is at least 1.96 x 0.05 x sqrt(pA^2 + pB^2) each side of the estimate, and covers zero.
     const widened = (
@@ -233,11 +236,11 @@ describe("finding 3: seconds without a completed request count as zero", () => {
         { label: "steady", runIds: [steady] },
         { label: "stalling", runIds: [stalling] },
       ],
-      {
-        runToRunCv: 0.02,
-      },
+      // Throughput as the primary metric, so its verdict is one of the family (the others are descriptive).
+      { runToRunCv: 0.02, primaryMetric: "req/s" },
     );
     const rps = view.verdicts.find((v) => v.metric === "req/s")!;
+    expect(rps.role).toBe("primary");
     expect(rps.samples).toEqual([299, 299]);
     expect(rps.estimate).toBeCloseTo(meanB - meanA, 9);
     expect(rps.outcome).toBe("baseline-better");

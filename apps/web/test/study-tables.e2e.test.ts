@@ -203,9 +203,9 @@ describe("the IoT study's tables, reproduced from data", () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${web}/compare?study=${studyId}&margin=2`);
     const margins = async () =>
-      // Relative margins only: the failure share keeps its margin in percentage points.
+      // The comparison's margin: the failure share keeps its own (on its odds: data-scale log-odds).
       page
-        .locator("[data-testid^=verdict-][data-margin][data-margin-unit=relative]")
+        .locator("[data-testid^=verdict-][data-margin][data-margin-unit=relative]:not([data-scale=log-odds])")
         .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.margin));
     expect(await page.getByTestId("cmp-margin").inputValue()).toBe("2");
     expect(new Set(await margins())).toEqual(new Set(["0.02"]));
@@ -216,7 +216,7 @@ describe("the IoT study's tables, reproduced from data", () => {
     expect(page.url()).toContain(`study=${studyId}`);
     expect(new Set(await margins())).toEqual(new Set(["0.1"]));
     const titles = await page
-      .locator("[data-testid^=verdict-][data-outcome][data-margin-unit=relative]")
+      .locator("[data-testid^=verdict-][data-outcome][data-margin-unit=relative]:not([data-scale=log-odds])")
       .evaluateAll((els) => els.map((e) => e.getAttribute("title") ?? ""));
     expect(titles.filter((t) => !t.startsWith("no verdict")).every((t) => t.includes("margin +-10.0"))).toBe(true);
     await page.goto(`${web}/compare?study=${studyId}&margin=lots`);
@@ -225,10 +225,15 @@ describe("the IoT study's tables, reproduced from data", () => {
 
     const api = await fetch(`${web}/api/v1/comparisons?study=${studyId}&margin=2`);
     expect(api.status).toBe(200);
-    const body = (await api.json()) as { verdicts: Array<{ margin: number; marginUnit: string; baseline: string; candidate: string }> };
+    const body = (await api.json()) as {
+      verdicts: Array<{ margin: number; scale: string; baseline: string; candidate: string; metric: string }>;
+    };
     expect(body.verdicts.length).toBeGreaterThan(0);
-    expect(body.verdicts.filter((v) => v.marginUnit === "relative").every((v) => v.margin === 0.02)).toBe(true);
-    expect(body.verdicts.filter((v) => v.marginUnit === "points").every((v) => v.margin === 1)).toBe(true);
+    expect(body.verdicts.filter((v) => v.scale !== "log-odds").every((v) => v.margin === 0.02)).toBe(true);
+    // The failure share keeps its failure margin (50% of the baseline's odds unless failureMargin says otherwise).
+    expect(body.verdicts.filter((v) => v.scale === "log-odds").every((v) => v.metric === "failure share" && v.margin === 0.5)).toBe(true);
+    const slo = (await (await fetch(`${web}/api/v1/comparisons?study=${studyId}&failureMargin=20`)).json()) as typeof body;
+    expect(slo.verdicts.filter((v) => v.scale === "log-odds").every((v) => v.margin === 0.2)).toBe(true);
     // A study compares targets within each workload (labels "target x workload"): 4 workloads, one pair each.
     const workloadOf = (label: string) => label.split(" x ").at(-1);
     expect(body.verdicts.every((v) => workloadOf(v.baseline) === workloadOf(v.candidate))).toBe(true);
