@@ -154,7 +154,19 @@ describe("the primary metric's verdict first, its power, the descriptive rows ap
     await page.close();
   });
 
-  it("study form: the planner says planStudy's line live, with the family workloads x (targets - 1), amber below 80%", async () => {
+  it("study form: the planner says planStudy's line live, with the CV of earlier runs and the family workloads x (targets - 1), amber below 80%", async () => {
+    // The study above ran these targets x workload twice each: their p95s' SD / mean per cell, root mean square.
+    const runs = await stack.db.run.findMany({ where: { studyId }, select: { targetId: true, summary: true } });
+    const p95Of = (summary: unknown) => {
+      const s = summary as { successLatencyMs?: { p95: number } | null; latencyMs: { p95: number } };
+      return (s.successLatencyMs ?? s.latencyMs).p95;
+    };
+    const cvs = [...new Set(runs.map((r) => r.targetId))].map((t) => {
+      const xs = runs.filter((r) => r.targetId === t).map((r) => p95Of(r.summary));
+      const m = (xs[0]! + xs[1]!) / 2;
+      return Math.abs(xs[0]! - xs[1]!) / Math.SQRT2 / m;
+    });
+    const measuredCv = Math.sqrt((cvs[0]! ** 2 + cvs[1]! ** 2) / 2);
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(`${web}/studies/new`);
     const planner = page.getByTestId("study-planner");
@@ -162,8 +174,15 @@ describe("the primary metric's verdict first, its power, the descriptive rows ap
     for (const t of ["vp-one", "vp-two"]) await page.locator(`input[name="targets"][value="${t}"]`).check();
     await page.locator('input[name="workloads"][value="vp-tiny"]').check();
     await page.locator('input[name="repetitions"]').fill("3");
+    // Until the user states one, the CV is the one earlier runs measured (the box shows it to a tenth of a percent).
+    await expect.poll(() => page.getByTestId("plan-cv").inputValue()).toBe(String(Math.round(measuredCv * 1000) / 10));
+    expect(await planner.textContent()).toContain("measured from 4 earlier runs of 2 target x workload cells");
+    const measured = planStudy({ repetitions: 3, cv: Math.round(measuredCv * 1000) / 1000, margin: 0.05, effect: 0.1, familySize: 1 });
+    await expect.poll(() => planner.getByTestId("study-planner-line").textContent()).toBe(measured.text);
+    await page.getByTestId("plan-cv").fill("5");
     const expected = planStudy({ repetitions: 3, cv: 0.05, margin: 0.05, effect: 0.1, familySize: 1 });
     await expect.poll(() => planner.getByTestId("study-planner-line").textContent()).toBe(expected.text);
+    expect(await planner.textContent()).toContain("as you stated");
     expect(expected.power).toBeLessThan(0.8);
     expect(await planner.getByTestId("study-planner-warning").count()).toBe(1);
     // The CV stated by the user moves the line; enough repetitions lift the warning.

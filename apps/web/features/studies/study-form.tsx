@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { DEFAULT_PRIMARY_METRIC } from "@opsbench/core";
 import { useState } from "react";
 import { errorsAt, NO_ERRORS, readFormErrors, type FormErrors } from "@/lib/api/form-errors";
 import { fmtDuration } from "@/lib/format";
@@ -87,6 +88,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
   const [baselineWait, setBaselineWait] = useState("");
   const [warmup, setWarmup] = useState("");
   const [seed, setSeed] = useState("");
+  const [primaryMetric, setPrimaryMetric] = useState(DEFAULT_PRIMARY_METRIC);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
 
@@ -113,6 +115,7 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
       baselineWaitSeconds: numberOrUndefined(baselineWait),
       warmupSeconds: numberOrUndefined(warmup),
       seed: numberOrUndefined(seed),
+      primaryMetric,
     };
     try {
       const res = await fetch("/api/v1/studies", {
@@ -203,7 +206,13 @@ export function StudyForm({ targets, workloads }: { targets: Option[]; workloads
         {wholeNumber("Warm-up (s)", "warmupSeconds", "left out of each run's summary, verdicts and tables", [warmup, setWarmup], "0")}
         {wholeNumber("Seed (optional)", "seed", "of the run order; drawn and recorded if empty", [seed, setSeed], "random")}
       </div>
-      <StudyPlannerPanel targets={chosenTargets.length} workloads={chosenWorkloads.length} repetitions={reps} />
+      <StudyPlannerPanel
+        targets={chosenTargets}
+        workloads={chosenWorkloads}
+        repetitions={reps}
+        primaryMetric={primaryMetric}
+        onPrimaryMetric={setPrimaryMetric}
+      />
       <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-3">
         <button type="submit" className={buttonPrimary} disabled={busy}>
           {busy ? "Starting…" : "Start study"}
