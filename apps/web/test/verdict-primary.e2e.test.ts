@@ -135,6 +135,19 @@ describe("the primary metric's verdict first, its power, the descriptive rows ap
     expect(await failure.textContent()).toMatch(/odds ratio [0-9.]+x/);
     expect(await failure.getByTestId("verdict-scale").textContent()).toMatch(/margin ±50% of the odds/);
     await page.screenshot({ path: "/tmp/i34-compare.png", fullPage: true });
+
+    // The user's choices, in the URL: p99 as the primary metric, a 20% effect; a bad metric is named.
+    await page.goto(`${web}/compare?${query}&primary=p99&effect=20`);
+    await page.getByTestId("cmp-verdicts").waitFor();
+    expect((await rolesInOrder(page, "cmp-verdicts"))[0]).toBe("primary:cmp-primary-card:p99");
+    expect(await page.getByTestId("cmp-primary").inputValue()).toBe("p99");
+    expect(await page.getByTestId("cmp-power-line").textContent()).toMatch(/a true 20% difference in p99/);
+    await page.goto(`${web}/compare?${query}&primary=p42`);
+    expect(await page.getByTestId("cmp-choices-error").textContent()).toContain(
+      "primary: expected one of: p50, p95, p99, req/s, failure share",
+    );
+    expect((await rolesInOrder(page, "cmp-verdicts"))[0]).toBe("primary:cmp-primary-card:p95");
+    expect((await fetch(`${web}/api/v1/comparisons?${query}&primary=p42`)).status).toBe(422);
     await page.close();
   });
 

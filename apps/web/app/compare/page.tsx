@@ -8,7 +8,7 @@ import { resolveWorkspace } from "@/lib/server/workspace";
 import { forCharts, selectionOf } from "@/features/compare/compare-data";
 import { zoomFromQuery } from "@/features/compare/zoom";
 import { comparisonFromQuery } from "@/features/compare/load-from-query";
-import { marginFromQuery, runCvFromQuery, withVerdictMargin } from "@/features/compare/margin";
+import { marginFromQuery, runCvFromQuery, verdictChoicesFromQuery, withVerdictMargin } from "@/features/compare/margin";
 import { selectionToQuery } from "@/features/compare/selection";
 
 export const dynamic = "force-dynamic";
@@ -21,6 +21,7 @@ export default async function ComparePage({ searchParams }: Props) {
   const params = await searchParams;
   const margin = marginFromQuery(params);
   const runCv = runCvFromQuery(params);
+  const choices = verdictChoicesFromQuery(params);
   const [result, rows] = await Promise.all([comparisonFromQuery(scope, params), scope.runs.list(100)]);
   const zoom = zoomFromQuery(params);
   const runs: PickerRun[] = rows.map((r) => ({
@@ -76,11 +77,17 @@ export default async function ComparePage({ searchParams }: Props) {
           {runCv.error}; single runs are judged within-run
         </p>
       )}
+      {choices.error && (
+        <p data-testid="cmp-choices-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">
+          {choices.error}; the verdicts use the defaults
+        </p>
+      )}
       {data && (
         <CompareMarginControl
           selection={new URLSearchParams(query)}
           marginPercent={margin.margin * 100}
           runCvPercent={runCv.runToRunCv === undefined ? undefined : runCv.runToRunCv * 100}
+          choices={choices.options}
         />
       )}
       {data && <CompareView data={data} mode="app" share={share} reportHref={`/compare/report?${query}`} />}

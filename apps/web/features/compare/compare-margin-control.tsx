@@ -1,24 +1,29 @@
-// The practical-equivalence margin of the verdicts, set by the user: a plain GET
-// form, so the margin lives in the URL (?margin=5) next to the selection and
-// works without JavaScript.
+// The verdicts' choices, set by the user: the practical-equivalence margin, a stated
+// run-to-run CV, the primary metric, the effect the power line is for and the
+// failure share's margin. A plain GET form, so they live in the URL (?margin=5&primary=p99)
+// next to the selection and work without JavaScript.
 import { DEFAULT_MARGIN_PERCENT, MARGIN_PARAM, RUN_CV_PARAM } from "@opsbench/api";
+import { DEFAULT_EFFECT, DEFAULT_FAILURE_MARGIN, DEFAULT_PRIMARY_METRIC, METRIC_CATALOG } from "@opsbench/core";
 
 export function CompareMarginControl({
   selection,
   marginPercent,
   runCvPercent,
+  choices = {},
 }: {
   selection: URLSearchParams;
   marginPercent: number;
   /** A stated run-to-run CV (percent), or undefined: single runs are then judged within-run only. */
   runCvPercent?: number | undefined;
+  /** The primary metric, effect and failure margin the query chose (fractions), when it chose them. */
+  choices?: { primaryMetric?: string; effect?: number; failureMargin?: number };
 }) {
   return (
     <form
       method="get"
       action="/compare"
       data-testid="cmp-margin-form"
-      className="flex items-center gap-2 text-xs text-zinc-700 print:hidden"
+      className="flex flex-wrap items-center gap-2 text-xs text-zinc-700 print:hidden"
     >
       {[...selection.entries()].map(([k, v], i) => (
         <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
@@ -38,6 +43,40 @@ export function CompareMarginControl({
         value={runCvPercent}
         placeholder="none"
       />
+      <label htmlFor="cmp-primary" title="The metric the verdicts judge in their family; every other metric is descriptive">
+        Primary metric
+      </label>
+      <select
+        id="cmp-primary"
+        data-testid="cmp-primary"
+        name="primary"
+        defaultValue={choices.primaryMetric ?? DEFAULT_PRIMARY_METRIC}
+        className="rounded border border-zinc-300 px-1 py-0.5"
+      >
+        {METRIC_CATALOG.filter((m) => !m.descriptiveOnly).map((m) => (
+          <option key={m.key} value={m.key}>
+            {m.key}
+          </option>
+        ))}
+      </select>
+      <PercentField
+        id="cmp-effect"
+        name="effect"
+        label="Effect (%)"
+        title="The true difference the power line states the chance of finding, percent of the baseline"
+        value={choices.effect === undefined ? undefined : choices.effect * 100}
+        placeholder={String(DEFAULT_EFFECT * 100)}
+        max={100}
+      />
+      <PercentField
+        id="cmp-failure-margin"
+        name="failureMargin"
+        label="Failure margin (±% of the odds)"
+        title="The SLO margin of the failure share: how much its odds may rise or fall and still count as the same"
+        value={choices.failureMargin === undefined ? undefined : choices.failureMargin * 100}
+        placeholder={String(DEFAULT_FAILURE_MARGIN * 100)}
+        max={1000}
+      />
       <button type="submit" className="rounded border border-zinc-300 bg-white px-2 py-0.5 hover:bg-zinc-50">
         Apply
       </button>
@@ -46,8 +85,16 @@ export function CompareMarginControl({
   );
 }
 
-/** A labelled 0-50 percent field of the form (its test id is its id). */
-function PercentField(p: { id: string; name: string; label: string; title: string; value: number | undefined; placeholder?: string }) {
+/** A labelled percent field of the form, 0 to `max` (default 50; its test id is its id). */
+function PercentField(p: {
+  id: string;
+  name: string;
+  label: string;
+  title: string;
+  value: number | undefined;
+  placeholder?: string;
+  max?: number;
+}) {
   return (
     <>
       <label htmlFor={p.id} title={p.title}>
@@ -59,7 +106,7 @@ function PercentField(p: { id: string; name: string; label: string; title: strin
         name={p.name}
         type="number"
         min={0}
-        max={50}
+        max={p.max ?? 50}
         step={0.5}
         defaultValue={p.value}
         placeholder={p.placeholder}
