@@ -122,7 +122,8 @@ describe("cloud targets through the worker", () => {
     const points = await platformPoints(run.id);
     expect(points.length).toBeGreaterThanOrEqual(1);
     for (const p of points) {
-      expect(p.ts.getTime() % 60_000).toBe(0);
+      // Stamped at the middle of its 60 s period (the period starts on a whole minute).
+      expect(p.ts.getTime() % 60_000).toBe(30_000);
       expect(p).toMatchObject({ replicas: 2, cpuPercent: 35, detail: { kind: "aws-asg", resolutionSeconds: 60 } });
     }
     expect(await findAsgResources(awsSession(), run.id)).toEqual(noAsgResources);

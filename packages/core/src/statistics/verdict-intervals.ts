@@ -28,7 +28,10 @@ export interface Interval {
   seed?: number;
   resamples?: number;
   blockLengths?: [number, number];
-  /** The baseline's value, on the natural scale (a share's, in its unit, on the log-odds scale). */
+  /**
+   * The baseline's value, on the natural scale; on the log-odds scale its share in its unit with half a failure added
+   * ((f + 0.5) / (N + 1)), so that a baseline without failures still has odds an odds ratio can scale (the gate's pp).
+   */
   baselineValue: number;
 }
 
@@ -93,7 +96,12 @@ export function runsInterval(
   if (x.some((v) => !Number.isFinite(v)) || y.some((v) => !Number.isFinite(v)))
     return "a share's log-odds needs each run's requests, or shares strictly between 0 and 100%";
   const estimate = mean(y) - mean(x);
-  const baselineValue = mean(a.values);
+  const outOf = a.scale ?? 1;
+  const correctedShare = (v: number, i: number) => {
+    const total = a.denominators?.[i] ?? 0;
+    return total > 0 ? (outOf * ((v / outOf) * total + 0.5)) / (total + 1) : v;
+  };
+  const baselineValue = scale === "log-odds" ? mean(a.values.map(correctedShare)) : mean(a.values);
   if (x.length === 1 || y.length === 1) {
     const many = x.length === 1 ? y : x;
     const se = sampleStandardDeviation(many) * Math.sqrt(1 / many.length + 1);
@@ -167,7 +175,9 @@ function shareSide(
  * A share's whole-run log-odds and its variance by the delta method, var(p) / (p(1 - p))^2, with var(p) at least the
  * binomial p(1 - p)/N: a run without failures says little of how rare they are, so its log-odds is not exact.
  */
-function logOddsSide(sample: Extract<VerdictSample, { kind: "share-seconds" }>): SeriesSide | string {
+function logOddsSide(
+  sample: Extract<VerdictSample, { kind: "share-seconds" }>,
+): (SeriesSide & { failures: number; total: number }) | string {
   const s = shareSide(sample.numerators, sample.denominators);
   if (typeof s === "string") return s;
   const p = (s.failures + 0.5) / (s.total + 1);
@@ -209,7 +219,8 @@ export function secondsInterval(a: SeriesSample, b: SeriesSample, scale: Verdict
     const lb = logOddsSide(b);
     if (typeof lb === "string") return lb;
     const between = cv === null ? 0 : 2 * Math.log(1 + cv) ** 2;
-    const baselineShare = (a.scale ?? 1) * (a.numerators.reduce((x, n) => x + n, 0) / a.denominators.reduce((x, n) => x + n, 0));
+    // Half a failure added, as the odds are (a baseline without failures still has odds to scale).
+    const baselineShare = (a.scale ?? 1) * ((la.failures + 0.5) / (la.total + 1));
     return seriesInterval(la, lb, la.variance, lb.variance, between, lb.estimate - la.estimate, baselineShare);
   }
   const sa = sideOf(a);
