@@ -142,6 +142,11 @@ export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" |
   const insideAlone = l >= -band && h <= band;
   const judged = v.scope === "between-configurations" && v.role === "primary";
   let head: string;
+  if (v.role === "descriptive") {
+    // Never a verdict, so no "better" and no power: where the interval lies against the margin.
+    const where = v.outcome === "equivalent" ? "lies within" : beyondAlone ? `lies beyond (${winner} ahead)` : "spans";
+    return `descriptive on ${v.metric} (not the primary metric; never significant): the interval ${where} the margin (${detail})`;
+  }
   switch (v.outcome) {
     case "equivalent":
       head = `equivalent on ${v.metric}: the interval lies within the margin`;
@@ -161,11 +166,6 @@ export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" |
             ? `inconclusive on ${v.metric}: within the margin alone, but not after Holm's correction`
             : `inconclusive on ${v.metric}: ${powerSaid(v)}`;
   }
-  const prefix =
-    v.role === "descriptive"
-      ? "descriptive (not the primary metric; never significant), "
-      : v.scope === "within-run" && !head.startsWith("within-run")
-        ? "within-run, "
-        : "";
+  const prefix = v.scope === "within-run" && !head.startsWith("within-run") ? "within-run, " : "";
   return `${prefix}${head} (${detail})`;
 }
