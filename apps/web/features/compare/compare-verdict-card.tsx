@@ -95,7 +95,6 @@ export function PrimaryVerdictCard({ v }: { v: MetricVerdict }) {
       data-significant={String(v.significant)}
       data-power={v.power ?? undefined}
       data-runs-needed={v.runsNeeded ?? undefined}
-      title={v.text}
       className={`rounded-md border px-3 py-2 ${toneOf(v)}`}
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">

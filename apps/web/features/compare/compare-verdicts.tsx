@@ -9,7 +9,14 @@
 // share) with its 95% interval, the method (Welch's t between repetitions, one run
 // against repetitions, a moving-block bootstrap within single runs), n per side and
 // the margin. Rows carry data-role="primary" | "descriptive".
-import { DEFAULT_EQUIVALENCE_MARGIN, DEFAULT_FAILURE_MARGIN, familySummary, type MetricVerdict } from "@opsbench/core";
+import {
+  DEFAULT_EQUIVALENCE_MARGIN,
+  DEFAULT_FAILURE_MARGIN,
+  familySummary,
+  type MetricVerdict,
+  metricOf,
+  verdictDetail,
+} from "@opsbench/core";
 import type { ReactNode } from "react";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable } from "@/lib/export/comparison-tables";
@@ -147,7 +154,8 @@ function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) 
       data-resamples={v.resamples ?? undefined}
       data-samples={v.samples.join(",")}
       data-enough={String(v.outcome !== "no-verdict")}
-      title={v.text}
+      // The numbers the verdict rests on (its words are in the row): the estimate, interval, method, samples, margin.
+      title={verdictDetail(v, { unit: metricOf(v.metric)?.unit })}
       className={descriptive ? "text-zinc-500" : undefined}
     >
       <td className={`px-3 py-1.5 font-mono ${descriptive ? "" : "font-medium"}`}>{v.metric}</td>
@@ -164,9 +172,8 @@ function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) 
           </span>
         )}
       </td>
-      <td className="px-3 py-1.5">
-        <IntervalPlot v={v} />
-      </td>
+      {/* A descriptive row shows its interval in numbers only: the plot is for the verdicts. */}
+      <td className="px-3 py-1.5">{descriptive ? null : <IntervalPlot v={v} />}</td>
       <td className="px-3 py-1.5" data-testid="verdict-text">
         {descriptive ? <DescriptiveSaid v={v} /> : <PrimarySaid v={v} />}
       </td>

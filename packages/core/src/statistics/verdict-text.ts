@@ -112,8 +112,11 @@ function powerSaid(v: GroupVerdict): string {
   return [found, power, runs].filter(Boolean).join("; ");
 }
 
-/** The verdict in words: the outcome, then the numbers it rests on. */
-export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" | "lowerIsBetter">): string {
+/**
+ * The numbers a verdict rests on, in words: the estimate and its interval, the method, the samples, the margin and
+ * Holm's adjustment (what the text says in brackets after its outcome; a page's tooltip).
+ */
+export function verdictDetail(v: GroupVerdict, opts: Pick<VerdictOptions, "unit">): string {
   if (v.estimate === null || v.low === null || v.high === null) return v.text;
   const logScale = v.scale !== "difference";
   const unit = opts.unit ? ` ${opts.unit}` : "";
@@ -133,7 +136,14 @@ export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" |
     v.familySize > 1 && v.adjustedPValue !== null && v.role === "primary"
       ? `, Holm-adjusted p ${fmt(v.adjustedPValue)} over ${v.familySize} verdicts`
       : "";
-  const detail = `${est}, ${Math.round(v.level * 100)}% CI ${range}; ${METHOD_LABELS[v.method]}${blocks}${seeded}${cv}, ${n}, margin ${marginSaid(v)}${holm}`;
+  return `${est}, ${Math.round(v.level * 100)}% CI ${range}; ${METHOD_LABELS[v.method]}${blocks}${seeded}${cv}, ${n}, margin ${marginSaid(v)}${holm}`;
+}
+
+/** The verdict in words: the outcome, then the numbers it rests on. */
+export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" | "lowerIsBetter">): string {
+  if (v.estimate === null || v.low === null || v.high === null) return v.text;
+  const logScale = v.scale !== "difference";
+  const detail = verdictDetail(v, opts);
   const candidateHigher = v.estimate > (logScale ? 1 : 0);
   const winner = candidateHigher !== opts.lowerIsBetter ? v.candidate : v.baseline;
   const band = bandOf(v, v.margin);
