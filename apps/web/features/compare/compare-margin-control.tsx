@@ -43,7 +43,7 @@ export function CompareMarginControl({
         value={runCvPercent}
         placeholder="none"
       />
-      <label htmlFor="cmp-primary" title="The metric the verdicts judge in their family; every other metric is descriptive">
+      <label htmlFor="cmp-primary" title="Judged in the family; the other metrics are descriptive">
         Primary metric
       </label>
       <select
@@ -63,7 +63,7 @@ export function CompareMarginControl({
         id="cmp-effect"
         name="effect"
         label="Effect (%)"
-        title="The true difference the power line states the chance of finding, percent of the baseline"
+        title="The difference the power line is for"
         value={choices.effect === undefined ? undefined : choices.effect * 100}
         placeholder={String(DEFAULT_EFFECT * 100)}
         max={100}
@@ -72,7 +72,7 @@ export function CompareMarginControl({
         id="cmp-failure-margin"
         name="failureMargin"
         label="Failure margin (±% of the odds)"
-        title="The SLO margin of the failure share: how much its odds may rise or fall and still count as the same"
+        title="How far the failure odds may move and count as the same"
         value={choices.failureMargin === undefined ? undefined : choices.failureMargin * 100}
         placeholder={String(DEFAULT_FAILURE_MARGIN * 100)}
         max={1000}

@@ -82,7 +82,8 @@ export function withMargin(v: GroupVerdict, margin: number, opts: Pick<VerdictOp
     margin,
     outcome,
     pValue,
-    adjustedPValue: pValue,
+    // Only the primary metric's verdicts are adjusted (applyFamily); a descriptive one never is.
+    adjustedPValue: v.role === "primary" ? pValue : null,
     detectable: relative(ruleDetectable(standardError, testDf, rule, DETECTION_POWER)),
     power: betweenConfigurations ? rulePower(effect, standardError, testDf, rule) : null,
     runsNeeded: perRun === null ? null : runsForPower(effect, perRun, rule, DETECTION_POWER),
@@ -155,7 +156,7 @@ export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" |
   if (v.role === "descriptive") {
     // Never a verdict, so no "better" and no power: where the interval lies against the margin.
     const where = v.outcome === "equivalent" ? "lies within" : beyondAlone ? `lies beyond (${winner} ahead)` : "spans";
-    return `descriptive on ${v.metric} (not the primary metric; never significant): the interval ${where} the margin (${detail})`;
+    return `descriptive on ${v.metric}: the interval ${where} the margin (${detail})`;
   }
   switch (v.outcome) {
     case "equivalent":
