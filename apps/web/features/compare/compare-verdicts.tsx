@@ -278,14 +278,10 @@ export function VerdictsPanel({
         </>
       )}
       <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
-        The primary metric answers the comparison: better when its whole interval lies beyond the margin (±
-        {(margin * 100).toFixed(0)}% of the baseline) and Holm&apos;s correction over its pairs keeps it; equivalent when the whole interval
-        lies inside it; otherwise inconclusive. The power line is the chance this rule (margin and Holm step) finds the stated difference
-        with these runs. Every other metric is descriptive: its interval is shown and never called significant. The failure share is judged
-        as an odds ratio (candidate / baseline), its margin ±{(failureMargin * 100).toFixed(0)}% of the odds. Percentiles are whole-run
-        percentiles of the merged histograms. Between repetitions: Welch&apos;s t (a seeded bootstrap from 30 runs a side); one run against
-        repetitions: Student&apos;s t with the repetitions&apos; spread; single runs: a moving-block bootstrap over their seconds,
-        within-run unless a run-to-run CV is stated.
+        The primary metric decides: better when its whole interval lies beyond ±{(margin * 100).toFixed(0)}% and Holm&apos;s correction
+        keeps it, equivalent when inside, else inconclusive; the power line is this rule&apos;s chance of finding the stated difference.
+        Other metrics are descriptive, never significant. Failure share: odds ratio, margin ±{(failureMargin * 100).toFixed(0)}% of the
+        odds. Method and samples: hover a row; docs/statistics.md.
       </p>
     </section>
   );

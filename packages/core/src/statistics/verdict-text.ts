@@ -77,6 +77,7 @@ export function withMargin(v: GroupVerdict, margin: number, opts: Pick<VerdictOp
   const perRun = perRunVarianceOf(v);
   const effect = onTestScale(v, v.effect);
   const betweenConfigurations = v.scope === "between-configurations";
+  const judged = v.role === "primary";
   const decided: GroupVerdict = {
     ...v,
     margin,
@@ -84,9 +85,10 @@ export function withMargin(v: GroupVerdict, margin: number, opts: Pick<VerdictOp
     pValue,
     // Only the primary metric's verdicts are adjusted (applyFamily); a descriptive one never is.
     adjustedPValue: v.role === "primary" ? pValue : null,
-    detectable: relative(ruleDetectable(standardError, testDf, rule, DETECTION_POWER)),
-    power: betweenConfigurations ? rulePower(effect, standardError, testDf, rule) : null,
-    runsNeeded: perRun === null ? null : runsForPower(effect, perRun, rule, DETECTION_POWER),
+    // A descriptive verdict is never a verdict: it has no power, nothing it "finds", no runs it needs.
+    detectable: judged ? relative(ruleDetectable(standardError, testDf, rule, DETECTION_POWER)) : null,
+    power: judged && betweenConfigurations ? rulePower(effect, standardError, testDf, rule) : null,
+    runsNeeded: judged && perRun !== null ? runsForPower(effect, perRun, rule, DETECTION_POWER) : null,
     significant: betweenConfigurations && v.role === "primary" && (outcome === "candidate-better" || outcome === "baseline-better"),
   };
   return { ...decided, text: verdictText(decided, opts) };

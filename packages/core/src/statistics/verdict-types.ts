@@ -115,14 +115,14 @@ export interface GroupVerdict {
   /**
    * The smallest true difference the rule applied (the margin, at the family's Holm level) calls better with 80%
    * power, given these samples' standard error, in the margin's unit: relative (0.2 = 20%) or points. Null without an
-   * interval.
+   * interval, or on a descriptive verdict.
    */
   detectable: number | null;
   /** The difference power and runs needed are stated for (relative, or points for a margin in points). */
   effect: number;
-  /** The chance these samples' rule calls a true difference of `effect` better (null: within-run, or no interval). */
+  /** The chance these samples' rule calls a true difference of `effect` better (null: within-run, descriptive, or no interval). */
   power: number | null;
-  /** Runs a side for 80% power on `effect` under the rule (null: effect within the margin, within-run, or past 1,000). */
+  /** Runs a side for 80% power on `effect` under the rule (null: effect within the margin, within-run, descriptive, or past 1,000). */
   runsNeeded: number | null;
   outcome: VerdictOutcome;
   /** True only between configurations, beyond the margin, and significant after Holm's correction. */
