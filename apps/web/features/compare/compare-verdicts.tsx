@@ -127,6 +127,10 @@ function DescriptiveSaid({ v }: { v: MetricVerdict }) {
   return <span>{v.scope === "within-run" ? `within-run: ${where}` : where}</span>;
 }
 
+/**
+ * A verdict's row. Its data-* attributes are what tests and scrapers read (the rest of a verdict is in the API's
+ * answer and the export): the page's HTML has a size bar (docs/performance.md).
+ */
 function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) {
   const descriptive = v.role === "descriptive";
   const { estimate, interval } = intervalSaid(v);
@@ -144,16 +148,12 @@ function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) 
       data-outcome={v.outcome}
       data-scope={v.scope}
       data-scale={v.scale}
-      data-adjusted-p={v.adjustedPValue ?? undefined}
       data-method={v.method}
       data-basis={v.basis}
       data-margin={v.margin}
       data-margin-unit={v.marginUnit}
       data-power={v.power ?? undefined}
-      data-seed={v.seed ?? undefined}
-      data-resamples={v.resamples ?? undefined}
       data-samples={v.samples.join(",")}
-      data-enough={String(v.outcome !== "no-verdict")}
       // The numbers the verdict rests on (its words are in the row): the estimate, interval, method, samples, margin.
       title={verdictDetail(v, { unit: metricOf(v.metric)?.unit })}
       className={descriptive ? "text-zinc-500" : undefined}
