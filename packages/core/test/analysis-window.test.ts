@@ -65,3 +65,18 @@ describe("MSER-5 on a run's seconds", () => {
     expect(describeWarmup({ warmupSeconds: 15 })).toMatch(/^warm-up \(stated by the study\)/);
   });
 });
+
+describe("a faster start is not a warm-up", () => {
+  it("keeps every second of a run whose latency steps up in its middle (the load rising by design), and cuts a slower start", () => {
+    const start = new Date(Date.UTC(2026, 10, 29, 10, 0, 0));
+    const second = (s: number, ms: number) => ({ ts: new Date(start.getTime() + s * 1000), count: 10, sum: 10 * ms });
+    // 120 s: 5 ms, then 20 ms from 60 s on (a little noise so spreads are not 0). MSER-5 alone cuts the first
+    // 60 s: what is left is steadier; but a faster start is no warm-up.
+    const stepUp = Array.from({ length: 120 }, (_, s) => second(s, (s >= 60 ? 20 : 5) + (s % 3) * 0.1));
+    expect(mserTruncation(Array.from({ length: 24 }, (_, b) => (b >= 12 ? 20.1 : 5.1)))).toBe(12);
+    expect(detectWarmup(stepUp, start, start.getTime() + 120_000).seconds).toBe(0);
+    // The same run slower for its first 20 s: that is cut.
+    const slowStart = Array.from({ length: 120 }, (_, s) => second(s, (s < 20 ? 40 : 5) + (s % 3) * 0.1));
+    expect(detectWarmup(slowStart, start, start.getTime() + 120_000).seconds).toBe(20);
+  });
+});
