@@ -137,7 +137,7 @@ describe("a metric added in one catalog entry", () => {
     const table = studyTableRows("request-durations", cells, catalog);
     const at = table.columns.indexOf("meanLatency");
     expect(at).toBeGreaterThan(0);
-    expect(table.columns.slice(at)).toEqual(["meanLatency", "meanLatency_ci95_low", "meanLatency_ci95_high"]);
+    expect(table.columns.slice(at)).toEqual(["meanLatency", "meanLatency_low", "meanLatency_high", "meanLatency_interval"]);
     const mean = candidate.reduce((sum, s) => sum + s.latencyMs.avg, 0) / candidate.length;
     expect(table.rows[0]![at]).toBeCloseTo(mean, 9);
     expect(studyTableRows("request-durations", cells).columns).not.toContain("meanLatency");
@@ -161,7 +161,7 @@ describe("a metric added in one catalog entry", () => {
     const extended = { ...view, cells: [{ ...cell, stats: { ...cell.stats, ...stats } }] };
     const text = formatStudy(extended, figures).split("\n");
     const line = text.find((l) => l.startsWith("    mean latency "));
-    expect(line).toMatch(new RegExp(`^    mean latency ${mean.toFixed(2)} \\+- [\\d.]+ ms \\(95% CI [\\d.]+ to [\\d.]+\\)$`));
+    expect(line).toMatch(new RegExp(`^    mean latency ${mean.toFixed(2)} \\+- [\\d.]+ ms \\(95% CI [\\d.]+ to [\\d.]+, t\\)$`));
     expect(text.find((l) => l.startsWith("    merged "))).toContain(`mean latency ${candidate[0]!.latencyMs.avg.toFixed(2)} ms`);
     // The built-in report has no such line: it prints the figures it is given.
     expect(formatStudy(extended).includes("mean latency")).toBe(false);

@@ -326,15 +326,19 @@ export function formatSeconds(s: number): string {
 const num = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
 
 /**
- * "512.3 +- 10.2 (95% CI 487.0 to 537.6)", or what there is with fewer than two repetitions; with `decimals` (a
- * catalog metric's) every figure has that many, else about three significant digits.
+ * "512.3 +- 10.2 (95% CI 487.0 to 537.6, t-log)" from 3 repetitions (the interval inside the figure's domain, and how
+ * it was made: core's domain-interval.ts); "512.3 +- 10.2 (min-max 505.1 to 519.5; n = 2: not informative)" from 2;
+ * the value alone from 1. With `decimals` (a catalog metric's) every figure has that many, else about three
+ * significant digits.
  */
 export function formatStats(s: SampleStats, unit = "", decimals?: number): string {
   if (s.mean === null) return "no data";
   const n = (v: number) => (decimals === undefined ? num(v) : v.toFixed(decimals));
   const u = unit ? ` ${unit}` : "";
-  if (s.sd === null || !s.ci95) return `${n(s.mean)}${u} (1 repetition, no spread)`;
-  return `${n(s.mean)} +- ${n(s.sd)}${u} (95% CI ${n(s.ci95.low)} to ${n(s.ci95.high)})`;
+  const i = s.interval;
+  if (s.sd === null || !i || i.kind === "value") return `${n(s.mean)}${u} (1 repetition, no spread)`;
+  if (i.kind === "min-max") return `${n(s.mean)} +- ${n(s.sd)}${u} (min-max ${n(i.low)} to ${n(i.high)}; n = ${s.n}: not informative)`;
+  return `${n(s.mean)} +- ${n(s.sd)}${u} (95% CI ${n(i.low)} to ${n(i.high)}, ${i.kind})`;
 }
 
 /** What a finished run's progress line says of it, in this order: its throughput, p95 and goodput, as the cells name and write them. */

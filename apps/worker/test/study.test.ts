@@ -103,18 +103,22 @@ describe("studies (real worker, real k6, local-service)", () => {
       expect(cell.runs.map((r) => r.round)).toEqual([1, 2, 3]);
       expect(cell.flags).toEqual([]);
       for (const r of cell.runs) expect(r.flags.map((f) => f.code)).not.toContain("too-few-repetitions");
-      // The CI, against an independent computation from the runs' own figures.
+      // The CI, against an independent computation from the runs' own figures: req/s and p95 are positive, so the
+      // t-interval of their logs, exp'd (docs/studies.md, "Intervals").
       for (const metric of ["rps", "p95"] as const) {
         const xs = cell.runs.map((r) => r.result![metric]);
         const m = (xs[0]! + xs[1]! + xs[2]!) / 3;
         const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / 2);
-        const half = (t2(0.975) * sd) / Math.sqrt(3);
+        const logs = xs.map(Math.log);
+        const lm = (logs[0]! + logs[1]! + logs[2]!) / 3;
+        const half = (t2(0.975) * Math.sqrt(logs.reduce((a, x) => a + (x - lm) ** 2, 0) / 2)) / Math.sqrt(3);
         const st = cell.stats[metric];
         expect(st.n).toBe(3);
         expect(st.mean).toBeCloseTo(m, 6);
         expect(st.sd).toBeCloseTo(sd, 6);
-        expect(st.ci95!.low).toBeCloseTo(m - half, 6);
-        expect(st.ci95!.high).toBeCloseTo(m + half, 6);
+        expect(st.interval!.kind).toBe("t-log");
+        expect(st.ci95!.low).toBeCloseTo(Math.exp(lm - half), 6);
+        expect(st.ci95!.high).toBeCloseTo(Math.exp(lm + half), 6);
       }
       // Merged histograms count every request k6 itself counted in the three runs.
       const k6Counts = rows

@@ -2,6 +2,7 @@
 // the query of a study table's export, and the study planner's query and answer.
 import {
   DEFAULT_PRIMARY_METRIC,
+  INTERVAL_KINDS,
   primaryMetricKey,
   runSummarySchema,
   STUDY_METRICS,
@@ -46,7 +47,17 @@ const sampleStatsSchema = z.strictObject({
   n: z.number(),
   mean: z.number().nullable(),
   sd: z.number().nullable(),
+  /** The 95% confidence interval from 3 runs on (inside the figure's domain; halfWidth: half its width), else null. */
   ci95: z.strictObject({ level: z.number(), low: z.number(), high: z.number(), halfWidth: z.number() }).nullable(),
+  /** The interval shown (core's domain-interval.ts): the value (1 run), the runs' range (2), a 95% t-interval (3 on). */
+  interval: z
+    .strictObject({
+      kind: z.enum(INTERVAL_KINDS),
+      level: z.number().nullable(),
+      low: z.number(),
+      high: z.number(),
+    })
+    .nullable(),
 });
 
 /**

@@ -65,6 +65,7 @@ export * from "./k6/k6-plan-check";
 export * from "./connection-urls";
 export * from "./compare";
 export * from "./statistics/repetition-stats";
+export * from "./statistics/domain-interval";
 export * from "./statistics/welch";
 export * from "./statistics/block-bootstrap";
 export * from "./statistics/verdict-method";

@@ -30,7 +30,8 @@ describe("merged repetitions", () => {
     expect(m.perRun.map((r) => r!.rps)).toEqual([100, 100, 100]);
     expect(m.stats.mean).toBe(100);
     expect(m.stats.n).toBe(3);
-    expect(m.stats.ci95).toMatchObject({ low: 100, high: 100 });
+    expect(m.stats.ci95!.low).toBeCloseTo(100, 10);
+    expect(m.stats.ci95!.high).toBeCloseTo(100, 10);
   });
 
   it("averages requests per bucket across the runs and adds the latency histograms", () => {
@@ -44,12 +45,18 @@ describe("merged repetitions", () => {
     expect(alignRepetitions(runs).reduce((a, c) => a + c.count, 0)).toBe(18_000);
   });
 
-  it("summarises different runs with a t interval", () => {
+  it("summarises different runs with a t interval on the log scale (a rate is positive)", () => {
     const m = maxThroughputAcrossRuns([steadyRun(0, 30, 90), steadyRun(100, 30, 100), steadyRun(200, 30, 110)]);
     expect(m.stats.mean).toBe(100);
     expect(m.stats.sd).toBe(10);
-    // t(0.975, 2) = 4.303: 100 +- 4.303 x 10 / sqrt(3).
-    expect(m.stats.ci95!.halfWidth).toBeCloseTo((4.303 * 10) / Math.sqrt(3), 2);
+    // t(0.975, 2) = 4.3027 on the logs of 90, 100, 110, back-transformed.
+    const logs = [90, 100, 110].map(Math.log);
+    const lm = (logs[0]! + logs[1]! + logs[2]!) / 3;
+    const lsd = Math.sqrt(logs.reduce((a, x) => a + (x - lm) ** 2, 0) / 2);
+    const half = (4.302652729911275 * lsd) / Math.sqrt(3);
+    expect(m.stats.interval).toMatchObject({ kind: "t-log", level: 0.95 });
+    expect(m.stats.ci95!.low).toBeCloseTo(Math.exp(lm - half), 8);
+    expect(m.stats.ci95!.high).toBeCloseTo(Math.exp(lm + half), 8);
   });
 });
 

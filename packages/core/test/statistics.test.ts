@@ -88,7 +88,7 @@ describe("mean, SD and the 95% confidence interval of a mean", () => {
     // mean 102.5; squared deviations 6.25 + 56.25 + 6.25 + 56.25 = 125, / 3, SD 6.454972;
     // half width = 3.182446 * 6.454972 / 2 = 10.271301.
     const xs = [100, 110, 105, 95];
-    const s = describeSample(xs);
+    const s = describeSample(xs, "real");
     expect(s.n).toBe(4);
     expect(s.mean).toBe(102.5);
     expect(s.sd).toBeCloseTo(Math.sqrt(125 / 3), 12);
@@ -98,10 +98,16 @@ describe("mean, SD and the 95% confidence interval of a mean", () => {
     expect(s.ci95!.halfWidth).toBeGreaterThan((1.96 * s.sd!) / 2);
   });
 
-  it("gives no SD or interval for fewer than two values, and is zero-width for identical values", () => {
-    expect(describeSample([])).toEqual({ n: 0, mean: null, sd: null, ci95: null });
-    expect(describeSample([7])).toEqual({ n: 1, mean: 7, sd: null, ci95: null });
-    const same = describeSample([5, 5, 5]);
+  it("gives no SD or interval for fewer than two values (one value is its own 'interval'), and is zero-width for identical values", () => {
+    expect(describeSample([], "real")).toEqual({ n: 0, mean: null, sd: null, ci95: null, interval: null });
+    expect(describeSample([7], "real")).toEqual({
+      n: 1,
+      mean: 7,
+      sd: null,
+      ci95: null,
+      interval: { kind: "value", level: null, low: 7, high: 7 },
+    });
+    const same = describeSample([5, 5, 5], "real");
     expect(same.sd).toBe(0);
     expect(same.ci95).toMatchObject({ low: 5, high: 5, halfWidth: 0 });
     expect(() => sampleStandardDeviation([1])).toThrow(RangeError);
@@ -138,6 +144,8 @@ describe("merged result of a study cell", () => {
     const merged = mergeRepetitions([run(0), run(1000), run(2000)])!;
     expect(merged.rps).toBe(100);
     expect(merged.maxThroughput!.rps).toBe(100);
-    expect(merged.maxThroughput!.acrossRuns).toEqual({ n: 3, sd: 0, low: 100, high: 100 });
+    expect(merged.maxThroughput!.acrossRuns).toMatchObject({ n: 3, sd: 0, interval: "t-log" });
+    expect(merged.maxThroughput!.acrossRuns!.low).toBeCloseTo(100, 10);
+    expect(merged.maxThroughput!.acrossRuns!.high).toBeCloseTo(100, 10);
   });
 });

@@ -50,12 +50,20 @@ describe("the studies' tables", () => {
     { target: "gcr", workload: "linear", runs: [run("d", { requests: 200, ok: 150, p95: 30, costPerK: 0.05 })] },
   ]);
 
-  it("gives each figure as the mean over the repetitions with its 95% t-interval (worked by hand)", () => {
+  it("gives each figure as the mean over the repetitions with its 95% interval in its domain (worked by hand)", () => {
     const gke = cells[0]!;
     expect(gke.n).toBe(3);
-    // Totals 100, 110, 120: mean 110, SD 10, half-width 4.3027 x 10 / sqrt(3) = 24.84.
+    // Totals 100, 110, 120: mean 110; a count is positive, so its interval is the logs' t-interval, exp'd.
     expect(gke.stats.total.mean).toBe(110);
-    expect(gke.stats.total.ci95!.halfWidth).toBeCloseTo((T2 * 10) / Math.sqrt(3), 8);
+    const logs = [100, 110, 120].map(Math.log);
+    const lm = (logs[0]! + logs[1]! + logs[2]!) / 3;
+    const lsd = Math.sqrt(logs.reduce((a, x) => a + (x - lm) ** 2, 0) / 2);
+    expect(gke.stats.total.interval).toMatchObject({ kind: "t-log", level: 0.95 });
+    expect(gke.stats.total.ci95!.low).toBeCloseTo(Math.exp(lm - (T2 * lsd) / Math.sqrt(3)), 8);
+    expect(gke.stats.total.ci95!.high).toBeCloseTo(Math.exp(lm + (T2 * lsd) / Math.sqrt(3)), 8);
+    // Failed 0, 11, 0: a 0 has no log, so the plain t-interval cut at 0.
+    expect(gke.stats.failed.interval!.kind).toBe("t-clamped");
+    expect(gke.stats.failed.interval!.low).toBe(0);
     expect(gke.stats.failed.mean).toBeCloseTo(11 / 3, 12);
     // Goodput 100%, 90%, 100%: mean 96.67%.
     expect(gke.stats.goodput.mean).toBeCloseTo(290 / 3, 9);
@@ -67,13 +75,13 @@ describe("the studies' tables", () => {
     expect(gke.stats.stableThroughput.mean).toBeCloseTo(56, 12);
     // One run: a mean, no interval; no CPU series: no weighted qps.
     const gcr = cells[1]!;
-    expect(gcr.stats.successRatio).toMatchObject({ n: 1, mean: 75, ci95: null });
+    expect(gcr.stats.successRatio).toMatchObject({ n: 1, mean: 75, ci95: null, interval: { kind: "value", low: 75, high: 75 } });
     expect(gcr.stats.weightedQps.n).toBe(0);
   });
 
   it("lays each table out as its study did", () => {
     const counts = studyTableRows("request-counts", cells);
-    expect(counts.columns.slice(0, 6)).toEqual(["target", "workload", "n", "failed", "failed_ci95_low", "failed_ci95_high"]);
+    expect(counts.columns.slice(0, 7)).toEqual(["target", "workload", "n", "failed", "failed_low", "failed_high", "failed_interval"]);
     expect(counts.rows[0]!.slice(0, 3)).toEqual(["gke", "linear", 3]);
     // Table 5.45: a row per workload, the deployments side by side.
     const cost = studyTableRows("cost", cells);
@@ -81,18 +89,26 @@ describe("the studies' tables", () => {
       "workload",
       "unit",
       "gke:costPerThousand",
-      "gke:costPerThousand_ci95_low",
-      "gke:costPerThousand_ci95_high",
+      "gke:costPerThousand_low",
+      "gke:costPerThousand_high",
+      "gke:costPerThousand_interval",
       "gcr:costPerThousand",
-      "gcr:costPerThousand_ci95_low",
-      "gcr:costPerThousand_ci95_high",
+      "gcr:costPerThousand_low",
+      "gcr:costPerThousand_high",
+      "gcr:costPerThousand_interval",
     ]);
     expect(cost.rows).toHaveLength(1);
     expect(cost.rows[0]![0]).toBe("linear");
-    expect(cost.rows[0]![5]).toBe(0.05);
+    expect(cost.rows[0]![6]).toBe(0.05);
+    // One run: its value is both ends, and the file says it is a value, not an interval.
+    expect(cost.rows[0]!.slice(6)).toEqual([0.05, 0.05, 0.05, "value"]);
     // Table 4.3: a row per deployment, the workloads side by side, k6's ratio beside the 2xx share.
     const ratio = studyTableRows("success-ratio", cells);
-    expect(ratio.columns.filter((c) => !c.includes("_ci95_"))).toEqual(["target", "linear:successRatio", "linear:expectedResponseRatio"]);
+    expect(ratio.columns.filter((c) => !/_(low|high|interval)$/.test(c))).toEqual([
+      "target",
+      "linear:successRatio",
+      "linear:expectedResponseRatio",
+    ]);
     expect(ratio.rows.map((r) => r[0])).toEqual(["gke", "gcr"]);
     expect(Object.keys(STUDY_TABLES)).toEqual(["request-counts", "request-durations", "cost", "success-ratio", "throughput", "scaling"]);
   });

@@ -1,6 +1,7 @@
 import type { StudyCellView, StudyRunView, StudyView } from "@opsbench/db";
 import {
   FINAL_RUN_STATUSES,
+  intervalNote,
   isRunInProgress,
   isStudySettled,
   STUDY_CELL_FIGURES,
@@ -121,13 +122,37 @@ function RunChip({ run, letter }: { run: StudyRunView; letter: string }) {
   );
 }
 
+/** A figure's numbers for tests and scripts: the 95% CI (3 runs on) and the interval shown (low, high, kind: core's domain-interval.ts). */
 function ciAttrs(s: SampleStats | undefined, prefix = "") {
   return {
     [`data-${prefix}n`]: s?.n ?? 0,
     [`data-${prefix}mean`]: s?.mean ?? "",
     [`data-${prefix}ci-low`]: s?.ci95?.low ?? "",
     [`data-${prefix}ci-high`]: s?.ci95?.high ?? "",
+    [`data-${prefix}low`]: s?.interval?.low ?? "",
+    [`data-${prefix}high`]: s?.interval?.high ?? "",
+    [`data-${prefix}interval`]: s?.interval?.kind ?? "",
   };
+}
+
+/** A figure's interval as the cell shows it: [low, high] from 3 runs; the runs' range, said to be uninformative, from 2; nothing from 1. */
+function IntervalText({ s, fmt }: { s: SampleStats | undefined; fmt: (v: number) => string }) {
+  const i = s?.interval;
+  if (!s || !i || i.kind === "value")
+    return <span className="font-sans text-[11px] text-zinc-400">{s?.n === 1 ? "1 run: no interval" : NO_VALUE}</span>;
+  if (i.kind === "min-max")
+    return (
+      <span data-role="range" title={intervalNote(i, s.n)}>
+        <span className="font-sans text-[11px] text-zinc-500">min–max </span>
+        <span data-role="range-low">{fmt(i.low)}</span>–<span data-role="range-high">{fmt(i.high)}</span>
+        <span className="block font-sans text-[11px] text-amber-700">n = {s.n}: not informative</span>
+      </span>
+    );
+  return (
+    <span data-role="ci" title={intervalNote(i, s.n)}>
+      [<span data-role="ci-low">{fmt(i.low)}</span>, <span data-role="ci-high">{fmt(i.high)}</span>]
+    </span>
+  );
 }
 
 const mergedValue = (cell: StudyCellView, m: StudyCellFigure): number | null => (cell.merged ? m.ofRun(cell.merged) : null);
@@ -180,7 +205,12 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
               <th className="px-3 py-1 text-left text-[10px] font-medium uppercase tracking-wide text-zinc-500">metric</th>
               <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">n</th>
               <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">mean ± SD</th>
-              <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">95% CI of the mean</th>
+              <th
+                className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500"
+                title="95% CI from 3 runs (log scale for positive figures, logit for shares); the runs' range from 2"
+              >
+                95% CI (3+ runs)
+              </th>
               <th
                 className="px-3 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500"
                 title="all succeeded repetitions' histograms merged"
@@ -209,13 +239,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
                     )}
                   </td>
                   <td className="px-2 py-1 text-right">
-                    {s?.ci95 ? (
-                      <span data-role="ci">
-                        [<span data-role="ci-low">{m.fmt(s.ci95.low)}</span>, <span data-role="ci-high">{m.fmt(s.ci95.high)}</span>]
-                      </span>
-                    ) : (
-                      <span className="font-sans text-[11px] text-zinc-400">{(s?.n ?? 0) < 2 ? "needs 2 runs" : NO_VALUE}</span>
-                    )}
+                    <IntervalText s={s} fmt={(v) => m.fmt(v)} />
                   </td>
                   <td className="px-3 py-1 text-right text-zinc-700">{m.fmt(mergedValue(cell, m))}</td>
                 </tr>
@@ -234,7 +258,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
   );
 }
 
-/** Each cell's 95% CI of one metric on one scale: a bar from low to high, a dot at the mean. */
+/** Each cell's interval of one metric on one scale: a bar from low to high (grey and dashed: the range of 2 runs), a dot at the mean. */
 function CiPlot({
   study,
   metric,
@@ -249,7 +273,7 @@ function CiPlot({
   unit: string;
 }) {
   const rows = study.cells.map((c) => ({ c, s: c.stats[metric] }));
-  const values = rows.flatMap(({ s }) => (s.ci95 ? [s.ci95.low, s.ci95.high] : s.mean !== null ? [s.mean] : []));
+  const values = rows.flatMap(({ s }) => (s.interval ? [s.interval.low, s.interval.high] : s.mean !== null ? [s.mean] : []));
   if (values.length === 0) return null;
   let lo = Math.min(...values);
   let hi = Math.max(...values);
@@ -260,7 +284,7 @@ function CiPlot({
   return (
     <div data-testid={`study-ci-plot-${metric}`} className="min-w-0">
       <h3 className="mb-1 text-xs font-medium text-zinc-700">
-        {label} <span className="font-normal text-zinc-400">(mean and 95% CI, {unit})</span>
+        {label} <span className="font-normal text-zinc-400">(mean and 95% CI; range of the runs below 3, {unit})</span>
       </h3>
       <ul className="space-y-1">
         {rows.map(({ c, s }) => (
@@ -269,10 +293,11 @@ function CiPlot({
               <b>{cellLetter(c.index)}</b> {c.target.name} × {c.workload.name}
             </span>
             <span className="relative h-4 rounded bg-zinc-50">
-              {s.ci95 && (
+              {s.interval && s.interval.kind !== "value" && (
                 <span
-                  className="absolute top-1.5 h-1 rounded bg-blue-300"
-                  style={{ left: x(s.ci95.low), width: `calc(${x(s.ci95.high)} - ${x(s.ci95.low)})` }}
+                  data-interval={s.interval.kind}
+                  className={`absolute top-1.5 h-1 rounded ${s.interval.kind === "min-max" ? "border-t border-dashed border-zinc-400" : "bg-blue-300"}`}
+                  style={{ left: x(s.interval.low), width: `calc(${x(s.interval.high)} - ${x(s.interval.low)})` }}
                 />
               )}
               {s.mean !== null && (
@@ -280,7 +305,11 @@ function CiPlot({
               )}
             </span>
             <span className="text-right font-mono tabular-nums text-zinc-600">
-              {s.mean === null ? NO_VALUE : s.ci95 ? `${fmt(s.ci95.low)}–${fmt(s.ci95.high)}` : `${fmt(s.mean)} (n=${s.n})`}
+              {s.mean === null || !s.interval
+                ? NO_VALUE
+                : s.interval.kind === "value"
+                  ? `${fmt(s.mean)} (n=1)`
+                  : `${fmt(s.interval.low)}–${fmt(s.interval.high)}${s.interval.kind === "min-max" ? ` (range, n=${s.n})` : ""}`}
             </span>
           </li>
         ))}

@@ -3,9 +3,11 @@
 // 1,000 requests (workloads x deployments, the cheapest in bold), study 001's success
 // ratio (deployments x workloads, k6's expected_response ratio beside it), and the
 // throughput definitions. Every figure: the mean over the cell's succeeded
-// repetitions, its 95% t-interval under it. Server-rendered; each figure carries its
+// repetitions, its interval under it (core's domain-interval.ts: a 95% interval
+// inside the figure's domain from 3 runs, the runs' range from 2). Server-rendered; each figure carries its
 // numbers in data-* attributes for tests and scripts.
 import {
+  intervalNote,
   STUDY_TABLE_DEFINITIONS,
   STUDY_TABLE_METRICS,
   STUDY_TABLES,
@@ -46,8 +48,9 @@ function Figure({
       data-metric={metric}
       data-n={s?.n ?? 0}
       data-mean={s?.mean ?? undefined}
-      data-low={s?.ci95?.low ?? undefined}
-      data-high={s?.ci95?.high ?? undefined}
+      data-low={s?.interval?.low ?? undefined}
+      data-high={s?.interval?.high ?? undefined}
+      data-interval={s?.interval?.kind ?? undefined}
     >
       <span className={bold ? "font-bold" : undefined}>{s?.mean == null ? NO_VALUE : s.mean.toFixed(d)}</span>
       {s?.mean != null && unit && unit !== "%" && <span className="ml-0.5 text-[10px] text-zinc-500">{unit}</span>}
@@ -57,8 +60,19 @@ function Figure({
           est.
         </span>
       )}
-      <div className="text-[10px] text-zinc-500">
-        {s?.ci95 ? `[${s.ci95.low.toFixed(d)}, ${s.ci95.high.toFixed(d)}]` : s && s.n === 1 ? "1 run, no interval" : ""}
+      <div className="text-[10px] text-zinc-500" title={s?.interval ? intervalNote(s.interval, s.n) : undefined}>
+        {!s?.interval ? (
+          ""
+        ) : s.interval.kind === "value" ? (
+          "1 run, no interval"
+        ) : s.interval.kind === "min-max" ? (
+          <>
+            min–max [{s.interval.low.toFixed(d)}, {s.interval.high.toFixed(d)}]
+            <span className="block text-amber-700">n = {s.n}: not informative</span>
+          </>
+        ) : (
+          `[${s.interval.low.toFixed(d)}, ${s.interval.high.toFixed(d)}]`
+        )}
       </div>
     </td>
   );
@@ -248,7 +262,12 @@ export function StudyTables({ view }: { view: StudyTablesView }) {
             <dd key={`${d.id}-d`}>{d.definition}</dd>,
           ])}
           <dt className="font-medium">interval</dt>
-          <dd>the 95% t-interval of the mean over the cell's succeeded repetitions (Student's t, n - 1 degrees of freedom)</dd>
+          <dd>
+            from 3 succeeded repetitions, the 95% t-interval (Student's t, n - 1 degrees of freedom) on the scale where the figure cannot
+            leave its domain: the log for positive figures (latency, req/s, counts, durations, cost, CPU), the logit for shares (goodput,
+            success ratio), cut at 0 or 100% when a run sits there; from 2, the runs' range (min–max, not informative); from 1, no interval.
+            The CSV and JSON files carry the same ends and name the kind.
+          </dd>
         </dl>
       </section>
     </div>

@@ -37,6 +37,13 @@ export const DEFAULT_PRIMARY_METRIC = "p95";
  */
 export type RunMetricKind = "quantile" | "share" | "rate" | "run-level";
 
+/**
+ * Where a quantity's values live, so its interval across repetitions stays there (statistics/domain-interval.ts):
+ * "positive" (latency, req/s, counts, durations, cost: >= 0, an interval on the log scale), "share" (a percentage in
+ * [0, 100], an interval on the logit scale), "real" (anything, the plain t-interval).
+ */
+export type QuantityDomain = "positive" | "share" | "real";
+
 /** A name the gate's `--fail-on` accepts; `negated`: the rule reads the verdict with its sign turned (goodput = -failure share). */
 export interface GateAlias {
   alias: string;
@@ -67,6 +74,8 @@ export interface RunMetric {
    * comparison's margin; absent: the difference, under the comparison's margin relative to the baseline.
    */
   scale?: "log-odds";
+  /** Where its values live (its interval across repetitions stays there); absent: "real". */
+  domain?: QuantityDomain;
   /** Shown with its interval but never the primary metric, never in the family (all-responses latency: fast failures would win it). */
   descriptiveOnly?: true;
   /** A share's run: its requests (what the share is of), so a run without failures has a finite log-odds. */
@@ -99,6 +108,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "quantile",
+    domain: "positive",
     quantile: "p50",
     ofRun: (s) => successFirstLatency(s).p50,
     ofWindow: (b) => b.p50Ms,
@@ -113,6 +123,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "quantile",
+    domain: "positive",
     quantile: "p95",
     ofRun: (s) => successFirstLatency(s).p95,
     ofWindow: (b) => b.p95Ms,
@@ -127,6 +138,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "quantile",
+    domain: "positive",
     quantile: "p99",
     ofRun: (s) => successFirstLatency(s).p99,
     ofWindow: (b) => b.p99Ms,
@@ -141,6 +153,7 @@ const BUILT_IN_METRICS = [
     decimals: 1,
     lowerIsBetter: false,
     kind: "rate",
+    domain: "positive",
     ofRun: (s) => (s.rps * s.goodput) / 100,
     ofWindow: (b) => (b.requests * (b.goodput ?? 0)) / 100 / VERDICT_WINDOW_SECONDS,
     gate: [{ alias: "rps" }, { alias: "req/s" }],
@@ -157,6 +170,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "share",
+    domain: "share",
     scale: "log-odds",
     ofRun: (s) => (s.requests > 0 ? 100 - s.goodput : 0),
     ofRunTotal: (s) => s.requests,
@@ -171,6 +185,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "run-level",
+    domain: "positive",
     descriptiveOnly: true,
     ofRun: (s) => s.latencyMs.p95,
     ofWindow: () => null,
@@ -185,6 +200,7 @@ const BUILT_IN_METRICS = [
     decimals: 2,
     lowerIsBetter: true,
     kind: "run-level",
+    domain: "positive",
     descriptiveOnly: true,
     ofRun: (s) => s.latencyMs.p99,
     ofWindow: () => null,

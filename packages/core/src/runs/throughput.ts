@@ -12,8 +12,19 @@ export const maxThroughputSchema = z.object({
   /** Seconds from the first second with data to the start of that window. */
   windowStartOffset: z.number(),
   windowSeconds: z.number(),
-  /** Merged repetitions: rps is the mean of each run's maximum; n, SD and 95% interval of those maxima. */
-  acrossRuns: z.object({ n: z.number(), sd: z.number().nullable(), low: z.number().nullable(), high: z.number().nullable() }).optional(),
+  /**
+   * Merged repetitions: rps is the mean of each run's maximum; n, SD and the interval of those maxima, and how it was
+   * made (statistics/domain-interval.ts: "min-max" below 3 runs, "t-log" from 3).
+   */
+  acrossRuns: z
+    .object({
+      n: z.number(),
+      sd: z.number().nullable(),
+      low: z.number().nullable(),
+      high: z.number().nullable(),
+      interval: z.string().optional(),
+    })
+    .optional(),
 });
 export type MaxThroughput = z.infer<typeof maxThroughputSchema>;
 

@@ -2,7 +2,7 @@
 // start): latency histograms add (exact percentiles of all requests), but rates
 // are averaged across the runs, never summed: three runs at 100 req/s are a
 // cell at 100 req/s, not 300. Maximum throughput comes from each run and is
-// then summarised across the runs (mean and Student-t interval).
+// then summarised across the runs (mean and its interval inside (0, inf): domain-interval.ts).
 import { bucketize, emptyBucket, type ResultCell, type TimeBucket } from "../runs/latency-summary";
 import { describeSample, type SampleStats } from "./repetition-stats";
 import type { MaxThroughput } from "../runs/throughput";
@@ -60,7 +60,7 @@ export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds =
 export interface MaxThroughputAcrossRuns {
   /** Each run's own maximum (study 004's definition), in run order; null where a run had none. */
   perRun: Array<MaxThroughput | null>;
-  /** Mean, SD and 95% interval of the runs' maxima (req/s). */
+  /** Mean, SD and interval of the runs' maxima (req/s, a positive quantity). */
   stats: SampleStats;
 }
 
@@ -70,5 +70,11 @@ export function maxThroughputAcrossRuns(
   opts: { requestName?: string; windowSeconds?: number } = {},
 ): MaxThroughputAcrossRuns {
   const perRun = runs.map((r) => studyMaxThroughput(r.cells, opts));
-  return { perRun, stats: describeSample(perRun.filter((m): m is MaxThroughput => m !== null).map((m) => m.rps)) };
+  return {
+    perRun,
+    stats: describeSample(
+      perRun.filter((m): m is MaxThroughput => m !== null).map((m) => m.rps),
+      "positive",
+    ),
+  };
 }

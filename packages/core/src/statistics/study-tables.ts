@@ -4,9 +4,9 @@
 // (cost per 1,000 requests, workloads x deployments), study 001's Table 4.3 (success
 // ratio, the 2xx share) next to k6's expected_response ratio, and the throughput
 // definitions (study 004's maximum and stable throughput, study 002's weighted qps).
-// Every figure is a mean over a cell's succeeded repetitions with its 95% t-interval
-// (describeSample), never a single run or a transcription.
-import { METRIC_CATALOG, type MetricCatalog } from "../metrics/metric-catalog";
+// Every figure is a mean over a cell's succeeded repetitions with its interval inside the
+// figure's domain (describeSample, domain-interval.ts), never a single run or a transcription.
+import { METRIC_CATALOG, type MetricCatalog, type QuantityDomain } from "../metrics/metric-catalog";
 import type { RunSummary } from "../runs/run-summary";
 import { describeSample, type SampleStats } from "./repetition-stats";
 import { stableThroughput, STUDY_METRIC_DEFINITIONS, type StudyMetricId, throughputPerVcpu, weightedQps } from "./study-definitions";
@@ -36,6 +36,8 @@ export interface StudyTableFigure {
   label: string;
   unit: string;
   decimals: number;
+  /** Where its values live: its interval stays there (domain-interval.ts). */
+  domain: QuantityDomain;
   of: (r: StudyTableRun) => number | null;
   /** The study definition it follows (shown under the tables), if a study defined it. */
   definition?: StudyMetricId;
@@ -46,26 +48,35 @@ export interface StudyTableFigure {
  * metrics a table shows come from the catalog (its entries' studyTables), see studyTableFigures.
  */
 const STUDY_ONLY_FIGURES = {
-  failed: { label: "Failed", unit: "", decimals: 0, of: (r: StudyTableRun) => r.summary.failures },
-  total: { label: "Total", unit: "", decimals: 0, of: (r: StudyTableRun) => r.summary.requests },
-  goodput: { label: "Goodput", unit: "%", decimals: 2, definition: "goodput", of: (r: StudyTableRun) => r.summary.goodput },
-  avg: { label: "AVG", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.avg },
-  min: { label: "MIN", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.min },
-  med: { label: "MED", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.p50 },
-  max: { label: "MAX", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.max },
-  p90: { label: "p(90)", unit: "ms", decimals: 2, of: (r: StudyTableRun) => r.summary.latencyMs.p90 },
+  failed: { label: "Failed", unit: "", decimals: 0, domain: "positive", of: (r: StudyTableRun) => r.summary.failures },
+  total: { label: "Total", unit: "", decimals: 0, domain: "positive", of: (r: StudyTableRun) => r.summary.requests },
+  goodput: {
+    label: "Goodput",
+    unit: "%",
+    decimals: 2,
+    domain: "share",
+    definition: "goodput",
+    of: (r: StudyTableRun) => r.summary.goodput,
+  },
+  avg: { label: "AVG", unit: "ms", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.summary.latencyMs.avg },
+  min: { label: "MIN", unit: "ms", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.summary.latencyMs.min },
+  med: { label: "MED", unit: "ms", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.summary.latencyMs.p50 },
+  max: { label: "MAX", unit: "ms", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.summary.latencyMs.max },
+  p90: { label: "p(90)", unit: "ms", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.summary.latencyMs.p90 },
   costPerThousand: {
     // Successful requests: a target answering fast failures is not made cheaper by them (the IoT study's Table 5.45
     // counted every request; its runs had next to no failures).
     label: "Cost per 1,000 successful requests",
     unit: "cost",
     decimals: 4,
+    domain: "positive",
     of: (r: StudyTableRun) => r.summary.cost?.perThousandSuccessfulRequests ?? null,
   },
   successRatio: {
     label: "Success ratio (2xx)",
     unit: "%",
     decimals: 2,
+    domain: "share",
     definition: "success-ratio",
     of: (r: StudyTableRun) => r.summary.successRatio,
   },
@@ -73,6 +84,7 @@ const STUDY_ONLY_FIGURES = {
     label: "k6 expected_response ratio",
     unit: "%",
     decimals: 2,
+    domain: "share",
     definition: "expected-response-ratio",
     of: (r: StudyTableRun) =>
       r.summary.expectedResponseRatio ??
@@ -82,6 +94,7 @@ const STUDY_ONLY_FIGURES = {
     label: "Max throughput",
     unit: "req/s",
     decimals: 2,
+    domain: "positive",
     definition: "max-throughput",
     of: (r: StudyTableRun) => r.maxThroughputRps,
   },
@@ -89,14 +102,16 @@ const STUDY_ONLY_FIGURES = {
     label: "Stable throughput (80% of max)",
     unit: "req/s",
     decimals: 2,
+    domain: "positive",
     definition: "stable-throughput",
     of: (r: StudyTableRun) => (r.maxThroughputRps === null ? null : stableThroughput(r.maxThroughputRps)),
   },
-  cpuPercent: { label: "CPU", unit: "%", decimals: 2, of: (r: StudyTableRun) => r.cpuPercent },
+  cpuPercent: { label: "CPU", unit: "%", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.cpuPercent },
   weightedQps: {
     label: "Weighted qps",
     unit: "req/s per CPU%",
     decimals: 3,
+    domain: "positive",
     definition: "weighted-qps",
     of: (r: StudyTableRun) => weightedQps(r.summary.rps, r.cpuPercent),
   },
@@ -104,15 +119,23 @@ const STUDY_ONLY_FIGURES = {
     label: "Scaling duration",
     unit: "s",
     decimals: 2,
+    domain: "positive",
     definition: "scaling-duration",
     of: (r: StudyTableRun) => r.scaling?.seconds ?? null,
   },
-  maxReplicas: { label: "Replicas reached", unit: "", decimals: 2, of: (r: StudyTableRun) => r.scaling?.maxReplicas ?? null },
-  meanVcpus: { label: "Mean vCPUs", unit: "vCPU", decimals: 2, of: (r: StudyTableRun) => r.meanVcpus ?? null },
+  maxReplicas: {
+    label: "Replicas reached",
+    unit: "",
+    decimals: 2,
+    domain: "positive",
+    of: (r: StudyTableRun) => r.scaling?.maxReplicas ?? null,
+  },
+  meanVcpus: { label: "Mean vCPUs", unit: "vCPU", decimals: 2, domain: "positive", of: (r: StudyTableRun) => r.meanVcpus ?? null },
   rpsPerVcpu: {
     label: "Throughput per vCPU",
     unit: "req/s per vCPU",
     decimals: 2,
+    domain: "positive",
     definition: "throughput-per-vcpu",
     of: (r: StudyTableRun) => throughputPerVcpu(r.summary.rps, r.meanVcpus ?? null),
   },
@@ -131,7 +154,13 @@ export function studyTableFigures(catalog: MetricCatalog = METRIC_CATALOG): Reco
       if (c.column in STUDY_ONLY_FIGURES || (owner.get(c.column) ?? m.key) !== m.key)
         throw new Error(`study table figure "${c.column}" is declared twice`);
       owner.set(c.column, m.key);
-      figures[c.column] = { label: c.heading, unit: m.unit, decimals: m.decimals, of: (r: StudyTableRun) => m.ofRun(r.summary) };
+      figures[c.column] = {
+        label: c.heading,
+        unit: m.unit,
+        decimals: m.decimals,
+        domain: m.domain ?? "real",
+        of: (r: StudyTableRun) => m.ofRun(r.summary),
+      };
     }
   return figures;
 }
@@ -233,13 +262,16 @@ export interface StudyTableCell {
   stats: Record<StudyTableMetric, SampleStats>;
 }
 
-/** Each cell's figures: mean, SD and 95% t-interval over its succeeded runs, per metric (runs without a value are left out of that metric). */
+/** Each cell's figures: mean, SD and interval (in the figure's domain) over its succeeded runs, per metric (runs without a value are left out of that metric). */
 export function studyTableCells(cells: readonly StudyTableCellInput[], catalog: MetricCatalog = METRIC_CATALOG): StudyTableCell[] {
   const figures = Object.entries(studyTableFigures(catalog));
   return cells.map((c) => {
     const stats: Record<StudyTableMetric, SampleStats> = {};
     for (const [key, m] of figures)
-      stats[key] = describeSample(c.runs.map((r) => m.of(r)).filter((v): v is number => v !== null && Number.isFinite(v)));
+      stats[key] = describeSample(
+        c.runs.map((r) => m.of(r)).filter((v): v is number => v !== null && Number.isFinite(v)),
+        m.domain,
+      );
     const costs = c.runs.map((r) => r.summary.cost).filter((x) => x != null);
     return {
       target: c.target,
@@ -252,16 +284,26 @@ export function studyTableCells(cells: readonly StudyTableCellInput[], catalog: 
   });
 }
 
-/** A plain table of a study table: column names and rows (mean, then the interval's ends, per figure). */
+/** A plain table of a study table: column names and rows (mean, the interval's ends and its kind, per figure). */
 export interface StudyTableRows {
   columns: string[];
   rows: Array<Array<string | number | null>>;
 }
 
-const triple = (s: SampleStats | undefined): Array<number | null> => [s?.mean ?? null, s?.ci95?.low ?? null, s?.ci95?.high ?? null];
+/** A figure's four columns: the mean, the low and high the page shows, and how they were made (domain-interval.ts). */
+const quadruple = (s: SampleStats | undefined): Array<number | string | null> => [
+  s?.mean ?? null,
+  s?.interval?.low ?? null,
+  s?.interval?.high ?? null,
+  s?.interval?.kind ?? null,
+];
 const ordered = (xs: readonly string[]) => [...new Set(xs)];
 
-/** A table laid out as its study laid it out, each figure as mean, 95% low, 95% high (CSV and JSON exports). */
+/**
+ * A table laid out as its study laid it out, each figure as its mean, `_low` and `_high` (the interval the page shows)
+ * and `_interval` (its kind: "t-log", "t-logit", "t", "t-clamped" from 3 runs; "min-max" for 2, "value" for 1) (CSV
+ * and JSON exports).
+ */
 export function studyTableRows(
   id: StudyTableId,
   cells: readonly StudyTableCell[],
@@ -271,7 +313,12 @@ export function studyTableRows(
   const targets = ordered(cells.map((c) => c.target));
   const workloads = ordered(cells.map((c) => c.workload));
   const find = (target: string, workload: string) => cells.find((c) => c.target === target && c.workload === workload);
-  const figure = (m: StudyTableMetric, prefix = "") => [`${prefix}${m}`, `${prefix}${m}_ci95_low`, `${prefix}${m}_ci95_high`];
+  const figure = (m: StudyTableMetric, prefix = "") => [
+    `${prefix}${m}`,
+    `${prefix}${m}_low`,
+    `${prefix}${m}_high`,
+    `${prefix}${m}_interval`,
+  ];
   if (t.layout === "by-target") {
     const units = ordered(cells.map((c) => c.costUnit ?? "").filter(Boolean));
     return {
@@ -279,17 +326,17 @@ export function studyTableRows(
       rows: workloads.map((w) => [
         w,
         units.join(" ") || null,
-        ...targets.flatMap((target) => t.metrics.flatMap((m) => triple(find(target, w)?.stats[m]))),
+        ...targets.flatMap((target) => t.metrics.flatMap((m) => quadruple(find(target, w)?.stats[m]))),
       ]),
     };
   }
   if (t.layout === "by-workload")
     return {
       columns: ["target", ...workloads.flatMap((w) => t.metrics.flatMap((m) => figure(m, `${w}:`)))],
-      rows: targets.map((target) => [target, ...workloads.flatMap((w) => t.metrics.flatMap((m) => triple(find(target, w)?.stats[m])))]),
+      rows: targets.map((target) => [target, ...workloads.flatMap((w) => t.metrics.flatMap((m) => quadruple(find(target, w)?.stats[m])))]),
     };
   return {
     columns: ["target", "workload", "n", ...t.metrics.flatMap((m) => figure(m))],
-    rows: cells.map((c) => [c.target, c.workload, c.n, ...t.metrics.flatMap((m) => triple(c.stats[m]))]),
+    rows: cells.map((c) => [c.target, c.workload, c.n, ...t.metrics.flatMap((m) => quadruple(c.stats[m]))]),
   };
 }

@@ -2,7 +2,13 @@
 // workloads inner, as the study input lists them; and the planned run order
 // (studies.planned_order): cell indices, a round after another.
 import { z } from "zod";
-import { type MetricCatalog, type RunMetric, STUDY_SHOWN_METRICS, type StudyMetricField } from "../metrics/metric-catalog";
+import {
+  type MetricCatalog,
+  type QuantityDomain,
+  type RunMetric,
+  STUDY_SHOWN_METRICS,
+  type StudyMetricField,
+} from "../metrics/metric-catalog";
 import type { RunSummary } from "../runs/run-summary";
 import { describeSample, type SampleStats } from "../statistics/repetition-stats";
 import { repetitionFlags, type ValidityFlag } from "../runs/validity-flags";
@@ -54,8 +60,8 @@ export const cellIndexOf = (cells: readonly StudyCell[], run: { targetId: string
  * field in the study API. Goodput is the catalog's failure share the other way round, kept in the words the studies use.
  */
 const STUDY_RUN_FIGURES = {
-  goodput: { label: "goodput", unit: "%", decimals: 2, ofRun: (s: RunSummary) => s.goodput },
-  failures: { label: "failures", unit: "", decimals: 0, ofRun: (s: RunSummary) => s.failures },
+  goodput: { label: "goodput", unit: "%", decimals: 2, domain: "share", ofRun: (s: RunSummary) => s.goodput },
+  failures: { label: "failures", unit: "", decimals: 0, domain: "positive", ofRun: (s: RunSummary) => s.failures },
 } as const;
 
 /** A figure whose spread across repetitions a cell shows: its study API field, its name, unit and decimals, its value of a run. */
@@ -64,6 +70,8 @@ export interface StudyCellFigure<K extends string = StudyMetric> {
   label: string;
   unit: string;
   decimals: number;
+  /** Where its values live: its interval across repetitions stays there (the catalog's domain; "real" when it has none). */
+  domain: QuantityDomain;
   ofRun: (s: RunSummary) => number;
 }
 
@@ -76,6 +84,7 @@ const cellFigure = <K extends string>(m: RunMetric & { studyField: K }): StudyCe
   label: m.key,
   unit: m.unit,
   decimals: m.decimals,
+  domain: m.domain ?? "real",
   ofRun: m.ofRun,
 });
 const RUN_FIGURES = Object.entries(STUDY_RUN_FIGURES).map(([key, f]) => ({ key: key as keyof typeof STUDY_RUN_FIGURES, ...f }));
@@ -110,7 +119,7 @@ export function studyRunResult(
   return { requests: s.requests, ...Object.fromEntries(figures.map((f) => [f.key, f.ofRun(s)])) };
 }
 
-/** Each metric's mean, SD and 95% CI over a cell's succeeded runs (SD and CI need two of them). */
+/** Each metric's mean, SD and interval over a cell's succeeded runs (SD needs two of them; the rule of the interval: domain-interval.ts). */
 export function cellStats(results: readonly StudyRunResult[]): Record<StudyMetric, SampleStats>;
 export function cellStats<K extends string>(
   results: readonly StudyRunResult<K>[],
@@ -120,7 +129,15 @@ export function cellStats(
   results: readonly StudyRunResult<string>[],
   figures: readonly StudyCellFigure<string>[] = STUDY_CELL_FIGURES,
 ): Record<string, SampleStats> {
-  return Object.fromEntries(figures.map((f) => [f.key, describeSample(results.map((r) => r[f.key]).filter((v) => v !== undefined))]));
+  return Object.fromEntries(
+    figures.map((f) => [
+      f.key,
+      describeSample(
+        results.map((r) => r[f.key]).filter((v) => v !== undefined),
+        f.domain,
+      ),
+    ]),
+  );
 }
 
 /** A figure as a report writes it: "512.3 req/s" when its name is its unit, else "p95 12.35 ms", "failures 0". */
