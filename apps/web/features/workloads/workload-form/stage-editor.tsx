@@ -37,9 +37,11 @@ export function StageEditor({
                 />
               </span>
               <span className="text-[11px] text-zinc-500">to</span>
-              <span className="w-24">
+              {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is the NumberInput inside */}
+              <label className="w-24">
+                <span className="sr-only">stage {i + 1} target</span>
                 <NumberInput value={s.target} onChange={(v) => set(i, { target: v })} step="1" />
-              </span>
+              </label>
               <span className="text-[11px] text-zinc-500">{targetLabel}</span>
               <button
                 type="button"
