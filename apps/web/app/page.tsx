@@ -131,7 +131,16 @@ export default async function HomePage() {
               {
                 header: "Workload",
                 className: "font-mono",
-                cell: (r) => r.workload?.name ?? (r.source === "k6-import" ? "k6 import" : "—"),
+                cell: (r) =>
+                  r.workload ? (
+                    <Link href={`/workloads/${encodeURIComponent(r.workload.name)}`} className="text-blue-600 hover:underline">
+                      {r.workload.name}
+                    </Link>
+                  ) : r.source === "k6-import" ? (
+                    "k6 import"
+                  ) : (
+                    "—"
+                  ),
               },
               { header: "Created (UTC)", className: "font-mono text-zinc-600", cell: (r) => fmtTime(r.createdAt) },
               { header: "Requests", right: true, className: "font-mono tabular-nums", cell: (r) => fmtCount(r.summary?.requests) },

@@ -53,6 +53,7 @@ describe("workload page", () => {
     const formHint = page.getByTestId("script-loopback-hint");
     await formHint.waitFor();
     expect(await formHint.getAttribute("data-hosts")).toBe("127.0.0.1");
+    await page.screenshot({ path: "/tmp/shots35/h5-form-loopback-1280.png", fullPage: true });
     await page.getByTestId("workload-save").click();
     await page.waitForURL(/\/workloads\?saved=loopback-script$/, { timeout: 40_000 });
 
@@ -110,6 +111,7 @@ describe("workload page", () => {
     await page.getByLabel("stage 1 duration").fill("");
     await page.getByTestId("workload-save").click();
     await page.getByTestId("error-spec.stages.0").waitFor();
+    await page.screenshot({ path: "/tmp/shots35/h5-edit-error-1280.png", fullPage: true });
     await page.getByLabel("stage 1 duration").fill(stages[0]!.duration);
     await expect.poll(() => page.getByTestId("error-spec.stages.0").count()).toBe(0);
 
@@ -144,6 +146,7 @@ describe("workload page", () => {
     expect(await page.locator('input[name="requestTimeout"]').inputValue()).toBe("60s");
     const timeout = page.locator('[data-field="spec.requestTimeout"]');
     expect(await timeout.getByTestId("default-mark").count()).toBe(1);
+    await page.screenshot({ path: "/tmp/shots35/h5-form-defaults-1280.png", fullPage: true });
     await page.locator('input[name="requestTimeout"]').fill("30s");
     expect(await timeout.getByTestId("default-mark").count()).toBe(0);
     expect(errors).toEqual([]);
@@ -166,6 +169,8 @@ describe("home", () => {
     const item = page.locator('[data-testid="workloads-list"] [data-testid="spec-item"][data-name="home-const"]');
     expect(await item.getByTestId("spec-description").textContent()).toBe("closed model: 7 VUs for 45s; each iteration sends GET /home");
     expect(await item.locator('a[href="/workloads/home-const"]').count()).toBe(1);
+    // The run of spike-page (made above) leads to its workload's page.
+    expect(await page.locator('[data-testid="runs-table"] a[href="/workloads/spike-page"]').count()).toBe(1);
     const text = (await page.locator("main").textContent()) ?? "";
     expect(text).not.toContain('{"');
     expect(text).not.toContain('"kind"');

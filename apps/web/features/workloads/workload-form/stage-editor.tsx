@@ -33,7 +33,6 @@ export function StageEditor({
                   className={inputClass}
                   value={s.duration}
                   onChange={(ev) => set(i, { duration: ev.target.value })}
-                  placeholder="30s"
                 />
               </span>
               <span className="text-[11px] text-zinc-500">to</span>

@@ -1,9 +1,9 @@
-import { workloadSpec } from "@opsbench/core";
+import { roleAllows, workloadSpec } from "@opsbench/core";
 import type { Metadata } from "next";
 import { NewDefinitionPage } from "@/components/definitions-frame";
 import { WorkloadForm } from "@/features/workloads/workload-form";
 import { orNotFound } from "@/lib/server/or-not-found";
-import { resolveWorkspace } from "@/lib/server/workspace";
+import { requireMember } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
 
@@ -19,13 +19,19 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  */
 export default async function EditWorkloadPage({ params }: Props) {
   const name = decodeURIComponent((await params).name);
-  const scope = await resolveWorkspace();
+  const { scope, role } = await requireMember();
   const workload = await orNotFound(scope.workloads.byName(name));
   const parsed = workloadSpec.safeParse(workload.spec);
   const href = `/workloads/${encodeURIComponent(workload.name)}`;
   return (
     <NewDefinitionPage title={`Edit workload ${workload.name}`} listHref={href} listLabel={`back to ${workload.name}`}>
-      <WorkloadForm initial={{ name: workload.name, spec: parsed.success ? parsed.data : null }} />
+      {roleAllows(role, "editor") ? (
+        <WorkloadForm initial={{ name: workload.name, spec: parsed.success ? parsed.data : null }} />
+      ) : (
+        <p data-testid="workload-edit-refused" className="text-xs text-zinc-600">
+          A viewer cannot edit workloads: an editor or owner of the workspace can.
+        </p>
+      )}
     </NewDefinitionPage>
   );
 }
