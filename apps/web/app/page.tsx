@@ -1,3 +1,4 @@
+import { describeStoredWorkload } from "@opsbench/core";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NewDefinitionLink } from "@/components/definitions-frame";
@@ -6,6 +7,7 @@ import { ListTable } from "@/components/list-table";
 import { Panel } from "@/components/panel";
 import { RunDemoStudyButton } from "@/features/studies/run-demo-study-button";
 import { StartRunForm } from "@/features/runs/start-run-form";
+import { describeKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { StatusBadge } from "@/components/status-badge";
 import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
@@ -16,19 +18,41 @@ import { RoleGate } from "@/components/auth/role-gate";
 
 export const dynamic = "force-dynamic";
 
-function SpecList({ items, testId, empty }: { items: SpecItem[]; testId: string; empty: ReactNode }) {
+/** A target or workload on home: its name (a workload's links to its page), its kind and what it does in words. */
+function SpecList({
+  items,
+  testId,
+  empty,
+  describe,
+  href,
+}: {
+  items: SpecItem[];
+  testId: string;
+  empty: ReactNode;
+  describe: (item: SpecItem) => string[] | null;
+  href?: (item: SpecItem) => string;
+}) {
   if (items.length === 0) return empty;
   return (
     <ul data-testid={testId} className="divide-y divide-zinc-100 text-xs">
-      {items.map((t) => (
-        <li key={t.id} className="flex items-center gap-3 px-3 py-1.5">
-          <span className="shrink-0 whitespace-nowrap font-mono font-medium">{t.name}</span>
-          <span className="shrink-0 whitespace-nowrap rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
-          <span className="ml-auto min-w-0 truncate font-mono text-[11px] text-zinc-400" title={JSON.stringify(t.spec)}>
-            {JSON.stringify(t.spec).slice(0, 60)}
-          </span>
-        </li>
-      ))}
+      {items.map((t) => {
+        const words = describe(t)?.join("; ") ?? "unreadable spec";
+        return (
+          <li key={t.id} data-testid="spec-item" data-name={t.name} className="flex items-center gap-3 px-3 py-1.5">
+            {href ? (
+              <Link href={href(t)} className="shrink-0 whitespace-nowrap font-mono font-medium text-blue-600 hover:underline">
+                {t.name}
+              </Link>
+            ) : (
+              <span className="shrink-0 whitespace-nowrap font-mono font-medium">{t.name}</span>
+            )}
+            <span className="shrink-0 whitespace-nowrap rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
+            <span data-testid="spec-description" className="ml-auto min-w-0 truncate text-[11px] text-zinc-600" title={words}>
+              {words}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -107,7 +131,16 @@ export default async function HomePage() {
               {
                 header: "Workload",
                 className: "font-mono",
-                cell: (r) => r.workload?.name ?? (r.source === "k6-import" ? "k6 import" : "—"),
+                cell: (r) =>
+                  r.workload ? (
+                    <Link href={`/workloads/${encodeURIComponent(r.workload.name)}`} className="text-blue-600 hover:underline">
+                      {r.workload.name}
+                    </Link>
+                  ) : r.source === "k6-import" ? (
+                    "k6 import"
+                  ) : (
+                    "—"
+                  ),
               },
               { header: "Created (UTC)", className: "font-mono text-zinc-600", cell: (r) => fmtTime(r.createdAt) },
               { header: "Requests", right: true, className: "font-mono tabular-nums", cell: (r) => fmtCount(r.summary?.requests) },
@@ -170,6 +203,7 @@ export default async function HomePage() {
           <SpecList
             items={targets}
             testId="targets-list"
+            describe={(t) => describeKind(t.kind, t.spec)}
             empty={
               <EmptyState testId="targets-empty" links={[{ href: "/targets/new", label: "New target", atLeast: "editor" }]}>
                 No targets yet. A target is how an app is deployed: replicas behind a load balancer with an autoscaler, or a scale-to-zero
@@ -182,6 +216,8 @@ export default async function HomePage() {
           <SpecList
             items={workloads}
             testId="workloads-list"
+            describe={(w) => describeStoredWorkload(w.spec)}
+            href={(w) => `/workloads/${encodeURIComponent(w.name)}`}
             empty={
               <EmptyState testId="workloads-empty" links={[{ href: "/workloads/new", label: "New workload", atLeast: "editor" }]}>
                 No workloads yet. A workload is a k6 load profile: a preset of the studies (IoT spike, concurrency sweep, …), your own

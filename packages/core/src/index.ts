@@ -46,6 +46,8 @@ export * from "./k6/k6-merged-thresholds";
 export * from "./compare/gate-rules";
 export * from "./workloads/presets";
 export * from "./workloads/load-profile";
+export * from "./workloads/describe-workload";
+export * from "./workloads/loopback-hint";
 export * from "./workloads/resolve-rate";
 export * from "./workloads/template";
 export { K6_RUNTIME_SOURCE, loadRuntime, type Runtime } from "./workloads/runtime";

@@ -1,5 +1,6 @@
-import { loadProfile, plannedSeconds, workloadSpec, type WorkloadSpec } from "@opsbench/core";
+import { describeWorkload, loadProfile, plannedSeconds, workloadSpec, type WorkloadSpec } from "@opsbench/core";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { DefinitionsListPage } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
 import { ListTable } from "@/components/list-table";
@@ -9,35 +10,6 @@ import { resolveWorkspace } from "@/lib/server/workspace";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Workloads" };
-
-/** One line saying what the workload does. */
-function describe(spec: WorkloadSpec): string {
-  const reqs =
-    "requests" in spec
-      ? spec.requests
-          .map((r) => `${r.method} ${r.path}`)
-          .slice(0, 2)
-          .join(", ") + (spec.requests.length > 2 ? ", …" : "")
-      : "";
-  switch (spec.kind) {
-    case "ramping-vus": {
-      const peak = Math.max(spec.startVUs, ...spec.stages.map((s) => s.target));
-      return `${spec.stages.length} stages, up to ${peak} VUs · ${reqs}`;
-    }
-    case "constant-vus":
-      return `${spec.vus} VUs · ${reqs}`;
-    case "shared-iterations":
-      return `${spec.iterations} requests at ${spec.vus} VUs · ${reqs}`;
-    case "constant-arrival-rate":
-      return `${typeof spec.rate === "number" ? `${spec.rate} per ${spec.timeUnit}` : `${spec.rate.percentOfRunMax}% of run ${spec.rate.runId.slice(0, 8)}'s maximum`} · ${reqs}`;
-    case "ramping-arrival-rate": {
-      const peak = Math.max(spec.startRate, ...spec.stages.map((s) => s.target));
-      return `${spec.stages.length} stages, up to ${peak} per ${spec.timeUnit} · ${reqs}`;
-    }
-    case "script":
-      return `own k6 script, ${spec.source.length} characters`;
-  }
-}
 
 /** A tiny inline profile (SVG polyline), so the list shows each workload's shape. */
 function Sparkline({ spec }: { spec: WorkloadSpec }) {
@@ -88,7 +60,15 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
         rowKey={({ w }) => w.id}
         rowData={({ w }) => ({ "data-testid": "workload-row", "data-name": w.name })}
         columns={[
-          { header: "Name", className: "whitespace-nowrap font-mono font-medium", cell: ({ w }) => w.name },
+          {
+            header: "Name",
+            className: "whitespace-nowrap font-mono font-medium",
+            cell: ({ w }) => (
+              <Link href={`/workloads/${encodeURIComponent(w.name)}`} data-testid="workload-link" className="text-blue-600 hover:underline">
+                {w.name}
+              </Link>
+            ),
+          },
           {
             header: "Kind",
             cell: ({ w }) => <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>,
@@ -102,8 +82,8 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
           },
           {
             header: "What it does",
-            className: "max-w-md truncate font-mono text-[11px] text-zinc-500",
-            cell: ({ w, spec }) => <span title={JSON.stringify(w.spec).slice(0, 500)}>{spec ? describe(spec) : "unreadable spec"}</span>,
+            className: "max-w-md text-[11px] text-zinc-600",
+            cell: ({ spec }) => (spec ? describeWorkload(spec).join("; ") : "unreadable spec (open it to see why)"),
           },
           {
             header: "Updated (UTC)",

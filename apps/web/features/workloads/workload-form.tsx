@@ -1,5 +1,6 @@
 "use client";
 
+import type { GeneratedWorkloadSpec, WorkloadSpec } from "@opsbench/core";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { errorsAt, type FormErrors, NO_ERRORS } from "@/lib/api/form-errors";
@@ -8,7 +9,7 @@ import { buttonPrimary } from "@/components/panel";
 import { buildWorkloads, type WorkloadFormMode } from "./workload-form/built-workloads";
 import { CustomLoadFields } from "./workload-form/custom-load-fields";
 import { CustomRequestFields } from "./workload-form/custom-request-fields";
-import { type Custom, DEFAULT_CUSTOM } from "./workload-form/custom-spec";
+import { type Custom, customFromSpec, DEFAULT_CUSTOM } from "./workload-form/custom-spec";
 import { ModeTabs } from "./workload-form/mode-tabs";
 import { DEFAULT_PRESET_CHOICE, type PresetChoice } from "./workload-form/preset-choice";
 import { PresetFields } from "./workload-form/preset-fields";
@@ -16,25 +17,40 @@ import { checkBeforeSaving, saveWorkloads } from "./workload-form/save-workloads
 import { readScriptFile, ScriptFields } from "./workload-form/script-fields";
 import { WorkloadPreview } from "./workload-form/workload-preview";
 
+/** A saved workload to edit: its name (fixed: saving replaces that workload's spec) and its spec (null: not readable). */
+export interface WorkloadFormInitial {
+  name: string;
+  spec: WorkloadSpec | null;
+}
+
 /**
  * New workload: a preset of the five studies (time-scaled), a kind with its
  * fields, or the user's own k6 script. The load profile is drawn before
  * saving; the server checks again (a script with k6 inspect) and refuses with
- * the field named, saving nothing.
+ * the field named, saving nothing. With `initial`, the saved workload's spec
+ * fills the boxes (its script, or the Build tab) and saving replaces it.
  */
-export function WorkloadForm() {
+export function WorkloadForm({ initial }: { initial?: WorkloadFormInitial }) {
   const router = useRouter();
-  const [mode, setMode] = useState<WorkloadFormMode>("preset");
-  const [name, setName] = useState("");
+  const initialSpec = initial?.spec ?? null;
+  const saved: GeneratedWorkloadSpec | null = initialSpec && initialSpec.kind !== "script" ? initialSpec : null;
+  const [mode, setMode] = useState<WorkloadFormMode>(initial ? (initialSpec?.kind === "script" ? "script" : "custom") : "preset");
+  const [name, setName] = useState(initial?.name ?? "");
   const [preset, setPreset] = useState<PresetChoice>(DEFAULT_PRESET_CHOICE);
-  const [custom, setCustom] = useState<Custom>(DEFAULT_CUSTOM);
-  const [source, setSource] = useState("");
+  const [custom, setCustom] = useState<Custom>(saved ? customFromSpec(saved) : DEFAULT_CUSTOM);
+  const [source, setSource] = useState(initialSpec?.kind === "script" ? initialSpec.source : "");
   const [fileNote, setFileNote] = useState("");
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [saved, setSaved] = useState<string[]>([]);
+  const [serverErrors, setServerErrors] = useState<FormErrors>(NO_ERRORS);
+  /** The form as it was at the last save tried; once the boxes differ, the errors shown are the boxes' own again. */
+  const [triedAt, setTriedAt] = useState<string | null>(null);
+  const [savedNames, setSavedNames] = useState<string[]>([]);
 
-  const built = useMemo(() => buildWorkloads(mode, name, { source, custom, preset }), [mode, name, source, custom, preset]);
+  const built = useMemo(() => buildWorkloads(mode, name, { source, custom, preset, saved }), [mode, name, source, custom, preset, saved]);
+  const formKey = JSON.stringify([mode, name, built.workloads]);
+  // Once a save was tried, every change asks the checks again: an error beside a field goes when it is fixed (the
+  // server's, e.g. k6's refusal of a script, until the boxes change; then the server is asked at the next save).
+  const errors = triedAt === null ? NO_ERRORS : triedAt === formKey ? serverErrors : (checkBeforeSaving(built, name) ?? NO_ERRORS);
 
   async function onFile(file: File | undefined) {
     if (!file) return;
@@ -47,21 +63,27 @@ export function WorkloadForm() {
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    setErrors(NO_ERRORS);
-    setSaved([]);
+    setTriedAt(formKey);
+    setSavedNames([]);
     const problem = checkBeforeSaving(built, name);
     if (problem) {
-      setErrors(problem);
+      setServerErrors(problem);
       return;
     }
+    setServerErrors(NO_ERRORS);
     setBusy(true);
     const result = await saveWorkloads(built.workloads);
     if (result.errors === null) {
-      router.push(`/workloads?saved=${encodeURIComponent(result.saved.join(","))}`);
+      router.push(
+        initial
+          ? `/workloads/${encodeURIComponent(initial.name)}?saved=1`
+          : `/workloads?saved=${encodeURIComponent(result.saved.join(","))}`,
+      );
+      router.refresh();
       return;
     }
-    setErrors(result.errors);
-    setSaved(result.saved);
+    setServerErrors(result.errors);
+    setSavedNames(result.saved);
     setBusy(false);
   }
 
@@ -71,33 +93,31 @@ export function WorkloadForm() {
   return (
     <form
       data-testid="workload-form"
+      data-editing={initial ? initial.name : undefined}
       onSubmit={submit}
       noValidate
       className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]"
     >
       <div className="space-y-4 rounded-md border border-zinc-200 bg-white p-4">
         <FormErrorBanner message={scriptRefused ? "" : errors.message} />
-        <ModeTabs
-          mode={mode}
-          onMode={(m) => {
-            setMode(m);
-            setErrors(NO_ERRORS);
-          }}
-        />
+        <ModeTabs mode={mode} onMode={setMode} modes={initial ? ["custom", "script"] : undefined} />
         <FormField
           label="Name"
           path="name"
           errors={at("name")}
           hint={
-            built.workloads.length > 1
-              ? `saved as ${built.workloads.map((w) => w.name).join(", ")}`
-              : "lower-case letters, digits, '.', '_' or '-'"
+            initial
+              ? "saving replaces this workload's spec; its runs keep the spec they ran"
+              : built.workloads.length > 1
+                ? `saved as ${built.workloads.map((w) => w.name).join(", ")}`
+                : "lower-case letters, digits, '.', '_' or '-'"
           }
         >
           <input
             name="name"
             className={inputClass}
             value={name}
+            readOnly={initial !== undefined}
             onChange={(e) => setName(e.target.value)}
             placeholder={mode === "preset" ? `e.g. ${preset.preset}-fast` : "e.g. ramp-10"}
             aria-invalid={at("name").length > 0 || undefined}
@@ -107,6 +127,11 @@ export function WorkloadForm() {
         {mode === "preset" && <PresetFields choice={preset} onChange={(patch) => setPreset((p) => ({ ...p, ...patch }))} />}
         {mode === "custom" && (
           <div className="space-y-3">
+            {saved && saved.kind === custom.kind && (
+              <p className="text-[11px] text-zinc-600">
+                What these boxes do not show (the requests after the first, pools, setup, ramp-down) is kept from the saved spec.
+              </p>
+            )}
             <CustomLoadFields custom={custom} onChange={(patch) => setCustom((c) => ({ ...c, ...patch }))} errors={errors} />
             <CustomRequestFields custom={custom} onChange={(patch) => setCustom((c) => ({ ...c, ...patch }))} errors={errors} />
           </div>
@@ -121,11 +146,13 @@ export function WorkloadForm() {
               ? mode === "script"
                 ? "Checking with k6…"
                 : "Saving…"
-              : built.workloads.length > 1
-                ? `Save ${built.workloads.length} workloads`
-                : "Save workload"}
+              : initial
+                ? "Save changes"
+                : built.workloads.length > 1
+                  ? `Save ${built.workloads.length} workloads`
+                  : "Save workload"}
           </button>
-          {saved.length > 0 && <span className="text-[11px] text-zinc-500">saved: {saved.join(", ")}</span>}
+          {savedNames.length > 0 && <span className="text-[11px] text-zinc-500">saved: {savedNames.join(", ")}</span>}
         </div>
       </div>
       <WorkloadPreview mode={mode} built={built} />

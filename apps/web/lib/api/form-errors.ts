@@ -11,7 +11,7 @@ export interface FormErrors {
 export const NO_ERRORS: FormErrors = { message: "", fields: {} };
 
 /** zod's "Invalid input: expected number, received undefined" next to an empty box says: fill this in. */
-const plain = (m: string) => (/received undefined$/.test(m) ? "required" : m);
+export const plainIssueMessage = (m: string) => (/received undefined$/.test(m) ? "required" : m);
 
 export async function readFormErrors(res: Response): Promise<FormErrors> {
   let body: Partial<ApiErrorBody> | null = null;
@@ -23,11 +23,11 @@ export async function readFormErrors(res: Response): Promise<FormErrors> {
   const fields: Record<string, string[]> = {};
   for (const i of body?.error?.issues ?? []) {
     fields[i.path] ??= [];
-    fields[i.path]!.push(plain(i.message));
+    fields[i.path]!.push(plainIssueMessage(i.message));
   }
   const issues = body?.error?.issues ?? [];
   const message = issues.length
-    ? issues.map((i) => (i.path ? `${i.path}: ${plain(i.message)}` : plain(i.message))).join("; ")
+    ? issues.map((i) => (i.path ? `${i.path}: ${plainIssueMessage(i.message)}` : plainIssueMessage(i.message))).join("; ")
     : body?.error?.message;
   return { message: message ?? `the server answered HTTP ${res.status}`, fields };
 }

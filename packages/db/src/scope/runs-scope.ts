@@ -71,10 +71,11 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       const settings = externalRunSettings({ ...args, runId: run.id, token: run.token, script: script?.file ?? "script.js" });
       return { id: run.id, token: run.token, expiresAt: run.expiresAt.toISOString(), ...settings, script };
     },
-    list: async (take = 50) =>
+    /** The newest runs; with `workloadId`, only that workload's (its page's recent runs). */
+    list: async (take = 50, filter: { workloadId?: string } = {}) =>
       (
         await db.run.findMany({
-          where: { workspaceId },
+          where: { workspaceId, ...(filter.workloadId ? { workloadId: filter.workloadId } : {}) },
           orderBy: { createdAt: "desc" },
           take,
           include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },

@@ -1,6 +1,7 @@
 import { errorsAt } from "@/lib/api/form-errors";
 import { FormField, inputClass, NumberInput } from "@/components/form-field";
-import type { CustomFieldsProps } from "./custom-spec";
+import { CUSTOM_DEFAULTS, type CustomFieldsProps } from "./custom-spec";
+import { DefaultMark } from "./default-mark";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
 
@@ -23,7 +24,7 @@ export function CustomRequestFields({ custom, onChange, errors }: CustomFieldsPr
           errors={at("spec.requests.0.path")}
           hint="templates allowed, e.g. /?n={{randomInt 1 100}}"
         >
-          <input className={inputClass} value={custom.path} onChange={(e) => onChange({ path: e.target.value })} placeholder="/" />
+          <input name="path" className={inputClass} value={custom.path} onChange={(e) => onChange({ path: e.target.value })} />
         </FormField>
       </div>
       {custom.method !== "GET" && custom.method !== "HEAD" && (
@@ -32,24 +33,37 @@ export function CustomRequestFields({ custom, onChange, errors }: CustomFieldsPr
         </FormField>
       )}
       <div className="grid grid-cols-3 gap-3">
-        <FormField label="Think time" path="spec.thinkTime" errors={at("spec.thinkTime")} hint="pause after each iteration">
+        <FormField label="Think time" path="spec.thinkTime" errors={at("spec.thinkTime")} hint="pause after each iteration; empty: none">
           <input
             className={inputClass}
             value={custom.thinkTime}
+            name="thinkTime"
             onChange={(e) => onChange({ thinkTime: e.target.value })}
-            placeholder="none"
           />
         </FormField>
-        <FormField label="Request timeout" path="spec.requestTimeout" errors={at("spec.requestTimeout")}>
+        <FormField
+          label={
+            <>
+              Request timeout <DefaultMark value={custom.requestTimeout} byDefault={CUSTOM_DEFAULTS.requestTimeout} />
+            </>
+          }
+          path="spec.requestTimeout"
+          errors={at("spec.requestTimeout")}
+        >
           <input
+            name="requestTimeout"
             className={inputClass}
             value={custom.requestTimeout}
             onChange={(e) => onChange({ requestTimeout: e.target.value })}
-            placeholder="60s"
           />
         </FormField>
-        <FormField label="Threshold: p95 below (ms)" path="spec.thresholds" errors={errorsAt(errors, "spec.thresholds", { nested: true })}>
-          <NumberInput value={custom.p95Below} onChange={(v) => onChange({ p95Below: v })} placeholder="none" />
+        <FormField
+          label="Threshold: p95 below (ms)"
+          path="spec.thresholds"
+          errors={errorsAt(errors, "spec.thresholds", { nested: true })}
+          hint="empty: no threshold"
+        >
+          <NumberInput name="p95Below" value={custom.p95Below} onChange={(v) => onChange({ p95Below: v })} />
         </FormField>
       </div>
     </>

@@ -1,5 +1,6 @@
 // The "Build" tab's boxes (a kind and its fields, as text) and the spec they make; empty boxes are left out (defaults apply).
 import { numberOrUndefined as n } from "@/components/form-field";
+import type { GeneratedWorkloadSpec } from "@opsbench/core";
 import type { FormErrors } from "@/lib/api/form-errors";
 
 export const CUSTOM_KINDS = ["ramping-vus", "constant-vus", "shared-iterations", "constant-arrival-rate", "ramping-arrival-rate"] as const;
@@ -43,6 +44,9 @@ export interface CustomFieldsProps {
   onChange: (patch: Partial<Custom>) => void;
   errors: FormErrors;
 }
+/** The schema's defaults the boxes start with (shown as values marked "default", not as grey placeholders). */
+export const CUSTOM_DEFAULTS = { maxDuration: "30m", requestTimeout: "60s", timeUnit: "1s" } as const;
+
 export const DEFAULT_CUSTOM: Custom = {
   kind: "ramping-vus",
   startVUs: "0",
@@ -54,7 +58,7 @@ export const DEFAULT_CUSTOM: Custom = {
   vus: "10",
   duration: "1m",
   iterations: "1000",
-  maxDuration: "",
+  maxDuration: CUSTOM_DEFAULTS.maxDuration,
   rate: "20",
   startRate: "0",
   timeUnit: "1s",
@@ -64,7 +68,7 @@ export const DEFAULT_CUSTOM: Custom = {
   path: "/",
   body: "",
   thinkTime: "",
-  requestTimeout: "",
+  requestTimeout: CUSTOM_DEFAULTS.requestTimeout,
   p95Below: "",
 };
 
@@ -100,4 +104,76 @@ export function customSpec(c: Custom): Record<string, unknown> {
     case "ramping-arrival-rate":
       return { kind: c.kind, startRate: n(c.startRate), timeUnit: c.timeUnit.trim() || "1s", stages, ...vusFields, ...program };
   }
+}
+
+const text = (v: number | string | undefined) => (v === undefined ? "" : String(v));
+
+/**
+ * A saved generated spec in the boxes (edit). What the boxes cannot hold (more requests, pools, a think time range,
+ * a measured rate, other thresholds) stays in the saved spec: customSpec lays the boxes over it.
+ */
+export function customFromSpec(spec: GeneratedWorkloadSpec): Custom {
+  const first = spec.requests[0];
+  const p95 = spec.thresholds.http_req_duration?.map((t) => /^p\(95\)<(\d+(?:\.\d+)?)$/.exec(t)?.[1]).find(Boolean);
+  const c: Custom = {
+    ...DEFAULT_CUSTOM,
+    kind: spec.kind,
+    method: first?.method ?? "GET",
+    path: first?.path ?? "/",
+    body: first?.body ?? "",
+    thinkTime: typeof spec.thinkTime === "string" ? spec.thinkTime : "",
+    requestTimeout: spec.requestTimeout,
+    p95Below: p95 ?? "",
+  };
+  switch (spec.kind) {
+    case "ramping-vus":
+      return { ...c, startVUs: text(spec.startVUs), stages: spec.stages.map((s) => ({ duration: s.duration, target: text(s.target) })) };
+    case "constant-vus":
+      return { ...c, vus: text(spec.vus), duration: spec.duration };
+    case "shared-iterations":
+      return { ...c, vus: text(spec.vus), iterations: text(spec.iterations), maxDuration: spec.maxDuration };
+    case "constant-arrival-rate":
+      return {
+        ...c,
+        rate: typeof spec.rate === "number" ? text(spec.rate) : "",
+        timeUnit: spec.timeUnit,
+        duration: spec.duration,
+        preAllocatedVUs: text(spec.preAllocatedVUs),
+        maxVUs: text(spec.maxVUs),
+      };
+    case "ramping-arrival-rate":
+      return {
+        ...c,
+        startRate: text(spec.startRate),
+        timeUnit: spec.timeUnit,
+        stages: spec.stages.map((s) => ({ duration: s.duration, target: text(s.target) })),
+        preAllocatedVUs: text(spec.preAllocatedVUs),
+        maxVUs: text(spec.maxVUs),
+      };
+  }
+}
+
+/** The keys a box clears when left empty (its default applies), so an edit can remove them from the saved spec. */
+const CLEARABLE = ["maxDuration", "maxVUs", "thinkTime", "requestTimeout"] as const;
+
+/**
+ * The boxes laid over a saved spec of the same kind (edit): the boxes' values win, a box left empty keeps the saved
+ * value unless it is one that clears (CLEARABLE), the first request keeps its name and headers, the other requests
+ * and thresholds other than the p95 one are kept.
+ */
+export function customSpecOver(c: Custom, saved: GeneratedWorkloadSpec | null): Record<string, unknown> {
+  const built = customSpec(c);
+  if (!saved || saved.kind !== c.kind) return built;
+  const kept: Record<string, unknown> = { ...saved };
+  for (const k of CLEARABLE) delete kept[k];
+  // A think time range has no box: an empty box keeps it.
+  if (typeof saved.thinkTime === "object" && c.thinkTime === "") kept.thinkTime = saved.thinkTime;
+  const [first, ...rest] = saved.requests;
+  const builtRequest = (built.requests as Array<Record<string, unknown>>)[0]!;
+  const { http_req_duration: _p95, ...otherThresholds } = saved.thresholds;
+  const out: Record<string, unknown> = { ...kept };
+  for (const [k, v] of Object.entries(built)) if (v !== undefined) out[k] = v;
+  out.requests = [{ ...first, ...builtRequest, name: first?.name ?? "request", ...(c.body ? {} : { body: undefined }) }, ...rest];
+  out.thresholds = { ...otherThresholds, ...((built.thresholds as Record<string, string[]> | undefined) ?? {}) };
+  return JSON.parse(JSON.stringify(out));
 }

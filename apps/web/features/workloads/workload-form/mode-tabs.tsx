@@ -6,11 +6,22 @@ const TABS: Array<[WorkloadFormMode, string]> = [
   ["script", "Own k6 script"],
 ];
 
-/** How the workload is described: a preset, a kind built field by field, or the user's own k6 script. */
-export function ModeTabs({ mode, onMode }: { mode: WorkloadFormMode; onMode: (m: WorkloadFormMode) => void }) {
+/**
+ * How the workload is described: a preset, a kind built field by field, or the user's own k6 script. `modes`: the
+ * tabs offered (editing has no Preset tab: a preset may make several workloads, an edit replaces one).
+ */
+export function ModeTabs({
+  mode,
+  onMode,
+  modes,
+}: {
+  mode: WorkloadFormMode;
+  onMode: (m: WorkloadFormMode) => void;
+  modes?: WorkloadFormMode[];
+}) {
   return (
     <div role="tablist" className="inline-flex gap-1 rounded border border-zinc-200 p-0.5">
-      {TABS.map(([m, label]) => (
+      {TABS.filter(([m]) => !modes || modes.includes(m)).map(([m, label]) => (
         <button
           key={m}
           type="button"

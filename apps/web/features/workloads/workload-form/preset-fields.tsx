@@ -1,6 +1,7 @@
 import { WORKLOAD_PRESETS } from "@opsbench/core";
 import { FormField, inputClass, NumberInput } from "@/components/form-field";
-import { type PresetChoice, presetNamed } from "./preset-choice";
+import { DefaultMark } from "./default-mark";
+import { DEFAULT_PRESET_CHOICE, type PresetChoice, presetNamed } from "./preset-choice";
 
 const TIME_SCALES = ["1", "0.5", "0.1", "0.05", "0.01"];
 
@@ -25,22 +26,30 @@ export function PresetFields({ choice, onChange }: { choice: PresetChoice; onCha
         </select>
       </FormField>
       <div className="grid grid-cols-2 gap-3">
-        <FormField label="Time scale" path="timeScale" errors={[]} hint="0.1 makes a 30-minute profile 3 minutes (VUs and rates stay)">
-          <NumberInput name="timeScale" value={choice.timeScale} onChange={(timeScale) => onChange({ timeScale })} placeholder="1" />
+        <FormField
+          label={
+            <>
+              Time scale <DefaultMark value={choice.timeScale} byDefault={DEFAULT_PRESET_CHOICE.timeScale} />
+            </>
+          }
+          path="timeScale"
+          errors={[]}
+          hint="0.1 makes a 30-minute profile 3 minutes (VUs and rates stay)"
+        >
+          <NumberInput name="timeScale" value={choice.timeScale} onChange={(timeScale) => onChange({ timeScale })} />
         </FormField>
         <FormField
-          label={choice.preset === "payload-sweep" ? "Request path (POST)" : "Request path (GET)"}
+          label={
+            <>
+              {choice.preset === "payload-sweep" ? "Request path (POST)" : "Request path (GET)"}{" "}
+              <DefaultMark value={choice.path} byDefault={DEFAULT_PRESET_CHOICE.path} />
+            </>
+          }
           path="path"
           errors={[]}
           hint="appended to the target's address"
         >
-          <input
-            name="path"
-            className={inputClass}
-            value={choice.path}
-            onChange={(e) => onChange({ path: e.target.value })}
-            placeholder="/"
-          />
+          <input name="path" className={inputClass} value={choice.path} onChange={(e) => onChange({ path: e.target.value })} />
         </FormField>
       </div>
       <div className="flex flex-wrap gap-1">
@@ -66,8 +75,16 @@ export function PresetFields({ choice, onChange }: { choice: PresetChoice; onCha
               placeholder="00000000-0000-…"
             />
           </FormField>
-          <FormField label="Percent of its maximum" path="percent" errors={[]}>
-            <NumberInput name="percent" value={choice.percent} onChange={(percent) => onChange({ percent })} placeholder="80" />
+          <FormField
+            label={
+              <>
+                Percent of its maximum <DefaultMark value={choice.percent} byDefault={DEFAULT_PRESET_CHOICE.percent} />
+              </>
+            }
+            path="percent"
+            errors={[]}
+          >
+            <NumberInput name="percent" value={choice.percent} onChange={(percent) => onChange({ percent })} />
           </FormField>
         </div>
       )}

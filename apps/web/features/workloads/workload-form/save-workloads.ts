@@ -1,20 +1,25 @@
 // Saving what the workload form built: checked here first (the server checks again), then one POST per
 // workload; the first refusal stops the rest and says which were saved before it.
-import { type FormErrors, readFormErrors } from "@/lib/api/form-errors";
+import { type FormErrors, plainIssueMessage, readFormErrors } from "@/lib/api/form-errors";
 import type { BuiltWorkloads } from "./built-workloads";
 
 const NAME_RE = /^[a-z0-9][a-z0-9._-]*$/;
 
-/** A problem to show before sending anything, or null. */
+/**
+ * A problem to show before sending anything, or null. The form asks again on every change once a save was tried,
+ * so a message beside a field goes when the field is fixed.
+ */
 export function checkBeforeSaving(built: BuiltWorkloads, name: string): FormErrors | null {
-  if (built.problems.length > 0) return { message: `fix these first: ${built.problems.join("; ")}`, fields: {} };
-  if (!name.trim()) return { message: "name: give the workload a name", fields: { name: ["give the workload a name"] } };
+  const fields = Object.fromEntries(Object.entries(built.fieldProblems).map(([p, msgs]) => [p, msgs.map(plainIssueMessage)]));
+  if (built.problems.length > 0) return { message: `fix these first: ${built.problems.map(plainIssueMessage).join("; ")}`, fields };
+  if (!name.trim()) return { message: "name: give the workload a name", fields: { ...fields, name: ["give the workload a name"] } };
   const badName = built.workloads.find((w) => !NAME_RE.test(w.name));
   if (badName) {
     const msg = "use lower-case letters, digits, '.', '_' or '-'";
-    return { message: `name: "${badName.name}": ${msg}`, fields: { name: [msg] } };
+    return { message: `name: "${badName.name}": ${msg}`, fields: { ...fields, name: [msg] } };
   }
-  return null;
+  const first = Object.entries(fields)[0];
+  return first ? { message: `${first[0]}: ${first[1].join("; ")}`, fields } : null;
 }
 
 /** POSTs each workload in turn; `errors` is null when all were saved. */

@@ -1,6 +1,7 @@
 import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
 import { inputClass } from "@/components/form-field";
 import { buttonSecondary } from "@/components/panel";
+import { LoopbackHint } from "@/features/workloads/loopback-hint";
 
 const MAX_SCRIPT_CHARS = 1_000_000;
 const PLACEHOLDER =
@@ -63,6 +64,7 @@ export function ScriptFields({
         placeholder={PLACEHOLDER}
         className={`${inputClass} h-72 resize-y py-1 leading-5`}
       />
+      <LoopbackHint source={source} />
       {scriptErrors.length > 0 && (
         <div data-testid="script-error" role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1.5 text-xs text-red-800">
           <p className="font-medium">k6 refused the script; nothing was saved.</p>

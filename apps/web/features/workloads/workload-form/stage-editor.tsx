@@ -33,13 +33,14 @@ export function StageEditor({
                   className={inputClass}
                   value={s.duration}
                   onChange={(ev) => set(i, { duration: ev.target.value })}
-                  placeholder="30s"
                 />
               </span>
               <span className="text-[11px] text-zinc-500">to</span>
-              <span className="w-24">
+              {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is the NumberInput inside */}
+              <label className="w-24">
+                <span className="sr-only">stage {i + 1} target</span>
                 <NumberInput value={s.target} onChange={(v) => set(i, { target: v })} step="1" />
-              </span>
+              </label>
               <span className="text-[11px] text-zinc-500">{targetLabel}</span>
               <button
                 type="button"
