@@ -22,18 +22,22 @@ export function FormField({
   children: ReactNode;
   className?: string;
 }) {
+  // The hint and the errors sit outside the <label>, so the control's accessible name is the label alone (inside,
+  // a screen reader would read "Name optional: your email when left empty" as the field's name).
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
-    <label className={`block min-w-0 ${className}`} data-field={path}>
-      <span className="mb-0.5 block text-2xs font-medium text-zinc-700">{label}</span>
-      {children}
+    <div className={`min-w-0 ${className}`} data-field={path}>
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children */}
+      <label className="block">
+        <span className="mb-0.5 block text-2xs font-medium text-zinc-700">{label}</span>
+        {children}
+      </label>
       {hint && errors.length === 0 && <span className="mt-0.5 block text-2xs text-zinc-500">{hint}</span>}
       {errors.length > 0 && (
         <span data-testid={`error-${path}`} role="alert" className="mt-0.5 block text-2xs text-red-700">
           {errors.join("; ")}
         </span>
       )}
-    </label>
+    </div>
   );
 }
 
