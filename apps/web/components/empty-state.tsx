@@ -39,4 +39,4 @@ export function EmptyState({
 }
 
 /** How to run the demo study from a terminal, for empty pages that point to it. */
-export const DemoCommand = () => <code className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-700">npm run demo</code>;
+export const DemoCommand = () => <code className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-700">npm run demo</code>;

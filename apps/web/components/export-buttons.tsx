@@ -69,7 +69,7 @@ export function ExportChartButtons({
       <button type="button" className={btn} data-testid="export-svg" title={`Download ${name} as SVG`} onClick={() => void run("svg")}>
         SVG
       </button>
-      {error && <span className="text-[10px] text-red-600">{error}</span>}
+      {error && <span className="text-2xs text-red-600">{error}</span>}
     </span>
   );
 }

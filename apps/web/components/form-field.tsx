@@ -2,8 +2,9 @@
 
 import type { ReactNode } from "react";
 
-export const inputClass =
-  "h-7 w-full rounded border border-zinc-300 bg-white px-1.5 font-mono text-xs placeholder:text-zinc-400 focus:border-zinc-500 focus:outline-none disabled:bg-zinc-50 disabled:text-zinc-500 aria-[invalid=true]:border-red-500";
+const inputBase =
+  "h-7 w-full rounded border border-zinc-300 bg-white px-1.5 font-mono text-xs focus:border-zinc-500 focus:outline-none disabled:bg-zinc-50 disabled:text-zinc-500 aria-[invalid=true]:border-red-500";
+export const inputClass = `${inputBase} placeholder:text-zinc-500`;
 
 /** A labelled form control with its hint and, when the API refused it, its errors (data-testid `error-<path>`). */
 export function FormField({
@@ -21,18 +22,74 @@ export function FormField({
   children: ReactNode;
   className?: string;
 }) {
+  // The hint and the errors sit outside the <label>, so the control's accessible name is the label alone (inside,
+  // a screen reader would read "Name optional: your email when left empty" as the field's name).
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
-    <label className={`block min-w-0 ${className}`} data-field={path}>
-      <span className="mb-0.5 block text-[11px] font-medium text-zinc-600">{label}</span>
-      {children}
-      {hint && errors.length === 0 && <span className="mt-0.5 block text-[11px] text-zinc-400">{hint}</span>}
+    <div className={`min-w-0 ${className}`} data-field={path}>
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children */}
+      <label className="block">
+        <span className="mb-0.5 block text-2xs font-medium text-zinc-700">{label}</span>
+        {children}
+      </label>
+      {hint && errors.length === 0 && <span className="mt-0.5 block text-2xs text-zinc-500">{hint}</span>}
       {errors.length > 0 && (
-        <span data-testid={`error-${path}`} role="alert" className="mt-0.5 block text-[11px] text-red-600">
+        <span data-testid={`error-${path}`} role="alert" className="mt-0.5 block text-2xs text-red-700">
           {errors.join("; ")}
         </span>
       )}
-    </label>
+    </div>
+  );
+}
+
+/**
+ * What an empty box stands for, shown in the box as a value marked "default" (not as a grey placeholder, which reads
+ * as "nothing" and disappears on focus). Screen readers get it from the input's placeholder, "<value> (default)",
+ * which is drawn transparent; the visible copy is aria-hidden. Hidden once the user types.
+ */
+export function ShownDefault({ value, shown }: { value: string; shown?: string }) {
+  if (!shown || value !== "") return null;
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="shown-default"
+      className="pointer-events-none absolute inset-y-0 left-1.5 right-6 flex items-center gap-1.5 overflow-hidden font-mono text-xs text-zinc-800"
+    >
+      <span className="truncate">{shown}</span>
+      <span className="shrink-0 rounded bg-zinc-100 px-1 font-sans text-2xs leading-4 text-zinc-600">default</span>
+    </span>
+  );
+}
+
+/** The placeholder attribute of a box whose default ShownDefault draws: read by screen readers, drawn transparent. */
+export const defaultPlaceholder = (shown: string | undefined) => (shown ? `${shown} (default)` : undefined);
+const withShownDefault = (shown: string | undefined) => (shown ? `${inputBase} placeholder:text-transparent` : inputClass);
+
+/** A text input whose empty value means `shownDefault` (shown in the box, marked "default"). */
+export function TextInputWithDefault({
+  value,
+  onChange,
+  shownDefault,
+  invalid,
+  name,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  shownDefault: string;
+  invalid?: boolean;
+  name?: string;
+}) {
+  return (
+    <span className="relative block">
+      <input
+        name={name}
+        className={withShownDefault(shownDefault)}
+        value={value}
+        placeholder={defaultPlaceholder(shownDefault)}
+        aria-invalid={invalid || undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <ShownDefault value={value} shown={shownDefault} />
+    </span>
   );
 }
 
@@ -49,6 +106,7 @@ export function NumberInput({
 }: {
   value: string;
   onChange: (v: string) => void;
+  /** What the empty box stands for (the default): shown in the box as a value marked "default". */
   placeholder?: string;
   invalid?: boolean;
   step?: string;
@@ -58,19 +116,22 @@ export function NumberInput({
   name?: string;
 }) {
   return (
-    <input
-      type="number"
-      inputMode="decimal"
-      step={step}
-      min={min}
-      max={max}
-      name={name}
-      className={inputClass}
-      value={value}
-      placeholder={placeholder}
-      aria-invalid={invalid || undefined}
-      onChange={(e) => onChange(e.target.value)}
-    />
+    <span className="relative block">
+      <input
+        type="number"
+        inputMode="decimal"
+        step={step}
+        min={min}
+        max={max}
+        name={name}
+        className={withShownDefault(placeholder)}
+        value={value}
+        placeholder={defaultPlaceholder(placeholder)}
+        aria-invalid={invalid || undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <ShownDefault value={value} shown={placeholder} />
+    </span>
   );
 }
 

@@ -36,7 +36,7 @@ export function PageHeader({ title, right, children }: { title: ReactNode; right
   );
 }
 
-export const tableHead = "px-3 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
+export const tableHead = "px-3 py-1.5 text-left text-2xs font-medium uppercase tracking-wide text-zinc-500";
 export const tableCell = "px-3 py-1.5";
 export const buttonPrimary =
   "inline-flex h-7 items-center rounded bg-zinc-900 px-3 text-xs font-medium text-white hover:bg-zinc-700 disabled:opacity-40";

@@ -16,7 +16,7 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
     <span
       data-testid={testId}
       data-status={status}
-      className={`inline-flex items-center gap-1.5 rounded px-1.5 py-0.5 font-mono text-[11px] font-medium ring-1 ring-inset ${STYLES[status] ?? STYLES.QUEUED}`}
+      className={`inline-flex items-center gap-1.5 rounded px-1.5 py-0.5 font-mono text-2xs font-medium ring-1 ring-inset ${STYLES[status] ?? STYLES.QUEUED}`}
     >
       {LIVE.has(status) && <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-current" />}
       {status}

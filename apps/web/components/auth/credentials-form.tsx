@@ -5,7 +5,7 @@
 // sign-up (or sign-in) the invitation is accepted with it, so the member lands in the workspace that invited them.
 import { useState } from "react";
 import { buttonPrimary } from "@/components/panel";
-import { inputClass } from "@/components/form-field";
+import { FormField, inputClass } from "@/components/form-field";
 
 /** The invitation a form signs up or in for: its id (not secret) and its link's secret. */
 export interface InvitationLink {
@@ -23,6 +23,12 @@ async function postJson(path: string, body: unknown, headers: Record<string, str
   const answer: { message?: string } = await res.json().catch(() => ({}));
   return answer.message ?? `HTTP ${res.status}`;
 }
+
+/** The submit button's words, and what it says while the request is out. */
+const SUBMIT_LABEL = {
+  "sign-in": { idle: "Sign in", busy: "Signing in…" },
+  "sign-up": { idle: "Create account", busy: "Creating the account…" },
+} as const;
 
 export function CredentialsForm({
   mode,
@@ -60,25 +66,32 @@ export function CredentialsForm({
     else window.location.assign("/");
   };
   return (
-    <form action={submit} className="space-y-2" data-testid={`${mode}-form`}>
-      {mode === "sign-up" && <input name="name" placeholder="Name" className={inputClass} autoComplete="name" />}
-      <input name="email" type="email" required placeholder="Email" defaultValue={givenEmail} className={inputClass} autoComplete="email" />
-      <input
-        name="password"
-        type="password"
-        required
-        minLength={10}
-        placeholder="Password (10 characters or more)"
-        className={inputClass}
-        autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
-      />
+    <form action={submit} className="space-y-3" data-testid={`${mode}-form`}>
+      {mode === "sign-up" && (
+        <FormField label="Name" path="name" errors={[]} hint="optional: your email when left empty">
+          <input name="name" className={inputClass} autoComplete="name" />
+        </FormField>
+      )}
+      <FormField label="Email" path="email" errors={[]}>
+        <input name="email" type="email" required defaultValue={givenEmail} className={inputClass} autoComplete="email" />
+      </FormField>
+      <FormField label="Password" path="password" errors={[]} hint={mode === "sign-up" ? "10 characters or more" : undefined}>
+        <input
+          name="password"
+          type="password"
+          required
+          minLength={10}
+          className={inputClass}
+          autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
+        />
+      </FormField>
       {error && (
         <p role="alert" data-testid="auth-error" className="text-xs text-red-600">
           {error}
         </p>
       )}
       <button type="submit" disabled={busy} className={buttonPrimary}>
-        {mode === "sign-up" ? "Create account" : "Sign in"}
+        {SUBMIT_LABEL[mode][busy ? "busy" : "idle"]}
       </button>
     </form>
   );

@@ -39,7 +39,7 @@ export function SsoButton({ providerId, name }: { providerId: string; name: stri
           {error}
         </p>
       )}
-      <p className="pt-1 text-center text-[11px] text-zinc-400">or with email and password</p>
+      <p className="pt-1 text-center text-2xs text-zinc-500">or with email and password</p>
     </div>
   );
 }

@@ -18,7 +18,7 @@ export const groupColor = (i: number) => GROUP_COLORS[i % GROUP_COLORS.length]!;
 /** Line styles that tell percentiles (or repetitions) apart within one group's colour. */
 export const DASHES = ["", "6 3", "2 3", "10 3 2 3"];
 
-export const AXIS = { fontSize: 11, fill: "#71717a" };
+export const AXIS = { fontSize: 13, fill: "#71717a" };
 export const GRID = "#e4e4e7";
 export const CHART_HEIGHT = 240;
 export const TOOLTIP = {

@@ -19,7 +19,7 @@ export function NewCredentialForm({ action }: { action: (prev: ActionResult, for
     <form action={submit} className="space-y-2 p-3" data-testid="new-credential-form">
       <div className="flex gap-2">
         <input name="name" required placeholder="Name, e.g. gke-prod" className={`${inputClass} max-w-xs`} />
-        <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)} className={`${inputClass} max-w-36`}>
+        <select name="kind" aria-label="Kind" value={kind} onChange={(e) => setKind(e.target.value)} className={`${inputClass} max-w-36`}>
           <option value="kubernetes">kubernetes</option>
           <option value="aws">aws</option>
           <option value="gcp">gcp</option>

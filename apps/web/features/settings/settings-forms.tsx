@@ -55,7 +55,7 @@ export function InviteForm({ action }: { action: Action }) {
     <form action={submit} className="space-y-2 p-3" data-testid="invite-form">
       <div className="flex gap-2">
         <input name="email" type="email" required placeholder="Email" className={`${inputClass} max-w-xs`} />
-        <select name="role" defaultValue="viewer" className={`${inputClass} max-w-28`}>
+        <select name="role" defaultValue="viewer" aria-label="Role" className={`${inputClass} max-w-28`}>
           <option value="viewer">viewer</option>
           <option value="editor">editor</option>
           <option value="owner">owner</option>

@@ -2,7 +2,7 @@
 
 // "Share": creates a read-only link to this run, study or comparison, shows it
 // once (only its hash is kept), and lists this subject's live links with Revoke.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ShareInput } from "@opsbench/api";
 import { storedSubject } from "@/features/share/share-subject";
 import { fmtTime } from "@/lib/format";
@@ -36,6 +36,27 @@ export function ShareButton({ input }: { input: ShareInput }) {
   const [links, setLinks] = useState<ShareRow[]>([]);
   const [copied, setCopied] = useState(false);
   const subjectKey = JSON.stringify(storedSubject(input));
+  const popover = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  // Escape, or a press outside the popover, closes it (Escape gives the focus back to the button).
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (e.target instanceof Node && !popover.current?.contains(e.target)) setOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", onPointer);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onPointer);
+    };
+  }, [open]);
 
   const refresh = useCallback(async () => {
     const res = await fetch("/api/v1/shares", { cache: "no-store" });
@@ -78,8 +99,8 @@ export function ShareButton({ input }: { input: ShareInput }) {
   };
 
   return (
-    <div className="relative inline-block print:hidden">
-      <button type="button" className={btn} data-testid="share-button" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+    <div ref={popover} className="relative inline-block print:hidden">
+      <button type="button" ref={toggle} className={btn} data-testid="share-button" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
         Share…
       </button>
       {open && (

@@ -1,0 +1,5 @@
+import { PageLoading } from "@/components/page-loading";
+
+export default function Loading() {
+  return <PageLoading what="studies" />;
+}
