@@ -91,6 +91,8 @@ const pages = (): Array<[string, string]> => [
   ["target-edit", "/targets/a11y-endpoint/edit"],
   ["workloads", "/workloads"],
   ["workload-new", "/workloads/new"],
+  ["workload", "/workloads/a11y-tiny"],
+  ["workload-edit", "/workloads/a11y-tiny/edit"],
   ["run", `/runs/${runs[0]}`],
   ["studies", "/studies"],
   ["study-new", "/studies/new"],
