@@ -118,7 +118,7 @@ const LOAD_SERIES = [
  * length (1 s up to 5 min shown, 10 s up to 50 min, else 1 min: at most 300 points), with one crosshair (syncId).
  * The legend's groups and the load row's series hide and show; latency has a quantile picker and a log scale.
  */
-export function CompareTimePanel({ data, exportable }: Props) {
+export function CompareTimePanel({ data, exportable, controls = true }: Props & { controls?: boolean }) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [quantile, setQuantile] = useState<StoredQuantileKey>("p95");
   const [logScale, setLogScale] = useState(false);
@@ -274,14 +274,17 @@ export function CompareTimePanel({ data, exportable }: Props) {
         table={() => comparisonTable(data, "series")}
         height={190}
         controls={
-          <LatencyControls
-            quantiles={STORED_QUANTILE_KEYS}
-            quantile={quantile}
-            onQuantile={setQuantile}
-            logScale={logScale}
-            onLogScale={setLogScale}
-            testIdPrefix="cmp"
-          />
+          // The share page and the printed report have no form controls: they show p95 on a linear scale.
+          controls && (
+            <LatencyControls
+              quantiles={STORED_QUANTILE_KEYS}
+              quantile={quantile}
+              onQuantile={setQuantile}
+              logScale={logScale}
+              onLogScale={setLogScale}
+              testIdPrefix="cmp"
+            />
+          )
         }
       >
         <LineChart data={rows} margin={panelMargin(false)} {...sync}>

@@ -97,7 +97,7 @@ export function CompareView({
       <CompareVerdicts data={data} exportable={exportable} />
       <CompareSummaryTable data={data} exportable={exportable} linkRuns={mode === "app"} />
 
-      <CompareTimePanel {...charts} />
+      <CompareTimePanel {...charts} controls={mode === "app"} />
       <LatencyCdfChart {...charts} />
       <BoxPlotChart {...charts} />
       <CompareCostTable data={data} exportable={exportable} />
