@@ -122,6 +122,11 @@ export const runViewSchema = z.strictObject({
     /** Set when the series is one zoomed window (seconds after the load start). */
     window: z.strictObject({ fromSeconds: z.number(), toSeconds: z.number() }).nullable(),
   }),
+  /** The offered load in the series' buckets: VUs (closed-loop runs) or scheduled arrivals per second (open ones). */
+  load: z.strictObject({
+    closedLoop: z.boolean(),
+    points: z.array(z.strictObject({ offsetSeconds: z.number(), vus: z.number(), arrivalsPerSecond: z.number() })),
+  }),
   events: z.array(z.strictObject({ ts: isoTime, level: z.string(), message: z.string() })),
   checks: z.array(checkSummarySchema),
   customMetrics: z.array(customMetricSummarySchema),

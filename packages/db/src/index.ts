@@ -32,11 +32,12 @@ export {
   type ComparisonGroup,
   type ComparisonGroupInput,
   type ComparisonOptions,
+  type ComparisonWindow,
 } from "./comparisons/comparison";
 export { storeRunRollup, loadRunRollups, type StoredRollup } from "./runs/run-rollups";
 export { loadMeasuredCells, runWarmup } from "./runs/measured-cells";
 export { loadRunSaturation, loadRunSaturations } from "./runs/run-saturation";
-export { loadComparisonWindow, windowResolution, type SeriesWindow } from "./comparisons/comparison-window";
+export { loadComparisonWindow, windowResolution, type LoadBucket, type SeriesWindow } from "./comparisons/comparison-window";
 export { resolveShareLink } from "./shares/share-links";
 export { createStudy, abortStudy, studyStore, type StudyStore } from "./studies/study-store";
 export { loadStudyView, type StudyView, type StudyCellView, type StudyRunView } from "./studies/study-view";

@@ -5,8 +5,9 @@ import { ComparePicker, type PickerRun } from "@/features/compare/compare-picker
 import { CompareView } from "@/features/compare/compare-view";
 import type { ShareInput } from "@opsbench/api";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { forCharts, selectionOf } from "@/features/compare/compare-data";
+import { forCharts, longestRunSeconds, selectionOf } from "@/features/compare/compare-data";
 import { zoomFromQuery } from "@/features/compare/zoom";
+import { ZoomBadge } from "@/components/charts/time-panel";
 import { comparisonFromQuery } from "@/features/compare/load-from-query";
 import { marginFromQuery, runCvFromQuery, verdictChoicesFromQuery, withVerdictMargin } from "@/features/compare/margin";
 import { selectionToQuery } from "@/features/compare/selection";
@@ -36,12 +37,15 @@ export default async function ComparePage({ searchParams }: Props) {
     requests: r.summary?.requests ?? null,
     p95: r.summary?.latencyMs.p95 ?? null,
   }));
+  // Every chart over time reads one window at one bucket length (windowResolution): the zoom, else the whole run.
+  const range = result.state === "ok" ? (zoom ?? { fromSeconds: 0, toSeconds: longestRunSeconds(result.data) }) : null;
   const data =
-    result.state !== "ok"
+    result.state !== "ok" || !range
       ? null
       : forCharts(
           withVerdictMargin(result.data, margin.margin),
-          zoom ? await scope.compareWindow(selectionOf(result.data).groups, zoom.fromSeconds, zoom.toSeconds) : null,
+          await scope.compareWindow(selectionOf(result.data).groups, range.fromSeconds, range.toSeconds),
+          zoom !== null,
         );
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";
   const share: ShareInput | undefined =
@@ -61,6 +65,7 @@ export default async function ComparePage({ searchParams }: Props) {
           Shared links
         </Link>
       </div>
+      {data?.chart?.window && <ZoomBadge window={data.chart.window} testId="cmp-zoom" />}
       <ComparePicker key={query} runs={runs} initial={data ? selectionOf(data).groups : null} startOpen={!data} />
       {result.state === "invalid" && (
         <p data-testid="cmp-error" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800">

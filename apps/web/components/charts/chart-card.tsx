@@ -41,6 +41,7 @@ export function ChartCard({
   exportable = true,
   height = CHART_HEIGHT,
   note,
+  controls,
   children,
   recharts = true,
   seriesPoints,
@@ -60,6 +61,8 @@ export function ChartCard({
   exportable?: boolean;
   height?: number;
   note?: ReactNode;
+  /** Controls beside the title (a metric switch, a scale toggle, a legend that hides series). */
+  controls?: ReactNode;
   children: ReactNode;
   /** False for charts drawn as plain SVG (no ResponsiveContainer). */
   recharts?: boolean;
@@ -86,6 +89,7 @@ export function ChartCard({
       {table ? (
         <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
           <h3 className="text-xs font-medium text-zinc-700">{title}</h3>
+          {controls}
           {exportable && (
             <span className="inline-flex gap-2">
               <ExportChartButtons name={title} fileName={fileName ?? testId} target={plot} legend={legend} />

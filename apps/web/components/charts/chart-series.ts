@@ -47,16 +47,17 @@ export interface PackedSeries {
 const sig = (v: number) => Number(v.toPrecision(4));
 const sigOrNull = (v: number | null) => (v === null ? null : sig(v));
 
-function packOffsets(offsets: number[]): PackedSeries["offsetSeconds"] {
+export function packOffsets(offsets: number[]): PackedSeries["offsetSeconds"] {
   const step = (offsets[1] ?? 0) - (offsets[0] ?? 0);
   const even = offsets.length > 2 && step > 0 && offsets.every((o, i) => o === offsets[0]! + i * step);
   return even ? { from: offsets[0]!, step } : offsets;
 }
 
-function unpackOffsets(p: PackedSeries): number[] {
-  if (Array.isArray(p.offsetSeconds)) return p.offsetSeconds;
-  const { from, step } = p.offsetSeconds;
-  return p.requests.map((_, i) => from + i * step);
+/** Offsets back from packOffsets, for `n` points. */
+export function unpackOffsets(offsets: PackedSeries["offsetSeconds"], n: number): number[] {
+  if (Array.isArray(offsets)) return offsets;
+  const { from, step } = offsets;
+  return Array.from({ length: n }, (_, i) => from + i * step);
 }
 
 export function packSeries(series: readonly TimeBucket[]): PackedSeries {
@@ -72,7 +73,7 @@ export function packSeries(series: readonly TimeBucket[]): PackedSeries {
 }
 
 export function unpackSeries(p: PackedSeries): TimeBucket[] {
-  return unpackOffsets(p).map((offsetSeconds, i) => ({
+  return unpackOffsets(p.offsetSeconds, p.requests.length).map((offsetSeconds, i) => ({
     offsetSeconds,
     requests: p.requests[i] ?? 0,
     p50Ms: p.p50Ms[i] ?? null,

@@ -8,8 +8,10 @@ import {
   chartCdf,
   chartSeries,
   packCdf,
+  packOffsets,
   packSeries,
   unpackCdf,
+  unpackOffsets,
   unpackSeries,
   type PackedCdf,
   type PackedSeries,
@@ -35,7 +37,14 @@ export interface CompareData extends ComparisonView {
    */
   chart?: {
     bucketSeconds: number;
+    /** The zoom (?from=&to=), when the page is zoomed: then every number on it is the window's. */
     window: { fromSeconds: number; toSeconds: number } | null;
+    /** The x range every chart over time draws (the zoom, else 0 to the longest run's end), one axis for all. */
+    range?: { fromSeconds: number; toSeconds: number };
+    /** Each group's offered load in the same buckets: VUs (closed-loop runs) or scheduled arrivals/s (open). */
+    load?: PackedLoad[];
+    /** Each group's longest analysis window (s): a bucket reaching past it is partial. */
+    loadSeconds?: Array<number | null>;
     downsampled: boolean;
     /** Each group's series as the charts draw it, packed (the groups' own series are then empty; unpackCharts restores them). */
     series: PackedSeries[];
@@ -44,12 +53,23 @@ export interface CompareData extends ComparisonView {
   };
 }
 
+/** A group's load series as sent: its offsets (as PackedSeries') and one value per bucket. */
+export interface PackedLoad {
+  closedLoop: boolean;
+  offsetSeconds: PackedSeries["offsetSeconds"];
+  values: number[];
+}
+
+/** A group's load series back in the browser: VUs or arrivals/s per bucket start. */
+export const unpackLoad = (p: PackedLoad) =>
+  unpackOffsets(p.offsetSeconds, p.values.length).map((offsetSeconds, i) => ({ offsetSeconds, value: p.values[i] ?? 0 }));
+
 /**
  * The data a page sends to the browser: each group's series reduced to what a chart can
  * draw, or, when zoomed into a window, that window at its finest resolution (every second
  * of a short one). The full series stay with the exports and the API.
  */
-export function forCharts(data: CompareData, window: SeriesWindow | null = null): CompareData {
+export function forCharts(data: CompareData, window: SeriesWindow | null = null, zoomed = window !== null): CompareData {
   let downsampled = false;
   const series = data.groups.map((g, i) => {
     const full = window ? (window.series[i] ?? []) : g.series;
@@ -62,7 +82,21 @@ export function forCharts(data: CompareData, window: SeriesWindow | null = null)
     groups: data.groups.map((g) => ({ ...g, series: [], distribution: [] })),
     chart: {
       bucketSeconds: window?.bucketSeconds ?? 10,
-      window: window ? { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds } : null,
+      window: window && zoomed ? { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds } : null,
+      ...(window
+        ? {
+            range: { fromSeconds: window.fromSeconds, toSeconds: window.toSeconds },
+            load: window.load.map((l, i) => {
+              const closedLoop = window.closedLoop[i] ?? false;
+              return {
+                closedLoop,
+                offsetSeconds: packOffsets(l.map((b) => b.offsetSeconds)),
+                values: l.map((b) => (closedLoop ? b.vus : b.arrivalsPerSecond)),
+              };
+            }),
+            loadSeconds: window.loadSeconds,
+          }
+        : {}),
       downsampled,
       series,
       distributions: data.groups.map((g) => packCdf(chartCdf(g.distribution))),
@@ -83,6 +117,10 @@ export function unpackCharts(data: CompareData): CompareData {
     }),
   };
 }
+
+/** The longest analysis window of the compared runs (s, whole seconds): the x range of the whole comparison. */
+export const longestRunSeconds = (data: Pick<ComparisonView, "groups">) =>
+  Math.max(1, ...data.groups.flatMap((g) => g.runs.map((r) => Math.ceil(r.summary?.durationSeconds ?? 0))));
 
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */
 export const selectionOf = (data: Pick<ComparisonView, "groups">) => ({

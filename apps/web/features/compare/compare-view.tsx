@@ -11,14 +11,7 @@ import { comparisonTable } from "@/lib/export/comparison-tables";
 import { downloadBlob, exportFileName } from "@/lib/export/download";
 import { groupColor } from "@/components/charts/palette";
 import { BoxPlotChart } from "./compare-box-plot";
-import {
-  GoodputOverTimeChart,
-  InfraCpuChart,
-  InfraReplicasChart,
-  LatencyCdfChart,
-  LatencyOverTimeChart,
-  RequestsOverTimeChart,
-} from "./compare-charts";
+import { CompareTimePanel, LatencyCdfChart } from "./compare-charts";
 import { CompareBreakEven } from "./compare-break-even";
 import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
@@ -104,17 +97,9 @@ export function CompareView({
       <CompareVerdicts data={data} exportable={exportable} />
       <CompareSummaryTable data={data} exportable={exportable} linkRuns={mode === "app"} />
 
-      <div className={`grid grid-cols-1 gap-3 ${mode === "report" ? "" : "xl:grid-cols-2"}`}>
-        <LatencyOverTimeChart {...charts} />
-        <LatencyCdfChart {...charts} />
-        <RequestsOverTimeChart {...charts} />
-        <GoodputOverTimeChart {...charts} />
-      </div>
+      <CompareTimePanel {...charts} controls={mode === "app"} />
+      <LatencyCdfChart {...charts} />
       <BoxPlotChart {...charts} />
-      <div className={`grid grid-cols-1 gap-3 ${mode === "report" ? "" : "xl:grid-cols-2"}`}>
-        <InfraReplicasChart {...charts} />
-        <InfraCpuChart {...charts} />
-      </div>
       <CompareCostTable data={data} exportable={exportable} />
       <CompareBreakEven data={data} exportable={exportable} />
     </div>

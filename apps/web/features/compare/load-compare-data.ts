@@ -60,6 +60,8 @@ export interface VerdictQueryOptions {
   primaryMetric?: string;
   effect?: number;
   failureMargin?: number;
+  /** A zoom: the comparison of the seconds [fromSeconds, toSeconds) of each run's analysis window only. */
+  window?: { fromSeconds: number; toSeconds: number };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CompareData } from "./compare-data";
 import { loadCompareData } from "./load-compare-data";
 import { runCvFromQuery, verdictChoicesFromQuery } from "./margin";
 import { selectionFromQuery } from "./selection";
+import { zoomFromQuery } from "./zoom";
 
 export type QueryComparison =
   | { state: "empty" }
@@ -25,10 +26,16 @@ export async function comparisonFromQuery(
   try {
     const { runToRunCv } = runCvFromQuery(query);
     const { options } = verdictChoicesFromQuery(query);
+    // A zoom (?from=&to=) is the whole page's: verdicts, tables and the distribution are those of the window.
+    const zoom = zoomFromQuery(query);
     return {
       state: "ok",
       input: parsed.data,
-      data: await loadCompareData(scope, parsed.data, { ...(runToRunCv === undefined ? {} : { runToRunCv }), ...options }),
+      data: await loadCompareData(scope, parsed.data, {
+        ...(runToRunCv === undefined ? {} : { runToRunCv }),
+        ...options,
+        ...(zoom ? { window: zoom } : {}),
+      }),
     };
   } catch (err) {
     if (err instanceof z.ZodError) return { state: "invalid", message: fromZodError(err).message };

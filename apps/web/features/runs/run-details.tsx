@@ -18,7 +18,7 @@ import { RunMeasurement } from "./run-measurement";
 import type { RunView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
-import { RunCharts } from "./run-charts";
+import { RunCharts, runChartRange } from "./run-charts";
 import { RunChecks } from "./run-checks";
 import { RunInfraCharts } from "./run-infra-charts";
 import { FlagList } from "@/features/compare/compare-flags";
@@ -241,6 +241,7 @@ function Events({ events }: { events: RunView["events"] }) {
 /** The whole run page body, rendered from a RunView. */
 export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: ReactNode }) {
   const s = run.summary;
+  const timeRange = runChartRange(run.series, run.series.window ? null : (s?.durationSeconds ?? null));
   // Successful responses first (a target answering fast errors must not look faster); all responses below.
   const l = s ? successFirstLatency(s) : undefined;
   return (
@@ -345,10 +346,10 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
         {s && <MoreFigures s={s} infra={run.infra} vcpuPerReplica={run.vcpuPerReplica} />}
       </section>
 
-      <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} window={run.series.window} />
+      <RunCharts {...run.series} load={run.load} range={timeRange} loadSeconds={run.series.window ? null : (s?.durationSeconds ?? null)} />
 
-      {/* Under the latency charts: the target's infra timeline, then checks, custom metrics and app checks. */}
-      <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} loadSeconds={s?.durationSeconds ?? null} />
+      {/* Under the latency charts: the target's infra timeline (the same x range and crosshair), then checks, custom metrics and app checks. */}
+      <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} range={timeRange} bucketSeconds={run.series.bucketSeconds} />
       <RunChecks checks={run.checks} customMetrics={run.customMetrics} appChecks={s?.appChecks} />
 
       <Events events={run.events} />

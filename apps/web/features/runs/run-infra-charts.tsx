@@ -2,18 +2,16 @@
 
 import { kindDefinition, observedDetail } from "@opsbench/core";
 import type { InfraSeriesPoint, RunInfra } from "@opsbench/db";
-import { Bar, BarChart, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, Legend, Line, LineChart, Tooltip, YAxis } from "recharts";
 import { fmtCount, NO_VALUE } from "@/lib/format";
 import { ChartCard, LIVE_CHART } from "@/components/charts/chart-card";
-import { CHART_MARGIN, horizontalGrid } from "@/components/charts/chart-parts";
-import { AXIS, GRID, TOOLTIP } from "@/components/charts/palette";
+import { horizontalGrid } from "@/components/charts/chart-parts";
+import { PANEL_Y_WIDTH, panelMargin, panelXAxis } from "@/components/charts/time-panel";
+import { RUN_SYNC } from "./run-charts";
+import { AXIS, TOOLTIP } from "@/components/charts/palette";
 
 const UNIT_COLORS = ["#60a5fa", "#f87171", "#34d399", "#f59e0b", "#a78bfa", "#22d3ee", "#f472b6", "#84cc16"];
 
-/** y = a count (replicas, cold starts, queue), from 0 and at least up to 1. */
-const countAxis = (
-  <YAxis tick={AXIS} tickLine={false} axisLine={false} width={32} allowDecimals={false} domain={[0, (max: number) => Math.max(1, max)]} />
-);
 const legend = <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />;
 
 /** A count that holds until the next point (a second later locally, a minute for CloudWatch or Cloud Monitoring). */
@@ -36,6 +34,47 @@ const median = (xs: number[]) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/**
+ * The platform's points in the time panel's buckets (a point a second locally, drawn in 10 s buckets for a long run):
+ * per bucket the most replicas, desired, queued and in flight, the mean CPU, and the cold starts, 429s and billed ms added.
+ * Points already as coarse as the buckets (a CloudWatch minute) stay as they are.
+ */
+function inBuckets(points: InfraSeriesPoint[], bucketSeconds: number): InfraSeriesPoint[] {
+  if (bucketSeconds <= (infraResolutionSeconds(points) ?? 1)) return points;
+  const byBucket = new Map<number, InfraSeriesPoint[]>();
+  for (const p of points) {
+    const at = Math.floor(p.offsetSeconds / bucketSeconds) * bucketSeconds;
+    byBucket.set(at, [...(byBucket.get(at) ?? []), p]);
+  }
+  const max = (xs: Array<number | null>) => (xs.some((x) => x !== null) ? Math.max(...xs.filter((x): x is number => x !== null)) : null);
+  const sum = (xs: Array<number | null>) => (xs.some((x) => x !== null) ? xs.reduce<number>((a, x) => a + (x ?? 0), 0) : null);
+  const mean = (xs: Array<number | null>) => {
+    const v = xs.filter((x): x is number => x !== null);
+    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+  };
+  return [...byBucket.entries()].map(([offsetSeconds, ps]) => {
+    const last = ps.at(-1)!;
+    const units = Math.max(...ps.map((p) => p.perUnitCpu.length));
+    return {
+      ...last,
+      offsetSeconds,
+      replicas: Math.max(...ps.map((p) => p.replicas)),
+      cpuPercent: mean(ps.map((p) => p.cpuPercent)),
+      perUnitCpu: Array.from({ length: units }, (_, i) => mean(ps.map((p) => p.perUnitCpu[i] ?? null))),
+      desired: max(ps.map((p) => p.desired)),
+      starting: max(ps.map((p) => p.starting)),
+      coldStarts: ps.reduce((a, p) => a + p.coldStarts, 0),
+      coldStartMs: ps.flatMap((p) => p.coldStartMs),
+      queued: max(ps.map((p) => p.queued)),
+      queuedPeak: max(ps.map((p) => p.queuedPeak ?? p.queued)),
+      inFlight: max(ps.map((p) => p.inFlight)),
+      rejected: sum(ps.map((p) => p.rejected)),
+      billedMs: sum(ps.map((p) => p.billedMs)),
+      scalingEvents: ps.flatMap((p) => p.scalingEvents),
+    };
+  });
+}
 
 /** One row per point, with a `cpu:<unit>` column per replica (by id) or instance (by position). */
 function cpuRows(points: InfraSeriesPoint[]) {
@@ -62,30 +101,33 @@ function cpuRows(points: InfraSeriesPoint[]) {
 export function RunInfraCharts({
   infra,
   targetKind,
-  loadSeconds,
+  range,
+  bucketSeconds,
 }: {
   infra: RunInfra | undefined;
   targetKind: string | null;
-  loadSeconds: number | null;
+  /** The x range of the run's time panel (the zoom, else the load window): the same in every row. */
+  range: { fromSeconds: number; toSeconds: number };
+  /** The HTTP rows' bucket length: the infra points are drawn in the same buckets (inBuckets). */
+  bucketSeconds: number;
 }) {
-  const points = infra?.points ?? [];
+  const all = infra?.points ?? [];
   const kind = infra?.kind ?? targetKind;
   // No points yet: only a kind on this machine (core kinds/: `place`) is sure to have some, so its empty charts show.
-  if (points.length === 0 && kindDefinition(kind ?? "")?.place !== "local") return null;
+  if (all.length === 0 && kindDefinition(kind ?? "")?.place !== "local") return null;
   // A kind whose points carry per-instance CPU (core kinds/: `observes`) is drawn as instances, live and ready, with its queue.
   const instances = observedDetail(kind ?? "").has("perInstanceCpu");
-  const end = Math.max(loadSeconds ?? 0, ...points.map((p) => p.offsetSeconds));
-  const xAxis = (
-    <XAxis
-      dataKey="offsetSeconds"
-      type="number"
-      domain={[0, Math.ceil(end) || 1]}
+  const inRange = all.filter((p) => p.offsetSeconds >= range.fromSeconds && p.offsetSeconds < range.toSeconds);
+  const points = inBuckets(inRange, bucketSeconds);
+  const xAxis = panelXAxis(range);
+  const countAxis = (
+    <YAxis
       tick={AXIS}
       tickLine={false}
-      axisLine={{ stroke: GRID }}
-      tickFormatter={(v: number) => `${v}s`}
-      minTickGap={16}
+      axisLine={false}
+      width={PANEL_Y_WIDTH}
       allowDecimals={false}
+      domain={[0, (max: number) => Math.max(1, max)]}
     />
   );
   const atLabel = (v: unknown) => `${Number(v).toFixed(1)} s after load start`;
@@ -147,7 +189,7 @@ export function RunInfraCharts({
           </>
         )}
       </div>
-      <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-2">
         <ChartCard
           {...LIVE_CHART}
           className="min-w-0"
@@ -169,7 +211,7 @@ export function RunInfraCharts({
             ) : undefined
           }
         >
-          <LineChart data={points} margin={CHART_MARGIN}>
+          <LineChart data={points} margin={panelMargin(false)} {...RUN_SYNC}>
             {horizontalGrid}
             {xAxis}
             {countAxis}
@@ -197,14 +239,14 @@ export function RunInfraCharts({
           points={points.filter((p) => p.cpuPercent !== null).length}
           resolutionSeconds={infraResolutionSeconds(points.filter((p) => p.cpuPercent !== null))}
         >
-          <LineChart data={cpu} margin={CHART_MARGIN}>
+          <LineChart data={cpu} margin={panelMargin(false)} {...RUN_SYNC}>
             {horizontalGrid}
             {xAxis}
             <YAxis
               tick={AXIS}
               tickLine={false}
               axisLine={false}
-              width={36}
+              width={PANEL_Y_WIDTH}
               domain={[0, (max: number) => Math.max(10, Math.ceil(max / 10) * 10)]}
             />
             <Tooltip
@@ -263,7 +305,7 @@ export function RunInfraCharts({
               )
             }
           >
-            <BarChart data={points} margin={CHART_MARGIN}>
+            <BarChart data={points} margin={panelMargin(false)} {...RUN_SYNC}>
               {horizontalGrid}
               {xAxis}
               {countAxis}
@@ -289,7 +331,7 @@ export function RunInfraCharts({
             points={points.length}
             resolutionSeconds={resolution}
           >
-            <LineChart data={points} margin={CHART_MARGIN}>
+            <LineChart data={points} margin={panelMargin(false)} {...RUN_SYNC}>
               {horizontalGrid}
               {xAxis}
               {countAxis}

@@ -11,6 +11,8 @@ import {
   comparisonViewSchema,
   isFinalRunStatus,
   readStoredJson,
+  runRollup,
+  summarize,
   summarizeRollups,
   windowsOfRollup,
   runRollupWindowsSchema,
@@ -31,6 +33,7 @@ import type { Db } from "../client";
 import { keepComparison } from "./comparison-cache";
 import { jsonInput } from "../json-column";
 import { parseRunJson } from "../runs/run-json";
+import { loadMeasuredCells } from "../runs/measured-cells";
 import { loadRunRollups, measuredRollup, storeRunRollup, type StoredRollup } from "../runs/run-rollups";
 
 export interface ComparisonGroupInput {
@@ -59,6 +62,17 @@ export interface ComparisonOptions {
   effect?: number;
   /** The failure share's margin on its odds (0.5 = +-50%). */
   failureMargin?: number;
+  /**
+   * A zoom: only the seconds [fromSeconds, toSeconds) of each run's analysis window count (verdicts, merged results,
+   * distribution, series, infra), recomputed from the per-second cells; such a comparison is never stored.
+   */
+  window?: ComparisonWindow;
+}
+
+/** Seconds after each run's analysis window's start (its load start after the warm-up). */
+export interface ComparisonWindow {
+  fromSeconds: number;
+  toSeconds: number;
 }
 
 export interface ComparisonGroup {
@@ -175,6 +189,36 @@ async function rolledUpRuns(
   return out;
 }
 
+/**
+ * Each run's rollup of the seconds [from, to) of its analysis window, made now from its per-second cells (histograms
+ * add, so the window's percentiles are exact), on a clock whose second 0 is the window's start; with each run's summary
+ * of the window (its measurement fields; cost, warm-up and the rest stay the run's).
+ */
+async function windowedRuns(db: Db, runs: Array<{ id: string; summary: RunSummary | null }>, { fromSeconds, toSeconds }: ComparisonWindow) {
+  const out = new Map<string, { rolled: RolledUpRun; loadStart: Date; summary: RunSummary | null; seconds: number }>();
+  for (const r of runs) {
+    const { cells, warmupSeconds, loadStart } = await loadMeasuredCells(db, r.id);
+    if (!loadStart) continue;
+    const start = Math.floor(loadStart.getTime() / 1000) * 1000 + warmupSeconds * 1000;
+    const end = r.summary?.durationSeconds ? Math.min(toSeconds, r.summary.durationSeconds) : toSeconds;
+    const seconds = Math.max(0, end - fromSeconds);
+    const inWindow = cells.filter((c) => c.ts.getTime() >= start + fromSeconds * 1000 && c.ts.getTime() < start + end * 1000);
+    const rollup = runRollup(inWindow, new Date(start + fromSeconds * 1000), seconds || undefined);
+    const rolled: RolledUpRun = {
+      whole: rollup.cells[0],
+      tens: rollup.cells[10],
+      windows: windowsOfRollup(rollup.windows),
+      maxThroughput: rollup.windows.maxThroughput,
+      above: rollup.windows.above,
+      ...(seconds ? { loadSeconds: seconds } : {}),
+    };
+    const summary =
+      r.summary && inWindow.length ? { ...r.summary, ...summarize(inWindow, seconds || 1) } : inWindow.length ? null : r.summary;
+    out.set(r.id, { rolled, loadStart: new Date(start), summary, seconds });
+  }
+  return out;
+}
+
 /** Loads every group's runs, infra and rollups in a fixed number of queries (not one per group or run), or the stored comparison. */
 export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opts: ComparisonOptions = {}): Promise<ComparisonView> {
   const ids = [...new Set(groups.flatMap((g) => g.runIds))];
@@ -188,7 +232,8 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
     },
   });
   const runs = rows.map(parseRunJson);
-  const cacheable = runs.length === ids.length && runs.every((r) => isFinalRunStatus(r.status) && r.rollup);
+  const window = opts.window ?? null;
+  const cacheable = !window && runs.length === ids.length && runs.every((r) => isFinalRunStatus(r.status) && r.rollup);
   const key = cacheable
     ? comparisonCacheKey(
         groups,
@@ -205,7 +250,10 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
 
   const infraRows = await db.infraPoint.findMany({ where: { runId: { in: ids } }, orderBy: { ts: "asc" } });
   const grouped = new Set(groups.filter((g) => new Set(g.runIds).size > 1).flatMap((g) => g.runIds));
-  const rolled = await rolledUpRuns(db, runs, grouped);
+  const windowed = window ? await windowedRuns(db, runs, window) : null;
+  const rolled = windowed ?? (await rolledUpRuns(db, runs, grouped));
+  // A zoom: the runs' summaries are those of the window (the tables and the repetitions' verdicts read them).
+  if (windowed) for (const r of runs) if (windowed.has(r.id)) r.summary = windowed.get(r.id)!.summary;
   const excluded: VerdictExclusions["excluded"] = [];
   const loaded = groups.map((g, i) => {
     const groupRuns = runs.filter((r) => g.runIds.includes(r.id));
@@ -221,23 +269,25 @@ export async function loadComparison(db: Db, groups: ComparisonGroupInput[], opt
       if (!flagsOut.get(run.id)!.length) judged.push(r.rolled);
       // Every run on a common clock: second 0 = its load start.
       const startSecond = r.loadStart.getTime();
-      for (const p of infraRows)
-        if (p.runId === run.id)
-          infra.push({
-            runId: run.id,
-            offsetSeconds: Math.round((p.ts.getTime() - startSecond) / 100) / 10,
-            replicas: p.replicas,
-            cpuPercent: p.cpuPercent,
-          });
+      for (const p of infraRows) {
+        const offsetSeconds = Math.round((p.ts.getTime() - startSecond) / 100) / 10;
+        if (p.runId === run.id && (!window || (offsetSeconds >= window.fromSeconds && offsetSeconds < window.toSeconds)))
+          infra.push({ runId: run.id, offsetSeconds, replicas: p.replicas, cpuPercent: p.cpuPercent });
+      }
     }
-    const totalSeconds = groupRuns.reduce((sum, r) => sum + (r.summary?.durationSeconds ?? 0), 0);
+    const totalSeconds = windowed
+      ? groupRuns.reduce((sum, r) => sum + (windowed.get(r.id)?.seconds ?? 0), 0)
+      : groupRuns.reduce((sum, r) => sum + (r.summary?.durationSeconds ?? 0), 0);
+    const summarized = summarizeRollups(perRun, totalSeconds);
+    // A window's series are on its own clock (second 0 = the window's start): back onto the runs' clock.
+    if (window) summarized.series = summarized.series.map((b) => ({ ...b, offsetSeconds: b.offsetSeconds + window.fromSeconds }));
     const first = groupRuns[0];
     const group: ComparisonGroup = {
       label: g.label ?? (first ? `${first.target?.name ?? first.name ?? "run"} x ${first.workload?.name ?? "import"}` : `group ${i + 1}`),
       target: first?.target ?? null,
       workload: first?.workload ?? null,
       runs: groupRuns.map((r) => ({ id: r.id, repetition: r.repetition, status: r.status, summary: r.summary, flags: r.flags })),
-      ...summarizeRollups(perRun, totalSeconds),
+      ...summarized,
       infra,
     };
     for (const r of groupRuns) {

@@ -1,5 +1,7 @@
 import {
   bucketize,
+  CHART_POINT_BUDGET,
+  lttbIndexes,
   decodeBuckets,
   summarize,
   summarizeMetrics,
@@ -25,7 +27,8 @@ import {
   type ValidityFlag,
 } from "@opsbench/core";
 import { jsonInput } from "../json-column";
-import { loadComparisonWindow } from "../comparisons/comparison-window";
+import { loadComparison } from "../comparisons/comparison";
+import { loadBucketsOfRun, loadComparisonWindow, type LoadBucket, windowResolution } from "../comparisons/comparison-window";
 import { loadRunRollups } from "./run-rollups";
 import type { Db } from "../client";
 import { loadResultCells } from "./result-cells";
@@ -69,6 +72,11 @@ export interface RunView {
   summary: RunSummary | null;
   /** Buckets from the load start: 10 s, 1 min for a long finished run, or a zoomed window's finest resolution. */
   series: { bucketSeconds: number; points: TimeBucket[]; window: { fromSeconds: number; toSeconds: number } | null };
+  /**
+   * The offered load in the series' buckets (load_seconds): VUs for a closed-loop run (VUs that wait for each answer),
+   * else the scheduled arrivals (iterations started or dropped) per second. At most CHART_POINT_BUDGET points.
+   */
+  load: { closedLoop: boolean; points: LoadBucket[] };
   events: Array<{ ts: string; level: string; message: string }>;
   /** k6 checks per check name (passes, fails, 10 s series); empty when the script has none. */
   checks: CheckSummary[];
@@ -144,9 +152,13 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
   const start = loadStart ? new Date(Math.floor(loadStart.getTime() / 1000) * 1000) : null;
   const end = run.loadFinishedAt ?? (cells.length ? new Date(cells[cells.length - 1]!.ts.getTime() + 1000) : null);
   const live = rolled ? null : start && end && cells.length ? summarize(cells, (end.getTime() - start.getTime()) / 1000) : null;
+  // A short finished run is drawn a point a second (as the compare page draws it: windowResolution), a longer one from its rollup.
+  const seconds = run.summary?.durationSeconds ?? 0;
   const series = opts.window
     ? await windowSeries(db, runId, opts.window)
-    : (rolled?.series ?? { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] });
+    : rolled && seconds > 0 && windowResolution(seconds) === 1
+      ? await windowSeries(db, runId, { fromSeconds: 0, toSeconds: Math.ceil(seconds) })
+      : (rolled?.series ?? { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] });
   return {
     id: run.id,
     status: run.status,
@@ -176,8 +188,13 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
       durationMs: s.finishedAt ? s.finishedAt.getTime() - s.startedAt.getTime() : null,
       error: s.error,
     })),
-    summary: run.summary ?? live,
+    // Zoomed: the cards are the window's (its seconds' histograms merged), as on the compare page.
+    summary: (opts.window && run.summary ? await windowSummary(db, runId, opts.window) : null) ?? run.summary ?? live,
     series: { ...series, window: opts.window ?? null },
+    load: {
+      closedLoop: run.summary?.coordinatedOmission?.closedLoop === true,
+      points: start ? await runLoad(db, runId, start.getTime(), series.bucketSeconds, opts.window ?? null, end) : [],
+    },
     events: run.events.map((e) => ({ ts: e.ts.toISOString(), level: e.level, message: e.message })),
     ...summarizeMetrics(await loadMetricCells(db, runId), start, start && end ? (end.getTime() - start.getTime()) / 1000 : 0),
     infra: await loadRunInfra(db, runId, start),
@@ -201,6 +218,39 @@ export async function loadWindowSummary(db: Db, runId: string, fromSeconds: numb
 }
 
 /** One window of the run's series at the finest resolution a chart can show (every second of a short one). */
+/** A finished run's summary of the seconds [from, to) of its analysis window (a comparison of it alone, zoomed). */
+async function windowSummary(db: Db, runId: string, window: { fromSeconds: number; toSeconds: number }) {
+  const view = await loadComparison(db, [{ runIds: [runId] }], { window });
+  return view.groups[0]?.runs[0]?.summary ?? null;
+}
+
+/** The run's load in buckets over the zoom, else the whole run (to its load's end), reduced to what a chart draws. */
+async function runLoad(
+  db: Db,
+  runId: string,
+  startMs: number,
+  bucketSeconds: number,
+  window: { fromSeconds: number; toSeconds: number } | null,
+  end: Date | null,
+): Promise<LoadBucket[]> {
+  const to = window?.toSeconds ?? (end ? Math.ceil((end.getTime() - startMs) / 1000) + bucketSeconds : 7 * 86_400);
+  const points = await loadBucketsOfRun(db, runId, startMs, bucketSeconds, window?.fromSeconds ?? 0, to);
+  if (points.length <= CHART_POINT_BUDGET) return points;
+  const keep = new Set([
+    ...lttbIndexes(
+      points.map((p) => p.offsetSeconds),
+      points.map((p) => p.vus),
+      CHART_POINT_BUDGET / 2,
+    ),
+    ...lttbIndexes(
+      points.map((p) => p.offsetSeconds),
+      points.map((p) => p.arrivalsPerSecond),
+      CHART_POINT_BUDGET / 2,
+    ),
+  ]);
+  return points.filter((_, i) => keep.has(i));
+}
+
 async function windowSeries(db: Db, runId: string, window: { fromSeconds: number; toSeconds: number }) {
   const w = await loadComparisonWindow(db, [{ runIds: [runId] }], window.fromSeconds, window.toSeconds);
   return { bucketSeconds: w.bucketSeconds, points: w.series[0] ?? [] };
