@@ -230,6 +230,7 @@ describe("the host policy at save, and fields judged again as they change", () =
     await fill(page, { url: "http://127.0.0.1:9009/" });
     await pick(page, "pricing.mode", "catalog");
     await fill(page, { "pricing.catalog": "aws-lambda-x86-us-east-1" });
+    await page.screenshot({ path: `${SHOTS}/h4-catalog-pricing-1280.png`, fullPage: true });
     await save(page, "policy-endpoint");
     expect((await apiTarget("policy-endpoint"))?.spec).toEqual({
       url: "http://127.0.0.1:9009/",

@@ -10,7 +10,8 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { AXIS, GRID, TOOLTIP, groupColor } from "@/components/charts/palette";
 import { fmtMoney, moneyUnit } from "@/lib/format";
 
-const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
+// 3 significant digits without trailing zeros ("0.8", "12.5"), whole numbers from 100.
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : String(Number(v.toPrecision(3))));
 
 function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable: boolean }) {
   const r = pair.result;

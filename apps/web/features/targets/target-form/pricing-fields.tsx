@@ -27,11 +27,17 @@ export function PricingFields({
 }) {
   /** The box of a model field: the API's errors at spec.costModel.<field> next to it. */
   const placed = new Set<string>();
-  const field = (label: string, modelField: string, control: ReactNode, hint?: ReactNode) => {
+  const field = (label: string, modelField: string, control: ReactNode, hint?: ReactNode, wide = false) => {
     const path = modelField ? `spec.costModel.${modelField}` : "spec.costModel";
     placed.add(path);
     return (
-      <FormField label={label} path={path} errors={errorsAt(errors, path, { nested: !modelField })} hint={hint}>
+      <FormField
+        label={label}
+        path={path}
+        errors={errorsAt(errors, path, { nested: !modelField })}
+        hint={hint}
+        className={wide ? "col-span-2 md:col-span-4" : ""}
+      >
         {control}
       </FormField>
     );
@@ -74,7 +80,12 @@ export function PricingFields({
         field(
           "Price catalog",
           "catalog",
-          <select name="pricing.catalog" className={inputClass} value={p.catalog} onChange={(e) => set("catalog")(e.target.value)}>
+          <select
+            name="pricing.catalog"
+            className={`${inputClass} md:w-1/2`}
+            value={p.catalog}
+            onChange={(e) => set("catalog")(e.target.value)}
+          >
             <option value="">choose one…</option>
             {CATALOG_CHOICES.map((c) => (
               <option key={c.name} value={c.name}>
@@ -82,7 +93,8 @@ export function PricingFields({
               </option>
             ))}
           </select>,
-          chosen?.description.slice(0, 140),
+          chosen?.description,
+          true,
         )}
       {p.mode === "reserved" && (
         <>
@@ -126,6 +138,7 @@ export function PricingFields({
             onChange={(e) => set("document")(e.target.value)}
           />,
           'a model ({"kind": ...}) or a catalog reference with overrides ({"catalog": ..., ...}); docs/cost.md',
+          true,
         )}
       <UnplacedErrors errors={errors} placed={placed} />
     </FormSection>
