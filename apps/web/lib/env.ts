@@ -1,5 +1,5 @@
 // The web app's only reader of process.env, validated once when the server boots (instrumentation.ts).
-import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { loadAllowedHostsSetting, parsePrivateRanges, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 import { z } from "zod";
 import { parseTrustedProxies } from "./server/client-address";
 
@@ -17,6 +17,22 @@ const webEnvSchema = sharedEnvSchema
     OPSBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     /** The provider's name on the sign-in button ("Sign in with <name>"). */
     OPSBENCH_OIDC_NAME: z.string().min(1).default("single sign-on"),
+    /**
+     * The worker's host policy, read here too so that a target the worker would refuse is refused when it is saved
+     * (core load-hosts/save-time-refusal.ts): give the web app the same values as the worker (docs/security.md).
+     */
+    OPSBENCH_LOAD_ALLOWED_HOSTS: loadAllowedHostsSetting,
+    OPSBENCH_LOAD_PRIVATE_RANGES: z
+      .string()
+      .default("")
+      .transform((v, ctx) => {
+        try {
+          return parsePrivateRanges(v);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /** Proxies whose X-Forwarded-For is believed (comma-separated IPs and CIDRs); none by default: the socket's address counts. */
     OPSBENCH_TRUSTED_PROXIES: z
       .string()

@@ -32,3 +32,28 @@ export function fmtTime(iso: string | null | undefined): string {
   if (!iso) return NO_VALUE;
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
+
+/** The currency a price unit is shown in: "EUR-cent" as EUR (100 of the unit each), any other unit as it is. */
+export function moneyUnit(unit: string): { perUnit: number; shown: string } {
+  const cents = /^(.+)-cents?$/i.exec(unit.trim());
+  return cents ? { perUnit: 100, shown: cents[1]! } : { perUnit: 1, shown: unit };
+}
+
+/**
+ * An amount of money for reading (not for data-testid values): a unit in cents ("EUR-cent") shown in its currency
+ * ("EUR"), 3 significant digits below 100 ("0.0257 EUR", "12.3 EUR"), whole numbers with separators above
+ * ("1,235 EUR"), NO_VALUE without one. A price sheet's 4-5 decimals of cents say more than the measurement knows.
+ */
+export function fmtMoney(v: number | null | undefined, unit: string): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NO_VALUE;
+  const { perUnit, shown } = moneyUnit(unit);
+  const amount = v / perUnit;
+  const abs = Math.abs(amount);
+  const text =
+    abs === 0
+      ? "0"
+      : abs >= 100
+        ? Math.round(amount).toLocaleString("en-US")
+        : Number(amount.toPrecision(3)).toLocaleString("en-US", { maximumSignificantDigits: 3 });
+  return `${text} ${shown}`;
+}

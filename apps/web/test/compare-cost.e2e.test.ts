@@ -3,6 +3,7 @@
 // second), compared: the cost table shows cost per 1,000 successful requests with the cheapest
 // highlighted, and the break-even chart says where serverless stops being cheaper, with the
 // serverful capacity measured only when its run saturated.
+import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
@@ -17,6 +18,7 @@ const runIds: Record<string, string> = {};
 beforeAll(async () => {
   stack = await openTestStack();
   browser = await launchBrowser();
+  mkdirSync("/tmp/shots35", { recursive: true });
   await stack.scope.targets.put(cpuLoopTarget("priced-service", "local-service", { replicas: 2, costModel: GKE_NODE_PRICES }));
   await stack.scope.targets.put(
     cpuLoopTarget("priced-function", "local-function", {
@@ -84,8 +86,16 @@ describe("comparison with costs", () => {
       /function (stops being cheaper at|stays cheaper up to|is never cheaper)/,
     );
     expect(await page.getByTestId("break-even-capacity-unknown").count()).toBe(be.capacity.known ? 0 : 1);
-    expect(await page.getByTestId("cmp-cost-table").textContent()).toContain("per 1,000 successful requests");
+    expect(await page.getByTestId("cmp-cost-table").textContent()).toContain(
+      "Cost per 1 M successful requests and per month at the measured rate",
+    );
+    // Both axes titled, the cost in the currency (EUR-cent shown in EUR).
+    expect(await chart.locator(".recharts-label").allTextContents()).toEqual([
+      "steady load (successful requests per second)",
+      "cost (EUR per hour)",
+    ]);
     await page.screenshot({ path: "/tmp/compare-cost.png", fullPage: true });
+    await chart.screenshot({ path: "/tmp/shots35/h4-break-even-1400.png" });
     await page.close();
   });
 });

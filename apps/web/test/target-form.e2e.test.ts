@@ -356,7 +356,7 @@ describe("target form: the platform kinds", () => {
   it("endpoint linked to an Auto Scaling group: only that link's boxes are sent; a link without its region is refused next to it", async () => {
     const { page, errors } = await newTargetPage("endpoint");
     await page.locator('input[name="name"]').fill("linked-asg");
-    await fill(page, { url: "http://127.0.0.1:9/" });
+    await fill(page, { url: "http://127.0.0.1:9009/" });
     // Typed under another link first: left out once the link changes.
     await page.locator('input[name="@link"][value="kubernetes"]').check();
     await fill(page, { "linked.namespace": "shop" });
@@ -369,7 +369,7 @@ describe("target form: the platform kinds", () => {
     );
     await save(page, "linked-asg");
     expect((await apiTarget("linked-asg"))?.spec).toEqual({
-      url: "http://127.0.0.1:9/",
+      url: "http://127.0.0.1:9009/",
       linked: { credential: "aws-main", autoScalingGroupName: "shop-asg", region: "us-east-1" },
     });
     expect(errors).toEqual([]);
@@ -450,9 +450,9 @@ describe("target form: the platform kinds", () => {
     {
       kind: "endpoint",
       name: "existing",
-      values: { url: "http://127.0.0.1:9/" },
+      values: { url: "http://127.0.0.1:9009/" },
       wrong: { values: { url: "bench.example.com" }, path: "url", message: /URL/ },
-      typed: { url: "http://127.0.0.1:9/", linked: { credential: "kube-main", namespace: "shop", deployment: "web" } },
+      typed: { url: "http://127.0.0.1:9009/", linked: { credential: "kube-main", namespace: "shop", deployment: "web" } },
       preview: "observes Deployment web in namespace shop with credential kube-main",
     },
   ];
@@ -469,7 +469,7 @@ describe("target form: the platform kinds", () => {
     if (c.kind === "aws-asg") await fill(page, { minSize: "2" });
     if (c.kind === "aws-lambda") await fill(page, { roleArn: "arn:aws:iam::123456789012:role/opsbench-lambda" });
     if (c.kind === "endpoint") {
-      await fill(page, { url: "http://127.0.0.1:9/" });
+      await fill(page, { url: "http://127.0.0.1:9009/" });
       await page.locator('input[name="@link"][value="kubernetes"]').check();
       await fill(page, { "linked.credential": "kube-main", "linked.namespace": "shop", "linked.deployment": "web" });
     }

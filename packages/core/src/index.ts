@@ -63,6 +63,7 @@ export * from "./statistics/seeded-random";
 export * from "./process-env";
 export * from "./load-hosts/load-host-policy";
 export * from "./load-hosts/load-admission";
+export * from "./load-hosts/save-time-refusal";
 export * from "./k6/k6-plan-check";
 export * from "./connection-urls";
 export * from "./compare";

@@ -4,6 +4,9 @@
 // (Table A.1: cost per run; Table 5.45: cost per 1,000 requests).
 import { describe, expect, it } from "vitest";
 import {
+  perMonthAtMeasuredRate,
+  rankablePriced,
+  type RunCost,
   BUILTIN_PRICE_CATALOGS,
   breakEven,
   breakEvenInput,
@@ -685,5 +688,42 @@ describe("break-even between serverful and serverless", () => {
     });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]!.path).toEqual(["serverless", "model", "unit"]);
+  });
+});
+
+describe("cost display helpers", () => {
+  it("per month at the measured rate: priced totals over priced seconds, times 730 hours", async () => {
+    // A priced run as the worker stores it; only total and pricedSpan matter here.
+    const run = (total: number, seconds: number): RunCost => ({
+      kind: "reserved",
+      unit: "USD",
+      total,
+      requests: 100,
+      successfulRequests: 100,
+      perThousandRequests: null,
+      perThousandSuccessfulRequests: null,
+      lines: [],
+      notes: [],
+      source: "inline",
+      model: {
+        kind: "reserved",
+        unit: "USD",
+        nodeLabel: "node",
+        pricePerNodeSecond: 1,
+        feePerSecond: 0,
+        fees: [],
+        minimumSecondsPerNode: 0,
+        basis: "nodes",
+        minNodes: 0,
+        scaleDownDelaySeconds: 0,
+      },
+      meanBilledSeconds: null,
+      pricedSpan: { seconds, source: "unknown", label: "load window" },
+    });
+    // 0.5 + 1.5 over 100 + 300 s = 0.005 per second; 730 h = 2,628,000 s.
+    expect(perMonthAtMeasuredRate([run(0.5, 100), run(1.5, 300)])).toBeCloseTo(0.005 * 2_628_000, 9);
+    expect(perMonthAtMeasuredRate([null, undefined])).toBeNull();
+    expect(rankablePriced(1)).toBe(false);
+    expect(rankablePriced(2)).toBe(true);
   });
 });

@@ -2,7 +2,8 @@ import { typedEndpointOf } from "@opsbench/core";
 import type { Metadata } from "next";
 import { DefinitionsListPage, NewDefinitionLink } from "@/components/definitions-frame";
 import { DeleteDefinitionButton } from "@/components/delete-button";
-import { isPlatformKind, kindFormOf } from "@/features/targets/target-form/kinds/kind-forms";
+import { kindFormOf } from "@/features/targets/target-form/kinds/kind-forms";
+import { describePricing } from "@/features/targets/target-form/pricing";
 import { ListTable } from "@/components/list-table";
 import { fmtTime } from "@/lib/format";
 import { DemoCommand, EmptyState } from "@/components/empty-state";
@@ -86,6 +87,18 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
             ),
           },
           {
+            header: "Priced",
+            className: "min-w-[9rem] text-[11px] text-zinc-600",
+            cell: ({ t }) => {
+              const priced = describePricing((t.spec as { costModel?: unknown }).costModel);
+              return (
+                <span data-testid="target-priced" className={priced === "not priced" ? "text-zinc-400" : ""}>
+                  {priced}
+                </span>
+              );
+            },
+          },
+          {
             header: "Updated (UTC)",
             className: "whitespace-nowrap font-mono text-zinc-600",
             cell: ({ t }) => fmtTime(t.updatedAt.toISOString()),
@@ -96,8 +109,8 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
             className: "whitespace-nowrap",
             cell: ({ t }) => (
               <span className="inline-flex items-center gap-3">
-                {/* The platform kinds' form edits a saved spec; the local kinds' has no edit mode yet. */}
-                {isPlatformKind(t.kind) && <NewDefinitionLink href={`/targets/${encodeURIComponent(t.name)}/edit`} label="Edit" />}
+                {/* Every kind's form edits a saved spec (not a kind this build has no form for). */}
+                {kindFormOf(t.kind) && <NewDefinitionLink href={`/targets/${encodeURIComponent(t.name)}/edit`} label="Edit" />}
                 <DeleteDefinitionButton kind="target" id={t.id} name={t.name} />
               </span>
             ),

@@ -8,16 +8,20 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts"
 import type { BreakEvenPair, CompareData } from "@/features/compare/compare-data";
 import { ChartCard } from "@/components/charts/chart-card";
 import { AXIS, GRID, TOOLTIP, groupColor } from "@/components/charts/palette";
+import { fmtMoney, moneyUnit } from "@/lib/format";
 
-const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
+// 3 significant digits without trailing zeros ("0.8", "12.5"), whole numbers from 100.
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : String(Number(v.toPrecision(3))));
 
 function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable: boolean }) {
   const r = pair.result;
   const hours = r.periodSeconds / 3600;
+  // Drawn in the currency (a unit in cents shown in its currency), per hour.
+  const money = moneyUnit(r.unit);
   const rows = r.points.map((p) => ({
     rps: p.rps,
-    serverful: p.serverful === null ? null : p.serverful / hours,
-    serverless: p.serverless / hours,
+    serverful: p.serverful === null ? null : p.serverful / hours / money.perUnit,
+    serverless: p.serverless / hours / money.perUnit,
   }));
   const known = pair.capacityPerNodeRps !== null;
   const served = pair.capacity.servedRps;
@@ -43,7 +47,7 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
   );
   return (
     <ChartCard
-      title={`Break-even: ${pair.serverful} vs ${pair.serverless} (${r.unit} per hour at a steady rate)`}
+      title={`Break-even: ${pair.serverful} vs ${pair.serverless} (${money.shown} per hour at a steady rate)`}
       fileName="break-even"
       testId="cmp-chart-break-even"
       exportable={exportable}
@@ -59,11 +63,11 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
       ]}
       table={() => ({
         name: "break-even",
-        columns: ["successful_rps", `${pair.serverful} per hour`, `${pair.serverless} per hour`],
+        columns: ["successful_rps", `${pair.serverful} ${money.shown} per hour`, `${pair.serverless} ${money.shown} per hour`],
         rows: rows.map((x) => [x.rps, x.serverful, x.serverless]),
       })}
     >
-      <LineChart data={rows} margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
+      <LineChart data={rows} margin={{ top: 4, right: 12, bottom: 14, left: 8 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
         <XAxis
           dataKey="rps"
@@ -73,12 +77,21 @@ function BreakEvenChart({ pair, exportable }: { pair: BreakEvenPair; exportable:
           tickLine={false}
           axisLine={{ stroke: GRID }}
           tickFormatter={(v: number) => `${fmt(v)}`}
+          label={{ value: "steady load (successful requests per second)", position: "insideBottom", offset: -10, ...AXIS }}
         />
-        <YAxis type="number" tick={AXIS} tickLine={false} axisLine={false} width={52} tickFormatter={(v: number) => fmt(v)} />
+        <YAxis
+          type="number"
+          tick={AXIS}
+          tickLine={false}
+          axisLine={false}
+          width={60}
+          tickFormatter={(v: number) => fmt(v)}
+          label={{ value: `cost (${money.shown} per hour)`, angle: -90, position: "insideLeft", style: { textAnchor: "middle" }, ...AXIS }}
+        />
         <Tooltip
           {...TOOLTIP}
           labelFormatter={(v) => `${fmt(Number(v))} successful req/s`}
-          formatter={(v) => (v == null ? "—" : `${fmt(Number(v))} ${r.unit}/h`)}
+          formatter={(v) => (v == null ? "—" : `${fmtMoney(Number(v), money.shown)}/h`)}
         />
         <Line
           name={pair.serverful}

@@ -1,19 +1,20 @@
 "use client";
 
 // The IoT study's Table 5.45: rows request name x workload, columns targets, each
-// cell the cost per 1,000 successful requests with the cheapest of the row highlighted
-// (a target answering fast failures is not made cheaper by them).
+// cell the cost per 1 M successful requests (a target answering fast failures is not made
+// cheaper by them) and per month at the rate measured, the cheapest of the row highlighted
+// only when two or more targets of it are priced.
+import { perMonthAtMeasuredRate, rankablePriced } from "@opsbench/core";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable, costTable } from "@/lib/export/comparison-tables";
-import { fmtCount, fmtMs } from "@/lib/format";
+import { fmtCount, fmtMoney, fmtMs } from "@/lib/format";
 import { ExportTableButtons } from "@/components/export-buttons";
-
-const fmtCost = (v: number) => (v >= 100 ? v.toFixed(1) : v >= 1 ? v.toFixed(3) : v.toPrecision(4));
 
 export function CompareCostTable({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
   const t = costTable(data);
   const priced = data.costs.some((c) => c?.perThousandSuccessfulRequests != null);
-  const units = [...new Set(data.costs.filter((c) => c).map((c) => c!.unit))];
+  const ranked = rankablePriced(data.costs.filter((c) => c?.perThousandSuccessfulRequests != null).length);
+  const perMonth = data.groups.map((g) => perMonthAtMeasuredRate(g.runs.map((r) => r.summary?.cost)));
   return (
     <section
       data-testid="cmp-cost-table"
@@ -22,8 +23,8 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
     >
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">
-          Cost per 1,000 successful requests{units.length === 1 ? ` (${units[0]})` : ""} by request x workload; the cheapest target of each
-          row highlighted
+          Cost per 1 M successful requests and per month at the measured rate, by request x workload;{" "}
+          {ranked ? "the cheapest target of each row highlighted" : "no cheapest: fewer than two targets are priced"}
         </h2>
         {exportable && (
           <ExportTableButtons name="cost per 1000 successful requests" fileName="cost-table" table={() => comparisonTable(data, "cost")} />
@@ -34,8 +35,8 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
           data-testid="cost-unavailable"
           className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-[11px] text-zinc-600"
         >
-          No cost: these runs&apos; targets name no cost model (add <code>costModel</code> to a target, e.g. a price catalog reference; see
-          docs/cost.md). The cells show each target&apos;s requests and p95 meanwhile.
+          No cost: these runs&apos; targets are not priced (give a target prices or a price catalog in its form, under
+          &ldquo;Pricing&rdquo;; see docs/cost.md). The cells show each target&apos;s requests and p95 meanwhile.
         </p>
       )}
       <div className="overflow-x-auto">
@@ -66,6 +67,8 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                       data-target={c}
                       data-cheapest={String(cheapest)}
                       data-cost={cell?.perThousand ?? ""}
+                      data-cost-per-million={cell?.perThousand == null ? "" : cell.perThousand * 1000}
+                      data-cost-per-month={cell ? (perMonth[cell.group] ?? "") : ""}
                       data-estimated={String((cell?.assumptions.length ?? 0) > 0)}
                       title={cell?.assumptions.length ? `estimated: ${cell.assumptions.join("; ")}` : undefined}
                       className={`px-3 py-1.5 text-right ${cheapest ? "bg-emerald-50 font-semibold text-emerald-800" : ""}`}
@@ -76,9 +79,9 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                         <>
                           <div className="font-mono tabular-nums">
                             {cell.perThousand === null ? (
-                              <span className="text-zinc-400">cost n/a</span>
+                              <span className="text-zinc-400">not priced</span>
                             ) : (
-                              `${fmtCost(cell.perThousand)} ${cell.unit ?? ""}`
+                              <span data-testid="cost-per-million">{fmtMoney(cell.perThousand * 1000, cell.unit ?? "")} / 1 M req</span>
                             )}
                             {cell.assumptions.length > 0 && (
                               <span
@@ -89,6 +92,11 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                               </span>
                             )}
                           </div>
+                          {cell.perThousand !== null && perMonth[cell.group] != null && (
+                            <div data-testid="cost-per-month" className="font-mono text-[11px] font-normal tabular-nums text-zinc-600">
+                              {fmtMoney(perMonth[cell.group], cell.unit ?? "")} / month at this rate
+                            </div>
+                          )}
                           {cell.assumptions.length > 0 && (
                             <div className="text-[10px] font-normal text-amber-700">{cell.assumptions.join("; ")}</div>
                           )}

@@ -2,8 +2,8 @@
 
 import { type FunctionPlatform, targetSpecOf } from "@opsbench/core";
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
-import { type FormErrors, NO_ERRORS, readFormErrors, withoutField } from "@/lib/api/form-errors";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { type FormErrors, NO_ERRORS, readFormErrors } from "@/lib/api/form-errors";
 import { FormErrorBanner } from "@/components/form-field";
 import { buttonPrimary } from "@/components/panel";
 import type { CredentialOption } from "./target-form/credential-select";
@@ -12,17 +12,21 @@ import { editedSpec } from "./target-form/kinds/cloud-kinds";
 import { describeKind } from "./target-form/kinds/describe-kind";
 import { kindFormOf } from "./target-form/kinds/kind-forms";
 import type { SpecValues } from "./target-form/spec-values";
+import { HostVerification } from "./target-form/host-verification";
 import { IdentityFields } from "./target-form/identity-fields";
+import { costModelOf, type PricingValues, pricingOf } from "./target-form/pricing";
+import { PricingFields } from "./target-form/pricing-fields";
+import { type FormSnapshot, revalidated } from "./target-form/revalidate";
 import { specInputs } from "./target-form/spec-inputs";
-import { EMPTY_TARGET_VALUES, type Scaling, type TargetValues } from "./target-form/target-spec";
+import { EMPTY_TARGET_VALUES, localFormOf, type Scaling, type TargetValues } from "./target-form/target-spec";
 import { TargetPreview } from "./target-form/target-preview";
 
 const NO_VALUES: SpecValues = {};
 
-/** A saved target of a platform kind, to edit (its spec as the API shows it: secrets hidden). */
+/** A saved target to edit (its spec as the API shows it: secrets hidden). */
 export interface EditedTarget {
   name: string;
-  /** A kind whose form has boxes of its own (isPlatformKind). */
+  /** A kind with a form (kindFormOf). */
   kind: string;
   spec: unknown;
 }
@@ -33,14 +37,17 @@ export interface EditedTarget {
  */
 export function TargetForm({ credentials, initial }: { credentials: CredentialOption[]; initial?: EditedTarget }) {
   const router = useRouter();
-  /** What the edited spec has that the boxes do not show, sent back unchanged. */
-  const [edited] = useState(() => (initial ? editedSpec(initial.kind, initial.spec) : null));
+  /** A platform kind's edited spec: its boxes, and what they do not show, sent back unchanged. */
+  const [edited] = useState(() => (initial && isPlatform(initial.kind) ? editedSpec(initial.kind, initial.spec) : null));
+  /** A local kind's edited spec, the same way. */
+  const [local] = useState(() => (initial && !isPlatform(initial.kind) ? localFormOf(initial.spec) : null));
   const [name, setName] = useState(initial?.name ?? "");
   const [kind, setKind] = useState<string>(initial?.kind ?? "local-service");
-  const [app, setApp] = useState<string>("cpu-loop/node-http");
-  const [scaling, setScaling] = useState<Scaling>("autoscaled");
-  const [platform, setPlatform] = useState<FunctionPlatform>("cloud-run");
-  const [v, setV] = useState<TargetValues>(EMPTY_TARGET_VALUES);
+  const [app, setApp] = useState<string>(local?.app ?? "cpu-loop/node-http");
+  const [scaling, setScaling] = useState<Scaling>(local?.scaling ?? "autoscaled");
+  const [platform, setPlatform] = useState<FunctionPlatform>(local?.platform ?? "cloud-run");
+  const [v, setV] = useState<TargetValues>(local?.values ?? EMPTY_TARGET_VALUES);
+  const [pricing, setPricing] = useState<PricingValues>(() => pricingOf((initial?.spec as { costModel?: unknown } | undefined)?.costModel));
   /** The platform kinds' boxes, per kind (switching kinds keeps what was typed). */
   const [cloud, setCloud] = useState<Partial<Record<string, SpecValues>>>(() =>
     initial && edited ? { [initial.kind]: { ...startOf(initial.kind), ...edited.values } } : {},
@@ -54,16 +61,19 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
   const setCloudValue = (path: string) => (value: string) => {
     if (form?.place !== "platform") return;
     setCloud((old) => ({ ...old, [kind]: { ...(old[kind] ?? form.start), [path]: value } }));
-    // What the API said about this box no longer holds once it is changed.
-    setErrors((old) => withoutField(old, `spec.${path}`));
   };
-  const spec = useMemo(
-    () =>
-      form?.place === "local"
-        ? form.build({ app, scaling, platform, values: v })
-        : { ...(edited && kind === initial?.kind ? edited.kept : {}), ...form?.build(cloudValues) },
-    [form, kind, app, scaling, v, platform, cloudValues, edited, initial?.kind],
-  );
+  const setPricingValue = (key: keyof PricingValues) => (value: string) => setPricing((old) => ({ ...old, [key]: value }));
+  const costModel = useMemo(() => costModelOf(pricing), [pricing]);
+  const spec = useMemo(() => {
+    const kept = (kind === initial?.kind ? (edited?.kept ?? local?.kept) : undefined) ?? {};
+    const built = form?.place === "local" ? form.build({ app, scaling, platform, values: v }) : form?.build(cloudValues);
+    return { ...kept, ...built, ...(costModel === undefined ? {} : { costModel }) };
+  }, [form, kind, app, scaling, v, platform, cloudValues, edited, local, initial?.kind, costModel]);
+  /** What was sent when the errors shown were answered: a field changed since is judged again (revalidate.ts). */
+  const sent = useRef<FormSnapshot>({ name: "", spec: {} });
+  useEffect(() => {
+    setErrors((old) => revalidated(old, sent.current, kind, { name, spec }));
+  }, [kind, name, spec]);
   /** The settings it will run with (defaults filled in), when the spec is valid. */
   const effective = useMemo(() => describeKind(kind, spec), [kind, spec]);
 
@@ -71,6 +81,7 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
     e.preventDefault();
     setBusy(true);
     setErrors(NO_ERRORS);
+    sent.current = { name, spec };
     try {
       const res = await fetch("/api/v1/targets", {
         method: "POST",
@@ -126,6 +137,7 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
             errors={errors}
           />
         )}
+        <PricingFields values={pricing} set={setPricingValue} errors={errors} />
         <div className="flex items-center gap-3 border-t border-zinc-100 pt-3">
           <button type="submit" data-testid="target-save" className={buttonPrimary} disabled={busy}>
             {busy ? "Saving…" : "Save target"}
@@ -137,10 +149,14 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
           </span>
         </div>
       </div>
-      <TargetPreview effective={effective} saved={{ name, kind, spec }} />
+      <TargetPreview effective={effective} saved={{ name, kind, spec }}>
+        <HostVerification spec={spec} savedName={initial?.name} savedSpec={initial?.spec} />
+      </TargetPreview>
     </form>
   );
 }
+
+const isPlatform = (kind: string) => kindFormOf(kind)?.place === "platform";
 
 /** A platform kind's first boxes. */
 function startOf(kind: string) {

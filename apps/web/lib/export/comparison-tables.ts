@@ -1,7 +1,15 @@
 // Every table and series of a comparison as a DataTable, for CSV/JSON export and
 // for the tables on the pages: one source, so what is shown is what is exported.
 import type { ComparisonTableName } from "@opsbench/api";
-import { flagsOfGroup, flagsOfRun, METRIC_CATALOG, STORED_QUANTILE_KEYS, successFirstLatency, type MetricCatalog } from "@opsbench/core";
+import {
+  flagsOfGroup,
+  flagsOfRun,
+  METRIC_CATALOG,
+  rankablePriced,
+  STORED_QUANTILE_KEYS,
+  successFirstLatency,
+  type MetricCatalog,
+} from "@opsbench/core";
 import type { CompareData } from "@/features/compare/compare-data";
 import type { DataTable } from "./data-table";
 
@@ -141,7 +149,8 @@ export function costTable(data: Pick<CompareData, "groups" | "costs">) {
   });
   for (const row of rows) {
     const priced = Object.entries(row.cells).filter(([, c]) => c.perThousand !== null);
-    if (priced.length) row.cheapest = priced.reduce((a, b) => (b[1].perThousand! < a[1].perThousand! ? b : a))[0];
+    // Ranked only among two or more priced targets: an unpriced one never makes the other "the cheapest".
+    if (rankablePriced(priced.length)) row.cheapest = priced.reduce((a, b) => (b[1].perThousand! < a[1].perThousand! ? b : a))[0];
   }
   rows.sort((a, b) => a.request.localeCompare(b.request) || a.workload.localeCompare(b.workload));
   return { columns, rows };

@@ -15,7 +15,6 @@
 // A refusal fails the run, which then tears down what the deploy made.
 import { networkInterfaces } from "node:os";
 import {
-  ALWAYS_BLOCKED_RANGES,
   addressInCidr,
   describeLoadAdmission,
   EMPTY_LOAD_HOST_ALLOWLIST,
@@ -26,6 +25,7 @@ import {
   type LoadAdmission,
   type LoadAdmissionWay,
   loadHostVerdict,
+  neverLoadedRefusal,
   type TargetDefinition,
   policyHost,
   privateRangeOf,
@@ -171,9 +171,9 @@ async function admitHost(
     refuse(
       `load to ${named} refused: the name resolves to loopback, where opsbench's own services listen (name a loopback target by its address and port on the admin's allowlist)`,
     );
-  const blocked = ALWAYS_BLOCKED_RANGES.find((r) => addressInCidr(address, r));
-  if (blocked)
-    refuse(`load to ${named} refused: the address is in ${blocked} (the metadata services, link-local), which load never reaches`);
+  // The same rule a target's save is refused by (core load-hosts/save-time-refusal.ts).
+  const blocked = neverLoadedRefusal(named, address);
+  if (blocked) refuse(blocked);
   if (ownAddresses().includes(address))
     refuse(
       `load to ${named} refused: it is an address of this machine, which the load network never reaches (name a target on this machine by its loopback address)`,

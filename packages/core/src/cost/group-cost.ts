@@ -41,6 +41,27 @@ export function groupCost(costs: ReadonlyArray<RunCost | null | undefined>): Gro
   };
 }
 
+/** A month as cloud price sheets count it (AWS, Google Cloud: 730 hours). */
+export const MONTH_SECONDS = 730 * 3600;
+
+/**
+ * What a group's runs would cost over a month at the rate they were measured at: their priced totals over the spans
+ * they were priced for (each run's load window), times a 730-hour month. Null when no run was priced or a priced run
+ * did not record its span (runs priced before pricedSpan was kept).
+ */
+export function perMonthAtMeasuredRate(costs: ReadonlyArray<RunCost | null | undefined>): number | null {
+  const priced = costs.filter((c): c is RunCost => c != null);
+  if (priced.length === 0 || priced.some((c) => !c.pricedSpan || c.pricedSpan.seconds <= 0)) return null;
+  const seconds = priced.reduce((sum, c) => sum + c.pricedSpan!.seconds, 0);
+  return (priced.reduce((sum, c) => sum + c.total, 0) / seconds) * MONTH_SECONDS;
+}
+
+/**
+ * Whether priced figures may be ranked ("the cheapest"): only among two or more priced ones; a single priced figure
+ * beside unpriced ones is cheaper than nothing, not than the others.
+ */
+export const rankablePriced = (pricedCount: number) => pricedCount >= 2;
+
 /** What a group's runs say of its capacity (successful req/s): measured only where a run saturated (core's runs/saturation.ts). */
 export type GroupCapacity =
   | { known: true; rps: number; saturatedRuns: number; runs: number; why: string }

@@ -9,6 +9,7 @@
 //   holds a zone can point a name anywhere.
 // The worker decides before k6 starts and records the outcome on the run (runs.load_admission).
 import { z } from "zod";
+import { typedEndpointField } from "./save-time-refusal";
 
 export const LOAD_ADMISSION_WAYS = ["created-by-run", "allowlist", "well-known", "dns-txt"] as const;
 export type LoadAdmissionWay = (typeof LOAD_ADMISSION_WAYS)[number];
@@ -72,10 +73,5 @@ export function howToAdmit(url: URL, token: string | null, targetRef: string, ad
  * opsbench starts it.
  */
 export function typedEndpointOf(spec: unknown): string | null {
-  if (!spec || typeof spec !== "object") return null;
-  const s = spec as Record<string, unknown>;
-  const openfaas = s.openfaas as Record<string, unknown> | undefined;
-  if (s.flavour === "openfaas-function" && typeof openfaas?.gateway === "string" && openfaas.gateway) return openfaas.gateway;
-  for (const key of ["url", "endpointUrl", "endpoint"]) if (typeof s[key] === "string" && s[key]) return s[key] as string;
-  return null;
+  return typedEndpointField(spec)?.url ?? null;
 }

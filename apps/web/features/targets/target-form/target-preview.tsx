@@ -1,5 +1,7 @@
-/** Beside the target form: the settings it will run with, and the JSON that will be saved. */
-export function TargetPreview({ effective, saved }: { effective: string[] | null; saved: unknown }) {
+import type { ReactNode } from "react";
+
+/** Beside the target form: the settings it will run with, what admits its address, and the JSON that will be saved. */
+export function TargetPreview({ effective, saved, children }: { effective: string[] | null; saved: unknown; children?: ReactNode }) {
   return (
     <aside className="min-w-0 space-y-3">
       <section className="rounded-md border border-zinc-200 bg-white p-3">
@@ -14,6 +16,7 @@ export function TargetPreview({ effective, saved }: { effective: string[] | null
           <p className="mt-1 text-[11px] text-zinc-400">Not valid yet; saving shows what is wrong next to each field.</p>
         )}
       </section>
+      {children}
       <details className="rounded-md border border-zinc-200 bg-white">
         <summary className="cursor-pointer px-3 py-1.5 text-xs text-zinc-600">The spec that will be saved (JSON)</summary>
         <pre className="max-h-80 overflow-auto border-t border-zinc-100 px-3 py-2 font-mono text-[11px] leading-4 text-zinc-700">

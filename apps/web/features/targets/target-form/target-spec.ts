@@ -91,3 +91,74 @@ export function buildTargetSpec(
     platform,
   };
 }
+
+/** The spec keys the local boxes stand for (pricing included); the rest of a stored spec (env, database) is kept as it is. */
+const LOCAL_COVERED = [
+  "app",
+  "resources",
+  "startTimeoutMs",
+  "replicas",
+  "minReplicas",
+  "maxReplicas",
+  "autoscaler",
+  "balancing",
+  "placement",
+  "network",
+  "concurrency",
+  "minInstances",
+  "maxInstances",
+  "idleTimeoutMs",
+  "queueTimeoutMs",
+  "maxQueue",
+  "billing",
+  "platform",
+  "costModel",
+];
+
+/** A stored local spec's boxes (editing it): the inverse of buildTargetSpec, and what the boxes do not cover. */
+export function localFormOf(spec: unknown): {
+  app: string | undefined;
+  scaling: Scaling;
+  platform: FunctionPlatform | undefined;
+  values: TargetValues;
+  kept: Record<string, unknown>;
+} {
+  const s = (spec && typeof spec === "object" ? spec : {}) as Record<string, unknown>;
+  const at = (o: unknown, key: string) => (o && typeof o === "object" ? (o as Record<string, unknown>)[key] : undefined);
+  const text = (v: unknown) => (v === undefined || v === null || typeof v === "object" ? "" : String(v));
+  const values: TargetValues = {
+    ...EMPTY_TARGET_VALUES,
+    replicas: text(s.replicas ?? s.minReplicas) || EMPTY_TARGET_VALUES.replicas,
+    minReplicas: text(s.minReplicas),
+    maxReplicas: text(s.maxReplicas),
+    targetCpuPercent: text(at(s.autoscaler, "targetCpuPercent")),
+    syncPeriodMs: text(at(s.autoscaler, "syncPeriodMs")),
+    tolerance: text(at(s.autoscaler, "tolerance")),
+    scaleDownStabilizationMs: text(at(s.autoscaler, "scaleDownStabilizationMs")),
+    scaleUpStabilizationMs: text(at(s.autoscaler, "scaleUpStabilizationMs")),
+    cpuRequest: text(at(s.resources, "cpuRequest")),
+    cpuLimit: text(at(s.resources, "cpuLimit")),
+    memoryLimitMb: text(at(s.resources, "memoryLimitMb")),
+    balancing: text(s.balancing),
+    placement: text(s.placement),
+    network: text(s.network),
+    startTimeoutMs: text(s.startTimeoutMs),
+    concurrency: text(s.concurrency),
+    minInstances: text(s.minInstances),
+    maxInstances: text(s.maxInstances),
+    idleTimeoutMs: text(s.idleTimeoutMs),
+    queueTimeoutMs: text(s.queueTimeoutMs),
+    maxQueue: text(s.maxQueue),
+    billingMode: text(at(s.billing, "mode")),
+    granularityMs: text(at(s.billing, "granularityMs")),
+    minimumMs: text(at(s.billing, "minimumMs")),
+  };
+  return {
+    app: typeof s.app === "string" ? s.app : undefined,
+    // The boxes' two ways: min/max with the autoscaler, else a fixed number.
+    scaling: s.autoscaler !== undefined ? "autoscaled" : "fixed",
+    platform: typeof s.platform === "string" ? (s.platform as FunctionPlatform) : undefined,
+    values,
+    kept: Object.fromEntries(Object.entries(s).filter(([k]) => !LOCAL_COVERED.includes(k))),
+  };
+}

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { NewDefinitionPage } from "@/components/definitions-frame";
 import { TargetForm } from "@/features/targets/target-form";
-import { isPlatformKind } from "@/features/targets/target-form/kinds/kind-forms";
+import { kindFormOf } from "@/features/targets/target-form/kinds/kind-forms";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { requireMember } from "@/lib/server/workspace";
 
@@ -20,8 +20,8 @@ export default async function EditTargetPage({ params }: Props) {
   const name = decodeURIComponent((await params).name);
   const { scope, role } = await requireMember();
   const target = await orNotFound(scope.targets.byName(name));
-  // The local kinds' form has no edit mode yet: the targets list offers Edit for the platform kinds only.
-  if (!isPlatformKind(target.kind)) notFound();
+  // Every kind with a form edits; a stored target of a kind this build has no form for does not.
+  if (!kindFormOf(target.kind)) notFound();
   const credentials = (await scope.credentials.list()).map(({ name, kind }) => ({ name, kind }));
   const spec = redactTargetSecrets(target.spec, { canEdit: roleAllows(role, "editor") });
   return (

@@ -234,6 +234,15 @@ export function describeKubernetes(spec: unknown): string[] | null {
         ? `load to ${s.openfaas.gateway.replace(/\/+$/, "")}/function/app.opsbench-<run> (the gateway's route)`
         : flavour.defaultWhere;
   const ready = `ready within ${s.readyTimeoutMs / 1000} s; teardown deletes the namespace`;
+  // A chart has no image of its own to name (a spec without one read "undefined on port 8080").
+  if (s.helm !== undefined) {
+    return [
+      `namespace opsbench-<run>: your Helm chart rendered as release ${s.helm.release ?? "app"}${s.helm.values ? ` with ${Object.keys(s.helm.values).length} value(s)` : ""}, applied server-side`,
+      `observes Deployment ${s.deployment ?? "(the first one)"}`,
+      where,
+      ready,
+    ];
+  }
   if (s.manifests !== undefined) {
     const docs = s.manifests.split(/^---\s*$/m).filter((d) => d.trim()).length;
     return [
