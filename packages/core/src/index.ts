@@ -48,6 +48,7 @@ export * from "./workloads/presets";
 export * from "./workloads/load-profile";
 export * from "./workloads/resolve-rate";
 export * from "./workloads/template";
+export * from "./workloads/loopback-hint";
 export { K6_RUNTIME_SOURCE, loadRuntime, type Runtime } from "./workloads/runtime";
 export * from "./k6/k6-output-format";
 export * from "./runs/metric-summary";
