@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { summarize } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openTestStack, shortRamp, taewaTarget, testWebUrl } from "../../../tests/helpers";
 import { importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
@@ -32,14 +33,21 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "opsbench-run-validity-"));
   // Every request failed (the 12 script runs of finding 9: a loopback address nothing answers on).
   ids.allFailed = await importK6Requests(dir, "vf-all-failed", requests(20, 3, 20), { t0: T0 });
-  // No request at all: only the VUs gauge and no iteration.
-  ids.none = await importK6Requests(dir, "vf-none", [], {
-    t0: T0,
-    load: [
-      { second: 0, vus: 1 },
-      { second: 4, vus: 1 },
-    ],
+  // No request at all (k6 ran, its thresholds held, nothing answered): `opsbench import k6` refuses such a file, so
+  // the run is the row the worker leaves, its summary made by core's summarize of no cell over a 5 s load.
+  const none = await stack.db.run.create({
+    data: {
+      workspaceId: stack.scope.workspaceId,
+      status: "SUCCEEDED",
+      source: "k6-import",
+      name: "vf-none",
+      thresholdsOk: true,
+      // As stored: JSON (undefined fields dropped).
+      summary: JSON.parse(JSON.stringify(summarize([], 5))),
+      finishedAt: new Date(),
+    },
   });
+  ids.none = none.id;
   // Two runs of one target x workload: the earlier all fast and successful, the later slower with 2 of 20 failed.
   ids.previous = await importK6Requests(dir, "vf-previous", requests(20, 50), { t0: T0 });
   ids.current = await importK6Requests(dir, "vf-current", requests(20, 80, 2), { t0: T0 });
@@ -177,8 +185,9 @@ describe("the run page's place", () => {
 
   it("opens the comparison with this run as a group, keeps Delete in its menu, and Repeat queues a run of the same pair", async () => {
     const page = await open(`/runs/${ids.current}`);
-    const compare = decodeURIComponent((await page.getByTestId("run-compare-with").getAttribute("href"))!);
-    expect(compare).toBe(`/compare?g=this run:${ids.current}`);
+    const compare = new URL((await page.getByTestId("run-compare-with").getAttribute("href"))!, web);
+    expect(compare.pathname).toBe("/compare");
+    expect(compare.searchParams.getAll("g")).toEqual([`this run:${ids.current}`]);
     // Delete is not a header button: it is in the closed "⋯" menu, shown once the menu opens.
     expect(await page.getByTestId("run-delete").isVisible()).toBe(false);
     await page.getByTestId("run-menu").locator("summary").click();

@@ -391,7 +391,8 @@ export function RunDetails({
         )}
       </header>
 
-      <Steps steps={run.steps} />
+      {/* An imported run has no pipeline steps: nothing to list once it is final. */}
+      {(!final || run.steps.length > 0) && <Steps steps={run.steps} />}
 
       {!measured && final && (
         <p data-testid="run-not-measured" className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-xs text-zinc-600">
@@ -437,7 +438,8 @@ export function RunDetails({
       {(measured || !final) && <RunCharts points={run.series.points} bucketSeconds={run.series.bucketSeconds} window={run.series.window} />}
 
       {/* Under the latency charts: the target's infra timeline, then checks, custom metrics and app checks. */}
-      {(measured || !final || run.infra.points.length > 0) && (
+      {/* A finished run without infra points has nothing to draw: no "no data yet" charts. */}
+      {(!final || run.infra.points.length > 0) && (
         <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} loadSeconds={s?.durationSeconds ?? null} />
       )}
       <RunChecks checks={run.checks} customMetrics={run.customMetrics} appChecks={s?.appChecks} />
