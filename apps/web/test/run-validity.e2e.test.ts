@@ -48,6 +48,9 @@ beforeAll(async () => {
     },
   });
   ids.none = none.id;
+  // The script behind it named a loopback address instead of __ENV.OPSBENCH_BASE_URL (kept on the run as its workload).
+  const loopbackScript = 'import http from "k6/http";\nexport default function () { http.get("http://127.0.0.1:8080/api"); }\n';
+  await stack.db.run.update({ where: { id: ids.allFailed }, data: { workloadSpec: { kind: "script", source: loopbackScript } } });
   // Two runs of one target x workload: the earlier all fast and successful, the later slower with 2 of 20 failed.
   ids.previous = await importK6Requests(dir, "vf-previous", requests(20, 50), { t0: T0 });
   ids.current = await importK6Requests(dir, "vf-current", requests(20, 80, 2), { t0: T0 });
@@ -102,21 +105,26 @@ describe("a run that measured nothing", () => {
 
       const page = await open(`/runs/${id}`);
       expect(await page.getByTestId("run-warning").textContent()).toContain("no successful request");
-      expect(await page.getByTestId("run-flags").locator('[data-flag="no-successful-request"]').count()).toBe(1);
+      expect(await page.getByTestId("run-warning").getAttribute("data-flag")).toBe("no-successful-request");
+      expect(await page.getByTestId("run-no-success").getAttribute("data-flag")).toBe("no-successful-request");
       expect(await page.getByTestId("run-no-success").textContent()).toContain(
         which === "none" ? "It recorded no request" : "Every one of its 20 requests failed",
       );
+      if (which === "allFailed") expect(await page.getByTestId("run-loopback-hint").textContent()).toContain("Its script names 127.0.0.1");
+      else expect(await page.getByTestId("run-loopback-hint").count()).toBe(0);
       if (which === "none") {
         // No empty cards or charts: one line says why.
         expect(await page.getByTestId("run-not-measured").textContent()).toContain("No request was recorded");
         expect(await page.getByTestId("summary-requests").count()).toBe(0);
         expect(await page.getByTestId("chart-requests").count()).toBe(0);
       }
+      if (SHOTS && which === "allFailed") await page.screenshot({ path: path.join(SHOTS, "h7-no-success-1280.png"), fullPage: true });
       await page.close();
 
       const home = await open("/");
       expect(await home.locator(`[data-run-id="${id}"]`).getByTestId("run-warning").count()).toBe(1);
       expect(await home.locator(`[data-run-id="${ids.previous}"]`).getByTestId("run-warning").count()).toBe(0);
+      if (SHOTS && which === "none") await home.screenshot({ path: path.join(SHOTS, "h7-runs-list-1280.png") });
       await home.close();
     });
 
@@ -199,7 +207,8 @@ describe("the run page's place", () => {
     const api = await (await fetch(`${web}/api/v1/runs/${repeated}`)).json();
     expect(api.target.name).toBe("vf-taewa");
     expect(api.workload.name).toBe("vf-ramp");
-    expect(api.status).toBe("QUEUED");
+    expect(api.id).toBe(repeated);
+    expect(api.id).not.toBe(ids.current);
     await page.close();
   });
 });

@@ -8,6 +8,7 @@ import {
   isFinalRunStatus,
   meanCpuPercent,
   meanVcpus,
+  NO_SUCCESSFUL_REQUEST,
   type RunSummary,
   scalingDuration,
   STEP_NAMES,
@@ -321,7 +322,11 @@ export function RunDetails({
         </div>
         <RunFailure run={run} />
         {noSuccess && (
-          <p data-testid="run-no-success" className="mt-3 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900">
+          <p
+            data-testid="run-no-success"
+            data-flag={NO_SUCCESSFUL_REQUEST}
+            className="mt-3 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900"
+          >
             {s?.requests ? `Every one of its ${fmtCount(s.requests)} requests failed` : "It recorded no request"}: the pipeline finished,
             but the run measured nothing of the target, so it is left out of verdicts (unless included).
             {loopback.length > 0 ? (
@@ -363,9 +368,9 @@ export function RunDetails({
           <Field label="Started (UTC)">{fmtTime(run.startedAt)}</Field>
           <Field label="Finished (UTC)">{fmtTime(run.finishedAt)}</Field>
         </dl>
-        {/* Validity flags: stored by the worker, plus what the summary shows (e.g. dropped iterations). */}
+        {/* Validity flags: stored by the worker, plus what the summary shows (e.g. dropped iterations); no successful request is said above. */}
         <div className="mt-3 empty:hidden">
-          <FlagList flags={flags} testId="run-flags" />
+          <FlagList flags={flags.filter((f) => f.code !== NO_SUCCESSFUL_REQUEST)} testId="run-flags" />
         </div>
         {s && measured && surroundings && run.status === "SUCCEEDED" && !noSuccess && (
           <BaselineStrip runId={run.id} summary={s} surroundings={surroundings} />

@@ -177,7 +177,7 @@ export function noSuccessfulRequestFlag(
   const hint = loopbackHosts.length
     ? `; the script names ${loopbackHosts.join(", ")}, a loopback address the load generator does not reach the target at: use __ENV.OPSBENCH_BASE_URL`
     : "; check that the script sends its requests to __ENV.OPSBENCH_BASE_URL and that the target answers there";
-  return { code: NO_SUCCESSFUL_REQUEST, message: `no successful request: ${what}, so it measured nothing of the target${hint}` };
+  return { code: NO_SUCCESSFUL_REQUEST, message: `${what}, so it measured nothing of the target${hint}` };
 }
 
 /** Flags that follow from a run's summary alone (the load generator's CPU, dropped iterations, no successful request). */
