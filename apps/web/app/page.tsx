@@ -9,6 +9,7 @@ import { RunDemoStudyButton } from "@/features/studies/run-demo-study-button";
 import { StartRunForm } from "@/features/runs/start-run-form";
 import { describeKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { StatusBadge } from "@/components/status-badge";
+import { NoSuccessBadge } from "@/features/runs/run-context";
 import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { toStudyListItem } from "@/lib/api/study-list-item";
@@ -126,7 +127,15 @@ export default async function HomePage() {
             rowKey={(r) => r.id}
             rowData={(r) => ({ "data-testid": "run-row", "data-run-id": r.id })}
             columns={[
-              { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
+              {
+                header: "Status",
+                cell: (r) => (
+                  <span className="inline-flex flex-wrap items-center gap-1">
+                    <StatusBadge status={r.status} />
+                    <NoSuccessBadge flags={r.flags} />
+                  </span>
+                ),
+              },
               { header: "Target", className: "font-mono", cell: (r) => r.target?.name ?? r.name ?? "imported" },
               {
                 header: "Workload",

@@ -34,6 +34,8 @@ describe("Delete buttons", () => {
     const page = await newPage();
     try {
       await page.goto(`${web}/runs/${run.id}`);
+      // Delete is in the header's "⋯" menu (never the first button).
+      await page.getByTestId("run-menu").locator("summary").click();
       await page.getByTestId("run-delete").click();
       await page.waitForURL(`${web}/`);
       expect(await stack.db.run.count({ where: { id: run.id } })).toBe(0);

@@ -22,6 +22,7 @@ export const runListItemSchema = z.strictObject({
   finishedAt: nullableIsoTime,
   error: z.string().nullable(),
   summary: runSummarySchema.nullable(),
+  flags: z.array(validityFlag),
 });
 
 /** POST /api/v1/runs: the run made and queued. */

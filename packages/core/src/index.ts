@@ -50,6 +50,7 @@ export * from "./workloads/describe-workload";
 export * from "./workloads/loopback-hint";
 export * from "./workloads/resolve-rate";
 export * from "./workloads/template";
+export * from "./workloads/loopback-hint";
 export { K6_RUNTIME_SOURCE, loadRuntime, type Runtime } from "./workloads/runtime";
 export * from "./k6/k6-output-format";
 export * from "./runs/metric-summary";

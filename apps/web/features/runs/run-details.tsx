@@ -5,8 +5,10 @@ import {
   dropsOverTolerance,
   flagsOfRun,
   fmtDropShare,
+  isFinalRunStatus,
   meanCpuPercent,
   meanVcpus,
+  NO_SUCCESSFUL_REQUEST,
   type RunSummary,
   scalingDuration,
   STEP_NAMES,
@@ -25,6 +27,13 @@ import { FlagList } from "@/features/compare/compare-flags";
 import { ShareButton } from "@/features/share/share-button";
 import { StatusBadge } from "@/components/status-badge";
 import { RoleGate } from "@/components/auth/role-gate";
+import { buttonSecondary } from "@/components/panel";
+import { selectionToQuery } from "@/features/compare/selection";
+import type { RunSurroundings } from "@opsbench/db";
+import Link from "next/link";
+import { RepeatRunButton, RunMenu } from "./run-actions";
+import { BaselineStrip, hasNoSuccessfulRequest, NoSuccessBadge, RunBreadcrumbs } from "./run-context";
+import { RunFailure } from "./run-failure";
 
 /** Beside the thresholds: whether the app's own checks after the load passed (the details are in their panel). */
 function AppChecksField({ checks }: { checks: NonNullable<RunSummary["appChecks"]> }) {
@@ -238,15 +247,43 @@ function Events({ events }: { events: RunView["events"] }) {
   );
 }
 
-/** The whole run page body, rendered from a RunView. */
-export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: ReactNode }) {
+/** Why a finished run has no figures or charts: it failed before its load, or its load recorded no request. */
+function notMeasuredReason(run: RunView): string {
+  const failedAt = run.steps.find((st) => st.status === "FAILED")?.name;
+  if (run.status === "FAILED")
+    return `No request was measured: the run failed${failedAt ? ` at ${failedAt}` : ""} before its load produced results, so there are no figures or charts.`;
+  if (run.status === "ABORTED")
+    return "No request was measured: the run was aborted before its load produced results, so there are no figures or charts.";
+  return "No request was recorded during the load, so there are no figures or charts.";
+}
+
+/** The whole run page body, rendered from a RunView and what surrounds the run (its study, its reference run). */
+export function RunDetails({
+  run,
+  liveLabel,
+  surroundings,
+  menu,
+}: {
+  run: RunView;
+  liveLabel?: ReactNode;
+  surroundings: RunSurroundings | null;
+  /** The overflow menu's items (Delete), for a final run. */
+  menu?: ReactNode;
+}) {
   const s = run.summary;
   const timeRange = runChartRange(run.series, run.series.window ? null : (s?.durationSeconds ?? null));
   // Successful responses first (a target answering fast errors must not look faster); all responses below.
   const l = s ? successFirstLatency(s) : undefined;
+  const flags = flagsOfRun(run);
+  const noSuccess = hasNoSuccessfulRequest(flags);
+  const final = isFinalRunStatus(run.status);
+  // Nothing was measured (no summary, or no request at all): no empty cards or charts, one line that says why.
+  const measured = s !== null && s.requests > 0;
+  const loopback = surroundings?.scriptLoopbackHosts ?? [];
   return (
     <div className="space-y-4">
       <header className="rounded-md border border-zinc-200 bg-white p-3">
+        {surroundings && <RunBreadcrumbs run={run} study={surroundings.study} />}
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-base font-semibold">
             {run.target ? (
@@ -260,13 +297,50 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
             )}
           </h1>
           <StatusBadge status={run.status} testId="run-status" />
+          <NoSuccessBadge flags={flags} />
           {liveLabel}
-          <span className="ml-auto">
+          <span className="ml-auto flex flex-wrap items-center gap-2">
+            {final && s && (
+              <Link
+                href={`/compare?${selectionToQuery({ groups: [{ label: "this run", runIds: [run.id] }] })}`}
+                data-testid="run-compare-with"
+                className={buttonSecondary}
+                title="Open the comparison with this run as a group, and pick the runs to set against it"
+              >
+                Compare with…
+              </Link>
+            )}
+            {run.target && run.workload && (
+              <RoleGate atLeast="editor">
+                <RepeatRunButton target={run.target.name} workload={run.workload.name} />
+              </RoleGate>
+            )}
             <RoleGate atLeast="owner">
               <ShareButton input={{ kind: "run", subject: { runId: run.id } }} />
             </RoleGate>
+            {menu && <RunMenu>{menu}</RunMenu>}
           </span>
         </div>
+        <RunFailure run={run} />
+        {noSuccess && (
+          <p
+            data-testid="run-no-success"
+            data-flag={NO_SUCCESSFUL_REQUEST}
+            className="mt-3 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900"
+          >
+            {s?.requests ? `Every one of its ${fmtCount(s.requests)} requests failed` : "It recorded no request"}: the pipeline finished,
+            but the run measured nothing of the target, so it is left out of verdicts (unless included).
+            {loopback.length > 0 ? (
+              <span data-testid="run-loopback-hint">
+                {" "}
+                Its script names {loopback.join(", ")}, a loopback address: the load generator reaches the target only at{" "}
+                <code>__ENV.OPSBENCH_BASE_URL</code>; use that in the script.
+              </span>
+            ) : (
+              " Check that the script sends its requests to __ENV.OPSBENCH_BASE_URL and that the target answers there."
+            )}
+          </p>
+        )}
         <dl className="mt-3 flex flex-wrap gap-x-8 gap-y-2">
           <Field label="Run">
             <span title={run.id}>{run.id.slice(0, 8)}</span>
@@ -278,17 +352,30 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
           <Field label="k6 exit code">
             <span data-testid="run-k6-exit-code">{run.k6ExitCode ?? NO_VALUE}</span>
           </Field>
-          <Field label="Thresholds">{run.thresholdsOk === null ? NO_VALUE : run.thresholdsOk ? "passed" : "failed"}</Field>
+          <Field label="Thresholds">
+            <span data-testid="run-thresholds" className={noSuccess && run.thresholdsOk ? "text-amber-800" : undefined}>
+              {run.thresholdsOk === null
+                ? NO_VALUE
+                : run.thresholdsOk
+                  ? noSuccess
+                    ? "passed, on no successful request"
+                    : "passed"
+                  : "failed"}
+            </span>
+          </Field>
           {s?.appChecks && s.appChecks.length > 0 && <AppChecksField checks={s.appChecks} />}
           <Field label="Created (UTC)">{fmtTime(run.createdAt)}</Field>
           <Field label="Load window">{s ? `${s.durationSeconds.toFixed(0)} s` : NO_VALUE}</Field>
           <Field label="Started (UTC)">{fmtTime(run.startedAt)}</Field>
           <Field label="Finished (UTC)">{fmtTime(run.finishedAt)}</Field>
         </dl>
-        {/* Validity flags: stored by the worker, plus what the summary shows (e.g. dropped iterations). */}
+        {/* Validity flags: stored by the worker, plus what the summary shows (e.g. dropped iterations); no successful request is said above. */}
         <div className="mt-3 empty:hidden">
-          <FlagList flags={flagsOfRun(run)} testId="run-flags" />
+          <FlagList flags={flags.filter((f) => f.code !== NO_SUCCESSFUL_REQUEST)} testId="run-flags" />
         </div>
+        {s && measured && surroundings && run.status === "SUCCEEDED" && !noSuccess && (
+          <BaselineStrip runId={run.id} summary={s} surroundings={surroundings} />
+        )}
         {run.loadAdmission && (
           <p data-testid="run-load-admission" className="mt-3 text-xs text-zinc-600">
             {describeLoadAdmission(run.loadAdmission)}
@@ -300,7 +387,7 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
             the summary below is kept, the charts are empty.
           </p>
         )}
-        {run.error && (
+        {run.error && run.status !== "FAILED" && (
           <pre
             data-testid="run-error"
             className="mt-3 whitespace-pre-wrap break-words rounded border border-red-300 bg-red-50 p-2 font-mono text-xs text-red-800"
@@ -310,46 +397,59 @@ export function RunDetails({ run, liveLabel }: { run: RunView; liveLabel?: React
         )}
       </header>
 
-      <Steps steps={run.steps} />
+      {/* An imported run has no pipeline steps: nothing to list once it is final. */}
+      {(!final || run.steps.length > 0) && <Steps steps={run.steps} />}
 
-      <section className="space-y-2">
-        <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
-          <Stat label="Requests" value={fmtCount(s?.requests)} testId="summary-requests" />
-          <Stat
-            label="Failed requests"
-            value={fmtCount(s?.failures)}
-            testId="summary-failures"
-            tone={s && s.failures > 0 ? "bad" : undefined}
-          />
-          <Stat label="Goodput" value={fmtPercent(s?.goodput)} unit="%" testId="summary-goodput" />
-          <Stat label="Mean throughput" value={fmtRps(s?.rps)} unit="req/s" testId="summary-rps" />
-        </div>
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7">
-          <Stat label="Latency avg" value={fmtMs(l?.avg)} unit="ms" testId="latency-avg" />
-          <Stat label="min" value={fmtMs(l?.min)} unit="ms" testId="latency-min" />
-          <Stat label="median (p50)" value={fmtMs(l?.p50)} unit="ms" testId="latency-p50" />
-          <Stat label="p90" value={fmtMs(l?.p90)} unit="ms" testId="latency-p90" />
-          <Stat label="p95" value={fmtMs(l?.p95)} unit="ms" testId="latency-p95" />
-          <Stat label="p99" value={fmtMs(l?.p99)} unit="ms" testId="latency-p99" />
-          <Stat label="max" value={fmtMs(l?.max)} unit="ms" testId="latency-max" />
-        </div>
-        {s && <RunMeasurement s={s} />}
-        {s && Object.keys(s.byClass).length > 0 && (
-          <p className="font-mono text-[11px] text-zinc-500">
-            by status class:{" "}
-            {Object.entries(s.byClass)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([k, v]) => `${k} ${v}`)
-              .join(" · ")}
-          </p>
-        )}
-        {s && <MoreFigures s={s} infra={run.infra} vcpuPerReplica={run.vcpuPerReplica} />}
-      </section>
+      {!measured && final && (
+        <p data-testid="run-not-measured" className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-xs text-zinc-600">
+          {notMeasuredReason(run)}
+        </p>
+      )}
+      {(measured || !final) && (
+        <section className="space-y-2">
+          <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+            <Stat label="Requests" value={fmtCount(s?.requests)} testId="summary-requests" />
+            <Stat
+              label="Failed requests"
+              value={fmtCount(s?.failures)}
+              testId="summary-failures"
+              tone={s && s.failures > 0 ? "bad" : undefined}
+            />
+            <Stat label="Goodput" value={fmtPercent(s?.goodput)} unit="%" testId="summary-goodput" />
+            <Stat label="Mean throughput" value={fmtRps(s?.rps)} unit="req/s" testId="summary-rps" />
+          </div>
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7">
+            <Stat label="Latency avg" value={fmtMs(l?.avg)} unit="ms" testId="latency-avg" />
+            <Stat label="min" value={fmtMs(l?.min)} unit="ms" testId="latency-min" />
+            <Stat label="median (p50)" value={fmtMs(l?.p50)} unit="ms" testId="latency-p50" />
+            <Stat label="p90" value={fmtMs(l?.p90)} unit="ms" testId="latency-p90" />
+            <Stat label="p95" value={fmtMs(l?.p95)} unit="ms" testId="latency-p95" />
+            <Stat label="p99" value={fmtMs(l?.p99)} unit="ms" testId="latency-p99" />
+            <Stat label="max" value={fmtMs(l?.max)} unit="ms" testId="latency-max" />
+          </div>
+          {s && <RunMeasurement s={s} />}
+          {s && Object.keys(s.byClass).length > 0 && (
+            <p className="font-mono text-[11px] text-zinc-500">
+              by status class:{" "}
+              {Object.entries(s.byClass)
+                .sort(([a], [b]) => a.localeCompare(b))
+                .map(([k, v]) => `${k} ${v}`)
+                .join(" · ")}
+            </p>
+          )}
+          {s && <MoreFigures s={s} infra={run.infra} vcpuPerReplica={run.vcpuPerReplica} />}
+        </section>
+      )}
 
-      <RunCharts {...run.series} load={run.load} range={timeRange} loadSeconds={run.series.window ? null : (s?.durationSeconds ?? null)} />
+      {(measured || !final) && (
+        <RunCharts {...run.series} load={run.load} range={timeRange} loadSeconds={run.series.window ? null : (s?.durationSeconds ?? null)} />
+      )}
 
       {/* Under the latency charts: the target's infra timeline (the same x range and crosshair), then checks, custom metrics and app checks. */}
-      <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} range={timeRange} bucketSeconds={run.series.bucketSeconds} />
+      {/* A finished run without infra points has nothing to draw: no "no data yet" charts. */}
+      {(!final || run.infra.points.length > 0) && (
+        <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} range={timeRange} bucketSeconds={run.series.bucketSeconds} />
+      )}
       <RunChecks checks={run.checks} customMetrics={run.customMetrics} appChecks={s?.appChecks} />
 
       <Events events={run.events} />

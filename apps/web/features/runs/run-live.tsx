@@ -1,7 +1,7 @@
 "use client";
 
 import { isFinalRunStatus } from "@opsbench/core";
-import type { RunView } from "@opsbench/db";
+import type { RunSurroundings, RunView } from "@opsbench/db";
 import { useState } from "react";
 import { RoleGate } from "@/components/auth/role-gate";
 import { AbortButton } from "@/components/abort-button";
@@ -14,7 +14,7 @@ import { streamLabel, useLiveResource } from "@/components/use-live-resource";
  * say "look again", and the page refetches the RunView (at most ~1/s); a slow
  * poll covers missed messages. Everything stops once the status is final.
  */
-export function RunLive({ initial }: { initial: RunView }) {
+export function RunLive({ initial, surroundings }: { initial: RunView; surroundings: RunSurroundings | null }) {
   const [run, setRun] = useState(initial);
   const final = isFinalRunStatus(run.status);
   const { stream, refetchNow } = useLiveResource<RunView>({
@@ -24,7 +24,8 @@ export function RunLive({ initial }: { initial: RunView }) {
     minGapMs: 1000,
     onData: setRun,
   });
-  const liveLabel = final ? (
+  // Delete sits in the header's overflow menu (never the first button); a run under way is aborted instead.
+  const menu = final ? (
     <RoleGate atLeast="editor">
       <DeleteButton
         url={`/api/v1/runs/${run.id}`}
@@ -33,7 +34,8 @@ export function RunLive({ initial }: { initial: RunView }) {
         then="/"
       />
     </RoleGate>
-  ) : (
+  ) : undefined;
+  const liveLabel = final ? undefined : (
     <span className="inline-flex items-center gap-3">
       <span data-testid="run-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
         {streamLabel(stream)}
@@ -50,5 +52,5 @@ export function RunLive({ initial }: { initial: RunView }) {
       )}
     </span>
   );
-  return <RunDetails run={run} liveLabel={liveLabel} />;
+  return <RunDetails run={run} liveLabel={liveLabel} surroundings={surroundings} menu={menu} />;
 }

@@ -28,7 +28,7 @@ export const cellLetter = (i: number): string =>
 
 /** A test id part: names are lower-case letters, digits, '.', '_' and '-' already; anything else becomes '_'. */
 const idPart = (s: string) => s.replace(/[^a-z0-9._-]/gi, "_");
-export const cellTestId = (c: Pick<StudyCellView, "target" | "workload">) =>
+export const cellTestId = (c: { target: { name: string }; workload: { name: string } }) =>
   `study-cell-${idPart(c.target.name)}-${idPart(c.workload.name)}`;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -163,6 +163,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
   const reps = Math.max(repetitions, ...cell.runs.map((r) => r.repetition));
   return (
     <section
+      id={cellTestId(cell)}
       data-testid={cellTestId(cell)}
       data-target={cell.target.name}
       data-workload={cell.workload.name}

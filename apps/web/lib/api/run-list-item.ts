@@ -1,4 +1,4 @@
-import type { RunSummary } from "@opsbench/core";
+import { flagsOfRun, type RunSummary, type ValidityFlag } from "@opsbench/core";
 import type { WorkspaceScope } from "@opsbench/db";
 import { type LifecycleTimes, lifecycleTimes } from "./lifecycle-times";
 
@@ -17,6 +17,8 @@ export interface RunListItem extends LifecycleTimes {
   error: string | null;
   /** Set when the run's analysis has finished. */
   summary: RunSummary | null;
+  /** Its validity flags, stored and implied by its summary (core's flagsOfRun), as the run page shows them. */
+  flags: ValidityFlag[];
 }
 
 export function toRunListItem(r: RunRow): RunListItem {
@@ -32,5 +34,6 @@ export function toRunListItem(r: RunRow): RunListItem {
     ...lifecycleTimes(r),
     error: r.error,
     summary: r.summary,
+    flags: flagsOfRun(r),
   };
 }

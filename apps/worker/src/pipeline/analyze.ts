@@ -9,12 +9,15 @@ import {
   coordinatedOmission,
   droppedIterationsFlag,
   measuredSeconds,
+  mergeFlags,
+  noSuccessfulRequestFlag,
   k6LoadWindow,
   loadTotals,
   mergeLoadSeconds,
   kindCost,
   priceRun,
   readInfraPointDetail,
+  scriptLoopbackHosts,
   summarize,
   thresholdOutcomes,
   workerClockWindow,
@@ -89,11 +92,14 @@ async function analyzeRun({ store, runId, deps }: RunContext, { target, k6, appC
   const cost = await costOfRun(deps.db, runId, target, summary, warmupEnd ?? new Date(window.startMs), warmupEnd !== null);
   if (cost && !cost.ok) await store.event("warn", `not priced: ${cost.error}`);
   await store.saveSummary(cost?.ok ? { ...summary, cost: cost.cost } : summary, k6.summary);
+  // No successful request: said with its likely cause when the script names a loopback address instead of the target's.
+  const noSuccess = noSuccessfulRequestFlag(summary, workload?.kind === "script" ? scriptLoopbackHosts(workload.source) : []);
   await addRunFlags(deps.db, runId, [
-    ...analysisFlags(summary, await plannedRepetitions(deps.db, runId)),
+    ...mergeFlags(analysisFlags(summary, await plannedRepetitions(deps.db, runId)), noSuccess ? [noSuccess] : []),
     ...(coordinated && workload ? [closedLoopFlag(workload.kind, coordinated.expectedIntervalMs)] : []),
     ...(warmup ? warmupFlags(warmup) : []),
   ]);
+  if (noSuccess) await store.event("warn", noSuccess.message);
   // What the run contributes to any comparison (rollups, per-second values), computed once here.
   await storeRunRollup(deps.db, runId);
   if (summary.load.droppedIterations > 0) await store.event("warn", droppedIterationsFlag(summary.load).message);

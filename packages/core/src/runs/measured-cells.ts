@@ -78,6 +78,7 @@ export const VERDICT_EXCLUDING_FLAGS: readonly string[] = [
   "load-generator-cpu",
   "over-limits",
   "baseline-not-reached",
+  "no-successful-request",
 ];
 
 /**

@@ -14,6 +14,7 @@ export const VALIDITY_FLAG_CODES = [
   "port-forward",
   "over-limits",
   "warm-up-detected",
+  "no-successful-request",
 ] as const;
 export type KnownValidityFlagCode = (typeof VALIDITY_FLAG_CODES)[number];
 
@@ -155,9 +156,39 @@ export function tooFewRepetitionsFlag(repetitions: number): ValidityFlag {
   };
 }
 
-/** Flags that follow from a run's summary alone (the load generator's CPU, dropped iterations). */
-export function summaryFlags(summary: Pick<RunSummary, "load"> | null): ValidityFlag[] {
+/**
+ * A run that recorded no request, or whose every request failed, measured nothing of the target: its status stays
+ * SUCCEEDED (the pipeline ran to its end) but it carries this flag, shown as a warning beside its status, and is left
+ * out of verdicts (measured-cells.ts). The usual cause is a script aimed elsewhere than the target.
+ */
+export const NO_SUCCESSFUL_REQUEST = "no-successful-request";
+
+/**
+ * The flag of a run without a successful request; `loopbackHosts`: the loopback hosts its script names
+ * (workloads/loopback-hint.ts), said as the likely cause. Null when some request succeeded.
+ */
+export function noSuccessfulRequestFlag(
+  summary: Pick<RunSummary, "requests" | "failures">,
+  loopbackHosts: readonly string[] = [],
+): ValidityFlag | null {
+  if (summary.requests > 0 && summary.failures < summary.requests) return null;
+  const what =
+    summary.requests === 0 ? "the run recorded no request" : `all ${summary.requests.toLocaleString("en-US")} requests failed (goodput 0%)`;
+  const hint = loopbackHosts.length
+    ? `; the script names ${loopbackHosts.join(", ")}, a loopback address the load generator does not reach the target at: use __ENV.OPSBENCH_BASE_URL`
+    : "; check that the script sends its requests to __ENV.OPSBENCH_BASE_URL and that the target answers there";
+  return { code: NO_SUCCESSFUL_REQUEST, message: `${what}, so it measured nothing of the target${hint}` };
+}
+
+/** Flags that follow from a run's summary alone (the load generator's CPU, dropped iterations, no successful request). */
+export function summaryFlags(
+  summary: (Pick<RunSummary, "load"> & Partial<Pick<RunSummary, "requests" | "failures">>) | null,
+): ValidityFlag[] {
   const flags: ValidityFlag[] = [];
+  if (summary && summary.requests !== undefined && summary.failures !== undefined) {
+    const none = noSuccessfulRequestFlag({ requests: summary.requests, failures: summary.failures });
+    if (none) flags.push(none);
+  }
   const generators = summary?.load?.generators;
   const cpu = summary?.load?.generatorCpuPercent ?? null;
   if (generators?.length) {
@@ -174,7 +205,10 @@ export const repetitionFlags = (repetitions: number): ValidityFlag[] =>
   repetitions < MIN_REPETITIONS ? [tooFewRepetitionsFlag(repetitions)] : [];
 
 /** Flags that follow from a run's summary and its study's design, set when the run is analysed. */
-export function analysisFlags(summary: Pick<RunSummary, "load">, repetitions: number): ValidityFlag[] {
+export function analysisFlags(
+  summary: Pick<RunSummary, "load"> & Partial<Pick<RunSummary, "requests" | "failures">>,
+  repetitions: number,
+): ValidityFlag[] {
   return [...summaryFlags(summary), ...repetitionFlags(repetitions)];
 }
 
@@ -184,7 +218,10 @@ export function analysisFlags(summary: Pick<RunSummary, "load">, repetitions: nu
  * A dropped-iterations flag stored before flags had a share is recomputed from the summary's
  * load totals (made from the run's load seconds) when it has them, so it is judged by its share.
  */
-export function flagsOfRun(run: { flags: readonly ValidityFlag[]; summary: Pick<RunSummary, "load"> | null }): ValidityFlag[] {
+export function flagsOfRun(run: {
+  flags: readonly ValidityFlag[];
+  summary: (Pick<RunSummary, "load"> & Partial<Pick<RunSummary, "requests" | "failures">>) | null;
+}): ValidityFlag[] {
   const fromSummary = summaryFlags(run.summary);
   const recomputed = (f: ValidityFlag) =>
     f.code === "dropped-iterations" && f.share === undefined ? (fromSummary.find((d) => d.code === f.code) ?? f) : f;

@@ -15,6 +15,7 @@ import {
   type ThresholdResult,
 } from "@opsbench/core";
 import {
+  flagsOfRun,
   isFinalRunStatus,
   loadAdmission as loadAdmissionSchema,
   type LoadAdmission,
@@ -56,7 +57,7 @@ export interface RunView {
   /** Each k6 threshold and whether it held (from k6's end-of-test summary; empty without one, e.g. a run on several generators). */
   thresholds: ThresholdResult[];
   error: string | null;
-  /** Validity flags (runs.flags): reasons to read the numbers with care. */
+  /** Validity flags: those stored on the run (runs.flags) and those its summary implies (core's flagsOfRun), reasons to read the numbers with care. */
   flags: ValidityFlag[];
   /** How the load host was admitted before k6 started, with the pinned address (null: opsbench started the target). */
   loadAdmission: LoadAdmission | null;
@@ -178,7 +179,7 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
     thresholdsOk: run.thresholdsOk,
     thresholds: thresholdResults(run.k6Summary),
     error: run.error,
-    flags: run.flags,
+    flags: flagsOfRun({ flags: run.flags, summary: run.summary ?? live }),
     loadAdmission: readStoredJson(loadAdmissionSchema, run.loadAdmission),
     steps: run.steps.map((s) => ({
       name: s.name,

@@ -14,6 +14,7 @@ import {
 import { loadMeasuredCells } from "../runs/measured-cells";
 import { loadRunSaturation } from "../runs/run-saturation";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../runs/run-view";
+import { loadRunSurroundings } from "../runs/run-surroundings";
 import { runSpecColumns } from "../spec-columns";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
 
@@ -121,6 +122,11 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
     view: async (id: string, opts: RunViewOptions = {}) => {
       await access.assertRun(id);
       return loadRunView(db, id, opts);
+    },
+    /** Its study, the loopback hosts its script names and the runs of its target x workload to set it against (run-surroundings.ts). */
+    surroundings: async (id: string) => {
+      await access.assertRun(id);
+      return loadRunSurroundings(db, workspaceId, id);
     },
     /** The files the run's script wrote with handleSummary(): names and sizes. */
     artifacts: async (id: string) => {

@@ -22,12 +22,12 @@ export default async function RunPage({ params, searchParams }: Props) {
   const view = await orNotFound(scope.runs.view(id, zoom ? { window: zoom } : {}));
   // The browser gets what a chart can draw; a drag on a chart zooms (from/to) and comes back at full resolution.
   const initial = { ...view, series: { ...view.series, points: chartSeries(view.series.points) } };
-  const artifacts = await scope.runs.artifacts(id);
+  const [artifacts, surroundings] = await Promise.all([scope.runs.artifacts(id), scope.runs.surroundings(id)]);
   const pair = view.target && view.workload ? { target: view.target.name, workload: view.workload.name } : null;
   const baseline = pair && view.status === "SUCCEEDED" ? ((await scope.runs.baselines(pair))[0] ?? null) : null;
   return (
     <>
-      <RunLive key={`${view.id}:${zoom?.fromSeconds ?? ""}-${zoom?.toSeconds ?? ""}`} initial={initial} />
+      <RunLive key={`${view.id}:${zoom?.fromSeconds ?? ""}-${zoom?.toSeconds ?? ""}`} initial={initial} surroundings={surroundings} />
       {pair && view.status === "SUCCEEDED" && <BaselineButton runId={view.id} isBaseline={baseline?.runId === view.id} />}
       <RunArtifacts runId={view.id} artifacts={artifacts} />
     </>
