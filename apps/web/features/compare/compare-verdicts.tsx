@@ -15,13 +15,21 @@ import {
   familySummary,
   type MetricVerdict,
   metricOf,
+  relativeDifference,
   verdictDetail,
 } from "@opsbench/core";
 import type { ReactNode } from "react";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable } from "@/lib/export/comparison-tables";
 import { ExportTableButtons } from "@/components/export-buttons";
-import { intervalSaid, marginSaid, PrimaryVerdictCard } from "./compare-verdict-card";
+import { intervalSaid, marginSaid, PrimaryVerdictCard, relativeOfSaid } from "./compare-verdict-card";
+
+/** The difference relative to the baseline, with its interval ("+12.3% [+4.1%, +20.5%]"; odds for the failure share). */
+function relativeCell(v: MetricVerdict): string {
+  const r = relativeDifference(v);
+  if (!r) return "—";
+  return `${relativeOfSaid(r.estimate, r.of)} [${relativeOfSaid(r.low, r.of)}, ${relativeOfSaid(r.high, r.of)}]`;
+}
 
 export const verdictTestId = (metric: string) => `verdict-${metric.replace(/[^A-Za-z0-9]+/g, "-")}`;
 
@@ -163,6 +171,9 @@ function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) 
         {v.candidate}
       </td>
       <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">{estimate}</td>
+      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-relative">
+        {relativeCell(v)}
+      </td>
       <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
         {interval}
         {v.scale === "log-odds" && (
@@ -193,6 +204,12 @@ function VerdictTable({ rows, common, testId }: { rows: readonly MetricVerdict[]
             <th className="px-3 py-1.5 font-medium">Metric</th>
             <th className="px-3 py-1.5 font-medium">Group</th>
             <th className="px-3 py-1.5 text-right font-medium">Difference</th>
+            <th
+              className="px-3 py-1.5 text-right font-medium"
+              title="candidate vs baseline, relative to the baseline, with its 95% interval"
+            >
+              Relative
+            </th>
             <th className="px-3 py-1.5 text-right font-medium">95% CI</th>
             <th className="px-3 py-1.5 font-medium">
               <span className="sr-only">interval</span>
