@@ -178,6 +178,8 @@ describe("the verdict card: the answer first", () => {
     expect(why).toContain("one run a side has no run-to-run spread");
     expect(why).toContain("2 or more runs a side, or a stated run-to-run CV");
     expect(await page.getByTestId("verdict-answer-confidence").textContent()).toContain("1 vs 1 run");
+    // The verdict table's relative column says the same, labelled observed, where the row has no interval.
+    expect(await page.getByTestId("verdict-p95").getByTestId("verdict-relative").textContent()).toBe(lines.p95![2]);
     // 119 s runs are never told they lack 30 s: the all-responses percentile says it is a whole-run value.
     const allResponses = (await page.getByTestId("verdict-p95-all-responses-").textContent()) ?? "";
     expect(allResponses).not.toContain("at least 30 s");
