@@ -237,6 +237,25 @@ describe("repeat: one more run per group", () => {
     await page.waitForURL((u) => u.searchParams.getAll("g").every((g) => g.split(",").length === 2), { timeout: 300_000 });
     expect(new URL(page.url()).searchParams.getAll("g")).toEqual([`one:${first[0]},${started[0]}`, `two:${first[1]},${started[1]}`]);
     expect(await page.getByTestId("verdict-answer-confidence").textContent()).toMatch(/^Confidence: 2 vs 2 runs/);
+
+    // All or nothing: with room for one more run today, the first group's run starts and the second's is refused; the
+    // first is then deleted, the card says why, and no run is left.
+    const limits = (await (await fetch(`${web}/api/v1/limits`)).json()) as { maxRunsPerDay: number };
+    const today = await stack.scope.limits.runsToday();
+    const put = (body: unknown) =>
+      fetch(`${web}/api/v1/limits`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect((await put({ maxRunsPerDay: today + 1 })).status).toBe(200);
+    try {
+      const count = await stack.db.run.count();
+      await page.getByTestId("verdict-repeat").click();
+      expect(await page.getByTestId("verdict-repeat-error").textContent()).toMatch(
+        /runs were created in the last 24 hours.*; nothing was started$/,
+      );
+      expect(await stack.db.run.count()).toBe(count);
+      expect(await page.getByTestId("verdict-repeat-progress").count()).toBe(0);
+    } finally {
+      await put({ maxRunsPerDay: limits.maxRunsPerDay });
+    }
     await page.close();
   }, 600_000);
 });

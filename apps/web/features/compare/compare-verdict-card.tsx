@@ -409,7 +409,8 @@ export function VerdictAnswerCard({ data, repeatable = false }: { data: CompareD
         <h2 className="text-sm font-semibold text-zinc-900">Verdict</h2>
         {repeatable && (
           <RoleGate atLeast="editor">
-            <RepeatRuns data={data} />
+            {/* Keyed by the runs shown: the comparison it opens starts afresh, with its own "repeat". */}
+            <RepeatRuns key={data.groups.map((g) => g.runs.map((r) => r.id).join(",")).join(";")} data={data} />
           </RoleGate>
         )}
       </div>
