@@ -73,6 +73,18 @@ describe("comparison with costs", () => {
       ["g", `function:${runIds["priced-function"]}`],
     ]);
     await page.goto(`${web}/compare?${query}`);
+    // The verdict card's cost line: the cheaper group and the relative difference per 1,000 successful requests, from
+    // each group's total over its successful requests (computed here).
+    const perOk = data.costs.map((c: { total: number }, i: number) => {
+      const { requests, failures } = data.groups[i].runs[0].summary;
+      return (c.total / (requests - failures)) * 1000;
+    });
+    const costLine = page.locator('[data-testid="verdict-answer-line"][data-line="cost"]');
+    expect(await costLine.getByTestId("answer-winner").textContent()).toBe(`${perOk[1] < perOk[0] ? "function" : "service"} is cheaper`);
+    const rel = perOk[1] / perOk[0] - 1;
+    expect(await costLine.getByTestId("answer-relative").textContent()).toBe(
+      `${rel >= 0 ? "+" : "−"}${Math.abs(rel * 100).toFixed(Math.abs(rel) < 10 ? 1 : 0)}%`,
+    );
     const table = page.getByTestId("cmp-cost-table");
     await table.waitFor();
     expect(await table.getAttribute("data-cost-available")).toBe("true");

@@ -136,7 +136,7 @@ describe("comparison page", () => {
     expect(await page.getByTestId("cmp-cost-table").locator('[data-testid="cost-row"]').count()).toBe(1);
     expect(await page.getByTestId("cmp-cost-table").locator('[data-testid="cost-cell"]').count()).toBe(2);
     // Two repetitions are fewer than the three a spread needs: flagged beside the group's numbers.
-    expect(await page.locator('[data-testid="cmp-group-row"] [data-testid="flag-too-few-repetitions"]').count()).toBe(2);
+    expect(await page.locator('[data-testid="cmp-group-validity"] [data-testid="flag-too-few-repetitions"]').count()).toBe(2);
 
     // Verdicts: recompute each interval from the runs' stored summaries, in the order the page lists the runs.
     const stored = new Map(

@@ -47,3 +47,38 @@ export function FlagList({ flags, testId }: { flags: ValidityFlag[]; testId?: st
     </ul>
   );
 }
+
+/**
+ * A group's validity said once (issue 35): each flag of the group or of any of its runs, with the runs it is on
+ * ("#1, #3"), instead of a chip on every row. Renders nothing when no flag is raised.
+ */
+export function GroupValidityBanner({
+  groupFlags,
+  runs,
+  testId,
+}: {
+  groupFlags: ValidityFlag[];
+  runs: ReadonlyArray<{ number: number; flags: ValidityFlag[] }>;
+  testId?: string;
+}) {
+  const byCode = new Map<string, { flag: ValidityFlag; runs: string[] }>();
+  for (const f of groupFlags) byCode.set(f.code, { flag: f, runs: [] });
+  for (const r of runs)
+    for (const f of r.flags) {
+      const entry = byCode.get(f.code) ?? { flag: f, runs: [] };
+      entry.runs.push(`#${r.number}${f.code === "dropped-iterations" && f.share !== undefined ? ` ${fmtDropShare(f.share)}` : ""}`);
+      byCode.set(f.code, entry);
+    }
+  if (byCode.size === 0) return null;
+  return (
+    <span data-testid={testId} className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-amber-900">
+      {[...byCode.values()].map(({ flag, runs: on }) => (
+        <span key={flag.code} data-testid={`flag-${flag.code}`} data-flag={flag.code} title={flag.message}>
+          <span aria-hidden>⚠ </span>
+          <span className="font-medium">{on.length > 0 && flag.code === "dropped-iterations" ? "dropped iterations" : labelOf(flag)}</span>
+          {on.length > 0 ? ` in run${on.length === 1 ? "" : "s"} ${on.join(", ")}` : ""}
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -1,14 +1,15 @@
 "use client";
 
-// Each group's merged result (all its runs' histograms merged) and each run's own,
-// with their validity flags beside the numbers.
+// Each group's merged result (all its runs' histograms merged) and each run's own; under each group after the
+// first, its difference from the first group in percent (candidate vs baseline), and one validity banner per group.
 import Link from "next/link";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable, runNumbers } from "@/lib/export/comparison-tables";
 import { flagsOfGroup, flagsOfRun, successFirstLatency, type RunSummary } from "@opsbench/core";
 import { fmtCount, fmtMs, fmtPercent, fmtRps } from "@/lib/format";
 import { groupColor } from "@/components/charts/palette";
-import { FlagBadges } from "./compare-flags";
+import { GroupValidityBanner } from "./compare-flags";
+import { observedRelative, relativeSaid } from "./compare-verdict-card";
 import { ExportTableButtons } from "@/components/export-buttons";
 import { StatusBadge } from "@/components/status-badge";
 
@@ -33,6 +34,39 @@ function SummaryCells({ summary: s }: { summary: SummaryNumbers | null | undefin
       <td className={num}>{fmtMs(ok?.max)}</td>
       <td className={num}>{fmtMs(s?.latencyMs.p99)}</td>
     </>
+  );
+}
+
+/** A candidate group's merged numbers relative to the baseline's (its value / the baseline's, less 1), cell by cell. */
+function RelativeRow({
+  baseline: a,
+  candidate: b,
+  label,
+}: {
+  baseline: SummaryNumbers | null | undefined;
+  candidate: SummaryNumbers | null | undefined;
+  label: string;
+}) {
+  const [oa, ob] = [a ? successFirstLatency(a) : undefined, b ? successFirstLatency(b) : undefined];
+  const cell = (x: number | null | undefined, y: number | null | undefined) => {
+    const r = observedRelative(x ?? null, y ?? null);
+    return <td className={`${num} text-zinc-600`}>{r === null ? "—" : relativeSaid(r)}</td>;
+  };
+  return (
+    <tr data-testid="cmp-relative-row" className="text-[11px] italic">
+      <td className="py-0.5 pl-6 pr-2 text-zinc-500">vs {label}, %</td>
+      <td />
+      {cell(a?.requests, b?.requests)}
+      {cell(a?.failures, b?.failures)}
+      {cell(a?.goodput, b?.goodput)}
+      {cell(a?.rps, b?.rps)}
+      {cell(oa?.p50, ob?.p50)}
+      {cell(oa?.p95, ob?.p95)}
+      {cell(oa?.p99, ob?.p99)}
+      {cell(oa?.max, ob?.max)}
+      {cell(a?.latencyMs.p99, b?.latencyMs.p99)}
+      <td />
+    </tr>
   );
 }
 
@@ -97,10 +131,20 @@ export function CompareSummaryTable({
                   </td>
                   <td className="px-2 py-1 text-[11px] font-normal text-zinc-500">merged</td>
                   <SummaryCells summary={s} />
-                  <td className="px-2 py-1 font-normal">
-                    <FlagBadges flags={flagsOfGroup(g)} testId="group-flags" />
-                  </td>
+                  <td className="px-2 py-1 font-normal" />
                 </tr>
+                {gi > 0 && <RelativeRow baseline={data.groups[0]?.merged} candidate={s} label={data.groups[0]?.label ?? ""} />}
+                {(flagsOfGroup(g).length > 0 || g.runs.some((r) => flagsOfRun(r).length > 0)) && (
+                  <tr data-testid="cmp-group-validity" data-group={gi} className="bg-amber-50/70">
+                    <td colSpan={12} className="px-2 py-1">
+                      <GroupValidityBanner
+                        groupFlags={flagsOfGroup(g)}
+                        runs={g.runs.map((r) => ({ number: numbers.get(r.id) ?? 0, flags: flagsOfRun(r) }))}
+                        testId="group-flags"
+                      />
+                    </td>
+                  </tr>
+                )}
                 {g.runs.map((r) => {
                   const rs = r.summary;
                   return (
@@ -121,8 +165,13 @@ export function CompareSummaryTable({
                         <StatusBadge status={r.status} />
                       </td>
                       <SummaryCells summary={rs} />
-                      <td className="px-2 py-1">
-                        <FlagBadges flags={flagsOfRun(r)} testId="run-flags" />
+                      <td
+                        className="px-2 py-1 text-[11px] text-amber-800"
+                        title={flagsOfRun(r)
+                          .map((f) => f.message)
+                          .join("\n")}
+                      >
+                        {flagsOfRun(r).length > 0 ? "⚠ see group" : ""}
                       </td>
                     </tr>
                   );

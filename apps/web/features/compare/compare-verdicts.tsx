@@ -15,13 +15,34 @@ import {
   familySummary,
   type MetricVerdict,
   metricOf,
+  relativeDifference,
   verdictDetail,
 } from "@opsbench/core";
 import type { ReactNode } from "react";
 import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable } from "@/lib/export/comparison-tables";
 import { ExportTableButtons } from "@/components/export-buttons";
-import { intervalSaid, marginSaid, PrimaryVerdictCard } from "./compare-verdict-card";
+import {
+  intervalSaid,
+  marginSaid,
+  observedOf,
+  observedRelative,
+  PrimaryVerdictCard,
+  relativeOfSaid,
+  relativeSaid,
+} from "./compare-verdict-card";
+
+/** A verdict's observed relative difference (candidate vs baseline, from the groups' merged results), or null. */
+type Observed = (v: MetricVerdict) => number | null;
+
+/** The difference relative to the baseline, with its interval ("+12.3% [+4.1%, +20.5%]"; odds for the failure share). */
+function relativeCell(v: MetricVerdict, observed?: Observed): string {
+  const r = relativeDifference(v);
+  // Without an interval (one run a side), what the runs showed, said as such: never a bare dash under a real difference.
+  const seen = r ? null : (observed?.(v) ?? null);
+  if (!r) return seen === null ? "—" : `${relativeSaid(seen)} observed`;
+  return `${relativeOfSaid(r.estimate, r.of)} [${relativeOfSaid(r.low, r.of)}, ${relativeOfSaid(r.high, r.of)}]`;
+}
 
 export const verdictTestId = (metric: string) => `verdict-${metric.replace(/[^A-Za-z0-9]+/g, "-")}`;
 
@@ -131,7 +152,7 @@ function DescriptiveSaid({ v }: { v: MetricVerdict }) {
  * A verdict's row. Its data-* attributes are what tests and scrapers read (the rest of a verdict is in the API's
  * answer and the export): the page's HTML has a size bar (docs/performance.md).
  */
-function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) {
+function VerdictRow({ v, common, observed }: { v: MetricVerdict; common: string | null; observed?: Observed }) {
   const descriptive = v.role === "descriptive";
   const { estimate, interval } = intervalSaid(v);
   return (
@@ -163,6 +184,9 @@ function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) 
         {v.candidate}
       </td>
       <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">{estimate}</td>
+      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-relative">
+        {relativeCell(v, observed)}
+      </td>
       <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
         {interval}
         {v.scale === "log-odds" && (
@@ -184,7 +208,17 @@ function VerdictRow({ v, common }: { v: MetricVerdict; common: string | null }) 
   );
 }
 
-function VerdictTable({ rows, common, testId }: { rows: readonly MetricVerdict[]; common: string | null; testId: string }) {
+function VerdictTable({
+  rows,
+  common,
+  testId,
+  observed,
+}: {
+  rows: readonly MetricVerdict[];
+  common: string | null;
+  testId: string;
+  observed?: Observed;
+}) {
   return (
     <div className="overflow-x-auto">
       <table data-testid={testId} className="w-full text-xs">
@@ -193,6 +227,12 @@ function VerdictTable({ rows, common, testId }: { rows: readonly MetricVerdict[]
             <th className="px-3 py-1.5 font-medium">Metric</th>
             <th className="px-3 py-1.5 font-medium">Group</th>
             <th className="px-3 py-1.5 text-right font-medium">Difference</th>
+            <th
+              className="px-3 py-1.5 text-right font-medium"
+              title="candidate vs baseline, relative to the baseline, with its 95% interval"
+            >
+              Relative
+            </th>
             <th className="px-3 py-1.5 text-right font-medium">95% CI</th>
             <th className="px-3 py-1.5 font-medium">
               <span className="sr-only">interval</span>
@@ -203,7 +243,7 @@ function VerdictTable({ rows, common, testId }: { rows: readonly MetricVerdict[]
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {rows.map((v) => (
-            <VerdictRow key={`${v.metric}:${v.candidate}`} v={v} common={common} />
+            <VerdictRow key={`${v.metric}:${v.candidate}`} v={v} common={common} observed={observed} />
           ))}
         </tbody>
       </table>
@@ -220,11 +260,14 @@ export function VerdictsPanel({
   heading,
   actions,
   testId = "cmp-verdicts",
+  observed,
 }: {
   verdicts: readonly MetricVerdict[];
   heading: ReactNode;
   actions?: ReactNode;
   testId?: string;
+  /** What the groups showed, for rows without an interval (the compare pages; the study page has no groups at hand). */
+  observed?: Observed;
 }) {
   const primary = vs.filter((v) => v.role === "primary");
   const descriptive = vs.filter((v) => v.role === "descriptive");
@@ -266,13 +309,13 @@ export function VerdictsPanel({
               )}
             </p>
           )}
-          {primary.length > 0 && <VerdictTable rows={primary} common={common} testId="cmp-verdicts-primary" />}
+          {primary.length > 0 && <VerdictTable rows={primary} common={common} testId="cmp-verdicts-primary" observed={observed} />}
           {descriptive.length > 0 && (
             <div data-testid="cmp-verdicts-descriptive" className="border-t-4 border-zinc-100 bg-zinc-50/50">
               <h3 data-testid="cmp-descriptive-heading" className="px-3 pt-2 pb-1 text-[11px] font-medium text-zinc-500">
                 Descriptive: other metrics (intervals shown, never significant)
               </h3>
-              <VerdictTable rows={descriptive} common={common} testId="cmp-verdicts-descriptive-table" />
+              <VerdictTable rows={descriptive} common={common} testId="cmp-verdicts-descriptive-table" observed={observed} />
             </div>
           )}
         </>
@@ -292,6 +335,10 @@ export function CompareVerdicts({ data, exportable = true }: { data: CompareData
   return (
     <VerdictsPanel
       verdicts={vs}
+      observed={(v) => {
+        const group = (label: string) => data.groups.find((g) => g.label === label);
+        return observedRelative(observedOf(group(v.baseline), v.metric), observedOf(group(v.candidate), v.metric));
+      }}
       heading={
         vs.some((v) => v.family?.startsWith("targets within each workload")) ? (
           <>Verdicts: targets within each workload, against the workload&apos;s first (difference, 95% interval)</>

@@ -17,6 +17,7 @@ import { CompareCostTable } from "./compare-cost-table";
 import { CompareSummaryTable } from "./compare-summary-table";
 import { CompareVerdictExclusions } from "./compare-verdict-exclusions";
 import { CompareVerdicts } from "./compare-verdicts";
+import { VerdictAnswerCard } from "./compare-verdict-card";
 import { ShareButton } from "@/features/share/share-button";
 import { RoleGate } from "@/components/auth/role-gate";
 
@@ -92,7 +93,8 @@ export function CompareView({
         )}
       </div>
 
-      {/* The verdicts first: the primary metric's card is the answer; the tables and charts are its evidence. */}
+      {/* The answer first (winner, relative difference, interval, how sure; cost), then its evidence: validity, verdicts, tables, charts. */}
+      <VerdictAnswerCard data={data} repeatable={mode === "app"} />
       <CompareVerdictExclusions data={data} linkable={mode === "app"} />
       <CompareVerdicts data={data} exportable={exportable} />
       <CompareSummaryTable data={data} exportable={exportable} linkRuns={mode === "app"} />

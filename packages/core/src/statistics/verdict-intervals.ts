@@ -16,6 +16,9 @@ import {
 type RunsSample = Extract<VerdictSample, { kind: "runs" }>;
 type SeriesSample = Exclude<VerdictSample, { kind: "runs" }>;
 
+/** The fewest seconds a single run's series is judged over. */
+const MIN_SERIES_SECONDS = 30;
+
 export interface Interval {
   method: VerdictMethod;
   /** On the test scale: b - a, or log(b / a). */
@@ -148,7 +151,12 @@ function seriesProblem(xs: readonly number[], v: ReturnType<typeof blockBootstra
 }
 
 function seriesOf(xs: readonly number[], scale = 1): SeriesSide | string {
-  if (xs.length < 30) return "a single run a side needs at least 30 s of per-second data";
+  // No seconds at all is a whole-run value (all responses' percentiles) or a run stored without its per-second terms,
+  // not a short run: said as such, so a 119 s run is never told it lacks 30 s.
+  if (xs.length === 0)
+    return "a single run has no per-second series of this metric (a whole-run value): 2 or more runs a side give it an interval";
+  if (xs.length < MIN_SERIES_SECONDS)
+    return `the load window holds ${xs.length} s of per-second data; a single run a side needs at least ${MIN_SERIES_SECONDS} s`;
   const v = blockBootstrapVariance(xs);
   const problem = seriesProblem(xs, v);
   if (problem) return problem;

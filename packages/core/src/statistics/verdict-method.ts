@@ -32,7 +32,7 @@ import {
 
 // The method's parts: what it takes and gives, the intervals, the margin and words, the family.
 export * from "./verdict-types";
-export { withMargin, verdictDetail, verdictText } from "./verdict-text";
+export { powerWithMoreRuns, relativeDifference, withMargin, verdictDetail, verdictText } from "./verdict-text";
 export * from "./verdict-family";
 
 /**

@@ -182,3 +182,34 @@ export function verdictText(v: GroupVerdict, opts: Pick<VerdictOptions, "unit" |
   const prefix = v.scope === "within-run" && !head.startsWith("within-run") ? "within-run, " : "";
   return `${prefix}${head} (${detail})`;
 }
+
+/**
+ * A verdict's difference relative to the baseline (0.1 = the candidate 10% higher), with its interval: the difference
+ * over the baseline's value, or the odds ratio less 1 on the log-odds scale (the failure share: "+130% odds"). Null
+ * without an interval, or for a margin in points (no baseline to be relative to).
+ */
+export function relativeDifference(v: GroupVerdict): { estimate: number; low: number; high: number; of: "value" | "odds" } | null {
+  if (v.estimate === null || v.low === null || v.high === null) return null;
+  if (v.scale !== "difference")
+    return { estimate: v.estimate - 1, low: v.low - 1, high: v.high - 1, of: v.scale === "log-odds" ? "odds" : "value" };
+  if (v.marginUnit === "points" || !(v.baselineMean !== null && v.baselineMean > 0)) return null;
+  const b = v.baselineMean;
+  return { estimate: v.estimate / b, low: v.low / b, high: v.high / b, of: "value" };
+}
+
+/**
+ * The chance the verdict's rule finds its stated effect with `extra` more runs a side (one more round of a study: 1),
+ * from the same per-run variance: what repeating buys. Null where the verdict states no power (within-run,
+ * descriptive, no interval). The df grow by `extra` from the verdict's own (Welch's df grow by at least one per run a
+ * side added), so "now" and "after" differ by the runs only; single runs widened by a stated CV become repetitions
+ * (df: the smaller side's runs less one, as runsForPower takes).
+ */
+export function powerWithMoreRuns(v: GroupVerdict, extra: number): { runs: [number, number]; power: number } | null {
+  const perRun = perRunVarianceOf(v);
+  if (v.power === null || perRun === null || v.role !== "primary") return null;
+  const [na, nb] = v.basis === "runs" ? v.samples : [1, 1];
+  const runs: [number, number] = [na + extra, nb + extra];
+  const se = Math.sqrt(perRun * (1 / runs[0] + 1 / runs[1]));
+  const df = v.basis === "runs" && v.df !== null ? v.df + extra : Math.min(...runs) - 1;
+  return { runs, power: rulePower(onTestScale(v, v.effect), se, df, ruleOf(v, v.margin)) };
+}
