@@ -47,8 +47,8 @@ function SpecList({
             ) : (
               <span className="shrink-0 whitespace-nowrap font-mono font-medium">{t.name}</span>
             )}
-            <span className="shrink-0 whitespace-nowrap rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>
-            <span data-testid="spec-description" className="ml-auto min-w-0 truncate text-[11px] text-zinc-600" title={words}>
+            <span className="shrink-0 whitespace-nowrap rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-600">{t.kind}</span>
+            <span data-testid="spec-description" className="ml-auto min-w-0 truncate text-2xs text-zinc-600" title={words}>
               {words}
             </span>
           </li>

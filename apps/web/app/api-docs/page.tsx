@@ -24,7 +24,7 @@ function SchemaBlock({ label, schema }: { label: string; schema: unknown }) {
   return (
     <details className="mt-1">
       <summary className="cursor-pointer text-xs text-zinc-600">{label}</summary>
-      <pre className="mt-1 max-h-96 overflow-auto rounded bg-zinc-50 p-2 text-[11px] leading-snug">{JSON.stringify(schema, null, 2)}</pre>
+      <pre className="mt-1 max-h-96 overflow-auto rounded bg-zinc-50 p-2 text-2xs leading-snug">{JSON.stringify(schema, null, 2)}</pre>
     </details>
   );
 }
@@ -35,9 +35,7 @@ function OperationPanel({ method, path, op }: { method: string; path: string; op
       testId={`api-op-${op.operationId}`}
       title={
         <span className="inline-flex items-center gap-2">
-          <span className={`rounded px-1.5 py-0.5 font-mono text-[11px] font-semibold uppercase ${METHOD_COLOR[method] ?? ""}`}>
-            {method}
-          </span>
+          <span className={`rounded px-1.5 py-0.5 font-mono text-2xs font-semibold uppercase ${METHOD_COLOR[method] ?? ""}`}>{method}</span>
           <span className="font-mono text-zinc-900">{path}</span>
         </span>
       }

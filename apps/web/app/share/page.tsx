@@ -20,7 +20,7 @@ export default async function SharesPage() {
     <section className="rounded-md border border-zinc-200 bg-white">
       <div className="border-b border-zinc-200 px-3 py-2">
         <h1 className="text-xs font-medium text-zinc-700">Shared links ({items.filter((i) => !i.revokedAt).length} live)</h1>
-        <p className="text-[11px] text-zinc-500">
+        <p className="text-2xs text-zinc-500">
           Anyone with a live link sees its run, study or comparison read-only, without an account. A revoked link answers 404.
         </p>
       </div>

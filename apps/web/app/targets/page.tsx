@@ -49,7 +49,7 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
         </EmptyState>
       }
       footer={
-        <p className="text-[11px] text-zinc-500">
+        <p className="text-2xs text-zinc-500">
           How the local kinds behave and where they differ from the real platforms: docs/local-engine.md; the platform kinds:
           docs/kubernetes.md and docs/cloud-targets.md.
         </p>
@@ -65,12 +65,12 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
           {
             header: "Kind",
             className: "whitespace-nowrap",
-            cell: ({ t }) => <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{t.kind}</span>,
+            cell: ({ t }) => <span className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-600">{t.kind}</span>,
           },
           { header: "App", className: "whitespace-nowrap font-mono text-zinc-700", cell: ({ d }) => d.app },
           {
             header: "Deployment",
-            className: "font-mono text-[11px] text-zinc-600",
+            className: "font-mono text-2xs text-zinc-600",
             cell: ({ d, proof }) => (
               <>
                 {d.text}
@@ -88,7 +88,7 @@ export default async function TargetsPage({ searchParams }: { searchParams: Prom
           },
           {
             header: "Priced",
-            className: "min-w-[9rem] text-[11px] text-zinc-600",
+            className: "min-w-[9rem] text-2xs text-zinc-600",
             cell: ({ t }) => {
               const priced = describePricing((t.spec as { costModel?: unknown }).costModel);
               return (

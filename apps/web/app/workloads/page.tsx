@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Workloads" };
 /** A tiny inline profile (SVG polyline), so the list shows each workload's shape. */
 function Sparkline({ spec }: { spec: WorkloadSpec }) {
   const pts = loadProfile(spec);
-  if (pts.length < 2) return <span className="text-zinc-300">{NO_VALUE}</span>;
+  if (pts.length < 2) return <span className="text-zinc-500">{NO_VALUE}</span>;
   const y = (p: (typeof pts)[number]) => p.vus ?? p.rate ?? p.percentOfMax ?? 0;
   const maxT = Math.max(...pts.map((p) => p.t)) || 1;
   const maxY = Math.max(...pts.map(y)) || 1;
@@ -44,7 +44,7 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
         </EmptyState>
       }
       footer={
-        <p className="text-[11px] text-zinc-500">
+        <p className="text-2xs text-zinc-500">
           From the command line: <code>opsbench workload preset list</code>, <code>opsbench workload show NAME --k6</code> (the compiled k6
           script). See docs/workloads.md.
         </p>
@@ -71,7 +71,7 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
           },
           {
             header: "Kind",
-            cell: ({ w }) => <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{w.kind}</span>,
+            cell: ({ w }) => <span className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-600">{w.kind}</span>,
           },
           { header: "Profile", cell: ({ spec }) => (spec ? <Sparkline spec={spec} /> : NO_VALUE) },
           {
@@ -82,7 +82,7 @@ export default async function WorkloadsPage({ searchParams }: { searchParams: Pr
           },
           {
             header: "What it does",
-            className: "max-w-md text-[11px] text-zinc-600",
+            className: "max-w-md text-2xs text-zinc-600",
             cell: ({ spec }) => (spec ? describeWorkload(spec).join("; ") : "unreadable spec (open it to see why)"),
           },
           {

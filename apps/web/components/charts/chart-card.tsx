@@ -9,7 +9,7 @@ import { CHART_HEIGHT } from "./palette";
 
 export function Legend({ items }: { items: ChartLegendItem[] }) {
   return (
-    <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-zinc-600">
+    <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-2xs text-zinc-600">
       {items.map((it) => (
         <li key={`${it.label}${it.dash ?? ""}`} className="inline-flex items-center gap-1">
           <svg width="18" height="6" aria-hidden>
@@ -114,7 +114,7 @@ export function ChartCard({
           children
         )}
       </div>
-      {note && <div className="mt-1 text-[11px] text-zinc-500">{note}</div>}
+      {note && <div className="mt-1 text-2xs text-zinc-500">{note}</div>}
     </section>
   );
 }

@@ -22,7 +22,7 @@ export const AXIS = { fontSize: 13, fill: "#71717a" };
 export const GRID = "#e4e4e7";
 export const CHART_HEIGHT = 240;
 export const TOOLTIP = {
-  contentStyle: { fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" },
+  contentStyle: { fontSize: 13, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" },
   labelStyle: { color: "#52525b", marginBottom: 2 },
   itemStyle: { padding: 0 },
 };

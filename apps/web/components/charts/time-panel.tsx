@@ -99,7 +99,7 @@ export interface ToggleItem {
 /** A legend whose entries are buttons: a click hides or shows that series (aria-pressed = shown). */
 export function ToggleLegend({ items, onToggle, testId }: { items: ToggleItem[]; onToggle: (key: string) => void; testId?: string }) {
   return (
-    <ul data-testid={testId} className="flex flex-wrap gap-x-2 gap-y-1 text-[11px] text-zinc-700">
+    <ul data-testid={testId} className="flex flex-wrap gap-x-2 gap-y-1 text-2xs text-zinc-700">
       {items.map((it) => (
         <li key={it.key}>
           <button
@@ -160,7 +160,7 @@ export function LatencyControls<Q extends string>({
   testIdPrefix: string;
 }) {
   return (
-    <span className="inline-flex flex-wrap items-center gap-2 text-[11px] text-zinc-700">
+    <span className="inline-flex flex-wrap items-center gap-2 text-2xs text-zinc-700">
       <fieldset className="inline-flex overflow-hidden rounded border border-zinc-300">
         <legend className="sr-only">Latency quantile</legend>
         {quantiles.map((q) => (

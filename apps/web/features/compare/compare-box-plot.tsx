@@ -84,7 +84,7 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
             const boxW = px(Math.min(34, slot * 0.55));
             return (
               <g key={metric.key} data-metric={metric.key}>
-                <text x={x0 + 6} y={13} fontSize={11} fontWeight={600} fill="#3f3f46">
+                <text x={x0 + 6} y={13} fontSize={13} fontWeight={600} fill="#3f3f46">
                   {/* From the panel's edge, not the axis: the catalog's longer labels ("p99 latency, all responses") fit. */}
                   <title>{`${metric.label} (${metric.unit})`}</title>
                   {short(`${metric.label} (${metric.unit})`, 34)}
@@ -92,7 +92,7 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
                 {ticks.map((t) => (
                   <g key={t}>
                     <line x1={x0 + LEFT} x2={x0 + PANEL_W - RIGHT} y1={y(t)} y2={y(t)} stroke="#e4e4e7" />
-                    <text x={x0 + LEFT - 4} y={px(y(t) + 3.5)} fontSize={10} textAnchor="end" fill="#71717a">
+                    <text x={x0 + LEFT - 4} y={px(y(t) + 3.5)} fontSize={12} textAnchor="end" fill="#71717a">
                       {fmt(t)}
                     </text>
                   </g>
@@ -103,11 +103,11 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
                   const color = groupColor(gi);
                   return (
                     <g key={gi}>
-                      <text x={cx} y={H - BOTTOM + 14} fontSize={10} textAnchor="middle" fill="#52525b">
+                      <text x={cx} y={H - BOTTOM + 14} fontSize={12} textAnchor="middle" fill="#52525b">
                         <title>{g.label}</title>
                         {short(g.label, Math.max(6, Math.floor(slot / 6)))}
                       </text>
-                      <text x={cx} y={H - BOTTOM + 26} fontSize={9} textAnchor="middle" fill="#a1a1aa">
+                      <text x={cx} y={H - BOTTOM + 26} fontSize={12} textAnchor="middle" fill="#71717a">
                         n={g.runs.length}
                       </text>
                       {b && (

@@ -175,7 +175,7 @@ export function CompareTimePanel({ data, exportable, controls = true }: Props & 
         />
       </div>
       {partial && (
-        <p data-testid="cmp-partial-bucket" className="px-1 text-[11px] text-zinc-500">
+        <p data-testid="cmp-partial-bucket" className="px-1 text-2xs text-zinc-500">
           Hatched: the last bucket ({partial.fromSeconds}–{partial.fromSeconds + bucket} s) holds {partial.seconds} s of {bucket}; its rates
           are per second of what it holds, but read it with care.
         </p>

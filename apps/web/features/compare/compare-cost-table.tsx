@@ -31,17 +31,14 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
         )}
       </div>
       {!priced && (
-        <p
-          data-testid="cost-unavailable"
-          className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-[11px] text-zinc-600"
-        >
+        <p data-testid="cost-unavailable" className="border-b border-dashed border-zinc-300 bg-zinc-50 px-3 py-1.5 text-2xs text-zinc-600">
           No cost: these runs&apos; targets are not priced (give a target prices or a price catalog in its form, under
           &ldquo;Pricing&rdquo;; see docs/cost.md). The cells show each target&apos;s requests and p95 meanwhile.
         </p>
       )}
       <div className="overflow-x-auto">
         <table className="w-full text-xs">
-          <thead className="border-b border-zinc-200 bg-zinc-50 text-[11px] uppercase tracking-wide text-zinc-500">
+          <thead className="border-b border-zinc-200 bg-zinc-50 text-2xs uppercase tracking-wide text-zinc-500">
             <tr>
               <th className="px-3 py-1.5 text-left font-medium">Request</th>
               <th className="px-3 py-1.5 text-left font-medium">Workload</th>
@@ -74,7 +71,7 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                       className={`px-3 py-1.5 text-right ${cheapest ? "bg-emerald-50 font-semibold text-emerald-800" : ""}`}
                     >
                       {!cell ? (
-                        <span className="text-zinc-300">—</span>
+                        <span className="text-zinc-500">—</span>
                       ) : (
                         <>
                           <div className="font-mono tabular-nums">
@@ -86,21 +83,21 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
                             {cell.assumptions.length > 0 && (
                               <span
                                 data-testid="cost-estimated"
-                                className="ml-1 rounded bg-amber-50 px-1 text-[10px] text-amber-800 ring-1 ring-amber-300"
+                                className="ml-1 rounded bg-amber-50 px-1 text-2xs text-amber-800 ring-1 ring-amber-300"
                               >
                                 estimated
                               </span>
                             )}
                           </div>
                           {cell.perThousand !== null && perMonth[cell.group] != null && (
-                            <div data-testid="cost-per-month" className="font-mono text-[11px] font-normal tabular-nums text-zinc-600">
+                            <div data-testid="cost-per-month" className="font-mono text-2xs font-normal tabular-nums text-zinc-600">
                               {fmtMoney(perMonth[cell.group], cell.unit ?? "")} / month at this rate
                             </div>
                           )}
                           {cell.assumptions.length > 0 && (
-                            <div className="text-[10px] font-normal text-amber-700">{cell.assumptions.join("; ")}</div>
+                            <div className="text-2xs font-normal text-amber-700">{cell.assumptions.join("; ")}</div>
                           )}
-                          <div className="font-mono text-[10px] font-normal text-zinc-500">
+                          <div className="font-mono text-2xs font-normal text-zinc-500">
                             {fmtCount(cell.requests)} req · p95 {fmtMs(cell.p95)} ms
                           </div>
                         </>

@@ -24,7 +24,7 @@ export function FlagBadges({ flags, testId }: { flags: ValidityFlag[]; testId?: 
           data-testid={`flag-${f.code}`}
           data-flag={f.code}
           title={f.message}
-          className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-50 px-1 py-px text-[10px] font-medium text-amber-800 ring-1 ring-inset ring-amber-300"
+          className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-50 px-1 py-px text-2xs font-medium text-amber-800 ring-1 ring-inset ring-amber-300"
         >
           <span aria-hidden>⚠</span>
           {labelOf(f)}
@@ -38,7 +38,7 @@ export function FlagBadges({ flags, testId }: { flags: ValidityFlag[]; testId?: 
 export function FlagList({ flags, testId }: { flags: ValidityFlag[]; testId?: string }) {
   if (flags.length === 0) return null;
   return (
-    <ul data-testid={testId} className="space-y-0.5 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-[11px] text-amber-900">
+    <ul data-testid={testId} className="space-y-0.5 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-2xs text-amber-900">
       {flags.map((f) => (
         <li key={f.code} data-flag={f.code}>
           <span className="font-medium">⚠ {labelOf(f)}</span>: {f.message}
@@ -71,7 +71,7 @@ export function GroupValidityBanner({
     }
   if (byCode.size === 0) return null;
   return (
-    <span data-testid={testId} className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-amber-900">
+    <span data-testid={testId} className="flex flex-wrap gap-x-3 gap-y-0.5 text-2xs text-amber-900">
       {[...byCode.values()].map(({ flag, runs: on }) => (
         <span key={flag.code} data-testid={`flag-${flag.code}`} data-flag={flag.code} title={flag.message}>
           <span aria-hidden>⚠ </span>

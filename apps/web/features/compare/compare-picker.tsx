@@ -27,7 +27,7 @@ export interface PickerRun {
 const keyOf = (r: PickerRun) => `${r.target ?? r.name ?? "imported"}\u0000${r.workload ?? "k6 import"}`;
 const defaultLabel = (key: string) => key.replace("\u0000", " x ");
 const comparable = (r: PickerRun) => r.status === "SUCCEEDED" && r.requests !== null;
-const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
+const th = "px-2 py-1.5 text-left text-2xs font-medium uppercase tracking-wide text-zinc-500";
 
 export function ComparePicker({
   runs,
@@ -99,7 +99,7 @@ export function ComparePicker({
           Pick runs (grouped by target × workload; each group is one column of the comparison)
         </h2>
         {studies.length > 0 && (
-          <span className="flex flex-wrap items-center gap-1 text-[11px] text-zinc-500">
+          <span className="flex flex-wrap items-center gap-1 text-2xs text-zinc-500">
             whole study:
             {studies.map((s) => (
               <button
@@ -183,9 +183,9 @@ export function ComparePicker({
                   {g.runIds.length} run{g.runIds.length === 1 ? "" : "s"}
                 </span>
                 {i === 0 ? (
-                  <span className="rounded bg-zinc-100 px-1 text-[10px] text-zinc-500">baseline</span>
+                  <span className="rounded bg-zinc-100 px-1 text-2xs text-zinc-500">baseline</span>
                 ) : (
-                  <button type="button" className="text-[11px] text-blue-600 hover:underline" onClick={() => makeBaseline(g.key)}>
+                  <button type="button" className="text-2xs text-blue-600 hover:underline" onClick={() => makeBaseline(g.key)}>
                     make baseline
                   </button>
                 )}

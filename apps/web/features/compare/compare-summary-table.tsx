@@ -13,7 +13,7 @@ import { observedRelative, relativeSaid } from "./compare-verdict-card";
 import { ExportTableButtons } from "@/components/export-buttons";
 import { StatusBadge } from "@/components/status-badge";
 
-const th = "px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-zinc-500";
+const th = "px-2 py-1.5 text-left text-2xs font-medium uppercase tracking-wide text-zinc-500";
 const num = "px-2 py-1 text-right font-mono tabular-nums";
 
 type SummaryNumbers = Pick<RunSummary, "requests" | "failures" | "goodput" | "rps" | "latencyMs" | "successLatencyMs">;
@@ -53,7 +53,7 @@ function RelativeRow({
     return <td className={`${num} text-zinc-600`}>{r === null ? "—" : relativeSaid(r)}</td>;
   };
   return (
-    <tr data-testid="cmp-relative-row" className="text-[11px] italic">
+    <tr data-testid="cmp-relative-row" className="text-2xs italic">
       <td className="py-0.5 pl-6 pr-2 text-zinc-500">vs {label}, %</td>
       <td />
       {cell(a?.requests, b?.requests)}
@@ -84,7 +84,7 @@ export function CompareSummaryTable({
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">Results: each group merged (bold) and each run</h2>
         {exportable && (
-          <span className="inline-flex items-center gap-2 text-[10px] text-zinc-500">
+          <span className="inline-flex items-center gap-2 text-2xs text-zinc-500">
             groups <ExportTableButtons name="summary" table={() => comparisonTable(data, "summary")} />
             runs <ExportTableButtons name="runs" table={() => comparisonTable(data, "runs")} />
           </span>
@@ -129,7 +129,7 @@ export function CompareSummaryTable({
                       </span>
                     </span>
                   </td>
-                  <td className="px-2 py-1 text-[11px] font-normal text-zinc-500">merged</td>
+                  <td className="px-2 py-1 text-2xs font-normal text-zinc-500">merged</td>
                   <SummaryCells summary={s} />
                   <td className="px-2 py-1 font-normal" />
                 </tr>
@@ -166,7 +166,7 @@ export function CompareSummaryTable({
                       </td>
                       <SummaryCells summary={rs} />
                       <td
-                        className="px-2 py-1 text-[11px] text-amber-800"
+                        className="px-2 py-1 text-2xs text-amber-800"
                         title={flagsOfRun(r)
                           .map((f) => f.message)
                           .join("\n")}

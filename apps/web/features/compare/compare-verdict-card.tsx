@@ -21,7 +21,7 @@ import { useEffect, useState } from "react";
 import { RoleGate } from "@/components/auth/role-gate";
 import type { CompareData } from "@/features/compare/compare-data";
 import { selectionToQuery } from "@/features/compare/selection";
-import { fixed } from "@/lib/format";
+import { fixed, fmtMoney } from "@/lib/format";
 
 /** A relative amount as a percent: "10%", "2.5%". */
 const pct = (x: number) => `${Number((x * 100).toFixed(Math.abs(x) < 0.1 ? 1 : 0))}%`;
@@ -117,7 +117,7 @@ export function PrimaryVerdictCard({ v }: { v: MetricVerdict }) {
       className={`rounded-md border px-3 py-2 ${toneOf(v)}`}
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <span className="text-[10px] text-zinc-500">
+        <span className="text-2xs text-zinc-500">
           <span className="font-medium uppercase tracking-wide">primary · {v.metric}</span> · {v.candidate} vs {v.baseline}
         </span>
       </div>
@@ -244,7 +244,7 @@ function metricLine(data: CompareData, v: MetricVerdict, label: string): AnswerL
 }
 
 const moneySaid = (c: GroupCost | null | undefined) =>
-  c?.perThousandSuccessfulRequests == null ? "not priced" : `${Number(c.perThousandSuccessfulRequests.toPrecision(3))} ${c.unit}`;
+  c?.perThousandSuccessfulRequests == null ? "not priced" : fmtMoney(c.perThousandSuccessfulRequests, c.unit);
 
 /** Cost per 1,000 successful requests: measured totals, no interval; a side without a price is never "the more expensive". */
 function costLine(data: CompareData, v: MetricVerdict): AnswerLine {
@@ -348,7 +348,7 @@ function PairAnswer({ data, primary }: { data: CompareData; primary: MetricVerdi
         <span className="font-mono font-semibold text-zinc-900">{primary.baseline}</span> (baseline); values baseline → candidate
       </p>
       <table className="mt-1 w-full text-xs">
-        <thead className="text-left text-[11px] uppercase tracking-wide text-zinc-500">
+        <thead className="text-left text-2xs uppercase tracking-wide text-zinc-500">
           <tr>
             <th className="py-1 pr-3 font-medium">What</th>
             <th className="py-1 pr-3 font-medium">Winner</th>

@@ -190,7 +190,7 @@ function VerdictRow({ v, common, observed }: { v: MetricVerdict; common: string 
       <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
         {interval}
         {v.scale === "log-odds" && (
-          <span data-testid="verdict-scale" className="block text-[10px] font-sans text-zinc-500">
+          <span data-testid="verdict-scale" className="block text-2xs font-sans text-zinc-500">
             odds ratio; margin {marginSaid(v)}
             {v.baselineMean !== null ? `; baseline ${v.baselineMean.toFixed(2)}% failures` : ""}
           </span>
@@ -201,7 +201,7 @@ function VerdictRow({ v, common, observed }: { v: MetricVerdict; common: string 
       <td className="px-3 py-1.5" data-testid="verdict-text">
         {descriptive ? <DescriptiveSaid v={v} /> : <PrimarySaid v={v} />}
       </td>
-      <td className="max-w-md px-3 py-1.5 text-[11px] text-zinc-500" data-testid="verdict-basis">
+      <td className="max-w-md px-3 py-1.5 text-2xs text-zinc-500" data-testid="verdict-basis">
         {[basisSaid(v) === common || v.method === "none" ? "" : basisSaid(v), blocksSaid(v)].filter(Boolean).join("; ")}
       </td>
     </tr>
@@ -222,7 +222,7 @@ function VerdictTable({
   return (
     <div className="overflow-x-auto">
       <table data-testid={testId} className="w-full text-xs">
-        <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-[11px] uppercase tracking-wide text-zinc-500">
+        <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-2xs uppercase tracking-wide text-zinc-500">
           <tr>
             <th className="px-3 py-1.5 font-medium">Metric</th>
             <th className="px-3 py-1.5 font-medium">Group</th>
@@ -297,12 +297,12 @@ export function VerdictsPanel({
             data-tested={family.tested}
             data-significant={family.significant}
             data-descriptive={family.descriptive}
-            className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600"
+            className="border-b border-zinc-100 px-3 py-1.5 text-2xs text-zinc-600"
           >
             <span className="font-medium">Family:</span> {family.text}
           </p>
           {common && (
-            <p data-testid="cmp-verdict-method" className="border-b border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-600">
+            <p data-testid="cmp-verdict-method" className="border-b border-zinc-100 px-3 py-1.5 text-2xs text-zinc-600">
               <span className="font-medium">Method:</span> {common}
               {vs.some((v) => v.basis === "seconds") && (
                 <span className="ml-1 rounded bg-amber-50 px-1 text-amber-800 ring-1 ring-amber-300">single runs</span>
@@ -312,7 +312,7 @@ export function VerdictsPanel({
           {primary.length > 0 && <VerdictTable rows={primary} common={common} testId="cmp-verdicts-primary" observed={observed} />}
           {descriptive.length > 0 && (
             <div data-testid="cmp-verdicts-descriptive" className="border-t-4 border-zinc-100 bg-zinc-50/50">
-              <h3 data-testid="cmp-descriptive-heading" className="px-3 pt-2 pb-1 text-[11px] font-medium text-zinc-500">
+              <h3 data-testid="cmp-descriptive-heading" className="px-3 pt-2 pb-1 text-2xs font-medium text-zinc-500">
                 Descriptive: other metrics (intervals shown, never significant)
               </h3>
               <VerdictTable rows={descriptive} common={common} testId="cmp-verdicts-descriptive-table" observed={observed} />
@@ -320,7 +320,7 @@ export function VerdictsPanel({
           )}
         </>
       )}
-      <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
+      <p className="border-t border-zinc-100 px-3 py-1.5 text-2xs text-zinc-500">
         The primary metric decides: better when its whole interval lies beyond ±{(margin * 100).toFixed(0)}% and Holm&apos;s correction
         keeps it, equivalent when inside, else inconclusive; the power line is this rule&apos;s chance of finding the stated difference.
         Other metrics are descriptive, never significant. Failure share: odds ratio, margin ±{(failureMargin * 100).toFixed(0)}% of the

@@ -55,7 +55,7 @@ export function CompareView({
             <li key={i} className="flex items-center gap-1.5 rounded border border-zinc-200 bg-white px-2 py-1 text-xs">
               <span className="h-2.5 w-2.5 rounded-sm" style={{ background: groupColor(i) }} />
               <span className="font-mono font-medium">{g.label}</span>
-              {i === 0 && data.groups.length > 1 && <span className="rounded bg-zinc-100 px-1 text-[10px] text-zinc-500">baseline</span>}
+              {i === 0 && data.groups.length > 1 && <span className="rounded bg-zinc-100 px-1 text-2xs text-zinc-500">baseline</span>}
               <span className="text-zinc-500">
                 {g.label === `${g.target?.name} x ${g.workload?.name}`
                   ? ""

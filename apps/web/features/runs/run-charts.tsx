@@ -122,7 +122,7 @@ export function RunCharts({
         </div>
       )}
       {partial && (
-        <p data-testid="run-partial-bucket" className="text-[11px] text-zinc-500">
+        <p data-testid="run-partial-bucket" className="text-2xs text-zinc-500">
           Hatched: the last bucket ({partial.fromSeconds}–{partial.fromSeconds + bucketSeconds} s) holds {partial.seconds} s of{" "}
           {bucketSeconds}.
         </p>
@@ -218,7 +218,7 @@ export function RunCharts({
           <ZoomDrag />
         </LineChart>
       </ChartCard>
-      <div className="-mt-1 flex flex-wrap items-center gap-2 px-1 text-[11px] text-zinc-700">
+      <div className="-mt-1 flex flex-wrap items-center gap-2 px-1 text-2xs text-zinc-700">
         <LatencyControls
           quantiles={STORED_QUANTILE_KEYS}
           quantile={quantile}

@@ -35,7 +35,7 @@ function Checks({ checks }: { checks: CheckSummary[] }) {
       title={`k6 checks (${checks.length})`}
       testId="run-checks"
       right={
-        <span className={`text-[11px] ${fails > 0 ? "text-red-600" : "text-emerald-700"}`}>
+        <span className={`text-2xs ${fails > 0 ? "text-red-600" : "text-emerald-700"}`}>
           {fails > 0 ? `${fmtCount(fails)} failed` : "all passed"}
         </span>
       }
@@ -139,7 +139,7 @@ function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
             className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5 text-xs"
           >
             <span className="min-w-0 font-mono font-medium">{m.name}</span>
-            <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">
+            <span className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-600">
               {m.kind}
               {m.unit ? `, ${m.unit}` : ""}
             </span>
@@ -151,7 +151,7 @@ function CustomMetrics({ metrics }: { metrics: CustomMetricSummary[] }) {
                 </div>
               ))}
             </dl>
-            <span className="ml-auto inline-flex items-center gap-1 text-[11px] text-zinc-400" title={SERIES_OF[m.kind]}>
+            <span className="ml-auto inline-flex items-center gap-1 text-2xs text-zinc-400" title={SERIES_OF[m.kind]}>
               <Spark values={m.points.map((p) => p.value)} />
             </span>
           </li>
@@ -173,12 +173,12 @@ function Violations({ violations, open }: { violations: unknown[]; open: boolean
   const columns = [...keys.filter(isText), ...keys.filter((k) => !isText(k))];
   return (
     <details className="mt-1" open={open} data-testid="app-check-violations">
-      <summary className="cursor-pointer text-[11px] text-zinc-500">
+      <summary className="cursor-pointer text-2xs text-zinc-500">
         violations ({violations.length}
         {violations.length >= 20 ? ", the first 20" : ""})
       </summary>
       <div className="mt-1 max-h-48 overflow-auto rounded border border-zinc-100">
-        <table className="w-full text-[11px]">
+        <table className="w-full text-2xs">
           <thead className="border-b border-zinc-200 bg-zinc-50">
             <tr>
               {columns.map((c) => (
@@ -214,7 +214,7 @@ function AppChecks({ checks }: { checks: AppCheck[] }) {
       title="App checks after the load"
       testId="run-app-checks"
       right={
-        <span data-testid="app-checks-state" className={`text-[11px] ${failed > 0 ? "text-red-600" : "text-emerald-700"}`}>
+        <span data-testid="app-checks-state" className={`text-2xs ${failed > 0 ? "text-red-600" : "text-emerald-700"}`}>
           {failed > 0 ? `${failed} failed` : "all passed"}
         </span>
       }
@@ -226,7 +226,7 @@ function AppChecks({ checks }: { checks: AppCheck[] }) {
             <li key={c.name} data-testid={`app-check-${c.name}`} data-ok={c.ok} className="px-3 py-2 text-xs">
               <div className="flex flex-wrap items-center gap-2">
                 <span
-                  className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-semibold ${
+                  className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-2xs font-semibold ${
                     c.ok ? "bg-emerald-50 text-emerald-700 ring-1 ring-emerald-200" : "bg-red-50 text-red-700 ring-1 ring-red-200"
                   }`}
                 >

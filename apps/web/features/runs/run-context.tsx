@@ -85,7 +85,7 @@ export function NoSuccessBadge({ flags, testId = "run-warning" }: { flags: reado
       data-testid={testId}
       data-flag={flag.code}
       title={flag.message}
-      className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 font-mono text-[11px] font-medium text-amber-900 ring-1 ring-inset ring-amber-400"
+      className="inline-flex items-center gap-1 whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 font-mono text-2xs font-medium text-amber-900 ring-1 ring-inset ring-amber-400"
     >
       <span aria-hidden>⚠</span>no successful request
     </span>

@@ -54,7 +54,7 @@ function AppChecksField({ checks }: { checks: NonNullable<RunSummary["appChecks"
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-[11px] uppercase tracking-wide text-zinc-500">{label}</dt>
+      <dt className="text-2xs uppercase tracking-wide text-zinc-500">{label}</dt>
       <dd className="truncate font-mono text-xs text-zinc-800">{children}</dd>
     </div>
   );
@@ -63,7 +63,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function Stat({ label, value, unit, testId, tone }: { label: string; value: string; unit?: string; testId: string; tone?: "bad" }) {
   return (
     <div className="rounded-md border border-zinc-200 bg-white px-3 py-2">
-      <div className="text-[11px] uppercase tracking-wide text-zinc-500">{label}</div>
+      <div className="text-2xs uppercase tracking-wide text-zinc-500">{label}</div>
       <div className="mt-0.5 flex items-baseline gap-1">
         <span
           data-testid={testId}
@@ -234,7 +234,7 @@ function Events({ events }: { events: RunView["events"] }) {
   return (
     <section className="rounded-md border border-zinc-200 bg-white">
       <h2 className="border-b border-zinc-200 px-3 py-2 text-xs font-medium text-zinc-600">Events</h2>
-      <ol className="max-h-64 overflow-auto px-3 py-1.5 font-mono text-[11px] leading-5">
+      <ol className="max-h-64 overflow-auto px-3 py-1.5 font-mono text-2xs leading-5">
         {events.map((e, i) => (
           <li key={i} className="flex gap-3">
             <span className="shrink-0 text-zinc-400">{fmtTime(e.ts)}</span>
@@ -429,7 +429,7 @@ export function RunDetails({
           </div>
           {s && <RunMeasurement s={s} />}
           {s && Object.keys(s.byClass).length > 0 && (
-            <p className="font-mono text-[11px] text-zinc-500">
+            <p className="font-mono text-2xs text-zinc-500">
               by status class:{" "}
               {Object.entries(s.byClass)
                 .sort(([a], [b]) => a.localeCompare(b))
@@ -442,13 +442,23 @@ export function RunDetails({
       )}
 
       {(measured || !final) && (
-        <RunCharts {...run.series} load={run.load} range={timeRange} loadSeconds={run.series.window ? null : (s?.durationSeconds ?? null)} />
+        <RunCharts
+          {...run.series}
+          load={run.load}
+          range={timeRange}
+          loadSeconds={run.series.window ? null : (s?.durationSeconds ?? null)}
+        />
       )}
 
       {/* Under the latency charts: the target's infra timeline (the same x range and crosshair), then checks, custom metrics and app checks. */}
       {/* A finished run without infra points has nothing to draw: no "no data yet" charts. */}
       {(!final || run.infra.points.length > 0) && (
-        <RunInfraCharts infra={run.infra} targetKind={run.target?.kind ?? null} range={timeRange} bucketSeconds={run.series.bucketSeconds} />
+        <RunInfraCharts
+          infra={run.infra}
+          targetKind={run.target?.kind ?? null}
+          range={timeRange}
+          bucketSeconds={run.series.bucketSeconds}
+        />
       )}
       <RunChecks checks={run.checks} customMetrics={run.customMetrics} appChecks={s?.appChecks} />
 

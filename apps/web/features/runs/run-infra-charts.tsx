@@ -12,7 +12,7 @@ import { AXIS, TOOLTIP } from "@/components/charts/palette";
 
 const UNIT_COLORS = ["#60a5fa", "#f87171", "#34d399", "#f59e0b", "#a78bfa", "#22d3ee", "#f472b6", "#84cc16"];
 
-const legend = <Legend iconSize={8} wrapperStyle={{ fontSize: 11 }} />;
+const legend = <Legend iconSize={8} wrapperStyle={{ fontSize: 13 }} />;
 
 /** A count that holds until the next point (a second later locally, a minute for CloudWatch or Cloud Monitoring). */
 const stepLine = (dataKey: keyof InfraSeriesPoint, name: string, stroke: string, strokeWidth: number) => (

@@ -37,7 +37,7 @@ export function RunLive({ initial, surroundings }: { initial: RunView; surroundi
   ) : undefined;
   const liveLabel = final ? undefined : (
     <span className="inline-flex items-center gap-3">
-      <span data-testid="run-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
+      <span data-testid="run-live" className={`text-2xs ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
         {streamLabel(stream)}
       </span>
       {/* A study's runs are aborted with their study. */}

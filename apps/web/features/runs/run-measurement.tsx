@@ -9,7 +9,7 @@ export function RunMeasurement({ s }: { s: RunSummary }) {
   const all = s.latencyMs;
   const warmup = describeWarmup(s);
   return (
-    <div data-testid="run-measurement" className="space-y-0.5 font-mono text-[11px] text-zinc-600">
+    <div data-testid="run-measurement" className="space-y-0.5 font-mono text-2xs text-zinc-600">
       <p data-testid="latency-all">
         {s.successLatencyMs === undefined
           ? "latency of all responses (this summary predates successful-only latency)"

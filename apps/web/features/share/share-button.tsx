@@ -127,7 +127,7 @@ export function ShareButton({ input }: { input: ShareInput }) {
                   data-testid="share-url"
                   readOnly
                   value={created.url}
-                  className="min-w-0 flex-1 rounded border border-zinc-300 px-1.5 py-0.5 font-mono text-[11px]"
+                  className="min-w-0 flex-1 rounded border border-zinc-300 px-1.5 py-0.5 font-mono text-2xs"
                   onFocus={(e) => e.currentTarget.select()}
                 />
                 <button
@@ -138,7 +138,7 @@ export function ShareButton({ input }: { input: ShareInput }) {
                   {copied ? "Copied" : "Copy"}
                 </button>
               </div>
-              <p className="text-[11px] text-amber-700">Copy it now: only a hash of it is kept, so it cannot be shown again.</p>
+              <p className="text-2xs text-amber-700">Copy it now: only a hash of it is kept, so it cannot be shown again.</p>
             </div>
           )}
           {error && (
@@ -147,7 +147,7 @@ export function ShareButton({ input }: { input: ShareInput }) {
             </p>
           )}
           <div className="mt-3 border-t border-zinc-100 pt-2">
-            <h4 className="text-[11px] font-medium uppercase tracking-wide text-zinc-500">
+            <h4 className="text-2xs font-medium uppercase tracking-wide text-zinc-500">
               Live links to this {input.kind} ({links.length})
             </h4>
             {links.length === 0 ? (

@@ -34,7 +34,7 @@ export const cellTestId = (c: { target: { name: string }; workload: { name: stri
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-[11px] uppercase tracking-wide text-zinc-500">{label}</dt>
+      <dt className="text-2xs uppercase tracking-wide text-zinc-500">{label}</dt>
       <dd className="truncate font-mono text-xs text-zinc-800">{children}</dd>
     </div>
   );
@@ -95,15 +95,15 @@ function RunChip({ run, letter }: { run: StudyRunView; letter: string }) {
       className="min-w-0 rounded border border-zinc-200 px-2 py-1"
     >
       <div className="flex items-center gap-1.5">
-        <Link href={`/runs/${run.id}`} className="font-mono text-[11px] font-medium text-blue-600 hover:underline" title={run.id}>
+        <Link href={`/runs/${run.id}`} className="font-mono text-2xs font-medium text-blue-600 hover:underline" title={run.id}>
           #{run.repetition}
         </Link>
         <StatusBadge status={run.status} />
       </div>
-      <div className="mt-0.5 font-mono text-[11px] text-zinc-500" title="round · position in the study's run order">
+      <div className="mt-0.5 font-mono text-2xs text-zinc-500" title="round · position in the study's run order">
         {letter}·{run.repetition} · round {run.round ?? NO_VALUE} · #{run.position ?? NO_VALUE}
       </div>
-      <div className="font-mono text-[11px] leading-4 tabular-nums text-zinc-700">
+      <div className="font-mono text-2xs leading-4 tabular-nums text-zinc-700">
         {run.result ? (
           <>
             <div>p95 {fmtMs(run.result.p95)} ms</div>
@@ -139,13 +139,13 @@ function ciAttrs(s: SampleStats | undefined, prefix = "") {
 function IntervalText({ s, fmt }: { s: SampleStats | undefined; fmt: (v: number) => string }) {
   const i = s?.interval;
   if (!s || !i || i.kind === "value")
-    return <span className="font-sans text-[11px] text-zinc-400">{s?.n === 1 ? "1 run: no interval" : NO_VALUE}</span>;
+    return <span className="font-sans text-2xs text-zinc-400">{s?.n === 1 ? "1 run: no interval" : NO_VALUE}</span>;
   if (i.kind === "min-max")
     return (
       <span data-role="range" title={intervalNote(i, s.n)}>
-        <span className="font-sans text-[11px] text-zinc-500">min–max </span>
+        <span className="font-sans text-2xs text-zinc-500">min–max </span>
         <span data-role="range-low">{fmt(i.low)}</span>–<span data-role="range-high">{fmt(i.high)}</span>
-        <span className="block font-sans text-[11px] text-amber-700">n = {s.n}: not informative</span>
+        <span className="block font-sans text-2xs text-amber-700">n = {s.n}: not informative</span>
       </span>
     );
   return (
@@ -172,13 +172,13 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
       className="min-w-0 rounded-md border border-zinc-200 bg-white"
     >
       <header className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2">
-        <span className="inline-flex h-5 min-w-5 items-center justify-center rounded bg-zinc-800 px-1 font-mono text-[11px] font-semibold text-white">
+        <span className="inline-flex h-5 min-w-5 items-center justify-center rounded bg-zinc-800 px-1 font-mono text-2xs font-semibold text-white">
           {letter}
         </span>
         <h3 className="min-w-0 truncate text-sm font-semibold">
           <span className="font-mono">{cell.target.name}</span>
           {cell.target.kind && (
-            <span className="ml-1 rounded bg-zinc-100 px-1 font-mono text-[10px] font-normal text-zinc-600">{cell.target.kind}</span>
+            <span className="ml-1 rounded bg-zinc-100 px-1 font-mono text-2xs font-normal text-zinc-600">{cell.target.kind}</span>
           )}
           <span className="mx-1.5 text-zinc-400">×</span>
           <span className="font-mono">{cell.workload.name}</span>
@@ -193,7 +193,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
           return run ? (
             <RunChip key={rep} run={run} letter={letter} />
           ) : (
-            <li key={rep} className="rounded border border-dashed border-zinc-200 px-2 py-1 text-[11px] text-zinc-400">
+            <li key={rep} className="rounded border border-dashed border-zinc-200 px-2 py-1 text-2xs text-zinc-400">
               #{rep} not planned
             </li>
           );
@@ -203,17 +203,17 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
         <table className="w-full text-xs">
           <thead className="bg-zinc-50">
             <tr>
-              <th className="px-3 py-1 text-left text-[10px] font-medium uppercase tracking-wide text-zinc-500">metric</th>
-              <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">n</th>
-              <th className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500">mean ± SD</th>
+              <th className="px-3 py-1 text-left text-2xs font-medium uppercase tracking-wide text-zinc-500">metric</th>
+              <th className="px-2 py-1 text-right text-2xs font-medium uppercase tracking-wide text-zinc-500">n</th>
+              <th className="px-2 py-1 text-right text-2xs font-medium uppercase tracking-wide text-zinc-500">mean ± SD</th>
               <th
-                className="px-2 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500"
+                className="px-2 py-1 text-right text-2xs font-medium uppercase tracking-wide text-zinc-500"
                 title="95% CI from 3 runs (log scale for positive figures, logit for shares); the runs' range from 2"
               >
                 95% CI (3+ runs)
               </th>
               <th
-                className="px-3 py-1 text-right text-[10px] font-medium uppercase tracking-wide text-zinc-500"
+                className="px-3 py-1 text-right text-2xs font-medium uppercase tracking-wide text-zinc-500"
                 title="all succeeded repetitions' histograms merged"
               >
                 merged
@@ -250,7 +250,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
         </table>
       </div>
       {cell.merged && (
-        <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
+        <p className="border-t border-zinc-100 px-3 py-1.5 text-2xs text-zinc-500">
           merged: {fmtCount(cell.merged.requests)} requests over {cell.merged.durationSeconds.toFixed(0)} s of load
           {cell.merged.maxThroughput && <> · best 10 s window {fmtRps(cell.merged.maxThroughput.rps)} req/s</>}
         </p>
@@ -289,7 +289,7 @@ function CiPlot({
       </h3>
       <ul className="space-y-1">
         {rows.map(({ c, s }) => (
-          <li key={c.index} className="grid grid-cols-[minmax(0,10rem)_1fr_7.5rem] items-center gap-2 text-[11px]">
+          <li key={c.index} className="grid grid-cols-[minmax(0,10rem)_1fr_7.5rem] items-center gap-2 text-2xs">
             <span className="truncate font-mono text-zinc-700" title={`${c.target.name} × ${c.workload.name}`}>
               <b>{cellLetter(c.index)}</b> {c.target.name} × {c.workload.name}
             </span>
@@ -346,12 +346,12 @@ function RunOrder({ study }: { study: StudyView }) {
             key={round}
             data-round={round}
             data-order={runs.map((r) => cellLetter(r.cell)).join("")}
-            className="flex flex-wrap items-center gap-1 text-[11px]"
+            className="flex flex-wrap items-center gap-1 text-2xs"
           >
             <span className="w-16 shrink-0 text-zinc-500">round {round}</span>
             {runs.map((r, i) => (
               <span key={r.id} className="inline-flex items-center gap-1">
-                {i > 0 && <span className="text-zinc-300">→</span>}
+                {i > 0 && <span className="text-zinc-500">→</span>}
                 <Link
                   href={`/runs/${r.id}`}
                   data-run-id={r.id}

@@ -40,7 +40,7 @@ function Picker({
   const errs = errorsAt(errors, path, { nested: true });
   return (
     <fieldset data-field={path} className="min-w-0">
-      <legend className="mb-1 text-[11px] font-medium text-zinc-600">
+      <legend className="mb-1 text-2xs font-medium text-zinc-600">
         {label} <span className="text-zinc-400">({chosen.length} chosen)</span>
       </legend>
       {options.length === 0 ? (
@@ -58,9 +58,9 @@ function Picker({
               <label className="flex cursor-pointer items-center gap-2 px-2 py-1 text-xs hover:bg-zinc-50">
                 <input type="checkbox" name={path} value={o.name} checked={chosen.includes(o.name)} onChange={() => onToggle(o.name)} />
                 <span className="font-mono font-medium">{o.name}</span>
-                <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{o.kind}</span>
+                <span className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-600">{o.kind}</span>
                 {o.plannedSeconds ? (
-                  <span className="ml-auto font-mono text-[11px] text-zinc-400">{fmtDuration(o.plannedSeconds * 1000)}</span>
+                  <span className="ml-auto font-mono text-2xs text-zinc-400">{fmtDuration(o.plannedSeconds * 1000)}</span>
                 ) : null}
               </label>
             </li>
@@ -68,7 +68,7 @@ function Picker({
         </ul>
       )}
       {errs.length > 0 && (
-        <p data-testid={`error-${path}`} role="alert" className="mt-0.5 text-[11px] text-red-600">
+        <p data-testid={`error-${path}`} role="alert" className="mt-0.5 text-2xs text-red-600">
           {errs.join("; ")}
         </p>
       )}

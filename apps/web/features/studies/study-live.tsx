@@ -45,7 +45,7 @@ export function StudyLive({ initial }: { initial: StudyView }) {
   }, [final]);
 
   const liveLabel = final ? null : (
-    <span data-testid="study-live" className={`text-[11px] ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
+    <span data-testid="study-live" className={`text-2xs ${stream === "live" ? "text-emerald-600" : "text-zinc-500"}`}>
       {streamLabel(stream)}
     </span>
   );

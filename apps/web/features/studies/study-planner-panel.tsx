@@ -90,7 +90,7 @@ export function StudyPlannerPanel({
   }
   const weak = plan !== null && plan.power < 0.8;
   const box = (id: string, label: string, value: string, set: (v: string) => void, hint: string) => (
-    <label htmlFor={id} className="flex max-w-64 flex-col gap-0.5 text-[11px] text-zinc-600">
+    <label htmlFor={id} className="flex max-w-64 flex-col gap-0.5 text-2xs text-zinc-600">
       <span className="font-medium">{label}</span>
       <input
         id={id}
@@ -120,7 +120,7 @@ export function StudyPlannerPanel({
         {box("plan-margin", "Margin (±%)", margin, setMargin, "default 5; differences inside it count as none")}
         {box("plan-effect", "Effect to find (%)", effect, setEffect, "default 10; the true difference that matters")}
         {box("plan-cv", "run-to-run CV (from earlier runs when there are some)", cv, setCv, cvHint)}
-        <label htmlFor="plan-primary" className="flex max-w-64 flex-col gap-0.5 text-[11px] text-zinc-600">
+        <label htmlFor="plan-primary" className="flex max-w-64 flex-col gap-0.5 text-2xs text-zinc-600">
           <span className="font-medium">Primary metric</span>
           <select
             id="plan-primary"
@@ -142,7 +142,7 @@ export function StudyPlannerPanel({
         {plan ? plan.text : why}
       </p>
       {plan && (
-        <p className="mt-0.5 text-[11px] text-zinc-500">
+        <p className="mt-0.5 text-2xs text-zinc-500">
           Family: {workloads} workload{workloads === 1 ? "" : "s"} × ({targets} targets − 1) = {familySize} verdict
           {familySize === 1 ? "" : "s"} under Holm&apos;s correction.
           {weak && (

@@ -53,14 +53,14 @@ function Figure({
       data-interval={s?.interval?.kind ?? undefined}
     >
       <span className={bold ? "font-bold" : undefined}>{s?.mean == null ? NO_VALUE : s.mean.toFixed(d)}</span>
-      {s?.mean != null && unit && unit !== "%" && <span className="ml-0.5 text-[10px] text-zinc-500">{unit}</span>}
+      {s?.mean != null && unit && unit !== "%" && <span className="ml-0.5 text-2xs text-zinc-500">{unit}</span>}
       {s?.mean != null && unit === "%" && <span className="text-zinc-500">%</span>}
       {metric === "costPerThousand" && cell?.costEstimated && (
         <span className="ml-1 text-amber-700" title="some run's price assumed what it did not measure">
           est.
         </span>
       )}
-      <div className="text-[10px] text-zinc-500" title={s?.interval ? intervalNote(s.interval, s.n) : undefined}>
+      <div className="text-2xs text-zinc-500" title={s?.interval ? intervalNote(s.interval, s.n) : undefined}>
         {!s?.interval ? (
           ""
         ) : s.interval.kind === "value" ? (
@@ -86,9 +86,9 @@ function TableFrame({ id, view, children, extra }: { id: StudyTableId; view: Stu
     <section data-testid={`study-table-${id}`} className="break-inside-avoid rounded-md border border-zinc-200 bg-white">
       <div className="flex flex-wrap items-baseline gap-2 border-b border-zinc-200 px-3 py-2">
         <h2 className="text-xs font-medium text-zinc-700">{t.title}</h2>
-        <span className="text-[11px] text-zinc-500">as in {t.source}</span>
+        <span className="text-2xs text-zinc-500">as in {t.source}</span>
         {extra}
-        <span className="ml-auto flex gap-2 text-[11px] print:hidden">
+        <span className="ml-auto flex gap-2 text-2xs print:hidden">
           <a data-testid={`study-table-csv-${id}`} href={href("csv")} className="text-blue-600 hover:underline">
             CSV
           </a>
@@ -110,7 +110,7 @@ function RowsTable({ id, view }: { id: StudyTableId; view: StudyTablesView }) {
   const workloads = ordered(view.cells.map((c) => c.workload));
   const extra =
     id === "throughput" ? (
-      <span className="text-[11px] text-zinc-500">max throughput of {view.requestName ? `"${view.requestName}"` : "all requests"}</span>
+      <span className="text-2xs text-zinc-500">max throughput of {view.requestName ? `"${view.requestName}"` : "all requests"}</span>
     ) : null;
   return (
     <TableFrame id={id} view={view} extra={extra}>
@@ -186,7 +186,7 @@ function CostTable({ view }: { view: StudyTablesView }) {
           })}
         </tbody>
       </table>
-      <p className="px-3 py-1.5 text-[11px] text-zinc-500">
+      <p className="px-3 py-1.5 text-2xs text-zinc-500">
         Per 1,000 successful (2xx) requests: a failed request is billed but served nobody. In each row the cheapest deployment is in bold;
         "est." marks a price that assumed what it did not measure.
       </p>
@@ -251,7 +251,7 @@ export function StudyTables({ view }: { view: StudyTablesView }) {
       <RowsTable id="scaling" view={view} />
       <section
         data-testid="study-table-definitions"
-        className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-[11px] text-zinc-600"
+        className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-2xs text-zinc-600"
       >
         <h2 className="mb-1 text-xs font-medium text-zinc-700">Definitions</h2>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">

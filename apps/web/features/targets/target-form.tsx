@@ -142,7 +142,7 @@ export function TargetForm({ credentials, initial }: { credentials: CredentialOp
           <button type="submit" data-testid="target-save" className={buttonPrimary} disabled={busy}>
             {busy ? "Saving…" : "Save target"}
           </button>
-          <span className="text-[11px] text-zinc-500">
+          <span className="text-2xs text-zinc-500">
             {initial
               ? "Saving replaces this target's spec; runs made before keep the copy they ran with."
               : "A target with the same name is replaced."}

@@ -3,9 +3,7 @@
 import type { LoadPoint } from "@opsbench/core";
 import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
-const AXIS = { fontSize: 11, fill: "#71717a" };
-const GRID = "#e4e4e7";
-const COLORS = ["#2563eb", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#0891b2", "#db2777", "#65a30d"];
+import { AXIS, GRID, GROUP_COLORS as COLORS, TOOLTIP } from "@/components/charts/palette";
 
 export interface ProfileSeries {
   label: string;
@@ -50,10 +48,10 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
         <h3 className="text-xs font-medium text-zinc-700">
           Load profile <span className="font-normal text-zinc-400">({unit.label} over time, m:ss)</span>
         </h3>
-        {total > 0 && end > 0 && <span className="font-mono text-[11px] text-zinc-500">planned {fmtClock(end)}</span>}
+        {total > 0 && end > 0 && <span className="font-mono text-2xs text-zinc-500">planned {fmtClock(end)}</span>}
       </div>
       {series.length > 1 && !series.every((s) => s.points.length === 1) && (
-        <ul className="mb-1 flex flex-wrap gap-x-3 text-[11px] text-zinc-600">
+        <ul className="mb-1 flex flex-wrap gap-x-3 text-2xs text-zinc-600">
           {series.map((s, i) => (
             <li key={s.label} className="inline-flex items-center gap-1">
               <span className="inline-block h-0.5 w-4" style={{ background: COLORS[i % COLORS.length] }} />
@@ -78,7 +76,7 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
               <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: GRID }} interval={0} />
               <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
               <Tooltip
-                contentStyle={{ fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" }}
+                contentStyle={TOOLTIP.contentStyle}
                 formatter={(v) => [`${v} ${unit.label}`, "level"]}
                 cursor={{ fill: "#f4f4f5" }}
               />
@@ -89,7 +87,7 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
               </Bar>
             </BarChart>
           </ResponsiveContainer>
-          {note && <p className="mt-1 text-[11px] text-zinc-500">{note}</p>}
+          {note && <p className="mt-1 text-2xs text-zinc-500">{note}</p>}
         </>
       ) : (
         <>
@@ -109,7 +107,7 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
               />
               <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} allowDecimals={false} domain={[0, "auto"]} />
               <Tooltip
-                contentStyle={{ fontSize: 11, padding: "4px 8px", borderRadius: 4, borderColor: "#d4d4d8" }}
+                contentStyle={TOOLTIP.contentStyle}
                 labelFormatter={(v) => `at ${fmtClock(Number(v))}`}
                 formatter={(v, name) => [`${Number(v).toFixed(unit.key === "vus" ? 0 : 2)} ${unit.label}`, String(name)]}
               />
@@ -129,7 +127,7 @@ export function LoadProfileChart({ series, height = 220, note }: { series: Profi
               ))}
             </LineChart>
           </ResponsiveContainer>
-          {note && <p className="mt-1 text-[11px] text-zinc-500">{note}</p>}
+          {note && <p className="mt-1 text-2xs text-zinc-500">{note}</p>}
         </>
       )}
     </section>

@@ -128,7 +128,7 @@ export function WorkloadForm({ initial }: { initial?: WorkloadFormInitial }) {
         {mode === "custom" && (
           <div className="space-y-3">
             {saved && saved.kind === custom.kind && (
-              <p className="text-[11px] text-zinc-600">
+              <p className="text-2xs text-zinc-600">
                 What these boxes do not show (the requests after the first, pools, setup, ramp-down) is kept from the saved spec.
               </p>
             )}
@@ -152,7 +152,7 @@ export function WorkloadForm({ initial }: { initial?: WorkloadFormInitial }) {
                   ? `Save ${built.workloads.length} workloads`
                   : "Save workload"}
           </button>
-          {savedNames.length > 0 && <span className="text-[11px] text-zinc-500">saved: {savedNames.join(", ")}</span>}
+          {savedNames.length > 0 && <span className="text-2xs text-zinc-500">saved: {savedNames.join(", ")}</span>}
         </div>
       </div>
       <WorkloadPreview mode={mode} built={built} />

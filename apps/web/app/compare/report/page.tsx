@@ -35,7 +35,7 @@ export default async function CompareReportPage({ searchParams }: Props) {
           Generated {fmtTime(data.generatedAt)} UTC · {data.groups.length} groups · {data.groups.reduce((n, g) => n + g.runs.length, 0)}{" "}
           runs
         </p>
-        <table className="mt-2 text-[11px]">
+        <table className="mt-2 text-2xs">
           <tbody>
             {data.groups.map((g, i) => (
               <tr key={i} className="align-top">

@@ -22,7 +22,7 @@ export default async function SharePage({ params }: Props) {
   return (
     <article data-testid="share-page" data-kind={share.kind} className="space-y-3">
       <header className="border-b border-zinc-200 pb-2">
-        <p className="text-[11px] uppercase tracking-wide text-zinc-500">opsbench · shared read-only view of {KIND_LABEL[share.kind]}</p>
+        <p className="text-2xs uppercase tracking-wide text-zinc-500">opsbench · shared read-only view of {KIND_LABEL[share.kind]}</p>
         <h1 className="text-base font-semibold">{share.title ?? (c.groups.map((g) => g.label).join(" vs ") || "Shared results")}</h1>
         <p className="text-xs text-zinc-500">
           As of {fmtTime(c.generatedAt)} UTC · <span data-testid="verdict-version">verdict method v{c.verdictVersion}</span>

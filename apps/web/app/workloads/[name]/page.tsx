@@ -28,7 +28,7 @@ function comparable(spec: WorkloadSpec | null): string {
   return JSON.stringify(rest);
 }
 
-const codeBlock = "max-h-[36rem] overflow-auto px-3 py-2 font-mono text-[11px] leading-4 text-zinc-800";
+const codeBlock = "max-h-[36rem] overflow-auto px-3 py-2 font-mono text-2xs leading-4 text-zinc-800";
 
 /**
  * One workload: what it does in words, its load profile, its script (a saved script as saved; a generated kind as
@@ -53,7 +53,7 @@ export default async function WorkloadPage({ params, searchParams }: Props) {
         title={<span className="font-mono">{workload.name}</span>}
         right={<NewDefinitionLink href={`/workloads/${encodeURIComponent(workload.name)}/edit`} label="Edit" className={buttonPrimary} />}
       >
-        <span className="rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">{workload.kind}</span>
+        <span className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-600">{workload.kind}</span>
         <Link href="/workloads" className="text-xs text-blue-600 hover:underline">
           all workloads
         </Link>
@@ -106,7 +106,7 @@ export default async function WorkloadPage({ params, searchParams }: Props) {
             {spec.source}
           </pre>
           {spec.files && Object.keys(spec.files).length > 0 && (
-            <p className="border-t border-zinc-100 px-3 py-1.5 text-[11px] text-zinc-500">
+            <p className="border-t border-zinc-100 px-3 py-1.5 text-2xs text-zinc-500">
               With its files: {Object.keys(spec.files).join(", ")}
             </p>
           )}

@@ -55,7 +55,7 @@ export function CredentialSelect({
         </select>
       </FormField>
       {mine.length === 0 && (
-        <p data-testid="credential-none" className="mt-0.5 text-[11px] text-zinc-500">
+        <p data-testid="credential-none" className="mt-0.5 text-2xs text-zinc-500">
           No {KIND_LABEL[kind]} credential yet:{" "}
           <Link href="/settings" className="text-blue-600 hover:underline">
             add one in Settings

@@ -5,7 +5,7 @@ export function FormSection({ title, children, note }: { title: string; children
   return (
     <fieldset className="space-y-2 border-t border-zinc-100 pt-3">
       <legend className="text-xs font-semibold text-zinc-700">{title}</legend>
-      {note && <p className="text-[11px] text-zinc-500">{note}</p>}
+      {note && <p className="text-2xs text-zinc-500">{note}</p>}
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">{children}</div>
     </fieldset>
   );

@@ -41,7 +41,7 @@ export function HostVerification({ spec, savedName, savedSpec }: { spec: unknown
   if (!typed || !host) return null;
   const own = proof?.host === host ? proof : null;
   return (
-    <section data-testid="host-verification" className="rounded-md border border-zinc-200 bg-white p-3 text-[11px] text-zinc-600">
+    <section data-testid="host-verification" className="rounded-md border border-zinc-200 bg-white p-3 text-2xs text-zinc-600">
       <h3 className="text-xs font-medium text-zinc-700">Before a run loads {host}</h3>
       {isLoopbackAddress(host) ? (
         <p className="mt-1">A loopback address is loaded only when the admin lists it with its port on OPSBENCH_LOAD_ALLOWED_HOSTS.</p>

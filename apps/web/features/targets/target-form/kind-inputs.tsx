@@ -36,7 +36,7 @@ export function kindInputs(
       <label className="inline-flex items-center gap-1.5 text-xs text-zinc-700" data-field={`spec.${path}`}>
         <input type="checkbox" name={path} checked={values[path] === "true"} onChange={(e) => set(path)(e.target.checked ? "true" : "")} />
         {label}
-        {hint && <span className="text-[11px] text-zinc-400">{hint}</span>}
+        {hint && <span className="text-2xs text-zinc-400">{hint}</span>}
       </label>
     ),
     value: (path) => values[path] ?? "",

@@ -152,7 +152,7 @@ function UnplacedErrors({ errors, placed }: { errors: FormErrors; placed: Readon
   );
   if (rest.length === 0) return null;
   return (
-    <p data-testid="error-spec.costModel" role="alert" className="col-span-2 text-[11px] text-red-600 md:col-span-4">
+    <p data-testid="error-spec.costModel" role="alert" className="col-span-2 text-2xs text-red-600 md:col-span-4">
       {rest.map(([path, msgs]) => `${path.slice("spec.".length)}: ${msgs.join("; ")}`).join("; ")}
     </p>
   );

@@ -5,10 +5,7 @@
 export function DefaultMark({ value, byDefault }: { value: string; byDefault: string }) {
   if (value.trim() !== byDefault) return null;
   return (
-    <span
-      data-testid="default-mark"
-      className="ml-1 rounded bg-zinc-100 px-1 text-[10px] font-normal uppercase tracking-wide text-zinc-600"
-    >
+    <span data-testid="default-mark" className="ml-1 rounded bg-zinc-100 px-1 text-2xs font-normal uppercase tracking-wide text-zinc-600">
       default
     </span>
   );

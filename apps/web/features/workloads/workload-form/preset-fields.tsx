@@ -58,7 +58,7 @@ export function PresetFields({ choice, onChange }: { choice: PresetChoice; onCha
             key={f}
             type="button"
             onClick={() => onChange({ timeScale: f })}
-            className={`rounded border px-1.5 font-mono text-[11px] ${choice.timeScale === f ? "border-zinc-800 bg-zinc-800 text-white" : "border-zinc-300 text-zinc-600 hover:bg-zinc-50"}`}
+            className={`rounded border px-1.5 font-mono text-2xs ${choice.timeScale === f ? "border-zinc-800 bg-zinc-800 text-white" : "border-zinc-300 text-zinc-600 hover:bg-zinc-50"}`}
           >
             ×{f}
           </button>

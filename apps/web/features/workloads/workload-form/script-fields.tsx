@@ -37,7 +37,7 @@ export function ScriptFields({
   const scriptErrors = errorsAt(errors, "spec.source");
   return (
     <div className="space-y-2">
-      <p className="text-[11px] text-zinc-500">
+      <p className="text-2xs text-zinc-500">
         Send requests to <code className="rounded bg-zinc-100 px-1">__ENV.OPSBENCH_BASE_URL</code>. The script is checked with k6 (
         <code>k6 inspect</code>) before it is saved; its checks and custom metrics appear on the run page.
       </p>
@@ -52,7 +52,7 @@ export function ScriptFields({
             onChange={(e) => onFile(e.target.files?.[0])}
           />
         </label>
-        {fileNote && <span className="text-[11px] text-zinc-500">{fileNote}</span>}
+        {fileNote && <span className="text-2xs text-zinc-500">{fileNote}</span>}
       </div>
       <textarea
         data-testid="script-source"
@@ -68,7 +68,7 @@ export function ScriptFields({
       {scriptErrors.length > 0 && (
         <div data-testid="script-error" role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1.5 text-xs text-red-800">
           <p className="font-medium">k6 refused the script; nothing was saved.</p>
-          <pre className="mt-1 whitespace-pre-wrap break-words font-mono text-[11px]">{scriptErrors.join("\n")}</pre>
+          <pre className="mt-1 whitespace-pre-wrap break-words font-mono text-2xs">{scriptErrors.join("\n")}</pre>
         </div>
       )}
     </div>

@@ -18,7 +18,7 @@ export function StageEditor({
   const general = errorsAt(errors, "spec.stages");
   return (
     <fieldset data-field="spec.stages" className="min-w-0">
-      <legend className="mb-1 text-[11px] font-medium text-zinc-600">
+      <legend className="mb-1 text-2xs font-medium text-zinc-600">
         Stages <span className="font-normal text-zinc-400">(ramp linearly to the target over the duration; "0s" jumps)</span>
       </legend>
       <ol className="space-y-1">
@@ -26,7 +26,7 @@ export function StageEditor({
           const e = [...errorsAt(errors, `spec.stages.${i}`, { nested: true })];
           return (
             <li key={i} className="flex flex-wrap items-center gap-2">
-              <span className="w-5 text-right font-mono text-[11px] text-zinc-400">{i + 1}</span>
+              <span className="w-5 text-right font-mono text-2xs text-zinc-400">{i + 1}</span>
               <span className="w-24">
                 <input
                   aria-label={`stage ${i + 1} duration`}
@@ -35,23 +35,23 @@ export function StageEditor({
                   onChange={(ev) => set(i, { duration: ev.target.value })}
                 />
               </span>
-              <span className="text-[11px] text-zinc-500">to</span>
+              <span className="text-2xs text-zinc-500">to</span>
               {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is the NumberInput inside */}
               <label className="w-24">
                 <span className="sr-only">stage {i + 1} target</span>
                 <NumberInput value={s.target} onChange={(v) => set(i, { target: v })} step="1" />
               </label>
-              <span className="text-[11px] text-zinc-500">{targetLabel}</span>
+              <span className="text-2xs text-zinc-500">{targetLabel}</span>
               <button
                 type="button"
-                className="text-[11px] text-zinc-500 hover:text-red-600 disabled:opacity-30"
+                className="text-2xs text-zinc-500 hover:text-red-600 disabled:opacity-30"
                 disabled={stages.length <= 1}
                 onClick={() => onChange(stages.filter((_, j) => j !== i))}
               >
                 remove
               </button>
               {e.length > 0 && (
-                <span data-testid={`error-spec.stages.${i}`} role="alert" className="basis-full pl-7 text-[11px] text-red-600">
+                <span data-testid={`error-spec.stages.${i}`} role="alert" className="basis-full pl-7 text-2xs text-red-600">
                   {e.join("; ")}
                 </span>
               )}
@@ -61,13 +61,13 @@ export function StageEditor({
       </ol>
       <button
         type="button"
-        className="mt-1 text-[11px] text-blue-600 hover:underline"
+        className="mt-1 text-2xs text-blue-600 hover:underline"
         onClick={() => onChange([...stages, { duration: "30s", target: stages.at(-1)?.target ?? "0" }])}
       >
         + add a stage
       </button>
       {general.length > 0 && (
-        <p role="alert" className="text-[11px] text-red-600">
+        <p role="alert" className="text-2xs text-red-600">
           {general.join("; ")}
         </p>
       )}

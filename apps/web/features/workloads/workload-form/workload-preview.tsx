@@ -40,7 +40,7 @@ export function WorkloadPreview({ mode, built }: { mode: WorkloadFormMode; built
       {built.problems.length > 0 && mode !== "script" && (
         <ul
           data-testid="workload-problems"
-          className="space-y-0.5 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-[11px] text-amber-900"
+          className="space-y-0.5 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-2xs text-amber-900"
         >
           {built.problems.slice(0, 8).map((p) => (
             <li key={p}>{p}</li>
@@ -63,7 +63,7 @@ export function WorkloadPreview({ mode, built }: { mode: WorkloadFormMode; built
           <summary className="cursor-pointer px-3 py-1.5 text-xs text-zinc-600">The spec that will be saved (JSON)</summary>
           <pre
             data-testid="workload-spec-json"
-            className="max-h-80 overflow-auto border-t border-zinc-100 px-3 py-2 font-mono text-[11px] leading-4 text-zinc-700"
+            className="max-h-80 overflow-auto border-t border-zinc-100 px-3 py-2 font-mono text-2xs leading-4 text-zinc-700"
           >
             {JSON.stringify(built.workloads.length === 1 ? built.workloads[0]!.spec : built.workloads, null, 2)}
           </pre>

@@ -171,7 +171,7 @@ export function KubernetesFields(p: KindFieldsProps) {
             wide: true,
             hint: flavour.loadBalancerBox.hint,
           })}
-        <p className="col-span-2 text-[11px] text-zinc-500 md:col-span-4">
+        <p className="col-span-2 text-2xs text-zinc-500 md:col-span-4">
           Port-forwards suit a cluster with no load balancer and no ingress: each connection goes to the next ready pod through the API
           server, which adds latency and may cap throughput, so such runs are flagged.
         </p>
