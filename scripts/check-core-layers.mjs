@@ -11,6 +11,7 @@ import path from "node:path";
 
 /** Lowest first: a folder may import from the folders before it in this list. */
 export const LAYERS = [
+  "names",
   "charts",
   "histograms",
   "windows",

@@ -1,6 +1,7 @@
 // The local target kinds' specs (docs/local-engine.md): local-service (replicas, an HPA) and local-function (scale to
 // zero), with their defaults filled in; and what every target's name may be.
 import { z } from "zod";
+import { resourceName } from "../names/resource-name";
 import { costModelDocument } from "../cost/run-cost";
 import { appDatabaseEnvIssue, appDatabaseSpec } from "./target-database";
 import { targetEnv } from "./target-env";
@@ -23,11 +24,8 @@ export const LOCAL_APPS = [
 /** Replicas (local-service) or instances (local-function) one local target may run: study 001 pinned up to 50. */
 export const LOCAL_MAX_REPLICAS = 64;
 
-export const targetName = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
+/** A target's name (the rule every named resource follows: resource-name.ts). */
+export const targetName = resourceName;
 
 // New fields are optional and their defaults are filled by serviceSettings() /
 // functionSettings() below, so a stored spec keeps only what the user chose and

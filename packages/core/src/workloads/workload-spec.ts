@@ -3,6 +3,7 @@
 // model: constant- and ramping-arrival-rate) plus a request program
 // (workloads/request-mix.ts); "script" is a k6 script brought by the user.
 import { z } from "zod";
+import { resourceName } from "../names/resource-name";
 import { bundleEntry, scriptBundleFields } from "./script-bundle";
 import { durationSeconds, k6Duration } from "./duration";
 import { programIssues, programShape } from "./request-mix";
@@ -169,11 +170,7 @@ export const generatorsOf = (spec: { generators?: number | undefined }): number 
 
 export const workloadInput = z
   .object({
-    name: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'"),
+    name: resourceName,
     spec: workloadSpec,
   })
   .strict();
