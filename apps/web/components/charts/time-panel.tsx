@@ -41,6 +41,21 @@ export const panelXAxis = (range: { fromSeconds: number; toSeconds: number }, sh
   />
 );
 
+/** A y tick in 3 significant digits, thousands as "k" from 10,000. */
+export const compact = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(Number(v.toPrecision(3))));
+
+/** The latency row's y axis, on a log scale when asked (a spike and the steady state both readable). */
+export const latencyYAxis = (logScale: boolean) => (
+  <YAxis
+    tick={AXIS}
+    tickLine={false}
+    axisLine={false}
+    width={PANEL_Y_WIDTH}
+    tickFormatter={compact}
+    {...(logScale ? { scale: "log" as const, domain: ["auto", "auto"], allowDataOverflow: true } : {})}
+  />
+);
+
 /** An unused right-hand axis' place (rows without one keep the width through panelMargin instead). */
 export const rightAxis = (props: { tickFormatter?: (v: number) => string; allowDecimals?: boolean }) => (
   <YAxis yAxisId="right" orientation="right" tick={AXIS} tickLine={false} axisLine={false} width={PANEL_Y_WIDTH} {...props} />

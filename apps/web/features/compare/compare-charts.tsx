@@ -14,7 +14,9 @@ import { ChartCard } from "@/components/charts/chart-card";
 import { bucketLine, goodputFloor, horizontalGrid } from "@/components/charts/chart-parts";
 import { MAX_DOTS } from "@/components/charts/chart-series";
 import {
+  compact,
   hatchDefs,
+  latencyYAxis,
   LatencyControls,
   PANEL_Y_WIDTH,
   panelMargin,
@@ -104,7 +106,6 @@ const pointsOf = (rows: PanelRow[], key: string, n: number) => {
 };
 
 const fixed = (d: number, unit: string) => (v: unknown) => (v == null ? "—" : `${Number(v).toFixed(d)} ${unit}`);
-const compact = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(Number(v.toPrecision(3))));
 
 /** The time panel's metrics a legend entry hides or shows in the load row. */
 const LOAD_SERIES = [
@@ -291,14 +292,7 @@ export function CompareTimePanel({ data, exportable, controls = true }: Props & 
           {hatchDefs("hatch-latency")}
           {horizontalGrid}
           {panelXAxis(range)}
-          <YAxis
-            tick={AXIS}
-            tickLine={false}
-            axisLine={false}
-            width={PANEL_Y_WIDTH}
-            tickFormatter={compact}
-            {...(logScale ? { scale: "log" as const, domain: ["auto", "auto"], allowDataOverflow: true } : {})}
-          />
+          {latencyYAxis(logScale)}
           <Tooltip {...TOOLTIP} labelFormatter={bucketLabel} formatter={fixed(2, "ms")} />
           {groupLines(quantile, { strokeWidth: 1.8 })}
           {partialBand(partial, bucket, "hatch-latency")}

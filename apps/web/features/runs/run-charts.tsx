@@ -8,7 +8,9 @@ import { ChartCard, LIVE_CHART } from "@/components/charts/chart-card";
 import { bucketLine, goodputFloor, horizontalGrid } from "@/components/charts/chart-parts";
 import { MAX_DOTS } from "@/components/charts/chart-series";
 import {
+  compact,
   hatchDefs,
+  latencyYAxis,
   LatencyControls,
   PANEL_Y_WIDTH,
   panelMargin,
@@ -42,8 +44,6 @@ const LOAD_SERIES = [
   { key: "ok", label: "successful req/s", dash: "", color: "#3b82f6" },
   { key: "err", label: "failed req/s", dash: DASHES[1]!, color: "#dc2626" },
 ] as const;
-
-const compact = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(Number(v.toPrecision(3))));
 
 /**
  * The run's time panel (x = seconds from the load start, one range for every row, one crosshair): the offered load
@@ -200,14 +200,7 @@ export function RunCharts({
           {hatchDefs("run-hatch-latency")}
           {horizontalGrid}
           {panelXAxis(x)}
-          <YAxis
-            tick={AXIS}
-            tickLine={false}
-            axisLine={false}
-            width={PANEL_Y_WIDTH}
-            tickFormatter={compact}
-            {...(logScale ? { scale: "log" as const, domain: ["auto", "auto"], allowDataOverflow: true } : {})}
-          />
+          {latencyYAxis(logScale)}
           <Tooltip
             {...TOOLTIP}
             labelFormatter={bucketLabel}
