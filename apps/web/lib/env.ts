@@ -1,5 +1,5 @@
 // The web app's only reader of process.env, validated once when the server boots (instrumentation.ts).
-import { loadAllowedHostsSetting, parsePrivateRanges, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { loadAllowedHostsSetting, loadPrivateRangesSetting, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
 import { z } from "zod";
 import { parseTrustedProxies } from "./server/client-address";
 
@@ -22,17 +22,7 @@ const webEnvSchema = sharedEnvSchema
      * (core load-hosts/save-time-refusal.ts): give the web app the same values as the worker (docs/security.md).
      */
     OPSBENCH_LOAD_ALLOWED_HOSTS: loadAllowedHostsSetting,
-    OPSBENCH_LOAD_PRIVATE_RANGES: z
-      .string()
-      .default("")
-      .transform((v, ctx) => {
-        try {
-          return parsePrivateRanges(v);
-        } catch (err) {
-          ctx.addIssue({ code: "custom", message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    OPSBENCH_LOAD_PRIVATE_RANGES: loadPrivateRangesSetting,
     /** Proxies whose X-Forwarded-For is believed (comma-separated IPs and CIDRs); none by default: the socket's address counts. */
     OPSBENCH_TRUSTED_PROXIES: z
       .string()

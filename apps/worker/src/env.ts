@@ -1,7 +1,13 @@
 // The worker's only reader of process.env, validated at boot.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadAllowedHostsSetting, parseBlockedPorts, parsePrivateRanges, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import {
+  loadAllowedHostsSetting,
+  loadBlockedPortsSetting,
+  loadPrivateRangesSetting,
+  parseProcessEnv,
+  sharedEnvSchema,
+} from "@opsbench/core";
 import { withLocalServiceUrls } from "@opsbench/core/local-services";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
@@ -38,33 +44,13 @@ const workerEnvSchema = sharedEnvSchema
      * More `host:port` pairs load must never reach, beside opsbench's own (DATABASE_URL's, REDIS_URL's and the web
      * app's 127.0.0.1:OPSBENCH_WEB_PORT), which are always refused (docs/security.md).
      */
-    OPSBENCH_LOAD_BLOCKED_PORTS: z
-      .string()
-      .default("")
-      .transform((v, ctx) => {
-        try {
-          return parseBlockedPorts(v);
-        } catch (err) {
-          ctx.addIssue({ code: "custom", message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    OPSBENCH_LOAD_BLOCKED_PORTS: loadBlockedPortsSetting,
     /**
      * Private or shared ranges (10/8, 172.16/12, 192.168/16, 100.64/10, 198.18/15, fc00::/7) where a proof of ownership
      * or a platform's answer may admit an address: comma-separated CIDRs; empty (the default): only an allowlist entry
      * admits an address there (docs/security.md "Egress policy").
      */
-    OPSBENCH_LOAD_PRIVATE_RANGES: z
-      .string()
-      .default("")
-      .transform((v, ctx) => {
-        try {
-          return parsePrivateRanges(v);
-        } catch (err) {
-          ctx.addIssue({ code: "custom", message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    OPSBENCH_LOAD_PRIVATE_RANGES: loadPrivateRangesSetting,
     /**
      * The name servers the worker asks for a remote target's address (resolved once and pinned for the run) and its
      * ownership TXT record: comma-separated `ip` or `ip:port`; empty: the system's resolver (docs/security.md).

@@ -3,7 +3,7 @@
 // each process's env module passes in process.env, picks the keys it uses and adds its own.
 import { z } from "zod";
 import { withConnectionUrls } from "./connection-urls";
-import { parseLoadHostAllowlist } from "./load-hosts/load-host-policy";
+import { parseBlockedPorts, parseLoadHostAllowlist, parsePrivateRanges } from "./load-hosts/load-host-policy";
 
 export const sharedEnvSchema = z.object({
   DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
@@ -31,22 +31,30 @@ export const sharedEnvSchema = z.object({
     .optional(),
 });
 
+/** A comma-separated setting read by `parse`, whose error (naming the bad entry) becomes the variable's. */
+const listSetting = <T>(parse: (text: string) => T) =>
+  z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      try {
+        return parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
 /**
- * OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's): hosts that load may go to although opsbench did not start them,
- * comma-separated host names, `*.domain`, IP addresses or CIDRs, or `host:port` / `host:first-last`
- * (load-host-policy.ts); a loopback address only as `host:port`.
+ * OPSBENCH_LOAD_ALLOWED_HOSTS (the worker's; the web app checks a target against it when it is saved): hosts that
+ * load may go to although opsbench did not start them, comma-separated host names, `*.domain`, IP addresses or
+ * CIDRs, or `host:port` / `host:first-last` (load-host-policy.ts); a loopback address only as `host:port`.
  */
-export const loadAllowedHostsSetting = z
-  .string()
-  .default("")
-  .transform((v, ctx) => {
-    try {
-      return parseLoadHostAllowlist(v);
-    } catch (err) {
-      ctx.addIssue({ code: "custom", message: (err as Error).message });
-      return z.NEVER;
-    }
-  });
+export const loadAllowedHostsSetting = listSetting(parseLoadHostAllowlist);
+/** OPSBENCH_LOAD_PRIVATE_RANGES (the worker's and, for the check at save, the web app's): private ranges load may reach. */
+export const loadPrivateRangesSetting = listSetting(parsePrivateRanges);
+/** OPSBENCH_LOAD_BLOCKED_PORTS (the worker's): more host:port pairs load must never reach. */
+export const loadBlockedPortsSetting = listSetting(parseBlockedPorts);
 
 /** The 32 bytes of an OPSBENCH_SECRET_KEY value (64 hex digits or base64), or null when it is not that. */
 export function secretKeyBytes(key: string): Uint8Array | null {
