@@ -1,4 +1,4 @@
-// The cloud kinds' boxes, keyed by their spec path, with the kind schema's defaults as placeholders
+// The cloud kinds' boxes, keyed by their spec path, with the kind schema's defaults shown in the box as values marked "default"
 // (an empty box = the default).
 import type { ReactNode } from "react";
 import type { z } from "zod";
@@ -29,7 +29,7 @@ export function kindInputs(
   return {
     num: (label, path, opts = {}) =>
       inputs.num(label, path, path, { step: "1", placeholder: dflt(path), ...schemaBounds(schema, path), ...opts }),
-    text: (label, path, opts = {}) => inputs.text(label, path, path, { placeholder: dflt(path), ...opts }),
+    text: (label, path, opts = {}) => inputs.text(label, path, path, { shownDefault: dflt(path), ...opts }),
     area: (label, path, opts = {}) => inputs.area(label, path, path, opts),
     pick: (label, path, options, none, opts) => inputs.pick(label, path, path, options, none ?? `${dflt(path) ?? "none"} (default)`, opts),
     check: (label, path, hint) => (

@@ -2,7 +2,7 @@
 // default, each bound to a value and showing the API's errors at `spec.<path>`.
 import type { ReactNode } from "react";
 import { errorsAt, type FormErrors } from "@/lib/api/form-errors";
-import { FormField, inputClass, NumberInput } from "@/components/form-field";
+import { FormField, inputClass, NumberInput, TextInputWithDefault } from "@/components/form-field";
 import type { TargetValues } from "./target-spec";
 
 export interface NumberOptions {
@@ -21,7 +21,10 @@ export interface PickOptions {
 
 export interface TextOptions {
   hint?: ReactNode;
+  /** An example of what to type (grey, gone when typing). */
   placeholder?: string;
+  /** What the empty box stands for: shown in the box as a value marked "default". */
+  shownDefault?: string;
   /** Rows of a text area. */
   rows?: number;
   /** Spans the whole row of the section. */
@@ -95,14 +98,24 @@ export function specInputs<K extends string>(
         label,
         path,
         opts.hint,
-        <input
-          name={path}
-          className={inputClass}
-          value={values[key]}
-          placeholder={opts.placeholder}
-          aria-invalid={invalid(path)}
-          onChange={(e) => set(key)(e.target.value)}
-        />,
+        opts.shownDefault ? (
+          <TextInputWithDefault
+            name={path}
+            value={values[key]}
+            onChange={set(key)}
+            shownDefault={opts.shownDefault}
+            invalid={invalid(path)}
+          />
+        ) : (
+          <input
+            name={path}
+            className={inputClass}
+            value={values[key]}
+            placeholder={opts.placeholder}
+            aria-invalid={invalid(path)}
+            onChange={(e) => set(key)(e.target.value)}
+          />
+        ),
         opts.wide,
       ),
     area: (label, key, path, opts = {}) =>
