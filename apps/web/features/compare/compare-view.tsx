@@ -101,9 +101,13 @@ export function CompareView({
 
       <CompareTimePanel {...charts} controls={mode === "app"} />
       <LatencyCdfChart {...charts} />
+      {/* The box plots scale with their width (a viewBox): they keep the whole row so their text stays 12-13 px. */}
       <BoxPlotChart {...charts} />
-      <CompareCostTable data={data} exportable={exportable} />
-      <CompareBreakEven data={data} exportable={exportable} />
+      {/* Side by side on a wide screen (the page is up to 1,600 px); the printed report keeps one a row. */}
+      <div className={`grid grid-cols-1 gap-3 ${mode === "report" ? "" : "2xl:grid-cols-2"}`}>
+        <CompareCostTable data={data} exportable={exportable} />
+        <CompareBreakEven data={data} exportable={exportable} />
+      </div>
     </div>
   );
 }
