@@ -140,7 +140,9 @@ describe("an external run is stopped and deleted whenever asked", () => {
       if (Date.now() > until) throw new Error("the generator's seconds never reached the run");
       await new Promise((r) => setTimeout(r, 200));
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    // The generator's first seconds arrive (a busy machine may take a few seconds to flush them).
+    const fed = Date.now() + 20_000;
+    while ((await db.loadSecond.count({ where: { runId: id } })) === 0 && Date.now() < fed) await new Promise((r) => setTimeout(r, 250));
     expect(await db.loadSecond.count({ where: { runId: id } })).toBeGreaterThan(0);
     expect(engine.exitCode).toBeNull();
 

@@ -24,11 +24,12 @@ function activeSection(path: string, sections: readonly Pick<NavSection, "href" 
 
 function PendingSpinner() {
   const { pending } = useLinkStatus();
+  if (!pending) return null;
   return (
     <span
       aria-hidden="true"
-      data-testid={pending ? "nav-pending" : undefined}
-      className={`ml-1 inline-block size-3 rounded-full border-2 border-zinc-300 border-t-zinc-700 align-[-2px] ${pending ? "animate-spin" : "invisible"}`}
+      data-testid="nav-pending"
+      className="ml-1 inline-block size-3 animate-spin rounded-full border-2 border-zinc-300 border-t-zinc-700 align-[-2px]"
     />
   );
 }

@@ -27,7 +27,7 @@ export interface PickerRun {
 const keyOf = (r: PickerRun) => `${r.target ?? r.name ?? "imported"}\u0000${r.workload ?? "k6 import"}`;
 const defaultLabel = (key: string) => key.replace("\u0000", " x ");
 const comparable = (r: PickerRun) => r.status === "SUCCEEDED" && r.requests !== null;
-const th = "px-2 py-1.5 text-left text-2xs font-medium uppercase tracking-wide text-zinc-500";
+const th = "th-cell";
 
 export function ComparePicker({
   runs,
@@ -155,8 +155,8 @@ export function ComparePicker({
                 <td className="px-2 py-1 font-mono">{r.workload ?? "k6 import"}</td>
                 <td className="px-2 py-1 font-mono text-zinc-500">{r.studyId ? `${r.studyId.slice(0, 8)} #${r.repetition}` : "—"}</td>
                 <td className="px-2 py-1 font-mono text-zinc-600">{fmtTime(r.createdAt)}</td>
-                <td className="px-2 py-1 text-right font-mono tabular-nums">{fmtCount(r.requests)}</td>
-                <td className="px-2 py-1 text-right font-mono tabular-nums">{fmtMs(r.p95)}</td>
+                <td className="td-num-sm">{fmtCount(r.requests)}</td>
+                <td className="td-num-sm">{fmtMs(r.p95)}</td>
                 <td className="px-2 py-1 font-mono text-zinc-500">{r.id.slice(0, 8)}</td>
               </tr>
             ))}

@@ -13,8 +13,8 @@ import { observedRelative, relativeSaid } from "./compare-verdict-card";
 import { ExportTableButtons } from "@/components/export-buttons";
 import { StatusBadge } from "@/components/status-badge";
 
-const th = "px-2 py-1.5 text-left text-2xs font-medium uppercase tracking-wide text-zinc-500";
-const num = "px-2 py-1 text-right font-mono tabular-nums";
+const th = "th-cell";
+const num = "td-num-sm";
 
 type SummaryNumbers = Pick<RunSummary, "requests" | "failures" | "goodput" | "rps" | "latencyMs" | "successLatencyMs">;
 

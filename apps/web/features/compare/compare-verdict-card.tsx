@@ -365,13 +365,13 @@ function PairAnswer({ data, primary }: { data: CompareData; primary: MetricVerdi
               <td data-testid="answer-winner" className={`py-1 pr-3 ${lineTone[l.tone] ?? ""}`}>
                 {l.winner}
               </td>
-              <td data-testid="answer-relative" className="whitespace-nowrap py-1 pr-3 text-right font-mono tabular-nums">
+              <td data-testid="answer-relative" className="td-mono text-right">
                 {l.relative}
               </td>
-              <td data-testid="answer-interval" className="whitespace-nowrap py-1 pr-3 font-mono tabular-nums text-zinc-700">
+              <td data-testid="answer-interval" className="td-mono text-zinc-700">
                 {l.interval}
               </td>
-              <td data-testid="answer-observed" className="whitespace-nowrap py-1 pr-3 font-mono tabular-nums text-zinc-700">
+              <td data-testid="answer-observed" className="td-mono text-zinc-700">
                 {l.observed}
               </td>
               <td data-testid="answer-sure" className="py-1 text-zinc-600">

@@ -72,17 +72,15 @@ function IntervalPlot({ v }: { v: MetricVerdict }) {
   if (v.low === null || v.high === null || v.estimate === null) return null;
   const onScale = (d: number) => (v.scale === "difference" ? d : Math.log(d));
   const [low, high, estimate] = [onScale(v.low), onScale(v.high), onScale(v.estimate)];
-  const W = 140;
   const span = Math.max(Math.abs(low), Math.abs(high), Math.abs(estimate)) * 1.15 || 1;
-  // A tenth of a pixel is as fine as it can be drawn.
-  const x = (d: number) => Math.round((W / 2 + (d / span) * (W / 2 - 4)) * 10) / 10;
+  // Percent of the plot's width (styled by .ci-plot in globals.css: spans, not an SVG, to keep long pages light).
+  const at = (d: number) => Math.round((50 + (d / span) * 47) * 10) / 10;
   const color = v.significant ? "#2563eb" : v.role === "descriptive" ? "#d4d4d8" : "#a1a1aa";
   return (
-    <svg width={W} height={16} aria-hidden className="inline-block align-middle">
-      <line x1={W / 2} x2={W / 2} y1={1} y2={15} stroke="#52525b" strokeDasharray="2 2" />
-      <line x1={x(low)} x2={x(high)} y1={8} y2={8} stroke={color} strokeWidth={3} strokeLinecap="round" />
-      <circle cx={x(estimate)} cy={8} r={3.5} fill="#fff" stroke={color} strokeWidth={1.5} />
-    </svg>
+    <span aria-hidden className="ci-plot">
+      <i style={{ left: `${at(low)}%`, width: `${Math.max(0.5, at(high) - at(low))}%`, background: color }} />
+      <b style={{ left: `${at(estimate)}%`, borderColor: color }} />
+    </span>
   );
 }
 
@@ -183,11 +181,11 @@ function VerdictRow({ v, common, observed }: { v: MetricVerdict; common: string 
       <td className="whitespace-nowrap px-3 py-1.5 font-mono" title={`${v.candidate} − ${v.baseline}`}>
         {v.candidate}
       </td>
-      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums">{estimate}</td>
-      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-relative">
+      <td className="td-num">{estimate}</td>
+      <td className="td-num" data-testid="verdict-relative">
         {relativeCell(v, observed)}
       </td>
-      <td className="whitespace-nowrap px-3 py-1.5 text-right font-mono tabular-nums" data-testid="verdict-ci">
+      <td className="td-num" data-testid="verdict-ci">
         {interval}
         {v.scale === "log-odds" && (
           <span data-testid="verdict-scale" className="block text-2xs font-sans text-zinc-500">

@@ -26,14 +26,19 @@ import { AXIS, DASHES, TOOLTIP } from "@/components/charts/palette";
 
 type Range = { fromSeconds: number; toSeconds: number };
 
-/** The x range of a run's time panel (its HTTP and infra rows alike): the zoom, else 0 to the load's end. */
+/**
+ * The x range of a run's time panel (its HTTP and infra rows alike): the zoom, else 0 to the load's end, or to the
+ * target's last infra point when the platform was watched longer (its scale-in after the load stays on the axis).
+ */
 export function runChartRange(
   series: { bucketSeconds: number; points: TimeBucket[]; window: Range | null },
   loadSeconds: number | null,
+  lastInfraSecond: number | null = null,
 ): Range {
   if (series.window) return series.window;
   const last = series.points.at(-1);
-  return { fromSeconds: 0, toSeconds: Math.max(1, Math.ceil(loadSeconds ?? (last ? last.offsetSeconds + series.bucketSeconds : 1))) };
+  const loadEnd = loadSeconds ?? (last ? last.offsetSeconds + series.bucketSeconds : 1);
+  return { fromSeconds: 0, toSeconds: Math.max(1, Math.ceil(loadEnd), Math.floor(lastInfraSecond ?? 0) + 1) };
 }
 
 /** The run page's crosshair: every time row (these and the infra rows) moves it together, matched by x value. */

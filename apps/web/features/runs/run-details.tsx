@@ -271,7 +271,11 @@ export function RunDetails({
   menu?: ReactNode;
 }) {
   const s = run.summary;
-  const timeRange = runChartRange(run.series, run.series.window ? null : (s?.durationSeconds ?? null));
+  const timeRange = runChartRange(
+    run.series,
+    run.series.window ? null : (s?.durationSeconds ?? null),
+    run.infra.points.at(-1)?.offsetSeconds ?? null,
+  );
   // Successful responses first (a target answering fast errors must not look faster); all responses below.
   const l = s ? successFirstLatency(s) : undefined;
   const flags = flagsOfRun(run);

@@ -102,7 +102,8 @@ export default async function WorkloadPage({ params, searchParams }: Props) {
 
       {spec?.kind === "script" ? (
         <Panel title="The k6 script (as saved)">
-          <pre data-testid="workload-script" className={codeBlock}>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable box must be reachable by keyboard (axe: scrollable-region-focusable) */}
+          <pre data-testid="workload-script" className={codeBlock} tabIndex={0}>
             {spec.source}
           </pre>
           {spec.files && Object.keys(spec.files).length > 0 && (
@@ -113,7 +114,8 @@ export default async function WorkloadPage({ params, searchParams }: Props) {
         </Panel>
       ) : spec ? (
         <Panel title="The k6 script opsbench compiles from it (opsbench workload show NAME --k6)">
-          <pre data-testid="workload-compiled-script" className={codeBlock}>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable box must be reachable by keyboard (axe: scrollable-region-focusable) */}
+          <pre data-testid="workload-compiled-script" className={codeBlock} tabIndex={0}>
             {compileK6Script(spec)}
           </pre>
         </Panel>
@@ -125,7 +127,8 @@ export default async function WorkloadPage({ params, searchParams }: Props) {
 
       <details className="rounded-md border border-zinc-200 bg-white">
         <summary className="cursor-pointer px-3 py-1.5 text-xs text-zinc-600">The saved spec (JSON)</summary>
-        <pre data-testid="workload-spec-json" className={`${codeBlock} border-t border-zinc-100`}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable box must be reachable by keyboard (axe: scrollable-region-focusable) */}
+        <pre data-testid="workload-spec-json" className={`${codeBlock} border-t border-zinc-100`} tabIndex={0}>
           {JSON.stringify(workload.spec, null, 2)}
         </pre>
       </details>
