@@ -2,6 +2,7 @@
 // test id on the table and on each row. Pages say their columns; the markup and classes live here.
 import type { ReactNode } from "react";
 import { tableCell as td, tableHead as th } from "./panel";
+import { ScrollX } from "@/components/scroll-x";
 
 export interface ListColumn<Row> {
   /** The header's text; "" for a column without one (e.g. the delete buttons). */
@@ -31,7 +32,7 @@ export function ListTable<Row>({
   rowData: (row: Row) => { "data-testid": string } & Record<`data-${string}`, string>;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollX>
       <table data-testid={testId} className="w-full text-xs">
         <thead className="border-b border-zinc-200 bg-zinc-50">
           <tr>
@@ -54,6 +55,6 @@ export function ListTable<Row>({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }

@@ -136,7 +136,9 @@ describe("charts of long runs", () => {
     // The page's HTML stays small: the series are what the charts draw, not every bucket of every run.
     // Bytes sent, as bench:compare counts them.
     const html = new Uint8Array(await (await fetch(`${web}/compare?${query()}`)).arrayBuffer());
-    expect(html.byteLength).toBeLessThan(150_000);
+    // 150 KB until the page carried the verdict card, the relative columns and a banner per group (165 KB measured
+    // after slimming its markup; docs/performance.md says why the budget moved).
+    expect(html.byteLength).toBeLessThan(170_000);
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors: string[] = [];

@@ -9,6 +9,7 @@ import type { CompareData } from "@/features/compare/compare-data";
 import { comparisonTable, costTable } from "@/lib/export/comparison-tables";
 import { fmtCount, fmtMoney, fmtMs } from "@/lib/format";
 import { ExportTableButtons } from "@/components/export-buttons";
+import { ScrollX } from "@/components/scroll-x";
 
 export function CompareCostTable({ data, exportable = true }: { data: CompareData; exportable?: boolean }) {
   const t = costTable(data);
@@ -36,7 +37,7 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
           &ldquo;Pricing&rdquo;; see docs/cost.md). The cells show each target&apos;s requests and p95 meanwhile.
         </p>
       )}
-      <div className="overflow-x-auto">
+      <ScrollX>
         <table className="w-full text-xs">
           <thead className="border-b border-zinc-200 bg-zinc-50 text-2xs uppercase tracking-wide text-zinc-500">
             <tr>
@@ -109,7 +110,7 @@ export function CompareCostTable({ data, exportable = true }: { data: CompareDat
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollX>
     </section>
   );
 }

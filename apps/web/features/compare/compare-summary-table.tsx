@@ -12,6 +12,7 @@ import { GroupValidityBanner } from "./compare-flags";
 import { observedRelative, relativeSaid } from "./compare-verdict-card";
 import { ExportTableButtons } from "@/components/export-buttons";
 import { StatusBadge } from "@/components/status-badge";
+import { ScrollX } from "@/components/scroll-x";
 
 const th = "th-cell";
 const num = "td-num-sm";
@@ -90,7 +91,7 @@ export function CompareSummaryTable({
           </span>
         )}
       </div>
-      <div className="overflow-x-auto">
+      <ScrollX>
         <table className="w-full text-xs">
           <thead className="border-b border-zinc-200 bg-zinc-50">
             <tr>
@@ -180,7 +181,7 @@ export function CompareSummaryTable({
             );
           })}
         </table>
-      </div>
+      </ScrollX>
     </section>
   );
 }

@@ -31,6 +31,7 @@ import {
   relativeOfSaid,
   relativeSaid,
 } from "./compare-verdict-card";
+import { ScrollX } from "@/components/scroll-x";
 
 /** A verdict's observed relative difference (candidate vs baseline, from the groups' merged results), or null. */
 type Observed = (v: MetricVerdict) => number | null;
@@ -218,7 +219,7 @@ function VerdictTable({
   observed?: Observed;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollX>
       <table data-testid={testId} className="w-full text-xs">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-2xs uppercase tracking-wide text-zinc-500">
           <tr>
@@ -245,7 +246,7 @@ function VerdictTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }
 

@@ -15,6 +15,7 @@ import { fixed, fmtCount, fmtDuration, fmtMs, fmtRps, fmtTime, NO_VALUE } from "
 import { FlagBadges, FlagList } from "@/features/compare/compare-flags";
 import { StatusBadge } from "@/components/status-badge";
 import { StudyVerdicts } from "./study-verdicts";
+import { ScrollX } from "@/components/scroll-x";
 
 /** The figures a cell shows (core's, from the metric catalog), each written with its decimals. */
 const METRICS = STUDY_CELL_FIGURES.map((f) => ({ ...f, fmt: (v: number | null | undefined) => fixed(v, f.decimals) }));
@@ -199,7 +200,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
           );
         })}
       </ol>
-      <div className="overflow-x-auto border-t border-zinc-100">
+      <ScrollX className="border-t border-zinc-100">
         <table className="w-full text-xs">
           <thead className="bg-zinc-50">
             <tr>
@@ -248,7 +249,7 @@ function CellCard({ cell, repetitions }: { cell: StudyCellView; repetitions: num
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollX>
       {cell.merged && (
         <p className="border-t border-zinc-100 px-3 py-1.5 text-2xs text-zinc-500">
           merged: {fmtCount(cell.merged.requests)} requests over {cell.merged.durationSeconds.toFixed(0)} s of load

@@ -21,6 +21,7 @@ import type { StudyTablesView } from "@opsbench/db";
 import type { ReactNode } from "react";
 import { NO_VALUE } from "@/lib/format";
 import { tableCell, tableHead } from "@/components/panel";
+import { ScrollX } from "@/components/scroll-x";
 
 const decimals = (m: StudyTableMetric) => STUDY_TABLE_METRICS[m]?.decimals ?? 2;
 
@@ -97,7 +98,7 @@ function TableFrame({ id, view, children, extra }: { id: StudyTableId; view: Stu
           </a>
         </span>
       </div>
-      <div className="overflow-x-auto">{children}</div>
+      <ScrollX>{children}</ScrollX>
     </section>
   );
 }
