@@ -9,6 +9,16 @@ const seconds = (values: number[]): VerdictSample => ({ kind: "seconds", values 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 describe("the verdict card's figures", () => {
+  it("a positive quantity's relative interval starts no lower than -100% (two runs far apart), a real one's as computed", () => {
+    const [a, b] = [
+      [2, 2.8],
+      [2.2, 4.5],
+    ];
+    const v = compareGroups("p95", { label: "A", sample: runs(a) }, { label: "B", sample: runs(b) }, { lowerIsBetter: true });
+    expect(v.low! / mean(a)).toBeLessThan(-1); // the Welch interval of the difference reaches below -A's mean
+    expect(relativeDifference(v)!.low).toBe(-1);
+    expect(relativeDifference(v)!.high).toBeCloseTo(v.high! / mean(a), 12);
+  });
   it("relative difference: the difference over the baseline's mean, its interval likewise; odds ratio less 1 for shares", () => {
     const [a, b] = [
       [10, 12, 14],

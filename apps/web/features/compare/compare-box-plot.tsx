@@ -84,7 +84,7 @@ export function BoxPlotChart({ data, exportable }: { data: CompareData; exportab
             const boxW = px(Math.min(34, slot * 0.55));
             return (
               <g key={metric.key} data-metric={metric.key}>
-                <text x={x0 + 6} y={13} fontSize={13} fontWeight={600} fill="#3f3f46">
+                <text x={x0 + 6} y={13} fontSize={11} fontWeight={600} fill="#3f3f46">
                   {/* From the panel's edge, not the axis: the catalog's longer labels ("p99 latency, all responses") fit. */}
                   <title>{`${metric.label} (${metric.unit})`}</title>
                   {short(`${metric.label} (${metric.unit})`, 34)}

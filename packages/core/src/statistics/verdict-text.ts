@@ -1,5 +1,6 @@
 // A verdict decided under a margin and said in words (verdict-method.ts): the outcome, the smallest difference the
 // samples detect, the runs a side the margin needs, and the sentence pages, the CLI and exports show.
+import { metricOf } from "../metrics/metric-catalog";
 import { studentTCdf } from "./repetition-stats";
 import { type RuleOfVerdict, ruleDetectable, rulePower, runsForPower } from "./rule-power";
 import { DETECTION_POWER, type GroupVerdict, type VerdictMethod, type VerdictOptions, type VerdictOutcome } from "./verdict-types";
@@ -194,7 +195,10 @@ export function relativeDifference(v: GroupVerdict): { estimate: number; low: nu
     return { estimate: v.estimate - 1, low: v.low - 1, high: v.high - 1, of: v.scale === "log-odds" ? "odds" : "value" };
   if (v.marginUnit === "points" || !(v.baselineMean !== null && v.baselineMean > 0)) return null;
   const b = v.baselineMean;
-  return { estimate: v.estimate / b, low: v.low / b, high: v.high / b, of: "value" };
+  // A positive quantity cannot fall by more than all of it: a wide interval of the difference (two runs a side) is
+  // shown from -100%, in the quantity's domain, as the study tables' intervals are.
+  const floor = metricOf(v.metric)?.domain === "positive" ? -1 : Number.NEGATIVE_INFINITY;
+  return { estimate: v.estimate / b, low: Math.max(floor, v.low / b), high: v.high / b, of: "value" };
 }
 
 /**
