@@ -98,12 +98,12 @@ describe("study input", () => {
   it("takes full target and workload definitions as well as names", () => {
     const s = studyInput.parse({
       name: "s",
-      targets: ["existing", { name: "new", kind: "local-service", spec: { app: "cpu-loop/node-http" } }],
+      targets: ["existing", { name: "fresh", kind: "local-service", spec: { app: "cpu-loop/node-http" } }],
       workloads: [
         { name: "w", spec: { kind: "ramping-vus", stages: [{ duration: "1s", target: 1 }], requests: [{ name: "r", path: "/" }] } },
       ],
     });
-    expect(s.targets[1]).toMatchObject({ name: "new", spec: { app: "cpu-loop/node-http", startTimeoutMs: 10_000 } });
+    expect(s.targets[1]).toMatchObject({ name: "fresh", spec: { app: "cpu-loop/node-http", startTimeoutMs: 10_000 } });
   });
 });
 
