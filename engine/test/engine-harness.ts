@@ -1,11 +1,12 @@
 // Runs opsbench-engine as the runner does (a child process, its opsbench output on a file) against a small HTTP
 // server of the test's own on loopback, for the engine's timing, accuracy and conformance tests.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
 import { base64ToBytes, decodeBuckets, emptyHistogram, type Histogram, type K6OutputLine, k6OutputLine, mergeInto } from "@opsbench/core";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { engineBuildInfo } from "../build.mjs";
@@ -32,11 +33,18 @@ export interface EngineRun {
  * Runs `opsbench-engine run` on a script (text) with the given arguments; env is the script's whole environment.
  * `file` names the script file (default script.js; a declarative workload is "workload.json").
  */
+/** The runs' folders (a million-request run's samples are 170 MB): removed when the test file ends. */
+const runDirs: string[] = [];
+afterAll(() => {
+  for (const dir of runDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 export async function runEngine(
   script: string,
   opts: { args?: string[]; env?: Record<string, string>; json?: boolean; file?: string } = {},
 ): Promise<EngineRun> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-engine-test-"));
+  runDirs.push(dir);
   const file = opts.file ?? "script.js";
   writeFileSync(path.join(dir, file), script);
   const args = [
