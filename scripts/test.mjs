@@ -1,7 +1,8 @@
 // Runs the checks on every change, fastest first: lint, type check, the Go licence check, then the
 // three vitest projects (unit; integration and browser against real Postgres,
 // Redis, k6 and Chromium; vitest.config.ts). Ends with one plain line: "N passed, N failed".
-// Extra arguments go to vitest (e.g. `--project integration`, a file name).
+// Extra arguments go to vitest (e.g. `--project integration`, a file name). Before that last line it says where
+// the time went: each phase's wall time, the set-up's share and the slowest files (tests/setup/timing-reporter.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -9,9 +10,23 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const started = Date.now();
+/** Wall seconds of each phase, in order. */
+const phases = [];
+const timed = (name, run) => {
+  const t = Date.now();
+  const r = run();
+  phases.push([name, (Date.now() - t) / 1000]);
+  return r;
+};
 
-for (const check of ["lint", "typecheck", "check:licences"]) {
-  const r = spawnSync("npm", ["run", check, "--silent"], { cwd: root, stdio: "inherit", env });
+// `--no-checks` (test:stress, test:changed): the suites alone, without the lint and type check before them.
+const args = process.argv.slice(2);
+const checks = args.includes("--no-checks") ? [] : ["lint", "typecheck", "check:licences"];
+const vitestArgs = args.filter((a) => a !== "--no-checks");
+
+for (const check of checks) {
+  const r = timed(check, () => spawnSync("npm", ["run", check, "--silent"], { cwd: root, stdio: "inherit", env }));
   if (r.status !== 0) {
     console.log(`npm run ${check} failed (exit ${r.status ?? r.signal}): fix it first; the test suites did not run`);
     process.exit(1);
@@ -19,14 +34,26 @@ for (const check of ["lint", "typecheck", "check:licences"]) {
 }
 
 const report = path.join(root, ".data/test-report.json");
+const timings = path.join(root, ".data/test-timings.json");
 mkdirSync(path.dirname(report), { recursive: true });
-rmSync(report, { force: true });
+for (const f of [report, timings, ...globalSetupFiles()]) rmSync(f, { force: true });
 
-const r = spawnSync(
-  "npx",
-  ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
-  { cwd: root, stdio: "inherit", env },
+const r = timed("vitest", () =>
+  spawnSync(
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      "--reporter=./tests/setup/timing-reporter.ts",
+      ...vitestArgs,
+    ],
+    { cwd: root, stdio: "inherit", env },
+  ),
 );
+printTimings();
 
 let passed = 0;
 let failed = 0;
@@ -41,3 +68,33 @@ if (existsSync(report)) {
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(r.status === 0 && failed === 0 ? 0 : 1);
+
+/** What each project's global set-up wrote (tests/setup/services.ts): its seconds and what they went to. */
+function globalSetupFiles() {
+  return ["integration", "browser"].map((p) => path.join(root, `.data/test-global-setup-${p}.json`));
+}
+
+function printTimings() {
+  const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
+  console.log(`\nwall time ${fmt((Date.now() - started) / 1000)}: ${phases.map(([n, s]) => `${n} ${fmt(s)}`).join(", ")}`);
+  for (const f of globalSetupFiles().filter((g) => existsSync(g))) {
+    const g = JSON.parse(readFileSync(f, "utf8"));
+    console.log(`global set-up of ${g.project}: ${fmt(g.seconds)} (${g.parts.map(([n, s]) => `${n} ${fmt(s)}`).join(", ")})`);
+  }
+  if (!existsSync(timings)) return;
+  const rows = JSON.parse(readFileSync(timings, "utf8"));
+  const setup = rows.reduce((s, f) => s + f.setupSeconds, 0);
+  const total = rows.reduce((s, f) => s + f.setupSeconds + f.collectSeconds + f.testSeconds, 0);
+  console.log(
+    `${rows.length} files: ${fmt(total)} summed over the parallel workers, of which per-file set-up (database, worker, web server) ${fmt(setup)} (${Math.round((100 * setup) / (total || 1))}%)`,
+  );
+  const slowest = rows
+    .map((f) => ({ ...f, all: f.setupSeconds + f.collectSeconds + f.testSeconds }))
+    .sort((a, b) => b.all - a.all)
+    .slice(0, 12);
+  console.log("slowest files (seconds: all = set-up + import + tests):");
+  for (const f of slowest)
+    console.log(
+      `  ${f.all.toFixed(0).padStart(4)}  (set-up ${f.setupSeconds.toFixed(0).padStart(3)})  ${f.project.padEnd(11)} ${f.file}${f.ok ? "" : "  FAILED"}`,
+    );
+}

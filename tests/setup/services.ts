@@ -2,7 +2,8 @@
 // migrated template every test file's database is cloned from, the web app's
 // build for the browser project, and at the end (or at the next run, if this
 // one was killed) nothing left: no database, Redis key or process of the run.
-import { readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureWebBuild } from "../../apps/cli/src/processes";
 import { childrenDir, deleteRedisKeys } from "../file-services";
@@ -45,22 +46,37 @@ async function killedRuns(): Promise<number[]> {
 }
 
 export async function setup(project: TestProject) {
+  const started = Date.now();
+  const parts: Array<[string, number]> = [];
+  const part = async (name: string, work: () => Promise<unknown>) => {
+    const t = Date.now();
+    await work();
+    parts.push([name, (Date.now() - t) / 1000]);
+  };
   for (const pid of await killedRuns()) {
     log(`clearing what a killed test run (process ${pid}) left`);
     await clearRun(runTagOf(pid));
   }
-  await ensureTemplate(log);
+  await part("template database", () => ensureTemplate(log));
   if (project.name === "browser") {
-    await ensureWebBuild(
-      {
-        DATABASE_URL: testStack.databaseUrl,
-        REDIS_URL: testStack.redisUrl,
-        OPSBENCH_WEB_PORT: 0,
-        OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
-      },
-      log,
+    await part("web build", () =>
+      ensureWebBuild(
+        {
+          DATABASE_URL: testStack.databaseUrl,
+          REDIS_URL: testStack.redisUrl,
+          OPSBENCH_WEB_PORT: 0,
+          OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
+        },
+        log,
+      ),
     );
   }
+  // Read by scripts/test.mjs for its summary of where the time went.
+  mkdirSync(path.resolve(import.meta.dirname, "../../.data"), { recursive: true });
+  writeFileSync(
+    path.resolve(import.meta.dirname, `../../.data/test-global-setup-${project.name}.json`),
+    JSON.stringify({ project: project.name, seconds: (Date.now() - started) / 1000, parts }),
+  );
   const runTag = runTagOf(process.pid);
   project.provide("runTag", runTag);
   // Each file clears its own; this catches files that were cut short.

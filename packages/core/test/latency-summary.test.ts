@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketize, summarize } from "../src/runs/latency-summary";
+import { bucketize, latencyCdf, summarize } from "../src/runs/latency-summary";
 import { resultCell } from "./result-cell";
 
 const cell = (second: number, cls: string, values: number[], failures = 0) => resultCell(second, values, cls, failures);
@@ -38,5 +38,19 @@ describe("run summary", () => {
     expect(points[1]!.p95Ms).toBeNull();
     expect(points[0]!.goodput).toBe(100);
     expect(points[2]!.goodput).toBe(0);
+  });
+});
+
+describe("latency distribution (CDF)", () => {
+  it("never gives more points than asked for, whatever the number of buckets, and keeps the first and the last", () => {
+    // 1.05^k ms lands each value in a bucket of its own (the histogram's buckets are 2% wide).
+    for (const buckets of [1, 2, 199, 200, 201, 399, 400, 401, 402, 1000]) {
+      const values = Array.from({ length: buckets }, (_, k) => 1.05 ** k);
+      const cdf = latencyCdf([cell(0, "2xx", values)]);
+      expect(cdf.length, `${buckets} buckets`).toBeLessThanOrEqual(200);
+      if (buckets <= 200) expect(cdf.length).toBe(buckets);
+      expect(cdf.at(-1)!.cumulative).toBe(1);
+      expect(cdf[0]!.ms).toBeCloseTo(1, 1);
+    }
   });
 });

@@ -45,6 +45,18 @@ describe("merged repetitions", () => {
     expect(alignRepetitions(runs).reduce((a, c) => a + c.count, 0)).toBe(18_000);
   });
 
+  it("averages the seconds after a run's load window over the runs with answers there, never sums them", () => {
+    // Two 10 s windows; each run has answers in one more second (requests still in flight when its load stopped).
+    const a = { ...steadyRun(1_700_000_000, 11, 100), loadSeconds: 10 };
+    const b = { ...steadyRun(1_700_000_500, 11, 60), loadSeconds: 10 };
+    const series = averagedSeries([a, b], 1);
+    expect(series).toHaveLength(11);
+    expect(series.map((p) => p.requests)).toEqual(Array(11).fill(80));
+    // One run has answers past its window, the other stopped on time: the second is that run's.
+    const c = { ...steadyRun(1_700_001_000, 10, 60), loadSeconds: 10 };
+    expect(averagedSeries([a, c], 1).at(-1)!.requests).toBe(100);
+  });
+
   it("summarises different runs with a t interval on the log scale (a rate is positive)", () => {
     const m = maxThroughputAcrossRuns([steadyRun(0, 30, 90), steadyRun(100, 30, 100), steadyRun(200, 30, 110)]);
     expect(m.stats.mean).toBe(100);

@@ -5,7 +5,7 @@ import { ComparePicker, type PickerRun } from "@/features/compare/compare-picker
 import { CompareView } from "@/features/compare/compare-view";
 import type { ShareInput } from "@opsbench/api";
 import { resolveWorkspace } from "@/lib/server/workspace";
-import { forCharts, longestRunSeconds, selectionOf } from "@/features/compare/compare-data";
+import { forCharts, selectionOf } from "@/features/compare/compare-data";
 import { zoomFromQuery } from "@/features/compare/zoom";
 import { ZoomBadge } from "@/components/charts/time-panel";
 import { comparisonFromQuery } from "@/features/compare/load-from-query";
@@ -37,14 +37,14 @@ export default async function ComparePage({ searchParams }: Props) {
     requests: r.summary?.requests ?? null,
     p95: r.summary?.latencyMs.p95 ?? null,
   }));
-  // Every chart over time reads one window at one bucket length (windowResolution): the zoom, else the whole run.
-  const range = result.state === "ok" ? (zoom ?? { fromSeconds: 0, toSeconds: longestRunSeconds(result.data) }) : null;
+  // Every chart over time reads one window at one bucket length (windowResolution): the zoom, else the whole runs,
+  // to the last second with answers (the requests the merged results count).
   const data =
-    result.state !== "ok" || !range
+    result.state !== "ok"
       ? null
       : forCharts(
           withVerdictMargin(result.data, margin.margin),
-          await scope.compareWindow(selectionOf(result.data).groups, range.fromSeconds, range.toSeconds),
+          await scope.compareWindow(selectionOf(result.data).groups, zoom?.fromSeconds ?? 0, zoom?.toSeconds),
           zoom !== null,
         );
   const query = result.state === "ok" ? selectionToQuery(result.input) : "";

@@ -118,10 +118,6 @@ export function unpackCharts(data: CompareData): CompareData {
   };
 }
 
-/** The longest analysis window of the compared runs (s, whole seconds): the x range of the whole comparison. */
-export const longestRunSeconds = (data: Pick<ComparisonView, "groups">) =>
-  Math.max(1, ...data.groups.flatMap((g) => g.runs.map((r) => Math.ceil(r.summary?.durationSeconds ?? 0))));
-
 /** The selection a comparison shows (its groups' labels and run ids), e.g. for a URL or a share link. */
 export const selectionOf = (data: Pick<ComparisonView, "groups">) => ({
   groups: data.groups.map((g) => ({ label: g.label, runIds: g.runs.map((r) => r.id) })),

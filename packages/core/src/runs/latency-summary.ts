@@ -164,7 +164,8 @@ export function latencyCdf(cells: Iterable<ResultCell>, maxPoints = 200): Array<
   for (const c of cells) mergeInto(h, c);
   if (h.count === 0) return [];
   const sorted = [...h.buckets.entries()].sort((a, b) => a[0] - b[0]);
-  const step = Math.max(1, Math.ceil(sorted.length / maxPoints));
+  // Every step-th bucket and the last: ceil((n - 1) / step) + 1 points, never more than maxPoints (a chart draws at most that many).
+  const step = Math.max(1, Math.ceil((sorted.length - 1) / (maxPoints - 1)));
   const out: Array<{ ms: number; cumulative: number }> = [];
   let seen = 0;
   sorted.forEach(([i, c], n) => {

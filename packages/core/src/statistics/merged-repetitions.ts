@@ -31,8 +31,10 @@ export function alignRepetitions(runs: readonly RepetitionCells[]): ResultCell[]
  * percentiles and goodput from the summed histograms and counts; requests as
  * the mean per run that reached that bucket. A run reaches a bucket that starts
  * inside its load window, completions or not (one repetition's outage shows as
- * its zeros in the mean); a run without a known window reaches the buckets its
- * cells fall in. Buckets inside a window but without any cells are zeros.
+ * its zeros in the mean), and every bucket its cells fall in (the answers to
+ * requests still in flight when its load stopped, or a second its window does
+ * not cover because it started late in its first second): a bucket's requests
+ * are never a sum of runs. Buckets inside a window but without any cells are zeros.
  */
 export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds = 10): TimeBucket[] {
   // How many runs reached each bucket (no histograms merged twice: a 24 h run has 8,640 buckets).
@@ -44,8 +46,8 @@ export function averagedSeries(runs: readonly RepetitionCells[], bucketSeconds =
     if (r.loadSeconds && r.loadSeconds > 0) {
       for (let offset = 0; offset < r.loadSeconds; offset += bucketSeconds) seen.add(offset);
       lastInside = Math.max(lastInside, Math.ceil(r.loadSeconds / bucketSeconds) * bucketSeconds - bucketSeconds);
-    } else
-      for (const c of r.cells) if (c.count > 0) seen.add(Math.floor((c.ts.getTime() - startSecond) / 1000 / bucketSeconds) * bucketSeconds);
+    }
+    for (const c of r.cells) if (c.count > 0) seen.add(Math.floor((c.ts.getTime() - startSecond) / 1000 / bucketSeconds) * bucketSeconds);
     for (const offset of seen) reached.set(offset, (reached.get(offset) ?? 0) + 1);
   }
   const buckets = bucketize(alignRepetitions(runs), EPOCH, bucketSeconds);

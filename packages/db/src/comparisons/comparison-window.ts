@@ -54,17 +54,8 @@ async function runWindowCells(
   from: number,
   to: number,
 ): Promise<{ cells: ResultCell[]; loadSeconds: number | null; load: LoadBucket[]; closedLoop: boolean }> {
-  const run = await db.run.findUniqueOrThrow({
-    where: { id: runId },
-    select: { loadStartedAt: true, summary: true, study: { select: { warmupSeconds: true } } },
-  });
-  const summary = readStoredJson(runSummarySchema, run.summary);
-  const loadSeconds = summary && summary.durationSeconds > 0 ? summary.durationSeconds : null;
-  const closedLoop = summary?.coordinatedOmission?.closedLoop === true;
-  const first =
-    run.loadStartedAt ?? (await db.resultSecond.findFirst({ where: { runId }, orderBy: { ts: "asc" }, select: { ts: true } }))?.ts;
-  if (!first) return { cells: [], loadSeconds, load: [], closedLoop };
-  const start = analysisStartMs(first, decidedWarmupSeconds(run.study?.warmupSeconds, summary));
+  const { start, loadSeconds, closedLoop } = await analysisWindowOf(db, runId);
+  if (start === null) return { cells: [], loadSeconds, load: [], closedLoop };
   const range = { from: new Date(start + from * 1000), to: new Date(start + to * 1000) };
   const load = await loadBucketsOfRun(db, runId, start, bucketSeconds, from, to);
   if (bucketSeconds !== 1) {
@@ -76,6 +67,35 @@ async function runWindowCells(
   }
   const cells = await loadResultCells(db, runId, range);
   return { cells: cells.map((c) => ({ ...c, ts: new Date(c.ts.getTime() - start) })), loadSeconds, load, closedLoop };
+}
+
+/** A run's analysis window: its start (ms; null before any data), its length as its summary says, and its loop. */
+async function analysisWindowOf(db: Db, runId: string) {
+  const run = await db.run.findUniqueOrThrow({
+    where: { id: runId },
+    select: { loadStartedAt: true, summary: true, study: { select: { warmupSeconds: true } } },
+  });
+  const summary = readStoredJson(runSummarySchema, run.summary);
+  const loadSeconds = summary && summary.durationSeconds > 0 ? summary.durationSeconds : null;
+  const closedLoop = summary?.coordinatedOmission?.closedLoop === true;
+  const first =
+    run.loadStartedAt ?? (await db.resultSecond.findFirst({ where: { runId }, orderBy: { ts: "asc" }, select: { ts: true } }))?.ts;
+  return { start: first ? analysisStartMs(first, decidedWarmupSeconds(run.study?.warmupSeconds, summary)) : null, loadSeconds, closedLoop };
+}
+
+/**
+ * Where the runs' data ends (s after each one's analysis window's start), the longest of them: their load windows and
+ * the seconds with answers after them (requests still in flight when the load stopped). The whole runs' window ends here.
+ */
+export async function runsDataEndSeconds(db: Db, runIds: readonly string[]): Promise<number> {
+  let end = 1;
+  for (const runId of runIds) {
+    const { start, loadSeconds } = await analysisWindowOf(db, runId);
+    if (start === null) continue;
+    const last = await db.resultSecond.findFirst({ where: { runId }, orderBy: { ts: "desc" }, select: { ts: true } });
+    end = Math.max(end, Math.ceil(loadSeconds ?? 0), last ? Math.floor((last.ts.getTime() - start) / 1000) + 1 : 0);
+  }
+  return end;
 }
 
 /**

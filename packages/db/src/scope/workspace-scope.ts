@@ -4,7 +4,7 @@
 // later; until then there is "default".
 import type { Db } from "../client";
 import { loadComparison, type ComparisonGroupInput, type ComparisonOptions } from "../comparisons/comparison";
-import { loadComparisonWindow } from "../comparisons/comparison-window";
+import { loadComparisonWindow, runsDataEndSeconds } from "../comparisons/comparison-window";
 import { loadRunSaturations } from "../runs/run-saturation";
 import { targetVerification } from "../workspaces/host-verification";
 import { createImportedRun, type ImportedRunInput } from "../k6-ingest/imported-run";
@@ -47,10 +47,14 @@ export function workspaceScope(db: Db, workspaceId: string) {
       await access.assertRuns(groups.flatMap((g) => g.runIds));
       return loadComparison(db, groups, opts);
     },
-    /** A window of the comparison's series at the finest resolution a chart can show (a zoom). */
-    compareWindow: async (groups: ComparisonGroupInput[], fromSeconds: number, toSeconds: number) => {
-      await access.assertRuns(groups.flatMap((g) => g.runIds));
-      return loadComparisonWindow(db, groups, fromSeconds, toSeconds);
+    /**
+     * A window of the comparison's series at the finest resolution a chart can show (a zoom); without `toSeconds`,
+     * to the end of the runs' data (the whole runs, every request the comparison counts).
+     */
+    compareWindow: async (groups: ComparisonGroupInput[], fromSeconds: number, toSeconds?: number) => {
+      const runIds = groups.flatMap((g) => g.runIds);
+      await access.assertRuns(runIds);
+      return loadComparisonWindow(db, groups, fromSeconds, toSeconds ?? (await runsDataEndSeconds(db, runIds)));
     },
     /** Whether each run found its target's limit (capacity is read only from those that did). */
     saturations: async (runIds: readonly string[]) => {
