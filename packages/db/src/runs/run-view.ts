@@ -29,7 +29,13 @@ import {
 } from "@opsbench/core";
 import { jsonInput } from "../json-column";
 import { loadComparison } from "../comparisons/comparison";
-import { loadBucketsOfRun, loadComparisonWindow, type LoadBucket, windowResolution } from "../comparisons/comparison-window";
+import {
+  loadBucketsOfRun,
+  loadComparisonWindow,
+  type LoadBucket,
+  runsDataEndSeconds,
+  windowResolution,
+} from "../comparisons/comparison-window";
 import { loadRunRollups } from "./run-rollups";
 import type { Db } from "../client";
 import { loadResultCells } from "./result-cells";
@@ -153,12 +159,13 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
   const start = loadStart ? new Date(Math.floor(loadStart.getTime() / 1000) * 1000) : null;
   const end = run.loadFinishedAt ?? (cells.length ? new Date(cells[cells.length - 1]!.ts.getTime() + 1000) : null);
   const live = rolled ? null : start && end && cells.length ? summarize(cells, (end.getTime() - start.getTime()) / 1000) : null;
-  // A short finished run is drawn a point a second (as the compare page draws it: windowResolution), a longer one from its rollup.
+  // A short finished run is drawn a point a second (as the compare page draws it: windowResolution), to its last second
+  // with answers (every request its summary counts); a longer one from its rollup.
   const seconds = run.summary?.durationSeconds ?? 0;
   const series = opts.window
     ? await windowSeries(db, runId, opts.window)
     : rolled && seconds > 0 && windowResolution(seconds) === 1
-      ? await windowSeries(db, runId, { fromSeconds: 0, toSeconds: Math.ceil(seconds) })
+      ? await windowSeries(db, runId, { fromSeconds: 0, toSeconds: await runsDataEndSeconds(db, [runId]) })
       : (rolled?.series ?? { bucketSeconds: 10, points: start ? bucketize(cells, start, 10) : [] });
   return {
     id: run.id,
