@@ -42,8 +42,9 @@ const aloneFiles = [
 ];
 
 // Integration and browser files share this many parallel slots (measured on the 2-core machine:
-// load tests compare their numbers with k6's own summary, so contention does not fail them).
-const SERVICE_WORKERS = 3;
+// load tests compare their numbers with k6's own summary, so contention does not fail them; docs/testing.md).
+// OPSBENCH_TEST_SLOTS sets another number, e.g. on a bigger machine.
+const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 3;
 
 export default defineConfig({
   // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
