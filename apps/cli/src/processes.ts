@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import http from "node:http";
+import { createRequire } from "node:module";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { queueWorkers, type RunQueue } from "@opsbench/jobs";
@@ -150,6 +151,8 @@ export async function ensureWorker(
 }
 
 const webDir = path.join(repoRoot, "apps/web");
+/** Next's own command, started on this Node (not through npx, which starts npm first: ~0.6 s more a start). */
+const nextBin = () => createRequire(path.join(webDir, "package.json")).resolve("next/dist/bin/next");
 
 function webSourceHash(): string {
   const h = createHash("sha256");
@@ -221,7 +224,7 @@ export async function startWeb(
   }
   await ensureWebBuild(env, log);
   const out = openLog("web.log");
-  const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
+  const child = spawn(process.execPath, [nextBin(), "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
     cwd: webDir,
     env: { ...childEnv(env), ...extraEnv },
     stdio: ["ignore", out.fd, out.fd],
