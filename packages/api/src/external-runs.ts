@@ -1,5 +1,6 @@
 // POST /api/v1/runs/external: a run fed by load started elsewhere (opsbench-engine or a stock k6 on CI runners, a
 // Kubernetes Job of engine pods), created with an API token, and the settings those processes need. The packed CLI (`opsbench run --external`) sends and reads these.
+import { runProvenanceSchema } from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime } from "./wire";
 
@@ -20,6 +21,8 @@ export const externalRunInput = z.strictObject({
    * externalRunBreaches), which is also the default.
    */
   validHours: z.number().positive().max(720).optional(),
+  /** The code and build the run is of (core's runProvenanceSchema). */
+  provenance: runProvenanceSchema.optional(),
 });
 export type ExternalRunInput = z.input<typeof externalRunInput>;
 
