@@ -90,6 +90,7 @@ describe("runProvenanceSchema", () => {
     expect(refusedAt({ branch: "b".repeat(256) })).toEqual(["branch"]);
     expect(refusedAt({ pullRequest: 0 })).toEqual(["pullRequest"]);
     expect(refusedAt({ pullRequest: 1.5 })).toEqual(["pullRequest"]);
+    expect(refusedAt({ pullRequest: 2 ** 31 })).toEqual(["pullRequest"]);
     expect(refusedAt({ buildUrl: "javascript:alert(1)" })).toEqual(["buildUrl"]);
     expect(refusedAt({ buildUrl: "ftp://ci.example.com/1" })).toEqual(["buildUrl"]);
     expect(refusedAt({ buildUrl: `https://ci.example.com/${"a".repeat(2000)}` })).toEqual(["buildUrl"]);
@@ -97,6 +98,10 @@ describe("runProvenanceSchema", () => {
     expect(refusedAt({ labels: { ["k".repeat(64)]: "v" } })).toEqual([`labels.${"k".repeat(64)}`]);
     expect(refusedAt({ labels: { k: "v".repeat(201) } })).toEqual(["labels.k"]);
     expect(refusedAt({ labels: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"])) })).toEqual(["labels"]);
+    // Postgres keeps no NUL in text or jsonb: a 422, not a failed write.
+    expect(refusedAt({ branch: "main\0" })).toEqual(["branch"]);
+    expect(refusedAt({ labels: { k: "a\0b" } })).toEqual(["labels.k"]);
+    expect(refusedAt({ buildUrl: "https://ci.example.com/\0" })).toEqual(["buildUrl"]);
     expect(refusedAt({ sha: SHA })).toEqual([""]);
   });
 

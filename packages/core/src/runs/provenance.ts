@@ -7,6 +7,10 @@ import { z } from "zod";
 const LABEL_KEY = /^[A-Za-z0-9_./-]{1,63}$/;
 export const MAX_PROVENANCE_LABELS = 20;
 
+/** Postgres keeps no NUL in text or jsonb: refused here (422) rather than failing the write. */
+const noNul = (s: string) => !s.includes("\0");
+const NUL_MESSAGE = "cannot contain a NUL character";
+
 /** Each field of a run's provenance, checked the same wherever it comes from. */
 export const provenanceFields = {
   /** A git SHA, full or abbreviated; kept lower-case so a prefix filter finds it whatever case it was given in. */
@@ -14,11 +18,15 @@ export const provenanceFields = {
     .string()
     .regex(/^[0-9a-fA-F]{7,64}$/, "a git commit SHA: 7 to 64 hex digits")
     .overwrite((s) => s.toLowerCase()),
-  branch: z.string().min(1).max(255),
-  pullRequest: z.number().int().positive(),
-  buildUrl: z.url({ protocol: /^https?$/, error: "an http(s) URL" }).max(2000),
+  branch: z.string().min(1).max(255).refine(noNul, NUL_MESSAGE),
+  // The column is a Postgres integer.
+  pullRequest: z.number().int().positive().max(2_147_483_647),
+  buildUrl: z
+    .url({ protocol: /^https?$/, error: "an http(s) URL" })
+    .max(2000)
+    .refine(noNul, NUL_MESSAGE),
   labels: z
-    .record(z.string().regex(LABEL_KEY, "a label key: 1 to 63 of A-Z a-z 0-9 _ . / -"), z.string().max(200))
+    .record(z.string().regex(LABEL_KEY, "a label key: 1 to 63 of A-Z a-z 0-9 _ . / -"), z.string().max(200).refine(noNul, NUL_MESSAGE))
     .refine((l) => Object.keys(l).length <= MAX_PROVENANCE_LABELS, `at most ${MAX_PROVENANCE_LABELS} labels`),
 };
 
@@ -53,7 +61,8 @@ export const hasProvenance = (p: RecordedProvenance): boolean =>
 export const labelFilterText = z
   .string()
   .regex(/^[A-Za-z0-9_./-]{1,63}=/, "key=value, the key 1 to 63 of A-Z a-z 0-9 _ . / -")
-  .max(264);
+  .max(264)
+  .refine(noNul, NUL_MESSAGE);
 /** The same, split at its first "=". */
 export const labelFilterSchema = labelFilterText.transform((s) => {
   const at = s.indexOf("=");
