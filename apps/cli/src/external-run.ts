@@ -7,12 +7,14 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { ExternalRunCreated } from "@opsbench/api";
+import { PROVENANCE_OPTIONS, PROVENANCE_USAGE, type ProvenanceFlags, runProvenance } from "./provenance-flags";
 import { type Remote, remoteCreateExternalRun, remoteRunReport } from "./remote-client";
 import { pollRun } from "./run-report";
 import { parsing, UsageError } from "./usage-error";
 
 export const EXTERNAL_RUN_USAGE = `  opsbench run --external [--workload NAME] [--name N] [--parallelism N] [--url BASE] [--image IMG] [--script-configmap CM]
                [--valid-hours H] [--no-wait] [--json] [--junit FILE] [--summary FILE]
+               ${PROVENANCE_USAGE}
                                                               a run fed by N load engines started elsewhere: prints each one's
                                                               opsbench-engine (or stock k6 | opsbench ingest) command line and a
                                                               Kubernetes indexed Job, waits for them all, and exits as k6 would on
@@ -29,18 +31,21 @@ export const EXTERNAL_RUN_OPTIONS = {
   "script-configmap": { type: "string", default: "opsbench-script" },
   // No default: the server's is the run's planned duration plus a margin, and the most it allows.
   "valid-hours": { type: "string" },
+  ...PROVENANCE_OPTIONS,
 } as const;
 
 /** The run to create, from the options, checked (a bad value is a usage error). */
-export function externalRunRequest(values: {
-  workload?: string;
-  name?: string;
-  url?: string;
-  parallelism: string;
-  image: string;
-  "script-configmap": string;
-  "valid-hours"?: string;
-}) {
+export function externalRunRequest(
+  values: {
+    workload?: string;
+    name?: string;
+    url?: string;
+    parallelism: string;
+    image: string;
+    "script-configmap": string;
+    "valid-hours"?: string;
+  } & ProvenanceFlags,
+) {
   const generators = Number(values.parallelism);
   const validHours = values["valid-hours"] === undefined ? undefined : Number(values["valid-hours"]);
   if (!Number.isInteger(generators) || generators < 1 || generators > 1000)
@@ -59,6 +64,7 @@ export function externalRunRequest(values: {
     image: values.image,
     scriptConfigmap: values["script-configmap"],
     ...(validHours === undefined ? {} : { validHours }),
+    provenance: runProvenance(values),
   };
 }
 

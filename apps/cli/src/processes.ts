@@ -172,7 +172,8 @@ function webSourceHash(): string {
     }
   };
   walk(webDir);
-  for (const pkg of ["core", "db", "jobs", "providers"]) walk(path.join(repoRoot, "packages", pkg, "src"));
+  // Every package the web app bundles: a change to @opsbench/api's schemas (a route's input) needs a new build too.
+  for (const pkg of ["api", "core", "db", "jobs", "providers"]) walk(path.join(repoRoot, "packages", pkg, "src"));
   return h.digest("hex");
 }
 

@@ -19,7 +19,7 @@ import {
   windowSummarySchema,
   workloadItemSchema,
 } from "@opsbench/api";
-import type { K6ImportUpload, StudyInput } from "@opsbench/core";
+import type { K6ImportUpload, RunProvenance, StudyInput } from "@opsbench/core";
 
 export interface Remote {
   url: string;
@@ -52,8 +52,8 @@ export async function remoteRunReport(remote: Remote, id: string): Promise<RunVi
 }
 
 /** Creates a run of the named target and workload on the server; its id. */
-export async function remoteStartRun(remote: Remote, target: string, workload: string): Promise<string> {
-  return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs", { target, workload })).id;
+export async function remoteStartRun(remote: Remote, target: string, workload: string, provenance: RunProvenance = {}): Promise<string> {
+  return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs", { target, workload, provenance })).id;
 }
 
 /** Creates a run fed by k6 started elsewhere (POST /api/v1/runs/external); its ingest token and settings. */

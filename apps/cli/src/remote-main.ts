@@ -28,6 +28,7 @@ import {
   resolveBaseline,
 } from "./gate-command";
 import { EXTERNAL_RUN_USAGE, remoteExternalRun } from "./external-run";
+import { PROVENANCE_OPTIONS, PROVENANCE_USAGE, runProvenance } from "./provenance-flags";
 import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson } from "./run-report";
 import { parsing, UsageError } from "./usage-error";
 
@@ -35,6 +36,9 @@ export const REMOTE_USAGE = `  opsbench run --target NAME --workload NAME [--jso
   opsbench run --target NAME --script PATH [--entry FILE] [--workload NAME] [--json]
                                                               run a k6 script with its local modules and data files (or a folder,
                                                               or a k6 archive .tar), saved as a workload (default name script-<file>)
+               ${PROVENANCE_USAGE}
+                                                              the run's provenance; CI's own variables (GitHub Actions, GitLab CI)
+                                                              give commit, branch, PR and build URL, a flag wins over them
 ${EXTERNAL_RUN_USAGE}
   opsbench runs show RUN_ID [--from S --to S] [--json]        print a run's summary (of seconds S..S after the load started)
 ${GATE_USAGE}
@@ -88,10 +92,12 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
         entry: { type: "string" },
         json: { type: "boolean", default: false },
         ...GATE_OPTIONS,
+        ...PROVENANCE_OPTIONS,
       },
     }),
   );
   const rules = gateRules(values);
+  const provenance = runProvenance(values);
   if (!values.target || !(values.workload || values.script))
     throw new UsageError("run needs --target NAME and --workload NAME (a saved workload) or --script PATH");
   if (values.entry && !values.script) throw new UsageError("--entry goes with --script FOLDER");
@@ -105,7 +111,7 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
     await asUsage(remotePutWorkload(remote, { name: workload, spec: { kind: "script", ...upload } }));
     io.say(`saved as workload ${workload}`);
   }
-  const id = await asUsage(remoteStartRun(remote, values.target, workload));
+  const id = await asUsage(remoteStartRun(remote, values.target, workload, provenance));
   io.say(`run ${id.slice(0, 8)} created on ${remote.url}`);
   const view = await pollRun(() => remoteRunReport(remote, id), io.say);
   return reportRun(remote, view, values, rules, io);

@@ -61,6 +61,79 @@ describe("opsbench against a server (OPSBENCH_URL + OPSBENCH_TOKEN)", () => {
   });
 });
 
+describe("a run's provenance from the CLI (issue 36)", () => {
+  const SHA = "d6cd1e2bd19e03a81132a23b2025920577f84e37";
+  // A GitHub Actions pull request job's variables (what the runner sets), none of the machine's own leaking in.
+  const github = {
+    GITHUB_ACTIONS: "true",
+    GITHUB_SHA: SHA,
+    GITHUB_REF: "refs/pull/314/merge",
+    GITHUB_REF_NAME: "314/merge",
+    GITHUB_HEAD_REF: "feature/cli",
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_REPOSITORY: "acme/shop",
+    GITHUB_RUN_ID: "4242",
+    GITLAB_CI: "",
+  };
+  const provenanceOf = async (id: string) =>
+    ((await (await fetch(`${web}/api/v1/runs/${id}`, { headers: auth })).json()) as { provenance: unknown }).provenance;
+
+  it("sends what GitHub's variables give with the --label flags, and a flag wins over the environment", async () => {
+    await create("/api/v1/targets", taewaTarget("remote-prov-taewa", { replicas: 1 }));
+    await create("/api/v1/workloads", shortRamp("remote-prov-load", { vus: 1, holdSeconds: 1 }));
+    const run = await runOpsbenchWith(
+      { ...remote, ...github },
+      ...["run", "--target", "remote-prov-taewa", "--workload", "remote-prov-load", "--json"],
+      ...["--label", "a=b", "--label", "suite=cli=remote", "--pr", "315"],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(await provenanceOf(JSON.parse(run.stdout).id)).toEqual({
+      commit: SHA,
+      branch: "feature/cli",
+      pullRequest: 315,
+      buildUrl: "https://github.com/acme/shop/actions/runs/4242",
+      labels: { a: "b", suite: "cli=remote" },
+    });
+  });
+
+  it("run --external sends it too; a bad flag is a usage error (2) naming the flag, with nothing made", async () => {
+    const external = await runOpsbenchWith(
+      { ...remote, ...github },
+      ...["run", "--external", "--no-wait", "--branch", "release/1.2", "--commit", "ABCDEF12", "--label", "env=ci"],
+    );
+    expect(external.code, external.stderr).toBe(0);
+    const id = /run ([0-9a-f-]{36}):/.exec(external.stderr)?.[1];
+    expect(id, external.stderr).toBeDefined();
+    expect(await provenanceOf(id!)).toEqual({
+      commit: "abcdef12",
+      branch: "release/1.2",
+      pullRequest: 314,
+      buildUrl: "https://github.com/acme/shop/actions/runs/4242",
+      labels: { env: "ci" },
+    });
+    // No generator will feed it: ended here, so it holds no place among the workspace's runs under way.
+    expect((await fetch(`${web}/api/v1/runs/${id}/abort`, { method: "POST", headers: auth })).status).toBe(200);
+
+    const count = async () => ((await (await fetch(`${web}/api/v1/runs`, { headers: auth })).json()) as unknown[]).length;
+    const before = await count();
+    for (const [flag, value] of [
+      ["--commit", "xyz"],
+      ["--pr", "0"],
+      ["--build-url", "ftp://ci.example.com/1"],
+      ["--label", "no-equals"],
+      ["--label", "bad key=v"],
+    ] as const) {
+      const bad = await runOpsbenchWith(remote, "run", "--target", "remote-prov-taewa", "--workload", "remote-prov-load", flag, value);
+      expect(bad.code, `${flag} ${value}: ${bad.stderr}`).toBe(2);
+      expect(bad.stderr).toContain(`${flag}:`);
+    }
+    const badExternal = await runOpsbenchWith(remote, "run", "--external", "--no-wait", "--branch", "");
+    expect(badExternal.code).toBe(2);
+    expect(badExternal.stderr).toContain("--branch:");
+    expect(await count()).toBe(before);
+  });
+});
+
 describe("opsbench study run and import k6 against a server", () => {
   it("runs a study on the server's worker and exits 0; a bad file or an unknown name exits 2 with nothing made", async () => {
     await create("/api/v1/targets", taewaTarget("remote-study-taewa", { replicas: 1 }));

@@ -10,6 +10,8 @@ import { StartRunForm } from "@/features/runs/start-run-form";
 import { describeKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { StatusBadge } from "@/components/status-badge";
 import { NoSuccessBadge } from "@/features/runs/run-context";
+import { runListFilterFromQuery } from "@/features/runs/run-list-filter";
+import { ProvenanceCell, RunFilterForm } from "@/features/runs/run-provenance";
 import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { toStudyListItem } from "@/lib/api/study-list-item";
@@ -89,10 +91,13 @@ function Welcome() {
   );
 }
 
-export default async function HomePage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function HomePage({ searchParams }: Props) {
   const { scope, role } = await requireMember();
+  const { filter, given: filtering, error: filterError } = runListFilterFromQuery(await searchParams);
   const [runRows, targetRows, workloadRows, studyRows] = await Promise.all([
-    scope.runs.list(50),
+    filterError ? Promise.resolve([]) : scope.runs.list(50, filter),
     scope.targets.list(),
     scope.workloads.list(),
     scope.studies.list(5),
@@ -104,7 +109,7 @@ export default async function HomePage() {
 
   return (
     <div className="space-y-4">
-      {runs.length === 0 && studies.length === 0 && <Welcome />}
+      {!filtering && runs.length === 0 && studies.length === 0 && <Welcome />}
       <Panel
         title="Recent runs"
         right={
@@ -115,7 +120,10 @@ export default async function HomePage() {
           ) : null
         }
       >
-        {runs.length === 0 ? (
+        {(filtering || runs.length > 0) && <RunFilterForm filter={filter} error={filterError} />}
+        {runs.length === 0 && filtering ? (
+          <EmptyState testId="runs-none-match">No run matches these filters.</EmptyState>
+        ) : runs.length === 0 ? (
           <EmptyState testId="runs-empty">
             No runs yet. Runs come from studies, from “Start run” here once a target and a workload exist, from <code>opsbench run</code>,
             or from a k6 result imported with <code>opsbench import k6 FILE</code>.
@@ -150,6 +158,11 @@ export default async function HomePage() {
                   ) : (
                     "—"
                   ),
+              },
+              {
+                header: "Commit / branch",
+                className: "whitespace-nowrap font-mono",
+                cell: (r) => <ProvenanceCell provenance={r.provenance} />,
               },
               { header: "Created (UTC)", className: "font-mono text-zinc-600", cell: (r) => fmtTime(r.createdAt) },
               { header: "Requests", right: true, className: "font-mono tabular-nums", cell: (r) => fmtCount(r.summary?.requests) },

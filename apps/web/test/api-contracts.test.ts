@@ -126,9 +126,15 @@ describe("/api/v1 route contracts", () => {
     expect(miscounted.status).toBe(422);
 
     // A run, to its end.
-    const created = await call("POST /api/v1/runs", "/api/v1/runs", { body: { target: "contract-target", workload: "contract-load" } });
+    const created = await call("POST /api/v1/runs", "/api/v1/runs", {
+      body: { target: "contract-target", workload: "contract-load", provenance: { branch: "contract-start", pullRequest: 5 } },
+    });
     expect(created.status).toBe(201);
     const runId = field(created.body, "id");
+    const badLabel = { target: "contract-target", workload: "contract-load", provenance: { labels: { "bad key": "v" } } };
+    const refusedLabel = await call("POST /api/v1/runs", "/api/v1/runs", { body: badLabel });
+    expect(refusedLabel.status).toBe(422);
+    expect(JSON.stringify(refusedLabel.body)).toContain("provenance.labels.bad key");
     expect((await call("POST /api/v1/runs", "/api/v1/runs", { body: { target: "nope", workload: "nope" } })).status).toBe(422);
     await call("GET /api/v1/runs/{id}/events", `/api/v1/runs/${runId}/events`);
     expect((await waitForFinal(stack.db, runId)).status).toBe("SUCCEEDED");
@@ -142,6 +148,26 @@ describe("/api/v1 route contracts", () => {
     await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=0&to=2`);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${runId}/summary?from=2&to=1`)).status).toBe(422);
     expect((await call("GET /api/v1/runs/{id}/summary", `/api/v1/runs/${missingId}/summary?from=0&to=1`)).status).toBe(404);
+
+    // Its provenance: as created, then set (replacing it) and filtered by; a bad one refused naming the field.
+    const view = await call("GET /api/v1/runs/{id}", `/api/v1/runs/${runId}`);
+    expect((view.body as { provenance: unknown }).provenance).toEqual({
+      commit: null,
+      branch: "contract-start",
+      pullRequest: 5,
+      buildUrl: null,
+      labels: {},
+    });
+    const provenance = { commit: "0123abcd", branch: "contract-branch", labels: { suite: "contracts" } };
+    const set = await call("PUT /api/v1/runs/{id}/provenance", `/api/v1/runs/${runId}/provenance`, { body: provenance });
+    expect(set.body).toEqual({ id: runId, provenance: { ...provenance, pullRequest: null, buildUrl: null } });
+    const bad = await call("PUT /api/v1/runs/{id}/provenance", `/api/v1/runs/${runId}/provenance`, { body: { commit: "xyz" } });
+    expect(JSON.stringify(bad.body)).toContain("commit");
+    expect(bad.status).toBe(422);
+    expect((await call("PUT /api/v1/runs/{id}/provenance", `/api/v1/runs/${missingId}/provenance`, { body: {} })).status).toBe(404);
+    const filtered = await call("GET /api/v1/runs", "/api/v1/runs?branch=contract-branch&commit=0123ABCD&label=suite%3Dcontracts");
+    expect((filtered.body as Array<{ id: string }>).map((r) => r.id)).toEqual([runId]);
+    expect((await call("GET /api/v1/runs", "/api/v1/runs?commit=0123")).status).toBe(422);
 
     // The run as its target and workload's baseline; files a script's handleSummary() wrote (stored as the worker does).
     const baseline = await call("POST /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline`, { body: {} });

@@ -66,6 +66,8 @@ const MATRIX: Record<RouteKey, Row> = {
   "DELETE /api/v1/shares/{id}": { url: (i) => `/api/v1/shares/${i.share}`, allowed: 404 },
   "GET /api/v1/public/shares/{token}": { url: () => `/api/v1/public/shares/${"x".repeat(43)}`, allowed: 404 },
   "POST /api/v1/runs/{id}/abort": { url: (i) => `/api/v1/runs/${i.run}/abort`, allowed: 404 },
+  // A valid body (nothing set), so the other workspace's run is what refuses it.
+  "PUT /api/v1/runs/{id}/provenance": { url: (i) => `/api/v1/runs/${i.run}/provenance`, body: {}, allowed: 404 },
   // Public, but only for the run's own ingest token: no caller here has one (an account's token is not it).
   "POST /api/v1/runs/{id}/ingest": { url: (i) => `/api/v1/runs/${i.run}/ingest`, body: {}, allowed: 401 },
   "GET /api/v1/limits": { url: () => "/api/v1/limits", allowed: 200 },

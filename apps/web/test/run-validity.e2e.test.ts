@@ -212,3 +212,81 @@ describe("the run page's place", () => {
     await page.close();
   });
 });
+
+describe("a run's provenance (issue 36)", () => {
+  const SHA = "9fceb02d0ae598e95dc970b74767f19372d61af8";
+  const put = (id: string, body: unknown) =>
+    fetch(`${web}/api/v1/runs/${id}/provenance`, {
+      method: "PUT",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+    });
+
+  it("is shown under the run's title (short commit, full in its title; branch, PR, build link, labels), nothing without it", async () => {
+    const provenance = {
+      commit: SHA,
+      branch: "vf-main",
+      pullRequest: 77,
+      buildUrl: "https://ci.example.com/builds/77",
+      labels: { env: "staging", "team/owner": "perf" },
+    };
+    expect((await put(ids.previous!, provenance)).status).toBe(200);
+    expect((await put(ids.current!, { commit: "0badc0de", branch: "vf-feature" })).status).toBe(200);
+    const page = await open(`/runs/${ids.previous}`);
+    const line = page.getByTestId("run-provenance");
+    expect(await line.getByTestId("run-provenance-commit").textContent()).toBe(SHA.slice(0, 8));
+    expect(await line.getByTestId("run-provenance-commit").getAttribute("title")).toBe(SHA);
+    expect(await line.getByTestId("run-provenance-branch").textContent()).toBe("vf-main");
+    expect(await line.getByTestId("run-provenance-pr").textContent()).toBe("PR #77");
+    const build = line.getByTestId("run-provenance-build");
+    expect(await build.getAttribute("href")).toBe(provenance.buildUrl);
+    expect(await build.getAttribute("rel")).toBe("noreferrer");
+    expect(await line.getByTestId("run-provenance-labels").locator("li").allTextContents()).toEqual(["env=staging", "team/owner=perf"]);
+    // Under the title, above the run's fields.
+    const y = async (id: string) => (await page.getByTestId(id).first().boundingBox())!.y;
+    expect(await y("run-provenance")).toBeGreaterThan(await y("run-target"));
+    expect(await y("run-provenance")).toBeLessThan(await y("run-k6-version"));
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "h36-run-provenance-1280.png"), fullPage: false });
+    await page.close();
+
+    const bare = await open(`/runs/${ids.none}`);
+    expect(await bare.getByTestId("run-target").count()).toBe(1);
+    expect(await bare.getByTestId("run-provenance").count()).toBe(0);
+    await bare.close();
+  });
+
+  it("is the runs list's commit/branch column, and the list's filter form narrows it by branch, commit prefix and label", async () => {
+    const home = await open("/");
+    const row = home.locator(`[data-run-id="${ids.previous}"]`);
+    expect(await row.textContent()).toContain(SHA.slice(0, 8));
+    expect(await row.textContent()).toContain("vf-main");
+    const all = await home.getByTestId("run-row").count();
+    expect(all).toBeGreaterThan(2);
+
+    // The form puts the filter in the URL; the list keeps only the matching run.
+    const form = home.getByTestId("run-filter");
+    await form.locator('input[name="branch"]').fill("vf-main");
+    await form.getByRole("button", { name: "Filter" }).click();
+    await home.waitForURL((u) => u.searchParams.get("branch") === "vf-main");
+    const shown = async (p: Page) => p.getByTestId("run-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")));
+    expect(await shown(home)).toEqual([ids.previous]);
+    if (SHOTS) await home.screenshot({ path: path.join(SHOTS, "h36-runs-filtered-1280.png") });
+    await home.close();
+
+    for (const [query, expected] of [
+      [`commit=${SHA.slice(0, 7)}`, [ids.previous]],
+      ["commit=0BADC0DE", [ids.current]],
+      ["label=team%2Fowner%3Dperf", [ids.previous]],
+      ["branch=vf-main&label=env%3Dprod", []],
+    ] as const) {
+      const page = await open(`/?${query}`);
+      expect(await shown(page), query).toEqual(expected);
+      if (expected.length === 0) expect(await page.getByTestId("runs-none-match").count()).toBe(1);
+      await page.close();
+    }
+    const bad = await open("/?commit=xyz");
+    expect(await bad.getByTestId("run-filter-error").textContent()).toContain("commit");
+    expect(await bad.getByTestId("run-row").count()).toBe(0);
+    await bad.close();
+  });
+});

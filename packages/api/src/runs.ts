@@ -1,7 +1,19 @@
 // What the API returns for runs: the list, a created run, the run page's view and a window's summary.
 // Schemas only (no server module): the web app's handlers and the CLI (packed alone) parse with the same ones;
 // apps/web/lib/api/contract-shapes.ts checks them against the services' types.
-import { loadAdmission, runSummarySchema, targetName, thresholdOutcomeSchema, timeBucketSchema, validityFlag } from "@opsbench/core";
+import {
+  commitFilterSchema,
+  labelFilterText,
+  loadAdmission,
+  provenanceFields,
+  recordedProvenanceSchema,
+  runProvenanceSchema,
+  runSummarySchema,
+  targetName,
+  thresholdOutcomeSchema,
+  timeBucketSchema,
+  validityFlag,
+} from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
@@ -23,6 +35,14 @@ export const runListItemSchema = z.strictObject({
   error: z.string().nullable(),
   summary: runSummarySchema.nullable(),
   flags: z.array(validityFlag),
+  provenance: recordedProvenanceSchema,
+});
+
+/** GET /api/v1/runs?commit=&branch=&label=key=value: only the runs whose provenance matches (a commit by a prefix of 7+ hex digits). */
+export const runsQuery = z.object({
+  commit: commitFilterSchema.optional(),
+  branch: provenanceFields.branch.optional(),
+  label: labelFilterText.optional(),
 });
 
 /** POST /api/v1/runs: the run made and queued. */
@@ -32,8 +52,13 @@ export const startRunInput = z
   .object({
     target: z.string().min(1),
     workload: z.string().min(1),
+    /** The code and build the run is of (`opsbench run` sends what CI's environment and its flags give). */
+    provenance: runProvenanceSchema.optional(),
   })
   .strict();
+
+/** PUT /api/v1/runs/{id}/provenance: the run's provenance now (the body replaced what it had). */
+export const runProvenanceSetSchema = z.strictObject({ id, provenance: recordedProvenanceSchema });
 
 const checkSummarySchema = z.strictObject({
   name: z.string(),
@@ -134,6 +159,7 @@ export const runViewSchema = z.strictObject({
   infra: z.strictObject({ kind: z.string().nullable(), points: z.array(infraSeriesPointSchema) }),
   seriesPrunedAt: nullableIsoTime,
   vcpuPerReplica: z.number().nullable(),
+  provenance: recordedProvenanceSchema,
 });
 /** A run as the API answers it (the CLI prints it; the database's RunView has the same shape). */
 export type RunViewAnswer = z.output<typeof runViewSchema>;

@@ -8,7 +8,7 @@
 //                the http series cap, and the settings of a k6 started elsewhere (external runs)
 //   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted
 //   runs/        a run's status machine, summary, latency/throughput/metric summaries, measured cells,
-//                validity flags, infra point detail
+//                validity flags, infra point detail, provenance (commit, branch, PR, build, labels; from CI's env)
 //   shares/      what a share link shows
 //   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
@@ -55,6 +55,7 @@ export { K6_RUNTIME_SOURCE, loadRuntime, type Runtime } from "./workloads/runtim
 export * from "./k6/k6-output-format";
 export * from "./runs/metric-summary";
 export * from "./runs/run-status";
+export * from "./runs/provenance";
 export * from "./k6/k6-import";
 export * from "./k6/k6-json-stream";
 export * from "./k6/k6-import-upload";

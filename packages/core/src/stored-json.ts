@@ -5,6 +5,7 @@ import { comparisonViewSchema } from "./compare/comparison-view-schema";
 import { runPageSeriesSchema, runRollupWindowsSchema } from "./compare/run-rollup";
 import { costModel } from "./cost/cost-model";
 import { infraPointDetailSchema } from "./runs/infra-point-detail";
+import { provenanceLabelsSchema } from "./runs/provenance";
 import { thresholdSourcesSchema } from "./k6/k6-merged-thresholds";
 import { loadAdmission } from "./load-hosts/load-admission";
 import { k6SummarySchema, runSummarySchema } from "./runs/run-summary";
@@ -43,6 +44,7 @@ export const STORED_JSON_SCHEMAS = {
   "Run.summary": runSummarySchema,
   "Run.k6Summary": k6SummarySchema,
   "Run.loadAdmission": loadAdmission,
+  "Run.labels": provenanceLabelsSchema,
   "RunSegment.k6Summary": k6SummarySchema,
   "RunSegment.thresholds": thresholdSourcesSchema,
   "RunStep.detail": stepDetailSchema,

@@ -23,6 +23,7 @@ export { runStore, type RunStore, type InfraRow, type ResultBatch, type SegmentO
 export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } from "./outage";
 export { loadResultCells } from "./runs/result-cells";
 export { loadRunView, loadWindowSummary, type RunView, type RunViewOptions } from "./runs/run-view";
+export { recordedProvenance, type ProvenanceFilter } from "./runs/run-provenance";
 export type { RunBrief, RunSurroundings } from "./runs/run-surroundings";
 export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./runs/run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./k6-ingest/imported-run";

@@ -22,6 +22,7 @@ import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
 import { RunCharts, runChartRange } from "./run-charts";
 import { RunChecks } from "./run-checks";
+import { RunProvenance } from "./run-provenance";
 import { RunInfraCharts } from "./run-infra-charts";
 import { FlagList } from "@/features/compare/compare-flags";
 import { ShareButton } from "@/features/share/share-button";
@@ -325,6 +326,7 @@ export function RunDetails({
             {menu && <RunMenu>{menu}</RunMenu>}
           </span>
         </div>
+        <RunProvenance provenance={run.provenance} />
         <RunFailure run={run} />
         {noSuccess && (
           <p

@@ -34,6 +34,8 @@ import {
   runCreatedSchema,
   runDeletedSchema,
   runListItemSchema,
+  runProvenanceSetSchema,
+  runsQuery,
   runViewSchema,
   shareBody,
   shareCreatedSchema,
@@ -61,6 +63,7 @@ import {
   credentialSettingsInput,
   instanceCeilingsSchema,
   k6ImportUpload,
+  runProvenanceSchema,
   studyInput,
   targetInput,
   type WorkspaceRole,
@@ -195,7 +198,13 @@ export const API_CONTRACTS = withMethodAndPath({
     query: presetsQuery,
     responses: { 200: z.array(workloadPresetSchema), ...refused, ...guarded },
   },
-  "GET /api/v1/runs": listRoute("viewer", "The workspace's latest runs, newest first", runListItemSchema),
+  "GET /api/v1/runs": {
+    summary:
+      "The workspace's latest runs, newest first; ?commit= (a prefix of 7+ hex digits), ?branch= and ?label=key=value keep the runs whose provenance matches",
+    role: "viewer",
+    query: runsQuery,
+    responses: { 200: z.array(runListItemSchema), ...refused, ...guarded },
+  },
   "POST /api/v1/runs": createRoute(
     "editor",
     "Creates a run of an existing target and workload (by name) and queues it",
@@ -218,6 +227,14 @@ export const API_CONTRACTS = withMethodAndPath({
     runCreatedSchema,
     admitted,
   ),
+  "PUT /api/v1/runs/{id}/provenance": {
+    summary:
+      "Sets the run's provenance (commit, branch, pull request, build URL, labels), replacing what it had: a field left out is cleared",
+    role: "editor",
+    params: idParams,
+    body: runProvenanceSchema,
+    responses: { 200: runProvenanceSetSchema, ...missing, ...refused, ...mutation },
+  },
   "POST /api/v1/runs/{id}/abort": actionRoute(
     "editor",
     "Aborts a single run: a queued one at once, one under way within a second (its target is torn down); a final run is left as it is",

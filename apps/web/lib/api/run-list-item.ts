@@ -1,4 +1,4 @@
-import { flagsOfRun, type RunSummary, type ValidityFlag } from "@opsbench/core";
+import { flagsOfRun, type RecordedProvenance, type RunSummary, type ValidityFlag } from "@opsbench/core";
 import type { WorkspaceScope } from "@opsbench/db";
 import { type LifecycleTimes, lifecycleTimes } from "./lifecycle-times";
 
@@ -19,6 +19,8 @@ export interface RunListItem extends LifecycleTimes {
   summary: RunSummary | null;
   /** Its validity flags, stored and implied by its summary (core's flagsOfRun), as the run page shows them. */
   flags: ValidityFlag[];
+  /** The code and build it is of (null fields where unset, labels {}). */
+  provenance: RecordedProvenance;
 }
 
 export function toRunListItem(r: RunRow): RunListItem {
@@ -35,5 +37,6 @@ export function toRunListItem(r: RunRow): RunListItem {
     error: r.error,
     summary: r.summary,
     flags: flagsOfRun(r),
+    provenance: r.provenance,
   };
 }

@@ -20,12 +20,14 @@ import {
   type K6HttpLine,
   type K6LoadLine,
   type K6MetricLine,
+  type RunProvenance,
   type RunSummary,
   type ThresholdSources,
   thresholdSourcesSchema,
 } from "@opsbench/core";
 import { jsonInput } from "../json-column";
 import type { Db } from "../client";
+import { provenanceColumns } from "../runs/run-provenance";
 import { runStore } from "../runs/run-store";
 import { loadResultCells } from "../runs/result-cells";
 import { loadMetricCells } from "../runs/run-view";
@@ -42,7 +44,14 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 export async function createExternalRun(
   db: Db,
   workspaceId: string,
-  input: { name: string; workloadId?: string | null; workloadSpec?: unknown; validHours?: number; generators?: number },
+  input: {
+    name: string;
+    workloadId?: string | null;
+    workloadSpec?: unknown;
+    validHours?: number;
+    generators?: number;
+    provenance?: RunProvenance | undefined;
+  },
 ): Promise<{ id: string; token: string; expiresAt: Date }> {
   const token = `obi_${randomBytes(32).toString("base64url")}`;
   const expiresAt = new Date(Date.now() + (input.validHours ?? DEFAULT_INGEST_TOKEN_HOURS) * 3600_000);
@@ -54,6 +63,7 @@ export async function createExternalRun(
       status: "QUEUED",
       generators: input.generators ?? 1,
       workloadId: input.workloadId ?? null,
+      ...provenanceColumns(input.provenance),
       ...(input.workloadSpec === undefined ? {} : { workloadSpec: input.workloadSpec as object }),
       ingestTokens: { create: { tokenHash: hashToken(token), expiresAt } },
     },

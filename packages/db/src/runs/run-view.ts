@@ -9,6 +9,7 @@ import {
   type CustomMetricSummary,
   type MetricCell,
   type MetricKind,
+  type RecordedProvenance,
   type RunSummary,
   type TimeBucket,
   thresholdResults,
@@ -40,6 +41,7 @@ import { loadRunRollups } from "./run-rollups";
 import type { Db } from "../client";
 import { loadResultCells } from "./result-cells";
 import { parseRunJson } from "./run-json";
+import { recordedProvenance } from "./run-provenance";
 import { loadRunInfra, type RunInfra } from "./run-infra";
 
 export interface RunView {
@@ -95,6 +97,8 @@ export interface RunView {
   seriesPrunedAt: string | null;
   /** vCPUs of one replica as the run's target spec gives them (throughput per vCPU); null when it does not say. */
   vcpuPerReplica: number | null;
+  /** The code and build the run is of (commit, branch, pull request, build URL; null where unset) and its labels. */
+  provenance: RecordedProvenance;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -208,6 +212,7 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
     infra: await loadRunInfra(db, runId, start),
     seriesPrunedAt: iso(run.seriesPrunedAt),
     vcpuPerReplica: run.targetSpec ? vcpuPerReplica(run.targetSpec.kind, run.targetSpec.spec) : null,
+    provenance: recordedProvenance(run),
   };
 }
 

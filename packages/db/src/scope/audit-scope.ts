@@ -9,6 +9,7 @@ export type AuditAction =
   | "run.external"
   | "run.abort"
   | "run.baseline"
+  | "run.provenance"
   | "run.import"
   | "study.start"
   | "study.abort"

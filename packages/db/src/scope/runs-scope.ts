@@ -6,6 +6,7 @@ import {
   compileK6Script,
   externalRunSettings,
   readStoredJson,
+  type RunProvenance,
   runSummarySchema,
   studyMaxThroughput,
   workloadSpec,
@@ -13,6 +14,7 @@ import {
 } from "@opsbench/core";
 import { loadMeasuredCells } from "../runs/measured-cells";
 import { loadRunSaturation } from "../runs/run-saturation";
+import { provenanceColumns, type ProvenanceFilter, provenanceWhere, recordedProvenance } from "../runs/run-provenance";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../runs/run-view";
 import { loadRunSurroundings } from "../runs/run-surroundings";
 import { runSpecColumns } from "../spec-columns";
@@ -24,8 +26,11 @@ export class BaselineRefused extends Error {}
 /** A workspace's runs. */
 export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
   return {
-    /** `requestedBy`: the member's user id (the worker checks their role against the target's credential before deploy). */
-    create: async (args: { targetName: string; workloadName: string; requestedBy?: string | null }) => {
+    /**
+     * `requestedBy`: the member's user id (the worker checks their role against the target's credential before deploy).
+     * `provenance`: the code and build the run is of (core's runProvenanceSchema, checked again on write).
+     */
+    create: async (args: { targetName: string; workloadName: string; requestedBy?: string | null; provenance?: RunProvenance }) => {
       const target = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name: args.targetName } } });
       if (!target) throw new NotFoundError("target", args.targetName);
       const workload = await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: args.workloadName } } });
@@ -38,6 +43,7 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
             workloadId: workload.id,
             requestedBy: args.requestedBy || null,
             ...runSpecColumns(target, workload),
+            ...provenanceColumns(args.provenance),
           },
         }),
       );
@@ -56,6 +62,7 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       baseUrl: string;
       image: string;
       scriptConfigmap: string;
+      provenance?: RunProvenance;
     }) => {
       const workload = args.workloadName
         ? await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: args.workloadName } } })
@@ -67,21 +74,40 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
         ...(workload ? { workloadSpec: workload.spec } : {}),
         validHours: args.validHours,
         generators: args.generators,
+        provenance: args.provenance,
       });
       const script = workload ? { file: `opsbench-${workload.name}.js`, source: compileK6Script(workloadSpec.parse(workload.spec)) } : null;
       const settings = externalRunSettings({ ...args, runId: run.id, token: run.token, script: script?.file ?? "script.js" });
       return { id: run.id, token: run.token, expiresAt: run.expiresAt.toISOString(), ...settings, script };
     },
-    /** The newest runs; with `workloadId`, only that workload's (its page's recent runs). */
-    list: async (take = 50, filter: { workloadId?: string } = {}) =>
+    /**
+     * The newest runs; with `workloadId`, only that workload's (its page's recent runs); with `commit` (a prefix of
+     * at least 7 hex digits), `branch` or `label` ("key=value"), only the runs whose provenance matches (run-provenance.ts).
+     */
+    list: async (take = 50, filter: { workloadId?: string } & ProvenanceFilter = {}) =>
       (
         await db.run.findMany({
-          where: { workspaceId, ...(filter.workloadId ? { workloadId: filter.workloadId } : {}) },
+          where: { ...provenanceWhere(filter), workspaceId, ...(filter.workloadId ? { workloadId: filter.workloadId } : {}) },
           orderBy: { createdAt: "desc" },
           take,
           include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
         })
-      ).map(parseRunJson),
+      ).map((r) => ({ ...parseRunJson(r), provenance: recordedProvenance(r) })),
+    /**
+     * Sets a run's provenance, replacing what it had (a field left out is cleared), whatever its status: CI may
+     * learn its build's address only after the run started. Answers it as recorded.
+     */
+    setProvenance: async (id: string, provenance: RunProvenance) => {
+      await access.assertRun(id);
+      const { count } = await db.run.updateMany({ where: { id, workspaceId }, data: provenanceColumns(provenance) });
+      if (count === 0) throw new NotFoundError("run", id);
+      return recordedProvenance(
+        await db.run.findUniqueOrThrow({
+          where: { id },
+          select: { commit: true, branch: true, pullRequest: true, buildUrl: true, labels: true },
+        }),
+      );
+    },
     assertExists: access.assertRun,
     /**
      * What a "% of a measured maximum" rate is resolved from: the run's status, its maximum throughput (req/s,

@@ -2,7 +2,7 @@ import { NotFoundError } from "@opsbench/db";
 import { startRun } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
-import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
+import { ApiError, apiRoute, parseBody, parseQuery } from "@/lib/api/errors";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { audit } from "@/lib/server/audit";
 import { assertCredentialsOpenTo, requesterOf } from "@/lib/server/credential-role";
@@ -12,7 +12,11 @@ import { getRunQueue } from "@/lib/server/singletons";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.runs.list()).map(toRunListItem)));
+/** The latest runs; ?commit= (a prefix), ?branch=, ?label=key=value keep those whose provenance matches. */
+export const GET = apiRoute(async ({ request, scope }) => {
+  const filter = parseQuery(API_CONTRACTS["GET /api/v1/runs"].query, request);
+  return NextResponse.json((await scope.runs.list(50, filter)).map(toRunListItem));
+});
 
 /** Creates a run of an existing target and workload (by name) and enqueues it, if the workspace's limits allow one more now. */
 export const POST = apiRoute(async ({ request, scope, member }) => {
@@ -24,6 +28,7 @@ export const POST = apiRoute(async ({ request, scope, member }) => {
       targetName: input.target,
       workloadName: input.workload,
       requestedBy: requesterOf(member),
+      provenance: input.provenance,
     });
     await audit(scope, request, { action: "run.start", subjectKind: "run", subjectId: run.id, detail: { ...input } });
     return NextResponse.json({ id: run.id, status: run.status }, { status: 201 });
