@@ -12,7 +12,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_FUNCTION, DEMO_SERVICE, DEMO_STUDY_NAME, DEMO_WORKLOAD } from "@opsbench/core";
 import { loadRunView } from "@opsbench/db";
-import { launchBrowser, openTestStack, testDatabaseUrl, testRedisUrl, testWebUrl } from "./helpers";
+import { clickUntilVisible, launchBrowser, openTestStack, testDatabaseUrl, testRedisUrl, testWebUrl } from "./helpers";
 
 const root = path.resolve(import.meta.dirname, "..");
 const web = testWebUrl();
@@ -122,7 +122,7 @@ describe("npm run demo", () => {
     mkdirSync(path.join(root, ".data/screenshots"), { recursive: true });
     await page.screenshot({ path: path.join(root, ".data/screenshots/demo-comparison-time-scale-0.1.png"), fullPage: true });
 
-    await page.getByTestId("share-button").click();
+    await clickUntilVisible(page.getByTestId("share-button"), page.getByTestId("share-create"));
     await page.getByTestId("share-create").click();
     const shareUrl = await page.getByTestId("share-url").inputValue();
     await page.close();

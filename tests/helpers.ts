@@ -2,7 +2,7 @@
 // worker (tests/file-services.ts), real k6, real processes.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator } from "playwright-core";
 import type { TargetInput, WorkloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, loadRunView, workspaceScope, type Db, type RunView } from "@opsbench/db";
 import { createRunQueue } from "@opsbench/jobs";
@@ -85,32 +85,26 @@ export const shortRamp = (
   },
 });
 
-/** Waits until the page's handlers are attached (apps/web/components/hydration-mark.tsx): a click before it is lost. */
-export const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 120_000 });
-
 /**
- * The page, with goto and reload resolving once the web app's page is interactive: on a busy machine React attaches
- * its handlers seconds after the load event, and a test's click before that is lost (CI: a share button clicked
- * before hydration never opened its popover). Pages that are not the web app's (no Next.js scripts) are not waited for.
+ * Clicks `button` until `shows` is visible: a click before React has attached the page's handlers does nothing (a busy
+ * machine hydrates seconds after the load event), so one click is not enough for a client-side control.
  */
-function waitingForHydration(page: Page): Page {
-  const goto = page.goto.bind(page);
-  const reload = page.reload.bind(page);
-  const settle = async <T>(res: T): Promise<T> => {
-    if ((await page.locator('script[src*="/_next/"]').count()) > 0) await hydrated(page);
-    return res;
-  };
-  page.goto = async (url, opts) => settle(await goto(url, opts));
-  page.reload = async (opts) => settle(await reload(opts));
-  return page;
+export async function clickUntilVisible(button: Locator, shows: Locator, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await button.click();
+    try {
+      await shows.waitFor({ state: "visible", timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (Date.now() > until) throw err;
+    }
+  }
 }
 
-/**
- * Debian's Chromium driven by playwright-core, with the flags a closed network needs (never a downloaded browser).
- * Its pages (and its contexts' pages) wait for the web app's hydration after goto and reload (waitingForHydration).
- */
-export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
+/** Debian's Chromium driven by playwright-core, with the flags a closed network needs (never a downloaded browser). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
       "--headless",
@@ -122,16 +116,6 @@ export async function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
-  const newPage = browser.newPage.bind(browser);
-  const newContext = browser.newContext.bind(browser);
-  browser.newPage = async (opts) => waitingForHydration(await newPage(opts));
-  browser.newContext = async (opts) => {
-    const context = await newContext(opts);
-    const contextPage = context.newPage.bind(context);
-    context.newPage = async () => waitingForHydration(await contextPage());
-    return context;
-  };
-  return browser;
 }
 
 const opsbenchBin = path.resolve(import.meta.dirname, "../apps/cli/bin/opsbench.js");

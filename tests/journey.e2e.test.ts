@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, runOpsbenchWith, shortRamp, taewaTarget } from "./helpers";
+import { clickUntilVisible, launchBrowser, runOpsbenchWith, shortRamp, taewaTarget } from "./helpers";
 import { setupLinkPath, startWebWithoutAccounts } from "./test-identity";
 
 const SHOTS = "/tmp/journey";
@@ -161,7 +161,7 @@ describe("a team's first day on a new server", () => {
 
   it("a share link of a run opens signed out, and answers 404 once revoked", async () => {
     await owner.goto(`${web}/runs/${runId}`);
-    await owner.getByTestId("share-button").click();
+    await clickUntilVisible(owner.getByTestId("share-button"), owner.getByTestId("share-create"));
     await owner.getByTestId("share-create").click();
     const shareUrl = await owner.getByTestId("share-url").inputValue();
     expect(shareUrl).toMatch(new RegExp(`^${web}/share/[A-Za-z0-9_-]{43}$`));

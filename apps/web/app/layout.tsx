@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav";
 import { RoleProvider } from "@/components/auth/role-gate";
-import { HydrationMark } from "@/components/hydration-mark";
 import { AppChrome } from "@/features/share/share-chrome";
 import { currentMember } from "@/lib/server/workspace";
 import "./globals.css";
@@ -17,7 +16,6 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
-        <HydrationMark />
         <AppChrome>
           <AppNav member={member ? { email: member.email, role: member.role ?? null } : null} />
         </AppChrome>

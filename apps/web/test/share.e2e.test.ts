@@ -4,7 +4,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
+import { clickUntilVisible, openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
 
 const web = testWebUrl();
 const SECRET = "s3cr3t-value";
@@ -75,7 +75,7 @@ describe("share links", () => {
       ["g", `plain:${shared.b}`],
     ]);
     await app.goto(`${web}/compare?${q}`);
-    await app.getByTestId("share-button").click();
+    await clickUntilVisible(app.getByTestId("share-button"), app.getByTestId("share-create"));
     await app.getByTestId("share-create").click();
     shareUrl = await app.getByTestId("share-url").inputValue();
     expect(shareUrl).toMatch(new RegExp(`^${web}/share/[A-Za-z0-9_-]{43}$`));
@@ -222,7 +222,7 @@ describe("share links", () => {
       .locator('[data-testid="run-flags"] [data-flag]')
       .evaluateAll((els) => els.map((e) => e.getAttribute("data-flag")));
     for (const f of stored) expect(shown).toContain(f.code);
-    await page.getByTestId("share-button").click();
+    await clickUntilVisible(page.getByTestId("share-button"), page.getByTestId("share-create"));
     await page.getByTestId("share-create").click();
     const url = await page.getByTestId("share-url").inputValue();
     await page.close();
