@@ -11,9 +11,9 @@ import { Redis } from "ioredis";
 import { expect, inject } from "vitest";
 import { createRunQueue } from "@opsbench/jobs";
 import { childEnv } from "../apps/cli/src/env";
-import { ensureRunner, ensureWorker, startWeb, type Managed } from "../apps/cli/src/processes";
+import { ensureRunner, ensureWorker, startWeb, WebPortTakenError, type Managed } from "../apps/cli/src/processes";
 import { shareMachine } from "./machine-share";
-import { freePort, waitForPortClosed } from "./ports";
+import { freePort, reservePort, waitForPortClosed } from "./ports";
 
 export { freePort };
 import { testStack } from "./stack-env";
@@ -58,6 +58,8 @@ interface FileServices {
   web: { url: string; managed: Managed | null; auth: AuthMode } | null;
   /** The web app's port, chosen before the worker starts: the worker refuses load to it. */
   webPort: number;
+  /** Holds webPort until the web app starts, so that no other file's server takes it meanwhile. */
+  releaseWebPort: () => Promise<void>;
   /** The settings the file's worker was started with beyond the defaults (useWorker({ env })). */
   workerEnv: Record<string, string>;
   releaseMachine: () => Promise<void>;
@@ -113,6 +115,7 @@ export async function openFileServices(): Promise<void> {
   const file = path.relative(repoRoot, expect.getState().testPath ?? "");
   const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
   const name = `${inject("runTag")}_${randomBytes(4).toString("hex")}`;
+  const webPort = await reservePort();
   current = {
     name,
     databaseUrl: await cloneTemplate(name),
@@ -122,7 +125,8 @@ export async function openFileServices(): Promise<void> {
     workerAsProcess: false,
     runner: null,
     web: null,
-    webPort: await freePort(),
+    webPort: webPort.port,
+    releaseWebPort: webPort.release,
     workerEnv: {},
     releaseMachine,
   };
@@ -234,7 +238,21 @@ export async function useWeb({
     s.web = null;
   }
   if (!s.web) {
-    s.web = { ...(await startWeb(cliEnv(s, port ?? s.webPort, auth), () => {}, env)), auth };
+    const start = () => startWeb(cliEnv(s, port ?? s.webPort, auth), () => {}, env, { reuse: false });
+    await s.releaseWebPort();
+    let started: Awaited<ReturnType<typeof startWeb>>;
+    try {
+      started = await start();
+    } catch (err) {
+      // Taken in the moment between the release and next's bind: once more on another port, and the worker with it.
+      if (!(err instanceof WebPortTakenError) || port) throw err;
+      s.webPort = await freePort();
+      await stopWorker((await s.worker?.catch(() => null)) ?? null);
+      s.worker = null;
+      await useWorker();
+      started = await start();
+    }
+    s.web = { ...started, auth };
     noteChild(s.web.managed);
   }
   return s.web.url;
@@ -256,6 +274,7 @@ export async function closeFileServices(): Promise<void> {
   const s = current;
   if (!s) return;
   current = null;
+  await s.releaseWebPort();
   await stopChild(s.web?.managed ?? null);
   await stopWorker((await s.worker?.catch(() => null)) ?? null);
   await stopChild((await s.runner?.catch(() => null)) ?? null);

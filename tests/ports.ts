@@ -2,7 +2,7 @@
 import net from "node:net";
 
 // Chosen as the providers choose (below the ephemeral range, where no outgoing connection takes it).
-export { freePort } from "@opsbench/host/free-port";
+export { freePort, reservePort } from "@opsbench/host/free-port";
 
 const answers = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import http from "node:http";
 import { createRequire } from "node:module";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { queueWorkers, type RunQueue } from "@opsbench/jobs";
 import { childEnv, repoRoot, runnerEnv, runnerSocket, type CliEnv } from "./env";
@@ -18,32 +18,74 @@ export interface Managed {
   stop(): Promise<void>;
 }
 
+/** The live processes of a group, from /proc; null where there is no /proc (macOS). A zombie does not count. */
+function groupPids(pgid: number): number[] | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") pids.push(Number(entry));
+  }
+  return pids;
+}
+
 /**
- * Whether a process of the group is still running. A zombie does not count: an orphan's reaper (PID 1 of a
- * container) may take its time. Linux lists the group in /proc; elsewhere signal 0 to the group tells.
+ * Whether a process of the group is still running. An orphan's reaper (PID 1 of a container) may take its time
+ * with a zombie, which does not count. Where there is no /proc, signal 0 to the group tells.
  */
 function groupAlive(pgid: number): boolean {
-  if (existsSync("/proc/self/stat")) {
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      } catch {
-        continue; // gone meanwhile
-      }
-      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ")".
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === pgid && state !== "Z") return true;
-    }
-    return false;
-  }
+  const pids = groupPids(pgid);
+  if (pids) return pids.length > 0;
   try {
     process.kill(-pgid, 0);
     return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a process of the group listens on the TCP port (Linux: the socket's inode in /proc/net/tcp*, among the
+ * processes' open files); null where there is no /proc. An answer on the port alone does not say whose it is.
+ */
+function groupListensOn(pgid: number, port: number): boolean | null {
+  const pids = groupPids(pgid);
+  if (!pids) return null;
+  const inodes = new Set<string>();
+  const portHex = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      // sl local_address rem_address st ... inode: state 0A is LISTEN.
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(`:${portHex}`) && fields[3] === "0A") inodes.add(fields[9]!);
+    }
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (inodes.has(target.slice("socket:[".length, -1)) && target.startsWith("socket:[")) return true;
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }
+  return false;
 }
 
 function manage(name: string, child: ChildProcess, companions: Managed[] = []): Managed {
@@ -212,20 +254,33 @@ export async function ensureWebBuild(env: CliEnv, log: (m: string) => void): Pro
   return true;
 }
 
-/** Starts `next start`; `extraEnv` adds the web app's own settings (e.g. a test's OIDC provider). */
+/** The web app's port is taken by another program, or by another opsbench web app when `reuse` is off. */
+export class WebPortTakenError extends Error {}
+
+/**
+ * Starts `next start`; `extraEnv` adds the web app's own settings (e.g. a test's OIDC provider). An opsbench web
+ * app already answering on the port is used as it is, unless `reuse` is off (the tests: each file's own server).
+ */
 export async function startWeb(
   env: CliEnv,
   log: (m: string) => void,
   extraEnv: Record<string, string> = {},
+  { reuse = true }: { reuse?: boolean } = {},
 ): Promise<{ url: string; managed: Managed | null }> {
-  const url = `http://127.0.0.1:${env.OPSBENCH_WEB_PORT}`;
-  if (await answers(`${url}/api/v1/runs`)) {
+  const port = Number(env.OPSBENCH_WEB_PORT);
+  const url = `http://127.0.0.1:${port}`;
+  const there = await webAppAt(url);
+  if (there === "opsbench" && reuse) {
     log(`web app already running at ${url}`);
     return { url, managed: null };
   }
+  if (there !== null)
+    throw new WebPortTakenError(
+      `port ${port} is taken by ${there === "opsbench" ? "another opsbench web app" : "a program that is not opsbench's web app"}; set OPSBENCH_WEB_PORT to a free port`,
+    );
   await ensureWebBuild(env, log);
   const out = openLog("web.log");
-  const child = spawn(process.execPath, [nextBin(), "start", "-H", "127.0.0.1", "-p", String(env.OPSBENCH_WEB_PORT)], {
+  const child = spawn(process.execPath, [nextBin(), "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: webDir,
     env: { ...childEnv(env), ...extraEnv },
     stdio: ["ignore", out.fd, out.fd],
@@ -233,15 +288,48 @@ export async function startWeb(
   });
   closeSync(out.fd);
   const until = Date.now() + 60_000;
-  while (!(await answers(`${url}/api/v1/runs`))) {
-    if (child.exitCode !== null)
-      throw new Error(
-        `the web app exited at start-up (code ${child.exitCode}); is port ${env.OPSBENCH_WEB_PORT} taken? The end of its log:\n${tailOf(out.file, 15)}`,
+  // Up when it answers from a socket of its own: a server that took the port meanwhile answers too, while ours
+  // fails to bind.
+  while (!((await answers(`${url}/api/v1/runs`)) && groupListensOn(child.pid!, port) !== false)) {
+    if (child.exitCode !== null) {
+      const tail = tailOf(out.file, 15);
+      const taken = tail.includes("EADDRINUSE");
+      throw new (taken ? WebPortTakenError : Error)(
+        `the web app exited at start-up (code ${child.exitCode})${taken ? `: port ${port} is taken` : ""}. The end of its log:\n${tail}`,
       );
-    if (Date.now() > until) throw new Error(`the web app did not answer at ${url} within 60 s`);
+    }
+    if (Date.now() > until) {
+      await manage("web", child).stop();
+      throw new Error(`the web app did not answer at ${url} within 60 s; the end of its log:\n${tailOf(out.file, 15)}`);
+    }
     await new Promise((r) => setTimeout(r, 300));
   }
   return { url, managed: manage("web", child) };
+}
+
+/**
+ * What answers at the URL: an opsbench web app (its /api/health report), another program, or nothing (null). On a
+ * connection of its own, like `answers`.
+ */
+function webAppAt(url: string): Promise<"opsbench" | "other" | null> {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/api/health`, { agent: false, timeout: 5000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk.slice(0, 10_000)));
+      res.on("end", () => {
+        try {
+          const report = JSON.parse(body) as Record<string, unknown>;
+          resolve(report && typeof report === "object" && "database" in report && "queues" in report ? "opsbench" : "other");
+        } catch {
+          resolve("other");
+        }
+      });
+      res.on("error", () => resolve("other"));
+    });
+    req.once("timeout", () => req.destroy(new Error("timeout")));
+    req.once("error", (err: NodeJS.ErrnoException) => resolve(err.code === "ECONNREFUSED" ? null : "other"));
+  });
 }
 
 /**

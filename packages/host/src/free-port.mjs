@@ -20,26 +20,52 @@ function ephemeralLow() {
   }
 }
 
-function bind(port, host) {
+/** Listens on `port` (0: one the kernel picks); null when it is taken. */
+function listenOn(port, host) {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
     server.once("error", () => resolve(null));
-    server.listen(port, host, () => {
-      const bound = server.address().port;
-      server.close(() => resolve(bound));
-    });
+    server.listen(port, host, () => resolve(server));
   });
 }
 
-/** A port nothing listens on at `host`, outside the ephemeral range when the range leaves room. */
-export async function freePort(host = "127.0.0.1") {
+/** A port below the ephemeral range (when the range leaves room) that this process now listens on. */
+async function holdFreePort(host) {
   const highest = Math.min(ephemeralLow(), 49_152) - 1;
   for (let attempt = 0; attempt < 64 && highest > LOWEST; attempt++) {
-    const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
-    if ((await bind(port, host)) !== null) return port;
+    const server = await listenOn(LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1)), host);
+    if (server) return server;
   }
-  const port = await bind(0, host);
-  if (port === null) throw new Error(`no free TCP port on ${host}`);
+  const server = await listenOn(0, host);
+  if (!server) throw new Error(`no free TCP port on ${host}`);
+  return server;
+}
+
+const closeServer = (server) => new Promise((resolve) => server.close(() => resolve()));
+
+/** A port nothing listens on at `host`, outside the ephemeral range when the range leaves room. */
+export async function freePort(host = "127.0.0.1") {
+  const server = await holdFreePort(host);
+  const { port } = server.address();
+  await closeServer(server);
   return port;
+}
+
+/**
+ * A free port held (listened on, so no other freePort caller takes it) until `release()`, for a server started long
+ * after the port is chosen: the test web app's port is picked before its worker starts, seconds earlier, and in that
+ * gap another file's replica once took it and answered in its place.
+ */
+export async function reservePort(host = "127.0.0.1") {
+  const server = await holdFreePort(host);
+  let released = false;
+  return {
+    port: server.address().port,
+    release: async () => {
+      if (released) return;
+      released = true;
+      await closeServer(server);
+    },
+  };
 }
