@@ -134,7 +134,9 @@ function measure(name: string, row: Row, r: number, options: ChangeDetectionOpti
 console.log(
   `| ${"series (method)".padEnd(44)} | detected within ${WITHIN} runs | median delay (min, max) | false alarms / 100 stationary runs | time per detection (60 runs) |`,
 );
-console.log(`| ${"-".repeat(44)} | ---------------------- | ----------------------- | ---------------------------------- | ---------------------------- |`);
+console.log(
+  `| ${"-".repeat(44)} | ---------------------- | ----------------------- | ---------------------------------- | ---------------------------- |`,
+);
 const shipped = { ...detectOptions };
 ROWS.forEach((row, r) => {
   const m = measure(`${row.name}, as shipped`, row, r, shipped);

@@ -21,7 +21,9 @@ export interface CommitRange {
 export function changeCommitRange(points: readonly { commit?: string | null }[], change: Pick<DetectedChange, "index">): CommitRange {
   const { index } = change;
   if (!(Number.isInteger(index) && index >= 1 && index < points.length))
-    throw new RangeError(`changeCommitRange: change index ${index} is not inside a series of ${points.length} points (1..${points.length - 1})`);
+    throw new RangeError(
+      `changeCommitRange: change index ${index} is not inside a series of ${points.length} points (1..${points.length - 1})`,
+    );
   let lastBefore: string | null = null;
   for (let i = index - 1; i >= 0 && lastBefore === null; i--) lastBefore = points[i]!.commit ?? null;
   let firstAfter: string | null = null;
