@@ -50,7 +50,7 @@ describe("detectChanges", () => {
     const fb = detectChanges(b);
     expect(fa.length).toBeGreaterThan(0);
     expect(fb.map((c) => c.index)).toEqual(fa.map((c) => c.index));
-    fb.forEach((c, i) => expect(c.relative).toBeCloseTo(fa[i]!.relative, 10));
+    for (const [i, c] of fb.entries()) expect(c.relative).toBeCloseTo(fa[i]!.relative, 10);
   });
 
   it("lets the runs' intervals weigh: two odd runs with narrow intervals are an excursion, with wide ones not", () => {
