@@ -63,8 +63,9 @@ describe("detectChanges", () => {
   });
 
   it("does not flag a step smaller than the runs' own resolution, unless told a smaller floor", () => {
-    // +-10% intervals, 1% scatter: a 5% step over 30 runs a side stands out of the scatter, but one run cannot see it.
-    const points = series(steps([100, 30], [105, 30]), 0.01, 6, 0.1);
+    // +-10% intervals, 1% scatter: a 7% step over 30 runs a side stands out (z ~5 in the runs' own noise), but one
+    // run cannot see it.
+    const points = series(steps([100, 30], [107, 30]), 0.01, 6, 0.1);
     expect(detectChanges(points)).toEqual([]);
     expect(detectChanges(points, { minRelativeChange: 0.01 }).map((c) => c.index)).toEqual([30]);
   });
@@ -73,6 +74,16 @@ describe("detectChanges", () => {
     const full = series(steps([100, 40], [120, 10]), 0.03, 7);
     const firstSeen = [41, 42, 43, 44, 45, 46].find((n) => detectChanges(full.slice(0, n)).some((c) => c.index === 40));
     expect(firstSeen).toBeLessThanOrEqual(43);
+  });
+
+  it("reports a step in the 3 newest runs by the quick test of the newest runs, which the history's penalty alone misses", () => {
+    // 10% up in 5% noise, 3 runs after it: z ~3.2, under what a change in the middle of the history must show.
+    const points = series(steps([100, 40], [110, 3]), 0.05, 2);
+    expect(detectChanges(points).map((c) => c.index)).toEqual([40]);
+    expect(detectChanges(points, { newestThreshold: 10 })).toEqual([]);
+    expect(detectChanges(points, { newestThreshold: Number.POSITIVE_INFINITY })).toEqual([]);
+    // The history's segmentation off: the newest runs' test alone still finds it.
+    expect(detectChanges(points, { threshold: Number.POSITIVE_INFINITY }).map((c) => c.index)).toEqual([40]);
   });
 
   it("handles the edges: fewer than 4 points, constant values, exact steps", () => {
