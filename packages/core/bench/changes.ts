@@ -188,7 +188,7 @@ if (Object.keys(shipped).length === 0)
     measure(`${ROWS[0]!.name}, newest z ${newestThreshold}`, ROWS[0]!, 0, { ...shipped, newestThreshold });
 if (Object.keys(shipped).length === 0) {
   detector = newestThree;
-  measure(`reference: 3 newest vs all before, |z| > ${REFERENCE_Z}`, ROWS[0]!, 0, {});
+  measure(`reference: 3 newest vs all before, z ${REFERENCE_Z}`, ROWS[0]!, 0, {});
 }
 console.log(
   `options: ${JSON.stringify({ ...CHANGE_DETECTION_DEFAULTS, ...shipped })}; "never": no change within 2 runs of the step even on all 60 runs`,
