@@ -11,6 +11,7 @@
 //                validity flags, infra point detail, provenance (commit, branch, PR, build, labels; from CI's env)
 //   shares/      what a share link shows
 //   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
+//   schedules/   a schedule's cron pattern, time zone, what it starts, its next ticks
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
 //   targets/     target specs by kind (local, kubernetes, cloud), the schemas derived from kinds/, env and secrets, vCPUs, credentials, kubeconfig,
 //                the local autoscaler
@@ -103,3 +104,4 @@ export * from "./targets/kubernetes-spec";
 export * from "./k6/external-run-settings";
 export * from "./metrics/metric-catalog";
 export * from "./compare/request-latency";
+export * from "./schedules/schedule-spec";
