@@ -276,10 +276,17 @@ describe("/api/v1 route contracts", () => {
     const studySchedule = await call("POST /api/v1/schedules", "/api/v1/schedules", {
       body: { name: "contract-weekly", what: { kind: "study", studyId }, cron: "30 4 1 1 *", timeZone: "Europe/Berlin", paused: true },
     });
-    expect(studySchedule.body).toMatchObject({ what: { kind: "study", studyId, studyName: "contract-study" }, paused: true, nextTicks: [] });
+    expect(studySchedule.body).toMatchObject({
+      what: { kind: "study", studyId, studyName: "contract-study" },
+      paused: true,
+      nextTicks: [],
+    });
     expect(
-      (await call("POST /api/v1/schedules", "/api/v1/schedules", { body: { name: "x", what: { kind: "study", studyId }, cron: "61 * * * *" } }))
-        .status,
+      (
+        await call("POST /api/v1/schedules", "/api/v1/schedules", {
+          body: { name: "x", what: { kind: "study", studyId }, cron: "61 * * * *" },
+        })
+      ).status,
     ).toBe(422);
     const taken = await call("POST /api/v1/schedules", "/api/v1/schedules", {
       body: { name: "contract-nightly", what: { kind: "study", studyId }, cron: "0 3 1 1 *" },

@@ -130,7 +130,16 @@ async function seed(workspaceId: string): Promise<Ids> {
   const credential = await db.credential.create({ data: { workspaceId, name: "matrix", kind: "kubernetes", secret: "v1.x.x.x" } });
   // Paused, with no job scheduler: nothing ticks.
   const schedule = await db.schedule.create({
-    data: { workspaceId, name: "matrix", kind: "run", targetName: "matrix", workloadName: "matrix", cron: "0 3 * * *", timeZone: "UTC", paused: true },
+    data: {
+      workspaceId,
+      name: "matrix",
+      kind: "run",
+      targetName: "matrix",
+      workloadName: "matrix",
+      cron: "0 3 * * *",
+      timeZone: "UTC",
+      paused: true,
+    },
   });
   return { run: run.id, study: study.id, share: share.id, credential: credential.id, schedule: schedule.id };
 }

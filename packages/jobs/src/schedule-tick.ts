@@ -50,7 +50,8 @@ export async function runScheduleTick(deps: ScheduleTickDeps, scheduleId: string
     if (going)
       return { ...base, outcome: "SKIPPED", reason: `the previous ${going.kind} ${going.id} is still ${going.status.toLowerCase()}` };
     const what = scheduleTargetOf(schedule);
-    if (!what) return { ...base, outcome: "FAILED", reason: "the schedule's study definition can no longer be read; save the schedule again" };
+    if (!what)
+      return { ...base, outcome: "FAILED", reason: "the schedule's study definition can no longer be read; save the schedule again" };
     const scope = workspaceScope(deps.db, schedule.workspaceId);
     const limits = await scope.limits.get();
     const newRuns = what.kind === "run" ? 1 : studyRunCount(what.definition);

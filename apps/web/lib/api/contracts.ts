@@ -344,7 +344,11 @@ export const API_CONTRACTS = withMethodAndPath({
     "Deletes a schedule and the record of its ticks; the runs and studies it started stay",
     scheduleDeletedSchema,
   ),
-  "POST /api/v1/schedules/{id}/pause": actionRoute("editor", "Pauses a schedule: no tick starts anything until it is resumed", scheduleSchema),
+  "POST /api/v1/schedules/{id}/pause": actionRoute(
+    "editor",
+    "Pauses a schedule: no tick starts anything until it is resumed",
+    scheduleSchema,
+  ),
   "POST /api/v1/schedules/{id}/resume": actionRoute(
     "editor",
     "Resumes a paused schedule: its next tick is the pattern's next time from now (ticks missed while paused are not made up)",

@@ -59,7 +59,7 @@ function toView(row: Schedule & { ticks: ScheduleTick[] }, now = new Date()): Sc
   const what: ScheduleView["what"] =
     target?.kind === "study"
       ? { kind: "study", studyId: target.studyId, studyName: target.studyName }
-      : target ?? { kind: "run", target: row.targetName ?? "", workload: row.workloadName ?? "" };
+      : (target ?? { kind: "run", target: row.targetName ?? "", workload: row.workloadName ?? "" });
   return {
     id: row.id,
     name: row.name,
@@ -204,7 +204,9 @@ async function stillGoing(db: Db, tick: ScheduleTick | null): Promise<{ kind: "r
   }
   if (tick?.studyId) {
     const study = await db.study.findUnique({ where: { id: tick.studyId }, select: { status: true } });
-    return study && (study.status === "QUEUED" || study.status === "RUNNING") ? { kind: "study", id: tick.studyId, status: study.status } : null;
+    return study && (study.status === "QUEUED" || study.status === "RUNNING")
+      ? { kind: "study", id: tick.studyId, status: study.status }
+      : null;
   }
   return null;
 }
