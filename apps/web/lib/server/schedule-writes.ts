@@ -13,7 +13,7 @@ import type { SignedInMember } from "./workspace";
 type What = ScheduleInput["what"];
 
 /** A name the schedule refers to that does not exist is bad input (422 at its field), not a missing resource. */
-async function named<T>(what: What, write: () => Promise<T>): Promise<T> {
+async function named<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
@@ -34,7 +34,7 @@ async function assertMayStart(member: SignedInMember, what: What): Promise<void>
 export async function createSchedule(member: SignedInMember, input: ScheduleInput) {
   const { scope } = member;
   await assertMayStart(member, input.what);
-  const row = await named(input.what, () => scope.schedules.create(input, { createdBy: requesterOf(member) }));
+  const row = await named(() => scope.schedules.create(input, { createdBy: requesterOf(member) }));
   try {
     await upsertScheduleScheduler(getScheduleQueue(), row);
   } catch (err) {
@@ -47,7 +47,7 @@ export async function createSchedule(member: SignedInMember, input: ScheduleInpu
 
 export async function updateSchedule(member: SignedInMember, id: string, input: Omit<ScheduleInput, "paused">) {
   await assertMayStart(member, input.what);
-  const row = await named(input.what, () => member.scope.schedules.update(id, input));
+  const row = await named(() => member.scope.schedules.update(id, input));
   await upsertScheduleScheduler(getScheduleQueue(), row);
   return row;
 }
