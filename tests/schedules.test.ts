@@ -13,8 +13,10 @@ import {
   type ScheduleTickDeps,
   schedulerIdOf,
   syncScheduleSchedulers,
+  tickTimeOf,
   upsertScheduleScheduler,
 } from "@opsbench/jobs";
+import { nextTicks } from "@opsbench/core";
 import { Redis } from "ioredis";
 import { killWorker, startWorker, waitFor, type WorkerProcess } from "./faults/fault-kit";
 import { shortRamp, taewaTarget, testDatabaseUrl, testRedisUrl } from "./helpers";
@@ -132,6 +134,11 @@ describe("a schedule's tick, in this process", () => {
     const active = (await db.schedule.findMany({ where: { paused: false } })).map((x) => schedulerIdOf(x.id)).sort();
     expect(keys).toEqual(active);
     expect(keys).not.toContain(schedulerIdOf(s.id));
+    // Each scheduler holds its next tick as one delayed job, whose time is the pattern's next (what the page shows).
+    const delayed = await q.getDelayed();
+    expect(delayed).toHaveLength(active.length);
+    const next = nextTicks("0 3 1 1 *", "UTC", 1)[0]!.toISOString();
+    expect(delayed.map((j) => tickTimeOf(j).toISOString())).toEqual(delayed.map(() => next));
     // Nothing of this part is left to tick once the workers start.
     await syncScheduleSchedulers(q, []);
     expect(await q.getJobSchedulers()).toEqual([]);

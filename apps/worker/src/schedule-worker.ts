@@ -13,7 +13,8 @@ export async function syncSchedules({ db, queues }: Services, log: Logger): Prom
   try {
     const active = await scheduleTicks(db).active();
     const r = await syncScheduleSchedulers(queues.schedule, active);
-    log.info(r, "schedule schedulers in place");
+    log.info({ upserted: r.upserted, removed: r.removed }, "schedule schedulers in place");
+    for (const f of r.failed) log.error({ scheduleId: f.id, err: f.error }, "a schedule's scheduler could not be written");
   } catch (err) {
     log.error({ err }, "the schedule schedulers could not be made to agree with the schedules; the next worker start tries again");
   }

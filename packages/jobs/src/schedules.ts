@@ -55,7 +55,10 @@ export async function removeScheduleScheduler(queue: Queue, scheduleId: string):
  * Makes the queue's schedulers those of `active` (the schedules not paused): each upserted (one that exists with
  * the same pattern keeps its next tick: the job id is the scheduler's and the tick's time), any other removed.
  */
-export async function syncScheduleSchedulers(queue: Queue, active: SchedulerSpec[]): Promise<{ upserted: number; removed: number }> {
+export async function syncScheduleSchedulers(
+  queue: Queue,
+  active: SchedulerSpec[],
+): Promise<{ upserted: number; removed: number; failed: { id: string; error: string }[] }> {
   const wanted = new Set(active.map((s) => schedulerIdOf(s.id)));
   // Listed whole before any is removed (a removal would shift the pages).
   const stale: string[] = [];
@@ -66,15 +69,27 @@ export async function syncScheduleSchedulers(queue: Queue, active: SchedulerSpec
   }
   for (const key of stale) await queue.removeJobScheduler(key);
   const removed = stale.length;
-  for (const s of active) await upsertScheduleScheduler(queue, s);
-  return { upserted: active.length, removed };
+  // One schedule's scheduler that cannot be written (e.g. BullMQ refuses a job id still held by a finished tick)
+  // does not keep the others from theirs.
+  const failed: { id: string; error: string }[] = [];
+  for (const s of active) {
+    try {
+      await upsertScheduleScheduler(queue, s);
+    } catch (err) {
+      failed.push({ id: s.id, error: (err as Error).message });
+    }
+  }
+  return { upserted: active.length - failed.length, removed, failed };
 }
 
-/** The time a tick's job stands for: the cron pattern's time (prevMillis), else the time in its job id. */
-export function tickTimeOf(job: Pick<Job, "id" | "opts" | "timestamp">): Date {
+/**
+ * The time a tick's job stands for: the cron pattern's time, as its job id ends ("repeat:<scheduler>:<millis>": BullMQ
+ * makes one job per scheduler and time, and this is how it names it), else its prevMillis.
+ */
+export function tickTimeOf(job: Pick<Job, "id" | "opts">): Date {
+  const millis = Number(/^repeat:.+:(\d+)$/.exec(job.id ?? "")?.[1]);
+  if (Number.isFinite(millis) && millis > 0) return new Date(millis);
   const prev = (job.opts as { prevMillis?: number }).prevMillis;
   if (typeof prev === "number" && prev > 0) return new Date(prev);
-  const millis = Number(/:(\d+)$/.exec(job.id ?? "")?.[1]);
-  if (Number.isFinite(millis) && millis > 0) return new Date(millis);
   throw new Error(`job ${job.id} is not a schedule's tick (no tick time)`);
 }
