@@ -106,6 +106,7 @@ describe("the schedules page", () => {
       const tick = row.getByTestId("schedule-tick");
       expect(await tick.getAttribute("data-outcome")).toBe("SKIPPED");
       expect(await tick.textContent()).toContain("2026-01-01 04:30SKIPPEDthe previous run x is still running");
+      await page.screenshot({ path: "/tmp/opsbench-schedules-skipped.png", fullPage: true });
 
       await row.getByTestId("schedule-delete").click();
       await page.getByTestId("schedules-empty").waitFor();
