@@ -15,6 +15,12 @@ describe("a schedule's cron pattern and time zone", () => {
     expect(cronProblem("@hourly")).toMatch(/it has 1 field, five are needed/);
     expect(cronProblem("x * * * *")).toBe("'x * * * *' is not a cron pattern: minute 'x' has characters a cron field cannot have");
     expect(cronProblem("")).toMatch(/a cron pattern is needed/);
+    // Parses, but never ticks: refused rather than saved as a schedule that never runs.
+    expect(cronProblem("0 0 31 4,6 *")).toBe(
+      "'0 0 31 4,6 *' is not a cron pattern: no day it names exists in the months it names (e.g. 31 April)",
+    );
+    expect(cronProblem("0 0 30 2 *")).toMatch(/no day it names exists/);
+    expect(cronProblem("0 0 29 2 *")).toBeNull();
     expect(cronProblem("*/15 9-17 * * 1-5")).toBeNull();
   });
 

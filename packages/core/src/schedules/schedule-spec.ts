@@ -13,7 +13,8 @@ export function cronProblem(pattern: string): string | null {
   if (fields.length !== 5)
     return `'${pattern}' is not a cron pattern: it has ${fields.length} field${fields.length === 1 ? "" : "s"}, five are needed (minute hour day-of-month month day-of-week)`;
   try {
-    cronParser.parseExpression(fields.join(" "), { utc: true });
+    // A pattern can parse and still name no time that exists (31 April and June): it would never tick.
+    cronParser.parseExpression(fields.join(" "), { utc: true }).next();
     return null;
   } catch (err) {
     return `'${pattern}' is not a cron pattern: ${describeCronError((err as Error).message, fields)}`;
@@ -31,6 +32,7 @@ function describeCronError(message: string, fields: string[]): string {
     const field = index >= 0 ? FIELD_NAMES[index] : "a field";
     return `${field} ${m[1]} is out of range (${m[2]})`;
   }
+  if (/explicit day of month|loop limit/i.test(message)) return "no day it names exists in the months it names (e.g. 31 April)";
   const bad = /got value: (\S+)/.exec(message);
   if (bad) {
     const index = fields.findIndex((f) => f.includes(bad[1]!));
@@ -88,7 +90,11 @@ export type ScheduleInputDraft = z.input<typeof scheduleInput>;
 export function nextTicks(pattern: string, timeZone: string, count = 5, from: Date = new Date()): Date[] {
   const it = cronParser.parseExpression(pattern, { tz: timeZone, currentDate: from });
   const out: Date[] = [];
-  for (let i = 0; i < count; i++) out.push(it.next().toDate());
+  try {
+    for (let i = 0; i < count; i++) out.push(it.next().toDate());
+  } catch {
+    // The library's search gave up (a pattern whose ticks are years apart): the ticks found so far.
+  }
   return out;
 }
 
