@@ -36,8 +36,11 @@ export async function handleScheduleTick(
     // Deleted while its scheduler stayed (the web app could not reach Redis): the scheduler goes now.
     await removeScheduleScheduler(queues.schedule, scheduleId);
     log.info(fields, "schedule tick of a deleted schedule: its scheduler is removed");
-  } else if (result.outcome === "SKIPPED") log.warn({ ...fields, reason: result.reason }, "schedule tick skipped");
-  else if (result.outcome === "FAILED") log.error({ ...fields, reason: result.reason }, "schedule tick failed");
+  } else if (result.outcome === "SKIPPED") {
+    // The one place a skipped tick is known with its reason, its row already written: a "schedule skipped"
+    // notification hooks in here (or through onTick), once per tick whichever worker took it.
+    log.warn({ ...fields, reason: result.reason }, "schedule tick skipped");
+  } else if (result.outcome === "FAILED") log.error({ ...fields, reason: result.reason }, "schedule tick failed");
   else if (result.outcome === "RAN") log.info({ ...fields, runId: result.runId, studyId: result.studyId }, "schedule tick started");
   else log.info({ ...fields, outcome: result.outcome }, "schedule tick not taken");
   await onTick?.(result);
