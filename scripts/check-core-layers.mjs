@@ -29,6 +29,7 @@ export const LAYERS = [
   "workspaces",
   "k6",
   "compare",
+  "schedules",
 ];
 
 const root = path.resolve(import.meta.dirname, "..");

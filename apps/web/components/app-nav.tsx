@@ -55,6 +55,7 @@ export function AppNav({ member }: { member: { email: string; role: string | nul
   const sections: NavSection[] = [
     { href: "/", label: "Runs", matches: (p) => p === "/" || under("/runs")(p) },
     { href: "/studies", label: "Studies", matches: under("/studies") },
+    { href: "/schedules", label: "Schedules", matches: under("/schedules") },
     { href: "/workloads", label: "Workloads", matches: under("/workloads") },
     { href: "/targets", label: "Targets", matches: under("/targets") },
     { href: "/compare", label: "Compare", matches: under("/compare") },

@@ -56,6 +56,25 @@ beforeAll(async () => {
     }),
   );
   studyId = study.id;
+  // A paused schedule of the study, with a tick that ran and one skipped (its reason shown on the page).
+  const schedule = await stack.scope.schedules.create({
+    name: "a11y nightly",
+    what: { kind: "study", studyId },
+    cron: "0 3 * * *",
+    timeZone: "Europe/Berlin",
+    paused: true,
+  });
+  await stack.db.scheduleTick.createMany({
+    data: [
+      { scheduleId: schedule.id, tickAt: new Date(T0), outcome: "RAN", studyId },
+      {
+        scheduleId: schedule.id,
+        tickAt: new Date(T0 + 86_400_000),
+        outcome: "SKIPPED",
+        reason: `the previous study ${studyId} is still running`,
+      },
+    ],
+  });
   const until = Date.now() + 400_000;
   for (;;) {
     const s = await stack.db.study.findUniqueOrThrow({ where: { id: studyId }, include: { runs: true } });
@@ -98,6 +117,7 @@ const pages = (): Array<[string, string]> => [
   ["study-new", "/studies/new"],
   ["study", `/studies/${studyId}`],
   ["study-tables", `/studies/${studyId}/tables`],
+  ["schedules", "/schedules"],
   ["compare", `/compare?${compareQuery()}`],
   ["report", `/compare/report?${compareQuery()}`],
   ["shares", "/share"],
@@ -111,7 +131,7 @@ const pages = (): Array<[string, string]> => [
 ];
 
 /** How many pages `pages()` lists (its ids come from the set-up, its length does not). */
-const PAGE_COUNT = 23;
+const PAGE_COUNT = 24;
 
 interface Violation {
   id: string;
@@ -175,7 +195,7 @@ describe("accessibility and look", () => {
         }
         if (report.length > 0) console.log(report.join("\n\n"));
         expect(report, report.join("\n\n")).toEqual([]);
-        // A bound from the work, not from a quiet machine: each of the 23 pages loads, hydrates and runs axe (a few
+        // A bound from the work, not from a quiet machine: each of the 24 pages loads, hydrates and runs axe (a few
         // seconds quiet, up to 20 s on a machine busy with other jobs).
       },
       PAGE_COUNT * 20_000,

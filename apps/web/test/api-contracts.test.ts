@@ -265,6 +265,51 @@ describe("/api/v1 route contracts", () => {
     expect((await call("GET /api/v1/studies/{id}/events", `/api/v1/studies/${missingId}/events`)).status).toBe(404);
     expect((await call("POST /api/v1/studies/{id}/abort", `/api/v1/studies/${missingId}/abort`)).status).toBe(404);
 
+    // Schedules (docs/schedules.md): a run's and a study's, on patterns that do not tick during the test (1 January).
+    const schedule = await call("POST /api/v1/schedules", "/api/v1/schedules", {
+      body: { name: "contract-nightly", what: { kind: "run", target: "contract-target", workload: "contract-load" }, cron: "0 3 1 1 *" },
+    });
+    expect(schedule.status).toBe(201);
+    expect(schedule.body).toMatchObject({ timeZone: "UTC", paused: false, recentTicks: [] });
+    expect((schedule.body as { nextTicks: string[] }).nextTicks).toHaveLength(5);
+    const scheduleId = field(schedule.body, "id");
+    const studySchedule = await call("POST /api/v1/schedules", "/api/v1/schedules", {
+      body: { name: "contract-weekly", what: { kind: "study", studyId }, cron: "30 4 1 1 *", timeZone: "Europe/Berlin", paused: true },
+    });
+    expect(studySchedule.body).toMatchObject({
+      what: { kind: "study", studyId, studyName: "contract-study" },
+      paused: true,
+      nextTicks: [],
+    });
+    expect(
+      (
+        await call("POST /api/v1/schedules", "/api/v1/schedules", {
+          body: { name: "x", what: { kind: "study", studyId }, cron: "61 * * * *" },
+        })
+      ).status,
+    ).toBe(422);
+    const taken = await call("POST /api/v1/schedules", "/api/v1/schedules", {
+      body: { name: "contract-nightly", what: { kind: "study", studyId }, cron: "0 3 1 1 *" },
+    });
+    expect(taken.status).toBe(409);
+    await call("GET /api/v1/schedules", "/api/v1/schedules");
+    await call("GET /api/v1/schedules/{id}", `/api/v1/schedules/${scheduleId}`);
+    expect((await call("GET /api/v1/schedules/{id}", `/api/v1/schedules/${missingId}`)).status).toBe(404);
+    const changed = await call("PUT /api/v1/schedules/{id}", `/api/v1/schedules/${scheduleId}`, {
+      body: { name: "contract-nightly", what: { kind: "run", target: "contract-target", workload: "contract-load" }, cron: "15 3 1 1 *" },
+    });
+    expect(changed.body).toMatchObject({ cron: "15 3 1 1 *" });
+    expect((await call("PUT /api/v1/schedules/{id}", `/api/v1/schedules/${scheduleId}`, { body: { name: "x" } })).status).toBe(422);
+    expect((await call("POST /api/v1/schedules/{id}/pause", `/api/v1/schedules/${scheduleId}/pause`)).body).toMatchObject({ paused: true });
+    expect((await call("POST /api/v1/schedules/{id}/resume", `/api/v1/schedules/${scheduleId}/resume`)).body).toMatchObject({
+      paused: false,
+    });
+    expect((await call("POST /api/v1/schedules/{id}/pause", `/api/v1/schedules/${missingId}/pause`)).status).toBe(404);
+    expect((await call("POST /api/v1/schedules/{id}/resume", `/api/v1/schedules/${missingId}/resume`)).status).toBe(404);
+    for (const id of [scheduleId, field(studySchedule.body, "id")])
+      expect((await call("DELETE /api/v1/schedules/{id}", `/api/v1/schedules/${id}`)).body).toEqual({ id, deleted: true });
+    expect((await call("DELETE /api/v1/schedules/{id}", `/api/v1/schedules/${scheduleId}`)).status).toBe(404);
+
     // The workspace's limits, its audit log, and the OpenAPI document.
     const limits = await call("GET /api/v1/limits", "/api/v1/limits");
     expect((await call("PUT /api/v1/limits", "/api/v1/limits", { body: limits.body })).status).toBe(200);

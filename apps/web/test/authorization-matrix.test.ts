@@ -21,7 +21,7 @@ import { startSignedInWeb } from "../../../tests/test-identity";
 // This file's web app requires sign-in (the other web tests run with OPSBENCH_AUTH=off); its first account is `owner`.
 const { web, owner } = await startSignedInWeb();
 
-type Ids = { run: string; study: string; share: string; credential: string };
+type Ids = { run: string; study: string; share: string; credential: string; schedule: string };
 interface Row {
   /** The URL to call, given the ids of rows in the *other* workspace than the caller's. */
   url: (ids: Ids) => string;
@@ -89,6 +89,18 @@ const MATRIX: Record<RouteKey, Row> = {
   "GET /api/v1/retention": { url: () => "/api/v1/retention", allowed: 200 },
   // An invalid value, so the owner's call is refused (422) and the setting stays as it is.
   "PUT /api/v1/retention": { url: () => "/api/v1/retention", body: { seriesRetentionDays: 0 }, allowed: 422 },
+  "GET /api/v1/schedules": { url: () => "/api/v1/schedules", allowed: 200 },
+  "POST /api/v1/schedules": { url: () => "/api/v1/schedules", body: {}, allowed: 422 },
+  "GET /api/v1/schedules/{id}": { url: (i) => `/api/v1/schedules/${i.schedule}`, allowed: 404 },
+  // A valid body, so the other workspace's schedule is what refuses it (its target is never looked up).
+  "PUT /api/v1/schedules/{id}": {
+    url: (i) => `/api/v1/schedules/${i.schedule}`,
+    body: { name: "matrix", what: { kind: "run", target: "matrix", workload: "matrix" }, cron: "0 3 * * *" },
+    allowed: 404,
+  },
+  "DELETE /api/v1/schedules/{id}": { url: (i) => `/api/v1/schedules/${i.schedule}`, allowed: 404 },
+  "POST /api/v1/schedules/{id}/pause": { url: (i) => `/api/v1/schedules/${i.schedule}/pause`, allowed: 404 },
+  "POST /api/v1/schedules/{id}/resume": { url: (i) => `/api/v1/schedules/${i.schedule}/resume`, allowed: 404 },
 };
 
 type Caller = {
@@ -103,8 +115,8 @@ type Caller = {
 let db: Db;
 const callers: Caller[] = [];
 const ids: Record<"default" | "other", Ids> = {
-  default: { run: "", study: "", share: "", credential: "" },
-  other: { run: "", study: "", share: "", credential: "" },
+  default: { run: "", study: "", share: "", credential: "", schedule: "" },
+  other: { run: "", study: "", share: "", credential: "", schedule: "" },
 };
 
 /** A run, a study, a share link and a credential in the workspace, made directly in the database (nothing is queued). */
@@ -116,7 +128,20 @@ async function seed(workspaceId: string): Promise<Ids> {
   });
   // Never opened here: the matrix only needs a row to address.
   const credential = await db.credential.create({ data: { workspaceId, name: "matrix", kind: "kubernetes", secret: "v1.x.x.x" } });
-  return { run: run.id, study: study.id, share: share.id, credential: credential.id };
+  // Paused, with no job scheduler: nothing ticks.
+  const schedule = await db.schedule.create({
+    data: {
+      workspaceId,
+      name: "matrix",
+      kind: "run",
+      targetName: "matrix",
+      workloadName: "matrix",
+      cron: "0 3 * * *",
+      timeZone: "UTC",
+      paused: true,
+    },
+  });
+  return { run: run.id, study: study.id, share: share.id, credential: credential.id, schedule: schedule.id };
 }
 
 const sessionHeaders = (setCookie: string | null): Record<string, string> => {

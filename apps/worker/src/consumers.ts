@@ -15,6 +15,7 @@ import { validateScriptJob } from "./script-validation-worker";
 import { executeSegment } from "./segments/generator";
 import type { Services } from "./services";
 import { executeStudy } from "./study-runner";
+import { handleScheduleTick } from "./schedule-worker";
 
 export interface Consumer<Schema extends z.ZodType = z.ZodType> {
   queue: ConsumedQueue<Schema>;
@@ -104,6 +105,15 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
             queue: CONSUMED_QUEUES.scriptValidation,
             label: "script validation worker",
             handle: validateScriptJob({ runner: services.runner, log }),
+          }),
+          // Schedules' ticks: each one recorded once (its row's unique key), then a run or study queued as any other.
+          // After the start-up pass, so a tick never judges "still going" on a run a dead worker left unfinished.
+          schedule: consumer({
+            queue: CONSUMED_QUEUES.schedule,
+            label: "schedule worker",
+            afterStartUpPass: true,
+            handle: ({ scheduleId }, job) => handleScheduleTick(services, log, scheduleId, job),
+            failed: { message: "schedule tick job failed", ids: (data) => ({ scheduleId: data.scheduleId }) },
           }),
         }
       : {}),

@@ -1,8 +1,9 @@
 // The clients a worker works with, opened together at start and closed together at the end: Postgres, Redis (the
-// publisher, the load lock's and the heartbeat's commands), the host's k6 runner, the queues it enqueues on and the
+// publisher, the load lock's and the heartbeat's commands), the host's k6 runner, the queues it enqueues on (and the
+// schedules queue, whose job schedulers it keeps) and the
 // host's load lock. pipelineDeps() hands them to the run pipeline, the study runner and the reconciler.
 import { createDb, type Db } from "@opsbench/db";
-import { createLoadQueue, createRunQueue, createStudyQueue, queuePrefix } from "@opsbench/jobs";
+import { createLoadQueue, createRunQueue, createScheduleQueue, createStudyQueue, queuePrefix } from "@opsbench/jobs";
 import { Redis } from "ioredis";
 import type { WorkerConfig } from "./config";
 import { LoadLock } from "./load-lock";
@@ -46,7 +47,12 @@ export async function openServices({ env, blockHosts, blockPorts }: WorkerConfig
     leaseMs: env.OPSBENCH_LOAD_LEASE_SECONDS * 1000,
     log,
   });
-  const queues = { run: createRunQueue(env.REDIS_URL), study: createStudyQueue(env.REDIS_URL), load: createLoadQueue(env.REDIS_URL) };
+  const queues = {
+    run: createRunQueue(env.REDIS_URL),
+    study: createStudyQueue(env.REDIS_URL),
+    load: createLoadQueue(env.REDIS_URL),
+    schedule: createScheduleQueue(env.REDIS_URL),
+  };
   return {
     db,
     redis,
@@ -56,7 +62,7 @@ export async function openServices({ env, blockHosts, blockPorts }: WorkerConfig
     queues,
     /** After the consumers: the queues, then Redis, then Postgres. */
     async close() {
-      await Promise.all([queues.run.close(), queues.study.close(), queues.load.close()]);
+      await Promise.all([queues.run.close(), queues.study.close(), queues.load.close(), queues.schedule.close()]);
       await closeClients(redis, db);
     },
   };

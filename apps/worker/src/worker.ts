@@ -11,6 +11,7 @@ import { startHeartbeat } from "./heartbeat";
 import { inFlightRegistry } from "./in-flight";
 import type { Logger } from "./logger";
 import { startWorkerMaintenance } from "./maintenance";
+import { syncSchedules } from "./schedule-worker";
 import { openServices, pipelineDeps } from "./services";
 import { shutDown } from "./shutdown";
 
@@ -39,6 +40,8 @@ export async function startWorker(config: WorkerConfig, log: Logger) {
   const maintenance = await startWorkerMaintenance(config, services, self, beatsAtStart, log);
   // A generator-only worker (--role load) takes no runs or studies: only load segments.
   if (role === "all") {
+    // The schedules' job schedulers from their rows (docs/schedules.md), before this worker takes ticks.
+    await syncSchedules(services, log);
     consumers.runDeferred();
     // The first beat now that it consumes, not an interval later (the healthcheck reads it).
     void heartbeat.beat();

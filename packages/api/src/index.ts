@@ -13,3 +13,4 @@ export * from "./shares";
 export * from "./studies";
 export * from "./wire";
 export * from "./workspace-admin";
+export * from "./schedules";

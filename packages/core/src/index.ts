@@ -13,6 +13,7 @@
 //                weights) and the commit range a change falls in
 //   shares/      what a share link shows
 //   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
+//   schedules/   a schedule's cron pattern, time zone, what it starts, its next ticks
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
 //   targets/     target specs by kind (local, kubernetes, cloud), the schemas derived from kinds/, env and secrets, vCPUs, credentials, kubeconfig,
 //                the local autoscaler
@@ -107,3 +108,4 @@ export * from "./targets/kubernetes-spec";
 export * from "./k6/external-run-settings";
 export * from "./metrics/metric-catalog";
 export * from "./compare/request-latency";
+export * from "./schedules/schedule-spec";

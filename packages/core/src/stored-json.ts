@@ -11,6 +11,7 @@ import { loadAdmission } from "./load-hosts/load-admission";
 import { k6SummarySchema, runSummarySchema } from "./runs/run-summary";
 import { shareSubjectSchema } from "./shares/share-subject";
 import { plannedOrderSchema, studyCellsSchema } from "./studies/study-cells";
+import { studyInput } from "./studies/study-spec";
 import { targetDefinitionSchema, targetSnapshotSchema } from "./kinds/target-schemas";
 import { validityFlags } from "./runs/validity-flags";
 import { workloadSpec } from "./workloads/workload-spec";
@@ -56,6 +57,7 @@ export const STORED_JSON_SCHEMAS = {
   "RunRollup.windows": runRollupWindowsSchema,
   "RunRollup.pageSeries": runPageSeriesSchema,
   "ComparisonCacheEntry.view": comparisonViewSchema,
+  "Schedule.studyDefinition": studyInput,
 } as const;
 
 /** A stored value, or null when it does not match its schema (a bad row must not break a page; the reader decides what null means). */

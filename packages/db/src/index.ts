@@ -16,6 +16,16 @@ export { applyMigrations, listMigrations, defaultMigrationsDir } from "./migrati
 export { ensureAppRole, type AppRoleOptions } from "./migrations/app-role";
 export { ConflictError, NotFoundError } from "./errors";
 export { BaselineRefused } from "./scope/runs-scope";
+export {
+  RECENT_TICKS,
+  scheduleTargetOf,
+  scheduleTicks,
+  type ScheduleRow,
+  type ScheduleTarget,
+  type ScheduleTicks,
+  type ScheduleTickRow,
+  type ScheduleView,
+} from "./scope/schedules-scope";
 export { pruneExpiredSeries } from "./runs/retention";
 export { workspaceScope, defaultWorkspaceId, DEFAULT_WORKSPACE_SLUG, isUuid, type WorkspaceScope } from "./scope/workspace-scope";
 export { hostVerificationToken, type TargetVerification } from "./workspaces/host-verification";

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { CREDENTIAL_CHECK_QUEUE, credentialCheckPayload } from "./credential-check";
 import { LOAD_QUEUE, segmentJobPayload } from "./load-segments";
 import { queuePrefix, RUN_QUEUE, redisConnection, runJobPayload, STALLED_JOB_SETTINGS } from "./queues";
+import { SCHEDULE_QUEUE, scheduleJobPayload } from "./schedules";
 import { SCRIPT_VALIDATION_QUEUE, scriptValidationPayload } from "./script-validation";
 import { STUDY_QUEUE, studyJobPayload } from "./study-queue";
 
@@ -29,6 +30,9 @@ export const CONSUMED_QUEUES = {
   // Validation and credential checks are short and light; two at once keep a submit from waiting behind another.
   scriptValidation: consumed({ name: SCRIPT_VALIDATION_QUEUE, payload: scriptValidationPayload, concurrency: 2, revealIssues: true }),
   credentialCheck: consumed({ name: CREDENTIAL_CHECK_QUEUE, payload: credentialCheckPayload, concurrency: 2, revealIssues: false }),
+  // A schedule's tick only writes rows and enqueues (the run or study queues as any other); two at once keep one
+  // schedule's slow database from holding up another's tick.
+  schedule: consumed({ name: SCHEDULE_QUEUE, payload: scheduleJobPayload, concurrency: 2, revealIssues: true }),
 };
 
 /** A consumer of `queue`: parses each job's payload and hands it to `handle`. `autorun: false` waits for its run(). */

@@ -12,3 +12,6 @@ export * from "./load-segments";
 export * from "./runner-protocol";
 export * from "./maintenance";
 export * from "./consumed-queues";
+export * from "./schedules";
+export * from "./schedule-tick";
+export * from "./work-admission";

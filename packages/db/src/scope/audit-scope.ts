@@ -24,7 +24,12 @@ export type AuditAction =
   | "retention.set"
   | "credential.save"
   | "credential.delete"
-  | "credential.settings";
+  | "credential.settings"
+  | "schedule.create"
+  | "schedule.update"
+  | "schedule.pause"
+  | "schedule.resume"
+  | "schedule.delete";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

@@ -16,6 +16,7 @@ import { credentialsScope } from "./credentials-scope";
 import { definitionsScope } from "./definitions-scope";
 import { limitsScope } from "./limits-scope";
 import { runsScope } from "./runs-scope";
+import { schedulesScope } from "./schedules-scope";
 import { sharesScope } from "./shares-scope";
 import { studiesScope } from "./studies-scope";
 import { workspaceAccess } from "./workspace-access";
@@ -62,6 +63,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
       return loadRunSaturations(db, runIds);
     },
     shares: sharesScope(db, workspaceId, access),
+    /** Runs and studies started on a cron pattern, and their ticks (schedules-scope.ts). */
+    schedules: schedulesScope(db, workspaceId),
     /** What the workspace may ask of the machine (defaults until an owner sets them). */
     limits: limitsScope(db, workspaceId),
     /** Who created, started, aborted, shared and revoked what. */
