@@ -10,6 +10,7 @@ const unit = [
   "packages/core/test/**/*.test.ts",
   "tests/self-hosting.test.ts",
   "tests/go-licences.test.ts",
+  "tests/licence-files.test.ts",
   "tests/metric-catalog.test.ts",
   "tests/verdict-version.test.ts",
   "engine/test/**/*.test.ts",
