@@ -73,7 +73,8 @@ function cases(r: CiReport): Case[] {
     out.push({ classname: "k6.thresholds", name: "k6 thresholds", failure: "k6 exited 99: thresholds failed" });
   // Inconclusive is its own outcome, not a pass: skipped with the reason (a failure with --fail-on-inconclusive).
   // No baseline yet: each rule is there, skipped with the reason, so the report shows what was not judged.
-  if (!r.comparison) for (const rule of r.noBaseline?.rules ?? []) out.push({ classname: "opsbench.gate", name: rule, skipped: r.noBaseline!.message });
+  if (!r.comparison)
+    for (const rule of r.noBaseline?.rules ?? []) out.push({ classname: "opsbench.gate", name: rule, skipped: r.noBaseline!.message });
   for (const g of r.comparison?.results ?? [])
     out.push({
       classname: "opsbench.gate",
