@@ -137,6 +137,7 @@ export function markdownSummary(r: CiReport): string {
     for (const t of r.run.thresholds) lines.push(`| \`${cell(t.metric)}: ${cell(t.expression)}\` | ${t.ok ? "✅" : "❌"} |`);
     lines.push("");
   }
+  if (!r.comparison && r.noBaseline) lines.push(`${r.noBaseline.message} (no rule was judged).`, "");
   if (r.comparison) {
     const c = r.comparison;
     const side = c.baselineIds.length > 1 ? ` and the ${c.baselineIds.length - 1} runs before it` : "";

@@ -20,7 +20,14 @@ export function escapesAllowed(stream: { isTTY?: boolean }, env: NodeJS.ProcessE
   return stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
 }
 
-export function liveLine(stream: NodeJS.WriteStream = process.stderr): LiveLine {
+/** What the live line writes to: stderr, or any stream that says whether it is a terminal. */
+export interface LiveStream {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): unknown;
+}
+
+export function liveLine(stream: LiveStream = process.stderr): LiveLine {
   const live = escapesAllowed(stream);
   let shown = false;
   const clear = () => {

@@ -89,7 +89,7 @@ describe("opsbench --help and --version", () => {
     expect(escapesAllowed({ isTTY: false }, {})).toBe(false);
     // A terminal stream with NO_COLOR set: the live line writes only its permanent lines.
     const written: string[] = [];
-    const tty = { isTTY: true, columns: 80, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const tty = { isTTY: true, columns: 80, write: (s: string) => written.push(s) };
     const before = process.env.NO_COLOR;
     process.env.NO_COLOR = "1";
     try {
