@@ -138,7 +138,7 @@ describe("--junit against junit-10.xsd", () => {
     ]);
     expect(
       await junit10Problems('<testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c"/>text</testsuite>'),
-    ).toEqual(['testsuite/testcase[0]: <testcase> lacks the required attribute "name"', "testsuite: <testsuite> may hold no text"]);
+    ).toEqual(["testsuite: <testsuite> may hold no text", 'testsuite/testcase[0]: <testcase> lacks the required attribute "name"']);
     expect(await junit10Problems('<testsuites><testsuite name="s" tests="1"><case/></testsuite></testsuites>')).toEqual([
       'testsuites/testsuite[0]: <testsuite> lacks the required attribute "failures"',
       'testsuites/testsuite[0]: <testsuite> lacks the required attribute "errors"',
