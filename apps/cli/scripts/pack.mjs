@@ -58,7 +58,8 @@ writeFileSync(
       description: "opsbench's command line against an opsbench server (OPSBENCH_URL, OPSBENCH_TOKEN): runs, script runs, baselines, gates",
       type: "module",
       bin: { opsbench: "bin/opsbench.mjs" },
-      files: ["bin"],
+      // npm packs LICENSE and README whatever `files` says; NOTICE only when listed.
+      files: ["bin", "NOTICE"],
       engines: { node: ">=20" },
     },
     null,
@@ -69,7 +70,7 @@ writeFileSync(
   path.join(stage, "README.md"),
   "# @opsbench/cli\n\nopsbench's command line against an opsbench server. Set `OPSBENCH_URL` and `OPSBENCH_TOKEN` (an API token\nfrom the server's settings page), then `opsbench --help`. See docs/ci.md in the opsbench repository.\n",
 );
-// The licence and the project's notices go with the package (npm packs LICENSE and NOTICE whatever `files` says).
+// The licence and the project's notices go with the package.
 copyFileSync(path.join(cliDir, "LICENSE"), path.join(stage, "LICENSE"));
 copyFileSync(path.join(cliDir, "../../NOTICE"), path.join(stage, "NOTICE"));
 mkdirSync(out, { recursive: true });

@@ -109,7 +109,7 @@ describe("the packed CLI, installed into an empty folder", () => {
     expect(help.code, help.stderr).toBe(0);
     for (const flag of ["--target", "--script", "--baseline", "--fail-on", "--if-no-baseline", "--junit", "--external"])
       expect(help.stdout).toContain(flag);
-    expect(help.stdout).not.toContain("opsbench ingest");
+    expect(help.stdout).not.toContain("opsbench ingest --run ID [--url BASE]");
     expect(help.stdout).not.toContain("\u001b");
     const compareHelp = await installed({}, "compare", "--help");
     expect(compareHelp.code).toBe(0);
