@@ -13,7 +13,6 @@ const unit = [
   "tests/licence-files.test.ts",
   "tests/openapi-security.test.ts",
   "apps/cli/test/junit-schema.test.ts",
-  "apps/cli/test/cli-help.test.ts",
   "tests/metric-catalog.test.ts",
   "tests/verdict-version.test.ts",
   "engine/test/**/*.test.ts",

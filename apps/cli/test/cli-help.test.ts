@@ -1,6 +1,6 @@
 // `opsbench COMMAND --help` and `opsbench --version` (issue 37: `run --help` exited 2), and NO_COLOR. The repository's
 // CLI is run for real, with no server and no database: help and version need neither. The packed CLI's are checked
-// in packed-cli.test.ts.
+// in packed-cli.test.ts. An integration file (not unit): it starts a dozen CLI processes, tens of seconds on two cores.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
