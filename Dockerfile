@@ -28,6 +28,8 @@ ENV NEXT_TELEMETRY_DISABLED=1
 # Every workspace's manifest first (npm ci checks them against the lock file), so the
 # dependency layer is rebuilt only when one of them changes.
 COPY package.json package-lock.json turbo.json tsconfig.base.json ./
+# The licence and its notices travel with the code into both images (Apache-2.0, section 4).
+COPY LICENSE NOTICE ./
 COPY apps/web/package.json apps/web/
 COPY apps/runner/package.json apps/runner/
 COPY apps/worker/package.json apps/worker/
@@ -73,7 +75,7 @@ WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 # The code stays owned by root (the app cannot rewrite itself); only Next's cache is writable.
 # node_modules stay: pg, @prisma/*, bullmq and ioredis are loaded at run time, not bundled.
-COPY --from=web-build /app/package.json /app/tsconfig.base.json ./
+COPY --from=web-build /app/package.json /app/tsconfig.base.json /app/LICENSE /app/NOTICE ./
 COPY --from=web-build /app/node_modules ./node_modules
 COPY --from=web-build /app/packages ./packages
 COPY --from=web-build /app/apps/web ./apps/web

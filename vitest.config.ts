@@ -10,6 +10,9 @@ const unit = [
   "packages/core/test/**/*.test.ts",
   "tests/self-hosting.test.ts",
   "tests/go-licences.test.ts",
+  "tests/licence-files.test.ts",
+  "tests/openapi-security.test.ts",
+  "apps/cli/test/junit-schema.test.ts",
   "tests/metric-catalog.test.ts",
   "tests/verdict-version.test.ts",
   "engine/test/**/*.test.ts",
@@ -28,6 +31,7 @@ const browser = [
   "apps/cli/test/gate-verdicts.test.ts",
   "apps/cli/test/external-run.test.ts",
   "apps/cli/test/ingest.test.ts",
+  "apps/cli/test/remote-resilience.test.ts",
   "tests/hostile/**/*.test.ts",
   "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];

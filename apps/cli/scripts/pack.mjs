@@ -4,7 +4,7 @@
 // bundle must not hold the database client, the queue or the local-process code: the build fails if it does.
 // Prints the tarball's path on stdout.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
@@ -54,10 +54,12 @@ writeFileSync(
     {
       name: "@opsbench/cli",
       version: own.version,
+      license: own.license,
       description: "opsbench's command line against an opsbench server (OPSBENCH_URL, OPSBENCH_TOKEN): runs, script runs, baselines, gates",
       type: "module",
       bin: { opsbench: "bin/opsbench.mjs" },
-      files: ["bin"],
+      // npm packs LICENSE and README whatever `files` says; NOTICE only when listed.
+      files: ["bin", "NOTICE"],
       engines: { node: ">=20" },
     },
     null,
@@ -68,6 +70,9 @@ writeFileSync(
   path.join(stage, "README.md"),
   "# @opsbench/cli\n\nopsbench's command line against an opsbench server. Set `OPSBENCH_URL` and `OPSBENCH_TOKEN` (an API token\nfrom the server's settings page), then `opsbench --help`. See docs/ci.md in the opsbench repository.\n",
 );
+// The licence and the project's notices go with the package.
+copyFileSync(path.join(cliDir, "LICENSE"), path.join(stage, "LICENSE"));
+copyFileSync(path.join(cliDir, "../../NOTICE"), path.join(stage, "NOTICE"));
 mkdirSync(out, { recursive: true });
 const packed = JSON.parse(
   execFileSync("npm", ["pack", "--json", "--pack-destination", out], {

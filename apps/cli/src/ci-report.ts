@@ -25,6 +25,8 @@ export interface CiReport {
   } | null;
   /** `--fail-on-inconclusive`: an inconclusive rule fails the build (99) like a failed one. */
   failOnInconclusive?: boolean;
+  /** `--baseline latest-baseline` found none (--if-no-baseline pass): what was said, and the rules left unjudged. */
+  noBaseline?: { message: string; rules: string[] } | null;
 }
 
 /** Whether a rule's outcome fails the build: a failure, or (asked for) an inconclusive one. */
@@ -70,6 +72,9 @@ function cases(r: CiReport): Case[] {
   if (!r.run.thresholds.length && (r.run.k6ExitCode === 99 || r.run.thresholdsOk === false))
     out.push({ classname: "k6.thresholds", name: "k6 thresholds", failure: "k6 exited 99: thresholds failed" });
   // Inconclusive is its own outcome, not a pass: skipped with the reason (a failure with --fail-on-inconclusive).
+  // No baseline yet: each rule is there, skipped with the reason, so the report shows what was not judged.
+  if (!r.comparison)
+    for (const rule of r.noBaseline?.rules ?? []) out.push({ classname: "opsbench.gate", name: rule, skipped: r.noBaseline!.message });
   for (const g of r.comparison?.results ?? [])
     out.push({
       classname: "opsbench.gate",
@@ -83,7 +88,7 @@ export function junitXml(r: CiReport): string {
   const all = cases(r);
   const count = (k: keyof Case) => all.filter((c) => c[k] !== undefined).length;
   const suite = `opsbench ${r.run.target?.name ?? "?"} / ${r.run.workload?.name ?? "?"}`;
-  const attrs = `tests="${all.length}" failures="${count("failure")}" errors="${count("error")}" skipped="${count("skipped")}"`;
+  const totals = `tests="${all.length}" failures="${count("failure")}" errors="${count("error")}"`;
   const body = all
     .map((c) => {
       const inner = [
@@ -97,8 +102,8 @@ export function junitXml(r: CiReport): string {
     })
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="opsbench" ${attrs}>
-  <testsuite name="${xml(suite)}" ${attrs}>
+<testsuites name="opsbench" ${totals}>
+  <testsuite name="${xml(suite)}" ${totals} skipped="${count("skipped")}">
 ${body}
   </testsuite>
 </testsuites>
@@ -132,6 +137,7 @@ export function markdownSummary(r: CiReport): string {
     for (const t of r.run.thresholds) lines.push(`| \`${cell(t.metric)}: ${cell(t.expression)}\` | ${t.ok ? "✅" : "❌"} |`);
     lines.push("");
   }
+  if (!r.comparison && r.noBaseline) lines.push(`${r.noBaseline.message} (no rule was judged).`, "");
   if (r.comparison) {
     const c = r.comparison;
     const side = c.baselineIds.length > 1 ? ` and the ${c.baselineIds.length - 1} runs before it` : "";

@@ -10,6 +10,7 @@ import type { ExternalRunCreated } from "@opsbench/api";
 import { PROVENANCE_OPTIONS, PROVENANCE_USAGE, type ProvenanceFlags, runProvenance } from "./provenance-flags";
 import { type Remote, remoteCreateExternalRun, remoteRunReport } from "./remote-client";
 import { pollRun } from "./run-report";
+import { waitAbortingOnSignal } from "./run-interrupt";
 import { parsing, UsageError } from "./usage-error";
 
 export const EXTERNAL_RUN_USAGE = `  opsbench run --external [--workload NAME] [--name N] [--parallelism N] [--url BASE] [--image IMG] [--script-configmap CM]
@@ -110,14 +111,23 @@ export async function remoteExternalRun(
     }),
   );
   const request = externalRunRequest(values);
-  const created = await remoteCreateExternalRun(remote, { ...request, ingestBaseUrl: request.ingestBaseUrl ?? remote.url });
+  const create = () => remoteCreateExternalRun(remote, { ...request, ingestBaseUrl: request.ingestBaseUrl ?? remote.url });
   if (values["no-wait"]) {
-    printExternalSettings(created, io.say, io.out);
+    printExternalSettings(await create(), io.say, io.out);
     return 0;
   }
-  printExternalSettings(created, io.say, io.say);
-  io.say(`\nwaiting for ${created.k6Commands.length} generator(s) to send their results (${remote.url}/runs/${created.id})...`);
-  const view = await pollRun(() => remoteRunReport(remote, created.id), io.say);
+  // While it waits, a SIGINT or SIGTERM aborts the run on the server (its generators' sends are then refused).
+  const view = await waitAbortingOnSignal(
+    remote,
+    io.say,
+    async () => {
+      const created = await create();
+      printExternalSettings(created, io.say, io.say);
+      io.say(`\nwaiting for ${created.k6Commands.length} generator(s) to send their results (${remote.url}/runs/${created.id})...`);
+      return created;
+    },
+    (created, polling, signal) => pollRun(() => remoteRunReport(polling, created.id), io.say, signal),
+  );
   for (const t of view.thresholds) io.say(`  threshold ${t.metric}: ${t.expression} ${t.ok ? "passed" : "FAILED"} (merged result)`);
   return report(view, values);
 }

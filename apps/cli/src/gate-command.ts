@@ -31,7 +31,9 @@ export const GATE_USAGE = `  opsbench baseline set RUN_ID | show [--target NAME]
                                                               baseline's target x workload (an import: of its name) with the run;
                                                               --fail-on-inconclusive: an inconclusive rule fails too (exit 99)
   run and compare take --baseline, --fail-on, --run-cv, --baseline-runs, --fail-on-inconclusive, --junit FILE (JUnit
-  XML) and --summary FILE (GitHub markdown)`;
+    XML), --summary FILE (GitHub markdown) and --if-no-baseline pass|fail (--baseline latest-baseline when the target
+    and workload have none yet: pass, the default, goes on without a comparison, exit 0 unless a threshold failed,
+    and marks the run as the first baseline when it succeeded; fail exits 2 before any load)`;
 
 /** The options `run` and `compare` share. */
 export const GATE_OPTIONS = {
@@ -42,6 +44,7 @@ export const GATE_OPTIONS = {
   "fail-on-inconclusive": { type: "boolean" },
   junit: { type: "string" },
   summary: { type: "string" },
+  "if-no-baseline": { type: "string" },
 } as const;
 
 export interface GateOptions {
@@ -52,6 +55,7 @@ export interface GateOptions {
   "fail-on-inconclusive"?: boolean | undefined;
   junit?: string | undefined;
   summary?: string | undefined;
+  "if-no-baseline"?: string | undefined;
 }
 
 interface Io {
@@ -86,12 +90,24 @@ export function baselineRunsOf(o: GateOptions): number | undefined {
 /** The rules, parsed before anything is started (a bad rule or option is exit 2, not a run thrown away). */
 export function gateRules(o: GateOptions): GateRule[] {
   const rules = (o["fail-on"] ?? []).map((text) => parsing(() => parseGateRule(text)));
-  for (const needs of ["fail-on", "run-cv", "baseline-runs"] as const)
+  for (const needs of ["fail-on", "run-cv", "baseline-runs", "if-no-baseline"] as const)
     if (o[needs] !== undefined && !o.baseline) throw new UsageError(`--${needs} needs --baseline RUN_ID|latest-baseline`);
   runCvPercentOf(o);
   baselineRunsOf(o);
+  ifNoBaselineOf(o);
   return rules;
 }
+
+/** `--if-no-baseline pass|fail`: what `--baseline latest-baseline` does when the pair has no baseline yet (default pass). */
+export function ifNoBaselineOf(o: GateOptions): "pass" | "fail" {
+  const v = o["if-no-baseline"] ?? "pass";
+  if (v !== "pass" && v !== "fail") throw new UsageError(`--if-no-baseline must be pass or fail, not "${v}"`);
+  return v;
+}
+
+/** What `--if-no-baseline pass` says when the pair has no baseline yet. */
+export const noBaselineNotice = (target: string, workload: string, branch: string | null | undefined) =>
+  `no baseline yet for workload ${workload} on target ${target}${branch ? ` (branch ${branch})` : ""}: this run becomes the first`;
 
 /**
  * The baseline side: the baseline run alone, or with --baseline-runs N the last N runs of its series ending at it
@@ -113,34 +129,61 @@ async function baselineSide(remote: Remote, baselineId: string, candidateId: str
 
 /**
  * The baseline's run id: the one given, or the workspace's for the target and workload ("latest-baseline"). `run`
- * asks before it starts anything, so a missing baseline costs no load test.
+ * asks before it starts anything, so a missing baseline costs no load test. None yet: null with `--if-no-baseline
+ * pass` (the default; the caller says so and goes on without a comparison), a usage error (2) with `fail`.
  */
 export async function resolveBaseline(
   remote: Remote,
   given: string,
   target: string | undefined,
   workload: string | undefined,
-): Promise<string> {
+  o: GateOptions = {},
+): Promise<string | null> {
   if (given !== "latest-baseline") return given;
   if (!target || !workload)
     throw new UsageError("--baseline latest-baseline needs a run of a saved target and workload: name a baseline run");
   const [found] = await remoteBaselines(remote, { target, workload });
-  if (!found)
-    throw new UsageError(`no baseline for target ${target} and workload ${workload} yet: mark one with \`opsbench baseline set RUN_ID\``);
-  return found.runId;
+  if (found) return found.runId;
+  if (ifNoBaselineOf(o) === "pass") return null;
+  throw new UsageError(
+    `no baseline for target ${target} and workload ${workload} yet (--if-no-baseline fail): mark one with \`opsbench baseline set RUN_ID\``,
+  );
 }
 
-/** Compares a finished run with its baseline (when asked), writes the reports asked for; the report and exit code. */
+/** The first run of a pair without a baseline becomes its baseline (when it succeeded); a refusal is said, not fatal. */
+async function markFirstBaseline(remote: Remote, view: RunViewAnswer, io: Io): Promise<void> {
+  if (view.status !== "SUCCEEDED") return;
+  try {
+    const b = await remoteSetBaseline(remote, view.id);
+    io.say(`run ${b.runId} is now the baseline for target ${b.target} and workload ${b.workload}`);
+  } catch (err) {
+    io.say(`could not mark run ${view.id} as the baseline: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Compares a finished run with its baseline (when asked), writes the reports asked for; the report and exit code.
+ * `noBaseline`: `run` found no baseline before it started (--if-no-baseline pass) and said so.
+ */
 export async function gateAndReport(
   remote: Remote,
   view: RunViewAnswer,
   o: GateOptions,
   rules: GateRule[],
   io: Io,
+  noBaseline: string | null = null,
 ): Promise<{ code: number; report: CiReport }> {
   let comparison: CiReport["comparison"] = null;
+  let baselineId: string | null = null;
   if (o.baseline && view.status === "SUCCEEDED") {
-    const baselineId = await resolveBaseline(remote, o.baseline, view.target?.name, view.workload?.name);
+    baselineId = await resolveBaseline(remote, o.baseline, view.target?.name, view.workload?.name, o);
+    if (baselineId === null) {
+      noBaseline = noBaselineNotice(view.target?.name ?? "?", view.workload?.name ?? "?", view.provenance?.branch);
+      io.say(noBaseline);
+    }
+  }
+  if (noBaseline) await markFirstBaseline(remote, view, io);
+  if (baselineId !== null && o.baseline && view.status === "SUCCEEDED") {
     if (baselineId === view.id) throw new UsageError(`run ${view.id} is its own baseline: compare it with another run`);
     const selection: GateSelection = {
       baselineIds: await baselineSide(remote, baselineId, view.id, o, io),
@@ -167,6 +210,7 @@ export async function gateAndReport(
     runUrl: `${remote.url}/runs/${view.id}`,
     comparison,
     failOnInconclusive: o["fail-on-inconclusive"] === true,
+    noBaseline: noBaseline ? { message: noBaseline, rules: rules.map((r) => r.text) } : null,
   };
   if (o.junit) writeFileSync(o.junit, junitXml(report));
   if (o.summary) writeFileSync(o.summary, markdownSummary(report), { flag: "a" }); // $GITHUB_STEP_SUMMARY is appended to
@@ -178,6 +222,7 @@ export function reportJson(report: CiReport) {
   const c = report.comparison;
   return {
     ...runSummaryJson(report.run),
+    ...(report.noBaseline ? { noBaseline: report.noBaseline.message } : {}),
     ...(c
       ? {
           comparison: {

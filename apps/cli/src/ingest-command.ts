@@ -3,13 +3,14 @@
 // sends (core k6-json-stream.ts: a second once it has settled) and posts them once a second to the run's ingest
 // endpoint (POST /api/v1/runs/<id>/ingest, the run's own token, the execution segment in X-Opsbench-Segment), then
 // the end line. No database module and no API token: the packed CLI holds it. Exit codes: 0 sent, 1 the server
-// refused or could not be reached, 2 bad input (arguments, or stdin that is not k6's JSON output; nothing is sent
+// refused, 69 it could not be reached for a minute, 2 bad input (arguments, or stdin that is not k6's JSON output; nothing is sent
 // before stdin has shown a k6 JSON line).
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { type K6OutputLine, k6JsonStream } from "@opsbench/core";
+import { ServerUnreachable } from "./exit-codes";
 import { loadIngestEnv } from "./remote-env";
 import { parsing, UsageError } from "./usage-error";
 
@@ -25,6 +26,8 @@ const BATCH_BYTES = 1 << 20;
 const SEND_EVERY_MS = 1000;
 /** How long a failing server is tried again (each batch with the next) before the command gives up. */
 const GIVE_UP_AFTER_MS = 60_000;
+/** One send's bound: the server takes a batch in well under a second. */
+const SEND_TIMEOUT_MS = 30_000;
 
 /** The server said no for good: a refused token, a run that takes no more, lines it will not take. */
 class Refused extends Error {}
@@ -141,10 +144,16 @@ function batchSender(opts: { url: string; token: string; segment: string; now: (
           "x-opsbench-segment": opts.segment,
         },
         body: `${lines.join("\n")}\n`,
+        // A send without an answer is lost, not waited for: it is sent again with the next batch.
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`cannot reach ${new URL(opts.url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+      const why =
+        (err as Error).name === "TimeoutError"
+          ? `no answer within ${SEND_TIMEOUT_MS / 1000} s`
+          : (cause?.code ?? cause?.message ?? (err as Error).message);
+      throw new ServerUnreachable(`cannot reach ${new URL(opts.url).origin}: ${why}`);
     }
     const body = (await res.json().catch(() => null)) as { error?: { message?: string }; final?: boolean } | null;
     const message = body?.error?.message ?? `HTTP ${res.status}`;
@@ -169,8 +178,10 @@ function batchSender(opts: { url: string; token: string; segment: string; now: (
       } catch (err) {
         if (err instanceof Refused) throw err;
         failingSince ??= opts.now();
-        if (opts.now() - failingSince > GIVE_UP_AFTER_MS)
-          throw new Error(`${(err as Error).message}; gave up after ${GIVE_UP_AFTER_MS / 1000} s`);
+        if (opts.now() - failingSince > GIVE_UP_AFTER_MS) {
+          const message = `${(err as Error).message}; gave up after ${GIVE_UP_AFTER_MS / 1000} s`;
+          throw err instanceof ServerUnreachable ? new ServerUnreachable(message) : new Error(message);
+        }
         return null; // kept, and sent again with the next batch
       }
     }

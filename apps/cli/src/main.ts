@@ -1,6 +1,7 @@
 // opsbench: the command line. Exit codes: 0 ok, 1 run failed, 2 bad input,
 // 99 the run finished but its k6 thresholds failed.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createDb, defaultWorkspaceId, NotFoundError, workspaceScope, type Db } from "@opsbench/db";
 import { createRunQueue, startRun, type RunQueue } from "@opsbench/jobs";
@@ -12,17 +13,17 @@ import { costCommand } from "./cost-command";
 import { importK6Command } from "./import-k6";
 import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
-import { EXTERNAL_RUN_USAGE, externalRunCommand } from "./external-run-command";
+import { externalRunCommand } from "./external-run-command";
 import { INGEST_USAGE, ingestCommand } from "./ingest-command";
 import { ensureRunner, ensureWorker, type Managed } from "./processes";
 import { formatWindow, windowJson, isRemoteCommand, REMOTE_USAGE, remoteCommand, windowOf } from "./remote-main";
+import { asksForHelp, asksForVersion, helpText } from "./help";
 import { exitWith, parsing, UsageError } from "./usage-error";
 import { exitCodeFor, formatSummary, type RunReport, runSummaryJson, waitForRun } from "./wait-for-run";
 
 const USAGE = `usage:
 ${DEMO_USAGE}
 ${REMOTE_USAGE}
-${EXTERNAL_RUN_USAGE}
 ${INGEST_USAGE}
   opsbench worker [--role load]                               run a worker in the foreground (--role load: a load generator only)
 ${WORKLOAD_USAGE}
@@ -31,12 +32,21 @@ ${WORKLOAD_USAGE}
   opsbench cost --model FILE.json --usage FILE.json [--json] price a usage record under a cost model (--catalogs: list price catalogs)
 ${DELETE_USAGE}
 ${ADMIN_USAGE}
+  opsbench COMMAND --help                                     the usage of one command (exit 0); opsbench --version: the CLI's version
 With OPSBENCH_URL and OPSBENCH_TOKEN set, run, runs show, import k6, compare, baseline and study run go to that server's API
 instead of the database (all but study run through the same code as the packed CLI: npm run cli:pack, docs/ci.md).`;
 
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function main(argv: string[]): Promise<number> {
+  if (asksForVersion(argv)) {
+    console.log(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
+    return 0;
+  }
+  if (asksForHelp(argv)) {
+    console.log(helpText(USAGE, argv));
+    return 0;
+  }
   const [command, ...rest] = argv;
   // The run's own ingest token, not an API token: the same with or without OPSBENCH_URL.
   if (command === "ingest") return ingestCommand(rest, { say });

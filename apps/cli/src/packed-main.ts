@@ -3,6 +3,7 @@
 import { loadRemote } from "./remote-env";
 import { INGEST_USAGE, ingestCommand } from "./ingest-command";
 import { isRemoteCommand, REMOTE_USAGE, remoteCommand } from "./remote-main";
+import { asksForHelp, asksForVersion, helpText } from "./help";
 import { exitWith, UsageError } from "./usage-error";
 
 declare const OPSBENCH_CLI_VERSION: string;
@@ -10,18 +11,23 @@ declare const OPSBENCH_CLI_VERSION: string;
 const USAGE = `usage (with OPSBENCH_URL and OPSBENCH_TOKEN, an API token from the server's settings page):
 ${REMOTE_USAGE}
 ${INGEST_USAGE}
-  opsbench --version`;
+  opsbench COMMAND --help                                     the usage of one command (exit 0)
+  opsbench --version                                          the CLI's version`;
 
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
 async function main(argv: string[]): Promise<number> {
   const [command] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+  if (command === undefined || command === "help") {
     console.log(USAGE);
     return 0;
   }
-  if (command === "--version") {
+  if (asksForVersion(argv)) {
     console.log(OPSBENCH_CLI_VERSION);
+    return 0;
+  }
+  if (asksForHelp(argv)) {
+    console.log(helpText(USAGE, argv));
     return 0;
   }
   // A stock k6's results, with the run's own ingest token (no API token needed).

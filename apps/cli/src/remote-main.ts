@@ -24,12 +24,14 @@ import {
   type GateOptions,
   gateAndReport,
   gateRules,
+  noBaselineNotice,
   reportJson,
   resolveBaseline,
 } from "./gate-command";
 import { EXTERNAL_RUN_USAGE, remoteExternalRun } from "./external-run";
 import { PROVENANCE_OPTIONS, PROVENANCE_USAGE, runProvenance } from "./provenance-flags";
 import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson } from "./run-report";
+import { waitAbortingOnSignal } from "./run-interrupt";
 import { parsing, UsageError } from "./usage-error";
 
 export const REMOTE_USAGE = `  opsbench run --target NAME --workload NAME [--json]         run a saved workload against a target and wait
@@ -98,32 +100,57 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
   );
   const rules = gateRules(values);
   const provenance = runProvenance(values);
-  if (!values.target || !(values.workload || values.script))
+  const target = values.target;
+  if (!target || !(values.workload || values.script))
     throw new UsageError("run needs --target NAME and --workload NAME (a saved workload) or --script PATH");
   if (values.entry && !values.script) throw new UsageError("--entry goes with --script FOLDER");
   const upload = values.script ? readScriptUpload(values.script, values.entry) : null;
   const workload = values.workload ?? (upload && values.script ? workloadNameFor(upload, values.script) : "");
-  // The baseline is looked up before anything is saved or loaded: none yet is bad input (2), not a failed run.
-  if (values.baseline) values.baseline = await asUsage(resolveBaseline(remote, values.baseline, values.target, workload));
+  // The baseline is looked up before anything is saved or loaded: none yet is said and the run goes on without a
+  // comparison (--if-no-baseline pass, the default), or is bad input (2) with --if-no-baseline fail.
+  let noBaseline: string | null = null;
+  if (values.baseline) {
+    const found = await asUsage(resolveBaseline(remote, values.baseline, target, workload, values));
+    if (found === null) {
+      noBaseline = noBaselineNotice(target, workload, provenance.branch);
+      io.say(noBaseline);
+    }
+    values.baseline = found ?? undefined;
+  }
   if (upload) {
     const count = Object.keys(upload.files).length;
     io.say(`checking ${upload.entry}${count ? ` and ${count} file(s) beside it` : ""} on ${remote.url} (k6 inspect)...`);
     await asUsage(remotePutWorkload(remote, { name: workload, spec: { kind: "script", ...upload } }));
     io.say(`saved as workload ${workload}`);
   }
-  const id = await asUsage(remoteStartRun(remote, values.target, workload, provenance));
-  io.say(`run ${id.slice(0, 8)} created on ${remote.url}`);
-  const view = await pollRun(() => remoteRunReport(remote, id), io.say);
-  return reportRun(remote, view, values, rules, io);
+  // From here a SIGINT or SIGTERM (a cancelled CI job) aborts the run on the server before the CLI exits.
+  const view = await waitAbortingOnSignal(
+    remote,
+    io.say,
+    async () => {
+      const id = await asUsage(remoteStartRun(remote, target, workload, provenance));
+      io.say(`run ${id.slice(0, 8)} created on ${remote.url}`);
+      return { id };
+    },
+    ({ id }, polling, signal) => pollRun(() => remoteRunReport(polling, id), io.say, signal),
+  );
+  return reportRun(remote, view, values, rules, io, noBaseline);
 }
 
 /** A finished run's output (its summary, or JSON) and exit code, with the gate and the reports when asked for. */
-async function reportRun(remote: Remote, view: RunViewAnswer, values: GateOptions & { json: boolean }, rules: GateRule[], io: RemoteIo) {
-  if (!values.baseline && !values.junit && !values.summary) {
+async function reportRun(
+  remote: Remote,
+  view: RunViewAnswer,
+  values: GateOptions & { json: boolean },
+  rules: GateRule[],
+  io: RemoteIo,
+  noBaseline: string | null = null,
+) {
+  if (!values.baseline && !values.junit && !values.summary && !noBaseline) {
     printRun(view, values.json, io);
     return exitCodeFor(view);
   }
-  const { code, report } = await gateAndReport(remote, view, values, rules, io);
+  const { code, report } = await gateAndReport(remote, view, values, rules, io, noBaseline);
   io.out(values.json ? JSON.stringify(reportJson(report)) : formatSummary(view));
   return code;
 }

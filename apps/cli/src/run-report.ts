@@ -1,5 +1,6 @@
 // What the CLI prints of a run and its exit code, from the database or the server's API (no database module:
 // the packed CLI uses it too).
+import { setTimeout } from "node:timers/promises";
 import type { RunViewAnswer } from "@opsbench/api";
 import { isFinalRunStatus } from "@opsbench/core";
 
@@ -9,8 +10,11 @@ import { isFinalRunStatus } from "@opsbench/core";
  */
 export type RunReport = Pick<RunViewAnswer, "id" | "status" | "error" | "k6ExitCode" | "summary" | "steps">;
 
-/** Polls a run with `load` until it is final, printing status and step changes as they happen. */
-export async function pollRun<V extends RunReport>(load: () => Promise<V>, log: (m: string) => void): Promise<V> {
+/**
+ * Polls a run with `load` until it is final, printing status and step changes as they happen. `signal` ends the
+ * wait between polls (the command was interrupted), rejecting with its reason.
+ */
+export async function pollRun<V extends RunReport>(load: () => Promise<V>, log: (m: string) => void, signal?: AbortSignal): Promise<V> {
   let lastStatus = "";
   const seenSteps = new Map<string, string>();
   let lastLoadReport = 0;
@@ -32,7 +36,9 @@ export async function pollRun<V extends RunReport>(load: () => Promise<V>, log: 
       log(`  load: ${view.summary.requests} requests so far, p95 ${view.summary.latencyMs.p95} ms`);
     }
     if (isFinalRunStatus(view.status)) return view;
-    await new Promise((r) => setTimeout(r, 1000));
+    await setTimeout(1000, undefined, signal ? { signal } : {}).catch((err) => {
+      throw signal?.aborted ? signal.reason : err;
+    });
   }
 }
 

@@ -1,7 +1,8 @@
 // One live line at the bottom of the terminal: rewritten in place while something
 // long goes on (a build, a run), then replaced by a permanent line. When the
 // output is not a terminal (a log, a test, CI), live updates are dropped and
-// only permanent lines are written, so the output stays short.
+// only permanent lines are written, so the output stays short; NO_COLOR or TERM=dumb
+// drop them too (they are the CLI's only escape sequences).
 export interface LiveLine {
   /** Replaces the live line (terminals only). */
   update(text: string): void;
@@ -11,8 +12,23 @@ export interface LiveLine {
   readonly live: boolean;
 }
 
-export function liveLine(stream: NodeJS.WriteStream = process.stderr): LiveLine {
-  const live = stream.isTTY === true;
+/**
+ * Whether escape sequences (the live line's cursor moves) may be written to `stream`: a terminal, and neither
+ * NO_COLOR (https://no-color.org: set and not empty) nor TERM=dumb. The CLI writes no colours; these are its only escapes.
+ */
+export function escapesAllowed(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+/** What the live line writes to: stderr, or any stream that says whether it is a terminal. */
+export interface LiveStream {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): unknown;
+}
+
+export function liveLine(stream: LiveStream = process.stderr): LiveLine {
+  const live = escapesAllowed(stream);
   let shown = false;
   const clear = () => {
     if (shown) stream.write("\r\x1b[K");

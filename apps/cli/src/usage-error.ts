@@ -1,3 +1,5 @@
+import { EXIT, Interrupted, ServerUnreachable } from "./exit-codes";
+
 /** The caller's mistake (bad arguments, unknown names, input the server refused): exit 2 with the usage. */
 export class UsageError extends Error {}
 
@@ -10,17 +12,22 @@ export function parsing<T>(fn: () => T): T {
   }
 }
 
-/** Ends the process with the command's exit code: 2 and the usage for a usage error, 1 for any other failure. */
+/**
+ * Ends the process with the command's exit code: 2 and the usage for a usage error, 69 when the server could not be
+ * reached, 130/143 when a signal stopped it (what it started on the server already aborted), 1 for any other failure.
+ */
 export function exitWith(run: Promise<number>, usage: string, say: (m: string) => void): void {
   run.then(
     (code) => process.exit(code),
     (err) => {
       if (err instanceof UsageError) {
         say(`opsbench: ${err.message}\n${usage}`);
-        process.exit(2);
+        process.exit(EXIT.usage);
       }
       say(`opsbench: ${err instanceof Error ? err.message : String(err)}`);
-      process.exit(1);
+      if (err instanceof ServerUnreachable) process.exit(EXIT.unreachable);
+      if (err instanceof Interrupted) process.exit(err.code);
+      process.exit(EXIT.failed);
     },
   );
 }

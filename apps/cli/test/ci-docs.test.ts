@@ -1,7 +1,7 @@
 // docs/ci.md and the composite action (.github/actions/opsbench) are what a team copies: they must parse, and
 // every `opsbench` command they name must exist with those flags. Each command is run for real (the repository's
 // CLI, in remote mode) against a server that is not there: a known command with known flags gets as far as the
-// network (exit 1, "cannot reach"); an unknown flag or command would be exit 2.
+// network (exit 69, "cannot reach", at once with OPSBENCH_RETRY_FOR=0); an unknown flag or command would be exit 2.
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -24,7 +24,13 @@ const bin = path.join(work, "bin");
 mkdirSync(bin);
 writeFileSync(path.join(bin, "opsbench"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(repo, "apps/cli/bin/opsbench.js")}" "$@"\n`);
 chmodSync(path.join(bin, "opsbench"), 0o755);
-const nowhere = { OPSBENCH_URL: "http://127.0.0.1:9", OPSBENCH_TOKEN: "obk_ci-docs", PATH: `${bin}:${process.env.PATH}` };
+const nowhere = {
+  OPSBENCH_URL: "http://127.0.0.1:9",
+  OPSBENCH_TOKEN: "obk_ci-docs",
+  // Nothing listens there: no retries, the command ends at its first call.
+  OPSBENCH_RETRY_FOR: "0",
+  PATH: `${bin}:${process.env.PATH}`,
+};
 
 function sh(script: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
@@ -73,7 +79,7 @@ describe("docs/ci.md and the GitHub Action", () => {
       const command = (/opsbench [^|)]*/.exec(line)?.[0] ?? line).replace(/RUN_ID|"\$id"/g, "00000000-0000-0000-0000-000000000000");
       const r = await sh(command);
       expect(r.stderr, command).toContain("cannot reach http://127.0.0.1:9");
-      expect(r.code, command).toBe(1);
+      expect(r.code, command).toBe(69);
     }
   });
 
@@ -90,7 +96,7 @@ describe("docs/ci.md and the GitHub Action", () => {
       GITHUB_STEP_SUMMARY: summary,
     });
     expect(r.stderr).toContain("cannot reach http://127.0.0.1:9");
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(69);
     // A bad rule in the input is refused before anything else (exit 2), which shows each line became one --fail-on.
     const bad = await sh(step.run!, {
       INPUT_TARGET: "t",
@@ -116,5 +122,17 @@ describe("docs/ci.md and the GitHub Action", () => {
     });
     expect(fewRuns.code).toBe(2);
     expect(fewRuns.stderr).toContain("--baseline-runs 1: expected a whole number of runs from 2 to 30");
+    // And --if-no-baseline: a value other than pass or fail is refused before any call.
+    const ifNone = await sh(step.run!, {
+      INPUT_TARGET: "t",
+      INPUT_SCRIPT: "load/test.js",
+      INPUT_BASELINE: "latest-baseline",
+      INPUT_FAIL_ON: "",
+      INPUT_IF_NO_BASELINE: "maybe",
+      INPUT_JUNIT: "j.xml",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(ifNone.code).toBe(2);
+    expect(ifNone.stderr).toContain('--if-no-baseline must be pass or fail, not "maybe"');
   });
 });

@@ -93,6 +93,29 @@ describe("the packed CLI, installed into an empty folder", () => {
     expect(existsSync(path.join(project, "node_modules/@prisma"))).toBe(false);
   });
 
+  it("carries its licence (Apache-2.0: LICENSE and NOTICE in the tarball), answers --version and each command's --help", async () => {
+    const listed = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+    expect(listed).toEqual(
+      expect.arrayContaining(["package/LICENSE", "package/NOTICE", "package/package.json", "package/bin/opsbench.mjs"]),
+    );
+    const installedDir = path.join(project, "node_modules/@opsbench/cli");
+    expect(readFileSync(path.join(installedDir, "LICENSE"), "utf8")).toContain("Apache License");
+    expect(JSON.parse(readFileSync(path.join(installedDir, "package.json"), "utf8")).license).toBe("Apache-2.0");
+    const version = await installed({}, "--version");
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8")).version);
+    // Help needs no server: no OPSBENCH_URL here.
+    const help = await installed({ NO_COLOR: "1" }, "run", "--help");
+    expect(help.code, help.stderr).toBe(0);
+    for (const flag of ["--target", "--script", "--baseline", "--fail-on", "--if-no-baseline", "--junit", "--external"])
+      expect(help.stdout).toContain(flag);
+    expect(help.stdout).not.toContain("opsbench ingest --run ID [--url BASE]");
+    expect(help.stdout).not.toContain("\u001b");
+    const compareHelp = await installed({}, "compare", "--help");
+    expect(compareHelp.code).toBe(0);
+    expect(compareHelp.stdout).toContain("opsbench compare RUN_ID");
+  });
+
   it("runs a saved workload on the server with only OPSBENCH_URL and OPSBENCH_TOKEN: 0, and 99 when thresholds fail", async () => {
     await create("/api/v1/targets", taewaTarget("packed-taewa", { replicas: 1 }));
     await create("/api/v1/workloads", shortRamp("packed-ok", { vus: 2, holdSeconds: 2 }));
@@ -153,8 +176,11 @@ describe("the packed CLI, installed into an empty folder", () => {
       "load/test.js",
       "--baseline",
       "latest-baseline",
+      "--if-no-baseline",
+      "fail",
     );
-    expect(none.code).toBe(2); // no baseline yet: said before any load
+    // No baseline yet, asked to fail: said before any load (the default, pass, is remote-resilience.test.ts's).
+    expect(none.code).toBe(2);
     expect(none.stderr).toContain("opsbench baseline set");
     const marked = await installed(remote, "baseline", "set", scriptRunId);
     expect(marked.code, marked.stderr).toBe(0);

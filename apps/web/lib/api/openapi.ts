@@ -9,6 +9,7 @@ type JsonSchema = Record<string, unknown>;
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
   201: "Created",
+  401: "No valid API token (Authorization: Bearer) or session",
   403: "Forbidden: a cross-site request",
   404: "Not found (also: in another workspace)",
   413: "The body is too large",
@@ -62,6 +63,32 @@ function withoutTuple(schema: JsonSchema, prefixItems: unknown[]): JsonSchema {
   return { ...rest, items: kinds.length === 1 ? kinds[0] : { anyOf: kinds }, minItems: prefixItems.length, maxItems: prefixItems.length };
 }
 
+/**
+ * How a caller proves who it is. `bearerAuth`: a workspace member's API token (Settings, API tokens; `opsbench`'s
+ * OPSBENCH_TOKEN), on every route that needs an account; a signed-in browser's session cookie is taken there too,
+ * but the document names only the token, what a client program uses. `ingestToken`: an external run's own token
+ * (answered once by POST /api/v1/runs/external), the one key of its ingest route.
+ */
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "An API token of a workspace member (Settings, API tokens), as `Authorization: Bearer <token>`; its role decides what it may do",
+  },
+  ingestToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "An external run's own ingest token, answered once when the run is made (POST /api/v1/runs/external)",
+  },
+} as const;
+
+/** The security requirement of a route: the API token unless it is public; the ingest route takes only its run's token. */
+function securityOf(contract: RouteContract): Array<Record<string, string[]>> {
+  if (contract.role !== "public") return [{ bearerAuth: [] }];
+  return contract.path.endsWith("/ingest") ? [{ ingestToken: [] }] : [];
+}
+
 const operationId = (key: string) =>
   key
     .toLowerCase()
@@ -103,6 +130,7 @@ export function openApiDocument() {
       operationId: id,
       summary: contract.summary,
       tags: [contract.path.split("/")[3] ?? "api"],
+      security: securityOf(contract),
       parameters: parameters(contract, components, id),
       ...(contract.body
         ? {
@@ -124,10 +152,13 @@ export function openApiDocument() {
       version: "1",
       description:
         "Targets, workloads, runs, studies, comparisons and share links of a workspace. Mutations take JSON bodies " +
-        "(Content-Type: application/json) and, from a browser, a same-origin Origin.",
+        "(Content-Type: application/json) and, from a browser, a same-origin Origin. A program authenticates with an API " +
+        "token of a workspace member (Authorization: Bearer <token>, the bearerAuth scheme); a share link's routes need none.",
     },
     paths,
-    components: { schemas: components.schemas },
+    // Every operation states its own requirement (public ones an empty list); this is what an operation without one gets.
+    security: [{ bearerAuth: [] }],
+    components: { schemas: components.schemas, securitySchemes: SECURITY_SCHEMES },
   };
 }
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;
