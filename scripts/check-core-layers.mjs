@@ -28,6 +28,7 @@ export const LAYERS = [
   "workspaces",
   "k6",
   "compare",
+  "notifications",
 ];
 
 const root = path.resolve(import.meta.dirname, "..");
