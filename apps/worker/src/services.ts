@@ -2,7 +2,7 @@
 // publisher, the load lock's and the heartbeat's commands), the host's k6 runner, the queues it enqueues on and the
 // host's load lock. pipelineDeps() hands them to the run pipeline, the study runner and the reconciler.
 import { createDb, type Db } from "@opsbench/db";
-import { createLoadQueue, createRunQueue, createStudyQueue, queuePrefix } from "@opsbench/jobs";
+import { createLoadQueue, createNotifier, createRunQueue, createStudyQueue, queuePrefix } from "@opsbench/jobs";
 import { Redis } from "ioredis";
 import type { WorkerConfig } from "./config";
 import { LoadLock } from "./load-lock";
@@ -47,6 +47,8 @@ export async function openServices({ env, blockHosts, blockPorts }: WorkerConfig
     log,
   });
   const queues = { run: createRunQueue(env.REDIS_URL), study: createStudyQueue(env.REDIS_URL), load: createLoadQueue(env.REDIS_URL) };
+  // Runs that end FAILED tell their workspace (docs/notifications.md); the deliveries are the "notifications" queue's.
+  const notifier = createNotifier(db, env.REDIS_URL);
   return {
     db,
     redis,
@@ -54,9 +56,10 @@ export async function openServices({ env, blockHosts, blockPorts }: WorkerConfig
     k6,
     loadLock,
     queues,
+    notifier,
     /** After the consumers: the queues, then Redis, then Postgres. */
     async close() {
-      await Promise.all([queues.run.close(), queues.study.close(), queues.load.close()]);
+      await Promise.all([queues.run.close(), queues.study.close(), queues.load.close(), notifier.close()]);
       await closeClients(redis, db);
     },
   };
@@ -82,6 +85,7 @@ export function pipelineDeps({ env, credentials }: WorkerConfig, services: Servi
     loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
     dnsServers: env.OPSBENCH_DNS_SERVERS,
     privateRanges: env.OPSBENCH_LOAD_PRIVATE_RANGES,
+    notifier: services.notifier,
     ...credentials,
     segments: {
       host: services.loadLock.host,

@@ -6,6 +6,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { z } from "zod";
 import { CREDENTIAL_CHECK_QUEUE, credentialCheckPayload } from "./credential-check";
 import { LOAD_QUEUE, segmentJobPayload } from "./load-segments";
+import { NOTIFICATION_QUEUE, notificationJobPayload } from "./notifications";
 import { queuePrefix, RUN_QUEUE, redisConnection, runJobPayload, STALLED_JOB_SETTINGS } from "./queues";
 import { SCRIPT_VALIDATION_QUEUE, scriptValidationPayload } from "./script-validation";
 import { STUDY_QUEUE, studyJobPayload } from "./study-queue";
@@ -29,6 +30,9 @@ export const CONSUMED_QUEUES = {
   // Validation and credential checks are short and light; two at once keep a submit from waiting behind another.
   scriptValidation: consumed({ name: SCRIPT_VALIDATION_QUEUE, payload: scriptValidationPayload, concurrency: 2, revealIssues: true }),
   credentialCheck: consumed({ name: CREDENTIAL_CHECK_QUEUE, payload: credentialCheckPayload, concurrency: 2, revealIssues: false }),
+  // Webhooks and e-mails wait on other servers (bounded by a time-out each): several at once, so one slow receiver
+  // holds up no other workspace's.
+  notifications: consumed({ name: NOTIFICATION_QUEUE, payload: notificationJobPayload, concurrency: 4, revealIssues: true }),
 };
 
 /** A consumer of `queue`: parses each job's payload and hands it to `handle`. `autorun: false` waits for its run(). */
@@ -36,7 +40,14 @@ export function startConsumer<Schema extends z.ZodType, Result>(
   queue: ConsumedQueue<Schema>,
   redisUrl: string,
   handle: (payload: z.output<Schema>, job: Job) => Promise<Result>,
-  { autorun = true }: { autorun?: boolean } = {},
+  {
+    autorun = true,
+    backoffStrategy,
+  }: {
+    autorun?: boolean;
+    /** The delay before a failed job's next attempt (jobs added with `backoff: { type: <its name> }`). */
+    backoffStrategy?: (attemptsMade: number, type?: string) => number;
+  } = {},
 ): Worker<z.input<Schema>, Result> {
   return new Worker<z.input<Schema>, Result>(
     queue.name,
@@ -46,6 +57,13 @@ export function startConsumer<Schema extends z.ZodType, Result>(
         throw new UnrecoverableError(queue.revealIssues ? `bad job payload: ${parsed.error.message}` : `bad ${queue.name} payload`);
       return handle(parsed.data, job);
     },
-    { connection: redisConnection(redisUrl), prefix: queuePrefix(redisUrl), concurrency: queue.concurrency, ...queue.lock, autorun },
+    {
+      connection: redisConnection(redisUrl),
+      prefix: queuePrefix(redisUrl),
+      concurrency: queue.concurrency,
+      ...queue.lock,
+      autorun,
+      ...(backoffStrategy ? { settings: { backoffStrategy } } : {}),
+    },
   );
 }

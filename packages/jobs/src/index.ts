@@ -12,3 +12,4 @@ export * from "./load-segments";
 export * from "./runner-protocol";
 export * from "./maintenance";
 export * from "./consumed-queues";
+export * from "./notifications";
