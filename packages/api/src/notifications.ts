@@ -150,4 +150,4 @@ export const gateTrippedInput = z
   .strict();
 export type GateTrippedInput = z.infer<typeof gateTrippedInput>;
 
-export const gateTrippedSchema = z.strictObject({ eventId: id, deliveries: z.number().int().min(0) });
+export const gateTrippedSchema = z.strictObject({ eventId: id.nullable(), deliveries: z.number().int().min(0) });

@@ -4,7 +4,9 @@
 import { type Auth, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
 import {
   type CredentialChecker,
+  type NotificationQueue,
   createCredentialChecker,
+  createNotificationQueue,
   createRunQueue,
   createScriptValidator,
   createStudyQueue,
@@ -20,6 +22,8 @@ interface ServerSingletons {
   db?: Db;
   runQueue?: RunQueue;
   studyQueue?: StudyQueue;
+  /** Webhook and e-mail deliveries, sent by a worker (docs/notifications.md). */
+  notificationQueue?: NotificationQueue;
   /** Publishes on study channels (to tell watchers of an abort at once). */
   studyPublisher?: Redis;
   /** Users' own k6 scripts are checked by a worker: the web app never spawns k6. */
@@ -45,6 +49,7 @@ const store: ServerSingletons = globalThis.opsbenchServerSingletons;
 export const getDb = (): Db => (store.db ??= createDb(env.DATABASE_URL));
 export const getRunQueue = (): RunQueue => (store.runQueue ??= createRunQueue(env.REDIS_URL));
 export const getStudyQueue = (): StudyQueue => (store.studyQueue ??= createStudyQueue(env.REDIS_URL));
+export const getNotificationQueue = (): NotificationQueue => (store.notificationQueue ??= createNotificationQueue(env.REDIS_URL));
 export const getScriptValidator = (): ScriptValidator => (store.scriptValidator ??= createScriptValidator(env.REDIS_URL));
 export const getCredentialChecker = (): CredentialChecker => (store.credentialChecker ??= createCredentialChecker(env.REDIS_URL));
 export const getChannelUpdates = (): ChannelUpdates => (store.channelUpdates ??= createChannelUpdates(env.REDIS_URL));

@@ -24,7 +24,14 @@ export type AuditAction =
   | "retention.set"
   | "credential.save"
   | "credential.delete"
-  | "credential.settings";
+  | "credential.settings"
+  | "webhook.create"
+  | "webhook.update"
+  | "webhook.delete"
+  | "webhook.test"
+  | "smtp.save"
+  | "smtp.delete"
+  | "run.gate-tripped";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */
