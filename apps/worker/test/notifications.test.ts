@@ -199,7 +199,12 @@ describe("webhooks", () => {
         { url, events: ["run.failed"], format: "json", enabled: true, createdBy: "test" },
         secretKey(),
       );
-      await notify(stack.db, queue, { workspaceId: stack.scope.workspaceId, event: "test", text: "egress", only: { endpointId: endpoint.id } });
+      await notify(stack.db, queue, {
+        workspaceId: stack.scope.workspaceId,
+        event: "test",
+        text: "egress",
+        only: { endpointId: endpoint.id },
+      });
       const [delivery] = await settled(endpoint.id, 1);
       expect(delivery).toMatchObject({ status: "failed", attempts: 1, lastResponseCode: null });
       expect(delivery!.lastError).toMatch(/^webhook to .* refused: /);
@@ -308,16 +313,27 @@ describe("e-mail", () => {
 
   it("refuses an SMTP server on a private address when it sends", async () => {
     await stack.scope.notifications.saveSmtp(
-      { host: "192.168.1.1", port: 587, security: "starttls", from: "a@example.com", to: ["b@example.com"], events: ["run.failed"], enabled: true },
+      {
+        host: "192.168.1.1",
+        port: 587,
+        security: "starttls",
+        from: "a@example.com",
+        to: ["b@example.com"],
+        events: ["run.failed"],
+        enabled: true,
+      },
       "test",
       secretKey(),
     );
     try {
       await notify(stack.db, queue, { workspaceId: stack.scope.workspaceId, event: "run.failed", text: "x" });
       await expect
-        .poll(async () => (await stack.scope.notifications.deliveries({ limit: 200 })).find((d) => d.destination === "b@example.com")?.status, {
-          timeout: 30_000,
-        })
+        .poll(
+          async () => (await stack.scope.notifications.deliveries({ limit: 200 })).find((d) => d.destination === "b@example.com")?.status,
+          {
+            timeout: 30_000,
+          },
+        )
         .toBe("failed");
       const failed = (await stack.scope.notifications.deliveries({ limit: 200 })).find((d) => d.destination === "b@example.com");
       expect(failed?.lastError).toContain("SMTP server to 192.168.1.1 port 587 refused: 192.168.1.1 is a private address (192.168.0.0/16)");

@@ -30,7 +30,12 @@ export type WebhookInput = z.infer<typeof webhookInput>;
 
 /** PUT /api/v1/webhooks/{id}: what is given changes, the rest (and the secret) stays. */
 export const webhookUpdate = z
-  .object({ url: webhookUrl.optional(), events: events.optional(), format: z.enum(WEBHOOK_FORMATS).optional(), enabled: z.boolean().optional() })
+  .object({
+    url: webhookUrl.optional(),
+    events: events.optional(),
+    format: z.enum(WEBHOOK_FORMATS).optional(),
+    enabled: z.boolean().optional(),
+  })
   .strict();
 export type WebhookUpdate = z.infer<typeof webhookUpdate>;
 
@@ -104,7 +109,10 @@ export const smtpInput = z
     /** "tls": implicit TLS (465); "starttls": STARTTLS required (587); "none": plain text (a relay the admin allows). */
     security: z.enum(SMTP_SECURITY).default("starttls"),
     from: z.email({ message: "not an e-mail address" }),
-    to: z.array(z.email({ message: "not an e-mail address" })).min(1, "name at least one recipient").max(20),
+    to: z
+      .array(z.email({ message: "not an e-mail address" }))
+      .min(1, "name at least one recipient")
+      .max(20),
     username: z.string().min(1).max(320).optional(),
     password: z.string().min(1).max(1000).optional(),
     /** true: forget the stored password (a password given as well wins). */

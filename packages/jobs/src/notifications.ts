@@ -56,7 +56,11 @@ export async function notify(db: Db, queue: NotificationQueue, input: NotifyInpu
   );
   // jobId = deliveryId: enqueuing twice delivers once.
   for (const deliveryId of deliveryIds)
-    await queue.add("deliver", { deliveryId }, { jobId: deliveryId, attempts: NOTIFICATION_ATTEMPTS, backoff: { type: NOTIFICATION_BACKOFF } });
+    await queue.add(
+      "deliver",
+      { deliveryId },
+      { jobId: deliveryId, attempts: NOTIFICATION_ATTEMPTS, backoff: { type: NOTIFICATION_BACKOFF } },
+    );
   return { eventId, deliveryIds };
 }
 
@@ -75,7 +79,8 @@ export type Notifier = ReturnType<typeof createNotifier>;
 /** Tells the run's workspace that it failed, with its error; nothing for a run that is not FAILED. */
 export async function notifyRunFailed(db: Db, queue: NotificationQueue, runId: string) {
   const run = await runNotice(db, runId);
-  if (!run || run.status !== "FAILED") return null;
+  if (!run) return null;
+  if (run.status !== "FAILED") return null;
   const error = run.error ?? "no error was recorded";
   return notify(db, queue, {
     workspaceId: run.workspaceId,

@@ -23,15 +23,20 @@ export function refuseEndpointAtSave(spec: unknown): void {
  * A name is judged again by the worker on each send, on the address it resolves to.
  */
 export function refuseOutboundAtSave(kind: OutboundKind, url: string, path: string, request: Request): void {
+  const refusal = outboundRefusal(kind, url, request.url);
+  if (refusal) throw new ApiError("invalid_input", `${path}: ${refusal}`, [{ path, message: refusal }]);
+}
+
+/** The refusal itself, or null; `selfUrl`: an address of this web app (a request's), protected like Postgres and Redis. */
+export function outboundRefusal(kind: OutboundKind, url: string, selfUrl: string | null): string | null {
   const protectedPorts = [
     protectedPortOf(env.DATABASE_URL, "Postgres"),
     protectedPortOf(env.REDIS_URL, "Redis"),
-    protectedPortOf(request.url, "the web app"),
+    selfUrl ? protectedPortOf(selfUrl, "the web app") : null,
   ].filter((p) => p !== null);
-  const refusal = outboundRefusalAtSave(kind, url, {
+  return outboundRefusalAtSave(kind, url, {
     allowlist: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
     privateRanges: env.OPSBENCH_LOAD_PRIVATE_RANGES,
     protectedPorts,
   });
-  if (refusal) throw new ApiError("invalid_input", `${path}: ${refusal}`, [{ path, message: refusal }]);
 }

@@ -30,7 +30,13 @@ export function deliverNotificationJob(deps: NotificationDeps) {
   return async ({ deliveryId }: NotificationJobPayload, job: Job): Promise<{ status: string }> => {
     const at = new Date().toISOString();
     const started = Date.now();
-    const attempt = (outcome: SendOutcome): DeliveryAttempt => ({ at, ok: outcome.ok, code: outcome.code, error: outcome.error, ms: Date.now() - started });
+    const attempt = (outcome: SendOutcome): DeliveryAttempt => ({
+      at,
+      ok: outcome.ok,
+      code: outcome.code,
+      error: outcome.error,
+      ms: Date.now() - started,
+    });
     let delivery: Awaited<ReturnType<typeof openDelivery>>;
     try {
       delivery = await openDelivery(deps.db, deliveryId, deps.secretKey);
@@ -41,7 +47,8 @@ export function deliverNotificationJob(deps: NotificationDeps) {
       throw new UnrecoverableError(error);
     }
     // Gone (its endpoint was deleted) or already settled (a redelivered job): nothing to do.
-    if (!delivery || delivery.status !== "pending") return { status: delivery?.status ?? "gone" };
+    if (!delivery) return { status: "gone" };
+    if (delivery.status !== "pending") return { status: delivery.status };
     let outcome: SendOutcome;
     let final = false;
     try {
@@ -51,7 +58,12 @@ export function deliverNotificationJob(deps: NotificationDeps) {
         outcome = await sendWebhook(delivery.webhook, body, deps.policy, deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {});
       } else {
         if (!delivery.smtp) throw new FinalFailure("the workspace has no SMTP settings any more");
-        outcome = await sendEmail(delivery.smtp, emailOf(delivery.event, deps.publicUrl), deps.policy, deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {});
+        outcome = await sendEmail(
+          delivery.smtp,
+          emailOf(delivery.event, deps.publicUrl),
+          deps.policy,
+          deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {},
+        );
       }
     } catch (err) {
       final = err instanceof EgressRefused || err instanceof FinalFailure;
@@ -60,7 +72,10 @@ export function deliverNotificationJob(deps: NotificationDeps) {
     const last = final || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     await recordDeliveryAttempt(deps.db, deliveryId, attempt(outcome), outcome.ok ? "delivered" : last ? "failed" : "pending");
     if (outcome.ok) return { status: "delivered" };
-    deps.log.warn({ deliveryId, channel: delivery.channel, attempt: job.attemptsMade + 1, error: outcome.error, last }, "notification not delivered");
+    deps.log.warn(
+      { deliveryId, channel: delivery.channel, attempt: job.attemptsMade + 1, error: outcome.error, last },
+      "notification not delivered",
+    );
     if (last) throw new UnrecoverableError(outcome.error ?? "not delivered");
     throw new Error(outcome.error ?? "not delivered");
   };

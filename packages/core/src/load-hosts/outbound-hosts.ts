@@ -103,4 +103,5 @@ export function outboundAddressRefusal(
 }
 
 /** An SMTP server as the egress rule reads it: a URL of its host and port (smtp://host:port). */
-export const smtpServerUrl = (host: string, port: number) => `smtp://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
+export const smtpServerUrl = (host: string, port: number) =>
+  `smtp://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;

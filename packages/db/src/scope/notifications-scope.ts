@@ -4,12 +4,7 @@
 // delivery per subscribed destination of an event, openDelivery gives the worker what one attempt needs (the secret
 // or password opened), recordDeliveryAttempt writes each attempt's outcome.
 import { randomBytes, randomUUID } from "node:crypto";
-import {
-  type NotificationEvent,
-  type NotificationEventType,
-  notificationEventSchema,
-  type WebhookFormat,
-} from "@opsbench/core";
+import { type NotificationEvent, type NotificationEventType, notificationEventSchema, type WebhookFormat } from "@opsbench/core";
 import type { Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
@@ -243,7 +238,13 @@ export async function recordNotification(db: Db, event: NotificationEvent, only?
       : await db.notificationSmtp.findFirst({ where: { workspaceId, enabled: true, events: { has: parsed.event } } });
   const common = { workspaceId, event: parsed.event, summary: parsed.text.slice(0, 500), payload: parsed as Prisma.InputJsonValue };
   const rows = [
-    ...endpoints.map((e) => ({ ...common, id: randomUUID(), endpointId: e.id, channel: "webhook", destination: webhookDestination(e.url) })),
+    ...endpoints.map((e) => ({
+      ...common,
+      id: randomUUID(),
+      endpointId: e.id,
+      channel: "webhook",
+      destination: webhookDestination(e.url),
+    })),
     ...(smtp ? [{ ...common, id: randomUUID(), endpointId: null, channel: "email", destination: smtp.toAddresses.join(", ") }] : []),
   ];
   if (rows.length) await db.notificationDelivery.createMany({ data: rows });
@@ -287,7 +288,11 @@ export async function openDelivery(db: Db, deliveryId: string, secretKey: string
     const e = row.endpoint;
     if (!e) return null;
     const secret = openSecret(e.secret, secretKey, webhookContext(row.workspaceId, e.id));
-    return { ...base, channel: "webhook", webhook: { id: e.id, url: e.url, format: e.format as WebhookFormat, secret, enabled: e.enabled } };
+    return {
+      ...base,
+      channel: "webhook",
+      webhook: { id: e.id, url: e.url, format: e.format as WebhookFormat, secret, enabled: e.enabled },
+    };
   }
   const s = await db.notificationSmtp.findUnique({ where: { workspaceId: row.workspaceId } });
   return {

@@ -20,7 +20,9 @@ export const PUT = apiRoute(async ({ request, scope }) => {
   const input = await parseBody(API_CONTRACTS["PUT /api/v1/notifications/smtp"].body, request);
   refuseOutboundAtSave("SMTP server", smtpServerUrl(input.host, input.port), "host", request);
   if (input.password !== undefined && !input.username)
-    throw new ApiError("invalid_input", "password: a password needs a username", [{ path: "username", message: "required with a password" }]);
+    throw new ApiError("invalid_input", "password: a password needs a username", [
+      { path: "username", message: "required with a password" },
+    ]);
   let saved: Awaited<ReturnType<typeof scope.notifications.saveSmtp>>;
   try {
     saved = await scope.notifications.saveSmtp(input, await actorOf(request), env.OPSBENCH_SECRET_KEY);
