@@ -60,7 +60,9 @@ async function deliveredTo(endpoint: string, count: number) {
   await expect
     .poll(
       async () =>
-        (await api("GET", `/api/v1/webhooks/deliveries?endpoint=${endpoint}`)).body.filter((d: { status: string }) => d.status === "delivered").length,
+        (await api("GET", `/api/v1/webhooks/deliveries?endpoint=${endpoint}`)).body.filter(
+          (d: { status: string }) => d.status === "delivered",
+        ).length,
       {
         timeout: 60_000,
         interval: 250,

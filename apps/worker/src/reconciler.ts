@@ -130,7 +130,10 @@ export async function reconcile(deps: ReconcilerDeps, heartbeats?: WorkerHeartbe
         if (studyExecuting.get(run.studyId)) continue;
         if (run.status === "QUEUED") {
           // The study (enqueued again above, or final) decides; a final study's queued run will not start.
-          if (!studyExecuting.has(run.studyId) && (await endUnfinishedRun(db, run.id, "FAILED", "its study ended before this run started"))) {
+          if (
+            !studyExecuting.has(run.studyId) &&
+            (await endUnfinishedRun(db, run.id, "FAILED", "its study ended before this run started"))
+          ) {
             report.failed.push(run.id);
             await tellRunFailed(deps, run.id, deps.log);
           }

@@ -1,7 +1,7 @@
 // What the API takes and returns for notifications (docs/notifications.md): webhook endpoints (the signing secret
 // answered once, at creation), the workspace's SMTP settings (the password write-only), the delivery log, a test
 // send, and the gate-tripped report the CLI sends after `opsbench compare` fails a gate.
-import { NOTIFICATION_EVENTS, notificationEventType, sentEventType, WEBHOOK_FORMATS } from "@opsbench/core";
+import { deliveryAttemptSchema, NOTIFICATION_EVENTS, notificationEventType, sentEventType, WEBHOOK_FORMATS } from "@opsbench/core";
 import { z } from "zod";
 import { id, isoTime, nullableIsoTime } from "./wire";
 
@@ -56,15 +56,6 @@ export const webhookCreatedSchema = webhookItemSchema.extend({ secret: z.string(
 export const webhookDeletedSchema = z.strictObject({ id, deleted: z.literal(true) });
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
-
-export const deliveryAttemptSchema = z.strictObject({
-  at: isoTime,
-  ok: z.boolean(),
-  /** The receiver's HTTP status or SMTP reply code; null when none came (refused, time-out, connection error). */
-  code: z.number().int().nullable(),
-  error: z.string().nullable(),
-  ms: z.number().int().min(0),
-});
 
 export const deliveryItemSchema = z.strictObject({
   id,

@@ -14,6 +14,7 @@ import { plannedOrderSchema, studyCellsSchema } from "./studies/study-cells";
 import { targetDefinitionSchema, targetSnapshotSchema } from "./kinds/target-schemas";
 import { validityFlags } from "./runs/validity-flags";
 import { workloadSpec } from "./workloads/workload-spec";
+import { deliveryAttemptsSchema, notificationEventSchema } from "./notifications/notification-events";
 
 /** Any JSON value (what a JSON column can hold). */
 export const jsonValueSchema = z.json();
@@ -56,6 +57,8 @@ export const STORED_JSON_SCHEMAS = {
   "RunRollup.windows": runRollupWindowsSchema,
   "RunRollup.pageSeries": runPageSeriesSchema,
   "ComparisonCacheEntry.view": comparisonViewSchema,
+  "NotificationDelivery.payload": notificationEventSchema,
+  "NotificationDelivery.attemptLog": deliveryAttemptsSchema,
 } as const;
 
 /** A stored value, or null when it does not match its schema (a bad row must not break a page; the reader decides what null means). */

@@ -79,6 +79,18 @@ export function emailOf(event: NotificationEvent, publicUrl: string | undefined)
   };
 }
 
+/** One attempt at a delivery, as the delivery log keeps it (notification_deliveries.attempt_log, in order). */
+export const deliveryAttemptSchema = z.strictObject({
+  at: z.iso.datetime(),
+  ok: z.boolean(),
+  /** The receiver's HTTP status or SMTP reply code; null when none came (refused, time-out, connection error). */
+  code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  ms: z.number().int().min(0),
+});
+export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
+export const deliveryAttemptsSchema = z.array(deliveryAttemptSchema);
+
 /** Attempts per delivery, and the first retry's delay: each later one waits twice as long (10 s, 20 s, 40 s, 80 s). */
 export const NOTIFICATION_ATTEMPTS = 5;
 export const NOTIFICATION_RETRY_BASE_MS = 10_000;

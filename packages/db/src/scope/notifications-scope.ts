@@ -4,10 +4,19 @@
 // delivery per subscribed destination of an event, openDelivery gives the worker what one attempt needs (the secret
 // or password opened), recordDeliveryAttempt writes each attempt's outcome.
 import { randomBytes, randomUUID } from "node:crypto";
-import { type NotificationEvent, type NotificationEventType, notificationEventSchema, type WebhookFormat } from "@opsbench/core";
+import {
+  type DeliveryAttempt,
+  deliveryAttemptsSchema,
+  type NotificationEvent,
+  type NotificationEventType,
+  notificationEventSchema,
+  readStoredJson,
+  type WebhookFormat,
+} from "@opsbench/core";
 import type { Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
+import { jsonInput } from "../json-column";
 import { openSecret, sealContext, sealSecret } from "../workspaces/secret-box";
 import { isUuid } from "./workspace-access";
 
@@ -37,13 +46,7 @@ export interface SmtpSettingsRow {
   updatedAt: string;
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  ok: boolean;
-  code: number | null;
-  error: string | null;
-  ms: number;
-}
+export type { DeliveryAttempt };
 
 export interface DeliveryRow {
   id: string;
@@ -99,7 +102,7 @@ const deliveryRow = (r: DeliveryRecord): DeliveryRow => ({
   summary: r.summary,
   status: r.status as DeliveryRow["status"],
   attempts: r.attempts,
-  attemptLog: Array.isArray(r.attemptLog) ? (r.attemptLog as unknown as DeliveryAttempt[]) : [],
+  attemptLog: readStoredJson(deliveryAttemptsSchema, r.attemptLog) ?? [],
   lastResponseCode: r.lastResponseCode,
   lastError: r.lastError,
   createdAt: r.createdAt.toISOString(),
@@ -236,7 +239,12 @@ export async function recordNotification(db: Db, event: NotificationEvent, only?
     only || parsed.event === "test"
       ? null
       : await db.notificationSmtp.findFirst({ where: { workspaceId, enabled: true, events: { has: parsed.event } } });
-  const common = { workspaceId, event: parsed.event, summary: parsed.text.slice(0, 500), payload: parsed as Prisma.InputJsonValue };
+  const common = {
+    workspaceId,
+    event: parsed.event,
+    summary: parsed.text.slice(0, 500),
+    payload: jsonInput(notificationEventSchema, parsed),
+  };
   const rows = [
     ...endpoints.map((e) => ({
       ...common,
@@ -321,12 +329,12 @@ export async function recordDeliveryAttempt(
 ): Promise<void> {
   const row = await db.notificationDelivery.findUnique({ where: { id: deliveryId }, select: { attemptLog: true } });
   if (!row) return;
-  const log = Array.isArray(row.attemptLog) ? (row.attemptLog as unknown as DeliveryAttempt[]) : [];
+  const log = readStoredJson(deliveryAttemptsSchema, row.attemptLog) ?? [];
   await db.notificationDelivery.update({
     where: { id: deliveryId },
     data: {
       attempts: { increment: 1 },
-      attemptLog: [...log, attempt] as unknown as Prisma.InputJsonValue,
+      attemptLog: jsonInput(deliveryAttemptsSchema, [...log, attempt]),
       lastResponseCode: attempt.code,
       lastError: attempt.error,
       status: outcome,
