@@ -10,11 +10,20 @@ const events = z
   .min(1, `name at least one event (${NOTIFICATION_EVENTS.join(", ")})`)
   .transform((list) => [...new Set(list)]);
 
+/** A URL's parts, or null: the refinements below run on a string the URL check may already have refused. */
+const urlOf = (u: string): URL | null => {
+  try {
+    return new URL(u);
+  } catch {
+    return null;
+  }
+};
+
 const webhookUrl = z
   .url({ message: "not a URL (e.g. https://hooks.example.com/opsbench)" })
   .max(2000)
-  .refine((u) => /^https?:$/.test(new URL(u).protocol), "a webhook URL is http:// or https://")
-  .refine((u) => !new URL(u).username && !new URL(u).password, "a webhook URL carries no user or password (the signature authenticates)");
+  .refine((u) => !urlOf(u) || /^https?:$/.test(urlOf(u)!.protocol), "a webhook URL is http:// or https://")
+  .refine((u) => !urlOf(u)?.username && !urlOf(u)?.password, "a webhook URL carries no user or password (the signature authenticates)");
 
 /** POST /api/v1/webhooks. */
 export const webhookInput = z
