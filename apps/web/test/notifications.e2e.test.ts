@@ -73,14 +73,20 @@ async function deliveredTo(endpoint: string, count: number) {
 
 describe("notification settings", () => {
   it.each([
-    ["http://10.0.0.5/hook", "10.0.0.5 is a private address (10.0.0.0/8)"],
-    ["https://192.168.1.1/hook", "192.168.1.1 is a private address (192.168.0.0/16)"],
-    ["http://169.254.169.254/latest/meta-data/", "169.254.169.254 is in 169.254.0.0/16 (the metadata services, link-local)"],
-  ])("refuses a webhook to %s when it is saved", async (url, why) => {
+    // A private address: the admin may allow it, and the refusal says how.
+    ["http://10.0.0.5/hook", "10.0.0.5 is a private address (10.0.0.0/8)", "OPSBENCH_LOAD_ALLOWED_HOSTS"],
+    ["https://192.168.1.1/hook", "192.168.1.1 is a private address (192.168.0.0/16)", "OPSBENCH_LOAD_ALLOWED_HOSTS"],
+    // The metadata service: nobody may, and the refusal says so.
+    [
+      "http://169.254.169.254/latest/meta-data/",
+      "169.254.169.254 is in 169.254.0.0/16 (the metadata services, link-local)",
+      "which opsbench never reaches",
+    ],
+  ])("refuses a webhook to %s when it is saved", async (url, why, how) => {
     const res = await api("POST", "/api/v1/webhooks", { url, events: ["run.failed"] });
     expect(res.status).toBe(422);
     expect(res.body.error.message).toContain(why);
-    expect(res.body.error.message).toContain("OPSBENCH_LOAD_ALLOWED_HOSTS");
+    expect(res.body.error.message).toContain(how);
     expect(res.body.error.issues).toEqual([{ path: "url", message: expect.stringContaining(why) }]);
     expect((await api("GET", "/api/v1/webhooks")).body.some((w: { url: string }) => w.url === url)).toBe(false);
   });

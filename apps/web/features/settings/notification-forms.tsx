@@ -51,8 +51,8 @@ export function NewWebhookForm({ action }: { action: Action }) {
           placeholder="https://hooks.example.com/opsbench"
           className={`${inputClass} max-w-md`}
         />
-        <select name="format" aria-label="Format" defaultValue="json" className={`${inputClass} max-w-48`}>
-          <option value="json">opsbench JSON (signed)</option>
+        <select name="format" aria-label="Format" defaultValue="json" className={`${inputClass} max-w-56`}>
+          <option value="json">JSON (signed)</option>
           <option value="slack">Slack incoming webhook</option>
         </select>
         <button type="submit" disabled={busy} className={buttonPrimary}>
