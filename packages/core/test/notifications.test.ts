@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   emailOf,
+  ipv4MappedAddress,
   type NotificationEvent,
   notificationEventSchema,
   outboundAddressRefusal,
@@ -34,6 +35,13 @@ describe("webhook and SMTP egress (the load-target rule)", () => {
     ["http://localhost:8080/hook", "loopback address"],
     ["http://127.0.0.1:9050/hook", "the port of one of opsbench's own services"],
     ["http://127.0.0.1:5432/", "the port of one of opsbench's own services"],
+    // IPv4-mapped IPv6 addresses reach the IPv4 address: judged as it (the URL parser writes ::ffff:a00:5).
+    ["http://[::ffff:10.0.0.5]/hook", "10.0.0.5 is a private address (10.0.0.0/8)"],
+    ["http://[::ffff:169.254.169.254]/", "169.254.169.254 is in 169.254.0.0/16"],
+    ["http://[::ffff:127.0.0.1]:8080/", "127.0.0.1 is a loopback address"],
+    ["http://[::]:8080/hook", "the unspecified address"],
+    ["http://0.0.0.0:8080/hook", "0.0.0.0 is in 0.0.0.0/8"],
+    ["http://[fd12::1]/hook", "is a private address (fc00::/7)"],
   ])("refuses %s when it is saved, naming why", (url, why) => {
     const refusal = outboundRefusalAtSave("webhook", url, policy);
     expect(refusal).toContain(why);
@@ -70,6 +78,16 @@ describe("webhook and SMTP egress (the load-target rule)", () => {
     // This machine's own addresses are refused unless listed.
     expect(outboundAddressRefusal("webhook", url, "198.51.100.3", { ...policy, ownAddresses: ["198.51.100.3"] })).toContain(
       "an address of this machine",
+    );
+  });
+
+  it("reads an IPv4-mapped IPv6 address, written either way, as its IPv4 address", () => {
+    expect(ipv4MappedAddress("::ffff:a00:5")).toBe("10.0.0.5");
+    expect(ipv4MappedAddress("[::ffff:10.0.0.5]")).toBe("10.0.0.5");
+    expect(ipv4MappedAddress("0:0:0:0:0:ffff:c0a8:101")).toBe("192.168.1.1");
+    expect(ipv4MappedAddress("2001:db8::1")).toBeNull();
+    expect(outboundAddressRefusal("webhook", "https://x.example.org/", "::ffff:c0a8:101", policy)).toContain(
+      "192.168.1.1 is a private address",
     );
   });
 

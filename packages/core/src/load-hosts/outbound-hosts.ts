@@ -29,13 +29,30 @@ const adminWay = (kind: OutboundKind) =>
   `${kind === "webhook" ? "webhooks go" : "e-mail goes"} only to public hosts unless the admin lists the host (and, for a loopback ` +
   `address, its port) in ${LOAD_ALLOWED_HOSTS_SETTING} or opens its range in ${LOAD_PRIVATE_RANGES_SETTING} (docs/notifications.md "Egress")`;
 
+/**
+ * The IPv4 address an IPv4-mapped IPv6 address stands for (::ffff:10.0.0.5, as the URL parser writes it ::ffff:a00:5),
+ * or null: a socket to it reaches that IPv4 address, so it is judged as that address. (Load goes over IPv4 only and
+ * never meets one; a webhook may go over IPv6.)
+ */
+export function ipv4MappedAddress(address: string): string | null {
+  const a = policyHost(address);
+  const dotted = /^(?:0{0,4}:){5}ffff:(\d+\.\d+\.\d+\.\d+)$|^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
+  if (dotted) return dotted[1] ?? dotted[2] ?? null;
+  const hex = /^(?:(?:0{0,4}:){5}|::)ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
+  if (!hex) return null;
+  const [hi, lo] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+}
+
 /** The one-line reason of a refusal, whichever check made it; `address` is the one connected to (the host itself when literal). */
 function refusalFor(
   kind: OutboundKind,
   url: URL,
-  address: string,
+  connectedTo: string,
   policy: SaveTimeHostPolicy & { ownAddresses?: readonly string[] },
 ): string | null {
+  // An IPv4-mapped address is judged as the IPv4 address it reaches.
+  const address = ipv4MappedAddress(connectedTo) ?? policyHost(connectedTo);
   const host = policyHost(url.hostname);
   const port = urlPort(url);
   const named = address === host ? host : `${host} (${address})`;
@@ -45,6 +62,9 @@ function refusalFor(
     .map((u) => protectedPortVerdict(u, policy.protectedPorts))
     .find((v) => v !== null);
   if (own) return `${target}: it is the port of one of opsbench's own services, never reached whatever the allowlist says`;
+  // "::" (like 0.0.0.0) is this machine's every address.
+  if (isIpAddress(address) && addressInCidr(address, "::/128"))
+    return `${target}: ${address} is the unspecified address (this machine's every address), which opsbench never reaches`;
   const blocked = ALWAYS_BLOCKED_RANGES.find((r) => addressInCidr(address, r));
   if (blocked) return `${target}: ${address} is in ${blocked} (the metadata services, link-local), which opsbench never reaches`;
   const verdict = loadHostVerdict(url.href, policy.allowlist);
