@@ -30,6 +30,7 @@ export const LAYERS = [
   "k6",
   "compare",
   "schedules",
+  "notifications",
 ];
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { BASELINE_RUNS_MAX, BASELINE_RUNS_MIN, type RunViewAnswer, runCvPercentQuery } from "@opsbench/api";
-import { evaluateGateRule, type GateRule, parseGateRule } from "@opsbench/core";
+import { evaluateGateRule, type GateResult, type GateRule, parseGateRule } from "@opsbench/core";
 import { type CiReport, junitXml, markdownSummary, reportExitCode } from "./ci-report";
 import {
   comparisonQuery,
@@ -12,6 +12,7 @@ import {
   type Remote,
   remoteBaselineRuns,
   remoteBaselines,
+  remoteGateTripped,
   remoteRunReport,
   remoteSetBaseline,
   remoteVerdicts,
@@ -204,6 +205,7 @@ export async function gateAndReport(
     };
     io.say(`compared with baseline ${baselineId.slice(0, 8)}: ${url}`);
     for (const g of comparison.results) io.say(`  ${g.outcome === "fail" ? "FAIL" : g.outcome}: ${g.message}`);
+    await reportTrippedGate(remote, view.id, baselineId, comparison.results, url, io);
   }
   const report: CiReport = {
     run: view,
@@ -215,6 +217,29 @@ export async function gateAndReport(
   if (o.junit) writeFileSync(o.junit, junitXml(report));
   if (o.summary) writeFileSync(o.summary, markdownSummary(report), { flag: "a" }); // $GITHUB_STEP_SUMMARY is appended to
   return { code: reportExitCode(report), report };
+}
+
+/**
+ * Gates are judged here, on the CLI's side; a rule that failed is reported to the server, which notifies the
+ * workspace (gate.tripped: docs/notifications.md). Best effort: a server that cannot take it changes no exit code.
+ */
+async function reportTrippedGate(
+  remote: Remote,
+  runId: string,
+  baselineRunId: string,
+  results: readonly GateResult[],
+  comparisonUrl: string,
+  io: Io,
+): Promise<void> {
+  const failed = results.filter((g) => g.outcome === "fail");
+  if (!failed.length) return;
+  try {
+    const rules = failed.map((g) => ({ rule: g.rule.text.slice(0, 200), message: g.message.slice(0, 1000) }));
+    const deliveries = await remoteGateTripped(remote, runId, { baselineRunId, rules, comparisonUrl });
+    if (deliveries) io.say(`  the workspace was notified (${deliveries} deliver${deliveries === 1 ? "y" : "ies"} queued)`);
+  } catch (err) {
+    io.say(`  could not report the tripped gate to the server: ${(err as Error).message}`);
+  }
 }
 
 /** The JSON `run --json` and `compare --json` print: the run's summary, and the comparison when there is one. */

@@ -19,6 +19,8 @@ import {
   studyViewSchema,
   windowSummarySchema,
   workloadItemSchema,
+  gateTrippedSchema,
+  type GateTrippedInput,
 } from "@opsbench/api";
 import type { K6ImportUpload, RunProvenance, StudyInput } from "@opsbench/core";
 import { ServerUnreachable } from "./exit-codes";
@@ -247,4 +249,12 @@ export async function remoteAbortRun(remote: Remote, id: string) {
 
 export async function remoteStudyReport(remote: Remote, id: string): Promise<StudyViewAnswer> {
   return studyViewSchema.parse(await call(remote, "GET", `/api/v1/studies/${encodeURIComponent(id)}`));
+}
+
+/**
+ * Reports a failed gate to the server (POST /api/v1/runs/{id}/gate-tripped), which tells the workspace's webhooks and
+ * e-mail subscribed to gate.tripped; answers how many deliveries it queued.
+ */
+export async function remoteGateTripped(remote: Remote, runId: string, input: GateTrippedInput): Promise<number> {
+  return gateTrippedSchema.parse(await call(remote, "POST", `/api/v1/runs/${encodeURIComponent(runId)}/gate-tripped`, input)).deliveries;
 }

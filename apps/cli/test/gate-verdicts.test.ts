@@ -2,7 +2,10 @@
 // showed, so `--fail-on` is inconclusive there (JUnit: skipped with the reason, exit 0) unless the run-to-run CV is
 // stated (`--run-cv`: the interval widened by it) or the baseline side has repetitions (`--baseline-runs N`).
 // The files are written here with every request's latency known; the right answers are computed from them.
+import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { seededRandom } from "@opsbench/core";
@@ -156,5 +159,46 @@ describe("opsbench compare --fail-on on imported runs of one service", () => {
     const zeroCv = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--run-cv", "0");
     expect(zeroCv.code).toBe(2);
     expect(zeroCv.stderr).toContain("--run-cv 0: must be above 0 (percent)");
+  });
+
+  it("reports a gate that fails to the server, whose webhook subscribed to gate.tripped gets it signed (docs/notifications.md)", async () => {
+    const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (c: string) => (body += c));
+      req.on("end", () => {
+        got.push({ headers: req.headers, body });
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/gate`;
+      const created = await fetch(`${web}/api/v1/webhooks`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url, events: ["gate.tripped"] }),
+      });
+      expect(created.status).toBe(201);
+      const { secret } = (await created.json()) as { secret: string };
+      const slow = await opsbench("compare", ids.slow!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--run-cv", "10");
+      expect(slow.code, slow.stderr).toBe(99);
+      expect(slow.stderr).toContain("the workspace was notified (1 delivery queued)");
+      await expect.poll(() => got.length, { timeout: 60_000 }).toBe(1);
+      const event = JSON.parse(got[0]!.body);
+      expect(event).toMatchObject({ event: "gate.tripped", runId: ids.slow, detail: { baselineRunId: ids.b3 } });
+      expect(event.detail.rules[0].rule).toBe("p95 > +10%");
+      const ts = got[0]!.headers["x-opsbench-timestamp"];
+      expect(got[0]!.headers["x-opsbench-signature"]).toBe(
+        `sha256=${createHmac("sha256", secret).update(`${ts}.${got[0]!.body}`).digest("hex")}`,
+      );
+      // A gate that passes reports nothing.
+      const passing = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--run-cv", "10");
+      expect(passing.code, passing.stderr).toBe(0);
+      expect(passing.stderr).not.toContain("notified");
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 });

@@ -395,6 +395,58 @@ describe("/api/v1 route contracts", () => {
       await kube.close();
     }
 
+    // Notifications: endpoints (the secret answered once), a test send, the delivery log, SMTP settings, a tripped gate.
+    const hook = await call("POST /api/v1/webhooks", "/api/v1/webhooks", {
+      body: { url: "https://hooks.example.com/contract", events: ["run.failed", "gate.tripped"], format: "slack" },
+    });
+    expect(hook.status).toBe(201);
+    const hookId = field(hook.body, "id");
+    expect(field(hook.body, "secret")).toMatch(/^whsec_/);
+    expect(
+      (await call("POST /api/v1/webhooks", "/api/v1/webhooks", { body: { url: "http://10.0.0.5/x", events: ["run.failed"] } })).status,
+    ).toBe(422);
+    expect(JSON.stringify((await call("GET /api/v1/webhooks", "/api/v1/webhooks")).body)).not.toContain(field(hook.body, "secret"));
+    expect((await call("PUT /api/v1/webhooks/{id}", `/api/v1/webhooks/${hookId}`, { body: { enabled: false } })).body).toMatchObject({
+      enabled: false,
+    });
+    expect((await call("PUT /api/v1/webhooks/{id}", `/api/v1/webhooks/${missingId}`, { body: {} })).status).toBe(404);
+    expect((await call("POST /api/v1/webhooks/{id}/test", `/api/v1/webhooks/${hookId}/test`)).status).toBe(201);
+    expect((await call("POST /api/v1/webhooks/{id}/test", `/api/v1/webhooks/${missingId}/test`)).status).toBe(404);
+    const hookLog = await call("GET /api/v1/webhooks/deliveries", `/api/v1/webhooks/deliveries?endpoint=${hookId}`);
+    expect((hookLog.body as unknown[]).length).toBe(1);
+    expect((await call("GET /api/v1/webhooks/deliveries", "/api/v1/webhooks/deliveries?limit=0")).status).toBe(422);
+    const smtp = {
+      host: "smtp.example.com",
+      port: 587,
+      from: "opsbench@example.com",
+      to: ["oncall@example.com"],
+      username: "u",
+      password: "p",
+      events: ["run.failed"],
+    };
+    const smtpSaved = await call("PUT /api/v1/notifications/smtp", "/api/v1/notifications/smtp", { body: smtp });
+    expect(smtpSaved.body).toMatchObject({ hasPassword: true, security: "starttls" });
+    expect(JSON.stringify(smtpSaved.body)).not.toContain('"p"');
+    expect((await call("GET /api/v1/notifications/smtp", "/api/v1/notifications/smtp")).body).toMatchObject({ host: "smtp.example.com" });
+    expect((await call("PUT /api/v1/notifications/smtp", "/api/v1/notifications/smtp", { body: { ...smtp, to: [] } })).status).toBe(422);
+    expect((await call("DELETE /api/v1/notifications/smtp", "/api/v1/notifications/smtp")).body).toEqual({ deleted: true });
+    const gateRun = (name: string) =>
+      stack.db.run.create({ data: { workspaceId: stack.scope.workspaceId, status: "SUCCEEDED", source: "k6-import", name } });
+    const [gateBase, gateCand] = [await gateRun("contract-gate-a"), await gateRun("contract-gate-b")];
+    const tripped = await call("POST /api/v1/runs/{id}/gate-tripped", `/api/v1/runs/${gateCand.id}/gate-tripped`, {
+      body: { baselineRunId: gateBase.id, rules: [{ rule: "p95 > +10%", message: "p95 +20%" }] },
+    });
+    expect(tripped.body).toMatchObject({ deliveries: 0 }); // the only endpoint is disabled
+    expect(
+      (
+        await call("POST /api/v1/runs/{id}/gate-tripped", `/api/v1/runs/${gateCand.id}/gate-tripped`, {
+          body: { baselineRunId: gateBase.id, rules: [] },
+        })
+      ).status,
+    ).toBe(422);
+    expect((await call("DELETE /api/v1/webhooks/{id}", `/api/v1/webhooks/${hookId}`)).status).toBe(200);
+    expect((await call("DELETE /api/v1/webhooks/{id}", `/api/v1/webhooks/${hookId}`)).status).toBe(404);
+
     // Every route was called at least once with a success.
     const succeeded = Object.keys(API_CONTRACTS).filter((key) => [...called].some((c) => c === `${key} 200` || c === `${key} 201`));
     expect(succeeded.sort()).toEqual(Object.keys(API_CONTRACTS).sort());

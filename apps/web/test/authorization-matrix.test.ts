@@ -21,7 +21,7 @@ import { startSignedInWeb } from "../../../tests/test-identity";
 // This file's web app requires sign-in (the other web tests run with OPSBENCH_AUTH=off); its first account is `owner`.
 const { web, owner } = await startSignedInWeb();
 
-type Ids = { run: string; study: string; share: string; credential: string; schedule: string };
+type Ids = { run: string; study: string; share: string; credential: string; schedule: string; webhook: string };
 interface Row {
   /** The URL to call, given the ids of rows in the *other* workspace than the caller's. */
   url: (ids: Ids) => string;
@@ -82,6 +82,23 @@ const MATRIX: Record<RouteKey, Row> = {
   "DELETE /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, allowed: 404 },
   "PUT /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, body: { editorsMayDeploy: true }, allowed: 404 },
   "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
+  "GET /api/v1/webhooks": { url: () => "/api/v1/webhooks", allowed: 200 },
+  "POST /api/v1/webhooks": { url: () => "/api/v1/webhooks", body: {}, allowed: 422 },
+  // A valid body (nothing changed), so the other workspace's endpoint is what refuses it.
+  "PUT /api/v1/webhooks/{id}": { url: (i) => `/api/v1/webhooks/${i.webhook}`, body: {}, allowed: 404 },
+  "DELETE /api/v1/webhooks/{id}": { url: (i) => `/api/v1/webhooks/${i.webhook}`, allowed: 404 },
+  "POST /api/v1/webhooks/{id}/test": { url: (i) => `/api/v1/webhooks/${i.webhook}/test`, allowed: 404 },
+  "GET /api/v1/webhooks/deliveries": { url: () => "/api/v1/webhooks/deliveries", allowed: 200 },
+  "GET /api/v1/notifications/smtp": { url: () => "/api/v1/notifications/smtp", allowed: 200 },
+  "PUT /api/v1/notifications/smtp": { url: () => "/api/v1/notifications/smtp", body: {}, allowed: 422 },
+  // Nothing is set in either workspace: the owner's call answers { deleted: false }.
+  "DELETE /api/v1/notifications/smtp": { url: () => "/api/v1/notifications/smtp", allowed: 200 },
+  // A valid report about the other workspace's run: 404 once the caller is let in.
+  "POST /api/v1/runs/{id}/gate-tripped": {
+    url: (i) => `/api/v1/runs/${i.run}/gate-tripped`,
+    body: { baselineRunId: "00000000-0000-4000-8000-000000000000", rules: [{ rule: "p95 > +10%", message: "p95 +25%" }] },
+    allowed: 404,
+  },
   "DELETE /api/v1/runs/{id}": { url: (i) => `/api/v1/runs/${i.run}`, allowed: 404 },
   "DELETE /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
   "DELETE /api/v1/targets/{id}": { url: () => "/api/v1/targets/matrix-no-such-target", allowed: 404 },
@@ -115,11 +132,11 @@ type Caller = {
 let db: Db;
 const callers: Caller[] = [];
 const ids: Record<"default" | "other", Ids> = {
-  default: { run: "", study: "", share: "", credential: "", schedule: "" },
-  other: { run: "", study: "", share: "", credential: "", schedule: "" },
+  default: { run: "", study: "", share: "", credential: "", schedule: "", webhook: "" },
+  other: { run: "", study: "", share: "", credential: "", schedule: "", webhook: "" },
 };
 
-/** A run, a study, a share link and a credential in the workspace, made directly in the database (nothing is queued). */
+/** A run, a study, a share link, a credential, a schedule and a webhook endpoint in the workspace, made directly in the database (nothing is queued). */
 async function seed(workspaceId: string): Promise<Ids> {
   const run = await db.run.create({ data: { workspaceId, status: "SUCCEEDED", source: "k6-import", name: "matrix" } });
   const study = await db.study.create({ data: { workspaceId, name: "matrix", status: "SUCCEEDED" } });
@@ -141,7 +158,10 @@ async function seed(workspaceId: string): Promise<Ids> {
       paused: true,
     },
   });
-  return { run: run.id, study: study.id, share: share.id, credential: credential.id, schedule: schedule.id };
+  const webhook = await db.webhookEndpoint.create({
+    data: { workspaceId, url: "https://hooks.example.com/matrix", events: ["run.failed"], secret: "v1.x.x.x", createdBy: "matrix" },
+  });
+  return { run: run.id, study: study.id, share: share.id, credential: credential.id, schedule: schedule.id, webhook: webhook.id };
 }
 
 const sessionHeaders = (setCookie: string | null): Record<string, string> => {

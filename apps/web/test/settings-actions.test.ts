@@ -19,12 +19,21 @@ const state = vi.hoisted(() => ({
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 vi.mock("@/lib/server/workspace", () => ({ requireMember: async () => state.member }));
-vi.mock("@/lib/server/singletons", () => ({ getDb: () => state.db, getAuth: () => state.getAuth() }));
+vi.mock("@/lib/server/singletons", () => ({
+  getDb: () => state.db,
+  getAuth: () => state.getAuth(),
+  getNotificationQueue: () => {
+    throw new Error("the check let the caller through to the notification queue");
+  },
+}));
 vi.mock("@/lib/server/credential-save", () => ({ saveCheckedCredential: async () => ({}) }));
 
 const { inviteAction, setOpenSignUpAction, setSignUpWorkspaceAction } = await import("@/features/settings/actions");
 const { setCeilingsAction } = await import("@/features/settings/ceiling-actions");
 const { setEditorsMayDeployAction } = await import("@/features/settings/credential-actions");
+const { createWebhookAction, deleteWebhookAction, saveSmtpAction, testWebhookAction } = await import(
+  "@/features/settings/notification-actions"
+);
 
 let db: Db;
 let workspaceId: string;
@@ -127,5 +136,37 @@ describe("the settings page's actions refuse members without the role, and chang
     signedIn("owner");
     await setEditorsMayDeployAction(form({ id: credential.id, editorsMayDeploy: "true" }));
     expect((await stored()).editorsMayDeploy).toBe(true);
+  });
+
+  it("the notification actions: owners only; an owner's webhook to a private address is refused by the egress rule", async () => {
+    const scope = workspaceScope(db, workspaceId);
+    const hook = await db.webhookEndpoint.create({
+      data: { workspaceId, url: "https://hooks.example.com/a", events: ["run.failed"], secret: "v1.x.x.x", createdBy: "test" },
+    });
+    const webhookForm = form({ url: "https://hooks.example.com/b", format: "json", "event:run.failed": "on" });
+    const smtpForm = form({ host: "smtp.example.com", port: "587", from: "a@example.com", to: "b@example.com", "event:run.failed": "on" });
+    for (const role of ["editor", "viewer"] as const) {
+      signedIn(role);
+      const refused = { error: "only owners manage notifications" };
+      expect(await createWebhookAction({}, webhookForm), role).toEqual(refused);
+      expect(await saveSmtpAction({}, smtpForm), role).toEqual(refused);
+      expect(await testWebhookAction({}, form({ id: hook.id })), role).toEqual(refused);
+      await expect(deleteWebhookAction(form({ id: hook.id })), role).rejects.toThrow("only owners manage notifications");
+    }
+    expect((await scope.notifications.listWebhooks()).map((w) => w.id)).toEqual([hook.id]);
+    expect(await scope.notifications.smtp()).toBeNull();
+
+    signedIn("owner");
+    const privateHook = await createWebhookAction({}, form({ url: "http://10.0.0.5/hook", format: "json", "event:run.failed": "on" }));
+    expect(privateHook.error).toContain("10.0.0.5 is a private address (10.0.0.0/8)");
+    const privateSmtp = await saveSmtpAction(
+      {},
+      form({ host: "192.168.1.1", port: "587", from: "a@example.com", to: "b@example.com", "event:run.failed": "on" }),
+    );
+    expect(privateSmtp.error).toContain("192.168.1.1 is a private address");
+    expect((await createWebhookAction({}, form({ url: "https://hooks.example.com/c" }))).error).toContain("name at least one event");
+    expect((await scope.notifications.listWebhooks()).map((w) => w.id)).toEqual([hook.id]);
+    await deleteWebhookAction(form({ id: hook.id }));
+    expect(await scope.notifications.listWebhooks()).toEqual([]);
   });
 });

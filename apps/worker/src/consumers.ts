@@ -5,7 +5,9 @@ import type { Job, Worker } from "bullmq";
 import { CONSUMED_QUEUES, type ConsumedQueue, startConsumer } from "@opsbench/jobs";
 import type { z } from "zod";
 import type { WorkerConfig } from "./config";
+import { retryDelayMs } from "@opsbench/core";
 import { checkCredentialJob } from "./credential-check-worker";
+import { deliverNotificationJob } from "./notifications/deliver-notification";
 import type { InFlight } from "./in-flight";
 import { holdHost } from "./load-lock";
 import type { Logger } from "./logger";
@@ -28,6 +30,8 @@ export interface Consumer<Schema extends z.ZodType = z.ZodType> {
   failed?: { message: string; ids: (data: Partial<z.input<Schema>>) => object };
   /** The log line when it is connected. */
   ready?: { message: string; fields: object };
+  /** The delay before a failed job's next attempt, for jobs added with a custom backoff (the notifications'). */
+  backoffStrategy?: (attemptsMade: number, type?: string) => number;
 }
 
 /** A catalog entry: its consumer, typed by its payload, and how to start it. */
@@ -117,6 +121,29 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
           }),
         }
       : {}),
+    // Webhooks and e-mails (docs/notifications.md), sent from here under the load targets' egress rule; not by a
+    // generator-only worker.
+    ...(config.role === "all"
+      ? {
+          notifications: consumer({
+            queue: CONSUMED_QUEUES.notifications,
+            label: "notification worker",
+            handle: deliverNotificationJob({
+              db: services.db,
+              secretKey: config.credentials.secretKey,
+              publicUrl: env.OPSBENCH_PUBLIC_URL,
+              log,
+              policy: {
+                allowlist: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
+                privateRanges: env.OPSBENCH_LOAD_PRIVATE_RANGES,
+                protectedPorts: config.blockPorts,
+                dnsServers: env.OPSBENCH_DNS_SERVERS,
+              },
+            }),
+            backoffStrategy: (attemptsMade) => retryDelayMs(attemptsMade, env.OPSBENCH_NOTIFICATION_RETRY_BASE_MS),
+          }),
+        }
+      : {}),
     // Credentials being saved are checked here (the web app never calls a cloud API).
     credentialCheck: consumer({
       queue: CONSUMED_QUEUES.credentialCheck,
@@ -128,7 +155,10 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
 
 /** The one generic consumer: any catalog entry, on the worker's Redis. */
 function serve<Schema extends z.ZodType>(c: Consumer<Schema>, redisUrl: string, log: Logger): Worker {
-  const worker = startConsumer(c.queue, redisUrl, c.handle, { autorun: !c.afterStartUpPass });
+  const worker = startConsumer(c.queue, redisUrl, c.handle, {
+    autorun: !c.afterStartUpPass,
+    ...(c.backoffStrategy ? { backoffStrategy: c.backoffStrategy } : {}),
+  });
   worker.on("error", (err) => log.error({ err }, `${c.label} error`));
   const { failed, ready } = c;
   if (failed) worker.on("failed", (job, err) => log.error({ ...failed.ids(job?.data ?? {}), jobId: job?.id, err }, failed.message));

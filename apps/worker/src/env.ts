@@ -67,6 +67,13 @@ const workerEnvSchema = sharedEnvSchema
         if (bad) ctx.addIssue({ code: "custom", message: `"${bad}" is not a name server's address (ip or ip:port, [v6]:port)` });
         return servers;
       }),
+    /**
+     * The address users reach the web app at (e.g. https://bench.example.com): notifications link to it (a run's page);
+     * unset: they carry no link (docs/notifications.md).
+     */
+    OPSBENCH_PUBLIC_URL: z.url().optional(),
+    /** The first retry's delay of a notification not delivered; each later one waits twice as long (5 attempts in all). */
+    OPSBENCH_NOTIFICATION_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
     /** The hard stop: k6 is stopped this long after its planned duration (covers k6's default setup and teardown timeouts). */
     OPSBENCH_K6_GRACE_SECONDS: z.coerce.number().int().min(0).default(120),
     /**

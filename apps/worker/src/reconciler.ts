@@ -19,6 +19,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { endInterruptedRun, INTERRUPTED } from "./pipeline/interrupted-run";
 import { runContext, type PipelineDeps } from "./pipeline/run-context";
+import { tellRunFailed } from "./pipeline/run-failed-notice";
 import { errorMessage } from "./pipeline/run-failure";
 
 export interface ReconcilerDeps extends PipelineDeps {
@@ -129,8 +130,13 @@ export async function reconcile(deps: ReconcilerDeps, heartbeats?: WorkerHeartbe
         if (studyExecuting.get(run.studyId)) continue;
         if (run.status === "QUEUED") {
           // The study (enqueued again above, or final) decides; a final study's queued run will not start.
-          if (!studyExecuting.has(run.studyId) && (await endUnfinishedRun(db, run.id, "FAILED", "its study ended before this run started")))
+          if (
+            !studyExecuting.has(run.studyId) &&
+            (await endUnfinishedRun(db, run.id, "FAILED", "its study ended before this run started"))
+          ) {
             report.failed.push(run.id);
+            await tellRunFailed(deps, run.id, deps.log);
+          }
           continue;
         }
         await endInterruptedRun(runContext(run.id, deps, new AbortController().signal), `${INTERRUPTED} (found by the reconciler)`).then(

@@ -3,7 +3,7 @@
 // schedules queue, whose job schedulers it keeps) and the
 // host's load lock. pipelineDeps() hands them to the run pipeline, the study runner and the reconciler.
 import { createDb, type Db } from "@opsbench/db";
-import { createLoadQueue, createRunQueue, createScheduleQueue, createStudyQueue, queuePrefix } from "@opsbench/jobs";
+import { createLoadQueue, createNotifier, createRunQueue, createScheduleQueue, createStudyQueue, queuePrefix } from "@opsbench/jobs";
 import { Redis } from "ioredis";
 import type { WorkerConfig } from "./config";
 import { LoadLock } from "./load-lock";
@@ -53,6 +53,8 @@ export async function openServices({ env, blockHosts, blockPorts }: WorkerConfig
     load: createLoadQueue(env.REDIS_URL),
     schedule: createScheduleQueue(env.REDIS_URL),
   };
+  // Runs that end FAILED tell their workspace (docs/notifications.md); the deliveries are the "notifications" queue's.
+  const notifier = createNotifier(db, env.REDIS_URL);
   return {
     db,
     redis,
@@ -60,9 +62,10 @@ export async function openServices({ env, blockHosts, blockPorts }: WorkerConfig
     k6,
     loadLock,
     queues,
+    notifier,
     /** After the consumers: the queues, then Redis, then Postgres. */
     async close() {
-      await Promise.all([queues.run.close(), queues.study.close(), queues.load.close(), queues.schedule.close()]);
+      await Promise.all([queues.run.close(), queues.study.close(), queues.load.close(), queues.schedule.close(), notifier.close()]);
       await closeClients(redis, db);
     },
   };
@@ -88,6 +91,7 @@ export function pipelineDeps({ env, credentials }: WorkerConfig, services: Servi
     loadHosts: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
     dnsServers: env.OPSBENCH_DNS_SERVERS,
     privateRanges: env.OPSBENCH_LOAD_PRIVATE_RANGES,
+    notifier: services.notifier,
     ...credentials,
     segments: {
       host: services.loadLock.host,

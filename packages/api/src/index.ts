@@ -7,6 +7,7 @@ export * from "./deletion";
 export * from "./error-body";
 export * from "./external-runs";
 export * from "./ingest";
+export * from "./notifications";
 export * from "./runs";
 export * from "./same-type";
 export * from "./shares";

@@ -6,7 +6,9 @@
 //   histograms/  the latency histogram (sparse log buckets), its compact encoding, base64 of bytes
 //   k6/          the k6 script compiler, k6's output lines, thresholds, plan check, k6 file import,
 //                the http series cap, and the settings of a k6 started elsewhere (external runs)
-//   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted
+//   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted; the same rule for
+//                the server's own requests for a user (webhooks, SMTP: outbound-hosts.ts)
+//   notifications/ the events a workspace is notified of, their payload and each channel's body (JSON, Slack, e-mail)
 //   runs/        a run's status machine, summary, latency/throughput/metric summaries, measured cells,
 //                validity flags, infra point detail, provenance (commit, branch, PR, build, labels; from CI's env)
 //   series/      a series of runs over time: change detection (penalised likelihood, the runs' intervals as
@@ -71,6 +73,8 @@ export * from "./process-env";
 export * from "./load-hosts/load-host-policy";
 export * from "./load-hosts/load-admission";
 export * from "./load-hosts/save-time-refusal";
+export * from "./load-hosts/outbound-hosts";
+export * from "./notifications/notification-events";
 export * from "./k6/k6-plan-check";
 export * from "./connection-urls";
 export * from "./compare";

@@ -15,6 +15,7 @@ import { studyInput } from "./studies/study-spec";
 import { targetDefinitionSchema, targetSnapshotSchema } from "./kinds/target-schemas";
 import { validityFlags } from "./runs/validity-flags";
 import { workloadSpec } from "./workloads/workload-spec";
+import { deliveryAttemptsSchema, notificationEventSchema } from "./notifications/notification-events";
 
 /** Any JSON value (what a JSON column can hold). */
 export const jsonValueSchema = z.json();
@@ -58,6 +59,8 @@ export const STORED_JSON_SCHEMAS = {
   "RunRollup.pageSeries": runPageSeriesSchema,
   "ComparisonCacheEntry.view": comparisonViewSchema,
   "Schedule.studyDefinition": studyInput,
+  "NotificationDelivery.payload": notificationEventSchema,
+  "NotificationDelivery.attemptLog": deliveryAttemptsSchema,
 } as const;
 
 /** A stored value, or null when it does not match its schema (a bad row must not break a page; the reader decides what null means). */

@@ -109,6 +109,19 @@ export {
   type CredentialsScope,
 } from "./scope/credentials-scope";
 export {
+  type DeliveryAttempt,
+  type DeliveryRow,
+  type NotificationsScope,
+  type OpenedDelivery,
+  openDelivery,
+  recordDeliveryAttempt,
+  recordNotification,
+  runNotice,
+  type SmtpSettingsRow,
+  type WebhookRow,
+  workspaceIdentity,
+} from "./scope/notifications-scope";
+export {
   databaseClockOffsetMs,
   generatorTotals,
   segmentStore,

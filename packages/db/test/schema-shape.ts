@@ -58,7 +58,10 @@ export async function shapeFromSchema(schemaPath = path.resolve(import.meta.dirn
         type = `${native === "Timestamptz" ? "timestamptz" : "timestamp"}(${args[0] ?? "3"})`;
       } else if (f.type === "String" && f.nativeType?.[0] === "Uuid") type = "uuid";
       else type = SCALAR_TYPES[f.type] ?? `unknown:${f.type}`;
-      shape.columns[`${t}.${(f as { dbName?: string | null }).dbName ?? f.name}`] = `${type} ${f.isRequired ? "not null" : "null"}`;
+      // A scalar list (String[]) is an array column, which Prisma Migrate creates without NOT NULL ("text[]": udt "_text").
+      shape.columns[`${t}.${(f as { dbName?: string | null }).dbName ?? f.name}`] = f.isList
+        ? `_${type} null`
+        : `${type} ${f.isRequired ? "not null" : "null"}`;
     }
   }
   for (const idx of dmmf.datamodel.indexes) {

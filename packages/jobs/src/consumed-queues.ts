@@ -6,6 +6,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { z } from "zod";
 import { CREDENTIAL_CHECK_QUEUE, credentialCheckPayload } from "./credential-check";
 import { LOAD_QUEUE, segmentJobPayload } from "./load-segments";
+import { NOTIFICATION_QUEUE, notificationJobPayload } from "./notifications";
 import { queuePrefix, RUN_QUEUE, redisConnection, runJobPayload, STALLED_JOB_SETTINGS } from "./queues";
 import { SCHEDULE_QUEUE, scheduleJobPayload } from "./schedules";
 import { SCRIPT_VALIDATION_QUEUE, scriptValidationPayload } from "./script-validation";
@@ -33,6 +34,9 @@ export const CONSUMED_QUEUES = {
   // A schedule's tick only writes rows and enqueues (the run or study queues as any other); two at once keep one
   // schedule's slow database from holding up another's tick.
   schedule: consumed({ name: SCHEDULE_QUEUE, payload: scheduleJobPayload, concurrency: 2, revealIssues: true }),
+  // Webhooks and e-mails wait on other servers (bounded by a time-out each): several at once, so one slow receiver
+  // holds up no other workspace's.
+  notifications: consumed({ name: NOTIFICATION_QUEUE, payload: notificationJobPayload, concurrency: 4, revealIssues: true }),
 };
 
 /** A consumer of `queue`: parses each job's payload and hands it to `handle`. `autorun: false` waits for its run(). */
@@ -40,7 +44,14 @@ export function startConsumer<Schema extends z.ZodType, Result>(
   queue: ConsumedQueue<Schema>,
   redisUrl: string,
   handle: (payload: z.output<Schema>, job: Job) => Promise<Result>,
-  { autorun = true }: { autorun?: boolean } = {},
+  {
+    autorun = true,
+    backoffStrategy,
+  }: {
+    autorun?: boolean;
+    /** The delay before a failed job's next attempt (jobs added with `backoff: { type: <its name> }`). */
+    backoffStrategy?: (attemptsMade: number, type?: string) => number;
+  } = {},
 ): Worker<z.input<Schema>, Result> {
   return new Worker<z.input<Schema>, Result>(
     queue.name,
@@ -50,6 +61,13 @@ export function startConsumer<Schema extends z.ZodType, Result>(
         throw new UnrecoverableError(queue.revealIssues ? `bad job payload: ${parsed.error.message}` : `bad ${queue.name} payload`);
       return handle(parsed.data, job);
     },
-    { connection: redisConnection(redisUrl), prefix: queuePrefix(redisUrl), concurrency: queue.concurrency, ...queue.lock, autorun },
+    {
+      connection: redisConnection(redisUrl),
+      prefix: queuePrefix(redisUrl),
+      concurrency: queue.concurrency,
+      ...queue.lock,
+      autorun,
+      ...(backoffStrategy ? { settings: { backoffStrategy } } : {}),
+    },
   );
 }

@@ -15,3 +15,4 @@ export * from "./consumed-queues";
 export * from "./schedules";
 export * from "./schedule-tick";
 export * from "./work-admission";
+export * from "./notifications";

@@ -26,6 +26,7 @@ import {
 import { env } from "@/lib/env";
 import { CeilingsPanel } from "@/features/settings/ceilings-panel";
 import { CredentialsPanel } from "@/features/settings/credentials-panel";
+import { NotificationsPanel } from "@/features/settings/notifications-panel";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Settings" };
@@ -41,6 +42,7 @@ export default async function SettingsPage() {
           &quot;default&quot; workspace. Start the web app with OPSBENCH_AUTH=required for accounts, roles and API tokens.
         </p>
         <CredentialsPanel scope={(await requireMember()).scope} />
+        <NotificationsPanel scope={(await requireMember()).scope} />
         <CeilingsPanel admin />
       </div>
     );
@@ -157,6 +159,8 @@ export default async function SettingsPage() {
       )}
 
       {owner && member && <CredentialsPanel scope={member.scope} />}
+
+      {owner && member && <NotificationsPanel scope={member.scope} />}
 
       {member && <CeilingsPanel admin={signedIn.instanceAdmin} />}
 

@@ -4,7 +4,9 @@
 import { type Auth, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
 import {
   type CredentialChecker,
+  type NotificationQueue,
   createCredentialChecker,
+  createNotificationQueue,
   createRunQueue,
   createScheduleQueue,
   createScriptValidator,
@@ -24,6 +26,8 @@ interface ServerSingletons {
   studyQueue?: StudyQueue;
   /** Holds the schedules' job schedulers (upserted and removed as schedules are saved, paused, resumed, deleted). */
   scheduleQueue?: ScheduleQueue;
+  /** Webhook and e-mail deliveries, sent by a worker (docs/notifications.md). */
+  notificationQueue?: NotificationQueue;
   /** Publishes on study channels (to tell watchers of an abort at once). */
   studyPublisher?: Redis;
   /** Users' own k6 scripts are checked by a worker: the web app never spawns k6. */
@@ -50,6 +54,7 @@ export const getDb = (): Db => (store.db ??= createDb(env.DATABASE_URL));
 export const getRunQueue = (): RunQueue => (store.runQueue ??= createRunQueue(env.REDIS_URL));
 export const getStudyQueue = (): StudyQueue => (store.studyQueue ??= createStudyQueue(env.REDIS_URL));
 export const getScheduleQueue = (): ScheduleQueue => (store.scheduleQueue ??= createScheduleQueue(env.REDIS_URL));
+export const getNotificationQueue = (): NotificationQueue => (store.notificationQueue ??= createNotificationQueue(env.REDIS_URL));
 export const getScriptValidator = (): ScriptValidator => (store.scriptValidator ??= createScriptValidator(env.REDIS_URL));
 export const getCredentialChecker = (): CredentialChecker => (store.credentialChecker ??= createCredentialChecker(env.REDIS_URL));
 export const getChannelUpdates = (): ChannelUpdates => (store.channelUpdates ??= createChannelUpdates(env.REDIS_URL));

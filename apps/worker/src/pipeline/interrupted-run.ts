@@ -10,6 +10,7 @@ import { closeOpenSteps, endUnfinishedRun } from "@opsbench/db";
 import { k6Owned } from "@opsbench/jobs";
 import { flagPartial } from "./partial-results";
 import type { RunContext } from "./run-context";
+import { tellRunFailed } from "./run-failed-notice";
 import { errorMessage } from "./run-failure";
 import { teardown } from "./teardown";
 
@@ -36,6 +37,7 @@ export async function endInterruptedRun(ctx: RunContext, reason: string): Promis
     await ctx.store.event("error", error).catch(() => {});
     await ctx.publish("status", "FAILED");
     ctx.log.warn({ error, k6: k6.success ? k6.data : null }, "interrupted run ended FAILED");
+    await tellRunFailed(ctx.deps, ctx.runId, ctx.log);
   }
   return ended;
 }

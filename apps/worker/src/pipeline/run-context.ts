@@ -4,7 +4,7 @@
 import type { K6Settings } from "../runner-client";
 import type { RunStatusName } from "@opsbench/core";
 import { retryingMethods, runStore, type Db, type OutageWait, type RunStore } from "@opsbench/db";
-import { publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
+import { type Notifier, publishRunUpdate, type Publisher, type RunUpdate } from "@opsbench/jobs";
 import type { CredentialSecret, LoadHostAllowlist } from "@opsbench/core";
 import type { ProviderContext, ProviderEndpoints } from "@opsbench/providers";
 import type { HostHold } from "../load-lock";
@@ -36,6 +36,8 @@ export interface PipelineDeps {
   dnsServers?: string[];
   /** OPSBENCH_LOAD_PRIVATE_RANGES: private or shared ranges where a proof or a deploy's answer may admit an address. */
   privateRanges?: string[];
+  /** Tells a run's workspace that it failed (webhooks, e-mail); absent: nobody is told (a test's pipeline). */
+  notifier?: Pick<Notifier, "runFailed">;
   /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
   segments?: SegmentSettings;
 }

@@ -29,7 +29,14 @@ export type AuditAction =
   | "schedule.update"
   | "schedule.pause"
   | "schedule.resume"
-  | "schedule.delete";
+  | "schedule.delete"
+  | "webhook.create"
+  | "webhook.update"
+  | "webhook.delete"
+  | "webhook.test"
+  | "smtp.save"
+  | "smtp.delete"
+  | "run.gate-tripped";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

@@ -15,6 +15,7 @@ import { deletionScope } from "./deletion-scope";
 import { credentialsScope } from "./credentials-scope";
 import { definitionsScope } from "./definitions-scope";
 import { limitsScope } from "./limits-scope";
+import { notificationsScope } from "./notifications-scope";
 import { runsScope } from "./runs-scope";
 import { schedulesScope } from "./schedules-scope";
 import { sharesScope } from "./shares-scope";
@@ -77,6 +78,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
     /** Credentials for real platforms: sealed, listed without their secret (the worker opens them). */
     credentials: credentialsScope(db, workspaceId),
+    /** Webhook endpoints, the SMTP settings and the delivery log (docs/notifications.md). */
+    notifications: notificationsScope(db, workspaceId),
     /** The proof of ownership a target's host needs before it may be loaded (host-verification.ts). */
     targetVerification: (key: string) => targetVerification(db, workspaceId, key),
   };
