@@ -3,7 +3,7 @@
 /** The entity does not exist, or not in the caller's workspace (the two are not told apart). */
 export class NotFoundError extends Error {
   constructor(
-    readonly entity: "target" | "workload" | "run" | "study" | "share" | "credential" | "artifact" | "baseline",
+    readonly entity: "target" | "workload" | "run" | "study" | "share" | "credential" | "artifact" | "baseline" | "series",
     readonly key: string,
   ) {
     super(`${entity} "${key}" not found`);
