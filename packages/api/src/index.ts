@@ -13,3 +13,5 @@ export * from "./shares";
 export * from "./studies";
 export * from "./wire";
 export * from "./workspace-admin";
+export * from "./pages";
+export * from "./series";
