@@ -22,6 +22,7 @@ export const LAYERS = [
   "runs",
   "metrics",
   "statistics",
+  "series",
   "targets",
   "kinds",
   "studies",

@@ -9,6 +9,8 @@
 //   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted
 //   runs/        a run's status machine, summary, latency/throughput/metric summaries, measured cells,
 //                validity flags, infra point detail, provenance (commit, branch, PR, build, labels; from CI's env)
+//   series/      a series of runs over time: change detection (penalised likelihood, the runs' intervals as
+//                weights) and the commit range a change falls in
 //   shares/      what a share link shows
 //   statistics/  statistics across repetitions, verdict methods (Welch, block bootstrap), study tables, seeded PRNG
 //   studies/     study specs, factors, run order, cells, progress; the demo and IoT studies and their targets
@@ -63,6 +65,8 @@ export * from "./k6/k6-import-upload";
 export * from "./k6/http-series-cap";
 export * from "./histograms/base64-bytes";
 export * from "./statistics/seeded-random";
+export * from "./series/change-detection";
+export * from "./series/commit-range";
 export * from "./process-env";
 export * from "./load-hosts/load-host-policy";
 export * from "./load-hosts/load-admission";
