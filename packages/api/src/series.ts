@@ -1,6 +1,6 @@
 // GET /api/v1/series and GET /api/v1/series/{key}/points (docs/trends.md): a workspace's series of runs (a name, or a
 // target x workload) and one series' finished runs as trend points, each metric with its 95% interval.
-import { seriesKeySchema, TREND_LATENCY_METRICS, validityFlag } from "@opsbench/core";
+import { CHANGE_METRICS, seriesKeySchema, TREND_LATENCY_METRICS, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import { pageAnswer } from "./pages";
 import { id, isoTime, runStatus } from "./wire";
@@ -55,10 +55,27 @@ export const seriesPointSchema = z.strictObject({
   costPerThousand: pointValueSchema,
 });
 
+export const seriesChangeSchema = z.strictObject({
+  metric: z.enum(CHANGE_METRICS),
+  /** The first run after the change: its index in `points` and its id. */
+  index: z.number().int().nonnegative(),
+  runId: id,
+  before: z.number(),
+  after: z.number(),
+  /** after / before - 1. */
+  relative: z.number(),
+  /** The commits of the last run before and the first from the change on (null where unknown). */
+  commits: z.strictObject({ lastBefore: z.string().nullable(), firstAfter: z.string().nullable(), sameCommit: z.boolean() }),
+  /** The runs either side its comparison opens: /compare?g=Before:<ids>&g=After:<ids>. */
+  beforeRunIds: z.array(id),
+  afterRunIds: z.array(id),
+});
+
 export const seriesPointsSchema = z.strictObject({
   series: seriesItemSchema.omit({ runs: true, lastRun: true }),
   metric: z.string(),
   points: z.array(seriesPointSchema),
   truncated: z.boolean(),
+  changes: z.array(seriesChangeSchema),
 });
 export type SeriesPointsAnswer = z.output<typeof seriesPointsSchema>;

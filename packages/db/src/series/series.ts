@@ -2,12 +2,14 @@
 // provenance, validity and, per metric, its value and 95% interval from its stored rollup (core compare/run-point.ts).
 // Callers scope by workspace (scope/series-scope.ts); this file takes the workspace id it is given.
 import {
+  allSeriesChanges,
   FINAL_RUN_STATUSES,
   flagsOfRun,
   type PageKey,
   pageOf,
   type RunPointMetrics,
   runPointMetrics,
+  type SeriesChange,
   type SeriesKey,
   seriesKeyText,
   seriesTitle,
@@ -150,6 +152,8 @@ export interface SeriesPoints {
   points: SeriesPoint[];
   /** True when the series has more finished runs than `limit`: the points are its newest. */
   truncated: boolean;
+  /** Where a metric's level changed (core compare/series-changes.ts), oldest first. */
+  changes: SeriesChange[];
 }
 
 export const DEFAULT_POINTS = 200;
@@ -219,5 +223,6 @@ export async function loadSeriesPoints(
     metric,
     points,
     truncated: rows.length > limit,
+    changes: allSeriesChanges(points),
   };
 }
