@@ -30,3 +30,13 @@ export const seriesKeySchema = z
 
 /** How a series is called on its page and in lists. */
 export const seriesTitle = (k: SeriesKey): string => (k.kind === "named" ? k.name : `${k.target} × ${k.workload}`);
+
+/** The series a run is in: its series name, else its target x workload; null for a run with neither (an unnamed import). */
+export function seriesKeyOfRun(run: {
+  series: string | null;
+  target: { name: string } | null;
+  workload: { name: string } | null;
+}): SeriesKey | null {
+  if (run.series) return { kind: "named", name: run.series };
+  return run.target && run.workload ? { kind: "target-workload", target: run.target.name, workload: run.workload.name } : null;
+}
