@@ -3,12 +3,7 @@
 // answers as it always did, a plain array (the first page: 50 runs or studies, every target and workload), with the
 // next page's address in a `Link: <...>; rel="next"` header when there is one, so clients written before pages
 // keep working.
-import {
-  byNameCursorSchema,
-  newestFirstCursorSchema,
-  pageLimitSchema,
-  timeKeyCursorSchema,
-} from "@opsbench/core";
+import { byNameCursorSchema, newestFirstCursorSchema, pageLimitSchema, timeKeyCursorSchema } from "@opsbench/core";
 import { z } from "zod";
 
 /** A page of a list: its rows and the cursor of the next page (null on the last). */

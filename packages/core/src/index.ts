@@ -78,6 +78,7 @@ export * from "./statistics/repetition-stats";
 export * from "./statistics/domain-interval";
 export * from "./statistics/welch";
 export * from "./statistics/block-bootstrap";
+export { runValueInterval, type RunValueInterval } from "./statistics/verdict-intervals";
 export * from "./statistics/verdict-method";
 export * from "./statistics/verdict-calibration";
 export * from "./statistics/rule-power";

@@ -21,8 +21,8 @@ export default async function SeriesListPage({ searchParams }: Props) {
     <div className="space-y-4">
       <PageHeader title="Trends">
         <p className="text-xs text-zinc-600">
-          A series is the runs of one target and workload, or the runs given one series name (<code>--series NAME</code>); its trend shows each
-          run with its interval, and where the level changed.
+          A series is the runs of one target and workload, or the runs given one series name (<code>--series NAME</code>); its trend shows
+          each run with its interval, and where the level changed.
         </p>
       </PageHeader>
       <Panel title="Series">
@@ -55,7 +55,11 @@ export default async function SeriesListPage({ searchParams }: Props) {
           />
         )}
         {page.nextCursor && (
-          <Link data-testid="series-next" href={`/series?cursor=${encodeURIComponent(page.nextCursor)}`} className="mt-2 inline-block text-xs text-blue-600 hover:underline">
+          <Link
+            data-testid="series-next"
+            href={`/series?cursor=${encodeURIComponent(page.nextCursor)}`}
+            className="mt-2 inline-block text-xs text-blue-600 hover:underline"
+          >
             More series
           </Link>
         )}

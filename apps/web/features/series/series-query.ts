@@ -15,7 +15,9 @@ export function seriesKeyFromParam(key: string): SeriesKey | null {
 /** The latency metric asked for; an unknown one is reported rather than drawn. */
 export function trendQuery(q: Query): { metric?: string; error: string | null } {
   const r = seriesPointsQuery.safeParse({ metric: first(q.metric) });
-  return r.success ? { ...(r.data.metric ? { metric: r.data.metric } : {}), error: null } : { error: `metric: ${r.error.issues[0]?.message}` };
+  return r.success
+    ? { ...(r.data.metric ? { metric: r.data.metric } : {}), error: null }
+    : { error: `metric: ${r.error.issues[0]?.message}` };
 }
 
 /** The series list's page (?cursor=); a cursor that does not decode starts at the first page. */

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import { CartesianGrid, ErrorBar, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "@/components/charts/chart-card";
+import { ScrollX } from "@/components/scroll-x";
 import { CHART_MARGIN } from "@/components/charts/chart-parts";
 import { AXIS, GRID, TOOLTIP } from "@/components/charts/palette";
 import { fixed, fmtTime, NO_VALUE } from "@/lib/format";
@@ -93,7 +94,9 @@ function TrendChart({
       note={
         <>
           {invalid.length > 0 && <span data-testid={`${testId}-invalid`}>{invalid.length} invalid (hollow, grey). </span>}
-          {withoutInterval > 0 && <span>{withoutInterval} without an interval (no bar: the run is too short or its seconds too dependent). </span>}
+          {withoutInterval > 0 && (
+            <span>{withoutInterval} without an interval (no bar: the run is too short or its seconds too dependent). </span>
+          )}
           {changes.map((c) => (
             <span key={c.runId} data-testid={`${testId}-change`} className="text-red-700">
               change {fmtRelative(c.relative)} at {commitRangeText(c)}.{" "}
@@ -207,7 +210,12 @@ function Changes({ view }: { view: SeriesPointsView }) {
   return (
     <ul className="space-y-1 text-xs">
       {view.changes.map((c) => (
-        <li key={`${c.metric}:${c.runId}`} data-testid="trend-change" data-metric={c.metric} className="flex flex-wrap items-baseline gap-x-2">
+        <li
+          key={`${c.metric}:${c.runId}`}
+          data-testid="trend-change"
+          data-metric={c.metric}
+          className="flex flex-wrap items-baseline gap-x-2"
+        >
           <span className="font-medium text-red-700">{fmtRelative(c.relative)}</span>
           <span>{metricName[c.metric]}</span>
           <span>
@@ -226,14 +234,20 @@ function Changes({ view }: { view: SeriesPointsView }) {
 }
 
 const cellValue = (v: TrendPoint["throughput"], decimals: number) =>
-  v.value === null ? NO_VALUE : `${fixed(v.value, decimals)}${v.low !== null && v.high !== null ? ` [${fixed(v.low, decimals)}, ${fixed(v.high, decimals)}]` : ""}`;
+  v.value === null
+    ? NO_VALUE
+    : `${fixed(v.value, decimals)}${v.low !== null && v.high !== null ? ` [${fixed(v.low, decimals)}, ${fixed(v.high, decimals)}]` : ""}`;
 
 export function SeriesTrend({ view }: { view: SeriesPointsView }) {
   const [mode, setMode] = useState<XMode>("time");
   const [picked, setPicked] = useState<string[]>([]);
   // Two at most: a third click starts a new pair from the newest pick.
-  const pick = (id: string) => setPicked((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length >= 2 ? [now[1]!, id] : [...now, id]));
-  const pairHref = useMemo(() => (picked.length === 2 ? pairCompareHref(view.points, [picked[0]!, picked[1]!]) : null), [picked, view.points]);
+  const pick = (id: string) =>
+    setPicked((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length >= 2 ? [now[1]!, id] : [...now, id]));
+  const pairHref = useMemo(
+    () => (picked.length === 2 ? pairCompareHref(view.points, [picked[0]!, picked[1]!]) : null),
+    [picked, view.points],
+  );
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
@@ -249,7 +263,11 @@ export function SeriesTrend({ view }: { view: SeriesPointsView }) {
         </fieldset>
         <TrendLegend />
       </div>
-      <div data-testid="trend-picked" data-picked={picked.length} className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-xs">
+      <div
+        data-testid="trend-picked"
+        data-picked={picked.length}
+        className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-xs"
+      >
         {picked.length === 0 && "Click two points (or tick two runs below) to compare them."}
         {picked.length === 1 && "One run picked: pick another to compare them."}
         {pairHref && (
@@ -274,7 +292,7 @@ export function SeriesTrend({ view }: { view: SeriesPointsView }) {
           />
         ))}
       </div>
-      <div className="overflow-x-auto rounded-md border border-zinc-200 bg-white" tabIndex={0} role="region" aria-label="runs of the series">
+      <ScrollX className="rounded-md border border-zinc-200 bg-white">
         <table data-testid="trend-points" className="w-full text-xs">
           <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-2xs uppercase tracking-wide text-zinc-500">
             <tr>
@@ -332,7 +350,7 @@ export function SeriesTrend({ view }: { view: SeriesPointsView }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollX>
     </div>
   );
 }

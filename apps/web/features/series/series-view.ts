@@ -10,7 +10,12 @@ export type XMode = "time" | "commit";
 
 export type MetricField = "latency" | "throughput" | "failureShare" | "costPerThousand";
 
-export const TREND_METRICS: ReadonlyArray<{ field: MetricField; title: (v: SeriesPointsView) => string; testId: string; decimals: number }> = [
+export const TREND_METRICS: ReadonlyArray<{
+  field: MetricField;
+  title: (v: SeriesPointsView) => string;
+  testId: string;
+  decimals: number;
+}> = [
   { field: "latency", title: (v) => `${v.metric} latency, successful responses (ms)`, testId: "trend-latency", decimals: 2 },
   { field: "throughput", title: () => "successful req/s", testId: "trend-throughput", decimals: 1 },
   { field: "failureShare", title: () => "failure share (%)", testId: "trend-failures", decimals: 2 },
@@ -44,7 +49,7 @@ export function pairCompareHref(points: readonly TrendPoint[], ids: readonly [st
     .filter((i) => i >= 0)
     .sort((a, b) => a - b);
   const labels = picked.map((i) => runLabel(points[i]!, i));
-  if (labels[0] === labels[1]) labels.forEach((_, k) => (labels[k] = `${labels[k]} (${picked[k]! + 1})`));
+  if (labels[0] === labels[1]) for (const k of [0, 1]) labels[k] = `${labels[k]} (${picked[k]! + 1})`;
   return compareHref(picked.map((i, k) => ({ label: labels[k]!, runIds: [points[i]!.id] })));
 }
 

@@ -317,7 +317,12 @@ export const API_CONTRACTS = withMethodAndPath({
     rawBody: { contentType: "application/x-ndjson" },
     responses: { 200: ingestAcceptedSchema, 401: apiErrorBodySchema, 409: apiErrorBodySchema, 413: apiErrorBodySchema, ...refused },
   },
-  "GET /api/v1/studies": pagedListRoute("viewer", "The workspace's studies, newest first (the first 50)", studyListItemSchema, newestFirstPageQuery),
+  "GET /api/v1/studies": pagedListRoute(
+    "viewer",
+    "The workspace's studies, newest first (the first 50)",
+    studyListItemSchema,
+    newestFirstPageQuery,
+  ),
   "POST /api/v1/studies": createRoute(
     "editor",
     "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",

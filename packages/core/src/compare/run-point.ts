@@ -48,7 +48,7 @@ const none = (unit: string, note: string, value: number | null = null): PointVal
 export function trendLatencyMetric(key: string | undefined): RunMetric {
   const want = key ?? DEFAULT_TREND_LATENCY_METRIC;
   const m = metricOf(want);
-  if (!m || m.kind !== "quantile")
+  if (m?.kind !== "quantile")
     throw new RangeError(`metric "${want}" is not a latency metric a trend draws (one of: ${TREND_LATENCY_METRICS.join(", ")})`);
   return m;
 }

@@ -64,7 +64,12 @@ export const provenanceLabelsSchema = provenanceFields.labels;
 
 /** Whether a run carries any provenance (the run page shows nothing for one that does not). */
 export const hasProvenance = (p: RecordedProvenance): boolean =>
-  p.commit !== null || p.branch !== null || p.pullRequest !== null || p.buildUrl !== null || p.series !== null || Object.keys(p.labels).length > 0;
+  p.commit !== null ||
+  p.branch !== null ||
+  p.pullRequest !== null ||
+  p.buildUrl !== null ||
+  p.series !== null ||
+  Object.keys(p.labels).length > 0;
 
 /** A list filter by label as the query gives it, `key=value` (the value may be empty or hold "="). */
 export const labelFilterText = z

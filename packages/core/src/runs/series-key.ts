@@ -9,8 +9,7 @@ export const SERIES_KEY_SEPARATOR = "~";
 
 export type SeriesKey = { kind: "named"; name: string } | { kind: "target-workload"; target: string; workload: string };
 
-export const seriesKeyText = (k: SeriesKey): string =>
-  k.kind === "named" ? k.name : `${k.target}${SERIES_KEY_SEPARATOR}${k.workload}`;
+export const seriesKeyText = (k: SeriesKey): string => (k.kind === "named" ? k.name : `${k.target}${SERIES_KEY_SEPARATOR}${k.workload}`);
 
 /** A key as an address gives it, read back; anything else is refused naming the two forms. */
 export const seriesKeySchema = z

@@ -106,7 +106,12 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
     page: async (args: PageArgs & { workloadId?: string } & ProvenanceFilter = {}) => {
       const limit = limitOf(args);
       const rows = await db.run.findMany({
-        where: { AND: [{ ...provenanceWhere(args), workspaceId, ...(args.workloadId ? { workloadId: args.workloadId } : {}) }, afterNewest(args.cursor)] },
+        where: {
+          AND: [
+            { ...provenanceWhere(args), workspaceId, ...(args.workloadId ? { workloadId: args.workloadId } : {}) },
+            afterNewest(args.cursor),
+          ],
+        },
         orderBy: NEWEST_FIRST,
         take: limit + 1,
         include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },

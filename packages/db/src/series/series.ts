@@ -76,7 +76,14 @@ export async function listSeries(db: Db, workspaceId: string, args: PageArgs = {
   ]);
   const targetOf = new Map(targets.map((t) => [t.id, t]));
   const workloadOf = new Map(workloads.map((w) => [w.id, w]));
-  type Group = { key: SeriesKey; runs: number; lastAt: Date; where: Prisma.RunWhereInput; target: SeriesItem["target"]; workload: SeriesItem["workload"] };
+  type Group = {
+    key: SeriesKey;
+    runs: number;
+    lastAt: Date;
+    where: Prisma.RunWhereInput;
+    target: SeriesItem["target"];
+    workload: SeriesItem["workload"];
+  };
   const groups: Group[] = [
     ...named.map((g) => ({
       key: { kind: "named" as const, name: g.series! },
@@ -114,7 +121,11 @@ export async function listSeries(db: Db, workspaceId: string, args: PageArgs = {
   const page = pageOf(ordered.slice(0, limit + 1), limit, sortKey);
   const items: SeriesItem[] = [];
   for (const g of page.items) {
-    const last = await db.run.findFirstOrThrow({ where: g.where, orderBy: NEWEST_FIRST, select: { id: true, createdAt: true, status: true } });
+    const last = await db.run.findFirstOrThrow({
+      where: g.where,
+      orderBy: NEWEST_FIRST,
+      select: { id: true, createdAt: true, status: true },
+    });
     items.push({
       key: seriesKeyText(g.key),
       title: seriesTitle(g.key),

@@ -28,7 +28,10 @@ export default async function SeriesPage({ params, searchParams }: Props) {
       <PageHeader title={`Trend: ${view.series.title}`}>
         <p className="text-xs text-zinc-600">
           {view.series.kind === "named" ? "Runs given this series name" : "Runs of this target and workload without a series name"}:{" "}
-          {view.points.length} finished{view.truncated ? " (the newest)" : ""}. <Link href="/series" className="text-blue-600 hover:underline">All series</Link>
+          {view.points.length} finished{view.truncated ? " (the newest)" : ""}.{" "}
+          <Link href="/series" className="text-blue-600 hover:underline">
+            All series
+          </Link>
         </p>
       </PageHeader>
       <nav aria-label="latency metric" className="flex gap-2 text-xs">
