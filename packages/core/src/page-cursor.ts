@@ -14,7 +14,15 @@ export interface PageKey {
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
 
-const pageKeySchema = z.strictObject({ at: z.iso.datetime().optional(), key: z.string().min(1).max(300) });
+// No NUL: Postgres refuses one in a text comparison (a 500, not the 422 a bad cursor is).
+const pageKeySchema = z.strictObject({
+  at: z.iso.datetime().optional(),
+  key: z
+    .string()
+    .min(1)
+    .max(300)
+    .refine((k) => !k.includes("\0")),
+});
 
 // base64url without Node's Buffer (core also runs in browsers).
 export const encodePageCursor = (k: PageKey): string =>

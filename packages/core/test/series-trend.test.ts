@@ -33,6 +33,7 @@ describe("page cursors", () => {
       expect(r.success, bad).toBe(false);
       if (!r.success) expect(r.error.issues[0]?.message).toContain("not a cursor this list gave");
     }
+    expect(byNameCursorSchema.safeParse(encodePageCursor({ key: "a\0b" })).success).toBe(false);
     // A time-ordered cursor is no by-name cursor.
     expect(byNameCursorSchema.safeParse(encodePageCursor({ at, key: UUID })).success).toBe(false);
   });

@@ -6,9 +6,18 @@ import type { SeriesKey } from "@opsbench/core";
 type Query = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
+/** A path segment decoded, or as it is when it does not decode (a stray "%"): never a thrown URIError (a 500). */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The series key of an address, or null (the page is then a 404). */
 export function seriesKeyFromParam(key: string): SeriesKey | null {
-  const r = seriesParams.safeParse({ key: decodeURIComponent(key) });
+  const r = seriesParams.safeParse({ key: decodedSegment(key) });
   return r.success ? r.data.key : null;
 }
 

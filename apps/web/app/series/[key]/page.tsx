@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader, Panel } from "@/components/panel";
 import { EmptyState } from "@/components/empty-state";
-import { seriesHref, seriesKeyFromParam, trendQuery } from "@/features/series/series-query";
+import { decodedSegment, seriesHref, seriesKeyFromParam, trendQuery } from "@/features/series/series-query";
 import { SeriesTrend } from "@/features/series/series-trend";
 import { orNotFound } from "@/lib/server/or-not-found";
 import { resolveWorkspace } from "@/lib/server/workspace";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ key: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Trend ${decodeURIComponent((await params).key)}` };
+  return { title: `Trend ${decodedSegment((await params).key)}` };
 }
 
 export default async function SeriesPage({ params, searchParams }: Props) {
