@@ -101,7 +101,8 @@ describe("a series' trend", () => {
 
     // The change: its marker on the latency chart, its line naming the commit range, its before/after comparison.
     expect(await chart.locator(".recharts-reference-line").count()).toBe(1);
-    expect(await chart.locator(".recharts-reference-line").textContent()).toContain(`${short(7)}..${short(8)}`);
+    // Its label (recharts draws a line's label in the chart's label layer, not inside the line's group).
+    expect(await chart.locator("svg.recharts-surface").first().textContent()).toContain(`${short(7)}..${short(8)}`);
     const line = page.locator('[data-testid="trend-change"][data-metric="latency"]');
     expect(await line.getByTestId("trend-change-commits").textContent()).toBe(`${short(7)}..${short(8)}`);
     const before = new URL(`${web}${await line.getByTestId("trend-change-compare").getAttribute("href")}`);
@@ -112,9 +113,13 @@ describe("a series' trend", () => {
     ]);
     await page.screenshot({ path: path.join(SHOTS, "series-trend-1280.png"), fullPage: true });
 
-    // By commit: the x axis names the commits.
+    // By commit: the x axis names the commits (c01 is in no change's label), where by time it gave dates.
+    const svgText = () => chart.locator("svg.recharts-surface").first().textContent();
+    expect(await svgText()).toContain("11-20");
+    expect(await svgText()).not.toContain(short(1));
     await page.getByLabel("commit").check();
-    await expect.poll(() => chart.locator(".recharts-xAxis").textContent()).toContain(short(8));
+    await expect.poll(svgText).toContain(short(1));
+    expect(await svgText()).not.toContain("11-20");
     await page.screenshot({ path: path.join(SHOTS, "series-trend-by-commit-1280.png"), fullPage: true });
     await page.close();
   });

@@ -111,14 +111,14 @@ function TrendChart({
           dataKey="x"
           type="number"
           domain={mode === "time" ? ["dataMin", "dataMax"] : [-0.5, n - 0.5]}
-          ticks={mode === "commit" ? view.points.map((_, i) => i) : undefined}
-          interval={mode === "commit" ? "preserveStartEnd" : undefined}
+          // A tick at each run (by time: its start; by commit: its slot), thinned by minTickGap where they crowd.
+          ticks={view.points.map((p, i) => xOf(p, i, mode))}
+          interval="preserveStartEnd"
           tickFormatter={xTick}
           tick={AXIS}
           tickLine={false}
           axisLine={{ stroke: GRID }}
           minTickGap={8}
-          scale={mode === "time" ? "time" : "auto"}
           name={mode === "time" ? "time (UTC)" : "commit"}
         />
         <YAxis dataKey="y" type="number" tick={AXIS} tickLine={false} axisLine={false} width={56} domain={["auto", "auto"]} />
