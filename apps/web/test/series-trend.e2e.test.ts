@@ -10,11 +10,12 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SeriesPointsAnswer } from "@opsbench/api";
-import { launchBrowser, testWebUrl } from "../../../tests/helpers";
+import { launchBrowser, openTestStack, testWebUrl } from "../../../tests/helpers";
 import { importK6Requests, type WrittenLoadSecond, type WrittenRequest } from "../../../tests/k6-result-files";
 
 const web = testWebUrl();
 let browser: Browser;
+let stack: Awaited<ReturnType<typeof openTestStack>>;
 let dir: string;
 const SHOTS = process.env.OPSBENCH_SHOTS_DIR ?? "/tmp/shots36";
 const T0 = Date.UTC(2026, 10, 20, 6, 0, 0);
@@ -39,6 +40,7 @@ function requests(base: number, seed: number): WrittenRequest[] {
 }
 
 beforeAll(async () => {
+  stack = await openTestStack({ worker: false });
   browser = await launchBrowser();
   await mkdir(SHOTS, { recursive: true });
   dir = await mkdtemp(path.join(os.tmpdir(), "opsbench-series-"));
@@ -58,6 +60,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
+  await stack?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -165,5 +168,47 @@ describe("a series' trend", () => {
     const list = await open("/series");
     expect(await list.locator(`[data-testid="series-row"][data-series-key="${SERIES}"]`).count()).toBe(1);
     await list.close();
+  });
+});
+
+describe("the home page's runs list", () => {
+  it("pages through more runs than one page shows: Older runs, then Newest runs back", async () => {
+    // 60 more runs, final (FAILED) so that no worker takes them up: 72 in all with the imports.
+    await stack.db.run.createMany({
+      data: Array.from({ length: 60 }, (_, i) => ({
+        workspaceId: stack.scope.workspaceId,
+        source: "k6-import",
+        name: `paged-${i}`,
+        status: "FAILED" as const,
+        error: "made by the test",
+        finishedAt: new Date(),
+      })),
+    });
+    const total = await stack.db.run.count({ where: { workspaceId: stack.scope.workspaceId } });
+    expect(total).toBeGreaterThan(70);
+    const page = await open("/");
+    const rowIds = () => page.getByTestId("run-row").evaluateAll((els) => els.map((e) => e.getAttribute("data-run-id")));
+    const first = await rowIds();
+    expect(first).toHaveLength(50);
+    await page.getByTestId("runs-older").click();
+    await page.waitForURL(/cursor=/);
+    const second = await rowIds();
+    expect(second).toHaveLength(total - 50);
+    expect(second.filter((id) => first.includes(id))).toEqual([]);
+    // Together, every run once, newest first as the API pages them.
+    const api = async (cursor?: string) =>
+      (await (await fetch(`${web}/api/v1/runs?limit=50${cursor ? `&cursor=${cursor}` : ""}`)).json()) as {
+        items: Array<{ id: string }>;
+        nextCursor: string | null;
+      };
+    const p1 = await api();
+    const p2 = await api(p1.nextCursor!);
+    expect([...first, ...second]).toEqual([...p1.items, ...p2.items].map((r) => r.id));
+    expect(p2.nextCursor).toBeNull();
+    expect(await page.getByTestId("runs-older").count()).toBe(0);
+    await page.getByTestId("runs-newest").click();
+    await page.waitForURL((u) => !u.search.includes("cursor"));
+    expect(await rowIds()).toEqual(first);
+    await page.close();
   });
 });
