@@ -28,6 +28,8 @@ export interface K6FileOptions {
   t0: number;
   /** Extra load counters per second; without them each request counts one iteration. */
   load?: readonly WrittenLoadSecond[];
+  /** More arguments for `opsbench import k6` (its provenance and series: --commit SHA --series NAME ...). */
+  importArgs?: readonly string[];
 }
 
 const point = (metric: string, atMs: number, value: number, tags: Record<string, string>) =>
@@ -52,11 +54,11 @@ export function k6JsonLines(requests: readonly WrittenRequest[], o: K6FileOption
   return `${lines.join("\n")}\n`;
 }
 
-/** Writes the file into `dir` and imports it with `opsbench import k6 FILE --name NAME`; the run's id. */
+/** Writes the file into `dir` and imports it with `opsbench import k6 FILE --name NAME [importArgs]`; the run's id. */
 export async function importK6Requests(dir: string, name: string, requests: readonly WrittenRequest[], o: K6FileOptions): Promise<string> {
   const file = path.join(dir, `${name}.json`);
   await writeFile(file, k6JsonLines(requests, o));
-  const r = await runOpsbench("import", "k6", file, "--name", name, "--json");
+  const r = await runOpsbench("import", "k6", file, "--name", name, "--json", ...(o.importArgs ?? []));
   if (r.code !== 0) throw new Error(`opsbench import k6 ${file} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout).id as string;
 }

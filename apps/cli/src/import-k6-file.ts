@@ -6,8 +6,11 @@ import { describeK6File, describeSkipped, type K6ImportUpload, toK6ImportUpload 
 import { K6InputError } from "./k6-input-error";
 import { type K6File, readK6File } from "./read-k6-file";
 import { formatSummary, type RunReport, runSummaryJson } from "./run-report";
+import { PROVENANCE_OPTIONS, PROVENANCE_USAGE, runProvenance } from "./provenance-flags";
 
-export const IMPORT_K6_USAGE = `  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run`;
+export const IMPORT_K6_USAGE = `  opsbench import k6 FILE [--name NAME] [--json]              import a k6 --out json (or .gz) or --out csv result file as a run
+               ${PROVENANCE_USAGE}
+                                                              its provenance and series (CI's own variables give the first four)`;
 
 function parseImportArgs(args: string[], usageError: (m: string) => Error) {
   try {
@@ -15,7 +18,7 @@ function parseImportArgs(args: string[], usageError: (m: string) => Error) {
       args,
       strict: true,
       allowPositionals: true,
-      options: { name: { type: "string" }, json: { type: "boolean", default: false } },
+      options: { name: { type: "string" }, json: { type: "boolean", default: false }, ...PROVENANCE_OPTIONS },
     });
   } catch (err) {
     throw usageError((err as Error).message);
@@ -31,6 +34,8 @@ export async function readImportUpload(
   if (positionals.length !== 1) throw io.usageError("import k6 needs one FILE");
   if (values.name !== undefined && values.name.trim() === "") throw io.usageError("--name must not be empty");
   const file = path.resolve(positionals[0]!);
+  // Checked before the file is read (a long read is not wasted on a bad flag); a refusal is a usage error.
+  const provenance = runProvenance(values);
 
   let read: K6File;
   try {
@@ -51,7 +56,7 @@ export async function readImportUpload(
     { path: file, format: read.format, gzip: read.gzip, bytes: read.bytes },
     read.result,
   );
-  return { upload, json: values.json };
+  return { upload: Object.keys(provenance).length ? { ...upload, provenance } : upload, json: values.json };
 }
 
 export function printImport(view: RunReport & { name?: string | null; source: string }, upload: K6ImportUpload, json: boolean): number {

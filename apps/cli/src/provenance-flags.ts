@@ -10,9 +10,10 @@ export const PROVENANCE_OPTIONS = {
   pr: { type: "string" },
   "build-url": { type: "string" },
   label: { type: "string", multiple: true },
+  series: { type: "string" },
 } as const;
 
-export const PROVENANCE_USAGE = "[--commit SHA] [--branch NAME] [--pr N] [--build-url URL] [--label KEY=VALUE]...";
+export const PROVENANCE_USAGE = "[--commit SHA] [--branch NAME] [--pr N] [--build-url URL] [--label KEY=VALUE]... [--series NAME]";
 
 export interface ProvenanceFlags {
   commit?: string | undefined;
@@ -20,6 +21,7 @@ export interface ProvenanceFlags {
   pr?: string | undefined;
   "build-url"?: string | undefined;
   label?: string[] | undefined;
+  series?: string | undefined;
 }
 
 /** A flag's value checked by its field's schema; a refusal is a usage error naming the flag. */
@@ -55,5 +57,7 @@ export function runProvenance(flags: ProvenanceFlags, env: Readonly<Record<strin
     }
     p.labels = checked.data;
   }
+  // The series by name (docs/trends.md): how runs without a target (imports, external runs) form one.
+  if (flags.series !== undefined) p.series = flagValue("series", provenanceFields.series, flags.series, flags.series);
   return runProvenanceSchema.parse(p);
 }

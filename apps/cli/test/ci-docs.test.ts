@@ -19,6 +19,13 @@ const action = parseYaml(readFileSync(path.join(repo, ".github/actions/opsbench/
 const work = mkdtempSync(path.join(os.tmpdir(), "opsbench-ci-docs-"));
 mkdirSync(path.join(work, "load"));
 writeFileSync(path.join(work, "load/test.js"), 'import http from "k6/http";\nexport default function () {}\n');
+// A k6 result file (`--out json`) of one request, for the documented `opsbench import k6 results.json`.
+const k6Point = {
+  type: "Point",
+  metric: "http_req_duration",
+  data: { time: "2026-11-29T12:00:00.000Z", value: 12.5, tags: { name: "get", status: "200", expected_response: "true" } },
+};
+writeFileSync(path.join(work, "results.json"), `${JSON.stringify(k6Point)}\n`);
 // `opsbench` on PATH: the repository's CLI (the packed one is the same remote mode, packed-cli.test.ts).
 const bin = path.join(work, "bin");
 mkdirSync(bin);

@@ -84,7 +84,7 @@ describe("a run's provenance from the CLI (issue 36)", () => {
     const run = await runOpsbenchWith(
       { ...remote, ...github },
       ...["run", "--target", "remote-prov-taewa", "--workload", "remote-prov-load", "--json"],
-      ...["--label", "a=b", "--label", "suite=cli=remote", "--pr", "315"],
+      ...["--label", "a=b", "--label", "suite=cli=remote", "--pr", "315", "--series", "remote-nightly"],
     );
     expect(run.code, run.stderr).toBe(0);
     expect(await provenanceOf(JSON.parse(run.stdout).id)).toEqual({
@@ -93,6 +93,7 @@ describe("a run's provenance from the CLI (issue 36)", () => {
       pullRequest: 315,
       buildUrl: "https://github.com/acme/shop/actions/runs/4242",
       labels: { a: "b", suite: "cli=remote" },
+      series: "remote-nightly",
     });
   });
 
@@ -110,6 +111,7 @@ describe("a run's provenance from the CLI (issue 36)", () => {
       pullRequest: 314,
       buildUrl: "https://github.com/acme/shop/actions/runs/4242",
       labels: { env: "ci" },
+      series: null,
     });
     // No generator will feed it: ended here, so it holds no place among the workspace's runs under way.
     expect((await fetch(`${web}/api/v1/runs/${id}/abort`, { method: "POST", headers: auth })).status).toBe(200);
@@ -122,6 +124,7 @@ describe("a run's provenance from the CLI (issue 36)", () => {
       ["--build-url", "ftp://ci.example.com/1"],
       ["--label", "no-equals"],
       ["--label", "bad key=v"],
+      ["--series", "Not A Name"],
     ] as const) {
       const bad = await runOpsbenchWith(remote, "run", "--target", "remote-prov-taewa", "--workload", "remote-prov-load", flag, value);
       expect(bad.code, `${flag} ${value}: ${bad.stderr}`).toBe(2);

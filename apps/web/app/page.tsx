@@ -10,8 +10,8 @@ import { StartRunForm } from "@/features/runs/start-run-form";
 import { describeKind } from "@/features/targets/target-form/kinds/describe-kind";
 import { StatusBadge } from "@/components/status-badge";
 import { NoSuccessBadge } from "@/features/runs/run-context";
-import { runListFilterFromQuery } from "@/features/runs/run-list-filter";
-import { ProvenanceCell, RunFilterForm } from "@/features/runs/run-provenance";
+import { RUNS_PER_PAGE, runListCursorFromQuery, runListFilterFromQuery, runListPageHref } from "@/features/runs/run-list-filter";
+import { ProvenanceCell, RunFilterForm, SeriesLink } from "@/features/runs/run-provenance";
 import { toSpecItem, toTargetItem, type SpecItem } from "@/lib/api/dto";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { toStudyListItem } from "@/lib/api/study-list-item";
@@ -95,15 +95,17 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function HomePage({ searchParams }: Props) {
   const { scope, role } = await requireMember();
-  const { filter, given: filtering, error: filterError } = runListFilterFromQuery(await searchParams);
-  const [runRows, targetRows, workloadRows, studyRows] = await Promise.all([
-    filterError ? Promise.resolve([]) : scope.runs.list(50, filter),
+  const query = await searchParams;
+  const { filter, given: filtering, error: filterError } = runListFilterFromQuery(query);
+  const cursor = runListCursorFromQuery(query);
+  const [runPage, targetRows, workloadRows, studyRows] = await Promise.all([
+    filterError ? Promise.resolve({ items: [], nextCursor: null }) : scope.runs.page({ ...filter, cursor, limit: RUNS_PER_PAGE }),
     scope.targets.list(),
     scope.workloads.list(),
     scope.studies.list(5),
   ]);
   const studies = studyRows.map(toStudyListItem);
-  const runs = runRows.map(toRunListItem);
+  const runs = runPage.items.map(toRunListItem);
   const targets = targetRows.map((t) => toTargetItem(t, role));
   const workloads = workloadRows.map(toSpecItem);
 
@@ -164,6 +166,7 @@ export default async function HomePage({ searchParams }: Props) {
                 className: "whitespace-nowrap font-mono",
                 cell: (r) => <ProvenanceCell provenance={r.provenance} />,
               },
+              { header: "Series", className: "whitespace-nowrap", cell: (r) => <SeriesLink run={r} testId="run-row-series" /> },
               { header: "Created (UTC)", className: "font-mono text-zinc-600", cell: (r) => fmtTime(r.createdAt) },
               { header: "Requests", right: true, className: "font-mono tabular-nums", cell: (r) => fmtCount(r.summary?.requests) },
               { header: "p95 (ms)", right: true, className: "font-mono tabular-nums", cell: (r) => fmtMs(r.summary?.latencyMs.p95) },
@@ -177,6 +180,20 @@ export default async function HomePage({ searchParams }: Props) {
               },
             ]}
           />
+        )}
+        {(cursor || runPage.nextCursor) && (
+          <nav aria-label="pages of runs" className="flex gap-4 border-t border-zinc-100 px-3 py-1.5 text-xs">
+            {cursor && (
+              <Link data-testid="runs-newest" href={runListPageHref(filter, null)} className="text-blue-600 hover:underline">
+                Newest runs
+              </Link>
+            )}
+            {runPage.nextCursor && (
+              <Link data-testid="runs-older" href={runListPageHref(filter, runPage.nextCursor)} className="text-blue-600 hover:underline">
+                Older runs
+              </Link>
+            )}
+          </nav>
         )}
       </Panel>
 

@@ -59,6 +59,7 @@ export function AppNav({ member }: { member: { email: string; role: string | nul
     { href: "/workloads", label: "Workloads", matches: under("/workloads") },
     { href: "/targets", label: "Targets", matches: under("/targets") },
     { href: "/compare", label: "Compare", matches: under("/compare") },
+    { href: "/series", label: "Trends", matches: under("/series") },
     { href: "/audit", label: "Audit log", matches: under("/audit"), className: "ml-auto" },
     { href: "/api-docs", label: "API", matches: under("/api-docs") },
     member

@@ -119,6 +119,9 @@ const pages = (): Array<[string, string]> => [
   ["study-tables", `/studies/${studyId}/tables`],
   ["schedules", "/schedules"],
   ["compare", `/compare?${compareQuery()}`],
+  ["series", "/series"],
+  // The study's runs of one target and workload form a series by themselves (docs/trends.md).
+  ["series-trend", "/series/a11y-one~a11y-tiny"],
   ["report", `/compare/report?${compareQuery()}`],
   ["shares", "/share"],
   ["share-view", new URL(shareUrl).pathname],
@@ -131,7 +134,7 @@ const pages = (): Array<[string, string]> => [
 ];
 
 /** How many pages `pages()` lists (its ids come from the set-up, its length does not). */
-const PAGE_COUNT = 24;
+const PAGE_COUNT = 26;
 
 interface Violation {
   id: string;
@@ -195,7 +198,7 @@ describe("accessibility and look", () => {
         }
         if (report.length > 0) console.log(report.join("\n\n"));
         expect(report, report.join("\n\n")).toEqual([]);
-        // A bound from the work, not from a quiet machine: each of the 24 pages loads, hydrates and runs axe (a few
+        // A bound from the work, not from a quiet machine: each of the 26 pages loads, hydrates and runs axe (a few
         // seconds quiet, up to 20 s on a machine busy with other jobs).
       },
       PAGE_COUNT * 20_000,

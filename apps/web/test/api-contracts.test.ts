@@ -157,10 +157,11 @@ describe("/api/v1 route contracts", () => {
       pullRequest: 5,
       buildUrl: null,
       labels: {},
+      series: null,
     });
     const provenance = { commit: "0123abcd", branch: "contract-branch", labels: { suite: "contracts" } };
     const set = await call("PUT /api/v1/runs/{id}/provenance", `/api/v1/runs/${runId}/provenance`, { body: provenance });
-    expect(set.body).toEqual({ id: runId, provenance: { ...provenance, pullRequest: null, buildUrl: null } });
+    expect(set.body).toEqual({ id: runId, provenance: { ...provenance, pullRequest: null, buildUrl: null, series: null } });
     const bad = await call("PUT /api/v1/runs/{id}/provenance", `/api/v1/runs/${runId}/provenance`, { body: { commit: "xyz" } });
     expect(JSON.stringify(bad.body)).toContain("commit");
     expect(bad.status).toBe(422);
@@ -168,6 +169,25 @@ describe("/api/v1 route contracts", () => {
     const filtered = await call("GET /api/v1/runs", "/api/v1/runs?branch=contract-branch&commit=0123ABCD&label=suite%3Dcontracts");
     expect((filtered.body as Array<{ id: string }>).map((r) => r.id)).toEqual([runId]);
     expect((await call("GET /api/v1/runs", "/api/v1/runs?commit=0123")).status).toBe(422);
+
+    // Pages of the lists (the plain array without ?cursor=/?limit=), and a cursor that is not one refused naming it.
+    const firstPage = await call("GET /api/v1/runs", "/api/v1/runs?limit=1");
+    expect((firstPage.body as { items: unknown[] }).items).toHaveLength(1);
+    const badCursor = await call("GET /api/v1/runs", "/api/v1/runs?cursor=nope");
+    expect(badCursor.status).toBe(422);
+    expect(JSON.stringify(badCursor.body)).toContain("cursor");
+    expect((await call("GET /api/v1/studies", "/api/v1/studies?limit=1")).status).toBe(200);
+    expect((await call("GET /api/v1/targets", "/api/v1/targets?limit=1")).status).toBe(200);
+    expect((await call("GET /api/v1/workloads", "/api/v1/workloads?limit=0")).status).toBe(422);
+
+    // The run's target x workload is a series; its points; a key of neither form refused, an unknown one 404.
+    const seriesList = await call("GET /api/v1/series", "/api/v1/series");
+    expect((seriesList.body as { items: Array<{ key: string }> }).items.map((i) => i.key)).toContain("contract-target~contract-load");
+    const points = await call("GET /api/v1/series/{key}/points", "/api/v1/series/contract-target~contract-load/points?metric=p99");
+    expect((points.body as { points: Array<{ id: string }> }).points.map((p) => p.id)).toContain(runId);
+    expect((await call("GET /api/v1/series/{key}/points", "/api/v1/series/a~b~c/points")).status).toBe(422);
+    expect((await call("GET /api/v1/series/{key}/points", "/api/v1/series/contract-target/points?metric=p42")).status).toBe(422);
+    expect((await call("GET /api/v1/series/{key}/points", "/api/v1/series/no-such-series/points")).status).toBe(404);
 
     // The run as its target and workload's baseline; files a script's handleSummary() wrote (stored as the worker does).
     const baseline = await call("POST /api/v1/runs/{id}/baseline", `/api/v1/runs/${runId}/baseline`, { body: {} });

@@ -39,6 +39,9 @@ const MATRIX: Record<RouteKey, Row> = {
   "POST /api/v1/workloads": { url: () => "/api/v1/workloads", body: {}, allowed: 422 },
   "GET /api/v1/workloads/presets": { url: () => "/api/v1/workloads/presets", allowed: 200 },
   "GET /api/v1/runs": { url: () => "/api/v1/runs", allowed: 200 },
+  "GET /api/v1/series": { url: () => "/api/v1/series", allowed: 200 },
+  // Another workspace's series is no series of the caller's: 404 as an unknown key.
+  "GET /api/v1/series/{key}/points": { url: () => "/api/v1/series/matrix-no-such-series/points", allowed: 404 },
   "POST /api/v1/runs": { url: () => "/api/v1/runs", body: {}, allowed: 422 },
   // An unknown field, so an editor's call is refused (422) and no run is made.
   "POST /api/v1/runs/external": { url: () => "/api/v1/runs/external", body: { nope: 1 }, allowed: 422 },

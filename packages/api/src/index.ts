@@ -15,3 +15,5 @@ export * from "./studies";
 export * from "./wire";
 export * from "./workspace-admin";
 export * from "./schedules";
+export * from "./pages";
+export * from "./series";

@@ -15,6 +15,7 @@ import {
   validityFlag,
 } from "@opsbench/core";
 import { z } from "zod";
+import { newestFirstPageQuery } from "./pages";
 import { id, isoTime, nullableIsoTime, runStatus } from "./wire";
 
 const targetRef = z.strictObject({ name: z.string(), kind: z.string() }).nullable();
@@ -38,11 +39,12 @@ export const runListItemSchema = z.strictObject({
   provenance: recordedProvenanceSchema,
 });
 
-/** GET /api/v1/runs?commit=&branch=&label=key=value: only the runs whose provenance matches (a commit by a prefix of 7+ hex digits). */
+/** GET /api/v1/runs?commit=&branch=&label=key=value&cursor=&limit= (pages.ts): only the runs whose provenance matches (a commit by a prefix of 7+ hex digits). */
 export const runsQuery = z.object({
   commit: commitFilterSchema.optional(),
   branch: provenanceFields.branch.optional(),
   label: labelFilterText.optional(),
+  ...newestFirstPageQuery.shape,
 });
 
 /** POST /api/v1/runs: the run made and queued. */

@@ -5,6 +5,7 @@
 //   migrations/   the SQL migration applier, its command line (migrate-cli.ts) and the application's database role
 //   runs/         the worker's run store, the run view, JSON columns, per-second cells and rollups, flags, infra,
 //                 load segments, recovery of unfinished runs, retention of raw series
+//   series/       a workspace's series of runs and one series' trend points with their intervals
 //   scope/        every read and write scoped to a workspace (workspace-scope.ts, one file per area)
 //   shares/       share links
 //   studies/      study writes, the study view and tables, its JSON columns
@@ -34,6 +35,8 @@ export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } fr
 export { loadResultCells } from "./runs/result-cells";
 export { loadRunView, loadWindowSummary, type RunView, type RunViewOptions } from "./runs/run-view";
 export { recordedProvenance, type ProvenanceFilter } from "./runs/run-provenance";
+export { DEFAULT_POINTS, MAX_POINTS, type SeriesItem, type SeriesPoint, type SeriesPoints } from "./series/series";
+export type { PageArgs } from "./scope/page-where";
 export type { RunBrief, RunSurroundings } from "./runs/run-surroundings";
 export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./runs/run-infra";
 export { createImportedRun, K6_IMPORT_SOURCE, type ImportedRunInput } from "./k6-ingest/imported-run";

@@ -8,7 +8,7 @@ import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 const SHA_A = "3f786850e387550fdab836ed7e6dc881de23001b";
 const SHA_B = "3f786851aaaa550fdab836ed7e6dc881de230000"; // shares 3f78685 with SHA_A, not 3f786850
-const none = { commit: null, branch: null, pullRequest: null, buildUrl: null, labels: {} };
+const none = { commit: null, branch: null, pullRequest: null, buildUrl: null, labels: {}, series: null };
 const ids: Record<string, string> = {};
 
 const externalArgs = { generators: 1, baseUrl: "http://127.0.0.1:1", image: "img", scriptConfigmap: "cm" };
@@ -40,6 +40,7 @@ describe("a run's provenance in the runs scope", () => {
       pullRequest: null,
       buildUrl: "https://ci.example.com/1",
       labels: { env: "staging" },
+      series: null,
     });
     expect((await stack.scope.runs.view(ids.external!)).provenance).toEqual({ ...none, branch: "main", labels: { env: "prod" } });
     expect((await stack.scope.runs.view(ids.bare!)).provenance).toEqual(none);
@@ -50,6 +51,7 @@ describe("a run's provenance in the runs scope", () => {
       pullRequest: 12,
       buildUrl: null,
       labels: { env: "prod", suite: "smoke" },
+      series: null,
     });
   });
 

@@ -1,6 +1,10 @@
 // The runs list's filters from the page's URL (?commit=, ?branch=, ?label=key=value): checked with the API's own
 // query schema, so the page and GET /api/v1/runs take and refuse the same filters.
 import { runsQuery } from "@opsbench/api";
+import { newestFirstCursorSchema, type PageKey } from "@opsbench/core";
+
+/** Runs a page of the home list shows; "Older runs" pages through the rest. */
+export const RUNS_PER_PAGE = 50;
 
 export interface RunListFilter {
   commit?: string;
@@ -27,4 +31,18 @@ export function runListFilterFromQuery(query: Query): { filter: RunListFilter; g
   if (parsed.success) return { filter, given, error: null };
   const error = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   return { filter, given, error };
+}
+
+/** The page of the list asked for (?cursor=, from an "Older runs" link); one that does not decode starts at the newest. */
+export function runListCursorFromQuery(query: Query): PageKey | undefined {
+  const r = newestFirstCursorSchema.safeParse(first(query.cursor));
+  return r.success ? r.data : undefined;
+}
+
+/** The home list's address of a page (null: the newest), its filters kept. */
+export function runListPageHref(filter: RunListFilter, cursor: string | null): string {
+  const q = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
+  if (cursor) q.set("cursor", cursor);
+  const s = q.toString();
+  return s ? `/?${s}` : "/";
 }

@@ -1,6 +1,7 @@
 // A run's provenance on its page (under the title) and in the runs list (a commit/branch cell), and the list's
 // filter form. Server-rendered, no state: the filter is a GET form, the URL is the filter.
-import { hasProvenance, type RecordedProvenance } from "@opsbench/core";
+import { hasProvenance, type RecordedProvenance, seriesKeyOfRun, seriesKeyText, seriesTitle } from "@opsbench/core";
+import Link from "next/link";
 import type { RunListFilter } from "./run-list-filter";
 
 /** A build link only for http(s): the API refuses any other scheme, and a page never trusts a stored value to be a safe href. */
@@ -45,6 +46,23 @@ export function RunProvenance({ provenance: p }: { provenance: RecordedProvenanc
         </ul>
       )}
     </div>
+  );
+}
+
+/** The link to the trend of the run's series (docs/trends.md): its series name, else its target x workload; none for neither. */
+export function SeriesLink({
+  run,
+  testId = "run-series-link",
+}: {
+  run: { provenance: Pick<RecordedProvenance, "series">; target: { name: string } | null; workload: { name: string } | null };
+  testId?: string;
+}) {
+  const key = seriesKeyOfRun({ series: run.provenance.series, target: run.target, workload: run.workload });
+  if (!key) return null;
+  return (
+    <Link data-testid={testId} href={`/series/${encodeURIComponent(seriesKeyText(key))}`} className="text-blue-600 hover:underline">
+      {seriesTitle(key)}
+    </Link>
   );
 }
 

@@ -8,11 +8,13 @@ import type {
   runViewSchema,
   SameShape,
   Fits,
+  seriesItemSchema,
+  seriesPointsSchema,
   studyListItemSchema,
   studyViewSchema,
 } from "@opsbench/api";
 import type { TimeBucket, timeBucketSchema } from "@opsbench/core";
-import type { RunView, StudyView } from "@opsbench/db";
+import type { RunView, SeriesItem, SeriesPoints, StudyView } from "@opsbench/db";
 import type { z } from "zod";
 import type { CompareData } from "../../features/compare/compare-data";
 import type { PublicShare } from "../../features/share/public-share";
@@ -27,3 +29,5 @@ true satisfies SameShape<z.output<typeof studyViewSchema>, StudyView>;
 // One way: the stored runs' flags are still typed `unknown` in the comparison view.
 true satisfies Fits<z.output<typeof compareDataSchema>, CompareData>;
 true satisfies Fits<z.output<typeof publicShareSchema>, PublicShare>;
+true satisfies SameShape<z.output<typeof seriesItemSchema>, SeriesItem>;
+true satisfies SameShape<z.output<typeof seriesPointsSchema>, SeriesPoints>;

@@ -6,6 +6,14 @@
 import {
   artifactParams,
   apiErrorBodySchema,
+  byNamePageQuery,
+  listOrPage,
+  newestFirstPageQuery,
+  seriesPageQuery,
+  seriesPageSchema,
+  seriesParams,
+  seriesPointsQuery,
+  seriesPointsSchema,
   auditEventSchema,
   auditQuery,
   baselineRunsQuery,
@@ -131,6 +139,13 @@ const checksPerMinute = { 429: apiErrorBodySchema };
 
 const eventStream: NonJsonBody = { contentType: "text/event-stream" };
 
+/** GET of a list: the workspace's items, or a page of them with ?cursor=&limit= (packages/api pages.ts). */
+const pagedListRoute = <Q extends z.ZodType>(role: WorkspaceRole, summary: string, item: z.ZodType, query: Q) => ({
+  summary: `${summary}; with ?cursor=&limit= a page of them, { items, nextCursor }`,
+  role,
+  query,
+  responses: { 200: listOrPage(item), ...refused, ...guarded },
+});
 /** GET of a list: the workspace's items. */
 const listRoute = (role: WorkspaceRole, summary: string, item: z.ZodType) => ({
   summary,
@@ -191,7 +206,7 @@ function withMethodAndPath<T extends Record<string, ContractEntry>>(entries: T):
 }
 
 export const API_CONTRACTS = withMethodAndPath({
-  "GET /api/v1/targets": listRoute("viewer", "The workspace's targets, by name", targetItemSchema),
+  "GET /api/v1/targets": pagedListRoute("viewer", "The workspace's targets, by name", targetItemSchema, byNamePageQuery),
   "POST /api/v1/targets": createRoute(
     "editor",
     "Creates a target, or replaces the spec of the target with that name",
@@ -203,7 +218,7 @@ export const API_CONTRACTS = withMethodAndPath({
     "The token that proves the workspace owns the target's host (served at /.well-known/opsbench-verify/<token> or as a DNS TXT record opsbench-verify=<token>); null fields when opsbench makes the address itself",
     targetVerificationSchema,
   ),
-  "GET /api/v1/workloads": listRoute("viewer", "The workspace's workloads, by name", workloadItemSchema),
+  "GET /api/v1/workloads": pagedListRoute("viewer", "The workspace's workloads, by name", workloadItemSchema, byNamePageQuery),
   "POST /api/v1/workloads": {
     summary: "Creates a workload, or replaces the one with that name; a k6 script is checked by a worker first",
     role: "editor",
@@ -218,10 +233,25 @@ export const API_CONTRACTS = withMethodAndPath({
   },
   "GET /api/v1/runs": {
     summary:
-      "The workspace's latest runs, newest first; ?commit= (a prefix of 7+ hex digits), ?branch= and ?label=key=value keep the runs whose provenance matches",
+      "The workspace's latest runs, newest first (the first 50); ?commit= (a prefix of 7+ hex digits), ?branch= and ?label=key=value keep the runs whose provenance matches; with ?cursor=&limit= a page of them, { items, nextCursor }",
     role: "viewer",
     query: runsQuery,
-    responses: { 200: z.array(runListItemSchema), ...refused, ...guarded },
+    responses: { 200: listOrPage(runListItemSchema), ...refused, ...guarded },
+  },
+  "GET /api/v1/series": {
+    summary:
+      "The workspace's series of runs (a series name, or a target x workload), newest last run first, a page: { items, nextCursor } (?cursor=&limit=)",
+    role: "viewer",
+    query: seriesPageQuery,
+    responses: { 200: seriesPageSchema, ...refused, ...guarded },
+  },
+  "GET /api/v1/series/{key}/points": {
+    summary:
+      "A series' finished runs, oldest first, as trend points: provenance, validity and per metric (latency: ?metric=p50|p95|p99, default p95; successful req/s; failure share; cost per 1,000 successful requests) the run's value with its 95% interval, null with a note where none can be had",
+    role: "viewer",
+    params: seriesParams,
+    query: seriesPointsQuery,
+    responses: { 200: seriesPointsSchema, ...refused, ...missing, ...guarded },
   },
   "POST /api/v1/runs": createRoute(
     "editor",
@@ -305,7 +335,12 @@ export const API_CONTRACTS = withMethodAndPath({
     rawBody: { contentType: "application/x-ndjson" },
     responses: { 200: ingestAcceptedSchema, 401: apiErrorBodySchema, 409: apiErrorBodySchema, 413: apiErrorBodySchema, ...refused },
   },
-  "GET /api/v1/studies": listRoute("viewer", "The workspace's studies, newest first", studyListItemSchema),
+  "GET /api/v1/studies": pagedListRoute(
+    "viewer",
+    "The workspace's studies, newest first (the first 50)",
+    studyListItemSchema,
+    newestFirstPageQuery,
+  ),
   "POST /api/v1/studies": createRoute(
     "editor",
     "Creates a study (targets x workloads x repetitions) with all its runs, and queues it",

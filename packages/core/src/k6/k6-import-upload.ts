@@ -8,6 +8,7 @@ import { decodeBuckets, encodeBuckets } from "../histograms/histogram-encoding";
 import { describeSkipped, type K6FileFormat, type K6ImportResult, type K6LoadSecond, MAX_SKIPPED_EXAMPLES } from "./k6-import";
 import type { ResultCell } from "../runs/latency-summary";
 import { LOAD_WINDOW_SOURCE_IDS } from "../windows/load-window";
+import { runProvenanceSchema } from "../runs/provenance";
 
 const count = z.number().int().nonnegative();
 const ms = z.number().int().nonnegative();
@@ -65,6 +66,8 @@ export const k6ImportUpload = z
       .refine((w) => w.endMs >= w.startMs, "endMs is before startMs"),
     cells: z.array(uploadedCell).min(1).max(MAX_IMPORT_CELLS),
     load: z.array(uploadedLoadSecond).max(MAX_IMPORT_CELLS),
+    /** The code and build the run is of, and its series by name (the CLI's --commit ... --series flags). */
+    provenance: runProvenanceSchema.optional(),
   })
   .refine((u) => u.cells.reduce((n, c) => n + c.count, 0) === u.requests, {
     path: ["requests"],
@@ -113,6 +116,7 @@ export function importedRunOf(u: K6ImportParsed) {
     durationSource: u.loadWindow.source,
     cells: u.cells,
     load: u.load,
+    ...(u.provenance ? { provenance: u.provenance } : {}),
     events: [
       {
         level: "info" as const,

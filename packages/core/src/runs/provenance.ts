@@ -2,6 +2,7 @@
 // team's own labels. The API, the CLI and the database take it through runProvenanceSchema; CI gives most of it
 // through its environment (provenanceFromCiEnv), the CLI's flags the rest.
 import { z } from "zod";
+import { resourceName } from "../names/resource-name";
 
 /** Label keys: what fits a CI variable's or a Kubernetes label's name (letters, digits, `_ . / -`). */
 const LABEL_KEY = /^[A-Za-z0-9_./-]{1,63}$/;
@@ -28,6 +29,11 @@ export const provenanceFields = {
   labels: z
     .record(z.string().regex(LABEL_KEY, "a label key: 1 to 63 of A-Z a-z 0-9 _ . / -"), z.string().max(200).refine(noNul, NUL_MESSAGE))
     .refine((l) => Object.keys(l).length <= MAX_PROVENANCE_LABELS, `at most ${MAX_PROVENANCE_LABELS} labels`),
+  /**
+   * The series the run belongs to by name (docs/trends.md): the names' rule, as it is part of the trend page's
+   * address; without it a run is in its target x workload's series.
+   */
+  series: resourceName,
 };
 
 /** What a client says about a run's provenance: every field optional. */
@@ -37,6 +43,7 @@ export const runProvenanceSchema = z.strictObject({
   pullRequest: provenanceFields.pullRequest.optional(),
   buildUrl: provenanceFields.buildUrl.optional(),
   labels: provenanceFields.labels.optional(),
+  series: provenanceFields.series.optional(),
 });
 export type RunProvenance = z.output<typeof runProvenanceSchema>;
 
@@ -47,6 +54,8 @@ export const recordedProvenanceSchema = z.strictObject({
   pullRequest: z.number().int().nullable(),
   buildUrl: z.string().nullable(),
   labels: z.record(z.string(), z.string()),
+  /** The series it was given by name (null: its target x workload's, if any). */
+  series: z.string().nullable(),
 });
 export type RecordedProvenance = z.output<typeof recordedProvenanceSchema>;
 
@@ -55,7 +64,12 @@ export const provenanceLabelsSchema = provenanceFields.labels;
 
 /** Whether a run carries any provenance (the run page shows nothing for one that does not). */
 export const hasProvenance = (p: RecordedProvenance): boolean =>
-  p.commit !== null || p.branch !== null || p.pullRequest !== null || p.buildUrl !== null || Object.keys(p.labels).length > 0;
+  p.commit !== null ||
+  p.branch !== null ||
+  p.pullRequest !== null ||
+  p.buildUrl !== null ||
+  p.series !== null ||
+  Object.keys(p.labels).length > 0;
 
 /** A list filter by label as the query gives it, `key=value` (the value may be empty or hold "="). */
 export const labelFilterText = z

@@ -269,3 +269,44 @@ function seriesInterval(
     baselineValue,
   };
 }
+
+/** One run's whole-run value with its interval (the trend page's point and error bar). */
+export interface RunValueInterval {
+  low: number;
+  high: number;
+  method: "moving-block-bootstrap" | "woodruff";
+  /** Non-overlapping blocks behind it (its df + 1). */
+  blocks: number;
+}
+
+/**
+ * The interval of a single run's whole-run value from its own per-second series, the way a verdict of two single runs
+ * judges each side (sideOf): a mean or a share +- t(blocks - 1) x its moving-block bootstrap standard error, a
+ * quantile by Woodruff's interval (the quantile function over p +- z se of the share above it, so it stays on the
+ * run's own histogram and is as asymmetric as the tail). A share's interval is kept within [0, its scale]. A string
+ * says why a run has none (too short, too dependent, no seconds): never an interval made up.
+ */
+export function runValueInterval(sample: SeriesSample, level = 0.95): RunValueInterval | string {
+  if (sample.kind === "quantile-seconds") {
+    const s = shareSide(sample.above, sample.counts);
+    if (typeof s === "string") return s;
+    const z = studentTQuantile(1 - (1 - level) / 2, 1e6);
+    const se = Math.sqrt(s.variance);
+    return {
+      low: sample.quantile(Math.max(0, sample.p - z * se)),
+      high: sample.quantile(Math.min(1, sample.p + z * se)),
+      method: "woodruff",
+      blocks: s.blocks,
+    };
+  }
+  const side = sideOf(sample);
+  if (typeof side === "string") return side;
+  const half = studentTQuantile(1 - (1 - level) / 2, Math.max(1, side.blocks - 1)) * Math.sqrt(side.variance);
+  const scale = sample.kind === "share-seconds" ? (sample.scale ?? 1) : null;
+  return {
+    low: scale === null ? side.estimate - half : Math.max(0, side.estimate - half),
+    high: scale === null ? side.estimate + half : Math.min(scale, side.estimate + half),
+    method: "moving-block-bootstrap",
+    blocks: side.blocks,
+  };
+}

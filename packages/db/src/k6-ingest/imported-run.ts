@@ -12,6 +12,7 @@ import {
   type K6LoadSecond,
   type LoadWindowSource,
   type ResultCell,
+  type RunProvenance,
   type RunSummary,
 } from "@opsbench/core";
 import { insertLoadSeconds, insertResultSeconds, type LoadRow } from "../runs/bulk-insert";
@@ -19,6 +20,7 @@ import type { Db } from "../client";
 import { jsonInput, jsonInputOfUnknown } from "../json-column";
 import { rowFromCell } from "../runs/result-cell-row";
 import { storeRunRollup } from "../runs/run-rollups";
+import { provenanceColumns } from "../runs/run-provenance";
 
 export const K6_IMPORT_SOURCE = "k6-import";
 
@@ -33,6 +35,8 @@ export interface ImportedRunInput {
   cells: ResultCell[];
   load: K6LoadSecond[];
   events: Array<{ level: "info" | "warn" | "error"; message: string; data?: unknown }>;
+  /** The code and build the run is of, and its series by name (checked again on write: provenanceColumns). */
+  provenance?: RunProvenance;
 }
 
 export async function createImportedRun(db: Db, workspaceId: string, input: ImportedRunInput): Promise<{ id: string }> {
@@ -70,6 +74,7 @@ export async function createImportedRun(db: Db, workspaceId: string, input: Impo
           finishedAt: input.loadFinishedAt,
           summary: jsonInput(runSummarySchema, summary),
           flags: jsonInput(validityFlags, flags),
+          ...provenanceColumns(input.provenance),
         },
         select: { id: true },
       });

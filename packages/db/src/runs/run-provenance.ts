@@ -22,6 +22,7 @@ export function provenanceColumns(provenance: RunProvenance = {}) {
     pullRequest: p.pullRequest ?? null,
     buildUrl: p.buildUrl ?? null,
     labels: jsonInput(provenanceLabelsSchema, p.labels ?? {}),
+    series: p.series ?? null,
   };
 }
 
@@ -31,6 +32,7 @@ type ProvenanceColumns = {
   pullRequest: number | null;
   buildUrl: string | null;
   labels: unknown;
+  series: string | null;
 };
 
 /** A run row's provenance as the API and the pages show it; labels that do not parse read as none. */
@@ -40,6 +42,7 @@ export const recordedProvenance = (row: ProvenanceColumns): RecordedProvenance =
   pullRequest: row.pullRequest,
   buildUrl: row.buildUrl,
   labels: readStoredJson(provenanceLabelsSchema, row.labels) ?? {},
+  series: row.series,
 });
 
 /**

@@ -1,4 +1,5 @@
-import { restoreTargetSecrets, type TargetInput, type WorkloadInput } from "@opsbench/core";
+import { pageOf, restoreTargetSecrets, type TargetInput, type WorkloadInput } from "@opsbench/core";
+import { afterName, limitOf, type PageArgs } from "./page-where";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { targetColumns, workloadColumns } from "../spec-columns";
@@ -21,6 +22,19 @@ function found<T>(row: T | null, entity: "target" | "workload", name: string): T
 function targetsScope(db: DefinitionsDb, workspaceId: string) {
   return {
     list: () => db.target.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
+    /**
+     * A page of them by name, after `cursor`: a name is unique in a workspace, so the order is total and the list keeps
+     * the order it always had (an API client reading the first page sees what it saw before pages).
+     */
+    page: async (args: PageArgs = {}) => {
+      const limit = limitOf(args);
+      const rows = await db.target.findMany({
+        where: { workspaceId, ...afterName(args.cursor) },
+        orderBy: { name: "asc" },
+        take: limit + 1,
+      });
+      return pageOf(rows, limit, (r) => ({ key: r.name }));
+    },
     byName: async (name: string) => found(await db.target.findUnique({ where: nameKey(workspaceId, name) }), "target", name),
     /**
      * Creates the target, or replaces the spec of the one with that name. Env values
@@ -41,6 +55,19 @@ function targetsScope(db: DefinitionsDb, workspaceId: string) {
 function workloadsScope(db: DefinitionsDb, workspaceId: string) {
   return {
     list: () => db.workload.findMany({ where: { workspaceId }, orderBy: { name: "asc" } }),
+    /**
+     * A page of them by name, after `cursor`: a name is unique in a workspace, so the order is total and the list keeps
+     * the order it always had (an API client reading the first page sees what it saw before pages).
+     */
+    page: async (args: PageArgs = {}) => {
+      const limit = limitOf(args);
+      const rows = await db.workload.findMany({
+        where: { workspaceId, ...afterName(args.cursor) },
+        orderBy: { name: "asc" },
+        take: limit + 1,
+      });
+      return pageOf(rows, limit, (r) => ({ key: r.name }));
+    },
     byName: async (name: string) => found(await db.workload.findUnique({ where: nameKey(workspaceId, name) }), "workload", name),
     /** Creates the workload, or replaces the spec of the one with that name. */
     put: (input: WorkloadInput) => {

@@ -5,6 +5,7 @@ import { parseRunJson } from "../runs/run-json";
 import {
   compileK6Script,
   externalRunSettings,
+  pageOf,
   readStoredJson,
   type RunProvenance,
   runSummarySchema,
@@ -15,6 +16,7 @@ import {
 import { loadMeasuredCells } from "../runs/measured-cells";
 import { loadRunSaturation } from "../runs/run-saturation";
 import { provenanceColumns, type ProvenanceFilter, provenanceWhere, recordedProvenance } from "../runs/run-provenance";
+import { afterNewest, limitOf, NEWEST_FIRST, newestKey, type PageArgs } from "./page-where";
 import { loadRunView, loadWindowSummary, type RunViewOptions } from "../runs/run-view";
 import { loadRunSurroundings } from "../runs/run-surroundings";
 import { runSpecColumns } from "../spec-columns";
@@ -88,7 +90,7 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       (
         await db.run.findMany({
           where: { ...provenanceWhere(filter), workspaceId, ...(filter.workloadId ? { workloadId: filter.workloadId } : {}) },
-          orderBy: { createdAt: "desc" },
+          orderBy: NEWEST_FIRST,
           take,
           include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
         })
@@ -97,6 +99,29 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
      * Sets a run's provenance, replacing what it had (a field left out is cleared), whatever its status: CI may
      * learn its build's address only after the run started. Answers it as recorded.
      */
+    /**
+     * A page of the runs, newest first (createdAt, then id), after `cursor`; the same filters as list. `nextCursor`
+     * is null on the last page.
+     */
+    page: async (args: PageArgs & { workloadId?: string } & ProvenanceFilter = {}) => {
+      const limit = limitOf(args);
+      const rows = await db.run.findMany({
+        where: {
+          AND: [
+            { ...provenanceWhere(args), workspaceId, ...(args.workloadId ? { workloadId: args.workloadId } : {}) },
+            afterNewest(args.cursor),
+          ],
+        },
+        orderBy: NEWEST_FIRST,
+        take: limit + 1,
+        include: { target: { select: { name: true, kind: true } }, workload: { select: { name: true } } },
+      });
+      return pageOf(
+        rows.map((r) => ({ ...parseRunJson(r), provenance: recordedProvenance(r) })),
+        limit,
+        newestKey,
+      );
+    },
     setProvenance: async (id: string, provenance: RunProvenance) => {
       await access.assertRun(id);
       const { count } = await db.run.updateMany({ where: { id, workspaceId }, data: provenanceColumns(provenance) });
@@ -104,7 +129,7 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
       return recordedProvenance(
         await db.run.findUniqueOrThrow({
           where: { id },
-          select: { commit: true, branch: true, pullRequest: true, buildUrl: true, labels: true },
+          select: { commit: true, branch: true, pullRequest: true, buildUrl: true, labels: true, series: true },
         }),
       );
     },

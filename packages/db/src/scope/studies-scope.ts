@@ -1,4 +1,4 @@
-import type { StudyInput } from "@opsbench/core";
+import { pageOf, type StudyInput } from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { abortStudy, createSingleCellStudy, createStudy } from "../studies/study-store";
@@ -7,6 +7,7 @@ import { loadStudyTables } from "../studies/study-tables";
 import { loadStudyView } from "../studies/study-view";
 import { earlierRunCv } from "../studies/study-plan";
 import { isUuid, type WorkspaceAccess } from "./workspace-access";
+import { afterNewest, limitOf, NEWEST_FIRST, newestKey, type PageArgs } from "./page-where";
 
 /** A workspace's studies. */
 export function studiesScope(db: Db, workspaceId: string, access: WorkspaceAccess) {
@@ -26,11 +27,22 @@ export function studiesScope(db: Db, workspaceId: string, access: WorkspaceAcces
       (
         await db.study.findMany({
           where: { workspaceId },
-          orderBy: { createdAt: "desc" },
+          orderBy: NEWEST_FIRST,
           take,
           include: { runs: { select: { status: true } } },
         })
       ).map(parseStudyJson),
+    /** A page of the studies, newest first (createdAt, then id), after `cursor`. */
+    page: async (args: PageArgs = {}) => {
+      const limit = limitOf(args);
+      const rows = await db.study.findMany({
+        where: { AND: [{ workspaceId }, afterNewest(args.cursor)] },
+        orderBy: NEWEST_FIRST,
+        take: limit + 1,
+        include: { runs: { select: { status: true } } },
+      });
+      return pageOf(rows.map(parseStudyJson), limit, newestKey);
+    },
     /** Targets x workloads x repetitions in a planned order, with every run row, in one transaction (study-store.ts). */
     create: (input: StudyInput, opts: { requestedBy?: string | null } = {}) => createStudy(db, workspaceId, input, opts),
     assertExists: access.assertStudy,

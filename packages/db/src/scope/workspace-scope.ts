@@ -18,6 +18,7 @@ import { limitsScope } from "./limits-scope";
 import { notificationsScope } from "./notifications-scope";
 import { runsScope } from "./runs-scope";
 import { schedulesScope } from "./schedules-scope";
+import { seriesScope } from "./series-scope";
 import { sharesScope } from "./shares-scope";
 import { studiesScope } from "./studies-scope";
 import { workspaceAccess } from "./workspace-access";
@@ -44,6 +45,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     ...definitionsScope(db, workspaceId),
     studies: studiesScope(db, workspaceId, access),
     runs: runsScope(db, workspaceId, access),
+    /** Series of runs (a name, or a target x workload) and their trend points (docs/trends.md). */
+    series: seriesScope(db, workspaceId),
     /** Runs or study cells side by side (each group: the runs of one cell, or one run). */
     compare: async (groups: ComparisonGroupInput[], opts: ComparisonOptions = {}) => {
       await access.assertRuns(groups.flatMap((g) => g.runIds));

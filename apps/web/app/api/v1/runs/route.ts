@@ -3,6 +3,7 @@ import { startRun } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { ApiError, apiRoute, parseBody, parseQuery } from "@/lib/api/errors";
+import { listAnswer } from "@/lib/api/list-answer";
 import { toRunListItem } from "@/lib/api/run-list-item";
 import { audit } from "@/lib/server/audit";
 import { assertCredentialsOpenTo, requesterOf } from "@/lib/server/credential-role";
@@ -12,10 +13,13 @@ import { getRunQueue } from "@/lib/server/singletons";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** The latest runs; ?commit= (a prefix), ?branch=, ?label=key=value keep those whose provenance matches. */
+/**
+ * The latest runs; ?commit= (a prefix), ?branch=, ?label=key=value keep those whose provenance matches; ?cursor=&limit=
+ * pages through every one (list-answer.ts).
+ */
 export const GET = apiRoute(async ({ request, scope }) => {
-  const filter = parseQuery(API_CONTRACTS["GET /api/v1/runs"].query, request);
-  return NextResponse.json((await scope.runs.list(50, filter)).map(toRunListItem));
+  const query = parseQuery(API_CONTRACTS["GET /api/v1/runs"].query, request);
+  return listAnswer(request, await scope.runs.page(query), toRunListItem);
 });
 
 /** Creates a run of an existing target and workload (by name) and enqueues it, if the workspace's limits allow one more now. */

@@ -3,7 +3,8 @@ import { NotFoundError } from "@opsbench/db";
 import { startStudy } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
-import { ApiError, apiRoute, parseBody } from "@/lib/api/errors";
+import { ApiError, apiRoute, parseBody, parseQuery } from "@/lib/api/errors";
+import { listAnswer } from "@/lib/api/list-answer";
 import { toStudyListItem } from "@/lib/api/study-list-item";
 import { audit } from "@/lib/server/audit";
 import { assertCredentialsOpenTo, requesterOf } from "@/lib/server/credential-role";
@@ -14,8 +15,11 @@ import { getStudyQueue } from "@/lib/server/singletons";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** The workspace's studies, newest first (the /studies page). */
-export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.studies.list()).map(toStudyListItem)));
+/** The workspace's studies, newest first (the /studies page); ?cursor=&limit= pages through every one (list-answer.ts). */
+export const GET = apiRoute(async ({ request, scope }) => {
+  const query = parseQuery(API_CONTRACTS["GET /api/v1/studies"].query, request);
+  return listAnswer(request, await scope.studies.page(query), toStudyListItem);
+});
 
 /**
  * Creates a study (targets x workloads x repetitions; docs/studies.md) with all

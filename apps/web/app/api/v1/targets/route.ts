@@ -1,7 +1,9 @@
 import { NextResponse } from "next/server";
 import { toTargetItem } from "@/lib/api/dto";
 import { API_CONTRACTS } from "@/lib/api/contracts";
-import { apiRoute, parseBody } from "@/lib/api/errors";
+import { asksForPage } from "@opsbench/api";
+import { apiRoute, parseBody, parseQuery } from "@/lib/api/errors";
+import { listAnswer } from "@/lib/api/list-answer";
 import { refuseEndpointAtSave } from "@/lib/server/endpoint-policy";
 import { audit } from "@/lib/server/audit";
 import { assertCredentialsOpenTo } from "@/lib/server/credential-role";
@@ -9,9 +11,12 @@ import { assertCredentialsOpenTo } from "@/lib/server/credential-role";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ scope, member }) =>
-  NextResponse.json((await scope.targets.list()).map((t) => toTargetItem(t, member.role))),
-);
+/** The workspace's targets by name: every one, or a page with ?cursor=&limit= (list-answer.ts). */
+export const GET = apiRoute(async ({ request, scope, member }) => {
+  const query = parseQuery(API_CONTRACTS["GET /api/v1/targets"].query, request);
+  const page = asksForPage(request) ? await scope.targets.page(query) : { items: await scope.targets.list(), nextCursor: null };
+  return listAnswer(request, page, (t) => toTargetItem(t, member.role));
+});
 
 /** Creates a target, or replaces the spec of the target with that name. */
 export const POST = apiRoute(async ({ request, scope, member }) => {

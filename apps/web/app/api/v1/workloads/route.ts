@@ -1,14 +1,21 @@
 import { NextResponse } from "next/server";
 import { toSpecItem } from "@/lib/api/dto";
 import { API_CONTRACTS } from "@/lib/api/contracts";
-import { apiRoute, parseBody } from "@/lib/api/errors";
+import { asksForPage } from "@opsbench/api";
+import { apiRoute, parseBody, parseQuery } from "@/lib/api/errors";
+import { listAnswer } from "@/lib/api/list-answer";
 import { audit } from "@/lib/server/audit";
 import { assertRateSourceInWorkspace, assertWorkloadFits } from "@/lib/server/script-check";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ scope }) => NextResponse.json((await scope.workloads.list()).map(toSpecItem)));
+/** The workspace's workloads by name: every one, or a page with ?cursor=&limit= (list-answer.ts). */
+export const GET = apiRoute(async ({ request, scope }) => {
+  const query = parseQuery(API_CONTRACTS["GET /api/v1/workloads"].query, request);
+  const page = asksForPage(request) ? await scope.workloads.page(query) : { items: await scope.workloads.list(), nextCursor: null };
+  return listAnswer(request, page, toSpecItem);
+});
 
 /**
  * Creates a workload, or replaces the spec of the workload with that name. Its k6
