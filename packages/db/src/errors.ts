@@ -3,7 +3,18 @@
 /** The entity does not exist, or not in the caller's workspace (the two are not told apart). */
 export class NotFoundError extends Error {
   constructor(
-    readonly entity: "target" | "workload" | "run" | "study" | "share" | "credential" | "artifact" | "baseline" | "schedule" | "webhook" | "series",
+    readonly entity:
+      | "target"
+      | "workload"
+      | "run"
+      | "study"
+      | "share"
+      | "credential"
+      | "artifact"
+      | "baseline"
+      | "schedule"
+      | "webhook"
+      | "series",
     readonly key: string,
   ) {
     super(`${entity} "${key}" not found`);
