@@ -37,12 +37,34 @@ export async function handleScheduleTick(
     await removeScheduleScheduler(queues.schedule, scheduleId);
     log.info(fields, "schedule tick of a deleted schedule: its scheduler is removed");
   } else if (result.outcome === "SKIPPED") {
-    // The one place a skipped tick is known with its reason, its row already written: a "schedule skipped"
-    // notification hooks in here (or through onTick), once per tick whichever worker took it.
+    // The one place a skipped tick is known with its reason, its row already written: told once per tick, whichever
+    // worker took it (the duplicate delivery of a tick ends at "duplicate" above, without a row of its own).
     log.warn({ ...fields, reason: result.reason }, "schedule tick skipped");
+    await notifyScheduleSkipped(services, log, result);
   } else if (result.outcome === "FAILED") log.error({ ...fields, reason: result.reason }, "schedule tick failed");
   else if (result.outcome === "RAN") log.info({ ...fields, runId: result.runId, studyId: result.studyId }, "schedule tick started");
   else log.info({ ...fields, outcome: result.outcome }, "schedule tick not taken");
   await onTick?.(result);
   return result;
+}
+
+/** "schedule.skipped" to the schedule's workspace; a notification that cannot be recorded is logged, not fatal. */
+async function notifyScheduleSkipped(
+  { db, notifier }: Services,
+  log: Logger,
+  tick: Extract<TickResult, { reason: string }>,
+): Promise<void> {
+  try {
+    const schedule = await scheduleTicks(db).schedule(tick.scheduleId);
+    const name = schedule?.name ?? tick.scheduleId;
+    await notifier.notify({
+      workspaceId: tick.workspaceId,
+      event: "schedule.skipped",
+      text: `Schedule "${name}" skipped its tick of ${tick.tickAt.toISOString().slice(0, 16).replace("T", " ")} UTC: ${tick.reason}`,
+      path: "/schedules",
+      detail: { scheduleId: tick.scheduleId, tickAt: tick.tickAt.toISOString(), reason: tick.reason },
+    });
+  } catch (err) {
+    log.error({ err, scheduleId: tick.scheduleId }, "the schedule-skipped notification could not be recorded");
+  }
 }

@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNotificationQueue, type NotificationQueue, notify, startRun } from "@opsbench/jobs";
+import { createNotificationQueue, createScheduleQueue, type NotificationQueue, notify, startRun } from "@opsbench/jobs";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useWorker } from "../../../tests/file-services";
@@ -231,6 +231,52 @@ describe("webhooks", () => {
       const subscribed = (await stack.scope.notifications.listWebhooks()).filter((w) => w.enabled && w.events.includes("run.failed"));
       expect(sent.deliveryIds).toHaveLength(subscribed.length);
     } finally {
+      await hook.close();
+    }
+  });
+});
+
+describe("schedules", () => {
+  it("tells a schedule's skipped tick, with its reason, once, from the worker that took the tick", async () => {
+    const hook = await receiver();
+    const scheduleQueue = createScheduleQueue(testRedisUrl());
+    try {
+      const endpoint = await stack.scope.notifications.createWebhook(
+        { url: hook.url, events: ["schedule.skipped"], format: "json", enabled: true, createdBy: "test" },
+        secretKey(),
+      );
+      await stack.scope.targets.put(taewaTarget("notify-sched-target", { replicas: 1 }));
+      await stack.scope.workloads.put(shortRamp("notify-sched-ramp"));
+      const schedule = await stack.scope.schedules.create({
+        name: "notify-sched",
+        what: { kind: "run", target: "notify-sched-target", workload: "notify-sched-ramp" },
+        cron: "0 3 1 1 *",
+        timeZone: "UTC",
+        paused: false,
+      });
+      // The previous tick's run, still queued (a row no worker is given): the next tick is skipped for it.
+      const previous = await stack.db.run.create({
+        data: { workspaceId: stack.scope.workspaceId, status: "QUEUED", source: "k6-import", name: "still queued" },
+      });
+      await stack.db.scheduleTick.create({
+        data: { scheduleId: schedule.id, tickAt: new Date("2026-01-01T03:00:00Z"), outcome: "RAN", runId: previous.id },
+      });
+      // The tick's job as BullMQ's job scheduler names it (repeat:<scheduler>:<tick millis>), twice: one tick.
+      const tickAt = new Date("2027-01-01T03:00:00Z");
+      for (let i = 0; i < 2; i++)
+        await scheduleQueue.add("tick", { scheduleId: schedule.id }, { jobId: `repeat:test-${i}:${tickAt.getTime()}` });
+      const [delivery] = await settled(endpoint.id, 1);
+      expect(delivery!.status).toBe("delivered");
+      const sent = JSON.parse(hook.got[0]!.body);
+      expect(sent.event).toBe("schedule.skipped");
+      expect(sent.text).toContain(`the previous run ${previous.id} is still queued`);
+      expect(sent.detail).toMatchObject({ scheduleId: schedule.id, tickAt: tickAt.toISOString() });
+      expect(signatureVerifies(hook.got[0]!, endpoint.secret)).toBe(true);
+      // The second delivery of the same tick recorded nothing and told nobody.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(hook.got).toHaveLength(1);
+    } finally {
+      await scheduleQueue.close();
       await hook.close();
     }
   });
