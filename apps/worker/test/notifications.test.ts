@@ -7,11 +7,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNotificationQueue, createScheduleQueue, type NotificationQueue, notify, startRun } from "@opsbench/jobs";
+import { createNotificationQueue, createScheduleQueue, type NotificationQueue, notify, notifyNewChanges, startRun } from "@opsbench/jobs";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useWorker } from "../../../tests/file-services";
 import { openTestStack, shortRamp, taewaTarget, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
+import { importSeriesRun, seriesCommit } from "../../../tests/series-runs";
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -277,6 +278,44 @@ describe("schedules", () => {
       expect(hook.got).toHaveLength(1);
     } finally {
       await scheduleQueue.close();
+      await hook.close();
+    }
+  });
+});
+
+describe("series changes", () => {
+  it("tells a 10% step once, when the runs from it confirm it, naming its commits; a flat series tells nothing", async () => {
+    const hook = await receiver();
+    try {
+      const endpoint = await stack.scope.notifications.createWebhook(
+        { url: hook.url, events: ["change.detected"], format: "json", enabled: true, createdBy: "test" },
+        secretKey(),
+      );
+      // As the imports API does after each import: c1..c6 at 100 ms, c7.. at 110 ms.
+      const toldAfter: number[] = [];
+      for (let i = 1; i <= 11; i++) {
+        const id = await importSeriesRun(stack.scope, "notify-step", i, i >= 7 ? 110 : 100);
+        if ((await notifyNewChanges(stack.db, queue, id)).length > 0) toldAfter.push(i);
+        // The same run looked at again tells nothing new.
+        expect(await notifyNewChanges(stack.db, queue, id)).toEqual([]);
+      }
+      // Told once, with three runs or more from the step at c7 (index 6), never before the runs confirm it.
+      expect(toldAfter).toHaveLength(1);
+      expect(toldAfter[0]).toBeGreaterThanOrEqual(9);
+      expect(toldAfter[0]).toBeLessThanOrEqual(10);
+      const [delivery] = await settled(endpoint.id, 1);
+      expect(delivery!.status).toBe("delivered");
+      const sent = JSON.parse(hook.got[0]!.body);
+      expect(sent).toMatchObject({ event: "change.detected", path: "/series/notify-step" });
+      expect(sent.detail).toMatchObject({ metric: "latency", commits: { lastBefore: seriesCommit(6), firstAfter: seriesCommit(7) } });
+      expect(sent.detail.relative).toBeGreaterThan(0.05);
+      expect(sent.text).toContain(`${seriesCommit(6)}..${seriesCommit(7)}`);
+
+      for (let i = 1; i <= 11; i++) {
+        const id = await importSeriesRun(stack.scope, "notify-flat", i, 100);
+        expect(await notifyNewChanges(stack.db, queue, id), `flat series, run ${i}`).toEqual([]);
+      }
+    } finally {
       await hook.close();
     }
   });

@@ -35,7 +35,7 @@ export { isDatabaseOutage, retryWhileDown, retryingMethods, type OutageWait } fr
 export { loadResultCells } from "./runs/result-cells";
 export { loadRunView, loadWindowSummary, type RunView, type RunViewOptions } from "./runs/run-view";
 export { recordedProvenance, type ProvenanceFilter } from "./runs/run-provenance";
-export { DEFAULT_POINTS, MAX_POINTS, type SeriesItem, type SeriesPoint, type SeriesPoints } from "./series/series";
+export { DEFAULT_POINTS, MAX_POINTS, type SeriesItem, type SeriesPoint, type SeriesPoints, seriesOfRun } from "./series/series";
 export type { PageArgs } from "./scope/page-where";
 export type { RunBrief, RunSurroundings } from "./runs/run-surroundings";
 export { loadRunInfra, runInfraPoints, type RunInfra, type InfraSeriesPoint } from "./runs/run-infra";
@@ -118,6 +118,7 @@ export {
   type OpenedDelivery,
   openDelivery,
   recordDeliveryAttempt,
+  changeAlreadyTold,
   recordNotification,
   runNotice,
   type SmtpSettingsRow,

@@ -2,69 +2,21 @@
 // (a 10% latency step at a known commit) answers its points, each with its interval, the invalid run apart and the
 // change at its commit; a target x workload series forms by itself; the lists page through more rows than one page
 // holds, every row once, in their order; another workspace sees none of it.
-import { bucketIndex, encodePageCursor, type K6LoadSecond, type ResultCell, seededRandom, seriesKeySchema } from "@opsbench/core";
+import { encodePageCursor, seriesKeySchema } from "@opsbench/core";
 import { NotFoundError, workspaceScope } from "@opsbench/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestStack, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { importSeriesRun, seriesCommit } from "../../../tests/series-runs";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
-const sha = (i: number) => `c${String(i).padStart(2, "0")}a0b1c2d3e4f`;
-const T0 = Date.UTC(2026, 10, 1);
+const sha = seriesCommit;
 const importedIds: string[] = [];
-
-/** One second of requests at `startMs`, latencies around `ms` (as k6's cells hold them: a histogram per second). */
-function second(startMs: number, values: number[]): ResultCell {
-  const counts = new Map<number, number>();
-  for (const v of values) counts.set(bucketIndex(v), (counts.get(bucketIndex(v)) ?? 0) + 1);
-  return {
-    ts: new Date(startMs),
-    name: "get",
-    class: "2xx",
-    count: values.length,
-    failures: 0,
-    sum: values.reduce((a, b) => a + b, 0),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    buckets: [...counts.entries()].sort((a, b) => a[0] - b[0]),
-  };
-}
-
-/** An imported run of 60 s, 16 to 24 requests a second around `ms`; `dropping`: a tenth of its iterations dropped. */
-async function importRun(i: number, ms: number, dropping = false) {
-  const rand = seededRandom(i);
-  const start = T0 + i * 3600_000;
-  const cells = Array.from({ length: 60 }, (_, s) =>
-    second(
-      start + s * 1000,
-      Array.from({ length: 16 + Math.floor(rand() * 9) }, () => ms * (0.8 + 0.4 * rand())),
-    ),
-  );
-  const load: K6LoadSecond[] = cells.map((c) => ({
-    ts: c.ts,
-    vus: 5,
-    vusMax: 5,
-    sent: 0,
-    received: 0,
-    iterations: c.count,
-    dropped: dropping ? Math.ceil(c.count / 10) : 0,
-  }));
-  const run = await stack.scope.importRun({
-    name: `checkout ${i}`,
-    loadStartedAt: new Date(start),
-    loadFinishedAt: new Date(start + 60_000),
-    durationSource: "k6-samples",
-    cells,
-    load,
-    events: [],
-    provenance: { commit: sha(i), branch: "main", series: "checkout" },
-  });
-  return run.id;
-}
 
 beforeAll(async () => {
   stack = await openTestStack({ worker: false });
   // c1..c12, p95 up 10% from c8 on; c4's run dropped iterations (invalid) and is far off, which must not count.
-  for (let i = 1; i <= 12; i++) importedIds.push(await importRun(i, i === 4 ? 300 : i >= 8 ? 110 : 100, i === 4));
+  for (let i = 1; i <= 12; i++)
+    importedIds.push(await importSeriesRun(stack.scope, "checkout", i, i === 4 ? 300 : i >= 8 ? 110 : 100, i === 4));
 });
 afterAll(() => stack?.close());
 

@@ -5,8 +5,16 @@
 // FAILED (notifyRunFailed), the web app when the CLI reports a tripped gate and for "Send test", and whatever detects
 // a change or skips a schedule (notify with "change.detected" / "schedule.skipped").
 import { randomUUID } from "node:crypto";
-import { NOTIFICATION_ATTEMPTS, type SentEventType } from "@opsbench/core";
-import { type Db, recordNotification, runNotice, workspaceIdentity } from "@opsbench/db";
+import {
+  CHANGE_METRICS,
+  NOTIFICATION_ATTEMPTS,
+  type SentEventType,
+  type SeriesChange,
+  seriesChanges,
+  seriesKeyText,
+  seriesTitle,
+} from "@opsbench/core";
+import { changeAlreadyTold, type Db, recordNotification, runNotice, seriesOfRun, workspaceIdentity, workspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import { createOpsbenchQueue } from "./queues";
 
@@ -71,6 +79,8 @@ export function createNotifier(db: Db, redisUrl: string) {
     notify: (input: NotifyInput) => notify(db, queue, input),
     /** "run.failed" for a run that just ended FAILED (nothing when it is not FAILED or is gone). */
     runFailed: (runId: string) => notifyRunFailed(db, queue, runId),
+    /** "change.detected" for each change the run's landing in its series confirmed. */
+    newChanges: (runId: string) => notifyNewChanges(db, queue, runId),
     close: () => queue.close(),
   };
 }
@@ -112,4 +122,51 @@ export async function notifyGateTripped(
     path: `/runs/${runId}`,
     detail: { baselineRunId: gate.baselineRunId, rules: gate.rules, comparisonUrl: gate.comparisonUrl ?? null },
   });
+}
+
+/**
+ * A change is told once it is confirmed: found by the segmentation over the whole series (not by the newest-runs test
+ * alone, whose alarms come and go: docs/statistics.md, about 4.6 passing alarms per 100 stationary runs and 0.15 that
+ * stay) with at least this many runs from it on. The trend page draws the provisional ones too.
+ */
+export const CONFIRMING_RUNS = 3;
+
+type TrendPoints = Parameters<typeof seriesChanges>[0];
+const confirmed = (points: TrendPoints): SeriesChange[] =>
+  CHANGE_METRICS.flatMap((m) => seriesChanges(points, m, { newestThreshold: Number.POSITIVE_INFINITY })).filter(
+    (c) => c.index <= points.length - CONFIRMING_RUNS,
+  );
+const sameChange = (a: SeriesChange, b: SeriesChange) => a.metric === b.metric && Math.abs(a.index - b.index) <= 2;
+
+/**
+ * Tells the run's workspace of each change in the run's series (docs/trends.md) that this run confirmed: confirmed
+ * with it, not without it, and not told before. Nothing for a run that is in no series, did not succeed, or confirms
+ * nothing.
+ */
+export async function notifyNewChanges(db: Db, queue: NotificationQueue, runId: string) {
+  const run = await seriesOfRun(db, runId);
+  if (run?.status !== "SUCCEEDED") return [];
+  const { key } = run;
+  const { points } = await workspaceScope(db, run.workspaceId).series.points(key);
+  if (!points.some((p) => p.id === runId)) return [];
+  const known = confirmed(points.filter((p) => p.id !== runId));
+  const fresh = confirmed(points).filter((c) => !known.some((k) => sameChange(k, c)));
+  const told = [];
+  for (const c of fresh) {
+    if (await changeAlreadyTold(db, run.workspaceId, c)) continue;
+    const range =
+      c.commits.lastBefore || c.commits.firstAfter ? ` (commits ${c.commits.lastBefore ?? "?"}..${c.commits.firstAfter ?? "?"})` : "";
+    const percent = `${c.relative >= 0 ? "+" : ""}${(c.relative * 100).toFixed(1)}%`;
+    told.push(
+      await notify(db, queue, {
+        workspaceId: run.workspaceId,
+        event: "change.detected",
+        text: `Series ${seriesTitle(key)}: ${c.metric} changed ${percent}${range}, from run ${c.runId.slice(0, 8)} on`,
+        runId: c.runId,
+        path: `/series/${encodeURIComponent(seriesKeyText(key))}`,
+        detail: { series: seriesKeyText(key), ...c },
+      }),
+    );
+  }
+  return told;
 }

@@ -224,6 +224,22 @@ export async function workspaceIdentity(db: Db, workspaceId: string): Promise<{ 
 }
 
 /**
+ * Whether a "change.detected" about this change (the run it starts at, the metric) was recorded already for the
+ * workspace: a run looked at twice (a retried teardown, an import re-sent) tells a change once.
+ */
+export async function changeAlreadyTold(db: Db, workspaceId: string, change: { runId: string; metric: string }): Promise<boolean> {
+  const row = await db.notificationDelivery.findFirst({
+    where: {
+      workspaceId,
+      event: "change.detected",
+      AND: [{ payload: { path: ["runId"], equals: change.runId } }, { payload: { path: ["detail", "metric"], equals: change.metric } }],
+    },
+    select: { id: true },
+  });
+  return row !== null;
+}
+
+/**
  * One pending delivery per destination the event goes to: each enabled webhook endpoint subscribed to its type, and
  * the workspace's e-mail when enabled and subscribed. `only`: a test of one endpoint (its `test` event goes there alone).
  */

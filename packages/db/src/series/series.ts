@@ -11,6 +11,7 @@ import {
   runPointMetrics,
   type SeriesChange,
   type SeriesKey,
+  seriesKeyOfRun,
   seriesKeyText,
   seriesTitle,
   trendLatencyMetric,
@@ -236,4 +237,14 @@ export async function loadSeriesPoints(
     truncated: rows.length > limit,
     changes: allSeriesChanges(points),
   };
+}
+
+/** The series a run is in, with its workspace and status (null for an unknown run or one in no series). */
+export async function seriesOfRun(db: Db, runId: string): Promise<{ workspaceId: string; status: string; key: SeriesKey } | null> {
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: { workspaceId: true, status: true, series: true, target: { select: { name: true } }, workload: { select: { name: true } } },
+  });
+  const key = run ? seriesKeyOfRun(run) : null;
+  return run && key ? { workspaceId: run.workspaceId, status: run.status, key } : null;
 }

@@ -1,9 +1,12 @@
 import { importedRunOf } from "@opsbench/core";
+import { notifyNewChanges } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { apiRoute, parseBody } from "@/lib/api/errors";
 import { audit } from "@/lib/server/audit";
+import { log } from "@/lib/log";
 import { admitNewWork } from "@/lib/server/run-admission";
+import { getDb, getNotificationQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -23,5 +26,9 @@ export const POST = apiRoute(async ({ request, scope }) => {
     subjectId: run.id,
     detail: { name: upload.name, file: upload.file.path, requests: upload.requests },
   });
+  // An imported run lands in its series as a run the worker ran does: a change it confirms is told. Best effort.
+  await notifyNewChanges(getDb(), getNotificationQueue(), run.id).catch((err) =>
+    log.warn({ err, runId: run.id }, "could not look for the imported run's series changes to tell"),
+  );
   return NextResponse.json({ id: run.id, status: "SUCCEEDED" }, { status: 201 });
 });
