@@ -32,6 +32,7 @@ const browser = [
   "apps/cli/test/external-run.test.ts",
   "apps/cli/test/ingest.test.ts",
   "apps/cli/test/remote-resilience.test.ts",
+  "apps/cli/test/pr-comment.test.ts", // the history gate and the comment against the file's web app
   "tests/hostile/**/*.test.ts",
   "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];

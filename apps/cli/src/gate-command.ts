@@ -4,8 +4,17 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { BASELINE_RUNS_MAX, BASELINE_RUNS_MIN, type RunViewAnswer, runCvPercentQuery } from "@opsbench/api";
-import { evaluateGateRule, type GateResult, type GateRule, parseGateRule } from "@opsbench/core";
+import { evaluateGateRule, type GateResult, type GateRule, parseGateRule, seriesKeyText } from "@opsbench/core";
 import { type CiReport, junitXml, markdownSummary, reportExitCode } from "./ci-report";
+import {
+  baselineBranchOf,
+  HISTORY_MIN_RUNS,
+  type HistoryBaseline,
+  historyBaseline,
+  noHistoryNotice,
+  seriesKeyOfView,
+} from "./history-baseline";
+import { COMMENT_METRICS, type CommentMetric, postPrComment } from "./pr-comment";
 import {
   comparisonQuery,
   type GateSelection,
@@ -23,7 +32,8 @@ import { parsing, UsageError } from "./usage-error";
 export const GATE_USAGE = `  opsbench baseline set RUN_ID | show [--target NAME] [--workload NAME] [--json]
                                                               mark a succeeded run as its target and workload's baseline; list them
   opsbench compare RUN_ID --baseline RUN_ID|latest-baseline [--fail-on RULE]... [--run-cv PCT | --baseline-runs N]
-                   [--fail-on-inconclusive] [--junit FILE] [--summary FILE] [--json]
+                   [--baseline-branch NAME] [--fail-on-inconclusive] [--junit FILE] [--summary FILE] [--json]
+                   [--pr-comment [--pr N] [--comment-metric p50|p95|p99|rps]]
                                                               compare a run with a baseline by the verdict engine; exit 99 when a rule
                                                               fails beyond its interval (RULE: "p95 > +10%", "goodput < -1pp", "p99 > +20ms")
                                                               one run a side is judged within-run: every rule is inconclusive unless
@@ -31,6 +41,14 @@ export const GATE_USAGE = `  opsbench baseline set RUN_ID | show [--target NAME]
                                                               widened by it) or --baseline-runs N (2-30) compares the last N runs of the
                                                               baseline's target x workload (an import: of its name) with the run;
                                                               --fail-on-inconclusive: an inconclusive rule fails too (exit 99)
+                                                              --baseline-runs N without a run id (or with latest-baseline): the
+                                                              baseline side is the run's series' last N succeeded runs on the
+                                                              baseline branch (--baseline-branch, default the pull request's base,
+                                                              else the repository's default branch, else main); fewer than 2 is
+                                                              no baseline yet (--if-no-baseline)
+                                                              --pr-comment: post (or update) the outcome as one comment on the
+                                                              GitHub pull request (GITHUB_TOKEN, GITHUB_REPOSITORY, the event's
+                                                              pull_request.number or --pr N); GitHub's errors are warnings
   run and compare take --baseline, --fail-on, --run-cv, --baseline-runs, --fail-on-inconclusive, --junit FILE (JUnit
     XML), --summary FILE (GitHub markdown) and --if-no-baseline pass|fail (--baseline latest-baseline when the target
     and workload have none yet: pass, the default, goes on without a comparison, exit 0 unless a threshold failed,
@@ -46,6 +64,9 @@ export const GATE_OPTIONS = {
   junit: { type: "string" },
   summary: { type: "string" },
   "if-no-baseline": { type: "string" },
+  "baseline-branch": { type: "string" },
+  "pr-comment": { type: "boolean" },
+  "comment-metric": { type: "string" },
 } as const;
 
 export interface GateOptions {
@@ -57,6 +78,11 @@ export interface GateOptions {
   junit?: string | undefined;
   summary?: string | undefined;
   "if-no-baseline"?: string | undefined;
+  "baseline-branch"?: string | undefined;
+  "pr-comment"?: boolean | undefined;
+  "comment-metric"?: string | undefined;
+  /** The pull request's number (`--pr`: run's provenance flag, compare's own). */
+  pr?: string | undefined;
 }
 
 interface Io {
@@ -88,14 +114,44 @@ export function baselineRunsOf(o: GateOptions): number | undefined {
   return n;
 }
 
+/**
+ * Whether the baseline side comes from history: `--baseline-runs N` with no run id (`--baseline` left out or
+ * latest-baseline). A run id given keeps the marks' history (GET /api/v1/runs/{id}/baseline).
+ */
+export const isHistoryGate = (o: GateOptions): boolean =>
+  o["baseline-runs"] !== undefined && (o.baseline === undefined || o.baseline === "latest-baseline");
+
+/** `--comment-metric`: what the pull-request comment leads with (p95 unless chosen). */
+export function commentMetricOf(o: GateOptions): CommentMetric {
+  const m = o["comment-metric"] ?? "p95";
+  if (!(COMMENT_METRICS as readonly string[]).includes(m))
+    throw new UsageError(`--comment-metric must be one of ${COMMENT_METRICS.join(", ")}, not "${m}"`);
+  return m as CommentMetric;
+}
+
+/** `--pr N` as a number, or undefined. */
+export function prNumberOf(o: GateOptions): number | undefined {
+  if (o.pr === undefined) return undefined;
+  if (!/^\d+$/.test(o.pr) || Number(o.pr) < 1)
+    throw new UsageError(`--pr: a pull request's number (a positive whole number), not "${o.pr}"`);
+  return Number(o.pr);
+}
+
 /** The rules, parsed before anything is started (a bad rule or option is exit 2, not a run thrown away). */
 export function gateRules(o: GateOptions): GateRule[] {
   const rules = (o["fail-on"] ?? []).map((text) => parsing(() => parseGateRule(text)));
-  for (const needs of ["fail-on", "run-cv", "baseline-runs", "if-no-baseline"] as const)
-    if (o[needs] !== undefined && !o.baseline) throw new UsageError(`--${needs} needs --baseline RUN_ID|latest-baseline`);
+  for (const needs of ["fail-on", "run-cv", "if-no-baseline"] as const)
+    if (o[needs] !== undefined && !o.baseline && o["baseline-runs"] === undefined)
+      throw new UsageError(`--${needs} needs --baseline RUN_ID|latest-baseline or --baseline-runs N`);
+  if (o["baseline-branch"] !== undefined && !isHistoryGate(o))
+    throw new UsageError("--baseline-branch goes with --baseline-runs N (the history of that branch), not with a baseline run id");
+  if (o["comment-metric"] !== undefined && !o["pr-comment"]) throw new UsageError("--comment-metric goes with --pr-comment");
   runCvPercentOf(o);
   baselineRunsOf(o);
   ifNoBaselineOf(o);
+  baselineBranchOf(o["baseline-branch"]);
+  commentMetricOf(o);
+  prNumberOf(o);
   return rules;
 }
 
@@ -163,8 +219,32 @@ async function markFirstBaseline(remote: Remote, view: RunViewAnswer, io: Io): P
 }
 
 /**
- * Compares a finished run with its baseline (when asked), writes the reports asked for; the report and exit code.
- * `noBaseline`: `run` found no baseline before it started (--if-no-baseline pass) and said so.
+ * The baseline side from history (isHistoryGate): the run's series' last N succeeded, valid runs on the baseline
+ * branch. Fewer than HISTORY_MIN_RUNS: null and the notice said (--if-no-baseline pass), or a usage error (fail).
+ */
+async function historySide(remote: Remote, view: RunViewAnswer, o: GateOptions, io: Io): Promise<HistoryBaseline | string> {
+  const key = seriesKeyOfView(view);
+  if (!key)
+    throw new UsageError(
+      `run ${view.id} is in no series (an import without --series): --baseline-runs without a run id reads a series' history; give --baseline RUN_ID`,
+    );
+  const { branch, from } = baselineBranchOf(o["baseline-branch"]);
+  const wanted = baselineRunsOf(o)!;
+  const h = await historyBaseline(remote, key, branch, wanted, view.id);
+  if (h.runIds.length < HISTORY_MIN_RUNS) {
+    const notice = noHistoryNotice(h);
+    if (ifNoBaselineOf(o) === "fail") throw new UsageError(`${notice} (--if-no-baseline fail)`);
+    return notice;
+  }
+  const fewer = h.runIds.length < wanted ? ` (--baseline-runs ${wanted}: found only ${h.runIds.length})` : "";
+  io.say(`baseline side: the last ${h.runIds.length} succeeded runs of series ${h.series} on branch ${branch} (${from})${fewer}`);
+  return h;
+}
+
+/**
+ * Compares a finished run with its baseline (when asked), writes the reports asked for, posts the pull-request
+ * comment (--pr-comment); the report and exit code. `noBaseline`: `run` found no baseline before it started
+ * (--if-no-baseline pass) and said so.
  */
 export async function gateAndReport(
   remote: Remote,
@@ -176,22 +256,37 @@ export async function gateAndReport(
 ): Promise<{ code: number; report: CiReport }> {
   let comparison: CiReport["comparison"] = null;
   let baselineId: string | null = null;
-  if (o.baseline && view.status === "SUCCEEDED") {
+  let history: HistoryBaseline | null = null;
+  let baselineIds: string[] | null = null;
+  const fromHistory = isHistoryGate(o);
+  if (fromHistory && view.status === "SUCCEEDED") {
+    const side = await historySide(remote, view, o, io);
+    if (typeof side === "string") {
+      noBaseline = side;
+      io.say(noBaseline);
+    } else {
+      history = side;
+      baselineIds = side.runIds;
+      baselineId = side.runIds[0]!;
+    }
+  } else if (o.baseline && view.status === "SUCCEEDED") {
     baselineId = await resolveBaseline(remote, o.baseline, view.target?.name, view.workload?.name, o);
     if (baselineId === null) {
       noBaseline = noBaselineNotice(view.target?.name ?? "?", view.workload?.name ?? "?", view.provenance?.branch);
       io.say(noBaseline);
     }
   }
-  if (noBaseline) await markFirstBaseline(remote, view, io);
-  if (baselineId !== null && o.baseline && view.status === "SUCCEEDED") {
+  // A history gate needs no mark: the baseline branch's next runs form the baseline on their own.
+  if (noBaseline && !fromHistory) await markFirstBaseline(remote, view, io);
+  let verdicts: Awaited<ReturnType<typeof remoteVerdicts>> | null = null;
+  if (baselineId !== null && view.status === "SUCCEEDED") {
     if (baselineId === view.id) throw new UsageError(`run ${view.id} is its own baseline: compare it with another run`);
     const selection: GateSelection = {
-      baselineIds: await baselineSide(remote, baselineId, view.id, o, io),
+      baselineIds: baselineIds ?? (await baselineSide(remote, baselineId, view.id, o, io)),
       candidateId: view.id,
       runCvPercent: runCvPercentOf(o),
     };
-    const verdicts = await remoteVerdicts(remote, selection);
+    verdicts = await remoteVerdicts(remote, selection);
     const url = `${remote.url}/compare?${comparisonQuery(selection)}`;
     // The samples a side, as the engine judged them (runs, or seconds of one run): what the verdicts stand on.
     const judged = verdicts.find((v) => v.estimate !== null) ?? verdicts[0];
@@ -201,7 +296,7 @@ export async function gateAndReport(
       runCvPercent: selection.runCvPercent ?? null,
       samples: judged ? { baseline: judged.samples[0], candidate: judged.samples[1], basis: judged.basis, scope: judged.scope } : null,
       url,
-      results: rules.map((r) => evaluateGateRule(r, verdicts)),
+      results: rules.map((r) => evaluateGateRule(r, verdicts!)),
     };
     io.say(`compared with baseline ${baselineId.slice(0, 8)}: ${url}`);
     for (const g of comparison.results) io.say(`  ${g.outcome === "fail" ? "FAIL" : g.outcome}: ${g.message}`);
@@ -216,6 +311,14 @@ export async function gateAndReport(
   };
   if (o.junit) writeFileSync(o.junit, junitXml(report));
   if (o.summary) writeFileSync(o.summary, markdownSummary(report), { flag: "a" }); // $GITHUB_STEP_SUMMARY is appended to
+  if (o["pr-comment"]) {
+    const key = seriesKeyOfView(view);
+    const input = { report, seriesKey: key ? seriesKeyText(key) : `run-${view.id}`, metric: commentMetricOf(o), history, verdicts };
+    // Best effort: GitHub's refusal or absence is a warning (said inside), never the gate's exit code.
+    await postPrComment(remote, input, prNumberOf(o), io.say).catch((err) =>
+      io.say(`::warning::opsbench could not comment on the pull request: ${(err as Error).message}`),
+    );
+  }
   return { code: reportExitCode(report), report };
 }
 
@@ -293,10 +396,16 @@ export async function baselineCommand(remote: Remote, args: string[], io: Io): P
 
 export async function compareCommand(remote: Remote, args: string[], io: Io): Promise<number> {
   const { values, positionals } = parsing(() =>
-    parseArgs({ args, strict: true, allowPositionals: true, options: { ...GATE_OPTIONS, json: { type: "boolean", default: false } } }),
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { ...GATE_OPTIONS, pr: { type: "string" }, json: { type: "boolean", default: false } },
+    }),
   );
   if (positionals.length !== 1) throw new UsageError("compare needs one RUN_ID (the candidate)");
-  if (!values.baseline) throw new UsageError("compare needs --baseline RUN_ID|latest-baseline");
+  if (!values.baseline && values["baseline-runs"] === undefined)
+    throw new UsageError("compare needs --baseline RUN_ID|latest-baseline or --baseline-runs N (the baseline branch's last N runs)");
   const rules = gateRules(values);
   const view = await remoteRunReport(remote, positionals[0]!);
   if (view.status !== "SUCCEEDED") io.say(`run ${view.id} is ${view.status}: nothing to compare`);

@@ -24,11 +24,14 @@ import {
   type GateOptions,
   gateAndReport,
   gateRules,
+  ifNoBaselineOf,
+  isHistoryGate,
   noBaselineNotice,
   reportJson,
   resolveBaseline,
 } from "./gate-command";
 import { EXTERNAL_RUN_USAGE, remoteExternalRun } from "./external-run";
+import { baselineBranchOf, HISTORY_MIN_RUNS, historyBaseline, noHistoryNotice, seriesKeyFor } from "./history-baseline";
 import { PROVENANCE_OPTIONS, PROVENANCE_USAGE, runProvenance } from "./provenance-flags";
 import { exitCodeFor, formatSummary, pollRun, type RunReport, runSummaryJson } from "./run-report";
 import { waitAbortingOnSignal } from "./run-interrupt";
@@ -109,7 +112,14 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
   // The baseline is looked up before anything is saved or loaded: none yet is said and the run goes on without a
   // comparison (--if-no-baseline pass, the default), or is bad input (2) with --if-no-baseline fail.
   let noBaseline: string | null = null;
-  if (values.baseline) {
+  if (isHistoryGate(values) && ifNoBaselineOf(values) === "fail") {
+    // History with --if-no-baseline fail: too few runs on the baseline branch is exit 2 before any load.
+    const key = seriesKeyFor(provenance.series, target, workload);
+    const h = key
+      ? await asUsage(historyBaseline(remote, key, baselineBranchOf(values["baseline-branch"]).branch, Number(values["baseline-runs"])))
+      : null;
+    if (h && h.runIds.length < HISTORY_MIN_RUNS) throw new UsageError(`${noHistoryNotice(h)} (--if-no-baseline fail)`);
+  } else if (values.baseline && !isHistoryGate(values)) {
     const found = await asUsage(resolveBaseline(remote, values.baseline, target, workload, values));
     if (found === null) {
       noBaseline = noBaselineNotice(target, workload, provenance.branch);
@@ -146,7 +156,7 @@ async function reportRun(
   io: RemoteIo,
   noBaseline: string | null = null,
 ) {
-  if (!values.baseline && !values.junit && !values.summary && !noBaseline) {
+  if (!values.baseline && !values["baseline-runs"] && !values["pr-comment"] && !values.junit && !values.summary && !noBaseline) {
     printRun(view, values.json, io);
     return exitCodeFor(view);
   }

@@ -1,6 +1,6 @@
 // GET /api/v1/series and GET /api/v1/series/{key}/points (docs/trends.md): a workspace's series of runs (a name, or a
 // target x workload) and one series' finished runs as trend points, each metric with its 95% interval.
-import { CHANGE_METRICS, seriesKeySchema, TREND_LATENCY_METRICS, validityFlag } from "@opsbench/core";
+import { CHANGE_METRICS, provenanceFields, seriesKeySchema, TREND_LATENCY_METRICS, validityFlag } from "@opsbench/core";
 import { z } from "zod";
 import { pageAnswer } from "./pages";
 import { id, isoTime, runStatus } from "./wire";
@@ -27,6 +27,10 @@ export const seriesPointsQuery = z.object({
     .optional(),
   /** At most this many newest finished runs (default 200). */
   limit: z.coerce.number().int("a whole number of runs").min(2, "at least 2 runs").max(1000, "at most 1000 runs").optional(),
+  /** Only the runs recorded on this branch (provenance): a CI gate's history on the baseline branch (docs/ci.md). */
+  branch: provenanceFields.branch.optional(),
+  /** Only the runs that ended so (default: every finished run); with `limit`, the newest that many of those. */
+  status: z.enum(["SUCCEEDED", "FAILED", "ABORTED"], { message: "one of: SUCCEEDED, FAILED, ABORTED" }).optional(),
 });
 
 const pointValueSchema = z.strictObject({

@@ -247,7 +247,7 @@ export const API_CONTRACTS = withMethodAndPath({
   },
   "GET /api/v1/series/{key}/points": {
     summary:
-      "A series' finished runs, oldest first, as trend points: provenance, validity and per metric (latency: ?metric=p50|p95|p99, default p95; successful req/s; failure share; cost per 1,000 successful requests) the run's value with its 95% interval, null with a note where none can be had",
+      "A series' finished runs, oldest first, as trend points: provenance, validity and per metric (latency: ?metric=p50|p95|p99, default p95; successful req/s; failure share; cost per 1,000 successful requests) the run's value with its 95% interval, null with a note where none can be had; ?branch= and ?status= keep the runs of that branch and that end (a CI gate's history), ?limit= the newest that many",
     role: "viewer",
     params: seriesParams,
     query: seriesPointsQuery,

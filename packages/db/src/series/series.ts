@@ -171,20 +171,31 @@ export interface SeriesPoints {
 export const DEFAULT_POINTS = 200;
 export const MAX_POINTS = 1000;
 
-/** A series' finished runs as points (see the file's head), its newest `limit` (default 200), oldest first. */
-export async function loadSeriesPoints(
-  db: Db,
-  workspaceId: string,
-  key: SeriesKey,
-  opts: { metric?: string | undefined; limit?: number | undefined } = {},
-): Promise<SeriesPoints> {
+export interface SeriesPointsOptions {
+  metric?: string | undefined;
+  limit?: number | undefined;
+  /** Only runs recorded on this branch (a CI gate's history on its baseline branch). */
+  branch?: string | undefined;
+  /** Only runs that ended so (default: every final status). */
+  status?: "SUCCEEDED" | "FAILED" | "ABORTED" | undefined;
+}
+
+/**
+ * A series' finished runs as points (see the file's head), its newest `limit` (default 200), oldest first; `branch`
+ * and `status` narrow them. A series with runs but none that match answers no points (404 only for no run at all).
+ */
+export async function loadSeriesPoints(db: Db, workspaceId: string, key: SeriesKey, opts: SeriesPointsOptions = {}): Promise<SeriesPoints> {
   const metric = trendLatencyMetric(opts.metric).key;
   const where = await seriesWhere(db, workspaceId, key);
   const first = where ? await db.run.findFirst({ where, select: { id: true, target: { select: { name: true, kind: true } } } }) : null;
   if (!where || !first) throw new NotFoundError("series", seriesKeyText(key));
   const limit = Math.min(opts.limit ?? DEFAULT_POINTS, MAX_POINTS);
   const rows = await db.run.findMany({
-    where: { ...where, status: { in: [...FINAL_RUN_STATUSES] as Array<"SUCCEEDED" | "FAILED" | "ABORTED"> } },
+    where: {
+      ...where,
+      status: opts.status ?? { in: [...FINAL_RUN_STATUSES] as Array<"SUCCEEDED" | "FAILED" | "ABORTED"> },
+      ...(opts.branch === undefined ? {} : { branch: opts.branch }),
+    },
     orderBy: NEWEST_FIRST,
     take: limit + 1,
   });
