@@ -141,5 +141,30 @@ describe("docs/ci.md and the GitHub Action", () => {
     });
     expect(ifNone.code).toBe(2);
     expect(ifNone.stderr).toContain('--if-no-baseline must be pass or fail, not "maybe"');
+    // The comment and the history baseline's branch reach the CLI: a bad --comment-metric or --baseline-branch is
+    // refused before any call, which shows the action passed them.
+    const badMetric = await sh(step.run!, {
+      INPUT_TARGET: "t",
+      INPUT_SCRIPT: "load/test.js",
+      INPUT_BASELINE: "latest-baseline",
+      INPUT_BASELINE_RUNS: "5",
+      INPUT_COMMENT: "true",
+      INPUT_COMMENT_METRIC: "p42",
+      INPUT_JUNIT: "j.xml",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(badMetric.code).toBe(2);
+    expect(badMetric.stderr).toContain('--comment-metric must be one of p50, p95, p99, rps, not "p42"');
+    const badBranch = await sh(step.run!, {
+      INPUT_TARGET: "t",
+      INPUT_SCRIPT: "load/test.js",
+      INPUT_BASELINE: "latest-baseline",
+      INPUT_BASELINE_RUNS: "5",
+      INPUT_BASELINE_BRANCH: "x".repeat(300),
+      INPUT_JUNIT: "j.xml",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(badBranch.code).toBe(2);
+    expect(badBranch.stderr).toContain("--baseline-branch:");
   });
 });
