@@ -49,7 +49,8 @@ export const GATE_USAGE = `  opsbench baseline set RUN_ID | show [--target NAME]
                                                               --pr-comment: post (or update) the outcome as one comment on the
                                                               GitHub pull request (GITHUB_TOKEN, GITHUB_REPOSITORY, the event's
                                                               pull_request.number or --pr N); GitHub's errors are warnings
-  run and compare take --baseline, --fail-on, --run-cv, --baseline-runs, --fail-on-inconclusive, --junit FILE (JUnit
+  run and compare take --baseline, --fail-on, --run-cv, --baseline-runs, --baseline-branch NAME, --pr-comment (with
+    --comment-metric p50|p95|p99|rps; run's --pr N or the event's pull request), --fail-on-inconclusive, --junit FILE (JUnit
     XML), --summary FILE (GitHub markdown) and --if-no-baseline pass|fail (--baseline latest-baseline when the target
     and workload have none yet: pass, the default, goes on without a comparison, exit 0 unless a threshold failed,
     and marks the run as the first baseline when it succeeded; fail exits 2 before any load)`;

@@ -84,7 +84,7 @@ export async function historyBaseline(
     answer = seriesPointsSchema.parse(await call(remote, "GET", `/api/v1/series/${encodeURIComponent(series)}/points?${query}`));
   } catch (err) {
     // 404: the series has no run yet (the first pull request of a new target x workload).
-    if (err instanceof RemoteInputError && /series/i.test(err.message)) return { series, branch, runIds: [], points: [] };
+    if (err instanceof RemoteInputError && /^series ".*" not found/.test(err.message)) return { series, branch, runIds: [], points: [] };
     throw err;
   }
   const points = answer.points.filter((p) => p.valid && p.id !== exclude).slice(-n);

@@ -177,7 +177,8 @@ beforeAll(async () => {
     importArgs: ["--series", "prc-new", "--branch", "feature/faster"],
   });
   // Someone else's comments on the pull requests, enough for the list to take two pages.
-  for (const pr of [7, 8]) comments.set(pr, [comment(pr, "Looks good to me", "octocat"), comment(pr, "CI is green", "hubot")]);
+  for (const pr of [7, 8])
+    comments.set(pr, [comment(pr, "Looks good to me", "octocat"), comment(pr, "CI is green", "hubot"), comment(pr, "Thanks!", "octocat")]);
 }, 180_000);
 
 interface GateJson {
@@ -282,7 +283,9 @@ describe("opsbench compare --pr-comment against a GitHub API stand-in", () => {
     expect(patches.map((s) => s.path)).toEqual([`/repos/acme/shop/issues/comments/${firstId}`]);
     expect(patches[0]!.body!.body).toContain("<!-- opsbench:prc-svc -->");
     expect(ours(7)).toHaveLength(1);
-    expect(comments.get(7)).toHaveLength(3);
+    expect(comments.get(7)).toHaveLength(4);
+    // Ours is on the second page: found there by following the Link header.
+    expect(seen.filter((s) => s.method === "GET").map((s) => s.query.get("page") ?? "1")).toEqual(["1", "2"]);
     expect(r.stderr).toContain(`pull-request comment updated on acme/shop#7`);
   });
 
