@@ -205,6 +205,8 @@ export interface CommentInput {
   /** The comparison's verdicts (null without a comparison). */
   verdicts: readonly GateVerdictAnswer[] | null;
   link: { url: string; shared: boolean };
+  /** The run's commit (its provenance), named at the foot. */
+  commit: string | null;
 }
 
 const VERDICT_METRIC: Record<CommentMetric, string> = { p50: "p50", p95: "p95", p99: "p99", rps: "req/s" };
@@ -284,7 +286,7 @@ export function prCommentBody(i: CommentInput): string {
       "",
     );
   else if (r.noBaseline) lines.push(`${cell(r.noBaseline.message)}.`, "");
-  const commit = r.run.provenance.commit ? ` for commit \`${r.run.provenance.commit.slice(0, 7)}\`` : "";
+  const commit = i.commit ? ` for commit \`${i.commit.slice(0, 7)}\`` : "";
   lines.push(
     `${i.link.shared ? `[Open the comparison](${i.link.url}) (a read-only share link)` : `[Open run \`${r.run.id.slice(0, 8)}\`](${i.link.url})`}${c && !i.link.shared ? ` · [comparison](${c.url})` : ""}`,
     "",
