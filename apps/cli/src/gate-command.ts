@@ -314,7 +314,14 @@ export async function gateAndReport(
   if (o.summary) writeFileSync(o.summary, markdownSummary(report), { flag: "a" }); // $GITHUB_STEP_SUMMARY is appended to
   if (o["pr-comment"]) {
     const key = seriesKeyOfView(view);
-    const input = { report, seriesKey: key ? seriesKeyText(key) : `run-${view.id}`, metric: commentMetricOf(o), history, verdicts, commit: view.provenance.commit };
+    const input = {
+      report,
+      seriesKey: key ? seriesKeyText(key) : `run-${view.id}`,
+      metric: commentMetricOf(o),
+      history,
+      verdicts,
+      commit: view.provenance.commit,
+    };
     // Best effort: GitHub's refusal or absence is a warning (said inside), never the gate's exit code.
     await postPrComment(remote, input, prNumberOf(o), io.say).catch((err) =>
       io.say(`::warning::opsbench could not comment on the pull request: ${(err as Error).message}`),
