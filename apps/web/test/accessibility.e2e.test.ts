@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studyInput } from "@opsbench/core";
 import { makeSetupToken } from "@opsbench/db";
 import { createStudyQueue, startStudy } from "@opsbench/jobs";
-import { launchBrowser, openTestStack, shortRamp, taewaTarget, testRedisUrl, testWebUrl } from "../../../tests/helpers";
+import { clickUntilVisible, launchBrowser, openTestStack, shortRamp, taewaTarget, testRedisUrl, testWebUrl } from "../../../tests/helpers";
 import { importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
 
 const web = testWebUrl();
@@ -241,8 +241,8 @@ describe("accessibility and look", () => {
   it("the share popover closes on Escape (focus back on its button) and on a click outside it", async () => {
     const page = await open(1280, `/compare?${compareQuery()}`);
     const button = page.getByTestId("share-button");
-    await button.click();
-    await page.getByTestId("share-panel").waitFor();
+    // The first click may come before hydration (demo.test, share.e2e do the same).
+    await clickUntilVisible(button, page.getByTestId("share-panel"));
     await page.keyboard.press("Escape");
     await page.getByTestId("share-panel").waitFor({ state: "detached", timeout: 2_000 });
     expect(await button.evaluate((b) => b === document.activeElement)).toBe(true);
