@@ -2,10 +2,7 @@
 // showed, so `--fail-on` is inconclusive there (JUnit: skipped with the reason, exit 0) unless the run-to-run CV is
 // stated (`--run-cv`: the interval widened by it) or the baseline side has repetitions (`--baseline-runs N`).
 // The files are written here with every request's latency known; the right answers are computed from them.
-import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { seededRandom } from "@opsbench/core";
@@ -14,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runOpsbenchWith } from "../../../tests/helpers";
 import { exactQuantile, importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
 import { startSignedInWeb } from "../../../tests/test-identity";
+import { receiver, signatureVerifies } from "../../../tests/webhook-receiver";
 
 const { web, owner } = await startSignedInWeb();
 const remote = { OPSBENCH_URL: web, OPSBENCH_TOKEN: owner.token, DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none" };
@@ -162,19 +160,10 @@ describe("opsbench compare --fail-on on imported runs of one service", () => {
   });
 
   it("reports a gate that fails to the server, whose webhook subscribed to gate.tripped gets it signed (docs/notifications.md)", async () => {
-    const got: { headers: IncomingHttpHeaders; body: string }[] = [];
-    const receiver = createServer((req, res) => {
-      let body = "";
-      req.setEncoding("utf8");
-      req.on("data", (c: string) => (body += c));
-      req.on("end", () => {
-        got.push({ headers: req.headers, body });
-        res.end("ok");
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const hook = await receiver();
+    const { got } = hook;
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/gate`;
+      const url = hook.url;
       const created = await fetch(`${web}/api/v1/webhooks`, {
         method: "POST",
         headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
@@ -189,16 +178,13 @@ describe("opsbench compare --fail-on on imported runs of one service", () => {
       const event = JSON.parse(got[0]!.body);
       expect(event).toMatchObject({ event: "gate.tripped", runId: ids.slow, detail: { baselineRunId: ids.b3 } });
       expect(event.detail.rules[0].rule).toBe("p95 > +10%");
-      const ts = got[0]!.headers["x-opsbench-timestamp"];
-      expect(got[0]!.headers["x-opsbench-signature"]).toBe(
-        `sha256=${createHmac("sha256", secret).update(`${ts}.${got[0]!.body}`).digest("hex")}`,
-      );
+      expect(signatureVerifies(got[0]!, secret)).toBe(true);
       // A gate that passes reports nothing.
       const passing = await opsbench("compare", ids.candidate!, "--baseline", ids.b3!, "--fail-on", "p95 > +10%", "--run-cv", "10");
       expect(passing.code, passing.stderr).toBe(0);
       expect(passing.stderr).not.toContain("notified");
     } finally {
-      await new Promise<void>((r) => receiver.close(() => r()));
+      await hook.close();
     }
   });
 });

@@ -4,40 +4,31 @@
 // signing secret once, and "Send test" (the API's and the settings page's button) reaches it signed; a gate the CLI
 // reports tripped is delivered to an endpoint subscribed to gate.tripped. The settings page shows the endpoint and
 // the delivery log.
-import { createHmac } from "node:crypto";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickUntilVisible, launchBrowser, openTestStack, testWebUrl } from "../../../tests/helpers";
+import { type Received, receiver, signatureVerifies } from "../../../tests/webhook-receiver";
 
 const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let browser: Browser;
-const got: { headers: IncomingHttpHeaders; body: string }[] = [];
-const server = createServer((req, res) => {
-  let body = "";
-  req.setEncoding("utf8");
-  req.on("data", (c: string) => (body += c));
-  req.on("end", () => {
-    got.push({ headers: req.headers, body });
-    res.end("ok");
-  });
-});
+let hook: Awaited<ReturnType<typeof receiver>>;
+let got: Received[] = [];
 let hookUrl = "";
 
 beforeAll(async () => {
   stack = await openTestStack();
   browser = await launchBrowser();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  hook = await receiver();
+  got = hook.got;
+  hookUrl = hook.url;
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
-  await new Promise<void>((r) => server.close(() => r()));
+  await hook?.close();
 });
 
 /** An answer's body, read loosely: each test checks the fields it uses (api-contracts.test.ts checks the schemas). */
@@ -51,10 +42,6 @@ async function api(method: string, url: string, body?: unknown): Promise<{ statu
   });
   return { status: res.status, body: await res.json() };
 }
-
-const verifies = (r: { headers: IncomingHttpHeaders; body: string }, secret: string) =>
-  r.headers["x-opsbench-signature"] ===
-  `sha256=${createHmac("sha256", secret).update(`${r.headers["x-opsbench-timestamp"]}.${r.body}`).digest("hex")}`;
 
 async function deliveredTo(endpoint: string, count: number) {
   await expect
@@ -120,7 +107,7 @@ describe("notification settings", () => {
     expect(test.status).toBe(201);
     await deliveredTo(id, 1);
     expect(JSON.parse(got.at(-1)!.body)).toMatchObject({ event: "test" });
-    expect(verifies(got.at(-1)!, secret)).toBe(true);
+    expect(signatureVerifies(got.at(-1)!, secret)).toBe(true);
 
     // Two runs of the workspace, written directly (nothing is queued): the CLI reports a gate that failed between them.
     const runOf = async (name: string) =>
@@ -137,7 +124,7 @@ describe("notification settings", () => {
     const tripped = JSON.parse(got.at(-1)!.body);
     expect(tripped).toMatchObject({ event: "gate.tripped", runId: candidate, detail: { baselineRunId: baseline } });
     expect(tripped.text).toContain("p95 > +10%");
-    expect(verifies(got.at(-1)!, secret)).toBe(true);
+    expect(signatureVerifies(got.at(-1)!, secret)).toBe(true);
     const audit = (await api("GET", "/api/v1/audit")).body;
     expect(JSON.stringify(audit)).toContain("webhook.create");
   });
