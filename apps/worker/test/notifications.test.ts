@@ -5,6 +5,7 @@
 // endpoint gets Slack's { "text" } body; an address the egress rule refuses is never connected to; e-mail goes
 // through the workspace's SMTP server (smtp-server on loopback, with a password).
 import { createNotificationQueue, createScheduleQueue, type NotificationQueue, notify, notifyNewChanges, startRun } from "@opsbench/jobs";
+import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useWorker } from "../../../tests/file-services";
