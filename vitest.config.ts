@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { FileOrder } from "./tests/setup/file-order.ts";
 
 // Three projects, each starting only what its files use:
 //   unit         pure code: no Postgres, Redis, worker, k6 or web build (`npm run test:unit`);
@@ -60,6 +61,8 @@ export default defineConfig({
 
   test: {
     testTimeout: 180_000,
+    // Alone files first, then the longest first (tests/setup/file-order.ts).
+    sequence: { sequencer: FileOrder },
     hookTimeout: 300_000,
     projects: [
       {
