@@ -189,20 +189,25 @@ function imagesLocal() {
   return lines;
 }
 
-function summary({ dir = path.join(root, ".data/release"), image = [] }) {
-  const lines = [`## opsbench ${cliVersion()}`, "", "| artefact | sha256 |", "|---|---|"];
+function summary({ dir, image = [] }) {
+  const lines = [`## opsbench ${cliVersion()}`, ""];
   const walk = (d) =>
     readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
-  for (const f of existsSync(dir) ? walk(dir).sort() : [])
-    if (statSync(f).isFile() && !f.endsWith("SHA256SUMS")) lines.push(`| \`${path.basename(f)}\` | \`${sha256(f)}\` |`);
+  const files = dir && existsSync(dir) ? walk(dir).filter((f) => statSync(f).isFile() && !f.endsWith("SHA256SUMS")) : [];
+  if (files.length) {
+    lines.push("| artefact | sha256 |", "|---|---|");
+    for (const f of files.sort()) lines.push(`| \`${path.basename(f)}\` | \`${sha256(f)}\` |`);
+    lines.push("");
+  }
   if (image.length) {
-    lines.push("", "| image | digest |", "|---|---|");
+    lines.push("| image | digest |", "|---|---|");
     for (const i of image) {
       const [target, digest] = i.split("=");
       const name = imageMeta({ target })
         .find((l) => l.startsWith("image="))
         ?.slice(6);
-      lines.push(`| \`${name}\` | \`${digest}\` |`);
+      if (!digest) fail(`--image ${i}: expected TARGET=DIGEST`);
+      lines.push(`| \`${name}@${digest}\` | \`${digest}\` |`);
     }
   }
   return lines;
