@@ -65,9 +65,13 @@ COPY apps/cli ./apps/cli
 RUN node apps/cli/scripts/pack.mjs --out /out && mv /out/opsbench-cli-*.tgz /out/opsbench-cli.tgz
 
 FROM node:24.21.0-bookworm-slim AS cli
-# The packed CLI has no dependencies: --offline, nothing is fetched.
+# The packed CLI has no dependencies: unpacked where npm puts a global package, nothing fetched (and
+# no install but npm ci in a Dockerfile: tests/self-hosting.test.ts).
 COPY --from=cli-pack /out/opsbench-cli.tgz /tmp/opsbench-cli.tgz
-RUN npm install --global --offline --no-audit --no-fund /tmp/opsbench-cli.tgz && rm /tmp/opsbench-cli.tgz
+RUN mkdir -p /usr/local/lib/node_modules/@opsbench/cli \
+ && tar -xzf /tmp/opsbench-cli.tgz --strip-components=1 -C /usr/local/lib/node_modules/@opsbench/cli \
+ && ln -s ../lib/node_modules/@opsbench/cli/bin/opsbench.mjs /usr/local/bin/opsbench \
+ && rm /tmp/opsbench-cli.tgz
 # The licence and its notices, where the other images keep theirs too (the package holds them as well).
 COPY LICENSE NOTICE /app/
 USER node
