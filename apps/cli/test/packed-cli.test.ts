@@ -378,8 +378,8 @@ export default function () {
 
 describe("the release's artefacts, made by scripts/release.mjs", () => {
   it("the CLI is publishable (not private), carries LICENSE, and the server serves the release's bytes with their sha512", () => {
-    // `git grep` exits 1 when nothing matches: no package under apps/cli is private.
-    const grep = spawnSync("git", ["grep", "-l", '"private": true', "--", "apps/cli"], { cwd: repo, encoding: "utf8" });
+    // `git grep` exits 1 when nothing matches: no package manifest under apps/cli is private.
+    const grep = spawnSync("git", ["grep", "-l", '"private": true', "--", "apps/cli/*package.json"], { cwd: repo, encoding: "utf8" });
     expect(grep.status, grep.stdout).toBe(1);
     expect(execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n")).toContain("package/LICENSE");
     const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
@@ -553,6 +553,7 @@ export default function () {
     await logged;
     expect(r.code, log).toBe(143);
     expect(r.log).toContain(`SIGTERM: aborting run ${id} on ${web}`);
+    expect(r.log).toContain(`run ${id} aborted on ${web}`);
     await expect
       .poll(async () => (await runView(id)).status, { timeout: 10_000 - (Date.now() - signalled), interval: 250 })
       .toBe("ABORTED");

@@ -20,7 +20,8 @@ let cached: { file: string; body: Buffer; sha512: string } | null = null;
 async function tarball(): Promise<typeof cached> {
   const file = env.OPSBENCH_CLI_TARBALL ?? BUILT_IN;
   if (cached?.file === file) return cached;
-  const body = await readFile(file).catch(() => null);
+  // A file named at run time: Next's tracing is told not to follow it (else it takes in the whole project).
+  const body = await readFile(/* turbopackIgnore: true */ file).catch(() => null);
   if (!body) return null;
   cached = { file, body, sha512: createHash("sha512").update(body).digest("base64") };
   return cached;
