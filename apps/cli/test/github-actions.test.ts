@@ -10,14 +10,18 @@ import type { CiReport } from "../src/ci-report";
 import { annotations, outputLines, reportToGitHubActions, verdictOf } from "../src/github-actions";
 import { parseOutputFile } from "./action-runner";
 
-const rule = (text: string, outcome: GateResult["outcome"], message: string): GateResult =>
-  ({ rule: parseGateRule(text), outcome, change: null, message }) as unknown as GateResult;
+const rule = (text: string, outcome: GateResult["outcome"], message: string): GateResult => ({
+  rule: parseGateRule(text),
+  outcome,
+  change: null,
+  message,
+});
 
 function report(over: Partial<CiReport> = {}, results: GateResult[] = []): CiReport {
   return {
     run: {
       id: "2048e4cc-3801-43e4-97c9-8afcb57926ed",
-      status: "SUCCEEDED",
+      status: "SUCCEEDED" as const,
       error: null,
       k6ExitCode: 0,
       summary: null,
@@ -26,7 +30,7 @@ function report(over: Partial<CiReport> = {}, results: GateResult[] = []): CiRep
       workload: null,
       thresholds: [],
       thresholdsOk: true,
-    } as unknown as CiReport["run"],
+    },
     runUrl: "https://bench.example.com/runs/2048e4cc-3801-43e4-97c9-8afcb57926ed",
     comparison: {
       baselineId: "b",
