@@ -70,6 +70,7 @@ FROM node:24.21.0-bookworm-slim AS cli
 COPY --from=cli-pack /out/opsbench-cli.tgz /tmp/opsbench-cli.tgz
 RUN mkdir -p /usr/local/lib/node_modules/@opsbench/cli \
  && tar -xzf /tmp/opsbench-cli.tgz --strip-components=1 -C /usr/local/lib/node_modules/@opsbench/cli \
+ && chmod 755 /usr/local/lib/node_modules/@opsbench/cli/bin/opsbench.mjs \
  && ln -s ../lib/node_modules/@opsbench/cli/bin/opsbench.mjs /usr/local/bin/opsbench \
  && rm /tmp/opsbench-cli.tgz
 # The licence and its notices, where the other images keep theirs too (the package holds them as well).
