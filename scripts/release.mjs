@@ -124,7 +124,9 @@ function publish({ tarball, dryRun }) {
   if (!existsSync(file)) fail(`no tarball at ${file}: run action-dist first`);
   // Provenance needs the CI's OIDC token (id-token: write); a rehearsal elsewhere checks everything else.
   const provenance = process.env.GITHUB_ACTIONS === "true" ? ["--provenance"] : [];
-  const args = ["publish", file, "--access", "public", ...provenance, ...(dryRun ? ["--dry-run"] : [])];
+  // A pre-release (X.Y.Z-rc.1) goes to the dist-tag `next`, so `npm install @opsbench/cli` keeps the last release.
+  const distTag = cliVersion().includes("-") ? ["--tag", "next"] : [];
+  const args = ["publish", file, "--access", "public", ...distTag, ...provenance, ...(dryRun ? ["--dry-run"] : [])];
   say(`npm ${args.join(" ")}`);
   const r = spawnSync("npm", args, { stdio: ["ignore", "inherit", "inherit"] });
   if (r.status !== 0) fail(`npm publish exited ${r.status}`);
