@@ -1,10 +1,11 @@
-# opsbench's two images, one stage each: `web` (Next.js UI, /api/v1, /api/health) and `app` (Node +
-# opsbench-engine (the load engine, engine/) + every benchapp built, so local targets run inside the
-# container). The compose file runs `app` three ways under one image name: the one-shot migrate, the
+# opsbench's three images, one stage each: `web` (Next.js UI, /api/v1, /api/health, and the packed CLI at
+# /cli/opsbench-cli.tgz), `app` (Node + opsbench-engine (the load engine, engine/) + every benchapp built, so local
+# targets run inside the container) and `cli` (the packed CLI alone, `opsbench` as its entrypoint, for CI jobs that
+# run containers). The compose file runs `app` three ways under one image name: the one-shot migrate, the
 # worker (unprivileged, holds the secrets) and the runner (runs the engine sandboxed, holds no secret).
-# They share one dependency layer.
+# They share one dependency layer. The release (scripts/release.mjs, docs/releasing.md) publishes all three.
 # Build from the repo root:
-#   docker build --target web .      docker build --target app .
+#   docker build --target web .      docker build --target app .      docker build --target cli .
 # Configuration comes from the environment at run time (see .env.example and docker-compose.yml).
 # Base images are pinned to exact versions; bump them on purpose.
 
@@ -57,6 +58,27 @@ COPY packages ./packages
 # The Prisma client is generated into packages/db/src/generated (git-ignored).
 RUN npm run generate -w @opsbench/db
 
+# The packed CLI (apps/cli/scripts/pack.mjs, as the release packs it): the web image serves it and the cli image
+# installs it, so each image's CLI is the one of its own source.
+FROM deps AS cli-pack
+COPY apps/cli ./apps/cli
+RUN node apps/cli/scripts/pack.mjs --out /out && mv /out/opsbench-cli-*.tgz /out/opsbench-cli.tgz
+
+FROM node:24.21.0-bookworm-slim AS cli
+# The packed CLI has no dependencies: unpacked where npm puts a global package, nothing fetched (and
+# no install but npm ci in a Dockerfile: tests/self-hosting.test.ts).
+COPY --from=cli-pack /out/opsbench-cli.tgz /tmp/opsbench-cli.tgz
+RUN mkdir -p /usr/local/lib/node_modules/@opsbench/cli \
+ && tar -xzf /tmp/opsbench-cli.tgz --strip-components=1 -C /usr/local/lib/node_modules/@opsbench/cli \
+ && chmod 755 /usr/local/lib/node_modules/@opsbench/cli/bin/opsbench.mjs \
+ && ln -s ../lib/node_modules/@opsbench/cli/bin/opsbench.mjs /usr/local/bin/opsbench \
+ && rm /tmp/opsbench-cli.tgz
+# The licence and its notices, where the other images keep theirs too (the package holds them as well).
+COPY LICENSE NOTICE /app/
+USER node
+WORKDIR /work
+ENTRYPOINT ["opsbench"]
+
 FROM deps AS web-build
 COPY apps/web ./apps/web
 RUN npm run build -w @opsbench/web && rm -rf apps/web/.next/cache
@@ -79,6 +101,7 @@ COPY --from=web-build /app/package.json /app/tsconfig.base.json /app/LICENSE /ap
 COPY --from=web-build /app/node_modules ./node_modules
 COPY --from=web-build /app/packages ./packages
 COPY --from=web-build /app/apps/web ./apps/web
+COPY --from=cli-pack /out/opsbench-cli.tgz ./apps/web/cli-dist/opsbench-cli.tgz
 RUN mkdir -p apps/web/.next/cache && chown -R node:node apps/web/.next/cache
 USER node
 WORKDIR /app/apps/web

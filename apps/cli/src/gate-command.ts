@@ -14,6 +14,7 @@ import {
   noHistoryNotice,
   seriesKeyOfView,
 } from "./history-baseline";
+import { reportToGitHubActions } from "./github-actions";
 import { COMMENT_METRICS, type CommentMetric, postPrComment } from "./pr-comment";
 import {
   comparisonQuery,
@@ -327,6 +328,8 @@ export async function gateAndReport(
       io.say(`::warning::opsbench could not comment on the pull request: ${(err as Error).message}`),
     );
   }
+  // On GitHub Actions: annotations for what did not pass, and the step's outputs.
+  reportToGitHubActions(report, io.say);
   return { code: reportExitCode(report), report };
 }
 

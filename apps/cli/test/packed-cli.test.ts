@@ -1,27 +1,58 @@
-// The CLI anyone installs (issue 24): `npm run cli:pack` makes a tarball that `npm install` puts into an empty
-// folder (no monorepo, no Prisma, no database client), and that folder's `opsbench` works against a server with
-// only OPSBENCH_URL and OPSBENCH_TOKEN, with the documented exit codes (0, 99, 1, 2).
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// The CLI anyone installs (issues 24 and 37), made by the release's own commands (scripts/release.mjs, as
+// .github/workflows/release.yml runs them): the CLI packed into the Action's dist/ with its sha512, and the engine for
+// linux/amd64. The web app serves that tarball at /cli/opsbench-cli.tgz; `npm install` of the served file puts it
+// into an empty folder (no monorepo, no Prisma, no database client), and that folder's `opsbench` works against a
+// server with only OPSBENCH_URL and OPSBENCH_TOKEN, with the documented exit codes (0, 99, 1, 2). Then the Action:
+// from an empty folder holding a workflow file and a k6 script, its steps run as GitHub's runner runs them gate a
+// pull request's change (a comment to the GitHub stand-in, then its update; annotations and outputs), and a SIGTERM
+// mid-run ends the run ABORTED with the host's load lock free within 10 s.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { queuePrefix } from "@opsbench/jobs";
+import { Redis } from "ioredis";
 import { parse as parseJunit } from "junit2json";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { LoadLock } from "../../worker/src/load-lock";
+import { fileServices, useWeb } from "../../../tests/file-services";
 import { launchBrowser, shortRamp, taewaTarget } from "../../../tests/helpers";
-import { startSignedInWeb } from "../../../tests/test-identity";
+import { createTestIdentity } from "../../../tests/test-identity";
+import { runCompositeAction, substitute } from "./action-runner";
+import { startGitHubStandIn } from "./github-stand-in";
 
-const { web, owner } = await startSignedInWeb();
+const repo = path.resolve(import.meta.dirname, "../../..");
+const work = mkdtempSync(path.join(os.tmpdir(), "opsbench-packed-"));
+const release = (...args: string[]) =>
+  execFileSync(process.execPath, [path.join(repo, "scripts/release.mjs"), ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+// The Action's folder as a release tag holds it: action.yml, and dist/ as `release.mjs prepare` writes it.
+const actionDir = path.join(work, "opsbench-action");
+mkdirSync(actionDir);
+cpSync(path.join(repo, ".github/actions/opsbench/action.yml"), path.join(actionDir, "action.yml"));
+const tarball = release("action-dist", "--action-dir", actionDir).trim();
+const cliVersion = JSON.parse(readFileSync(path.join(repo, "apps/cli/package.json"), "utf8")).version as string;
+const engineDir = path.join(work, "engine");
+const engineBuilt = release("engine", "--platforms", "linux/amd64", "--out", engineDir).trim().split("\n");
+
+// The web app serves the release's tarball (as the web image serves the one its build packed).
+const web = await useWeb({ auth: "required", env: { OPSBENCH_CLI_TARBALL: tarball } });
+const owner = await createTestIdentity(fileServices().databaseUrl);
 const auth = { authorization: `Bearer ${owner.token}` };
 
-const work = mkdtempSync(path.join(os.tmpdir(), "opsbench-packed-"));
-const tarball = execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../scripts/pack.mjs"), "--out", work], {
-  encoding: "utf8",
-}).trim();
+const served = await fetch(`${web}/cli/opsbench-cli.tgz`);
+const servedBytes = Buffer.from(await served.arrayBuffer());
+const servedFile = path.join(work, "served-opsbench-cli.tgz");
+writeFileSync(servedFile, servedBytes);
 const project = path.join(work, "project");
 mkdirSync(project);
 writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "a-team-project", private: true }));
 // --offline: the tarball has no dependencies to fetch.
-execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, stdio: "ignore" });
+execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", servedFile], { cwd: project, stdio: "ignore" });
 
 /** The installed `opsbench`, from the project folder, with nothing of this repository's environment. */
 export function installed(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -342,6 +373,199 @@ export default function () {
     const bad = await installed({ ...remote, OPSBENCH_TOKEN: "obk_not-a-token" }, "runs", "show", "00000000-0000-0000-0000-000000000000");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("401");
+  });
+});
+
+describe("the release's artefacts, made by scripts/release.mjs", () => {
+  it("the CLI is publishable (not private), carries LICENSE, and the server serves the release's bytes with their sha512", () => {
+    // `git grep` exits 1 when nothing matches: no package manifest under apps/cli is private.
+    const grep = spawnSync("git", ["grep", "-l", '"private": true', "--", "apps/cli/*package.json"], { cwd: repo, encoding: "utf8" });
+    expect(grep.status, grep.stdout).toBe(1);
+    expect(execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n")).toContain("package/LICENSE");
+    const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
+    expect(readFileSync(`${tarball}.sha512`, "utf8").trim()).toBe(integrity);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("x-opsbench-integrity")).toBe(integrity);
+    expect(servedBytes.equals(readFileSync(tarball))).toBe(true);
+  });
+
+  it("the engine for linux/amd64 is a static binary that runs, listed in SHA256SUMS", () => {
+    const [binary, sums] = engineBuilt as [string, string];
+    expect(path.basename(binary)).toBe(`opsbench-engine-${cliVersion}-linux-amd64`);
+    expect(execFileSync(binary, ["version"], { encoding: "utf8" })).toContain(`opsbench-engine v${cliVersion}`);
+    // CGO_ENABLED=0: no interpreter, so it runs on any Linux (Alpine's musl included).
+    expect(execFileSync("file", [binary], { encoding: "utf8" })).toMatch(/statically linked/);
+    expect(execFileSync("sha256sum", ["-c", path.basename(sums)], { cwd: engineDir, encoding: "utf8" })).toContain(": OK");
+  });
+});
+
+describe("the Action at a release's ref, from an empty folder with a workflow and a k6 script", () => {
+  const GITHUB_TOKEN = "ghs_actionStandInToken0123456789";
+  const folder = path.join(work, "team-repo");
+  const npmPrefix = path.join(work, "npm-global");
+  const summaryFile = path.join(work, "step-summary.md");
+  const eventFile = path.join(work, "event.json");
+  // A pull request's workflow as a team writes it (docs/ci.md), the Action referenced by the path a release has.
+  const workflow = `name: load test
+on: pull_request
+permissions:
+  contents: read
+  pull-requests: write
+jobs:
+  opsbench:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: opsbench/opsbench/.github/actions/opsbench@v1
+        id: opsbench
+        with:
+          url: \${{ vars.OPSBENCH_URL }}
+          token: \${{ secrets.OPSBENCH_TOKEN }}
+          target: action-taewa
+          script: load/test.js
+          workload: action-check
+          baseline: latest-baseline
+          fail-on-inconclusive: "true"
+          fail-on: |
+            p95 > +10%
+            goodput < -1pp
+`;
+  const script = (duration: string) => `import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 2, duration: "${duration}", thresholds: { checks: ["rate>0.9"] } };
+export default function () {
+  check(http.get(\`\${__ENV.OPSBENCH_BASE_URL}/?n=200\`), { "status 200": (r) => r.status === 200 });
+}
+`;
+  let github: Awaited<ReturnType<typeof startGitHubStandIn>>;
+  afterAll(() => github?.close());
+
+  /** The Action as the runner runs the workflow's step: its `with:` from the file, GitHub's variables around it. */
+  function runAction() {
+    const file = parseYaml(readFileSync(path.join(folder, ".github/workflows/x.yml"), "utf8")) as {
+      jobs: Record<string, { steps: Array<{ uses?: string; with?: Record<string, string> }> }>;
+    };
+    const step = file.jobs.opsbench!.steps.find((s) => s.uses?.endsWith("/.github/actions/opsbench@v1"));
+    const contexts = { vars: { OPSBENCH_URL: web }, secrets: { OPSBENCH_TOKEN: owner.token } };
+    const inputs = Object.fromEntries(Object.entries(step!.with ?? {}).map(([k, v]) => [k, substitute(String(v), contexts)]));
+    return runCompositeAction(actionDir, {
+      inputs,
+      cwd: folder,
+      github: { event_name: "pull_request", token: GITHUB_TOKEN, repository: "acme/shop", workspace: folder },
+      env: {
+        PATH: `${path.join(npmPrefix, "bin")}:${process.env.PATH}`,
+        HOME: work,
+        npm_config_prefix: npmPrefix,
+        npm_config_cache: path.join(work, "npm-cache"),
+        RUNNER_TEMP: work,
+        GITHUB_ACTIONS: "true",
+        GITHUB_EVENT_NAME: "pull_request",
+        GITHUB_EVENT_PATH: eventFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_REPOSITORY: "acme/shop",
+        GITHUB_API_URL: github.url,
+        GITHUB_SERVER_URL: "https://github.com",
+        GITHUB_RUN_ID: "4242",
+        GITHUB_SHA: "5555555abcdef0123456789",
+        GITHUB_REF: "refs/pull/7/merge",
+        GITHUB_HEAD_REF: "feature/faster",
+        GITHUB_BASE_REF: "main",
+        GITHUB_WORKSPACE: folder,
+      },
+    });
+  }
+  const ours = () => (github.comments.get(7) ?? []).filter((c) => String(c.body).startsWith("<!-- opsbench:"));
+
+  it("first push: installs the CLI of its own ref, has no baseline yet (the run becomes it), comments once, sets outputs", async () => {
+    github = await startGitHubStandIn({ token: GITHUB_TOKEN });
+    mkdirSync(path.join(folder, ".github/workflows"), { recursive: true });
+    mkdirSync(path.join(folder, "load"));
+    writeFileSync(path.join(folder, ".github/workflows/x.yml"), workflow);
+    writeFileSync(path.join(folder, "load/test.js"), script("4s"));
+    writeFileSync(
+      eventFile,
+      JSON.stringify({
+        action: "synchronize",
+        number: 7,
+        pull_request: { number: 7, head: { ref: "feature/faster" }, base: { ref: "main" } },
+        repository: { full_name: "acme/shop", private: true, default_branch: "main" },
+      }),
+    );
+    await create("/api/v1/targets", taewaTarget("action-taewa", { replicas: 1 }));
+    const r = await runAction().done;
+    expect(r.code, r.log).toBe(0);
+    // The tarball at the action's ref, checked against its recorded sha512, installed without a registry.
+    expect(r.log).toContain(`${path.join(actionDir, "dist/opsbench-cli.tgz")}: ${readFileSync(`${tarball}.sha512`, "utf8").trim()}`);
+    expect(existsSync(path.join(npmPrefix, "bin/opsbench"))).toBe(true);
+    expect(r.log).toMatch(/^::notice title=opsbench%3A no baseline yet::no baseline yet for workload action-check/m);
+    expect(r.outputs.verdict).toBe("no-baseline");
+    expect(r.outputs["run-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.outputs["run-url"]).toBe(`${web}/runs/${r.outputs["run-id"]}`);
+    expect(github.seen.filter((x) => x.method === "POST").map((x) => x.path)).toEqual(["/repos/acme/shop/issues/7/comments"]);
+    expect(ours()).toHaveLength(1);
+    expect(readFileSync(summaryFile, "utf8")).toContain("### opsbench: action-taewa / action-check");
+  });
+
+  it("next push: compared with that baseline; the comment is updated, each rule not passed is annotated, outputs say so", async () => {
+    github.seen.length = 0;
+    const r = await runAction().done;
+    expect([0, 99], r.log).toContain(r.code);
+    expect(github.seen.filter((x) => x.method === "POST")).toHaveLength(0);
+    expect(github.seen.filter((x) => x.method === "PATCH").map((x) => x.path)).toEqual([
+      `/repos/acme/shop/issues/comments/${ours()[0]!.id}`,
+    ]);
+    expect(ours()).toHaveLength(1);
+    // One run a side without a stated CV: no rule can pass, each is annotated (an error when it fails the job).
+    const report = (await parseJunit(readFileSync(path.join(folder, "opsbench-junit.xml"), "utf8"))) as {
+      testsuite?: Array<{ testcase?: Array<{ name?: string; failure?: unknown; skipped?: unknown }> }>;
+    };
+    const rules = (report.testsuite?.[0]?.testcase ?? []).filter((c) => c.name === "p95 > +10%" || c.name === "goodput < -1pp");
+    expect(rules).toHaveLength(2);
+    for (const c of rules) {
+      const title = `opsbench gate ${c.name!.replace(/%/g, "%25")}%3A`;
+      expect(r.log).toContain(`::${c.failure ? "error" : "warning"} title=${title}`);
+    }
+    expect(r.outputs.verdict).toBe(r.code === 99 ? "failed" : "inconclusive");
+    expect(r.outputs["comparison-url"]).toContain(`${web}/compare?g=baseline%3A`);
+  });
+
+  it("a push cancelled mid-run (SIGTERM): the run ends ABORTED and the host's load lock is free within 10 s", async () => {
+    writeFileSync(path.join(folder, "load/test.js"), script("10m"));
+    const job = runAction();
+    let log = "";
+    const logged = job.done.then((r) => (log = r.log));
+    const runView = async (id: string) => (await (await fetch(`${web}/api/v1/runs/${id}`, { headers: auth })).json()) as { status: string };
+    let id = "";
+    await expect
+      .poll(
+        async () => {
+          const runs = (await (await fetch(`${web}/api/v1/runs`, { headers: auth })).json()) as Array<{ id: string; status: string }>;
+          const running = runs.find((x) => x.status === "RUNNING");
+          id = running?.id ?? "";
+          return Boolean(running && job.current());
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(true);
+    const signalled = Date.now();
+    job.current()!.kill("SIGTERM");
+    const r = await job.done;
+    await logged;
+    expect(r.code, log).toBe(143);
+    expect(r.log).toContain(`SIGTERM: aborting run ${id} on ${web}`);
+    expect(r.log).toContain(`run ${id} aborted on ${web}`);
+    await expect
+      .poll(async () => (await runView(id)).status, { timeout: 10_000 - (Date.now() - signalled), interval: 250 })
+      .toBe("ABORTED");
+    // Free: another holder gets the lock within what is left of the 10 s.
+    const redis = new Redis(fileServices().redisUrl);
+    try {
+      const lock = new LoadLock({ redis, prefix: queuePrefix(fileServices().redisUrl), host: `test-${fileServices().name}`, pollMs: 100 });
+      const release = await lock.acquire(AbortSignal.timeout(Math.max(1, 10_000 - (Date.now() - signalled))));
+      await release();
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

@@ -4,9 +4,7 @@
 // (fixtures/github/), checks the token, and pages its list with a Link header: the first push POSTs one comment with
 // the marker, the next PATCHes that same comment, a public repository gets a share link that answers, a private one
 // the run's page, and GitHub's 500 is a warning with exit 0.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { seededRandom } from "@opsbench/core";
@@ -14,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOpsbenchWith } from "../../../tests/helpers";
 import { importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
 import { startSignedInWeb } from "../../../tests/test-identity";
+import { startGitHubStandIn } from "./github-stand-in";
 
 const { web, owner } = await startSignedInWeb();
 const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-pr-comment-"));
-const fixture = (name: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/github", name), "utf8"));
 const T0 = Date.UTC(2026, 10, 20, 6, 0, 0);
 const GITHUB_TOKEN = "ghs_standInToken0123456789";
 
@@ -27,100 +25,11 @@ function requests(seed: number, slower = 1): WrittenRequest[] {
   return Array.from({ length: 600 }, (_, i) => ({ atMs: i * 100, ms: (50 + 100 * rand()) * slower, ok: true }));
 }
 
-// ---- The GitHub stand-in: issue comments of acme/shop, as GitHub's REST API answers them. ----
-interface Seen {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  authorization: string | undefined;
-  body: { body?: string } | null;
-}
-const seen: Seen[] = [];
-const comments = new Map<number, Array<Record<string, unknown>>>(); // by pull request number
-let nextId = 1_000_000;
-let failing = false;
-/** A small page, so the list of a pull request with a few comments is paged as a long one is on GitHub. */
-const PAGE = 2;
-
-function comment(pr: number, body: string, login: string): Record<string, unknown> {
-  const id = nextId++;
-  const base = fixture("issue-comment.json");
-  return {
-    ...base,
-    id,
-    node_id: Buffer.from(`IssueComment${id}`).toString("base64"),
-    url: `https://api.github.com/repos/acme/shop/issues/comments/${id}`,
-    html_url: `https://github.com/acme/shop/pull/${pr}#issuecomment-${id}`,
-    body,
-    user: { ...base.user, login },
-    created_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
-    updated_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
-    issue_url: `https://api.github.com/repos/acme/shop/issues/${pr}`,
-  };
-}
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let text = "";
-    req.on("data", (d) => (text += d));
-    req.on("end", () => resolve(text));
-  });
-
-const github = createServer(async (req, res) => {
-  const url = new URL(req.url!, "http://stand-in");
-  const text = await readBody(req);
-  seen.push({
-    method: req.method!,
-    path: url.pathname,
-    query: url.searchParams,
-    authorization: req.headers.authorization,
-    body: text ? JSON.parse(text) : null,
-  });
-  const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
-    res.end(JSON.stringify(json));
-  };
-  if (req.headers.authorization !== `Bearer ${GITHUB_TOKEN}`) return send(401, fixture("bad-credentials.json"));
-  if (failing) return send(500, fixture("server-error.json"));
-  const list = /^\/repos\/acme\/shop\/issues\/(\d+)\/comments$/.exec(url.pathname);
-  const one = /^\/repos\/acme\/shop\/issues\/comments\/(\d+)$/.exec(url.pathname);
-  if (list && req.method === "GET") {
-    const all = comments.get(Number(list[1])) ?? [];
-    const page = Number(url.searchParams.get("page") ?? 1);
-    const last = Math.max(1, Math.ceil(all.length / PAGE));
-    const at = (p: number) => {
-      const u = new URL(`http://${req.headers.host}${url.pathname}`);
-      u.searchParams.set("per_page", url.searchParams.get("per_page") ?? "30");
-      u.searchParams.set("page", String(p));
-      return u.toString();
-    };
-    const links = [
-      ...(page < last ? [`<${at(page + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`] : []),
-      ...(page > 1 ? [`<${at(1)}>; rel="first"`, `<${at(page - 1)}>; rel="prev"`] : []),
-    ];
-    return send(200, all.slice((page - 1) * PAGE, page * PAGE), links.length ? { link: links.join(", ") } : {});
-  }
-  if (list && req.method === "POST") {
-    const pr = Number(list[1]);
-    const made = comment(pr, JSON.parse(text).body, "github-actions[bot]");
-    comments.set(pr, [...(comments.get(pr) ?? []), made]);
-    return send(201, made, { location: made.url as string });
-  }
-  if (one && req.method === "PATCH") {
-    for (const all of comments.values()) {
-      const c = all.find((x) => x.id === Number(one[1]));
-      if (c) {
-        c.body = JSON.parse(text).body;
-        c.updated_at = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-        return send(200, c);
-      }
-    }
-    return send(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" });
-  }
-  return send(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" });
-});
-await new Promise<void>((resolve) => github.listen(0, "127.0.0.1", resolve));
-const githubUrl = `http://127.0.0.1:${(github.address() as AddressInfo).port}`;
-afterAll(() => new Promise<void>((resolve) => github.close(() => resolve())));
+// The GitHub stand-in: issue comments of acme/shop, as GitHub's REST API answers them (github-stand-in.ts).
+const github = await startGitHubStandIn({ token: GITHUB_TOKEN });
+const { seen, comments, comment } = github;
+const githubUrl = github.url;
+afterAll(github.close);
 
 /** A pull_request event's payload as the runner writes it to GITHUB_EVENT_PATH (the fields the CLI reads). */
 function event(pr: number, isPrivate: boolean): string {
@@ -317,13 +226,13 @@ describe("opsbench compare --pr-comment against a GitHub API stand-in", () => {
   });
 
   it("GitHub answering 500 is a warning and exit 0; so is a token GitHub refuses", async () => {
-    failing = true;
+    github.state.failing = true;
     try {
       const r = await runOpsbenchWith(githubEnv(7, true), ...args(ids.candidate!));
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/::warning::opsbench could not comment on pull request #7: GET \S+ answered 500: Server Error/);
     } finally {
-      failing = false;
+      github.state.failing = false;
     }
     const refused = await runOpsbenchWith({ ...githubEnv(7, true), GITHUB_TOKEN: "ghs_wrong" }, ...args(ids.candidate!));
     expect(refused.code, refused.stderr).toBe(0);

@@ -23,6 +23,11 @@ const webEnvSchema = sharedEnvSchema
      */
     OPSBENCH_LOAD_ALLOWED_HOSTS: loadAllowedHostsSetting,
     OPSBENCH_LOAD_PRIVATE_RANGES: loadPrivateRangesSetting,
+    /**
+     * The packed CLI served at /cli/opsbench-cli.tgz (docs/ci.md); the web image holds its own (apps/web/cli-dist/),
+     * built from the same source, so a checkout's `npm run web` serves one only when given this.
+     */
+    OPSBENCH_CLI_TARBALL: z.string().min(1).optional(),
     /** Proxies whose X-Forwarded-For is believed (comma-separated IPs and CIDRs); none by default: the socket's address counts. */
     OPSBENCH_TRUSTED_PROXIES: z
       .string()
