@@ -14,6 +14,7 @@ import type { Provisioned } from "./provision";
 import { recordStep } from "./record-step";
 import { providerContext, type RunContext } from "./run-context";
 import { RunFailure } from "./run-failure";
+import { type ScriptEnv, scriptEnvOf } from "./script-env";
 
 /** k6's result, and k6's own clock from its output (the test's start and last sample), when the build writes it. */
 export type LoadResult = K6Result & { k6Clock: ResultWriter["k6Clock"] };
@@ -31,6 +32,9 @@ export async function load(
 ): Promise<LoadResult> {
   const { store, signal, log, deps } = ctx;
   return recordStep(ctx, "LOAD", async () => {
+    // The script's __ENV, secrets opened; a secret that does not open fails the run before anything loads.
+    const script = await scriptEnvOf(deps.db, ctx.runId, dep.endpoint, deps.secretKey);
+    return loadMasked(script, async () => {
     // Results of an earlier, interrupted attempt are not mixed with this one's.
     await store.clearResults();
     const seriesCap = new HttpSeriesCap(limits.maxHttpSeries);
@@ -62,7 +66,7 @@ export async function load(
         {
           key: ctx.runId,
           ...compileEngineInput(workload),
-          env: { OPSBENCH_BASE_URL: dep.endpoint },
+          env: script.env,
           // The address admitted for the run: the runner loads it alone, without resolving again.
           pinnedAddress: host?.admission.address ?? null,
           deadline: deps.k6.deadline,
@@ -75,7 +79,8 @@ export async function load(
       await recording;
       // What the script's handleSummary() wrote: kept with the run (within the runner's caps), whatever k6's exit.
       if (result.artifacts.length) await store.saveArtifacts(result.artifacts);
-      if (result.dropped.length) await store.event("warn", `files the script wrote and the run did not keep: ${result.dropped.join(", ")}`);
+      if (result.dropped.length)
+        await store.event("warn", script.mask(`files the script wrote and the run did not keep: ${result.dropped.join(", ")}`));
       if (result.unsandboxed) await addRunFlags(deps.db, ctx.runId, [result.unsandboxed]);
       if (result.overLimits) await addRunFlags(deps.db, ctx.runId, [overLimitsFlag(result.overLimits)]);
       await store.update({
@@ -101,7 +106,21 @@ export async function load(
       await observer;
       await writer.close();
     }
+    });
   });
+}
+
+/** Runs the load with every error's message masked: k6's output tail may echo a secret the script was given. */
+async function loadMasked<T>(script: ScriptEnv, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof Error) {
+      const masked = script.mask(err.message);
+      if (masked !== err.message) throw err instanceof RunFailure ? new RunFailure(masked) : new Error(masked);
+    }
+    throw err;
+  }
 }
 
 /** The limits the runner holds k6 to (its inspect and its own plan), when the run's are known. */
