@@ -22,10 +22,17 @@ const envKey = z
 /** A secret's name: the __ENV key the script reads it as. */
 export const scriptSecretName = envKey;
 
-/** `--env KEY=VALUE` pairs as a run keeps them. */
+/** `--env KEY=VALUE` pairs as a run keeps them; a bad key's issue is at its key, naming the rule. */
 export const scriptEnvSchema = z
-  .record(envKey, z.string().max(MAX_SCRIPT_ENV_VALUE, `a value may be at most ${MAX_SCRIPT_ENV_VALUE} characters`))
-  .refine((env) => Object.keys(env).length <= MAX_SCRIPT_ENV, `at most ${MAX_SCRIPT_ENV} --env keys`);
+  .record(z.string(), z.string().max(MAX_SCRIPT_ENV_VALUE, `a value may be at most ${MAX_SCRIPT_ENV_VALUE} characters`))
+  .superRefine((env, ctx) => {
+    const keys = Object.keys(env);
+    if (keys.length > MAX_SCRIPT_ENV) ctx.addIssue({ code: "custom", message: `at most ${MAX_SCRIPT_ENV} --env keys, not ${keys.length}` });
+    for (const key of keys) {
+      const r = envKey.safeParse(key);
+      if (!r.success) ctx.addIssue({ code: "custom", path: [key], message: r.error.issues[0]?.message ?? "not an __ENV key" });
+    }
+  });
 
 /** The secret names a run asks for: distinct, none also given with --env. */
 export const scriptSecretNames = z.array(scriptSecretName).max(MAX_SCRIPT_ENV).refine((names) => new Set(names).size === names.length, {
