@@ -152,7 +152,10 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
     io.say(`checking ${upload.entry}${count ? ` and ${count} file(s) beside it` : ""} on ${remote.url} (k6 inspect)...`);
     const remoteModules: RemoteModule[] = bundled?.remoteModules ?? [];
     await asUsage(
-      remotePutWorkload(remote, { name: workload, spec: { kind: "script", ...upload, ...(remoteModules.length ? { remoteModules } : {}) } }),
+      remotePutWorkload(remote, {
+        name: workload,
+        spec: { kind: "script", ...upload, ...(remoteModules.length ? { remoteModules } : {}) },
+      }),
     );
     io.say(`saved as workload ${workload}`);
   }

@@ -41,7 +41,9 @@ export async function bundleRemoteModules(
     if (known) return known.path;
     const u = new URL(url);
     if (u.protocol !== "https:" && !(u.protocol === "http:" && (opts.httpHosts ?? []).includes(u.host)))
-      throw new UsageError(`--script: cannot bundle ${url}: only https modules are fetched (plain http only for OPSBENCH_HTTP_MODULE_HOSTS)`);
+      throw new UsageError(
+        `--script: cannot bundle ${url}: only https modules are fetched (plain http only for OPSBENCH_HTTP_MODULE_HOSTS)`,
+      );
     const at = modulePath(u);
     let text: string;
     try {
@@ -52,7 +54,9 @@ export async function bundleRemoteModules(
       text = body.toString("utf8");
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      throw new UsageError(`--script: cannot fetch the module ${url}: ${e.cause?.code ?? e.cause?.message ?? e.message}; nothing was uploaded`);
+      throw new UsageError(
+        `--script: cannot fetch the module ${url}: ${e.cause?.code ?? e.cause?.message ?? e.message}; nothing was uploaded`,
+      );
     }
     const sha256 = createHash("sha256").update(text).digest("hex");
     fetched.set(url, { path: at, text, sha256 });
@@ -81,7 +85,8 @@ export async function bundleRemoteModules(
   }
   const remoteModules: RemoteModule[] = [];
   for (const [url, m] of fetched) {
-    if (files[m.path] !== undefined) throw new UsageError(`--script: the module ${url} would go to ${m.path}, a file the script already has`);
+    if (files[m.path] !== undefined)
+      throw new UsageError(`--script: the module ${url} would go to ${m.path}, a file the script already has`);
     files[m.path] = Buffer.from(m.text).toString("base64");
     remoteModules.push({ url, sha256: m.sha256, path: m.path });
   }
@@ -94,7 +99,10 @@ async function rewriteRemote(text: string, from: string, fetchModule: (url: stri
   if (refs.length === 0) return text;
   const targets = new Map<string, string>();
   for (const m of refs) targets.set(m[3]!, await fetchModule(m[3]!));
-  return text.replace(REMOTE_REFERENCE, (_whole, lead: string, q: string, url: string) => `${lead}${q}${relativeSpecifier(from, targets.get(url)!)}${q}`);
+  return text.replace(
+    REMOTE_REFERENCE,
+    (_whole, lead: string, q: string, url: string) => `${lead}${q}${relativeSpecifier(from, targets.get(url)!)}${q}`,
+  );
 }
 
 /** "./x" or "../x": the specifier that names `to` from a module at `from` (both bundle paths). */
@@ -105,7 +113,11 @@ function relativeSpecifier(from: string, to: string): string {
 
 /** Where a module's URL goes in the bundle: _remote/<host>/<its path>, each part made a bundle path's. */
 export function modulePath(u: URL): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._@+-]/g, "_").replace(/^[.+-]/, "_").slice(0, 100) || "_";
+  const safe = (s: string) =>
+    s
+      .replace(/[^A-Za-z0-9._@+-]/g, "_")
+      .replace(/^[.+-]/, "_")
+      .slice(0, 100) || "_";
   const parts = decodeURIComponent(u.pathname).split("/").filter(Boolean).map(safe);
   if (parts.length === 0) parts.push("index.js");
   if (u.search) {
@@ -115,7 +127,8 @@ export function modulePath(u: URL): string {
   }
   const p = [REMOTE_MODULES_FOLDER, safe(u.host), ...parts].join("/");
   const ok = bundlePath.safeParse(p);
-  if (!ok.success) throw new UsageError(`--script: cannot bundle ${u.href}: "${p}" ${ok.error.issues[0]?.message} (at most 8 folders deep)`);
+  if (!ok.success)
+    throw new UsageError(`--script: cannot bundle ${u.href}: "${p}" ${ok.error.issues[0]?.message} (at most 8 folders deep)`);
   return p;
 }
 

@@ -229,7 +229,11 @@ describe("scripts as teams write them (issue 37)", () => {
       scriptEnv: Array<{ key: string; value: string; secret: boolean }>;
     };
   const workloads = async () =>
-    (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{ id: string; name: string; spec: Record<string, unknown> }>;
+    (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{
+      id: string;
+      name: string;
+      spec: Record<string, unknown>;
+    }>;
   const runCount = async () => ((await (await fetch(`${web}/api/v1/runs`, { headers: auth })).json()) as unknown[]).length;
   /** The CLI from inside the repository, as CI runs it. */
   const cli = (env: Record<string, string>, ...args: string[]) => runOpsbenchIn(repo, env, ...args);
@@ -299,17 +303,31 @@ export default function () {
     expect(w.id).toBe(legacyId);
     const sha = (text: string) => createHash("sha256").update(text).digest("hex");
     expect(w.spec.remoteModules).toEqual([
-      { url: `http://${host}/lib/greet.js`, sha256: sha(modules["/lib/greet.js"]!), path: `_remote/127.0.0.1_${host.split(":")[1]}/lib/greet.js` },
-      { url: `http://${host}/lib/util.js`, sha256: sha(modules["/lib/util.js"]!), path: `_remote/127.0.0.1_${host.split(":")[1]}/lib/util.js` },
+      {
+        url: `http://${host}/lib/greet.js`,
+        sha256: sha(modules["/lib/greet.js"]!),
+        path: `_remote/127.0.0.1_${host.split(":")[1]}/lib/greet.js`,
+      },
+      {
+        url: `http://${host}/lib/util.js`,
+        sha256: sha(modules["/lib/util.js"]!),
+        path: `_remote/127.0.0.1_${host.split(":")[1]}/lib/util.js`,
+      },
     ]);
 
     // An explicit rename keeps the baseline (it hangs off the workload's id).
     const runId = JSON.parse(ran.stdout).id as string;
     expect((await fetch(`${web}/api/v1/runs/${runId}/baseline`, { method: "POST", headers: auth })).status).toBe(201);
     const rename = (from: string, to: string) =>
-      fetch(`${web}/api/v1/workloads/${from}`, { method: "PUT", headers: { "content-type": "application/json", ...auth }, body: JSON.stringify({ name: to }) });
+      fetch(`${web}/api/v1/workloads/${from}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", ...auth },
+        body: JSON.stringify({ name: to }),
+      });
     expect((await rename("tests.api.smoke.js", "api-smoke")).status).toBe(200);
-    const baselines = (await (await fetch(`${web}/api/v1/baselines?workload=api-smoke`, { headers: auth })).json()) as Array<{ runId: string }>;
+    const baselines = (await (await fetch(`${web}/api/v1/baselines?workload=api-smoke`, { headers: auth })).json()) as Array<{
+      runId: string;
+    }>;
     expect(baselines.map((b) => b.runId)).toEqual([runId]);
     expect((await runView(runId)).workload?.name).toBe("api-smoke");
     expect((await rename("api-smoke", "remote-prov-load")).status).toBe(409);
@@ -324,7 +342,17 @@ export function setup() { throw new Error("cannot log in with " + __ENV.API_TOKE
 export default function () {}
 `,
     );
-    const ran = await cli(remote, "run", "--target", "remote-scripts-taewa", "--script", "tests/web/smoke.js", "--secret", "API_TOKEN", "--json");
+    const ran = await cli(
+      remote,
+      "run",
+      "--target",
+      "remote-scripts-taewa",
+      "--script",
+      "tests/web/smoke.js",
+      "--secret",
+      "API_TOKEN",
+      "--json",
+    );
     expect(ran.code, ran.stderr).toBe(1);
     expect(`${ran.stdout}${ran.stderr}`).not.toContain(SECRET);
     const view = await runView(JSON.parse(ran.stdout).id);
@@ -369,7 +397,9 @@ export default function () {}
     );
     expect(await runCount()).toBe(before.runs);
     // ok.js was saved by the --secret case (the secret is checked when the run is asked for); nothing else was.
-    expect((await workloads()).map((w) => w.name).filter((n) => n.startsWith("tests.api.") && n !== "tests.api.smoke.js")).toEqual(["tests.api.ok.js"]);
+    expect((await workloads()).map((w) => w.name).filter((n) => n.startsWith("tests.api.") && n !== "tests.api.smoke.js")).toEqual([
+      "tests.api.ok.js",
+    ]);
     moduleServer.close();
   });
 });

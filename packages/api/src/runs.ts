@@ -66,7 +66,8 @@ export const startRunInput = z
   .strict()
   .superRefine((input, ctx) => {
     for (const name of input.secrets ?? [])
-      if (input.env && name in input.env) ctx.addIssue({ code: "custom", path: ["secrets"], message: `${name} is given both with --env and as a secret` });
+      if (input.env && name in input.env)
+        ctx.addIssue({ code: "custom", path: ["secrets"], message: `${name} is given both with --env and as a secret` });
   });
 
 /** PUT /api/v1/runs/{id}/provenance: the run's provenance now (the body replaced what it had). */

@@ -34,7 +34,7 @@ describe("script env", () => {
     expect(bundleOverCap(undefined, 1)).toBeNull();
     const over = bundleOverCap({ "lib/x.js": b64(1_000), "data/users.csv": b64(1_200_000) }, 1_000_000);
     expect(over).toBe(
-      '"data/users.csv" (1,200,000 bytes) takes the script\'s files to 1,201,000 bytes, over this instance\'s cap of 1,000,000 bytes (OPSBENCH_MAX_SCRIPT_FILES_BYTES, set by its admin)',
+      "\"data/users.csv\" (1,200,000 bytes) takes the script's files to 1,201,000 bytes, over this instance's cap of 1,000,000 bytes (OPSBENCH_MAX_SCRIPT_FILES_BYTES, set by its admin)",
     );
   });
 });

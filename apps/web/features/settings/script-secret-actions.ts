@@ -34,6 +34,12 @@ export async function deleteScriptSecretAction(form: FormData): Promise<void> {
   const member = await requireMember();
   if (member.role !== "owner") throw new Error("only owners manage secrets");
   const r = await member.scope.scriptSecrets.remove(String(form.get("id")));
-  await member.scope.audit.record({ actor: member.email, action: "secret.delete", subjectKind: "secret", subjectId: r.id, detail: { name: r.name } });
+  await member.scope.audit.record({
+    actor: member.email,
+    action: "secret.delete",
+    subjectKind: "secret",
+    subjectId: r.id,
+    detail: { name: r.name },
+  });
   revalidatePath("/settings");
 }

@@ -42,7 +42,10 @@ export const scriptBundleFields = {
         ctx.addIssue({ code: "custom", message: `a script may bring at most ${MAX_BUNDLE_FILES} files, not ${names.length}` });
       const bytes = Object.values(files).reduce((sum, b64) => sum + base64Bytes(b64), 0);
       if (bytes > BUNDLE_BYTES_CEILING)
-        ctx.addIssue({ code: "custom", message: `a script's files may weigh at most ${BUNDLE_BYTES_CEILING} bytes together, not ${bytes}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `a script's files may weigh at most ${BUNDLE_BYTES_CEILING} bytes together, not ${bytes}`,
+        });
       const folders = new Set(
         names.flatMap((n) =>
           n

@@ -35,15 +35,21 @@ export const scriptEnvSchema = z
   });
 
 /** The secret names a run asks for: distinct, none also given with --env. */
-export const scriptSecretNames = z.array(scriptSecretName).max(MAX_SCRIPT_ENV).refine((names) => new Set(names).size === names.length, {
-  message: "a secret is named twice",
-});
+export const scriptSecretNames = z
+  .array(scriptSecretName)
+  .max(MAX_SCRIPT_ENV)
+  .refine((names) => new Set(names).size === names.length, {
+    message: "a secret is named twice",
+  });
 
 /** A secret's value: what the script reads. */
 export const scriptSecretValue = z.string().min(1, "the value is empty").max(MAX_SCRIPT_ENV_VALUE);
 
 /** What the run page shows of a run's script environment: --env values as given, secrets as ***. */
-export function shownScriptEnv(env: Record<string, string>, secrets: readonly string[]): Array<{ key: string; value: string; secret: boolean }> {
+export function shownScriptEnv(
+  env: Record<string, string>,
+  secrets: readonly string[],
+): Array<{ key: string; value: string; secret: boolean }> {
   return [
     ...Object.entries(env).map(([key, value]) => ({ key, value, secret: false })),
     ...secrets.map((key) => ({ key, value: "***", secret: true })),

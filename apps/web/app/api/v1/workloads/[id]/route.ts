@@ -20,6 +20,11 @@ export const DELETE = apiRoute<{ id: string }>(async ({ request, scope, params }
 export const PUT = apiRoute<{ id: string }>(async ({ request, scope, params }) => {
   const input = await parseBody(API_CONTRACTS["PUT /api/v1/workloads/{id}"].body, request);
   const r = await scope.workloads.rename(params.id, input.name);
-  await audit(scope, request, { action: "workload.rename", subjectKind: "workload", subjectId: r.id, detail: { from: r.from, name: r.name } });
+  await audit(scope, request, {
+    action: "workload.rename",
+    subjectKind: "workload",
+    subjectId: r.id,
+    detail: { from: r.from, name: r.name },
+  });
   return NextResponse.json(r);
 });
