@@ -413,13 +413,15 @@ describe("/api/v1 route contracts", () => {
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`)).status).toBe(404);
 
       // Script secrets (issue 37): saved, listed by name only, deleted; a workload renamed and back.
-      const secret = await call("POST /api/v1/secrets", "/api/v1/secrets", { body: { name: "CONTRACT_TOKEN", value: "contract-value" } });
-      expect(secret.status).toBe(201);
+      const scriptSecret = await call("POST /api/v1/secrets", "/api/v1/secrets", {
+        body: { name: "CONTRACT_TOKEN", value: "contract-value" },
+      });
+      expect(scriptSecret.status).toBe(201);
       expect((await call("POST /api/v1/secrets", "/api/v1/secrets", { body: { name: "OPSBENCH_X", value: "v" } })).status).toBe(422);
       const secrets = await call("GET /api/v1/secrets", "/api/v1/secrets");
       expect(JSON.stringify(secrets.body)).toContain("CONTRACT_TOKEN");
-      expect(JSON.stringify([secret.body, secrets.body])).not.toContain("contract-value");
-      expect((await call("DELETE /api/v1/secrets/{id}", `/api/v1/secrets/${field(secret.body, "id")}`)).status).toBe(200);
+      expect(JSON.stringify([scriptSecret.body, secrets.body])).not.toContain("contract-value");
+      expect((await call("DELETE /api/v1/secrets/{id}", `/api/v1/secrets/${field(scriptSecret.body, "id")}`)).status).toBe(200);
       expect((await call("DELETE /api/v1/secrets/{id}", "/api/v1/secrets/CONTRACT_TOKEN")).status).toBe(404);
       const renamed = await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-load", { body: { name: "contract-load-2" } });
       expect(renamed.body).toEqual({ id: expect.any(String), from: "contract-load", name: "contract-load-2" });
