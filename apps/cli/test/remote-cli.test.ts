@@ -257,7 +257,7 @@ export default function () {
     "remote module": () => greet("ann") === "hello ann!",
     "env given": () => __ENV.GREETING === "hello world",
     "secret given": () => __ENV.API_TOKEN === "${SECRET}",
-    "no worker env": () => __ENV.PATH === undefined && __ENV.DATABASE_URL === undefined,
+    "no worker env": () => __ENV.DATABASE_URL === undefined && __ENV.REDIS_URL === undefined && __ENV.OPSBENCH_SECRET_KEY === undefined,
   });
 }
 `,
