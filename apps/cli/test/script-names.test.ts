@@ -47,10 +47,12 @@ describe("workload names from repository paths", () => {
 describe("remote modules", () => {
   const served: Record<string, string> = {
     "https://jslib.k6.io/k6-summary/0.0.2/index.js": 'import { pad } from "./pad.js";\nexport const textSummary = () => pad("ok");\n',
-    "https://jslib.k6.io/k6-summary/0.0.2/pad.js": "export const pad = (s) => \" \" + s;\n",
+    "https://jslib.k6.io/k6-summary/0.0.2/pad.js": 'export const pad = (s) => " " + s;\n',
   };
-  const fakeFetch = (async (url: string) =>
-    served[url] === undefined ? new Response("no", { status: 404 }) : new Response(served[url])) as unknown as typeof fetch;
+  const fakeFetch: typeof fetch = async (input) => {
+    const body = served[String(input)];
+    return body === undefined ? new Response("no", { status: 404 }) : new Response(body);
+  };
 
   it("bundles an https module and the module it imports, rewrites the import, and records each URL with its sha256", async () => {
     const entry = put(

@@ -2,8 +2,8 @@
 // the workspace secrets it names, opened here with OPSBENCH_SECRET_KEY. Nothing of the worker's own environment:
 // the runner gets exactly this record (runner-protocol.ts). The secret values are also what mask() hides in
 // whatever the run shows (its error, its step's detail, its events).
-import { maskSecrets, readStoredJson, scriptEnvSchema } from "@opsbench/core";
-import { type Db, openScriptSecrets } from "@opsbench/db";
+import { maskSecrets } from "@opsbench/core";
+import { type Db, runScriptEnv } from "@opsbench/db";
 import { RunFailure } from "./run-failure";
 
 export interface ScriptEnv {
@@ -13,11 +13,10 @@ export interface ScriptEnv {
 }
 
 export async function scriptEnvOf(db: Db, runId: string, baseUrl: string, secretKey: string | undefined): Promise<ScriptEnv> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { workspaceId: true, scriptEnv: true, scriptSecrets: true } });
-  const plain = readStoredJson(scriptEnvSchema, run.scriptEnv) ?? {};
+  let plain: Record<string, string>;
   let secrets: Record<string, string>;
   try {
-    secrets = await openScriptSecrets(db, run.workspaceId, run.scriptSecrets, secretKey);
+    ({ env: plain, secrets } = await runScriptEnv(db, runId, secretKey));
   } catch (err) {
     throw new RunFailure((err as Error).message);
   }

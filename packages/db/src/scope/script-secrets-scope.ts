@@ -1,6 +1,7 @@
 // A workspace's script secrets (issue 37, docs/workloads.md "Environment and secrets"): a value an owner saves
 // once, sealed with OPSBENCH_SECRET_KEY for this workspace and name, listed by name only, never answered back.
 // Only the worker opens them (openScriptSecrets), for a run that names them.
+import { readStoredJson, scriptEnvSchema } from "@opsbench/core";
 import type { Db } from "../client";
 import { NotFoundError } from "../errors";
 import { openSecret, sealSecret } from "../workspaces/secret-box";
@@ -84,4 +85,20 @@ export async function openScriptSecrets(
     }
   }
   return out;
+}
+
+/**
+ * The worker's side: a run's --env values and the values of the secrets it names (opened with `secretKey`). Throws
+ * as openScriptSecrets does, naming the secret, never its value.
+ */
+export async function runScriptEnv(
+  db: Db,
+  runId: string,
+  secretKey: string | undefined,
+): Promise<{ env: Record<string, string>; secrets: Record<string, string> }> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { workspaceId: true, scriptEnv: true, scriptSecrets: true } });
+  return {
+    env: readStoredJson(scriptEnvSchema, run.scriptEnv) ?? {},
+    secrets: await openScriptSecrets(db, run.workspaceId, run.scriptSecrets, secretKey),
+  };
 }
