@@ -330,7 +330,8 @@ export default function () {
     }>;
     expect(baselines.map((b) => b.runId)).toEqual([runId]);
     expect((await runView(runId)).workload?.name).toBe("api-smoke");
-    expect((await rename("api-smoke", "remote-prov-load")).status).toBe(409);
+    await create("/api/v1/workloads", shortRamp("remote-scripts-taken", { vus: 1, holdSeconds: 1 }));
+    expect((await rename("api-smoke", "remote-scripts-taken")).status).toBe(409);
     expect((await rename("api-smoke", "tests.api.smoke.js")).status).toBe(200);
   });
 
