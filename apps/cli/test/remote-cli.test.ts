@@ -382,8 +382,6 @@ export default function () {}
 
     for (const [flag, value, says] of [
       ["--env", "lower=x", "--env: lower:"],
-      ["--env", "NOEQUALS", '--env: "NOEQUALS" is not KEY=VALUE'],
-      ["--env", "OPSBENCH_BASE_URL=http://elsewhere", "--env: OPSBENCH_BASE_URL: opsbench sets OPSBENCH_* and K6_* keys itself"],
       ["--secret", "NO_SUCH_SECRET", "no workspace secret named NO_SUCH_SECRET"],
     ] as const) {
       const bad = await cli(remote, "run", "--target", "remote-scripts-taewa", "--script", "tests/api/ok.js", flag, value);

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { scriptEnvOf } from "../src/remote-main";
 import { bundleRemoteModules, modulePath } from "../src/remote-modules";
 import { legacyWorkloadName, nameOfPath, readScriptUpload, workloadNameFor } from "../src/script-upload";
 import { UsageError } from "../src/usage-error";
@@ -86,5 +87,21 @@ describe("remote modules", () => {
     const plain = put("tests/plain/smoke.js", 'import "http://mirror.internal/x.js";\nexport default function () {}\n');
     await expect(bundleRemoteModules(readScriptUpload(plain), { fetch: fakeFetch })).rejects.toThrow(UsageError);
     expect(modulePath(new URL("http://127.0.0.1:8080/a/b.js?v=1"))).toMatch(/^_remote\/127\.0\.0\.1_8080\/a\/b_[0-9a-f]{8}\.js$/);
+  });
+});
+
+describe("--env and --secret", () => {
+  it("takes KEY=VALUE (a value may hold '='), refuses what the server would, naming the flag", () => {
+    expect(scriptEnvOf(["A=1", "B=x=y", "C="], ["TOKEN"])).toEqual({ env: { A: "1", B: "x=y", C: "" }, secrets: ["TOKEN"] });
+    for (const [pairs, secrets, says] of [
+      [["NOEQUALS"], [], '--env: "NOEQUALS" is not KEY=VALUE'],
+      [["A=1", "A=2"], [], "--env: A is given twice"],
+      [["OPSBENCH_BASE_URL=http://elsewhere"], [], "--env: OPSBENCH_BASE_URL: opsbench sets OPSBENCH_* and K6_* keys itself"],
+      [["lower=1"], [], "--env: lower: an __ENV key"],
+      [[], ["K6_X"], "--secret: K6_X: opsbench sets"],
+      [["A=1"], ["A"], "--secret: A is also given with --env"],
+      [[], ["T", "T"], "--secret: a secret is named twice"],
+    ] as const)
+      expect(() => scriptEnvOf([...pairs], [...secrets]), says).toThrow(says);
   });
 });
