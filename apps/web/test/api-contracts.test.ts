@@ -423,13 +423,17 @@ describe("/api/v1 route contracts", () => {
       expect(JSON.stringify([scriptSecret.body, secrets.body])).not.toContain("contract-value");
       expect((await call("DELETE /api/v1/secrets/{id}", `/api/v1/secrets/${field(scriptSecret.body, "id")}`)).status).toBe(200);
       expect((await call("DELETE /api/v1/secrets/{id}", "/api/v1/secrets/CONTRACT_TOKEN")).status).toBe(404);
-      const renamed = await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-load", { body: { name: "contract-load-2" } });
-      expect(renamed.body).toEqual({ id: expect.any(String), from: "contract-load", name: "contract-load-2" });
-      expect((await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-load-2", { body: { name: "Not A Name" } })).status).toBe(
-        422,
-      );
+      const renaming = shortRamp("contract-rename", { vus: 1, holdSeconds: 1 });
+      expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: renaming })).status).toBe(201);
+      const renamed = await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-rename", {
+        body: { name: "contract-rename-2" },
+      });
+      expect(renamed.body).toEqual({ id: expect.any(String), from: "contract-rename", name: "contract-rename-2" });
       expect(
-        (await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-load-2", { body: { name: "contract-load" } })).status,
+        (await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-rename-2", { body: { name: "Not A Name" } })).status,
+      ).toBe(422);
+      expect(
+        (await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-rename-2", { body: { name: "contract-rename" } })).status,
       ).toBe(200);
     } finally {
       await kube.close();
