@@ -15,6 +15,7 @@ const unit = [
   "tests/openapi-security.test.ts",
   "apps/cli/test/junit-schema.test.ts",
   "apps/cli/test/github-actions.test.ts",
+  "apps/cli/test/script-names.test.ts",
   "tests/metric-catalog.test.ts",
   "tests/verdict-version.test.ts",
   "engine/test/**/*.test.ts",

@@ -127,8 +127,18 @@ export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: 
 
 /** runOpsbench with extra environment variables (e.g. OPSBENCH_URL and OPSBENCH_TOKEN to use the server). */
 export function runOpsbenchWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runOpsbenchIn(process.cwd(), env, ...args);
+}
+
+/** runOpsbenchWith from another folder (a team's repository, as CI runs the CLI in it). */
+export function runOpsbenchIn(
+  cwd: string,
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [opsbenchBin, ...args], {
+      cwd,
       env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), ...env },
     });
     let stdout = "";

@@ -38,9 +38,9 @@ export async function createTestIdentity(databaseUrl: string): Promise<TestIdent
   }
 }
 
-/** The file's web app with sign-in required (OPSBENCH_AUTH=required), and its first account (the owner). */
-export async function startSignedInWeb(): Promise<{ web: string; owner: TestIdentity }> {
-  const web = await useWeb({ auth: "required" });
+/** The file's web app with sign-in required (OPSBENCH_AUTH=required), and its first account (the owner); `env`: more of the web app's environment. */
+export async function startSignedInWeb(env?: Record<string, string>): Promise<{ web: string; owner: TestIdentity }> {
+  const web = await useWeb({ auth: "required", ...(env ? { env } : {}) });
   return { web, owner: await createTestIdentity(fileServices().databaseUrl) };
 }
 

@@ -19,6 +19,7 @@ import {
   studyViewSchema,
   windowSummarySchema,
   workloadItemSchema,
+  workloadRenamedSchema,
   gateTrippedSchema,
   type GateTrippedInput,
 } from "@opsbench/api";
@@ -48,6 +49,9 @@ const MAX_BACKOFF_MS = 8_000;
 
 /** The server refused the input (422) or knows no such thing (404): the caller's mistake, exit 2. */
 export class RemoteInputError extends Error {}
+
+/** The server refused a change in the present state of things (409: a name taken, a resource still used). */
+export class RemoteConflictError extends Error {}
 
 /**
  * Whether a call may be sent again after a failure that may have reached the server. "safe": a GET, or a POST whose
@@ -159,6 +163,7 @@ async function attemptCall(
   if (res.status === 403) throw new Error(`${remote.url} refused (403): ${message}`);
   if (res.status === 404 || res.status === 422) throw new RemoteInputError(message);
   if (res.status === 413) throw new RemoteInputError(`${remote.url} refused it as too large (413): ${message}`);
+  if (res.status === 409) throw new RemoteConflictError(`${method} ${path} answered 409: ${message}`);
   throw new Error(`${method} ${path} answered ${res.status}: ${message}`);
 }
 
@@ -167,8 +172,37 @@ export async function remoteRunReport(remote: Remote, id: string): Promise<RunVi
 }
 
 /** Creates a run of the named target and workload on the server; its id. */
-export async function remoteStartRun(remote: Remote, target: string, workload: string, provenance: RunProvenance = {}): Promise<string> {
-  return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs", { target, workload, provenance })).id;
+export async function remoteStartRun(
+  remote: Remote,
+  target: string,
+  workload: string,
+  provenance: RunProvenance = {},
+  script: { env?: Record<string, string>; secrets?: string[] } = {},
+): Promise<string> {
+  const { env, secrets } = script;
+  const body = {
+    target,
+    workload,
+    provenance,
+    ...(env && Object.keys(env).length ? { env } : {}),
+    ...(secrets?.length ? { secrets } : {}),
+  };
+  return runCreatedSchema.parse(await call(remote, "POST", "/api/v1/runs", body)).id;
+}
+
+/**
+ * Renames a workload (PUT /api/v1/workloads/{from}): "renamed", "missing" (no workload `from`) or "taken" (one named
+ * `to` exists already). Its runs and baselines follow it on the server.
+ */
+export async function remoteRenameWorkload(remote: Remote, from: string, to: string): Promise<"renamed" | "missing" | "taken"> {
+  try {
+    workloadRenamedSchema.parse(await call(remote, "PUT", `/api/v1/workloads/${encodeURIComponent(from)}`, { name: to }, "safe"));
+    return "renamed";
+  } catch (err) {
+    if (err instanceof RemoteConflictError) return "taken";
+    if (err instanceof RemoteInputError) return "missing";
+    throw err;
+  }
 }
 
 /** Creates a run fed by k6 started elsewhere (POST /api/v1/runs/external); its ingest token and settings. */

@@ -5,17 +5,20 @@
 import { parseArgs } from "node:util";
 import type { RunViewAnswer, WindowSummaryAnswer } from "@opsbench/api";
 import { type GateRule, STORED_QUANTILE_KEYS } from "@opsbench/core";
+import { type RemoteModule, scriptEnvSchema, scriptSecretName } from "@opsbench/core";
 import {
   type Remote,
   RemoteInputError,
   remoteImportK6,
   remotePutWorkload,
+  remoteRenameWorkload,
   remoteRunReport,
   remoteStartRun,
   remoteWindowSummary,
 } from "./remote-client";
 import { IMPORT_K6_USAGE, printImport, readImportUpload } from "./import-k6-file";
-import { readScriptUpload, workloadNameFor } from "./script-upload";
+import { bundleRemoteModules, httpModuleHosts } from "./remote-modules";
+import { legacyWorkloadName, readScriptUpload, workloadNameFor } from "./script-upload";
 import {
   baselineCommand,
   compareCommand,
@@ -39,8 +42,11 @@ import { parsing, UsageError } from "./usage-error";
 
 export const REMOTE_USAGE = `  opsbench run --target NAME --workload NAME [--json]         run a saved workload against a target and wait
   opsbench run --target NAME --script PATH [--entry FILE] [--workload NAME] [--json]
-                                                              run a k6 script with its local modules and data files (or a folder,
-                                                              or a k6 archive .tar), saved as a workload (default name script-<file>)
+                                                              run a k6 script with its local modules, data files and https modules
+                                                              (or a folder, or a k6 archive .tar), saved as a workload named by the
+                                                              entry's path in its git repository (tests/api/smoke.js: tests.api.smoke.js)
+               [--env KEY=VALUE]... [--secret NAME]...        the script's __ENV: values kept with the run, and workspace secrets
+                                                              (saved by an owner; shown as ***)
                ${PROVENANCE_USAGE}
                                                               the run's provenance; CI's own variables (GitHub Actions, GitLab CI)
                                                               give commit, branch, PR and build URL, a flag wins over them
@@ -95,6 +101,8 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
         workload: { type: "string" },
         script: { type: "string" },
         entry: { type: "string" },
+        env: { type: "string", multiple: true },
+        secret: { type: "string", multiple: true },
         json: { type: "boolean", default: false },
         ...GATE_OPTIONS,
         ...PROVENANCE_OPTIONS,
@@ -107,8 +115,20 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
   if (!target || !(values.workload || values.script))
     throw new UsageError("run needs --target NAME and --workload NAME (a saved workload) or --script PATH");
   if (values.entry && !values.script) throw new UsageError("--entry goes with --script FOLDER");
-  const upload = values.script ? readScriptUpload(values.script, values.entry) : null;
-  const workload = values.workload ?? (upload && values.script ? workloadNameFor(upload, values.script) : "");
+  const scriptEnv = scriptEnvOf(values.env ?? [], values.secret ?? []);
+  const read = values.script ? readScriptUpload(values.script, values.entry) : null;
+  const workload = values.workload ?? (read && values.script ? workloadNameFor(read, values.script) : "");
+  // https modules are fetched now (the sandbox has no network), before anything is saved or started.
+  const bundled = read ? await bundleRemoteModules(read, { httpHosts: httpModuleHosts(process.env.OPSBENCH_HTTP_MODULE_HOSTS) }) : null;
+  const upload = bundled?.upload ?? null;
+  for (const m of bundled?.remoteModules ?? []) io.say(`bundled ${m.url} (sha256 ${m.sha256.slice(0, 12)}...)`);
+  // Upgrading from the CLI that named it script-<file>: the old workload, found once, takes the new name, with its
+  // runs and baselines (docs/ci.md "Workload names").
+  if (read && values.script && !values.workload) {
+    const legacy = legacyWorkloadName(read, values.script);
+    if (legacy !== workload && (await remoteRenameWorkload(remote, legacy, workload)) === "renamed")
+      io.say(`renamed workload ${legacy} to ${workload} (its runs and baselines go with it)`);
+  }
   // The baseline is looked up before anything is saved or loaded: none yet is said and the run goes on without a
   // comparison (--if-no-baseline pass, the default), or is bad input (2) with --if-no-baseline fail.
   let noBaseline: string | null = null;
@@ -130,7 +150,13 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
   if (upload) {
     const count = Object.keys(upload.files).length;
     io.say(`checking ${upload.entry}${count ? ` and ${count} file(s) beside it` : ""} on ${remote.url} (k6 inspect)...`);
-    await asUsage(remotePutWorkload(remote, { name: workload, spec: { kind: "script", ...upload } }));
+    const remoteModules: RemoteModule[] = bundled?.remoteModules ?? [];
+    await asUsage(
+      remotePutWorkload(remote, {
+        name: workload,
+        spec: { kind: "script", ...upload, ...(remoteModules.length ? { remoteModules } : {}) },
+      }),
+    );
     io.say(`saved as workload ${workload}`);
   }
   // From here a SIGINT or SIGTERM (a cancelled CI job) aborts the run on the server before the CLI exits.
@@ -138,13 +164,37 @@ async function remoteRun(remote: Remote, args: string[], io: RemoteIo): Promise<
     remote,
     io.say,
     async () => {
-      const id = await asUsage(remoteStartRun(remote, target, workload, provenance));
+      const id = await asUsage(remoteStartRun(remote, target, workload, provenance, scriptEnv));
       io.say(`run ${id.slice(0, 8)} created on ${remote.url}`);
       return { id };
     },
     ({ id }, polling, signal) => pollRun(() => remoteRunReport(polling, id), io.say, signal),
   );
   return reportRun(remote, view, values, rules, io, noBaseline);
+}
+
+/** --env KEY=VALUE and --secret NAME, checked as the server checks them; a bad one is a usage error naming it. */
+export function scriptEnvOf(pairs: string[], secrets: string[]): { env: Record<string, string>; secrets: string[] } {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--env: "${pair}" is not KEY=VALUE`);
+    const key = pair.slice(0, at);
+    if (key in env) throw new UsageError(`--env: ${key} is given twice`);
+    env[key] = pair.slice(at + 1);
+  }
+  const checked = scriptEnvSchema.safeParse(env);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new UsageError(`--env: ${issue.path.length ? `${String(issue.path[0])}: ` : ""}${issue.message}`);
+  }
+  for (const name of secrets) {
+    const ok = scriptSecretName.safeParse(name);
+    if (!ok.success) throw new UsageError(`--secret: ${name}: ${ok.error.issues[0]?.message}`);
+    if (name in env) throw new UsageError(`--secret: ${name} is also given with --env`);
+  }
+  if (new Set(secrets).size !== secrets.length) throw new UsageError("--secret: a secret is named twice");
+  return { env, secrets };
 }
 
 /** A finished run's output (its summary, or JSON) and exit code, with the gate and the reports when asked for. */

@@ -5,9 +5,10 @@
 //     script.js, index.js, main.js, test.js;
 //   - a `k6 archive` tar: uploaded as it is (k6 runs it), its main script shown as the workload's source.
 // The server checks the result like any saved workload (k6 inspect in the sandbox, the workspace's limits).
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { bundlePath, MAX_BUNDLE_BYTES, MAX_BUNDLE_FILES } from "@opsbench/core";
+import { BUNDLE_BYTES_CEILING, bundlePath, MAX_BUNDLE_FILES } from "@opsbench/core";
 import { UsageError } from "./usage-error";
 
 export interface ScriptUpload {
@@ -37,7 +38,10 @@ function checkSize(u: ScriptUpload, target: string) {
   const names = Object.keys(u.files);
   if (names.length > MAX_BUNDLE_FILES) throw new UsageError(`--script ${target}: ${names.length} files, at most ${MAX_BUNDLE_FILES}`);
   const bytes = Object.values(u.files).reduce((sum, b64) => sum + Buffer.from(b64, "base64").length, 0);
-  if (bytes > MAX_BUNDLE_BYTES) throw new UsageError(`--script ${target}: its files weigh ${bytes} bytes, at most ${MAX_BUNDLE_BYTES}`);
+  // The server holds them to its admin's cap (OPSBENCH_MAX_SCRIPT_FILES_BYTES, 1,000,000 by default) and names the
+  // file that breaks it; here only what no server takes.
+  if (bytes > BUNDLE_BYTES_CEILING)
+    throw new UsageError(`--script ${target}: its files weigh ${bytes} bytes, more than any server takes (${BUNDLE_BYTES_CEILING})`);
   for (const name of [u.entry, ...names]) {
     const ok = bundlePath.safeParse(name);
     if (!ok.success) throw new UsageError(`--script ${target}: cannot upload "${name}": ${ok.error.issues[0]?.message}`);
@@ -134,8 +138,47 @@ export function tarMember(tar: Buffer, wanted: string): Buffer | null {
   return null;
 }
 
-/** The workload a script is saved as, when --workload is not given: "script-" and its entry path, as a name. */
+/**
+ * The workload a script is saved as when --workload is not given (issue 37): the entry's path in its git repository
+ * (the nearest folder above it holding .git; without one, relative to the current folder), made a name: lower-case,
+ * "/" as ".", anything else outside [a-z0-9._-] as "-". `tests/api/smoke.js` is `tests.api.smoke.js`, whatever it
+ * imports, and `tests/web/smoke.js` another workload. A path longer than a name keeps its end and a hash of the whole.
+ */
 export function workloadNameFor(upload: ScriptUpload, target: string): string {
+  const entryAbs = upload.entry === "archive.tar" ? path.resolve(target) : entryPathOf(upload, target);
+  const root = gitRoot(path.dirname(entryAbs)) ?? process.cwd();
+  const rel = path.relative(root, entryAbs);
+  const repoPath = (rel.startsWith("..") || path.isAbsolute(rel) ? path.basename(entryAbs) : rel).split(path.sep).join("/");
+  return nameOfPath(repoPath);
+}
+
+/** The name a repository path gives (workloadNameFor). */
+export function nameOfPath(repoPath: string): string {
+  const name = repoPath
+    .toLowerCase()
+    .replace(/\//g, ".")
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "");
+  if (name.length <= 64) return name || "script";
+  const hash = createHash("sha256").update(repoPath).digest("hex").slice(0, 8);
+  return `${name.slice(-(64 - 9)).replace(/^[^a-z0-9]+/, "")}-${hash}`;
+}
+
+/** The name the CLI gave before issue 37 ("script-" and the entry's path in the upload): found once and renamed. */
+export function legacyWorkloadName(upload: ScriptUpload, target: string): string {
   const base = upload.entry === "archive.tar" ? path.basename(target) : upload.entry;
   return `script-${base.toLowerCase().replace(/[^a-z0-9._-]+/g, "-")}`.slice(0, 64);
+}
+
+/** The entry's absolute path: the script itself, or the entry inside the folder. */
+function entryPathOf(upload: ScriptUpload, target: string): string {
+  return statSync(target).isDirectory() ? path.resolve(target, upload.entry) : path.resolve(target);
+}
+
+/** The nearest folder at or above `dir` with a .git (a folder, or a worktree's file). */
+export function gitRoot(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, ".git"))) return d;
+    if (path.dirname(d) === d) return null;
+  }
 }

@@ -33,7 +33,17 @@ const flags = (options: Record<string, unknown>) => Object.keys(options).map((k)
 const COMMANDS: Array<{ argv: string[]; flags: string[] }> = [
   {
     argv: ["run"],
-    flags: ["--target", "--workload", "--script", "--entry", "--json", ...flags(GATE_OPTIONS), ...flags(PROVENANCE_OPTIONS)],
+    flags: [
+      "--target",
+      "--workload",
+      "--script",
+      "--entry",
+      "--env",
+      "--secret",
+      "--json",
+      ...flags(GATE_OPTIONS),
+      ...flags(PROVENANCE_OPTIONS),
+    ],
   },
   { argv: ["run", "--external"], flags: [...flags(EXTERNAL_RUN_OPTIONS), "--no-wait", "--json", "--junit", "--summary"] },
   { argv: ["compare"], flags: [...flags(GATE_OPTIONS), "--json"] },

@@ -175,12 +175,12 @@ describe("the packed CLI, installed into an empty folder", () => {
     const summary = JSON.parse(ran.stdout) as { id: string; status: string; requests: number };
     expect(summary.requests).toBeGreaterThan(0);
     scriptRunId = summary.id;
-    // Saved as a workload (script-load-test.js) holding the module and the CSV.
+    // Saved as a workload (load.test.js) holding the module and the CSV.
     const workloads = (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{
       name: string;
       spec: { entry?: string; files?: Record<string, string> };
     }>;
-    const saved = workloads.find((w) => w.name === "script-load-test.js");
+    const saved = workloads.find((w) => w.name === "load.test.js");
     expect(saved?.spec.entry).toBe("load/test.js");
     expect(Object.keys(saved?.spec.files ?? {}).sort()).toEqual(["data/users.csv", "lib/paths.js"]);
     // handleSummary()'s files: listed and downloadable, with what the script read from the CSV.
@@ -314,7 +314,7 @@ export default function () {
       name: string;
       spec: { entry?: string; source: string; files?: Record<string, string> };
     }>;
-    const saved = workloads.find((w) => w.name === "script-short.tar");
+    const saved = workloads.find((w) => w.name === "short.tar");
     expect(saved?.spec.entry).toBe("archive.tar");
     expect(Object.keys(saved?.spec.files ?? {})).toEqual(["archive.tar"]);
     expect(saved?.spec.source).toContain('import { pathFor } from "../lib/paths.js"');
@@ -337,8 +337,8 @@ export default function () {
     const names = ((await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{ name: string }>).map(
       (w) => w.name,
     );
-    expect(names).not.toContain("script-broken-missing.js");
-    expect(names).not.toContain("script-broken-bad.js");
+    expect(names).not.toContain("broken.missing.js");
+    expect(names).not.toContain("broken.bad.js");
   });
 
   it("imports a k6 result file as a run on the server", async () => {

@@ -1,14 +1,19 @@
 // The CLI against a running server with an API token (OPSBENCH_URL + OPSBENCH_TOKEN): the same output and
 // exit codes as against the database, 99 when the run's thresholds fail.
 // The web app runs with OPSBENCH_AUTH=required, so the token is what lets the CLI in.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runOpsbenchWith, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { runOpsbenchIn, runOpsbenchWith, shortRamp, taewaTarget } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
-const { web, owner } = await startSignedInWeb();
+// A low cap on a script's files (the instance admin's OPSBENCH_MAX_SCRIPT_FILES_BYTES), for the refusal below.
+const FILES_CAP = 300_000;
+const { web, owner } = await startSignedInWeb({ OPSBENCH_MAX_SCRIPT_FILES_BYTES: String(FILES_CAP) });
 const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-remote-"));
 const file = (name: string, content: string) => {
   writeFileSync(path.join(dir, name), content);
@@ -194,5 +199,206 @@ describe("opsbench study run and import k6 against a server", () => {
     const notK6 = await runOpsbenchWith(remote, "import", "k6", file("notes.txt", "hello\n"));
     expect(notK6.code).toBe(2);
     expect(notK6.stderr).toContain("is not a k6 result file");
+  });
+});
+
+describe("scripts as teams write them (issue 37)", () => {
+  // A repository as a team keeps it: two smoke tests of the same file name, a shared module, a data file.
+  const repo = mkdtempSync(path.join(os.tmpdir(), "opsbench-repo-"));
+  const put = (name: string, text: string) => {
+    mkdirSync(path.dirname(path.join(repo, name)), { recursive: true });
+    writeFileSync(path.join(repo, name), text);
+  };
+  mkdirSync(path.join(repo, ".git"));
+  // The modules a CDN would serve (jslib.k6.io), from a loopback server only this test allows over http.
+  const modules: Record<string, string> = {
+    "/lib/greet.js": 'import { bang } from "./util.js";\nexport const greet = (n) => "hello " + n + bang();\n',
+    "/lib/util.js": 'export const bang = () => "!";\n',
+  };
+  const moduleServer = createServer((req, res) => {
+    const body = modules[req.url ?? ""];
+    res.writeHead(body ? 200 : 404, { "content-type": "application/javascript" }).end(body ?? "not found");
+  });
+  const SECRET = "s3cr3t-value-42";
+  const runView = async (id: string) =>
+    (await (await fetch(`${web}/api/v1/runs/${id}`, { headers: auth })).json()) as {
+      status: string;
+      error: string | null;
+      workload: { name: string } | null;
+      checks: Array<{ name: string; passes: number; fails: number }>;
+      scriptEnv: Array<{ key: string; value: string; secret: boolean }>;
+    };
+  const workloads = async () =>
+    (await (await fetch(`${web}/api/v1/workloads`, { headers: auth })).json()) as Array<{
+      id: string;
+      name: string;
+      spec: Record<string, unknown>;
+    }>;
+  const runCount = async () => ((await (await fetch(`${web}/api/v1/runs`, { headers: auth })).json()) as unknown[]).length;
+  /** The CLI from inside the repository, as CI runs it. */
+  const cli = (env: Record<string, string>, ...args: string[]) => runOpsbenchIn(repo, env, ...args);
+
+  it("bundles an http(s) module, gives --env and a secret to __ENV, names the workload by its path, and renames the old one once", async () => {
+    await new Promise<void>((resolve) => moduleServer.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(moduleServer.address() as AddressInfo).port}`;
+    const env = { ...remote, OPSBENCH_HTTP_MODULE_HOSTS: host };
+    put("lib/paths.js", 'export const pathFor = () => "/?n=200";\n');
+    put(
+      "tests/api/smoke.js",
+      `import http from "k6/http";
+import { check } from "k6";
+import { greet } from "http://${host}/lib/greet.js";
+import { pathFor } from "../../lib/paths.js";
+export const options = { vus: 1, iterations: 3 };
+export default function () {
+  const res = http.get(__ENV.OPSBENCH_BASE_URL + pathFor());
+  check(res, { "status 200": (r) => r.status === 200 });
+  check(null, {
+    "remote module": () => greet("ann") === "hello ann!",
+    "env given": () => __ENV.GREETING === "hello world",
+    "secret given": () => __ENV.API_TOKEN === "${SECRET}",
+    "no worker env": () => __ENV.DATABASE_URL === undefined && __ENV.REDIS_URL === undefined && __ENV.OPSBENCH_SECRET_KEY === undefined,
+  });
+}
+`,
+    );
+    await create("/api/v1/targets", taewaTarget("remote-scripts-taewa", { replicas: 1 }));
+    // The secret: saved by the owner, answered back by name only, its value in no answer and no audit entry.
+    const saved = await fetch(`${web}/api/v1/secrets`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: JSON.stringify({ name: "API_TOKEN", value: SECRET }),
+    });
+    expect(saved.status).toBe(201);
+    const listed = await (await fetch(`${web}/api/v1/secrets`, { headers: auth })).text();
+    expect(listed).toContain("API_TOKEN");
+    expect(`${await saved.text()}${listed}`).not.toContain(SECRET);
+    const audit = await (await fetch(`${web}/api/v1/audit`, { headers: auth })).text();
+    expect(audit).toContain("secret.save");
+    expect(audit).not.toContain(SECRET);
+    // What the CLI before issue 37 saved this script as (its entry's path among its files): renamed once, kept.
+    await create("/api/v1/workloads", shortRamp("script-tests-api-smoke.js", { vus: 1, holdSeconds: 1 }));
+    const legacyId = (await workloads()).find((w) => w.name === "script-tests-api-smoke.js")!.id;
+
+    const args = ["run", "--target", "remote-scripts-taewa", "--script", "tests/api/smoke.js", "--json"];
+    const ran = await cli(env, ...args, "--env", "GREETING=hello world", "--secret", "API_TOKEN");
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain("renamed workload script-tests-api-smoke.js to tests.api.smoke.js");
+    expect(ran.stderr).toContain(`bundled http://${host}/lib/greet.js`);
+    const view = await runView(JSON.parse(ran.stdout).id);
+    expect(view.status).toBe("SUCCEEDED");
+    expect(view.workload?.name).toBe("tests.api.smoke.js");
+    for (const name of ["status 200", "remote module", "env given", "secret given", "no worker env"]) {
+      const c = view.checks.find((x) => x.name === name);
+      expect(c, name).toBeDefined();
+      expect(c!.fails, name).toBe(0);
+      expect(c!.passes, name).toBeGreaterThan(0);
+    }
+    expect(view.scriptEnv).toEqual([
+      { key: "API_TOKEN", value: "***", secret: true },
+      { key: "GREETING", value: "hello world", secret: false },
+    ]);
+    // The old workload took the new name (same id); the modules are in its bundle with what was fetched.
+    const w = (await workloads()).find((x) => x.name === "tests.api.smoke.js")!;
+    expect(w.id).toBe(legacyId);
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    expect(w.spec.remoteModules).toEqual([
+      {
+        url: `http://${host}/lib/greet.js`,
+        sha256: sha(modules["/lib/greet.js"]!),
+        path: `_remote/127.0.0.1_${host.split(":")[1]}/lib/greet.js`,
+      },
+      {
+        url: `http://${host}/lib/util.js`,
+        sha256: sha(modules["/lib/util.js"]!),
+        path: `_remote/127.0.0.1_${host.split(":")[1]}/lib/util.js`,
+      },
+    ]);
+
+    // An explicit rename keeps the baseline (it hangs off the workload's id).
+    const runId = JSON.parse(ran.stdout).id as string;
+    expect((await fetch(`${web}/api/v1/runs/${runId}/baseline`, { method: "POST", headers: auth })).status).toBe(200);
+    const rename = (from: string, to: string) =>
+      fetch(`${web}/api/v1/workloads/${from}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", ...auth },
+        body: JSON.stringify({ name: to }),
+      });
+    expect((await rename("tests.api.smoke.js", "api-smoke")).status).toBe(200);
+    const baselines = (await (await fetch(`${web}/api/v1/baselines?workload=api-smoke`, { headers: auth })).json()) as Array<{
+      runId: string;
+    }>;
+    expect(baselines.map((b) => b.runId)).toEqual([runId]);
+    expect((await runView(runId)).workload?.name).toBe("api-smoke");
+    await create("/api/v1/workloads", shortRamp("remote-scripts-taken", { vus: 1, holdSeconds: 1 }));
+    expect((await rename("api-smoke", "remote-scripts-taken")).status).toBe(409);
+    expect((await rename("api-smoke", "tests.api.smoke.js")).status).toBe(200);
+  });
+
+  it("masks a secret's value in the run's error, and another smoke.js is another workload", async () => {
+    put(
+      "tests/web/smoke.js",
+      `export const options = { vus: 1, iterations: 1 };
+export function setup() { throw new Error("cannot log in with " + __ENV.API_TOKEN); }
+export default function () {}
+`,
+    );
+    const ran = await cli(
+      remote,
+      "run",
+      "--target",
+      "remote-scripts-taewa",
+      "--script",
+      "tests/web/smoke.js",
+      "--secret",
+      "API_TOKEN",
+      "--json",
+    );
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(`${ran.stdout}${ran.stderr}`).not.toContain(SECRET);
+    const view = await runView(JSON.parse(ran.stdout).id);
+    expect(view.status).toBe("FAILED");
+    expect(view.workload?.name).toBe("tests.web.smoke.js");
+    expect(view.error).toContain("cannot log in with ***");
+    expect(JSON.stringify(view)).not.toContain(SECRET);
+  });
+
+  it("refuses before anything is saved or started: a module it cannot fetch, a bad --env, an unknown secret, files over the cap", async () => {
+    const host = `127.0.0.1:${(moduleServer.address() as AddressInfo).port}`;
+    const env = { ...remote, OPSBENCH_HTTP_MODULE_HOSTS: host };
+    put("tests/api/gone.js", `import { x } from "http://${host}/lib/gone.js";\nexport default function () { x(); }\n`);
+    put("tests/api/ok.js", "export default function () {}\n");
+    put("data/big.csv", "x".repeat(FILES_CAP + 100_000));
+    put("tests/api/big.js", 'const rows = open("../../data/big.csv");\nexport default function () { rows.length; }\n');
+    const before = { runs: await runCount(), workloads: (await workloads()).length };
+
+    const gone = await cli(env, "run", "--target", "remote-scripts-taewa", "--script", "tests/api/gone.js");
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`cannot fetch the module http://${host}/lib/gone.js: it answered 404; nothing was uploaded`);
+    // Plain http from a host not allowed: refused, naming the URL.
+    const notAllowed = await cli(remote, "run", "--target", "remote-scripts-taewa", "--script", "tests/api/gone.js");
+    expect(notAllowed.code).toBe(2);
+    expect(notAllowed.stderr).toContain(`cannot bundle http://${host}/lib/gone.js: only https modules are fetched`);
+
+    for (const [flag, value, says] of [
+      ["--env", "lower=x", "--env: lower:"],
+      ["--secret", "NO_SUCH_SECRET", "no workspace secret named NO_SUCH_SECRET"],
+    ] as const) {
+      const bad = await cli(remote, "run", "--target", "remote-scripts-taewa", "--script", "tests/api/ok.js", flag, value);
+      expect(bad.code, `${flag} ${value}: ${bad.stderr}`).toBe(2);
+      expect(bad.stderr).toContain(says);
+    }
+
+    const big = await cli(remote, "run", "--target", "remote-scripts-taewa", "--script", "tests/api/big.js");
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain(
+      `"data/big.csv" (${(FILES_CAP + 100_000).toLocaleString("en-US")} bytes) takes the script's files to ${(FILES_CAP + 100_000).toLocaleString("en-US")} bytes, over this instance's cap of ${FILES_CAP.toLocaleString("en-US")} bytes`,
+    );
+    expect(await runCount()).toBe(before.runs);
+    // ok.js was saved by the --secret case (the secret is checked when the run is asked for); nothing else was.
+    expect((await workloads()).map((w) => w.name).filter((n) => n.startsWith("tests.api.") && n !== "tests.api.smoke.js")).toEqual([
+      "tests.api.ok.js",
+    ]);
+    moduleServer.close();
   });
 });

@@ -1,5 +1,12 @@
 // The web app's only reader of process.env, validated once when the server boots (instrumentation.ts).
-import { loadAllowedHostsSetting, loadPrivateRangesSetting, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import {
+  BUNDLE_BYTES_CEILING,
+  loadAllowedHostsSetting,
+  loadPrivateRangesSetting,
+  MAX_BUNDLE_BYTES,
+  parseProcessEnv,
+  sharedEnvSchema,
+} from "@opsbench/core";
 import { z } from "zod";
 import { parseTrustedProxies } from "./server/client-address";
 
@@ -28,6 +35,8 @@ const webEnvSchema = sharedEnvSchema
      * built from the same source, so a checkout's `npm run web` serves one only when given this.
      */
     OPSBENCH_CLI_TARBALL: z.string().min(1).optional(),
+    /** What a script's files (open() data, modules) may weigh together, in bytes (docs/workloads.md); the instance admin's. */
+    OPSBENCH_MAX_SCRIPT_FILES_BYTES: z.coerce.number().int().min(1).max(BUNDLE_BYTES_CEILING).default(MAX_BUNDLE_BYTES),
     /** Proxies whose X-Forwarded-For is believed (comma-separated IPs and CIDRs); none by default: the socket's address counts. */
     OPSBENCH_TRUSTED_PROXIES: z
       .string()

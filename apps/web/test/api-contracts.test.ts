@@ -411,6 +411,30 @@ describe("/api/v1 route contracts", () => {
       expect((await call("DELETE /api/v1/targets/{id}", "/api/v1/targets/contract-chart")).status).toBe(200);
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${field(saved.body, "id")}`)).status).toBe(200);
       expect((await call("DELETE /api/v1/credentials/{id}", `/api/v1/credentials/${missingId}`)).status).toBe(404);
+
+      // Script secrets (issue 37): saved, listed by name only, deleted; a workload renamed and back.
+      const scriptSecret = await call("POST /api/v1/secrets", "/api/v1/secrets", {
+        body: { name: "CONTRACT_TOKEN", value: "contract-value" },
+      });
+      expect(scriptSecret.status).toBe(201);
+      expect((await call("POST /api/v1/secrets", "/api/v1/secrets", { body: { name: "OPSBENCH_X", value: "v" } })).status).toBe(422);
+      const secrets = await call("GET /api/v1/secrets", "/api/v1/secrets");
+      expect(JSON.stringify(secrets.body)).toContain("CONTRACT_TOKEN");
+      expect(JSON.stringify([scriptSecret.body, secrets.body])).not.toContain("contract-value");
+      expect((await call("DELETE /api/v1/secrets/{id}", `/api/v1/secrets/${field(scriptSecret.body, "id")}`)).status).toBe(200);
+      expect((await call("DELETE /api/v1/secrets/{id}", "/api/v1/secrets/CONTRACT_TOKEN")).status).toBe(404);
+      const renaming = shortRamp("contract-rename", { vus: 1, holdSeconds: 1 });
+      expect((await call("POST /api/v1/workloads", "/api/v1/workloads", { body: renaming })).status).toBe(201);
+      const renamed = await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-rename", {
+        body: { name: "contract-rename-2" },
+      });
+      expect(renamed.body).toEqual({ id: expect.any(String), from: "contract-rename", name: "contract-rename-2" });
+      expect(
+        (await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-rename-2", { body: { name: "Not A Name" } })).status,
+      ).toBe(422);
+      expect(
+        (await call("PUT /api/v1/workloads/{id}", "/api/v1/workloads/contract-rename-2", { body: { name: "contract-rename" } })).status,
+      ).toBe(200);
     } finally {
       await kube.close();
     }

@@ -84,6 +84,10 @@ const MATRIX: Record<RouteKey, Row> = {
   "POST /api/v1/credentials": { url: () => "/api/v1/credentials", body: {}, allowed: 422 },
   "DELETE /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, allowed: 404 },
   "PUT /api/v1/credentials/{id}": { url: (i) => `/api/v1/credentials/${i.credential}`, body: { editorsMayDeploy: true }, allowed: 404 },
+  // Names only; viewers get 403 (a secret's name is the workspace's business, its value nobody's).
+  "GET /api/v1/secrets": { url: () => "/api/v1/secrets", allowed: 200 },
+  "POST /api/v1/secrets": { url: () => "/api/v1/secrets", body: {}, allowed: 422 },
+  "DELETE /api/v1/secrets/{id}": { url: () => "/api/v1/secrets/MATRIX_NO_SUCH_SECRET", allowed: 404 },
   "GET /api/v1/openapi.json": { url: () => "/api/v1/openapi.json", allowed: 200 },
   "GET /api/v1/webhooks": { url: () => "/api/v1/webhooks", allowed: 200 },
   "POST /api/v1/webhooks": { url: () => "/api/v1/webhooks", body: {}, allowed: 422 },
@@ -106,6 +110,7 @@ const MATRIX: Record<RouteKey, Row> = {
   "DELETE /api/v1/studies/{id}": { url: (i) => `/api/v1/studies/${i.study}`, allowed: 404 },
   "DELETE /api/v1/targets/{id}": { url: () => "/api/v1/targets/matrix-no-such-target", allowed: 404 },
   "DELETE /api/v1/workloads/{id}": { url: () => "/api/v1/workloads/matrix-no-such-workload", allowed: 404 },
+  "PUT /api/v1/workloads/{id}": { url: () => "/api/v1/workloads/matrix-no-such-workload", body: { name: "matrix-renamed" }, allowed: 404 },
   "GET /api/v1/retention": { url: () => "/api/v1/retention", allowed: 200 },
   // An invalid value, so the owner's call is refused (422) and the setting stays as it is.
   "PUT /api/v1/retention": { url: () => "/api/v1/retention", body: { seriesRetentionDays: 0 }, allowed: 422 },

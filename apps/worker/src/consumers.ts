@@ -96,6 +96,7 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
                 host: loadLock.host,
                 lock: loadLock,
                 keepSamples: env.OPSBENCH_K6_KEEP_SAMPLES,
+                secretKey: env.OPSBENCH_SECRET_KEY,
               },
               signal,
             ),

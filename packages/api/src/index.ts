@@ -10,6 +10,7 @@ export * from "./ingest";
 export * from "./notifications";
 export * from "./runs";
 export * from "./same-type";
+export * from "./secrets";
 export * from "./shares";
 export * from "./studies";
 export * from "./wire";

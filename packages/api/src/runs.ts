@@ -9,6 +9,8 @@ import {
   recordedProvenanceSchema,
   runProvenanceSchema,
   runSummarySchema,
+  scriptEnvSchema,
+  scriptSecretNames,
   targetName,
   thresholdOutcomeSchema,
   timeBucketSchema,
@@ -56,8 +58,17 @@ export const startRunInput = z
     workload: z.string().min(1),
     /** The code and build the run is of (`opsbench run` sends what CI's environment and its flags give). */
     provenance: runProvenanceSchema.optional(),
+    /** What the script sees in __ENV besides OPSBENCH_BASE_URL (`opsbench run --env KEY=VALUE`); kept and shown with the run. */
+    env: scriptEnvSchema.optional(),
+    /** Workspace secrets given to the script as __ENV.NAME (`--secret NAME`); their values are never shown. */
+    secrets: scriptSecretNames.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((input, ctx) => {
+    for (const name of input.secrets ?? [])
+      if (input.env && name in input.env)
+        ctx.addIssue({ code: "custom", path: ["secrets"], message: `${name} is given both with --env and as a secret` });
+  });
 
 /** PUT /api/v1/runs/{id}/provenance: the run's provenance now (the body replaced what it had). */
 export const runProvenanceSetSchema = z.strictObject({ id, provenance: recordedProvenanceSchema });
@@ -162,6 +173,8 @@ export const runViewSchema = z.strictObject({
   seriesPrunedAt: nullableIsoTime,
   vcpuPerReplica: z.number().nullable(),
   provenance: recordedProvenanceSchema,
+  /** The script's __ENV besides OPSBENCH_BASE_URL: --env values as given, secrets' values as ***. */
+  scriptEnv: z.array(z.strictObject({ key: z.string(), value: z.string(), secret: z.boolean() })),
 });
 /** A run as the API answers it (the CLI prints it; the database's RunView has the same shape). */
 export type RunViewAnswer = z.output<typeof runViewSchema>;

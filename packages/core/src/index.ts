@@ -46,6 +46,7 @@ export * from "./workloads/workload-spec";
 export * from "./k6/k6-script";
 export * from "./workloads/compile-declarative";
 export * from "./workloads/script-bundle";
+export * from "./workloads/script-env";
 export * from "./k6/k6-thresholds";
 export * from "./k6/k6-merged-thresholds";
 export * from "./compare/gate-rules";

@@ -14,7 +14,8 @@ export class NotFoundError extends Error {
       | "baseline"
       | "schedule"
       | "webhook"
-      | "series",
+      | "series"
+      | "secret",
     readonly key: string,
   ) {
     super(`${entity} "${key}" not found`);

@@ -111,6 +111,7 @@ export {
   credentialRefusalForRequester,
   type CredentialsScope,
 } from "./scope/credentials-scope";
+export { openScriptSecrets, runScriptEnv, type ScriptSecretItem, type ScriptSecretsScope } from "./scope/script-secrets-scope";
 export {
   type DeliveryAttempt,
   type DeliveryRow,

@@ -26,6 +26,7 @@ import {
 import { env } from "@/lib/env";
 import { CeilingsPanel } from "@/features/settings/ceilings-panel";
 import { CredentialsPanel } from "@/features/settings/credentials-panel";
+import { ScriptSecretsPanel } from "@/features/settings/script-secrets-panel";
 import { NotificationsPanel } from "@/features/settings/notifications-panel";
 
 export const dynamic = "force-dynamic";
@@ -42,6 +43,7 @@ export default async function SettingsPage() {
           &quot;default&quot; workspace. Start the web app with OPSBENCH_AUTH=required for accounts, roles and API tokens.
         </p>
         <CredentialsPanel scope={(await requireMember()).scope} />
+        <ScriptSecretsPanel scope={(await requireMember()).scope} />
         <NotificationsPanel scope={(await requireMember()).scope} />
         <CeilingsPanel admin />
       </div>
@@ -159,6 +161,8 @@ export default async function SettingsPage() {
       )}
 
       {owner && member && <CredentialsPanel scope={member.scope} />}
+
+      {owner && member && <ScriptSecretsPanel scope={member.scope} />}
 
       {owner && member && <NotificationsPanel scope={member.scope} />}
 

@@ -23,7 +23,7 @@ import type { ReactNode } from "react";
 import { fmtCount, fmtDuration, fmtMs, fmtPercent, fmtRps, fmtTime, NO_VALUE } from "@/lib/format";
 import { RunCharts, runChartRange } from "./run-charts";
 import { RunChecks } from "./run-checks";
-import { RunProvenance, SeriesLink } from "./run-provenance";
+import { RunProvenance, RunScriptEnv, SeriesLink } from "./run-provenance";
 import { RunInfraCharts } from "./run-infra-charts";
 import { FlagList } from "@/features/compare/compare-flags";
 import { ShareButton } from "@/features/share/share-button";
@@ -328,6 +328,7 @@ export function RunDetails({
           </span>
         </div>
         <RunProvenance provenance={run.provenance} />
+        <RunScriptEnv env={run.scriptEnv} />
         {seriesKeyOfRun({ series: run.provenance.series, target: run.target, workload: run.workload }) && (
           <p className="mt-1 text-xs text-zinc-600">
             Trend of its series: <SeriesLink run={run} />

@@ -115,3 +115,26 @@ export function RunFilterForm({ filter, error }: { filter: RunListFilter; error:
     </form>
   );
 }
+
+/** The script's environment besides OPSBENCH_BASE_URL (`--env`, `--secret`): values as given, a secret's as ***. */
+export function RunScriptEnv({ env }: { env: Array<{ key: string; value: string; secret: boolean }> }) {
+  if (env.length === 0) return null;
+  return (
+    <div data-testid="run-script-env" className="mt-1 flex flex-wrap items-center gap-1 text-xs text-zinc-600">
+      <span>Script __ENV:</span>
+      <ul className="flex flex-wrap gap-1">
+        {env.map((e) => (
+          <li
+            key={e.key}
+            data-testid="run-script-env-item"
+            data-secret={e.secret ? "true" : undefined}
+            title={e.secret ? "a workspace secret: its value is never shown" : undefined}
+            className="rounded bg-zinc-100 px-1 font-mono text-2xs text-zinc-700"
+          >
+            {e.key}={e.value}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

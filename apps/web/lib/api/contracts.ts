@@ -82,6 +82,12 @@ import {
   windowSummarySchema,
   workloadItemSchema,
   workloadPresetSchema,
+  scriptSecretDeletedSchema,
+  scriptSecretInput,
+  scriptSecretItemSchema,
+  scriptSecretSavedSchema,
+  workloadRenamedSchema,
+  workloadRenameInput,
 } from "@opsbench/api";
 import {
   credentialInput,
@@ -561,6 +567,27 @@ export const API_CONTRACTS = withMethodAndPath({
     "Deletes a workload (by id or name); refused (409) while runs use it: delete those runs or studies first",
     definitionDeletedSchema,
   ),
+  "PUT /api/v1/workloads/{id}": {
+    summary:
+      "Renames a workload (by id or name); its runs, baselines, baseline history and target x workload series follow it. 409 when the name is taken",
+    role: "editor",
+    params: idParams,
+    body: workloadRenameInput,
+    responses: { 200: workloadRenamedSchema, ...missing, 409: apiErrorBodySchema, ...refused, ...mutation },
+  },
+  "GET /api/v1/secrets": listRoute(
+    "editor",
+    "The workspace's script secrets (given to a run's script as __ENV.NAME with --secret NAME): names and dates, never a value",
+    scriptSecretItemSchema,
+  ),
+  "POST /api/v1/secrets": createRoute(
+    "owner",
+    "Saves a script secret, or replaces the value of the one with that name; the value is sealed and never answered back",
+    scriptSecretInput,
+    scriptSecretSavedSchema,
+    { 500: apiErrorBodySchema },
+  ),
+  "DELETE /api/v1/secrets/{id}": actionRoute("owner", "Deletes a script secret (by id or name)", scriptSecretDeletedSchema),
   "GET /api/v1/retention": {
     summary: "How long finished runs keep their raw per-second series (null: forever); the summary is always kept",
     role: "viewer",

@@ -9,7 +9,11 @@ import type { SignedInMember } from "@/lib/server/workspace";
 import { ApiError } from "./api-error";
 import { contractForRequest } from "./contract-for-request";
 import type { ApiIssue } from "@opsbench/api";
-import { assertSafeMutation, readCappedText } from "./request-guard";
+import { env } from "@/lib/env";
+import { assertSafeMutation, bodyLimitFor, readCappedText } from "./request-guard";
+
+/** This request's body limit: larger for the routes that save a script's files (the instance's cap). */
+const bodyLimitOf = (request: Request) => bodyLimitFor(new URL(request.url).pathname, env.OPSBENCH_MAX_SCRIPT_FILES_BYTES);
 
 export { ApiError } from "./api-error";
 export { type ApiErrorBody, type ApiIssue, ERROR_STATUS, type ErrorCode } from "@opsbench/api";
@@ -55,7 +59,7 @@ export function requestIdOf(request: Request): string {
 
 /** The request body as JSON; a missing or malformed body is a 422, not a 500; one too large a 413. */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await readCappedText(request);
+  const text = await readCappedText(request, bodyLimitOf(request));
   if (text.trim() === "")
     throw new ApiError("invalid_input", "request body is empty; expected JSON", [{ path: "body", message: "expected a JSON body" }]);
   try {
@@ -118,7 +122,7 @@ export function apiRoute<P extends Record<string, string | string[]> = Record<st
     const requestId = requestIdOf(request);
     let response: Response;
     try {
-      assertSafeMutation(request);
+      assertSafeMutation(request, bodyLimitOf(request));
       const member = await authorizeByContract(request, pathname);
       const params = ((await routeCtx?.params) ?? {}) as P;
       response = await fn({ request, scope: member.scope, member, params });

@@ -8,6 +8,16 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Request bodies larger than this are refused with 413 (a k6 script may be up to 1,000,000 characters). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/**
+ * The body limit of a route that saves a k6 script with its files (workloads, studies): the instance's cap on the
+ * files (OPSBENCH_MAX_SCRIPT_FILES_BYTES), as base64 (4/3), plus the source and the rest of the body; never below
+ * MAX_BODY_BYTES. Elsewhere MAX_BODY_BYTES.
+ */
+export function bodyLimitFor(pathname: string, scriptFilesCap: number): number {
+  if (pathname !== "/api/v1/workloads" && pathname !== "/api/v1/studies") return MAX_BODY_BYTES;
+  return Math.max(MAX_BODY_BYTES, Math.ceil((scriptFilesCap * 4) / 3) + MAX_BODY_BYTES);
+}
+
 /** The origin the client used (behind a proxy: the forwarded host and protocol). */
 export function originOf(request: Request): string {
   const url = new URL(request.url);
@@ -24,7 +34,7 @@ const hasBody = (request: Request) => {
   return length !== null ? Number(length) > 0 : request.headers.has("transfer-encoding");
 };
 
-export function assertSafeMutation(request: Request): void {
+export function assertSafeMutation(request: Request, limit = MAX_BODY_BYTES): void {
   if (SAFE_METHODS.has(request.method)) return;
   // Cookies go with cross-site requests; a token in Authorization does not, so only cookie auth needs the Origin check.
   const cookieAuth = request.headers.has("cookie") && !request.headers.has("authorization");
@@ -40,13 +50,13 @@ export function assertSafeMutation(request: Request): void {
       `request bodies must be JSON (Content-Type: application/json), not ${contentType ?? "untyped"}`,
     );
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) throw tooLarge();
+  if (length > limit) throw tooLarge(limit);
 }
 
-export const tooLarge = () => new ApiError("payload_too_large", `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+export const tooLarge = (limit = MAX_BODY_BYTES) => new ApiError("payload_too_large", `the request body is larger than ${limit} bytes`);
 
-/** The body as text, stopping (413) as soon as it passes MAX_BODY_BYTES, whatever Content-Length claimed. */
-export async function readCappedText(request: Request): Promise<string> {
+/** The body as text, stopping (413) as soon as it passes the limit (MAX_BODY_BYTES by default), whatever Content-Length claimed. */
+export async function readCappedText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const decoder = new TextDecoder();
@@ -56,9 +66,9 @@ export async function readCappedText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     text += decoder.decode(value, { stream: true });
   }

@@ -2,6 +2,7 @@
 // compiled script's real options (duration, VUs, arrival rate) must fit the workspace's limits. The web app never
 // spawns k6: the check goes through the worker's script-validation queue.
 import {
+  bundleOverCap,
   compileEngineInput,
   rateDependsOnRun,
   resolveRate,
@@ -15,6 +16,7 @@ import {
 import { NotFoundError, type WorkspaceScope } from "@opsbench/db";
 import { ScriptValidationUnavailable, type ScriptValidationResult } from "@opsbench/jobs";
 import { ApiError } from "@/lib/api/errors";
+import { env } from "@/lib/env";
 import { assertRate } from "./rate-limit";
 import { getScriptValidator } from "./singletons";
 
@@ -40,6 +42,9 @@ export async function assertWorkloadFits(
   path: string,
   workspaceId: string,
 ): Promise<Extract<ScriptValidationResult, { ok: true }>> {
+  // The instance's cap on a script's files, before a worker is asked anything.
+  const over = spec.kind === "script" ? bundleOverCap(spec.files, env.OPSBENCH_MAX_SCRIPT_FILES_BYTES) : null;
+  if (over) throw new ApiError("invalid_input", `${path}.files: ${over}`, [{ path: `${path}.files`, message: over }]);
   await assertRate("script checks", workspaceId, SCRIPT_CHECKS_PER_MINUTE, "script checks (workload saves) a minute in this workspace");
   // A rate relative to another run's maximum is made concrete when the run is created; its other options are checked now.
   const concrete = rateDependsOnRun(spec)

@@ -21,6 +21,7 @@ import type { LoadLock, Release } from "../load-lock";
 import type { Logger } from "../logger";
 import { resolveWorkload } from "../pipeline/workload";
 import { k6Limits } from "../pipeline/load";
+import { type ScriptEnv, scriptEnvOf } from "../pipeline/script-env";
 import { ResultWriter } from "../result-writer";
 import type { K6Settings } from "../runner-client";
 
@@ -34,6 +35,8 @@ export interface GeneratorDeps {
   host?: string;
   /** This host's load lock: a segment of a run of another host takes it (shared by that run's segments here). */
   lock?: LoadLock;
+  /** OPSBENCH_SECRET_KEY: opens the workspace secrets a run's script is given. */
+  secretKey?: string;
   /** Also keep k6's raw JSON output (every sample) on the runner (<its work dir>/k6-samples/<run>-segment-<i>.json), to check opsbench's numbers. */
   keepSamples?: boolean;
 }
@@ -68,12 +71,15 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
   }, 500);
   let control: K6Control | null = null;
   let releaseHost: Release | null = null;
+  let script: ScriptEnv = { env: {}, mask: (t) => t };
   try {
     // Rows land on the database server's second: whole seconds of offset are corrected here.
     const store = runStore(deps.db, runId, { segment, clockShiftSeconds: Math.round(offsetStart / 1000) });
     const run = await store.loadPlan();
     const spec = await resolveWorkload(workloadSpec.parse(run.workloadSpec), deps.db, run.workspaceId);
     const endpoint = await deploymentEndpoint(deps.db, runId);
+    // The run's --env and secrets, as its own worker gives them (pipeline/script-env.ts).
+    script = await scriptEnvOf(deps.db, runId, endpoint, deps.secretKey);
     // Before anything starts: may this host load this target at all (refused: the segment fails with the reason)?
     const problem = hostProblem(job, endpoint, deps);
     if (problem) throw new Error(problem);
@@ -94,7 +100,7 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
         {
           key,
           ...compileEngineInput(spec),
-          env: { OPSBENCH_BASE_URL: endpoint },
+          env: script.env,
           // The address the run's worker admitted and pinned (load-host-check.ts): every generator loads that one.
           pinnedAddress: readStoredJson(loadAdmission, run.loadAdmission)?.address ?? null,
           deadline: deps.k6.deadline,
@@ -142,7 +148,7 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
             ? result.resourceLimit
             : ok
               ? null
-              : `k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`,
+              : script.mask(`k6 exited with code ${result.exitCode}: ${result.outputTail || "no output"}`),
     });
     log.info({ exitCode: result.exitCode }, "segment finished");
   } catch (err) {
@@ -155,7 +161,7 @@ export async function executeSegment(job: SegmentJobPayload, deps: GeneratorDeps
         k6Summary: null,
         k6Clock: null,
         clockOffsetEndMs: null,
-        error: (err as Error).message,
+        error: script.mask((err as Error).message),
       })
       .catch(() => {});
   } finally {

@@ -4,8 +4,13 @@
 // entry is a k6 archive: `k6 run archive.tar`). Checked like any script: k6 inspect, sandboxed, before saving.
 import { z } from "zod";
 
-/** Everything a bundle's files may weigh together, decoded. */
+/**
+ * What a bundle's files (data files, modules) may weigh together, decoded, by default. The instance admin sets
+ * another with OPSBENCH_MAX_SCRIPT_FILES_BYTES (the web app checks it when a workload is saved: bundleOverCap),
+ * up to BUNDLE_BYTES_CEILING, the most any request may carry whatever the setting.
+ */
 export const MAX_BUNDLE_BYTES = 1_000_000;
+export const BUNDLE_BYTES_CEILING = 20_000_000;
 /** How many files a bundle may hold besides its entry's source. */
 export const MAX_BUNDLE_FILES = 200;
 
@@ -36,8 +41,11 @@ export const scriptBundleFields = {
       if (names.length > MAX_BUNDLE_FILES)
         ctx.addIssue({ code: "custom", message: `a script may bring at most ${MAX_BUNDLE_FILES} files, not ${names.length}` });
       const bytes = Object.values(files).reduce((sum, b64) => sum + base64Bytes(b64), 0);
-      if (bytes > MAX_BUNDLE_BYTES)
-        ctx.addIssue({ code: "custom", message: `a script's files may weigh at most ${MAX_BUNDLE_BYTES} bytes together, not ${bytes}` });
+      if (bytes > BUNDLE_BYTES_CEILING)
+        ctx.addIssue({
+          code: "custom",
+          message: `a script's files may weigh at most ${BUNDLE_BYTES_CEILING} bytes together, not ${bytes}`,
+        });
       const folders = new Set(
         names.flatMap((n) =>
           n
@@ -49,6 +57,35 @@ export const scriptBundleFields = {
       for (const n of names) if (folders.has(n)) ctx.addIssue({ code: "custom", path: [n], message: `"${n}" is both a file and a folder` });
     }),
 };
+
+/**
+ * The instance's cap on a bundle's files, broken: the message names the largest file and its size, the files'
+ * total and the cap (and the setting that raises it); null within it.
+ */
+export function bundleOverCap(files: Record<string, string> | undefined, cap: number): string | null {
+  if (!files) return null;
+  const sizes = Object.entries(files).map(([name, b64]) => ({ name, bytes: base64Bytes(b64) }));
+  const total = sizes.reduce((sum, f) => sum + f.bytes, 0);
+  if (total <= cap) return null;
+  const largest = sizes.sort((a, b) => b.bytes - a.bytes)[0]!;
+  const n = (x: number) => x.toLocaleString("en-US");
+  return (
+    `"${largest.name}" (${n(largest.bytes)} bytes) takes the script's files to ${n(total)} bytes, over this instance's cap of ` +
+    `${n(cap)} bytes (OPSBENCH_MAX_SCRIPT_FILES_BYTES, set by its admin)`
+  );
+}
+
+/**
+ * An https module the CLI fetched and bundled (issue 37: the sandbox has no network): where it came from, the
+ * sha256 of what was fetched (hex), and its path in the bundle, to which the script's import was rewritten.
+ */
+export const remoteModuleSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).max(2000),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in hex"),
+  path: bundlePath,
+});
+export type RemoteModule = z.infer<typeof remoteModuleSchema>;
+export const REMOTE_MODULES_FOLDER = "_remote";
 
 /** What the runner needs of a script besides its source: where the entry goes and the files beside it. */
 export interface ScriptBundle {

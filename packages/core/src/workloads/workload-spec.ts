@@ -4,7 +4,7 @@
 // (workloads/request-mix.ts); "script" is a k6 script brought by the user.
 import { z } from "zod";
 import { resourceName } from "../names/resource-name";
-import { bundleEntry, scriptBundleFields } from "./script-bundle";
+import { bundleEntry, MAX_BUNDLE_FILES, remoteModuleSchema, scriptBundleFields } from "./script-bundle";
 import { durationSeconds, k6Duration } from "./duration";
 import { programIssues, programShape } from "./request-mix";
 
@@ -136,6 +136,8 @@ export const scriptWorkload = z
     source: z.string().min(1, "the script is empty").max(1_000_000, "a script may be at most 1,000,000 characters"),
     /** A k6 project's entry path and its local modules and data files, or a `k6 archive` tar (script-bundle.ts). */
     ...scriptBundleFields,
+    /** The https modules the CLI bundled into files (their URL and sha256), for the record; the runner never fetches. */
+    remoteModules: z.array(remoteModuleSchema).max(MAX_BUNDLE_FILES).optional(),
     generators,
   })
   .strict()
@@ -145,6 +147,9 @@ export const scriptWorkload = z
       ctx.addIssue({ code: "custom", path: ["files"], message: `the k6 archive "${entry}" is not in files` });
     if (!archive && spec.files?.[entry])
       ctx.addIssue({ code: "custom", path: ["files", entry], message: "the entry's text is the source, not a file" });
+    for (const [i, m] of (spec.remoteModules ?? []).entries())
+      if (!spec.files?.[m.path])
+        ctx.addIssue({ code: "custom", path: ["remoteModules", i, "path"], message: `the bundled module "${m.path}" is not in files` });
   });
 
 export const workloadSpec = z

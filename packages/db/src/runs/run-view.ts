@@ -11,6 +11,8 @@ import {
   type MetricKind,
   type RecordedProvenance,
   type RunSummary,
+  scriptEnvSchema,
+  shownScriptEnv,
   type TimeBucket,
   thresholdResults,
   type ThresholdResult,
@@ -99,6 +101,8 @@ export interface RunView {
   vcpuPerReplica: number | null;
   /** The code and build the run is of (commit, branch, pull request, build URL; null where unset) and its labels. */
   provenance: RecordedProvenance;
+  /** The script's __ENV besides OPSBENCH_BASE_URL: --env values as given, secrets' values as *** (core script-env.ts). */
+  scriptEnv: Array<{ key: string; value: string; secret: boolean }>;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -213,6 +217,7 @@ export async function loadRunView(db: Db, runId: string, opts: RunViewOptions = 
     seriesPrunedAt: iso(run.seriesPrunedAt),
     vcpuPerReplica: run.targetSpec ? vcpuPerReplica(run.targetSpec.kind, run.targetSpec.spec) : null,
     provenance: recordedProvenance(run),
+    scriptEnv: shownScriptEnv(readStoredJson(scriptEnvSchema, run.scriptEnv) ?? {}, run.scriptSecrets ?? []),
   };
 }
 

@@ -36,7 +36,10 @@ export type AuditAction =
   | "webhook.test"
   | "smtp.save"
   | "smtp.delete"
-  | "run.gate-tripped";
+  | "run.gate-tripped"
+  | "secret.save"
+  | "secret.delete"
+  | "workload.rename";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

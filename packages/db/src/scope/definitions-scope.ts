@@ -1,8 +1,9 @@
 import { pageOf, restoreTargetSecrets, type TargetInput, type WorkloadInput } from "@opsbench/core";
 import { afterName, limitOf, type PageArgs } from "./page-where";
 import type { Db } from "../client";
-import { NotFoundError } from "../errors";
+import { ConflictError, NotFoundError } from "../errors";
 import { targetColumns, workloadColumns } from "../spec-columns";
+import { isUuid } from "./workspace-access";
 
 /** The client or a transaction: createStudy resolves a study's targets and workloads in its own. */
 type DefinitionsDb = Pick<Db, "target" | "workload">;
@@ -77,6 +78,23 @@ function workloadsScope(db: DefinitionsDb, workspaceId: string) {
         create: { workspaceId, name: input.name, ...columns },
         update: columns,
       });
+    },
+    /**
+     * Renames a workload (by id or name). Its runs, baselines and baseline history hang off its id, and a series of
+     * target x workload is keyed by the workload's current name, so all of them follow it. ConflictError when the
+     * new name is taken; NotFoundError for one this workspace does not have.
+     */
+    rename: async (idOrName: string, to: string) => {
+      const row = await db.workload.findFirst({
+        where: { workspaceId, ...(isUuid(idOrName) ? { id: idOrName } : { name: idOrName }) },
+        select: { id: true, name: true },
+      });
+      if (!row) throw new NotFoundError("workload", idOrName);
+      if (row.name === to) return { id: row.id, from: row.name, name: to };
+      if (await db.workload.findUnique({ where: nameKey(workspaceId, to), select: { id: true } }))
+        throw new ConflictError(`a workload named "${to}" already exists`);
+      await db.workload.update({ where: { id: row.id }, data: { name: to } });
+      return { id: row.id, from: row.name, name: to };
     },
   };
 }

@@ -32,7 +32,15 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
      * `requestedBy`: the member's user id (the worker checks their role against the target's credential before deploy).
      * `provenance`: the code and build the run is of (core's runProvenanceSchema, checked again on write).
      */
-    create: async (args: { targetName: string; workloadName: string; requestedBy?: string | null; provenance?: RunProvenance }) => {
+    create: async (args: {
+      targetName: string;
+      workloadName: string;
+      requestedBy?: string | null;
+      provenance?: RunProvenance;
+      /** `--env KEY=VALUE` (core scriptEnvSchema, checked by the caller) and the workspace secrets the script is given. */
+      scriptEnv?: Record<string, string>;
+      scriptSecrets?: string[];
+    }) => {
       const target = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name: args.targetName } } });
       if (!target) throw new NotFoundError("target", args.targetName);
       const workload = await db.workload.findUnique({ where: { workspaceId_name: { workspaceId, name: args.workloadName } } });
@@ -46,6 +54,8 @@ export function runsScope(db: Db, workspaceId: string, access: WorkspaceAccess) 
             requestedBy: args.requestedBy || null,
             ...runSpecColumns(target, workload),
             ...provenanceColumns(args.provenance),
+            scriptEnv: args.scriptEnv ?? {},
+            scriptSecrets: args.scriptSecrets ?? [],
           },
         }),
       );

@@ -13,6 +13,7 @@ import { retentionScope } from "../runs/retention";
 import { auditScope } from "./audit-scope";
 import { deletionScope } from "./deletion-scope";
 import { credentialsScope } from "./credentials-scope";
+import { scriptSecretsScope } from "./script-secrets-scope";
 import { definitionsScope } from "./definitions-scope";
 import { limitsScope } from "./limits-scope";
 import { notificationsScope } from "./notifications-scope";
@@ -81,6 +82,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     importRun: (input: ImportedRunInput) => createImportedRun(db, workspaceId, input),
     /** Credentials for real platforms: sealed, listed without their secret (the worker opens them). */
     credentials: credentialsScope(db, workspaceId),
+    /** Values a run's script is given as __ENV.NAME, sealed; listed by name only (script-secrets-scope.ts). */
+    scriptSecrets: scriptSecretsScope(db, workspaceId),
     /** Webhook endpoints, the SMTP settings and the delivery log (docs/notifications.md). */
     notifications: notificationsScope(db, workspaceId),
     /** The proof of ownership a target's host needs before it may be loaded (host-verification.ts). */

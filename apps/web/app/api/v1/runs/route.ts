@@ -26,6 +26,14 @@ export const GET = apiRoute(async ({ request, scope }) => {
 export const POST = apiRoute(async ({ request, scope, member }) => {
   const input = await parseBody(API_CONTRACTS["POST /api/v1/runs"].body, request);
   await assertCredentialsOpenTo(member, [{ ref: input.target, path: "target" }]);
+  // A secret the workspace does not have is bad input now, not a run that fails on the worker later.
+  const missingSecrets = await scope.scriptSecrets.missing(input.secrets ?? []);
+  if (missingSecrets.length)
+    throw new ApiError(
+      "invalid_input",
+      `no workspace secret named ${missingSecrets.join(", ")} (an owner adds it under Settings, or POST /api/v1/secrets)`,
+      missingSecrets.map((name) => ({ path: "secrets", message: `no secret named ${name}` })),
+    );
   await admitNewWork(scope, await scope.limits.get());
   try {
     const run = await startRun(scope, getRunQueue(), {
@@ -33,6 +41,8 @@ export const POST = apiRoute(async ({ request, scope, member }) => {
       workloadName: input.workload,
       requestedBy: requesterOf(member),
       provenance: input.provenance,
+      scriptEnv: input.env,
+      scriptSecrets: input.secrets,
     });
     await audit(scope, request, { action: "run.start", subjectKind: "run", subjectId: run.id, detail: { ...input } });
     return NextResponse.json({ id: run.id, status: run.status }, { status: 201 });
