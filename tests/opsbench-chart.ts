@@ -48,7 +48,7 @@ export function helm(args: string[]): string {
   try {
     return execFileSync(helmBinary(), args, {
       encoding: "utf8",
-      env: { PATH: "/usr/bin:/bin", HOME: home },
+      env: { PATH: "/usr/bin:/bin", HOME: home, NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
     });
   } finally {
