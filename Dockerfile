@@ -10,7 +10,7 @@
 # Base images are pinned to exact versions; bump them on purpose.
 
 # Go: opsbench-engine (as engine/build.mjs builds it), and the Go benchapp (echo/go, study 001's function).
-FROM golang:1.25.0-bookworm AS go-build
+FROM golang:1.26.8-bookworm AS go-build
 ENV CGO_ENABLED=0
 WORKDIR /src/engine
 COPY engine/go.mod engine/go.sum ./
@@ -21,7 +21,7 @@ WORKDIR /src/echo-go
 COPY benchapps/echo/go/ ./
 RUN go build -trimpath -o /out/echo-go .
 # helm, pinned as apps/worker/helm-build/build.mjs pins it: renders kubernetes targets' charts (docs/kubernetes.md).
-RUN GOBIN=/out go install -trimpath -ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=v3.20.2" helm.sh/helm/v3/cmd/helm@v3.20.2
+RUN GOBIN=/out go install -trimpath -ldflags="-s -w -X helm.sh/helm/v4/internal/version.version=v4.3.1" helm.sh/helm/v4/cmd/helm@v4.3.1
 
 FROM node:24.21.0-bookworm-slim AS deps
 WORKDIR /app

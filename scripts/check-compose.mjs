@@ -268,8 +268,10 @@ function buildStandin(ref, work) {
   if (name === "golang") {
     const version = /^(\d+\.\d+(?:\.\d+)?)/.exec(tag)?.[1];
     const mod = `golang.org/toolchain@v0.0.1-go${version}.linux-amd64`;
-    const dir = JSON.parse(sh("go", ["mod", "download", "-json", mod], { env: { ...process.env, GOFLAGS: "-mod=mod" } })).Dir;
-    if (!dir) throw new Error(`the Go proxy has no ${mod}`);
+    // GOTOOLCHAIN selects exactly that Go: this machine's own when it is that version, else the go command fetches
+    // the toolchain module from the Go proxy (checked against the checksum database); GOROOT is where it is.
+    const dir = sh("go", ["env", "GOROOT"], { env: { ...process.env, GOTOOLCHAIN: `go${version}` } }).trim();
+    if (!dir || !existsSync(path.join(dir, "bin", "go"))) throw new Error(`no Go ${version}: the Go proxy has no ${mod}`);
     cpSync(dir, path.join(ctx, "go"), { recursive: true });
     // The module cache keeps files read-only and without execute bits; the go command sets them when it runs a toolchain.
     sh("chmod", ["-R", "u+w", ctx]);

@@ -1,4 +1,4 @@
-// Builds the pinned helm (helm.sh/helm/v3, from the Go module proxy, checked against the Go checksum database) into
+// Builds the pinned helm (helm.sh/helm/v4, from the Go module proxy, checked against the Go checksum database) into
 // .tools/helm-<version>/helm; an existing build of the same version is reused. The kubernetes kind renders a target's
 // chart with it (packages/providers/src/kubernetes/helm.ts). The Dockerfile's go-build stage builds the same version.
 import { spawnSync } from "node:child_process";
@@ -8,8 +8,14 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** The pinned version: go 1.25 builds it (the Dockerfile's golang image); v3.21 and later need go 1.26. */
-export const HELM_VERSION = "v3.20.2";
+/**
+ * The pinned version. Helm 4 (helm.sh/helm/v4): Helm 3's security fixes end 2027-02-10. It needs go 1.26 (the
+ * Dockerfile's golang image); `helm template`'s flags the kubernetes kind gives (--include-crds, --no-hooks,
+ * --skip-tests, --values, --namespace) are unchanged from Helm 3.
+ */
+export const HELM_VERSION = "v4.3.1";
+/** The Go module of that major version: helm.sh/helm/v4. */
+const HELM_MODULE = `helm.sh/helm/${HELM_VERSION.split(".")[0]}`;
 
 export function helmBuildInfo() {
   return { version: HELM_VERSION, binary: path.join(root, ".tools", `helm-${HELM_VERSION}`, "helm") };
@@ -34,8 +40,8 @@ export function ensureHelm({ log = console.log } = {}) {
       "go",
       "install",
       "-trimpath",
-      `-ldflags=-s -w -X helm.sh/helm/v3/internal/version.version=${version}`,
-      `helm.sh/helm/v3/cmd/helm@${version}`,
+      `-ldflags=-s -w -X ${HELM_MODULE}/internal/version.version=${version}`,
+      `${HELM_MODULE}/cmd/helm@${version}`,
     ],
     { cwd: tmp, stdio: "inherit", env: { ...process.env, CGO_ENABLED: "0", GOBIN: tmp, GOFLAGS: "-mod=mod" } },
   );

@@ -3,6 +3,9 @@
 // permission it is refused before anything is made; with it the CRD is Established first, the Widget's Ready (set here
 // through the status subresource, as a controller would: there is none) is waited for, and teardown, or the reaper
 // after a crash, removes the CRD, the ClusterRole and the namespace.
+// opsbench's own chart (deploy/helm/opsbench) is checked here too, on the same control plane (it is expensive to
+// start): helm lint, helm template with the default values and with ci/external-db-values.yaml, and a server-side
+// dry-run apply of every object it renders, with strict field validation.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -12,6 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, type ControlPlane, startControlPlane } from "../../../tests/control-plane/control-plane";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { ensureHelm } from "../../../apps/worker/helm-build/build.mjs";
+import {
+  type Container,
+  containerOf,
+  externalDbValues,
+  helm as helmRun,
+  type KubeObject,
+  objectOf,
+  renderOpsbenchChart,
+} from "../../../tests/opsbench-chart";
 import { kubeClientOf, kubernetes, type KubernetesState } from "../src";
 import { testContext } from "./provider-context";
 
@@ -200,5 +212,182 @@ describe("a Helm chart with a CRD and cluster-scoped objects on a real control p
     await reaper.deleteRun(runId, rctx);
     expect(await leftOnCluster(runId)).toEqual(nothingLeft);
     expect(await reaper.listRuns(rctx)).not.toContain(runId);
+  });
+});
+
+/** Where the API serves each kind the chart renders (group/version and plural). */
+const RESOURCES: Record<string, { base: string; plural: string; namespaced: boolean }> = {
+  "v1/ServiceAccount": { base: "/api/v1", plural: "serviceaccounts", namespaced: true },
+  "v1/Secret": { base: "/api/v1", plural: "secrets", namespaced: true },
+  "v1/Service": { base: "/api/v1", plural: "services", namespaced: true },
+  "apps/v1/Deployment": { base: "/apis/apps/v1", plural: "deployments", namespaced: true },
+  "apps/v1/StatefulSet": { base: "/apis/apps/v1", plural: "statefulsets", namespaced: true },
+  "batch/v1/Job": { base: "/apis/batch/v1", plural: "jobs", namespaced: true },
+  "networking.k8s.io/v1/Ingress": { base: "/apis/networking.k8s.io/v1", plural: "ingresses", namespaced: true },
+  "policy/v1/PodDisruptionBudget": { base: "/apis/policy/v1", plural: "poddisruptionbudgets", namespaced: true },
+};
+
+/** A server-side apply of one object with dryRun=All: admission and validation run, nothing is stored. */
+async function dryRunApply(namespace: string, obj: KubeObject): Promise<{ status: number; body: KubeObject & { message?: string } }> {
+  const r = RESOURCES[`${obj.apiVersion}/${obj.kind}`];
+  if (!r) throw new Error(`no API path known for ${obj.apiVersion} ${obj.kind} (${obj.metadata.name}): add it to RESOURCES`);
+  const p = `${r.base}/namespaces/${namespace}/${r.plural}/${obj.metadata.name}?dryRun=All&fieldManager=helm-chart-test&fieldValidation=Strict&force=true`;
+  const { request } = await import("node:https");
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${cp.server}${p}`,
+      {
+        method: "PATCH",
+        rejectUnauthorized: false,
+        headers: { authorization: `Bearer ${cp.adminToken}`, "content-type": "application/apply-patch+yaml", accept: "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on("error", reject);
+    // JSON is YAML: the apply body.
+    req.end(JSON.stringify({ ...obj, metadata: { ...obj.metadata, namespace } }));
+  });
+}
+
+describe("opsbench's Helm chart (deploy/helm/opsbench)", () => {
+  const withDefaults = () => renderOpsbenchChart({ release: "ops", namespace: "opsbench" });
+  const external = () => renderOpsbenchChart({ release: "ops", namespace: "opsbench", valuesFiles: [externalDbValues] });
+  const envNames = (c: Container) => (c.env ?? []).map((e) => e.name);
+
+  it("passes helm lint with the default values and with the external database's", () => {
+    const chart = path.resolve(import.meta.dirname, "../../../deploy/helm/opsbench");
+    expect(helmRun(["lint", chart])).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+    expect(helmRun(["lint", chart, "--values", externalDbValues])).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+
+  it("renders the bundled Postgres and Redis by default, and none of them with an external database's Secrets", () => {
+    const kinds = (objs: KubeObject[]) => objs.map((o) => `${o.kind} ${o.metadata.name}`).sort();
+    expect(kinds(withDefaults())).toEqual(
+      [
+        "Deployment ops-opsbench-load-generator",
+        "Deployment ops-opsbench-web",
+        "Deployment ops-opsbench-worker",
+        "Job ops-opsbench-migrate",
+        "PodDisruptionBudget ops-opsbench-load-generator",
+        "PodDisruptionBudget ops-opsbench-web",
+        "PodDisruptionBudget ops-opsbench-worker",
+        "Secret ops-opsbench-secrets",
+        "Service ops-opsbench-postgresql",
+        "Service ops-opsbench-redis",
+        "Service ops-opsbench-web",
+        "ServiceAccount ops-opsbench",
+        "StatefulSet ops-opsbench-postgresql",
+        "StatefulSet ops-opsbench-redis",
+      ].sort(),
+    );
+    const objs = external();
+    expect(kinds(objs)).toEqual(
+      [
+        "Deployment ops-opsbench-load-generator",
+        "Deployment ops-opsbench-web",
+        "Deployment ops-opsbench-worker",
+        "Ingress ops-opsbench",
+        "Job ops-opsbench-migrate",
+        "PodDisruptionBudget ops-opsbench-load-generator",
+        "PodDisruptionBudget ops-opsbench-web",
+        "PodDisruptionBudget ops-opsbench-worker",
+        "Service ops-opsbench-web",
+        "ServiceAccount ops-opsbench",
+      ].sort(),
+    );
+    // Web and workers connect with the external Secrets' URLs; the migrate Job with the schema owner's.
+    const web = containerOf(objectOf(objs, "Deployment", "ops-opsbench-web"), "web");
+    expect(web.env?.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef).toEqual({ name: "opsbench-database", key: "url" });
+    expect(web.env?.find((e) => e.name === "REDIS_URL")?.valueFrom?.secretKeyRef).toEqual({ name: "opsbench-redis", key: "url" });
+    expect(web.env?.find((e) => e.name === "OPSBENCH_SECRET_KEY")?.valueFrom?.secretKeyRef).toEqual({
+      name: "opsbench-secrets",
+      key: "secret-key",
+    });
+    expect(envNames(web)).not.toContain("POSTGRES_HOST");
+    const migrate = objectOf(objs, "Job", "ops-opsbench-migrate");
+    expect(migrate.metadata.annotations?.["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
+    const m = migrate.spec.template.spec.containers[0] as Container;
+    expect(m.command).toEqual(["node", "--import", "tsx", "packages/db/src/migrations/migrate-cli.ts"]);
+    expect(m.env?.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef).toEqual({
+      name: "opsbench-database",
+      key: "migrate-url",
+    });
+    // The fleet is the load generators' replicas, each a worker with --role load.
+    const fleet = objectOf(objs, "Deployment", "ops-opsbench-load-generator");
+    expect(fleet.spec.replicas).toBe(3);
+    expect(containerOf(fleet, "worker").args).toEqual(["--role", "load"]);
+    expect(containerOf(objectOf(objs, "Deployment", "ops-opsbench-worker"), "worker").args).toBeUndefined();
+  });
+
+  it("gives the runner the sandbox's privileges and no secret, and the worker none", () => {
+    for (const name of ["ops-opsbench-worker", "ops-opsbench-load-generator"]) {
+      const d = objectOf(withDefaults(), "Deployment", name);
+      const pod = d.spec.template.spec;
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect(pod.enableServiceLinks).toBe(false);
+      expect(pod.shareProcessNamespace).toBeUndefined();
+      const runner = containerOf(d, "runner");
+      expect(runner.securityContext).toMatchObject({
+        runAsUser: 0,
+        privileged: false,
+        capabilities: { add: ["NET_ADMIN", "SYS_ADMIN"] },
+        seccompProfile: { type: "Unconfined" },
+      });
+      expect((runner.env ?? []).filter((e) => e.valueFrom)).toEqual([]);
+      expect(envNames(runner).filter((n) => /DATABASE|REDIS|POSTGRES|SECRET|PASSWORD/.test(n))).toEqual([]);
+      const worker = containerOf(d, "worker");
+      expect(worker.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ["ALL"] },
+      });
+      expect(envNames(worker)).toContain("OPSBENCH_SECRET_KEY");
+      // The two share the socket's volume and nothing else.
+      const mounts = (c: Container) => (c as Container & { volumeMounts: { name: string }[] }).volumeMounts.map((v) => v.name);
+      expect(mounts(runner)).toEqual(["runner-socket"]);
+      expect(mounts(worker)).toEqual(["runner-socket"]);
+    }
+  });
+
+  it("every object it renders passes a server-side dry-run apply on the control plane, with either values", async () => {
+    const namespace = "opsbench-chart";
+    await api(cp.server, cp.adminToken, "POST", "/api/v1/namespaces", {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: namespace },
+    });
+    try {
+      for (const objs of [withDefaults(), external()]) {
+        for (const obj of objs) {
+          const { status, body } = await dryRunApply(namespace, obj);
+          expect({ object: `${obj.kind} ${obj.metadata.name}`, status, message: body.message }).toEqual({
+            object: `${obj.kind} ${obj.metadata.name}`,
+            status: expect.toSatisfy((s: number) => s === 200 || s === 201),
+            message: undefined,
+          });
+          expect(body.kind).toBe(obj.kind);
+          // The server defaulted it (a dry run goes through admission and defaulting): it is what would be stored.
+          expect(body.metadata.namespace).toBe(namespace);
+        }
+      }
+      // A dry run stores nothing.
+      await expect(
+        api(cp.server, cp.adminToken, "GET", `/apis/apps/v1/namespaces/${namespace}/deployments/ops-opsbench-web`),
+      ).rejects.toThrow(/404/);
+      // And the check can fail: a field the API does not know is refused under strict validation.
+      const web = objectOf(withDefaults(), "Deployment", "ops-opsbench-web");
+      const typo = { ...web, spec: { ...web.spec, replica: 2 } };
+      const refused = await dryRunApply(namespace, typo);
+      // (server-side apply answers 500 for a body it cannot type against the schema; its message names the field)
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.body.message).toMatch(/spec\.replica\b/);
+      expect(refused.body.message).toMatch(/field not declared in schema|unknown field/);
+    } finally {
+      await api(cp.server, cp.adminToken, "DELETE", `/api/v1/namespaces/${namespace}`);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // The pattern is read by cron-parser, the same version BullMQ's job schedulers read it with, so the next ticks
 // shown are the ticks the worker gets. Five fields only (minute to day of week): a seconds field would allow a load
 // test a second, and "@hourly"-style names read differently across libraries.
-import cronParser from "cron-parser";
+import { CronExpressionParser } from "cron-parser";
 import { z } from "zod";
 import { targetName } from "../targets/local-specs";
 
@@ -14,7 +14,7 @@ export function cronProblem(pattern: string): string | null {
     return `'${pattern}' is not a cron pattern: it has ${fields.length} field${fields.length === 1 ? "" : "s"}, five are needed (minute hour day-of-month month day-of-week)`;
   try {
     // A pattern can parse and still name no time that exists (31 April and June): it would never tick.
-    cronParser.parseExpression(fields.join(" "), { utc: true }).next();
+    CronExpressionParser.parse(fields.join(" "), { tz: "UTC" }).next();
     return null;
   } catch (err) {
     return `'${pattern}' is not a cron pattern: ${describeCronError((err as Error).message, fields)}`;
@@ -88,7 +88,7 @@ export type ScheduleInputDraft = z.input<typeof scheduleInput>;
 
 /** The next `count` tick times of a valid pattern in its zone, after `from` (epoch ms, as BullMQ's scheduler counts). */
 export function nextTicks(pattern: string, timeZone: string, count = 5, from: Date = new Date()): Date[] {
-  const it = cronParser.parseExpression(pattern, { tz: timeZone, currentDate: from });
+  const it = CronExpressionParser.parse(pattern, { tz: timeZone, currentDate: from });
   const out: Date[] = [];
   try {
     for (let i = 0; i < count; i++) out.push(it.next().toDate());
