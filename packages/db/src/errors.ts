@@ -14,6 +14,7 @@ export class NotFoundError extends Error {
       | "baseline"
       | "schedule"
       | "webhook"
+      | "exporter"
       | "series",
     readonly key: string,
   ) {

@@ -126,6 +126,18 @@ export {
   workspaceIdentity,
 } from "./scope/notifications-scope";
 export {
+  type ExporterInput,
+  type ExporterRow,
+  type ExportersScope,
+  type ExportRow,
+  type ExportStatus,
+  type OpenedExport,
+  openExport,
+  recordExportAttempt,
+  recordRunExports,
+  runExportFacts,
+} from "./scope/exporters-scope";
+export {
   databaseClockOffsetMs,
   generatorTotals,
   segmentStore,

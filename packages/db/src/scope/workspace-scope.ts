@@ -15,6 +15,7 @@ import { deletionScope } from "./deletion-scope";
 import { credentialsScope } from "./credentials-scope";
 import { definitionsScope } from "./definitions-scope";
 import { limitsScope } from "./limits-scope";
+import { exportersScope } from "./exporters-scope";
 import { notificationsScope } from "./notifications-scope";
 import { runsScope } from "./runs-scope";
 import { schedulesScope } from "./schedules-scope";
@@ -83,6 +84,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     credentials: credentialsScope(db, workspaceId),
     /** Webhook endpoints, the SMTP settings and the delivery log (docs/notifications.md). */
     notifications: notificationsScope(db, workspaceId),
+    /** Results exporters (Prometheus remote write, OTLP) and the log of the runs sent to them (docs/exports.md). */
+    exporters: exportersScope(db, workspaceId),
     /** The proof of ownership a target's host needs before it may be loaded (host-verification.ts). */
     targetVerification: (key: string) => targetVerification(db, workspaceId, key),
   };
