@@ -23,8 +23,13 @@ export type ExportQueue = ReturnType<typeof createExportQueue>;
 /** Queues the run's export to every enabled exporter of its workspace (nothing for a run that did not succeed, or was sent already). */
 export async function exportRun(db: Db, queue: ExportQueue, runId: string): Promise<string[]> {
   const ids = await recordRunExports(db, runId);
-  // jobId = exportId: enqueuing twice sends once.
-  for (const exportId of ids)
-    await queue.add("export", { exportId }, { jobId: exportId, attempts: EXPORT_ATTEMPTS, backoff: { type: EXPORT_BACKOFF } });
+  await enqueueExports(queue, ids);
   return ids;
+}
+
+/** Queues exports recordRunExports wrote (the CLI opens its queue only when there are some). */
+export async function enqueueExports(queue: ExportQueue, exportIds: readonly string[]): Promise<void> {
+  // jobId = exportId: enqueuing twice sends once.
+  for (const exportId of exportIds)
+    await queue.add("export", { exportId }, { jobId: exportId, attempts: EXPORT_ATTEMPTS, backoff: { type: EXPORT_BACKOFF } });
 }

@@ -6,6 +6,7 @@
 //   message TimeSeries   { repeated Label labels = 1; repeated Sample samples = 2; }
 //   message Label        { string name = 1; string value = 2; }
 //   message Sample       { double value = 1; int64 timestamp = 2; }  // timestamp: ms since the epoch
+/// <reference path="../snappyjs.d.ts" />
 import { EXPORT_METRICS, type ExportSeries } from "@opsbench/core";
 import { compress } from "snappyjs";
 import { ProtoWriter } from "./protobuf-writer";
