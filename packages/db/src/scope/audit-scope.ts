@@ -36,6 +36,9 @@ export type AuditAction =
   | "webhook.test"
   | "smtp.save"
   | "smtp.delete"
+  | "exporter.create"
+  | "exporter.update"
+  | "exporter.delete"
   | "run.gate-tripped";
 
 export interface AuditEntry {
