@@ -173,7 +173,15 @@ async function seed(workspaceId: string): Promise<Ids> {
   const exporter = await db.resultsExporter.create({
     data: { workspaceId, name: "matrix", kind: "otlp-http", url: "https://otel.example.com/v1/metrics", createdBy: "matrix" },
   });
-  return { run: run.id, study: study.id, share: share.id, credential: credential.id, schedule: schedule.id, webhook: webhook.id, exporter: exporter.id };
+  return {
+    run: run.id,
+    study: study.id,
+    share: share.id,
+    credential: credential.id,
+    schedule: schedule.id,
+    webhook: webhook.id,
+    exporter: exporter.id,
+  };
 }
 
 const sessionHeaders = (setCookie: string | null): Record<string, string> => {

@@ -435,7 +435,10 @@ message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_met
 message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
 `).root;
 const decode = (type: string, bytes: Uint8Array) =>
-  PROTOS.lookupType(`prometheus.${type}`).toObject(PROTOS.lookupType(`prometheus.${type}`).decode(bytes), { longs: String, defaults: true });
+  PROTOS.lookupType(`prometheus.${type}`).toObject(PROTOS.lookupType(`prometheus.${type}`).decode(bytes), {
+    longs: String,
+    defaults: true,
+  });
 
 describe("results export", () => {
   it("sends an imported run's per-second series by Prometheus remote write and OTLP, each value as the k6 file had it", async () => {
@@ -455,20 +458,47 @@ describe("results export", () => {
       made.push(
         (
           await exporters.create(
-            { name: "prom", kind: "prometheus-remote-write", url: `${prom.url}/api/v1/write`, auth: "basic", username: "grafana", secret: "s3cret", enabled: true, createdBy: "test" },
+            {
+              name: "prom",
+              kind: "prometheus-remote-write",
+              url: `${prom.url}/api/v1/write`,
+              auth: "basic",
+              username: "grafana",
+              secret: "s3cret",
+              enabled: true,
+              createdBy: "test",
+            },
             secretKey(),
           )
         ).id,
         (
           await exporters.create(
-            { name: "otel", kind: "otlp-http", url: `${otlp.url}/v1/metrics`, auth: "bearer", secret: "tok-123", enabled: true, createdBy: "test" },
+            {
+              name: "otel",
+              kind: "otlp-http",
+              url: `${otlp.url}/v1/metrics`,
+              auth: "bearer",
+              secret: "tok-123",
+              enabled: true,
+              createdBy: "test",
+            },
             secretKey(),
           )
         ).id,
         // A private address the egress rule refuses: its export fails at once, never connected to.
-        (await exporters.create({ name: "inside", kind: "otlp-http", url: "http://10.0.0.5:4318/v1/metrics", auth: "none", enabled: true, createdBy: "test" }, secretKey())).id,
+        (
+          await exporters.create(
+            { name: "inside", kind: "otlp-http", url: "http://10.0.0.5:4318/v1/metrics", auth: "none", enabled: true, createdBy: "test" },
+            secretKey(),
+          )
+        ).id,
         // A disabled exporter gets nothing.
-        (await exporters.create({ name: "off", kind: "otlp-http", url: `${otlp.url}/off`, auth: "none", enabled: false, createdBy: "test" }, secretKey())).id,
+        (
+          await exporters.create(
+            { name: "off", kind: "otlp-http", url: `${otlp.url}/off`, auth: "none", enabled: false, createdBy: "test" },
+            secretKey(),
+          )
+        ).id,
       );
       const runId = await importK6Requests(dir, "export-run", requests, {
         t0,

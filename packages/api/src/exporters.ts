@@ -36,9 +36,14 @@ const credentialRule = <T extends { auth?: string | undefined; username?: string
   ctx: z.RefinementCtx,
   creating: boolean,
 ) => {
-  if (v.auth === "basic" && creating && !v.username) ctx.addIssue({ code: "custom", path: ["username"], message: "basic auth needs a username" });
+  if (v.auth === "basic" && creating && !v.username)
+    ctx.addIssue({ code: "custom", path: ["username"], message: "basic auth needs a username" });
   if (v.auth && v.auth !== "none" && creating && !v.secret)
-    ctx.addIssue({ code: "custom", path: ["secret"], message: `${v.auth} auth needs a secret (the ${v.auth === "bearer" ? "token" : "password"})` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["secret"],
+      message: `${v.auth} auth needs a secret (the ${v.auth === "bearer" ? "token" : "password"})`,
+    });
   if (v.auth === "none" && (v.username || v.secret))
     ctx.addIssue({ code: "custom", path: ["auth"], message: 'auth "none" takes no username or secret' });
 };

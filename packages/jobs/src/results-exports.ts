@@ -17,7 +17,8 @@ export const EXPORT_ATTEMPTS = NOTIFICATION_ATTEMPTS;
 export const exportJobPayload = z.object({ exportId: z.uuid() }).strict();
 export type ExportJobPayload = z.infer<typeof exportJobPayload>;
 
-export const createExportQueue = (redisUrl: string, prefix?: string) => createOpsbenchQueue<ExportJobPayload>(EXPORT_QUEUE, redisUrl, prefix);
+export const createExportQueue = (redisUrl: string, prefix?: string) =>
+  createOpsbenchQueue<ExportJobPayload>(EXPORT_QUEUE, redisUrl, prefix);
 export type ExportQueue = ReturnType<typeof createExportQueue>;
 
 /** Queues the run's export to every enabled exporter of its workspace (nothing for a run that did not succeed, or was sent already). */

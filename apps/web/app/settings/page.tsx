@@ -26,6 +26,7 @@ import {
 import { env } from "@/lib/env";
 import { CeilingsPanel } from "@/features/settings/ceilings-panel";
 import { CredentialsPanel } from "@/features/settings/credentials-panel";
+import { ExportersPanel } from "@/features/settings/exporters-panel";
 import { NotificationsPanel } from "@/features/settings/notifications-panel";
 
 export const dynamic = "force-dynamic";
@@ -43,6 +44,7 @@ export default async function SettingsPage() {
         </p>
         <CredentialsPanel scope={(await requireMember()).scope} />
         <NotificationsPanel scope={(await requireMember()).scope} />
+        <ExportersPanel scope={(await requireMember()).scope} />
         <CeilingsPanel admin />
       </div>
     );
@@ -161,6 +163,8 @@ export default async function SettingsPage() {
       {owner && member && <CredentialsPanel scope={member.scope} />}
 
       {owner && member && <NotificationsPanel scope={member.scope} />}
+
+      {owner && member && <ExportersPanel scope={member.scope} />}
 
       {member && <CeilingsPanel admin={signedIn.instanceAdmin} />}
 

@@ -558,7 +558,8 @@ export const API_CONTRACTS = withMethodAndPath({
   },
   "DELETE /api/v1/exporters/{id}": actionRoute("owner", "Deletes a results exporter and its log", exporterDeletedSchema),
   "GET /api/v1/exporters/exports": {
-    summary: "The results export log, newest first: each run sent to each exporter, every attempt's code and error; ?exporter= one exporter's",
+    summary:
+      "The results export log, newest first: each run sent to each exporter, every attempt's code and error; ?exporter= one exporter's",
     role: "owner",
     query: exportsQuery,
     responses: { 200: z.array(exportItemSchema), ...missing, ...refused, ...guarded },

@@ -29,7 +29,13 @@ export function exportRunJob(deps: ExportDeps) {
     const at = new Date().toISOString();
     const started = Date.now();
     const record = (outcome: SendOutcome, status: ExportStatus, sent?: { series: number; samples: number }) =>
-      recordExportAttempt(deps.db, exportId, { at, ok: outcome.ok, code: outcome.code, error: outcome.error, ms: Date.now() - started }, status, sent);
+      recordExportAttempt(
+        deps.db,
+        exportId,
+        { at, ok: outcome.ok, code: outcome.code, error: outcome.error, ms: Date.now() - started },
+        status,
+        sent,
+      );
     let opened: Awaited<ReturnType<typeof openExport>>;
     try {
       opened = await openExport(deps.db, exportId, deps.secretKey);
@@ -71,7 +77,10 @@ export function exportRunJob(deps: ExportDeps) {
     const last = final || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     await record(outcome, outcome.ok ? "delivered" : last ? "failed" : "pending", sent);
     if (outcome.ok) return { status: "delivered" };
-    deps.log.warn({ exportId, exporter: exporter.id, attempt: job.attemptsMade + 1, error: outcome.error, last }, "results export not delivered");
+    deps.log.warn(
+      { exportId, exporter: exporter.id, attempt: job.attemptsMade + 1, error: outcome.error, last },
+      "results export not delivered",
+    );
     if (last) throw new UnrecoverableError(outcome.error ?? "not delivered");
     throw new Error(outcome.error ?? "not delivered");
   };

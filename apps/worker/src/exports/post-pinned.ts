@@ -51,7 +51,8 @@ export async function postPinned(
         res.on("end", () => {
           const code = res.statusCode ?? null;
           if (code !== null && code >= 200 && code < 300) return resolve({ ok: true, code, error: null });
-          const redirect = code !== null && code >= 300 && code < 400 ? ` (a redirect to ${res.headers.location ?? "?"}, not followed)` : "";
+          const redirect =
+            code !== null && code >= 300 && code < 400 ? ` (a redirect to ${res.headers.location ?? "?"}, not followed)` : "";
           resolve({ ok: false, code, error: `the receiver answered ${code}${redirect}${snippet ? `: ${snippet.trim()}` : ""}` });
         });
         res.on("error", (err) => resolve({ ok: false, code: res.statusCode ?? null, error: `the answer broke off: ${err.message}` }));

@@ -21,7 +21,9 @@ export const REMOTE_WRITE_HEADERS = {
 export function writeRequest(series: readonly ExportSeries[]): Uint8Array {
   const w = new ProtoWriter();
   for (const s of series) {
-    const labels = Object.entries({ ...s.labels, __name__: EXPORT_METRICS[s.metric].name }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const labels = Object.entries({ ...s.labels, __name__: EXPORT_METRICS[s.metric].name }).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
     w.message(1, (ts) => {
       for (const [name, value] of labels) ts.message(1, (l) => l.string(1, name).string(2, value));
       for (const p of s.points) ts.message(2, (sample) => sample.double(1, p.v).uint(2, Math.round(p.t)));

@@ -79,7 +79,9 @@ export function runExportSeries(facts: RunExportFacts): ExportSeries[] {
       metric,
       labels,
       // A second without requests has no latency: no point, rather than a 0 that would read as instant answers.
-      points: seconds.filter((s) => metric === "requests" || metric === "failures" || s.requests > 0).map((s) => ({ t: s.t, v: s[metric] })),
+      points: seconds
+        .filter((s) => metric === "requests" || metric === "failures" || s.requests > 0)
+        .map((s) => ({ t: s.t, v: s[metric] })),
     })),
     { metric: "vus", labels, points: byTime(facts.load).map((l) => ({ t: l.t, v: l.vus })) },
     { metric: "replicas", labels, points: infra.map((p) => ({ t: p.t, v: p.replicas })) },
@@ -88,7 +90,9 @@ export function runExportSeries(facts: RunExportFacts): ExportSeries[] {
       labels,
       points: infra.filter((p) => p.cpuPercent !== null).map((p) => ({ t: p.t, v: p.cpuPercent as number })),
     },
-    ...(facts.cost ? [{ metric: "cost" as const, labels: { ...labels, unit: facts.cost.unit }, points: [{ t: facts.cost.t, v: facts.cost.total }] }] : []),
+    ...(facts.cost
+      ? [{ metric: "cost" as const, labels: { ...labels, unit: facts.cost.unit }, points: [{ t: facts.cost.t, v: facts.cost.total }] }]
+      : []),
   ];
   return series.filter((s) => s.points.length > 0);
 }

@@ -278,7 +278,10 @@ export async function runExportFacts(db: Db, runId: string): Promise<RunExportFa
   });
   if (!run) return null;
   const [cells, load, infra] = await Promise.all([
-    db.resultSecond.findMany({ where: { runId }, select: { ts: true, requests: true, failures: true, sumMs: true, minMs: true, maxMs: true, buckets: true } }),
+    db.resultSecond.findMany({
+      where: { runId },
+      select: { ts: true, requests: true, failures: true, sumMs: true, minMs: true, maxMs: true, buckets: true },
+    }),
     db.loadSecond.findMany({ where: { runId }, select: { ts: true, vus: true } }),
     db.infraPoint.findMany({ where: { runId }, select: { ts: true, replicas: true, cpuPercent: true }, orderBy: { ts: "asc" } }),
   ]);

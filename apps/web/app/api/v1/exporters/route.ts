@@ -25,7 +25,8 @@ export const POST = apiRoute(async ({ request, scope }) => {
   try {
     created = await scope.exporters.create({ ...input, createdBy: await actorOf(request) }, env.OPSBENCH_SECRET_KEY);
   } catch (err) {
-    if (err instanceof SecretKeyError) throw new ApiError("internal", `exporters with a credential cannot be saved on this server: ${err.message}`);
+    if (err instanceof SecretKeyError)
+      throw new ApiError("internal", `exporters with a credential cannot be saved on this server: ${err.message}`);
     throw err;
   }
   await audit(scope, request, {

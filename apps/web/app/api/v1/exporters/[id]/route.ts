@@ -17,7 +17,8 @@ export const PUT = apiRoute<{ id: string }>(async ({ request, scope, params }) =
   try {
     updated = await scope.exporters.update(params.id, input, env.OPSBENCH_SECRET_KEY);
   } catch (err) {
-    if (err instanceof SecretKeyError) throw new ApiError("internal", `exporters with a credential cannot be saved on this server: ${err.message}`);
+    if (err instanceof SecretKeyError)
+      throw new ApiError("internal", `exporters with a credential cannot be saved on this server: ${err.message}`);
     throw err;
   }
   // The audit log names what changed, never the secret itself.
@@ -34,6 +35,11 @@ export const PUT = apiRoute<{ id: string }>(async ({ request, scope, params }) =
 /** Deletes an exporter and its log. 404 for an unknown one. */
 export const DELETE = apiRoute<{ id: string }>(async ({ request, scope, params }) => {
   const removed = await scope.exporters.remove(params.id);
-  await audit(scope, request, { action: "exporter.delete", subjectKind: "exporter", subjectId: removed.id, detail: { name: removed.name, url: removed.url } });
+  await audit(scope, request, {
+    action: "exporter.delete",
+    subjectKind: "exporter",
+    subjectId: removed.id,
+    detail: { name: removed.name, url: removed.url },
+  });
   return NextResponse.json({ id: removed.id, deleted: true });
 });
