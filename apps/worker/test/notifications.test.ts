@@ -540,7 +540,9 @@ describe("results export", () => {
         vus: s + 2,
       }));
       // The latency histogram's buckets are 0.8% wide (core histograms): a quantile is within that of the exact one.
-      const close = (got: number, want: number) => expect(Math.abs(got - want) / want).toBeLessThan(0.01);
+      const close = (got: number, want: number) => {
+        expect(Math.abs(got - want) / want).toBeLessThan(0.01);
+      };
 
       // Prometheus remote write: the spec's headers, snappy block format, WriteRequest.
       expect(prom.got).toHaveLength(2);
@@ -572,7 +574,11 @@ describe("results export", () => {
       expect(values("requests")).toEqual(expected.map((e) => e.requests));
       expect(values("failures")).toEqual(expected.map((e) => e.failures));
       expect(values("vus")).toEqual(expected.map((e) => e.vus));
-      for (const q of ["p50", "p95", "p99"] as const) values(q).forEach((v, i) => close(v, expected[i]![q]));
+      for (const q of ["p50", "p95", "p99"] as const) {
+        const got = values(q);
+        expect(got).toHaveLength(expected.length);
+        for (const [i, v] of got.entries()) close(v, expected[i]![q]);
+      }
 
       // OTLP/HTTP: ExportMetricsServiceRequest, a gauge per metric, the run's labels as attributes, nanoseconds.
       expect(otlp.got).toHaveLength(1);
@@ -598,7 +604,7 @@ describe("results export", () => {
       expect(points("requests").map((p) => p.asDouble)).toEqual(expected.map((e) => e.requests));
       expect(points("failures").map((p) => p.asDouble)).toEqual(expected.map((e) => e.failures));
       expect(points("vus").map((p) => p.asDouble)).toEqual(expected.map((e) => e.vus));
-      points("p99").forEach((p, i) => close(p.asDouble, expected[i]!.p99));
+      for (const [i, p] of points("p99").entries()) close(p.asDouble, expected[i]!.p99);
       // The credentials are sealed at rest.
       const row = await stack.db.resultsExporter.findUniqueOrThrow({ where: { id: made[1]! } });
       expect(row.secret).toMatch(/^v1\./);
