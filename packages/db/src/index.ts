@@ -78,7 +78,9 @@ export {
   INVITATION_HEADER,
   OIDC_PROVIDER_ID,
   type Auth,
+  type AuthMail,
   type AuthOptions,
+  PASSWORD_RESET_SECONDS,
   type OidcOptions,
 } from "./auth/create-auth";
 export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";

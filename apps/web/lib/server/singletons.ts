@@ -21,6 +21,7 @@ import {
 import Redis from "ioredis";
 import { env, oidcSettings } from "@/lib/env";
 import { type ChannelUpdates, createChannelUpdates } from "./channel-updates";
+import { instanceMail } from "./instance-mail";
 
 interface ServerSingletons {
   db?: Db;
@@ -95,6 +96,7 @@ export const getAuth = (): Promise<Auth> =>
       secret: env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(getDb())),
       baseURL: env.OPSBENCH_PUBLIC_URL,
       oidc: oidcSettings,
+      ...(instanceMail ? { mail: instanceMail, requireEmailVerification: env.OPSBENCH_REQUIRE_EMAIL_VERIFICATION } : {}),
     }),
   );
 
