@@ -221,6 +221,9 @@ function mailedPasswordReset(mail: AuthMail, requireEmailVerification: boolean) 
 function mailedVerification(mail: AuthMail) {
   return {
     sendOnSignUp: true,
+    // Accounts made before verification was required have unverified addresses: their sign-in is refused and mails
+    // them a link, rather than locking them out.
+    sendOnSignIn: true,
     autoSignInAfterVerification: true,
     sendVerificationEmail: async ({ user, url }: { user: { email: string }; url: string }) => {
       await mail.send({
