@@ -13,6 +13,13 @@ export const dynamic = "force-dynamic";
 export const PUT = apiRoute<{ id: string }>(async ({ request, scope, params }) => {
   const input = await parseBody(API_CONTRACTS["PUT /api/v1/exporters/{id}"].body, request);
   if (input.url !== undefined) refuseOutboundAtSave("results export", input.url, "url", request);
+  // A credential is needed for bearer or basic auth: given now, or stored before.
+  const current = await scope.exporters.get(params.id);
+  const auth = input.auth ?? current.auth;
+  if (auth !== "none" && !input.secret && !current.hasSecret) {
+    const message = `${auth} auth needs a secret (the ${auth === "bearer" ? "token" : "password"})`;
+    throw new ApiError("invalid_input", `secret: ${message}`, [{ path: "secret", message }]);
+  }
   let updated: Awaited<ReturnType<typeof scope.exporters.update>>;
   try {
     updated = await scope.exporters.update(params.id, input, env.OPSBENCH_SECRET_KEY);
