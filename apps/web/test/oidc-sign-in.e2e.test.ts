@@ -187,6 +187,16 @@ describe("password reset by mail", () => {
       await page.getByRole("button", { name: "Mail me a reset link" }).click();
       await page.getByTestId("reset-requested").waitFor();
       expect(mails.some((m) => m.to.includes("nobody@opsbench.test"))).toBe(false);
+
+      // Signed in with the new password, the owner's settings page has the results export panel.
+      await page.goto(`${web}/sign-in`);
+      await page.locator('input[name="email"]').fill(TEST_OWNER.email);
+      await page.locator('input[name="password"]').fill(newPassword);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+      await page.goto(`${web}/settings#exporters`);
+      await page.getByTestId("new-exporter-form").waitFor();
+      await page.getByTestId("exporters").screenshot({ path: "/tmp/exporters-panel.png" });
     } finally {
       await page.close();
     }
