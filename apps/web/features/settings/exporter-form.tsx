@@ -15,8 +15,8 @@ export function NewExporterForm({ action }: { action: Action }) {
   return (
     <form action={submit} className="space-y-2 p-3" data-testid="new-exporter-form">
       <div className="flex flex-wrap gap-2">
-        <input name="name" required aria-label="Exporter name" placeholder="grafana-cloud" className={`${inputClass} max-w-40 shrink-0`} />
-        <select name="kind" aria-label="Protocol" defaultValue="prometheus-remote-write" className={`${inputClass} w-56 shrink-0`}>
+        <input name="name" required aria-label="Exporter name" placeholder="grafana-cloud" className={`${inputClass} max-w-40`} />
+        <select name="kind" aria-label="Protocol" defaultValue="prometheus-remote-write" className={`${inputClass} max-w-60`}>
           <option value="prometheus-remote-write">Prometheus remote write</option>
           <option value="otlp-http">OTLP over HTTP</option>
         </select>
