@@ -35,7 +35,7 @@ export function NewExporterForm({ action }: { action: Action }) {
           aria-label="Authentication"
           value={auth}
           onChange={(e) => setAuth(e.target.value)}
-          className={`${inputClass} max-w-40`}
+          className={`${inputClass} max-w-48`}
         >
           <option value="none">No authentication</option>
           <option value="bearer">Bearer token</option>
