@@ -16,7 +16,7 @@ export function NewExporterForm({ action }: { action: Action }) {
     <form action={submit} className="space-y-2 p-3" data-testid="new-exporter-form">
       <div className="flex flex-wrap gap-2">
         <input name="name" required aria-label="Exporter name" placeholder="grafana-cloud" className={`${inputClass} max-w-40`} />
-        <select name="kind" aria-label="Protocol" defaultValue="prometheus-remote-write" className={`${inputClass} max-w-60 shrink-0`}>
+        <select name="kind" aria-label="Protocol" defaultValue="prometheus-remote-write" className={`${inputClass} max-w-72 shrink-0`}>
           <option value="prometheus-remote-write">Prometheus remote write</option>
           <option value="otlp-http">OTLP over HTTP</option>
         </select>
@@ -35,7 +35,7 @@ export function NewExporterForm({ action }: { action: Action }) {
           aria-label="Authentication"
           value={auth}
           onChange={(e) => setAuth(e.target.value)}
-          className={`${inputClass} max-w-48 shrink-0`}
+          className={`${inputClass} max-w-52 shrink-0`}
         >
           <option value="none">No authentication</option>
           <option value="bearer">Bearer token</option>
