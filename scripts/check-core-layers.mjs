@@ -31,6 +31,7 @@ export const LAYERS = [
   "compare",
   "schedules",
   "notifications",
+  "exports",
 ];
 
 const root = path.resolve(import.meta.dirname, "..");

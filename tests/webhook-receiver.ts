@@ -7,17 +7,20 @@ import type { AddressInfo } from "node:net";
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as received (a binary one: the results export's protobuf). */
+  raw: Buffer;
+  url: string;
 }
 
 /** An HTTP receiver on loopback that answers each request with the next status of `statuses` (the last one repeats). */
 export async function receiver(statuses: number[] = [200]): Promise<{ url: string; got: Received[]; close: () => Promise<void> }> {
   const got: Received[] = [];
   const server: Server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      got.push({ headers: req.headers, body });
+      const raw = Buffer.concat(chunks);
+      got.push({ headers: req.headers, body: raw.toString("utf8"), raw, url: req.url ?? "" });
       res.statusCode = statuses[Math.min(got.length - 1, statuses.length - 1)]!;
       res.end(res.statusCode >= 400 ? "receiver says no" : "ok");
     });

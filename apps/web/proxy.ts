@@ -14,10 +14,11 @@ const SESSION_COOKIES = ["better-auth.session_token", "__Secure-better-auth.sess
 const LOCAL_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
 
 /**
- * The API, Next's own files, the icon, the ways in (sign-in, sign-up, invitation links), share links' pages, and the
- * packed CLI (/cli/opsbench-cli.tgz: `npm install` sends no session cookie, and the CLI is no secret).
+ * The API, Next's own files, the icon, the ways in (sign-in, sign-up, a forgotten password, invitation links), share
+ * links' pages, and the packed CLI (/cli/opsbench-cli.tgz: `npm install` sends no session cookie, and the CLI is no secret).
  */
-const OPEN_PATHS = /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|invite\/|share\/[^/]+|cli\/opsbench-cli\.tgz$)/;
+const OPEN_PATHS =
+  /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|forgot-password|reset-password|invite\/|share\/[^/]+|cli\/opsbench-cli\.tgz$)/;
 
 export function proxy(request: NextRequest) {
   if (env.OPSBENCH_AUTH === "off") {

@@ -37,6 +37,20 @@ const webEnvSchema = sharedEnvSchema
     OPSBENCH_CLI_TARBALL: z.string().min(1).optional(),
     /** What a script's files (open() data, modules) may weigh together, in bytes (docs/workloads.md); the instance admin's. */
     OPSBENCH_MAX_SCRIPT_FILES_BYTES: z.coerce.number().int().min(1).max(BUNDLE_BYTES_CEILING).default(MAX_BUNDLE_BYTES),
+    /**
+     * The instance's own mail server (docs/self-hosting.md "Mail"): password-reset mail, invitations, e-mail
+     * verification. smtp://[user:password@]host[:port] (STARTTLS when the server offers it) or smtps:// (implicit TLS).
+     * Unset: no mail (no "Forgot password?", invitations are links an owner hands on). Workspaces' notification
+     * e-mail uses their own SMTP settings, not this.
+     */
+    OPSBENCH_SMTP_URL: z
+      .url({ message: "not a URL (e.g. smtp://user:password@mail.example.com:587 or smtps://mail.example.com)" })
+      .refine((u) => /^smtps?:$/.test(new URL(u).protocol), "OPSBENCH_SMTP_URL starts smtp:// or smtps://")
+      .optional(),
+    /** The sender of the instance's mail. */
+    OPSBENCH_SMTP_FROM: z.email({ message: "not an e-mail address" }).default("opsbench@localhost"),
+    /** "true": a new account signs in only once its address is verified (a link mailed at sign-up; needs OPSBENCH_SMTP_URL). */
+    OPSBENCH_REQUIRE_EMAIL_VERIFICATION: z.stringbool().default(false),
     /** Proxies whose X-Forwarded-For is believed (comma-separated IPs and CIDRs); none by default: the socket's address counts. */
     OPSBENCH_TRUSTED_PROXIES: z
       .string()
@@ -60,6 +74,12 @@ export const env = parseProcessEnv(
         code: "custom",
         path: [oidcVariables.find((name) => e[name] === undefined) ?? oidcVariables[0]],
         message: `OIDC sign-in needs all of ${oidcVariables.join(", ")} (only ${set.join(", ")} set)`,
+      });
+    if (e.OPSBENCH_REQUIRE_EMAIL_VERIFICATION && !e.OPSBENCH_SMTP_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["OPSBENCH_REQUIRE_EMAIL_VERIFICATION"],
+        message: "e-mail verification mails a link: it needs OPSBENCH_SMTP_URL (the instance's mail server)",
       });
     // The redirect URI registered at the provider must be exact; one inferred from each request is not.
     if (set.length === oidcVariables.length && !e.OPSBENCH_PUBLIC_URL)

@@ -491,6 +491,41 @@ describe("/api/v1 route contracts", () => {
     expect((await call("DELETE /api/v1/webhooks/{id}", `/api/v1/webhooks/${hookId}`)).status).toBe(200);
     expect((await call("DELETE /api/v1/webhooks/{id}", `/api/v1/webhooks/${hookId}`)).status).toBe(404);
 
+    // Results exporters (docs/exports.md): the credential stored sealed, never answered; the egress rule at save.
+    const exporter = await call("POST /api/v1/exporters", "/api/v1/exporters", {
+      body: {
+        name: "contract-prom",
+        kind: "prometheus-remote-write",
+        url: "https://prom.example.com/api/v1/write",
+        auth: "bearer",
+        secret: "tok-contract",
+      },
+    });
+    expect(exporter.status).toBe(201);
+    expect(exporter.body).toMatchObject({ auth: "bearer", hasSecret: true, enabled: true });
+    const exporterId = field(exporter.body, "id");
+    const refusedExporter = await call("POST /api/v1/exporters", "/api/v1/exporters", {
+      body: { name: "inside", kind: "otlp-http", url: "http://10.0.0.5:4318/v1/metrics" },
+    });
+    expect(refusedExporter.status).toBe(422);
+    expect(JSON.stringify(refusedExporter.body)).toContain("results export to 10.0.0.5 port 4318 refused");
+    // A bearer exporter without its token names the field.
+    const noToken = await call("POST /api/v1/exporters", "/api/v1/exporters", {
+      body: { name: "x", kind: "otlp-http", url: "https://otel.example.com/v1/metrics", auth: "bearer" },
+    });
+    expect(noToken.status).toBe(422);
+    expect(JSON.stringify(noToken.body)).toContain("bearer auth needs a secret");
+    expect(JSON.stringify((await call("GET /api/v1/exporters", "/api/v1/exporters")).body)).not.toContain("tok-contract");
+    expect((await call("PUT /api/v1/exporters/{id}", `/api/v1/exporters/${exporterId}`, { body: { enabled: false } })).body).toMatchObject({
+      enabled: false,
+      hasSecret: true,
+    });
+    expect((await call("PUT /api/v1/exporters/{id}", `/api/v1/exporters/${missingId}`, { body: {} })).status).toBe(404);
+    expect((await call("GET /api/v1/exporters/exports", `/api/v1/exporters/exports?exporter=${exporterId}`)).body).toEqual([]);
+    expect((await call("GET /api/v1/exporters/exports", "/api/v1/exporters/exports?limit=0")).status).toBe(422);
+    expect((await call("DELETE /api/v1/exporters/{id}", `/api/v1/exporters/${exporterId}`)).status).toBe(200);
+    expect((await call("DELETE /api/v1/exporters/{id}", `/api/v1/exporters/${exporterId}`)).status).toBe(404);
+
     // Every route was called at least once with a success.
     const succeeded = Object.keys(API_CONTRACTS).filter((key) => [...called].some((c) => c === `${key} 200` || c === `${key} 201`));
     expect(succeeded.sort()).toEqual(Object.keys(API_CONTRACTS).sort());

@@ -21,7 +21,7 @@ import { startSignedInWeb } from "../../../tests/test-identity";
 // This file's web app requires sign-in (the other web tests run with OPSBENCH_AUTH=off); its first account is `owner`.
 const { web, owner } = await startSignedInWeb();
 
-type Ids = { run: string; study: string; share: string; credential: string; schedule: string; webhook: string };
+type Ids = { run: string; study: string; share: string; credential: string; schedule: string; webhook: string; exporter: string };
 interface Row {
   /** The URL to call, given the ids of rows in the *other* workspace than the caller's. */
   url: (ids: Ids) => string;
@@ -96,6 +96,12 @@ const MATRIX: Record<RouteKey, Row> = {
   "DELETE /api/v1/webhooks/{id}": { url: (i) => `/api/v1/webhooks/${i.webhook}`, allowed: 404 },
   "POST /api/v1/webhooks/{id}/test": { url: (i) => `/api/v1/webhooks/${i.webhook}/test`, allowed: 404 },
   "GET /api/v1/webhooks/deliveries": { url: () => "/api/v1/webhooks/deliveries", allowed: 200 },
+  "GET /api/v1/exporters": { url: () => "/api/v1/exporters", allowed: 200 },
+  "POST /api/v1/exporters": { url: () => "/api/v1/exporters", body: {}, allowed: 422 },
+  // A valid body (nothing changed), so the other workspace's exporter is what refuses it.
+  "PUT /api/v1/exporters/{id}": { url: (i) => `/api/v1/exporters/${i.exporter}`, body: {}, allowed: 404 },
+  "DELETE /api/v1/exporters/{id}": { url: (i) => `/api/v1/exporters/${i.exporter}`, allowed: 404 },
+  "GET /api/v1/exporters/exports": { url: () => "/api/v1/exporters/exports", allowed: 200 },
   "GET /api/v1/notifications/smtp": { url: () => "/api/v1/notifications/smtp", allowed: 200 },
   "PUT /api/v1/notifications/smtp": { url: () => "/api/v1/notifications/smtp", body: {}, allowed: 422 },
   // Nothing is set in either workspace: the owner's call answers { deleted: false }.
@@ -140,11 +146,11 @@ type Caller = {
 let db: Db;
 const callers: Caller[] = [];
 const ids: Record<"default" | "other", Ids> = {
-  default: { run: "", study: "", share: "", credential: "", schedule: "", webhook: "" },
-  other: { run: "", study: "", share: "", credential: "", schedule: "", webhook: "" },
+  default: { run: "", study: "", share: "", credential: "", schedule: "", webhook: "", exporter: "" },
+  other: { run: "", study: "", share: "", credential: "", schedule: "", webhook: "", exporter: "" },
 };
 
-/** A run, a study, a share link, a credential, a schedule and a webhook endpoint in the workspace, made directly in the database (nothing is queued). */
+/** A run, a study, a share link, a credential, a schedule, a webhook endpoint and an exporter in the workspace, made directly in the database (nothing is queued). */
 async function seed(workspaceId: string): Promise<Ids> {
   const run = await db.run.create({ data: { workspaceId, status: "SUCCEEDED", source: "k6-import", name: "matrix" } });
   const study = await db.study.create({ data: { workspaceId, name: "matrix", status: "SUCCEEDED" } });
@@ -169,7 +175,18 @@ async function seed(workspaceId: string): Promise<Ids> {
   const webhook = await db.webhookEndpoint.create({
     data: { workspaceId, url: "https://hooks.example.com/matrix", events: ["run.failed"], secret: "v1.x.x.x", createdBy: "matrix" },
   });
-  return { run: run.id, study: study.id, share: share.id, credential: credential.id, schedule: schedule.id, webhook: webhook.id };
+  const exporter = await db.resultsExporter.create({
+    data: { workspaceId, name: "matrix", kind: "otlp-http", url: "https://otel.example.com/v1/metrics", createdBy: "matrix" },
+  });
+  return {
+    run: run.id,
+    study: study.id,
+    share: share.id,
+    credential: credential.id,
+    schedule: schedule.id,
+    webhook: webhook.id,
+    exporter: exporter.id,
+  };
 }
 
 const sessionHeaders = (setCookie: string | null): Record<string, string> => {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { WorkerConfig } from "./config";
 import { retryDelayMs } from "@opsbench/core";
 import { checkCredentialJob } from "./credential-check-worker";
+import { exportRunJob } from "./exports/export-run-job";
 import { deliverNotificationJob } from "./notifications/deliver-notification";
 import type { InFlight } from "./in-flight";
 import { holdHost } from "./load-lock";
@@ -133,6 +134,24 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
               db: services.db,
               secretKey: config.credentials.secretKey,
               publicUrl: env.OPSBENCH_PUBLIC_URL,
+              log,
+              policy: {
+                allowlist: env.OPSBENCH_LOAD_ALLOWED_HOSTS,
+                privateRanges: env.OPSBENCH_LOAD_PRIVATE_RANGES,
+                protectedPorts: config.blockPorts,
+                dnsServers: env.OPSBENCH_DNS_SERVERS,
+              },
+            }),
+            backoffStrategy: (attemptsMade) => retryDelayMs(attemptsMade, env.OPSBENCH_NOTIFICATION_RETRY_BASE_MS),
+          }),
+          // Runs' series to the workspaces' Prometheus and OTLP receivers (docs/exports.md), under the same egress rule
+          // and with the same retry schedule as the notifications.
+          exports: consumer({
+            queue: CONSUMED_QUEUES.exports,
+            label: "results export worker",
+            handle: exportRunJob({
+              db: services.db,
+              secretKey: config.credentials.secretKey,
               log,
               policy: {
                 allowlist: env.OPSBENCH_LOAD_ALLOWED_HOSTS,

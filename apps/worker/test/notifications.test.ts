@@ -1,15 +1,27 @@
+/// <reference path="../src/snappyjs.d.ts" />
 // Notifications through the worker (docs/notifications.md), against real receivers on loopback (the test's
 // OPSBENCH_LOAD_ALLOWED_HOSTS lets 127.0.0.1:1024-65535 through, as an admin's host:port entry would):
 // three failed runs reach a webhook as three signed deliveries whose signatures verify with the endpoint's secret;
 // a receiver that answers 500 twice gets the event on the third attempt, every attempt logged; a Slack-format
 // endpoint gets Slack's { "text" } body; an address the egress rule refuses is never connected to; e-mail goes
-// through the workspace's SMTP server (smtp-server on loopback, with a password).
+// through the workspace's SMTP server (smtp-server on loopback, with a password). Results export (docs/exports.md): a
+// run imported from a k6 file whose numbers the test knows (the real `opsbench import k6`) reaches a Prometheus
+// remote-write receiver and an OTLP/HTTP receiver, whose requests the test decodes as those protocols define them
+// (snappy, then protobuf, with the protocols' own message definitions) and checks value by value.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { EXPORT_METRICS } from "@opsbench/core";
+import protobuf from "protobufjs";
+import { uncompress } from "snappyjs";
+import { createExportQueue, exportRun } from "@opsbench/jobs";
 import { createNotificationQueue, createScheduleQueue, type NotificationQueue, notify, notifyNewChanges, startRun } from "@opsbench/jobs";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useWorker } from "../../../tests/file-services";
 import { openTestStack, shortRamp, taewaTarget, testRedisUrl, testSecretKey, waitForFinal } from "../../../tests/helpers";
+import { exactQuantile, importK6Requests, type WrittenRequest } from "../../../tests/k6-result-files";
 import { importSeriesRun, seriesCommit } from "../../../tests/series-runs";
 import { receiver, signatureVerifies } from "../../../tests/webhook-receiver";
 
@@ -393,6 +405,215 @@ describe("e-mail", () => {
       expect(failed?.attempts).toBe(1);
     } finally {
       await stack.scope.notifications.removeSmtp();
+    }
+  });
+});
+
+// The protocols' own message definitions (Prometheus remote write 1.0's types.proto/remote.proto; opentelemetry-proto's
+// metrics_service.proto, metrics.proto, common.proto, resource.proto), cut to the fields opsbench sends, with their
+// field numbers and types: the decoder the test checks the exporter's bytes with.
+const PROTOS = protobuf.parse(`
+syntax = "proto3";
+package prometheus;
+message WriteRequest { repeated TimeSeries timeseries = 1; }
+message TimeSeries { repeated Label labels = 1; repeated Sample samples = 2; }
+message Label { string name = 1; string value = 2; }
+message Sample { double value = 1; int64 timestamp = 2; }
+message AnyValue { oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; } }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message Resource { repeated KeyValue attributes = 1; uint32 dropped_attributes_count = 2; }
+message InstrumentationScope { string name = 1; string version = 2; repeated KeyValue attributes = 3; }
+message NumberDataPoint {
+  repeated KeyValue attributes = 7; fixed64 start_time_unix_nano = 2; fixed64 time_unix_nano = 3;
+  oneof value { double as_double = 4; sfixed64 as_int = 6; } uint32 flags = 8;
+}
+message Gauge { repeated NumberDataPoint data_points = 1; }
+message Sum { repeated NumberDataPoint data_points = 1; int32 aggregation_temporality = 2; bool is_monotonic = 3; }
+message Metric { string name = 1; string description = 2; string unit = 3; oneof data { Gauge gauge = 5; Sum sum = 7; } }
+message ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; string schema_url = 3; }
+message ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; string schema_url = 3; }
+message ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
+`).root;
+const decode = (type: string, bytes: Uint8Array) =>
+  PROTOS.lookupType(`prometheus.${type}`).toObject(PROTOS.lookupType(`prometheus.${type}`).decode(bytes), {
+    longs: String,
+    defaults: true,
+  });
+
+describe("results export", () => {
+  it("sends an imported run's per-second series by Prometheus remote write and OTLP, each value as the k6 file had it", async () => {
+    // Four seconds; second s has 10 + 5s requests of 20 + 10s + k ms (k = 0, 1, ...), s of them failed, and s + 2 VUs.
+    const t0 = Date.UTC(2026, 10, 20, 12, 0, 0);
+    const perSecond = [0, 1, 2, 3].map((s) => Array.from({ length: 10 + 5 * s }, (_, k) => 20 + 10 * s + k));
+    const requests: WrittenRequest[] = perSecond.flatMap((values, s) =>
+      values.map((ms, k) => ({ atMs: s * 1000 + k * 20, ms, ok: k >= s })),
+    );
+    const commit = "0123456789abcdef0123456789abcdef01234567";
+    const prom = await receiver([500, 200]);
+    const otlp = await receiver();
+    const dir = await mkdtemp(path.join(tmpdir(), "opsbench-export-"));
+    const exporters = stack.scope.exporters;
+    const made: string[] = [];
+    try {
+      made.push(
+        (
+          await exporters.create(
+            {
+              name: "prom",
+              kind: "prometheus-remote-write",
+              url: `${prom.url}/api/v1/write`,
+              auth: "basic",
+              username: "grafana",
+              secret: "s3cret",
+              enabled: true,
+              createdBy: "test",
+            },
+            secretKey(),
+          )
+        ).id,
+        (
+          await exporters.create(
+            {
+              name: "otel",
+              kind: "otlp-http",
+              url: `${otlp.url}/v1/metrics`,
+              auth: "bearer",
+              secret: "tok-123",
+              enabled: true,
+              createdBy: "test",
+            },
+            secretKey(),
+          )
+        ).id,
+        // A private address the egress rule refuses: its export fails at once, never connected to.
+        (
+          await exporters.create(
+            { name: "inside", kind: "otlp-http", url: "http://10.0.0.5:4318/v1/metrics", auth: "none", enabled: true, createdBy: "test" },
+            secretKey(),
+          )
+        ).id,
+        // A disabled exporter gets nothing.
+        (
+          await exporters.create(
+            { name: "off", kind: "otlp-http", url: `${otlp.url}/off`, auth: "none", enabled: false, createdBy: "test" },
+            secretKey(),
+          )
+        ).id,
+      );
+      const runId = await importK6Requests(dir, "export-run", requests, {
+        t0,
+        load: perSecond.map((_, s) => ({ second: s, vus: s + 2, iterations: 10 + 5 * s })),
+        importArgs: ["--commit", commit],
+      });
+      await expect
+        .poll(async () => (await exporters.exports({ limit: 20 })).filter((e) => e.runId === runId && e.status !== "pending").length, {
+          timeout: 60_000,
+          interval: 200,
+        })
+        .toBe(3);
+      const log = (await exporters.exports({ limit: 20 })).filter((e) => e.runId === runId);
+      const byName = Object.fromEntries(log.map((e) => [e.exporterName, e]));
+      expect(Object.keys(byName).sort()).toEqual(["inside", "otel", "prom"]);
+      expect(byName.prom).toMatchObject({ status: "delivered", attempts: 2, lastResponseCode: 200 });
+      expect(byName.prom!.attemptLog.map((a) => [a.ok, a.code])).toEqual([
+        [false, 500],
+        [true, 200],
+      ]);
+      expect(byName.otel).toMatchObject({ status: "delivered", attempts: 1, lastResponseCode: 200 });
+      expect(byName.inside).toMatchObject({ status: "failed", attempts: 1 });
+      expect(byName.inside!.lastError).toMatch(/^results export to 10\.0\.0\.5 port 4318 refused: 10\.0\.0\.5 is a private address/);
+      // Sent once: the same run queued again goes nowhere.
+      const queue = createExportQueue(testRedisUrl());
+      try {
+        expect(await exportRun(stack.db, queue, runId)).toEqual([]);
+      } finally {
+        await queue.close();
+      }
+
+      const expected = perSecond.map((values, s) => ({
+        t: t0 + s * 1000,
+        p50: exactQuantile(values, 0.5),
+        p95: exactQuantile(values, 0.95),
+        p99: exactQuantile(values, 0.99),
+        requests: values.length,
+        failures: s,
+        vus: s + 2,
+      }));
+      // The latency histogram's buckets are 0.8% wide (core histograms): a quantile is within that of the exact one.
+      const close = (got: number, want: number) => {
+        expect(Math.abs(got - want) / want).toBeLessThan(0.01);
+      };
+
+      // Prometheus remote write: the spec's headers, snappy block format, WriteRequest.
+      expect(prom.got).toHaveLength(2);
+      const pr = prom.got[1]!;
+      expect(pr.url).toBe("/hook/api/v1/write");
+      expect(pr.headers).toMatchObject({
+        "content-type": "application/x-protobuf",
+        "content-encoding": "snappy",
+        "x-prometheus-remote-write-version": "0.1.0",
+        authorization: `Basic ${Buffer.from("grafana:s3cret").toString("base64")}`,
+      });
+      const write = decode("WriteRequest", uncompress(new Uint8Array(pr.raw))) as {
+        timeseries: { labels: { name: string; value: string }[]; samples: { value: number; timestamp: string }[] }[];
+      };
+      const series = new Map(write.timeseries.map((ts) => [ts.labels.find((l) => l.name === "__name__")!.value, ts]));
+      expect([...series.keys()].sort()).toEqual(
+        [EXPORT_METRICS.p50, EXPORT_METRICS.p95, EXPORT_METRICS.p99, EXPORT_METRICS.requests, EXPORT_METRICS.failures, EXPORT_METRICS.vus]
+          .map((m) => m.name)
+          .sort(),
+      );
+      for (const ts of write.timeseries) {
+        const names = ts.labels.map((l) => l.name);
+        expect(names).toEqual([...names].sort());
+        // An import has no target, workload or study: those labels are left out, not sent empty.
+        expect(Object.fromEntries(ts.labels.map((l) => [l.name, l.value]))).toEqual({ __name__: expect.any(String), run: runId, commit });
+        expect(ts.samples.map((x) => Number(x.timestamp))).toEqual(expected.map((e) => e.t));
+      }
+      const values = (m: keyof typeof EXPORT_METRICS) => series.get(EXPORT_METRICS[m].name)!.samples.map((x) => x.value);
+      expect(values("requests")).toEqual(expected.map((e) => e.requests));
+      expect(values("failures")).toEqual(expected.map((e) => e.failures));
+      expect(values("vus")).toEqual(expected.map((e) => e.vus));
+      for (const q of ["p50", "p95", "p99"] as const) {
+        const got = values(q);
+        expect(got).toHaveLength(expected.length);
+        for (const [i, v] of got.entries()) close(v, expected[i]![q]);
+      }
+
+      // OTLP/HTTP: ExportMetricsServiceRequest, a gauge per metric, the run's labels as attributes, nanoseconds.
+      expect(otlp.got).toHaveLength(1);
+      const or = otlp.got[0]!;
+      expect(or.url).toBe("/hook/v1/metrics");
+      expect(or.headers).toMatchObject({ "content-type": "application/x-protobuf", authorization: "Bearer tok-123" });
+      type Point = { timeUnixNano: string; asDouble: number; attributes: { key: string; value: { stringValue: string } }[] };
+      const req = decode("ExportMetricsServiceRequest", new Uint8Array(or.raw)) as {
+        resourceMetrics: {
+          resource: { attributes: { key: string; value: { stringValue: string } }[] };
+          scopeMetrics: { metrics: { name: string; unit: string; gauge: { dataPoints: Point[] } }[] }[];
+        }[];
+      };
+      expect(req.resourceMetrics).toHaveLength(1);
+      expect(req.resourceMetrics[0]!.resource.attributes).toEqual([{ key: "service.name", value: { stringValue: "opsbench" } }]);
+      const metrics = new Map(req.resourceMetrics[0]!.scopeMetrics[0]!.metrics.map((m) => [m.name, m]));
+      expect(metrics.get(EXPORT_METRICS.p95.name)!.unit).toBe("ms");
+      const points = (m: keyof typeof EXPORT_METRICS) => metrics.get(EXPORT_METRICS[m].name)!.gauge.dataPoints;
+      for (const p of points("requests")) {
+        expect(Object.fromEntries(p.attributes.map((a) => [a.key, a.value.stringValue]))).toEqual({ run: runId, commit });
+      }
+      expect(points("requests").map((p) => BigInt(p.timeUnixNano))).toEqual(expected.map((e) => BigInt(e.t) * 1_000_000n));
+      expect(points("requests").map((p) => p.asDouble)).toEqual(expected.map((e) => e.requests));
+      expect(points("failures").map((p) => p.asDouble)).toEqual(expected.map((e) => e.failures));
+      expect(points("vus").map((p) => p.asDouble)).toEqual(expected.map((e) => e.vus));
+      for (const [i, p] of points("p99").entries()) close(p.asDouble, expected[i]!.p99);
+      // The credentials are sealed at rest.
+      const row = await stack.db.resultsExporter.findUniqueOrThrow({ where: { id: made[1]! } });
+      expect(row.secret).toMatch(/^v1\./);
+      expect(row.secret).not.toContain("tok-123");
+    } finally {
+      for (const id of made) await exporters.remove(id);
+      await rm(dir, { recursive: true, force: true });
+      await prom.close();
+      await otlp.close();
     }
   });
 });

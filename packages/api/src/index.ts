@@ -8,6 +8,7 @@ export * from "./error-body";
 export * from "./external-runs";
 export * from "./ingest";
 export * from "./notifications";
+export * from "./exporters";
 export * from "./runs";
 export * from "./same-type";
 export * from "./secrets";

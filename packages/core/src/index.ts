@@ -8,6 +8,7 @@
 //                the http series cap, and the settings of a k6 started elsewhere (external runs)
 //   load-hosts/  which hosts load may go to (egress policy) and how a run's load host was admitted; the same rule for
 //                the server's own requests for a user (webhooks, SMTP: outbound-hosts.ts)
+//   exports/     the per-second series a run's results export sends (Prometheus remote write, OTLP), their names
 //   notifications/ the events a workspace is notified of, their payload and each channel's body (JSON, Slack, e-mail)
 //   runs/        a run's status machine, summary, latency/throughput/metric summaries, measured cells,
 //                validity flags, infra point detail, provenance (commit, branch, PR, build, labels; from CI's env)
@@ -77,6 +78,7 @@ export * from "./load-hosts/load-admission";
 export * from "./load-hosts/save-time-refusal";
 export * from "./load-hosts/outbound-hosts";
 export * from "./notifications/notification-events";
+export * from "./exports/export-series";
 export * from "./k6/k6-plan-check";
 export * from "./connection-urls";
 export * from "./compare";

@@ -15,7 +15,8 @@ export class NotFoundError extends Error {
       | "schedule"
       | "webhook"
       | "series"
-      | "secret",
+      | "secret"
+      | "exporter",
     readonly key: string,
   ) {
     super(`${entity} "${key}" not found`);

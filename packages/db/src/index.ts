@@ -78,7 +78,9 @@ export {
   INVITATION_HEADER,
   OIDC_PROVIDER_ID,
   type Auth,
+  type AuthMail,
   type AuthOptions,
+  PASSWORD_RESET_SECONDS,
   type OidcOptions,
 } from "./auth/create-auth";
 export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";
@@ -126,6 +128,18 @@ export {
   type WebhookRow,
   workspaceIdentity,
 } from "./scope/notifications-scope";
+export {
+  type ExporterInput,
+  type ExporterRow,
+  type ExportersScope,
+  type ExportRow,
+  type ExportStatus,
+  type OpenedExport,
+  openExport,
+  recordExportAttempt,
+  recordRunExports,
+  runExportFacts,
+} from "./scope/exporters-scope";
 export {
   databaseClockOffsetMs,
   generatorTotals,

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { CREDENTIAL_CHECK_QUEUE, credentialCheckPayload } from "./credential-check";
 import { LOAD_QUEUE, segmentJobPayload } from "./load-segments";
 import { NOTIFICATION_QUEUE, notificationJobPayload } from "./notifications";
+import { EXPORT_QUEUE, exportJobPayload } from "./results-exports";
 import { queuePrefix, RUN_QUEUE, redisConnection, runJobPayload, STALLED_JOB_SETTINGS } from "./queues";
 import { SCHEDULE_QUEUE, scheduleJobPayload } from "./schedules";
 import { SCRIPT_VALIDATION_QUEUE, scriptValidationPayload } from "./script-validation";
@@ -37,6 +38,8 @@ export const CONSUMED_QUEUES = {
   // Webhooks and e-mails wait on other servers (bounded by a time-out each): several at once, so one slow receiver
   // holds up no other workspace's.
   notifications: consumed({ name: NOTIFICATION_QUEUE, payload: notificationJobPayload, concurrency: 4, revealIssues: true }),
+  // Results exports (docs/exports.md) read a run's series and wait on another server: two at once.
+  exports: consumed({ name: EXPORT_QUEUE, payload: exportJobPayload, concurrency: 2, revealIssues: true }),
 };
 
 /** A consumer of `queue`: parses each job's payload and hands it to `handle`. `autorun: false` waits for its run(). */

@@ -17,6 +17,7 @@ import {
 import { changeAlreadyTold, type Db, recordNotification, runNotice, seriesOfRun, workspaceIdentity, workspaceScope } from "@opsbench/db";
 import { z } from "zod";
 import { createOpsbenchQueue } from "./queues";
+import { createExportQueue, exportRun } from "./results-exports";
 
 export const NOTIFICATION_QUEUE = "notifications";
 /** The name of the worker's backoff strategy for notification jobs (exponential from OPSBENCH_NOTIFICATION_RETRY_BASE_MS). */
@@ -72,16 +73,24 @@ export async function notify(db: Db, queue: NotificationQueue, input: NotifyInpu
   return { eventId, deliveryIds };
 }
 
-/** notify() bound to a database and a queue it opened; close() closes the queue. */
+/**
+ * notify() bound to a database and a queue it opened, and the run's results export (docs/exports.md: the same moment,
+ * a run's end, tells both); close() closes the queues.
+ */
 export function createNotifier(db: Db, redisUrl: string) {
   const queue = createNotificationQueue(redisUrl);
+  const exports = createExportQueue(redisUrl);
   return {
     notify: (input: NotifyInput) => notify(db, queue, input),
     /** "run.failed" for a run that just ended FAILED (nothing when it is not FAILED or is gone). */
     runFailed: (runId: string) => notifyRunFailed(db, queue, runId),
     /** "change.detected" for each change the run's landing in its series confirmed. */
     newChanges: (runId: string) => notifyNewChanges(db, queue, runId),
-    close: () => queue.close(),
+    /** Queues a run that succeeded to the workspace's results exporters (none: nothing). */
+    exportRun: (runId: string) => exportRun(db, exports, runId),
+    close: async () => {
+      await Promise.all([queue.close(), exports.close()]);
+    },
   };
 }
 export type Notifier = ReturnType<typeof createNotifier>;

@@ -27,6 +27,7 @@ import { env } from "@/lib/env";
 import { CeilingsPanel } from "@/features/settings/ceilings-panel";
 import { CredentialsPanel } from "@/features/settings/credentials-panel";
 import { ScriptSecretsPanel } from "@/features/settings/script-secrets-panel";
+import { ExportersPanel } from "@/features/settings/exporters-panel";
 import { NotificationsPanel } from "@/features/settings/notifications-panel";
 
 export const dynamic = "force-dynamic";
@@ -45,6 +46,7 @@ export default async function SettingsPage() {
         <CredentialsPanel scope={(await requireMember()).scope} />
         <ScriptSecretsPanel scope={(await requireMember()).scope} />
         <NotificationsPanel scope={(await requireMember()).scope} />
+        <ExportersPanel scope={(await requireMember()).scope} />
         <CeilingsPanel admin />
       </div>
     );
@@ -165,6 +167,8 @@ export default async function SettingsPage() {
       {owner && member && <ScriptSecretsPanel scope={member.scope} />}
 
       {owner && member && <NotificationsPanel scope={member.scope} />}
+
+      {owner && member && <ExportersPanel scope={member.scope} />}
 
       {member && <CeilingsPanel admin={signedIn.instanceAdmin} />}
 

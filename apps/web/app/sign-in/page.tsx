@@ -3,7 +3,9 @@ import type { Metadata } from "next";
 import { CredentialsForm } from "@/components/auth/credentials-form";
 import { CredentialsPage } from "@/components/auth/credentials-page";
 import { SsoButton } from "@/components/auth/sso-button";
+import Link from "next/link";
 import { oidcSettings } from "@/lib/env";
+import { instanceMail } from "@/lib/server/instance-mail";
 import { getDb } from "@/lib/server/singletons";
 
 export const dynamic = "force-dynamic";
@@ -33,6 +35,13 @@ export default async function SignInPage({ searchParams }: Props) {
         </p>
       )}
       <CredentialsForm mode="sign-in" invitation={invitation && secret ? { id: invitation.id, secret } : undefined} />
+      {instanceMail && (
+        <p className="text-xs">
+          <Link className="text-blue-600 hover:underline" href="/forgot-password" data-testid="forgot-password">
+            Forgot password?
+          </Link>
+        </p>
+      )}
     </CredentialsPage>
   );
 }

@@ -5,6 +5,8 @@ import { workspaceRoleSchema } from "@opsbench/core";
 import { createApiToken, createInvitationLink, revokeApiToken, setOpenSignUp, setSignUpWorkspace } from "@opsbench/db";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
+import { env } from "@/lib/env";
+import { instanceMail } from "@/lib/server/instance-mail";
 import { getAuth, getDb } from "@/lib/server/singletons";
 import { requireMember } from "@/lib/server/workspace";
 
@@ -12,6 +14,8 @@ export interface ActionResult {
   error?: string;
   /** A new token's key (shown once) or an invitation's link path. */
   value?: string;
+  /** A word about what else happened (an invitation mailed, or why not). */
+  note?: string;
 }
 
 const failure = (err: unknown): ActionResult => ({ error: err instanceof Error ? err.message : String(err) });
@@ -41,12 +45,29 @@ export async function inviteAction(_prev: ActionResult, form: FormData): Promise
   const role = workspaceRoleSchema.safeParse(form.get("role"));
   if (!role.success) return { error: "pick a role" };
   try {
+    const email = String(form.get("email") ?? "");
     const { path } = await createInvitationLink(await getAuth(), getDb(), await headers(), {
-      email: String(form.get("email") ?? ""),
+      email,
       role: role.data,
       workspaceId: member.workspaceId,
     });
     revalidatePath("/settings");
+    // With the instance's mail the link is also mailed to the address (docs/self-hosting.md "Mail"); the owner still
+    // sees it, to hand on when a mail does not arrive.
+    if (instanceMail) {
+      const host = (await headers()).get("host");
+      const base = env.OPSBENCH_PUBLIC_URL ?? (host ? `http://${host}` : "");
+      try {
+        await instanceMail.send({
+          to: email,
+          subject: "[opsbench] You are invited to an opsbench workspace",
+          text: `${member.email} invited you to their opsbench workspace as ${role.data}.\n\nAccept here (the link works once):\n${base.replace(/\/+$/, "")}${path}\n`,
+        });
+        return { value: path, note: `mailed to ${email}` };
+      } catch (err) {
+        return { value: path, note: `not mailed (${(err as Error).message}): hand the link on yourself` };
+      }
+    }
     return { value: path };
   } catch (err) {
     return failure(err);

@@ -23,6 +23,7 @@ function Answer({ state, testId, label }: { state: ActionResult; testId: string;
       <code data-testid={testId} className="select-all break-all rounded bg-zinc-100 px-1 font-mono">
         {shown}
       </code>
+      {state.note && <span data-testid={`${testId}-note`}> ({state.note})</span>}
     </p>
   );
 }

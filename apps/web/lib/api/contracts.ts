@@ -30,6 +30,12 @@ import {
   definitionDeletedSchema,
   deliveriesQuery,
   deliveryItemSchema,
+  exportItemSchema,
+  exporterDeletedSchema,
+  exporterInput,
+  exporterItemSchema,
+  exportsQuery,
+  exporterUpdate,
   gateTrippedInput,
   gateTrippedSchema,
   smtpAnswerSchema,
@@ -536,6 +542,33 @@ export const API_CONTRACTS = withMethodAndPath({
     summary: "Forgets the workspace's SMTP settings: it sends no e-mail",
     role: "owner",
     responses: { 200: smtpDeletedSchema, ...mutation },
+  },
+  "GET /api/v1/exporters": listRoute(
+    "owner",
+    "The workspace's results exporters (Prometheus remote write, OTLP over HTTP): where each finished run's per-second series go; never a token or password",
+    exporterItemSchema,
+  ),
+  "POST /api/v1/exporters": createRoute(
+    "owner",
+    "Adds a results exporter; its URL passes the webhooks' egress rule (no private, loopback or metadata address, no port of opsbench's own services, unless the admin allows the host). A token or password is stored sealed, never answered",
+    exporterInput,
+    exporterItemSchema,
+    { 500: apiErrorBodySchema },
+  ),
+  "PUT /api/v1/exporters/{id}": {
+    summary: "Changes an exporter's name, kind, URL (checked as at creation), credential or whether it is enabled; a secret left out stays",
+    role: "owner",
+    params: idParams,
+    body: exporterUpdate,
+    responses: { 200: exporterItemSchema, ...missing, ...refused, 500: apiErrorBodySchema, ...mutation },
+  },
+  "DELETE /api/v1/exporters/{id}": actionRoute("owner", "Deletes a results exporter and its log", exporterDeletedSchema),
+  "GET /api/v1/exporters/exports": {
+    summary:
+      "The results export log, newest first: each run sent to each exporter, every attempt's code and error; ?exporter= one exporter's",
+    role: "owner",
+    query: exportsQuery,
+    responses: { 200: z.array(exportItemSchema), ...missing, ...refused, ...guarded },
   },
   "POST /api/v1/runs/{id}/gate-tripped": {
     summary:

@@ -1,7 +1,7 @@
 // Sign-in and sign-up throttling, in Redis (every web process counts together) and in every mode. A password guesser
 // is slowed; the account's owner is not locked out:
 // - per client address (lib/server/client-address.ts: the socket's, or X-Forwarded-For from a trusted proxy), first:
-//   30 sign-ins and 20 sign-ups in 10 minutes;
+//   30 sign-ins, 20 sign-ups and 10 password-reset mails in 10 minutes;
 // - per account, for clients it does not know: after 5 failed sign-ins each try must wait for the one before's delay,
 //   1 s doubling to at most 5 minutes, forgotten a day after the last failure. Growing delays, not a 10-minute wall:
 //   a guesser gets about 12 tries an hour, and whoever knows the password waits at most 5 minutes;
@@ -24,6 +24,9 @@ interface Limit {
 export const SIGN_IN_PER_ADDRESS: Limit = { what: "sign-in attempts from your address", max: 30, windowSeconds: 600 };
 /** Sign-ups per client address. */
 export const SIGN_UP_PER_ADDRESS: Limit = { what: "sign-ups from your address", max: 20, windowSeconds: 600 };
+
+/** Password-reset mails asked for per client address: a stranger cannot make the server mail an address over and over. */
+export const PASSWORD_RESET_PER_ADDRESS: Limit = { what: "password-reset requests from your address", max: 10, windowSeconds: 600 };
 
 /** Failed sign-ins of one account (from clients it does not know), or of one known client: delays that grow. */
 export const SIGN_IN_BACKOFF = {
@@ -169,6 +172,10 @@ export async function throttleAuth(store: ThrottleStore, request: Request, clien
   if (path === "/api/auth/sign-up/email") {
     const retryAfter = await count(store, SIGN_UP_PER_ADDRESS, client);
     return retryAfter === null ? go() : stop(overLimit(SIGN_UP_PER_ADDRESS, retryAfter));
+  }
+  if (path === "/api/auth/request-password-reset") {
+    const retryAfter = await count(store, PASSWORD_RESET_PER_ADDRESS, client);
+    return retryAfter === null ? go() : stop(overLimit(PASSWORD_RESET_PER_ADDRESS, retryAfter));
   }
   if (path !== "/api/auth/sign-in/email") return go();
   const email = await emailOf(request);

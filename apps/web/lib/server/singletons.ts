@@ -4,8 +4,10 @@
 import { type Auth, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
 import {
   type CredentialChecker,
+  type ExportQueue,
   type NotificationQueue,
   createCredentialChecker,
+  createExportQueue,
   createNotificationQueue,
   createRunQueue,
   createScheduleQueue,
@@ -19,6 +21,7 @@ import {
 import Redis from "ioredis";
 import { env, oidcSettings } from "@/lib/env";
 import { type ChannelUpdates, createChannelUpdates } from "./channel-updates";
+import { instanceMail } from "./instance-mail";
 
 interface ServerSingletons {
   db?: Db;
@@ -28,6 +31,8 @@ interface ServerSingletons {
   scheduleQueue?: ScheduleQueue;
   /** Webhook and e-mail deliveries, sent by a worker (docs/notifications.md). */
   notificationQueue?: NotificationQueue;
+  /** Runs' results exports (Prometheus remote write, OTLP), sent by a worker (docs/exports.md). */
+  exportQueue?: ExportQueue;
   /** Publishes on study channels (to tell watchers of an abort at once). */
   studyPublisher?: Redis;
   /** Users' own k6 scripts are checked by a worker: the web app never spawns k6. */
@@ -55,6 +60,7 @@ export const getRunQueue = (): RunQueue => (store.runQueue ??= createRunQueue(en
 export const getStudyQueue = (): StudyQueue => (store.studyQueue ??= createStudyQueue(env.REDIS_URL));
 export const getScheduleQueue = (): ScheduleQueue => (store.scheduleQueue ??= createScheduleQueue(env.REDIS_URL));
 export const getNotificationQueue = (): NotificationQueue => (store.notificationQueue ??= createNotificationQueue(env.REDIS_URL));
+export const getExportQueue = (): ExportQueue => (store.exportQueue ??= createExportQueue(env.REDIS_URL));
 export const getScriptValidator = (): ScriptValidator => (store.scriptValidator ??= createScriptValidator(env.REDIS_URL));
 export const getCredentialChecker = (): CredentialChecker => (store.credentialChecker ??= createCredentialChecker(env.REDIS_URL));
 export const getChannelUpdates = (): ChannelUpdates => (store.channelUpdates ??= createChannelUpdates(env.REDIS_URL));
@@ -90,6 +96,7 @@ export const getAuth = (): Promise<Auth> =>
       secret: env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(getDb())),
       baseURL: env.OPSBENCH_PUBLIC_URL,
       oidc: oidcSettings,
+      ...(instanceMail ? { mail: instanceMail, requireEmailVerification: env.OPSBENCH_REQUIRE_EMAIL_VERIFICATION } : {}),
     }),
   );
 

@@ -36,8 +36,11 @@ export interface PipelineDeps {
   dnsServers?: string[];
   /** OPSBENCH_LOAD_PRIVATE_RANGES: private or shared ranges where a proof or a deploy's answer may admit an address. */
   privateRanges?: string[];
-  /** Tells a run's workspace that it failed or changed its series (webhooks, e-mail); absent: nobody is told (a test's pipeline). */
-  notifier?: Pick<Notifier, "runFailed" | "newChanges">;
+  /**
+   * Tells a run's workspace that it failed or changed its series (webhooks, e-mail), and sends a run that succeeded to
+   * its results exporters; absent: nobody is told (a test's pipeline).
+   */
+  notifier?: Pick<Notifier, "runFailed" | "newChanges" | "exportRun">;
   /** Splitting a run over load generators (workload `generators`); a worker without it refuses such runs. */
   segments?: SegmentSettings;
 }

@@ -11,7 +11,7 @@ import { flagPartial } from "./partial-results";
 import type { Provisioned } from "./provision";
 import { providerContext, type RunContext } from "./run-context";
 import { errorMessage } from "./run-failure";
-import { tellNewChanges, tellRunFailed } from "./run-failed-notice";
+import { tellExporters, tellNewChanges, tellRunFailed } from "./run-failed-notice";
 import { openTargetCredential } from "./target-credential";
 
 /** Runs a bookkeeping write that must not stop the teardown itself (e.g. while the database is away). */
@@ -90,5 +90,8 @@ export async function finishRun(
   }
   ctx.log.info({ status, error: failure }, "run finished");
   if (status === "FAILED") await tellRunFailed(ctx.deps, ctx.runId, ctx.log);
-  if (status === "SUCCEEDED") await tellNewChanges(ctx.deps, ctx.runId, ctx.log);
+  if (status === "SUCCEEDED") {
+    await tellNewChanges(ctx.deps, ctx.runId, ctx.log);
+    await tellExporters(ctx.deps, ctx.runId, ctx.log);
+  }
 }

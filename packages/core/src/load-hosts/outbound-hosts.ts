@@ -23,10 +23,11 @@ import {
 import type { SaveTimeHostPolicy } from "./save-time-refusal";
 
 /** What the request is, for the refusal: "webhook", "SMTP server". */
-export type OutboundKind = "webhook" | "SMTP server";
+/** What the request is for, as a refusal names it ("results export": a Prometheus or OTLP exporter, docs/exports.md). */
+export type OutboundKind = "webhook" | "SMTP server" | "results export";
 
 const adminWay = (kind: OutboundKind) =>
-  `${kind === "webhook" ? "webhooks go" : "e-mail goes"} only to public hosts unless the admin lists the host (and, for a loopback ` +
+  `${kind === "webhook" ? "webhooks go" : kind === "SMTP server" ? "e-mail goes" : "results exports go"} only to public hosts unless the admin lists the host (and, for a loopback ` +
   `address, its port) in ${LOAD_ALLOWED_HOSTS_SETTING} or opens its range in ${LOAD_PRIVATE_RANGES_SETTING} (docs/notifications.md "Egress")`;
 
 /**

@@ -33,7 +33,20 @@ export interface AuthOptions {
   trustedOrigins?: string[];
   /** Sign-in through a team's OpenID Connect identity provider, besides email and password. */
   oidc?: OidcOptions;
+  /**
+   * The instance's mail (OPSBENCH_SMTP_URL): with it, a forgotten password is reset through a link mailed to the
+   * account's address, and (requireEmailVerification) a new account verifies its address before it signs in.
+   */
+  mail?: AuthMail;
+  requireEmailVerification?: boolean;
 }
+
+export interface AuthMail {
+  send(message: { to: string; subject: string; text: string }): Promise<void>;
+}
+
+/** A password-reset link is good for this long, and once. */
+export const PASSWORD_RESET_SECONDS = 3600;
 
 export interface OidcOptions {
   /** The provider's issuer URL; its discovery document is `<issuer>/.well-known/openid-configuration`. */
@@ -182,6 +195,46 @@ async function firstWorkspaceOf(db: Db, userId: string): Promise<string | null> 
   return m?.organizationId ?? null;
 }
 
+/**
+ * Better Auth's password reset through the instance's mail: the link (Better Auth's /reset-password/<token>, which
+ * sends the browser on to the app's /reset-password page with the token) is good for an hour and once; signing in
+ * with the new password ends the account's other sessions.
+ */
+function mailedPasswordReset(mail: AuthMail, requireEmailVerification: boolean) {
+  return {
+    requireEmailVerification,
+    resetPasswordTokenExpiresIn: PASSWORD_RESET_SECONDS,
+    revokeSessionsOnPasswordReset: true,
+    sendResetPassword: async ({ user, url }: { user: { email: string }; url: string }) => {
+      await mail.send({
+        to: user.email,
+        subject: "[opsbench] Reset your password",
+        text:
+          `Someone (hopefully you) asked to reset the password of the opsbench account ${user.email}.\n\n` +
+          `Choose a new one here (the link works once, for an hour):\n${url}\n\n` +
+          "If it was not you, ignore this mail: the password stays as it is.\n",
+      });
+    },
+  };
+}
+
+function mailedVerification(mail: AuthMail) {
+  return {
+    sendOnSignUp: true,
+    // Accounts made before verification was required have unverified addresses: their sign-in is refused and mails
+    // them a link, rather than locking them out.
+    sendOnSignIn: true,
+    autoSignInAfterVerification: true,
+    sendVerificationEmail: async ({ user, url }: { user: { email: string }; url: string }) => {
+      await mail.send({
+        to: user.email,
+        subject: "[opsbench] Verify your e-mail address",
+        text: `Open this link to verify ${user.email} for your opsbench account:\n${url}\n`,
+      });
+    },
+  };
+}
+
 export function createAuth(db: Db, opts: AuthOptions) {
   return betterAuth({
     appName: "opsbench",
@@ -190,7 +243,12 @@ export function createAuth(db: Db, opts: AuthOptions) {
     trustedOrigins: opts.trustedOrigins,
     database: prismaAdapter(db, { provider: "postgresql" }),
     telemetry: { enabled: false },
-    emailAndPassword: { enabled: true, minPasswordLength: 10 },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 10,
+      ...(opts.mail ? mailedPasswordReset(opts.mail, opts.requireEmailVerification ?? false) : {}),
+    },
+    ...(opts.mail && opts.requireEmailVerification ? { emailVerification: mailedVerification(opts.mail) } : {}),
     disabledPaths: DISABLED_AUTH_PATHS,
     // Sign-in and sign-up are throttled by the web app (per account and per client address, in Redis, in every
     // mode: apps/web/lib/server/auth-throttle.ts). Better Auth's own limiter keeps its counts in memory, runs in

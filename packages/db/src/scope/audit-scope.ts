@@ -39,7 +39,10 @@ export type AuditAction =
   | "run.gate-tripped"
   | "secret.save"
   | "secret.delete"
-  | "workload.rename";
+  | "workload.rename"
+  | "exporter.create"
+  | "exporter.update"
+  | "exporter.delete";
 
 export interface AuditEntry {
   /** Who: the member's name once accounts exist; "anonymous" until then. */

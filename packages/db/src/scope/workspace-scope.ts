@@ -16,6 +16,7 @@ import { credentialsScope } from "./credentials-scope";
 import { scriptSecretsScope } from "./script-secrets-scope";
 import { definitionsScope } from "./definitions-scope";
 import { limitsScope } from "./limits-scope";
+import { exportersScope } from "./exporters-scope";
 import { notificationsScope } from "./notifications-scope";
 import { runsScope } from "./runs-scope";
 import { schedulesScope } from "./schedules-scope";
@@ -86,6 +87,8 @@ export function workspaceScope(db: Db, workspaceId: string) {
     scriptSecrets: scriptSecretsScope(db, workspaceId),
     /** Webhook endpoints, the SMTP settings and the delivery log (docs/notifications.md). */
     notifications: notificationsScope(db, workspaceId),
+    /** Results exporters (Prometheus remote write, OTLP) and the log of the runs sent to them (docs/exports.md). */
+    exporters: exportersScope(db, workspaceId),
     /** The proof of ownership a target's host needs before it may be loaded (host-verification.ts). */
     targetVerification: (key: string) => targetVerification(db, workspaceId, key),
   };

@@ -1,12 +1,12 @@
 import { importedRunOf } from "@opsbench/core";
-import { notifyNewChanges } from "@opsbench/jobs";
+import { exportRun, notifyNewChanges } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { apiRoute, parseBody } from "@/lib/api/errors";
 import { audit } from "@/lib/server/audit";
 import { log } from "@/lib/log";
 import { admitNewWork } from "@/lib/server/run-admission";
-import { getDb, getNotificationQueue } from "@/lib/server/singletons";
+import { getDb, getExportQueue, getNotificationQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -29,6 +29,10 @@ export const POST = apiRoute(async ({ request, scope }) => {
   // An imported run lands in its series as a run the worker ran does: a change it confirms is told. Best effort.
   await notifyNewChanges(getDb(), getNotificationQueue(), run.id).catch((err) =>
     log.warn({ err, runId: run.id }, "could not look for the imported run's series changes to tell"),
+  );
+  // And it goes to the workspace's results exporters (docs/exports.md), as a run the worker ran does. Best effort.
+  await exportRun(getDb(), getExportQueue(), run.id).catch((err) =>
+    log.warn({ err, runId: run.id }, "could not queue the imported run's results export"),
   );
   return NextResponse.json({ id: run.id, status: "SUCCEEDED" }, { status: 201 });
 });
