@@ -13,8 +13,11 @@ const SESSION_COOKIES = ["better-auth.session_token", "__Secure-better-auth.sess
 /** Host header values the local app answers: loopback names with an optional port. */
 const LOCAL_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
 
-/** The API, Next's own files, the icon, the ways in (sign-in, sign-up, invitation links) and share links' pages. */
-const OPEN_PATHS = /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|invite\/|share\/[^/]+)/;
+/**
+ * The API, Next's own files, the icon, the ways in (sign-in, sign-up, invitation links), share links' pages, and
+ * /metrics (its route checks its own token or loopback rule).
+ */
+const OPEN_PATHS = /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|invite\/|share\/[^/]+|metrics$)/;
 
 export function proxy(request: NextRequest) {
   if (env.OPSBENCH_AUTH === "off") {

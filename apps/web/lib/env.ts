@@ -4,7 +4,7 @@ import { z } from "zod";
 import { parseTrustedProxies } from "./server/client-address";
 
 const webEnvSchema = sharedEnvSchema
-  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true, OPSBENCH_SECRET_KEY: true })
+  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_METRICS_TOKEN: true })
   .extend({
     OPSBENCH_AUTH: sharedEnvSchema.shape.OPSBENCH_AUTH.unwrap().default("required"),
     /** Signs session cookies; without it a secret made once is kept in the database (instance_settings). */

@@ -16,8 +16,15 @@ import { helmBuildInfo } from "../helm-build/build.mjs";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 const workerEnvSchema = sharedEnvSchema
-  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_WEB_PORT: true })
+  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_WEB_PORT: true, OPSBENCH_METRICS_TOKEN: true })
   .extend({
+    /**
+     * The port of the worker's metrics and health listener (GET /metrics, GET /health); unset: no listener. 0: any
+     * free port (tests). Off by default: a worker opens no port nobody asked for (docs/self-hosting.md "Metrics").
+     */
+    OPSBENCH_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** The address it listens on: loopback by default; 0.0.0.0 for a Prometheus in another container (with OPSBENCH_METRICS_TOKEN). */
+    OPSBENCH_WORKER_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
     /** An AWS API stand-in (moto on loopback) for every AWS call; only from here, never from a request or a spec. */
     OPSBENCH_AWS_ENDPOINT_URL: z.url().optional(),
     /** A Google Cloud API stand-in (the tests' fake) for every Google Cloud call; only from here. */

@@ -29,6 +29,11 @@ export const sharedEnvSchema = z.object({
     .string()
     .refine((k) => secretKeyBytes(k) !== null, "32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
     .optional(),
+  /**
+   * The bearer token /metrics asks for (the web app's and the worker's listener's). Unset: /metrics answers loopback
+   * clients only (docs/self-hosting.md "Metrics").
+   */
+  OPSBENCH_METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
 });
 
 /** A comma-separated setting read by `parse`, whose error (naming the bad entry) becomes the variable's. */

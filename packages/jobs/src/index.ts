@@ -16,3 +16,4 @@ export * from "./schedules";
 export * from "./schedule-tick";
 export * from "./work-admission";
 export * from "./notifications";
+export * from "./metrics";
