@@ -1,5 +1,6 @@
 // The web app's only reader of process.env, validated once when the server boots (instrumentation.ts).
 import { loadAllowedHostsSetting, loadPrivateRangesSetting, parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
+import { findRepoRoot, resolveLocalEnv } from "@opsbench/core/local-services";
 import { z } from "zod";
 import { parseTrustedProxies } from "./server/client-address";
 
@@ -56,7 +57,9 @@ export const env = parseProcessEnv(
           "OIDC sign-in needs OPSBENCH_PUBLIC_URL (the address users reach opsbench at; the redirect URI is <it>/api/auth/callback/oidc)",
       });
   }),
-  process.env,
+  // Secrets from their *_FILE; no DATABASE_URL / REDIS_URL: the local set-up's on OPSBENCH_PG_PORT / OPSBENCH_REDIS_PORT
+  // (with its passwords when this runs from a checkout), as the CLI and the worker resolve them.
+  resolveLocalEnv(process.env, findRepoRoot()),
   "web",
 );
 

@@ -8,7 +8,7 @@ import {
   parseProcessEnv,
   sharedEnvSchema,
 } from "@opsbench/core";
-import { withLocalServiceUrls } from "@opsbench/core/local-services";
+import { resolveLocalEnv } from "@opsbench/core/local-services";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { helmBuildInfo } from "../helm-build/build.mjs";
@@ -121,6 +121,7 @@ const workerEnvSchema = sharedEnvSchema
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  // No DATABASE_URL / REDIS_URL: the local Postgres and Redis, with their passwords (the one-machine install).
-  return parseProcessEnv(workerEnvSchema, withLocalServiceUrls(source, repoRoot), "worker");
+  // Secrets from their *_FILE; no DATABASE_URL / REDIS_URL: the local Postgres and Redis on the ports `source`
+  // names, with their passwords (the one-machine install).
+  return parseProcessEnv(workerEnvSchema, resolveLocalEnv(source, repoRoot), "worker");
 }

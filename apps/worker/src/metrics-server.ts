@@ -41,7 +41,9 @@ export async function startMetricsServer(opts: MetricsServerOptions, log: Logger
     const forwarded = forwardedByProxy((name) => req.headers[name] as string | undefined);
     if (!metricsAccess(opts.token, req.headers.authorization ?? null, req.socket.remoteAddress ?? null, forwarded)) {
       res.writeHead(opts.token ? 401 : 403, { "content-type": "text/plain" });
-      res.end(opts.token ? "a bearer token (OPSBENCH_METRICS_TOKEN) is needed\n" : "only loopback clients without OPSBENCH_METRICS_TOKEN\n");
+      res.end(
+        opts.token ? "a bearer token (OPSBENCH_METRICS_TOKEN) is needed\n" : "only loopback clients without OPSBENCH_METRICS_TOKEN\n",
+      );
       return;
     }
     metricsText().then(

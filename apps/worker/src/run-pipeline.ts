@@ -77,9 +77,7 @@ async function executeWatchedRun(
     const k6 = await timed(runPhaseSeconds, "load", () => load(ctx, provider, deployed, limits, host));
     const appChecks = await timed(runPhaseSeconds, "collect", () => collect(ctx, provider, deployed));
     await ctx.moveTo("ANALYZING");
-    await timed(runPhaseSeconds, "analyze", () =>
-      analyze(ctx, { target: deployed.target, k6, appChecks, workload: deployed.workload }),
-    );
+    await timed(runPhaseSeconds, "analyze", () => analyze(ctx, { target: deployed.target, k6, appChecks, workload: deployed.workload }));
   } catch (err) {
     failure = errorMessage(err);
     if (isExpectedFailure(err)) ctx.log.warn({ error: failure }, "run failed");

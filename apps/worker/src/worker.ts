@@ -29,7 +29,12 @@ export async function startWorker(config: WorkerConfig, log: Logger) {
     env.OPSBENCH_WORKER_METRICS_PORT === undefined
       ? null
       : await startMetricsServer(
-          { port: env.OPSBENCH_WORKER_METRICS_PORT, host: env.OPSBENCH_WORKER_METRICS_HOST, token: env.OPSBENCH_METRICS_TOKEN, redis: services.redis },
+          {
+            port: env.OPSBENCH_WORKER_METRICS_PORT,
+            host: env.OPSBENCH_WORKER_METRICS_HOST,
+            token: env.OPSBENCH_METRICS_TOKEN,
+            redis: services.redis,
+          },
           log,
         );
 

@@ -131,11 +131,7 @@ export function registerQueueLengths(queues: () => Queue[]): void {
 }
 
 /** Times `fn` into `histogram` with `labels` and outcome "ok" or "failed" (rethrowing). */
-export async function timed<T>(
-  histogram: Histogram<"phase" | "outcome">,
-  phase: string,
-  fn: () => Promise<T>,
-): Promise<T> {
+export async function timed<T>(histogram: Histogram<"phase" | "outcome">, phase: string, fn: () => Promise<T>): Promise<T> {
   const end = histogram.startTimer({ phase });
   try {
     const value = await fn();
