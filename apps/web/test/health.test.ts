@@ -7,7 +7,8 @@ import { createRunQueue } from "@opsbench/jobs";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWeb, WebPortTakenError } from "../../../apps/cli/src/processes";
 import type { CliEnv } from "../../../apps/cli/src/env";
-import { testDatabaseUrl, testRedisUrl, testWebUrl } from "../../../tests/helpers";
+import { freePort } from "../../../tests/file-services";
+import { shortRamp, taewaTarget, testDatabaseUrl, testRedisUrl, testWebUrl, useWorker } from "../../../tests/helpers";
 
 const web = testWebUrl();
 const queue = createRunQueue(testRedisUrl());
@@ -76,5 +77,75 @@ describe("starting the web app on a taken port", () => {
     const reused = await startWeb(env(port), () => {});
     expect(reused).toEqual({ url: `http://127.0.0.1:${port}`, managed: null });
     await expect(startWeb(env(port), () => {}, {}, { reuse: false })).rejects.toThrow(`port ${port} is taken by another opsbench web app`);
+  });
+});
+
+// /metrics on both processes (docs/self-hosting.md "Metrics"): a run through the API moves the web app's request
+// counter and, on the worker's listener, its queue, phase, load-lock and ingest series. Here because this file
+// already has the web app and a worker; the worker is restarted once, with its listener on.
+describe("GET /metrics", () => {
+  /** The value of one series (name and labels exactly as Prometheus's text writes them), 0 when absent. */
+  const sample = (text: string, series: string) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+  const scrape = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(url, { headers });
+    return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
+  };
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${web}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return (await res.json()) as { id: string };
+  };
+
+  it("counts a run on the web app's /metrics and on the worker's listener, and answers only loopback without a token", async () => {
+    const port = await freePort();
+    await useWorker({ env: { OPSBENCH_WORKER_METRICS_PORT: String(port) } });
+    const worker = `http://127.0.0.1:${port}`;
+    const workerBefore = (await scrape(`${worker}/metrics`)).text;
+    const runs = (route: string, status: string) => `opsbench_http_requests_total{route="${route}",method="POST",status="${status}"}`;
+    const webBefore = (await scrape(`${web}/metrics`)).text;
+
+    await post("/api/v1/targets", taewaTarget("metrics-taewa", { replicas: 1 }));
+    await post("/api/v1/workloads", shortRamp("metrics-ramp", { vus: 2, holdSeconds: 1 }));
+    const { id } = await post("/api/v1/runs", { target: "metrics-taewa", workload: "metrics-ramp" });
+    await expect
+      .poll(async () => ((await (await fetch(`${web}/api/v1/runs/${id}`)).json()) as { status: string }).status, {
+        timeout: 120_000,
+        interval: 500,
+      })
+      .toBe("SUCCEEDED");
+
+    const webAfter = await scrape(`${web}/metrics`);
+    expect(webAfter.status).toBe(200);
+    expect(webAfter.type).toContain("text/plain");
+    expect(sample(webAfter.text, runs("/api/v1/runs", "201"))).toBe(sample(webBefore, runs("/api/v1/runs", "201")) + 1);
+    // One series per route pattern, not per run id.
+    expect(sample(webAfter.text, 'opsbench_http_request_seconds_count{route="/api/v1/runs/{id}",method="GET"}')).toBeGreaterThanOrEqual(1);
+    expect(webAfter.text).not.toContain(`/api/v1/runs/${id}`);
+    expect(webAfter.text).toMatch(/^opsbench_queue_jobs\{queue="run-execute",state="waiting"\} \d+$/m);
+
+    const after = await scrape(`${worker}/metrics`);
+    expect(after.status).toBe(200);
+    const moved = (series: string) => sample(after.text, series) - sample(workerBefore, series);
+    expect(moved('opsbench_queue_processing_seconds_count{queue="run-execute",outcome="completed"}')).toBe(1);
+    expect(moved('opsbench_queue_wait_seconds_count{queue="run-execute"}')).toBe(1);
+    for (const phase of ["claim", "provision", "baseline", "load", "analyze", "teardown", "run"])
+      expect(moved(`opsbench_run_phase_seconds_count{phase="${phase}",outcome="ok"}`), phase).toBe(1);
+    expect(moved('opsbench_load_lock_wait_seconds_count{outcome="acquired"}')).toBe(1);
+    expect(moved('opsbench_ingest_rows_total{source="worker"}')).toBeGreaterThan(0);
+    expect((await scrape(`${worker}/health`)).status).toBe(200);
+
+    // Without OPSBENCH_METRICS_TOKEN only a loopback client that did not come through a proxy may read.
+    for (const url of [`${web}/metrics`, `${worker}/metrics`]) {
+      const proxied = await scrape(url, { "x-forwarded-for": "203.0.113.9" });
+      expect(proxied.status, url).toBe(403);
+      expect(proxied.text).toContain("OPSBENCH_METRICS_TOKEN");
+    }
   });
 });
