@@ -1,8 +1,11 @@
 // GET /api/health against the real stack: Postgres, Redis, the worker's heartbeat
 // and queue depth, and nothing secret in the answer.
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { createRunQueue } from "@opsbench/jobs";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWeb, WebPortTakenError } from "../../../apps/cli/src/processes";
@@ -105,7 +108,29 @@ describe("GET /metrics", () => {
 
   it("counts a run on the web app's /metrics and on the worker's listener, and answers only loopback without a token", async () => {
     const port = await freePort();
-    await useWorker({ env: { OPSBENCH_WORKER_METRICS_PORT: String(port) } });
+    const socket = path.join(os.tmpdir(), `opsbench-health-${process.pid}.sock`);
+    // An OTLP/HTTP stand-in on loopback: the worker's traces (tracing.ts), JSON as the exporter sends them.
+    const spans: string[] = [];
+    const otlp = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        if (req.url === "/v1/traces")
+          for (const rs of JSON.parse(body).resourceSpans ?? [])
+            for (const ss of rs.scopeSpans ?? []) for (const span of ss.spans ?? []) spans.push(span.name);
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => otlp.listen(0, "127.0.0.1", resolve));
+    // The SDK's batch delay (5 s by default), read from this process's environment: the in-process worker's.
+    process.env.OTEL_BSP_SCHEDULE_DELAY = "200";
+    await useWorker({
+      env: {
+        OPSBENCH_WORKER_METRICS_PORT: String(port),
+        OPSBENCH_WORKER_HEALTH_SOCKET: socket,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${(otlp.address() as AddressInfo).port}/v1/traces`,
+      },
+    });
     const worker = `http://127.0.0.1:${port}`;
     const workerBefore = (await scrape(`${worker}/metrics`)).text;
     const runs = (route: string, status: string) => `opsbench_http_requests_total{route="${route}",method="POST",status="${status}"}`;
@@ -140,6 +165,24 @@ describe("GET /metrics", () => {
     expect(moved('opsbench_load_lock_wait_seconds_count{outcome="acquired"}')).toBe(1);
     expect(moved('opsbench_ingest_rows_total{source="worker"}')).toBeGreaterThan(0);
     expect((await scrape(`${worker}/health`)).status).toBe(200);
+    // The container's healthcheck: the plain-JavaScript probe on the worker's health socket.
+    const probe = spawnSync(process.execPath, ["packages/jobs/health-probe.mjs", "worker"], {
+      env: { ...process.env, OPSBENCH_WORKER_HEALTH_SOCKET: socket },
+      encoding: "utf8",
+    });
+    expect(probe.status, probe.stderr).toBe(0);
+    const missing = spawnSync(process.execPath, ["packages/jobs/health-probe.mjs", "worker"], {
+      env: { ...process.env, OPSBENCH_WORKER_HEALTH_SOCKET: `${socket}.none` },
+      encoding: "utf8",
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("worker does not answer");
+
+    // The run's job and its phases reached the OTLP stand-in as spans.
+    await expect
+      .poll(() => spans, { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(["job run-execute", "run claim", "run load", "run teardown"]));
+    otlp.close();
 
     // Without OPSBENCH_METRICS_TOKEN only a loopback client that did not come through a proxy may read.
     for (const url of [`${web}/metrics`, `${worker}/metrics`]) {

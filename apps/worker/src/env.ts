@@ -25,6 +25,14 @@ const workerEnvSchema = sharedEnvSchema
     OPSBENCH_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** The address it listens on: loopback by default; 0.0.0.0 for a Prometheus in another container (with OPSBENCH_METRICS_TOKEN). */
     OPSBENCH_WORKER_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+    /** The same listener on a unix socket (compose's healthcheck probes it: packages/jobs/health-probe.mjs); unset: none. */
+    OPSBENCH_WORKER_HEALTH_SOCKET: z.string().min(1).optional(),
+    /** OpenTelemetry traces (tracing.ts), by the standard variables: off unless an OTLP/HTTP endpoint is named. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    OTEL_TRACES_EXPORTER: z.string().min(1).optional(),
+    OTEL_SDK_DISABLED: z.string().min(1).optional(),
     /** An AWS API stand-in (moto on loopback) for every AWS call; only from here, never from a request or a spec. */
     OPSBENCH_AWS_ENDPOINT_URL: z.url().optional(),
     /** A Google Cloud API stand-in (the tests' fake) for every Google Cloud call; only from here. */

@@ -1,9 +1,9 @@
 // GET /metrics: the web process's Prometheus series (packages/jobs metrics.ts): API requests by route and status,
 // the run and study queues' lengths, the process's own. With OPSBENCH_METRICS_TOKEN set it needs that bearer token;
 // without, it answers only a loopback client that did not come through a proxy (docs/self-hosting.md "Metrics").
-import { forwardedByProxy, metricsAccess, metricsText, registerQueueLengths } from "@opsbench/jobs";
+import { metricsAccess, metricsText, registerQueueLengths } from "@opsbench/jobs";
 import { env } from "@/lib/env";
-import { peerAddress } from "@/lib/server/client-address";
+import { cameThroughProxy, peerAddress } from "@/lib/server/client-address";
 import { getRunQueue, getStudyQueue } from "@/lib/server/singletons";
 
 export const runtime = "nodejs";
@@ -14,7 +14,8 @@ declare global {
 }
 
 export async function GET(request: Request) {
-  const forwarded = forwardedByProxy((name) => request.headers.get(name));
+  // Next adds X-Forwarded-For to every request it hands a route: whether the client's request had one is in the stamp.
+  const forwarded = cameThroughProxy(request.headers);
   if (!metricsAccess(env.OPSBENCH_METRICS_TOKEN, request.headers.get("authorization"), peerAddress(request.headers), forwarded)) {
     const message = env.OPSBENCH_METRICS_TOKEN
       ? "/metrics needs the bearer token OPSBENCH_METRICS_TOKEN names (Authorization: Bearer <token>)"
