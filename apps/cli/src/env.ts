@@ -2,7 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
-import { resolveLocalEnv } from "@opsbench/core/local-services";
+import { resolveLocalEnv, withSecretFiles } from "@opsbench/core/local-services";
 import { z } from "zod";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -25,7 +25,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): CliEnv {
 /** The environment handed to the processes the CLI starts (worker, web). */
 export function childEnv(env: CliEnv): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    // Secrets read from their *_FILE already: a child given both VAR and VAR_FILE would refuse to start.
+    ...withSecretFiles(process.env),
     DATABASE_URL: env.DATABASE_URL,
     REDIS_URL: env.REDIS_URL,
     OPSBENCH_NEXT_DIST_DIR: env.OPSBENCH_NEXT_DIST_DIR,

@@ -1,6 +1,6 @@
 // GET /api/health against the real stack: Postgres, Redis, the worker's heartbeat
 // and queue depth, and nothing secret in the answer.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
@@ -165,17 +165,21 @@ describe("GET /metrics", () => {
     expect(moved('opsbench_load_lock_wait_seconds_count{outcome="acquired"}')).toBe(1);
     expect(moved('opsbench_ingest_rows_total{source="worker"}')).toBeGreaterThan(0);
     expect((await scrape(`${worker}/health`)).status).toBe(200);
-    // The container's healthcheck: the plain-JavaScript probe on the worker's health socket.
-    const probe = spawnSync(process.execPath, ["packages/jobs/health-probe.mjs", "worker"], {
-      env: { ...process.env, OPSBENCH_WORKER_HEALTH_SOCKET: socket },
-      encoding: "utf8",
-    });
-    expect(probe.status, probe.stderr).toBe(0);
-    const missing = spawnSync(process.execPath, ["packages/jobs/health-probe.mjs", "worker"], {
-      env: { ...process.env, OPSBENCH_WORKER_HEALTH_SOCKET: `${socket}.none` },
-      encoding: "utf8",
-    });
-    expect(missing.status).toBe(1);
+    // The container's healthcheck: the plain-JavaScript probe on the worker's health socket (spawned without
+    // blocking: the worker answering it runs in this process).
+    const probe = (at: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ["packages/jobs/health-probe.mjs", "worker"], {
+          env: { ...process.env, OPSBENCH_WORKER_HEALTH_SOCKET: at },
+        });
+        let stderr = "";
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("close", (code) => resolve({ code, stderr }));
+      });
+    const healthy = await probe(socket);
+    expect(healthy.code, healthy.stderr).toBe(0);
+    const missing = await probe(`${socket}.none`);
+    expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("worker does not answer");
 
     // The run's job and its phases reached the OTLP stand-in as spans.

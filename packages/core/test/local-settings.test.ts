@@ -65,3 +65,20 @@ describe("local settings", () => {
     );
   });
 });
+
+describe("the CLI's children", () => {
+  it("get secrets read from their files, never VAR beside VAR_FILE", async () => {
+    const { childEnv, loadEnv } = await import("../../../apps/cli/src/env");
+    const key = file("secret-key", `${"ab".repeat(32)}\n`);
+    const saved = { ...process.env };
+    try {
+      process.env.OPSBENCH_SECRET_KEY_FILE = key;
+      delete process.env.OPSBENCH_SECRET_KEY;
+      const child = childEnv(loadEnv(process.env));
+      expect(child.OPSBENCH_SECRET_KEY).toBe("ab".repeat(32));
+      expect(child.OPSBENCH_SECRET_KEY_FILE).toBeUndefined();
+    } finally {
+      process.env = saved;
+    }
+  });
+});
