@@ -9,6 +9,9 @@ export declare function localPostgresPassword(repoRoot: string | null): string |
 export declare function localRedisPassword(repoRoot: string | null): string | null;
 export declare function localDatabaseUrl(repoRoot: string | null, db?: string, env?: Env): string;
 export declare function localRedisUrl(repoRoot: string | null, db?: number, env?: Env): string;
-export declare function resolveLocalEnv<E extends Env>(source: E, repoRoot: string | null): E & { DATABASE_URL?: string; REDIS_URL?: string };
+export declare function resolveLocalEnv<E extends Env>(
+  source: E,
+  repoRoot: string | null,
+): E & { DATABASE_URL?: string; REDIS_URL?: string };
 export declare function findRepoRoot(start?: string): string | null;
 export declare function applySecretFiles<E extends Record<string, string | undefined>>(target?: E): E;
