@@ -130,8 +130,9 @@ RUN python3 -m venv .tools/benchapps/raupi-venv \
  && .tools/benchapps/raupi-venv/bin/pip install --no-cache-dir --disable-pip-version-check -r benchapps/cpu-loop/flask/requirements.txt \
  && mkdir -p .data/runs /run/opsbench-runner && chown -R node:node .data
 USER node
-# Healthy while this container's worker writes its heartbeat to Redis (see apps/worker/src/healthcheck.ts).
-# The runner service overrides command and healthcheck (docker-compose.yml).
-HEALTHCHECK --interval=10s --timeout=10s --start-period=30s --retries=3 \
-  CMD ["node", "--import", "tsx", "apps/worker/src/healthcheck.ts"]
+# Healthy while this container's worker writes its heartbeat to Redis, asked of the worker on its health socket by a
+# plain-JavaScript probe (no tsx start every 10 s). The runner service overrides command and healthcheck (docker-compose.yml).
+ENV OPSBENCH_WORKER_HEALTH_SOCKET=/tmp/opsbench-worker-health.sock
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "packages/jobs/health-probe.mjs", "worker"]
 CMD ["node", "--import", "tsx", "apps/worker/src/main.ts"]

@@ -10,45 +10,44 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  LOCAL_POSTGRES_USER,
+  localPorts,
+  localDatabaseUrl as sharedDatabaseUrl,
+  localPostgresPassword as sharedPostgresPassword,
+  localRedisPassword as sharedRedisPassword,
+  localRedisUrl as sharedRedisUrl,
+  withSecretFiles,
+} from "../packages/core/src/local-settings.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = path.join(root, ".data");
-const PG_PORT = Number(process.env.OPSBENCH_PG_PORT ?? 55432);
-const REDIS_PORT = Number(process.env.OPSBENCH_REDIS_PORT ?? 56379);
+// Ports, URLs and secret files: one module (packages/core/src/local-settings.mjs) the CLI, worker and web app read too.
+const { postgres: PG_PORT, redis: REDIS_PORT } = localPorts(process.env);
 const isRoot = process.getuid?.() === 0;
 const redisDir = path.join(dataDir, "redis");
 const redisPasswordFile = path.join(redisDir, "password");
 const pgData = path.join(dataDir, "postgres");
 const pgPasswordFile = path.join(dataDir, "postgres-password");
-const PG_USER = "opsbench";
+const PG_USER = LOCAL_POSTGRES_USER;
 
 /**
  * The password of the local Postgres's `opsbench` role (like compose's POSTGRES_PASSWORD): made when setup first
  * starts Postgres, kept in .data/postgres-password (mode 0600). Null before that.
  */
-export function localPostgresPassword() {
-  return existsSync(pgPasswordFile) ? readFileSync(pgPasswordFile, "utf8").trim() || null : null;
-}
+export const localPostgresPassword = () => sharedPostgresPassword(root);
 
 /** The local Postgres's URL for database `db`, as the opsbench role with its password. */
-export function localDatabaseUrl(db = "opsbench") {
-  const password = localPostgresPassword();
-  return `postgresql://${PG_USER}${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${PG_PORT}/${db}`;
-}
+export const localDatabaseUrl = (db = "opsbench") => sharedDatabaseUrl(root, db, process.env);
 
 /**
  * The password of the local Redis (like compose's REDIS_PASSWORD): made when setup first starts Redis, kept in
  * .data/redis/password (mode 0600). Null for a Redis started before opsbench set one (it then has none).
  */
-export function localRedisPassword() {
-  return existsSync(redisPasswordFile) ? readFileSync(redisPasswordFile, "utf8").trim() || null : null;
-}
+export const localRedisPassword = () => sharedRedisPassword(root);
 
 /** The local Redis's URL (database `db`), with its password: what the CLI, the worker and the tests use by default. */
-export function localRedisUrl(db = 0) {
-  const password = localRedisPassword();
-  return `redis://${password ? `:${encodeURIComponent(password)}@` : ""}127.0.0.1:${REDIS_PORT}/${db}`;
-}
+export const localRedisUrl = (db = 0) => sharedRedisUrl(root, db, process.env);
 
 function postgresBin(name) {
   const base = "/usr/lib/postgresql";
@@ -242,12 +241,13 @@ async function startRedis(log) {
 export const localServices = {
   postgresBin,
   async start({ log = console.log } = {}) {
-    if (!process.env.DATABASE_URL) await startPostgres(log);
-    if (!process.env.REDIS_URL) await startRedis(log);
+    const env = withSecretFiles(process.env);
+    if (!env.DATABASE_URL) await startPostgres(log);
+    if (!env.REDIS_URL) await startRedis(log);
     return {
-      databaseUrl: process.env.DATABASE_URL ?? localDatabaseUrl("opsbench"),
-      testDatabaseUrl: process.env.TEST_DATABASE_URL ?? localDatabaseUrl("opsbench_test"),
-      redisUrl: process.env.REDIS_URL ?? localRedisUrl(0),
+      databaseUrl: env.DATABASE_URL || localDatabaseUrl("opsbench"),
+      testDatabaseUrl: env.TEST_DATABASE_URL || localDatabaseUrl("opsbench_test"),
+      redisUrl: env.REDIS_URL || localRedisUrl(0),
     };
   },
   stop() {

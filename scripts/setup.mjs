@@ -13,11 +13,14 @@ import { fileURLToPath } from "node:url";
 import { helmBuildInfo } from "../apps/worker/helm-build/build.mjs";
 import { engineBuildInfo } from "../engine/build.mjs";
 import { startTestBuildsInBackground } from "../tests/control-plane/build.mjs";
+import { applySecretFiles } from "../packages/core/src/local-settings.mjs";
 import { localServices } from "./local-services.mjs";
 import { ensureProjectNode, NODE_MAJOR, NODE_VERSION, onNodeEnough, projectNode, rerunOnProjectNode } from "./project-node.mjs";
 import { createSteps, StepError } from "./setup-steps.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// DATABASE_URL_FILE and the other secrets' *_FILE: read once here, so every step and child sees the values.
+applySecretFiles(process.env);
 const purpose = process.argv.includes("--for") ? process.argv[process.argv.indexOf("--for") + 1] : "demo";
 const isRoot = process.getuid?.() === 0;
 const { step, run, note, logRel } = createSteps({

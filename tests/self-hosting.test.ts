@@ -238,9 +238,16 @@ describe("compose: credentials and roles", () => {
     expect(services.web.healthcheck.test.join(" ")).toContain("/api/health");
     const worker = services.worker.healthcheck.test as string[];
     expect(worker.join(" ")).not.toContain("kill -0");
-    const script = worker.find((a) => a.endsWith(".ts"));
+    // A plain-JavaScript probe (no `--import tsx` start every 10 s) of the worker's health socket, whose /health
+    // answers from the worker's own heartbeat in Redis.
+    expect(worker).not.toContain("tsx");
+    const script = worker.find((a) => a.endsWith(".mjs"));
     expect(script && existsSync(path.join(root, script))).toBe(true);
-    expect(readFileSync(path.join(root, script!), "utf8")).toContain("readWorkerHeartbeats");
+    expect(worker.at(-1)).toBe("worker");
+    expect(services.worker.environment.OPSBENCH_WORKER_HEALTH_SOCKET).toMatch(/^\/tmp\//);
+    expect(readFileSync(path.join(root, "apps/worker/src/metrics-server.ts"), "utf8")).toContain("ownHeartbeatAge");
+    expect(readFileSync(path.join(root, "apps/worker/src/heartbeat-age.ts"), "utf8")).toContain("readWorkerHeartbeats");
+    expect((services.runner.healthcheck.test as string[]).join(" ")).not.toContain("tsx");
     expect(existsSync(path.join(root, "apps/web/app/api/health/route.ts"))).toBe(true);
   });
 });

@@ -37,7 +37,7 @@ const nextConfig = (phase: string): NextConfig => ({
   // Workspace packages are TypeScript sources; Next compiles them with the app.
   transpilePackages: ["@opsbench/api", "@opsbench/core", "@opsbench/db", "@opsbench/jobs"],
   // Node-only libraries with native bits, workers or dynamic requires stay outside the bundle.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "bullmq", "ioredis"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "bullmq", "ioredis", "pino", "prom-client"],
   // npm workspaces hoist dependencies to the repo root.
   turbopack: { root: repoRoot },
   outputFileTracingRoot: repoRoot,

@@ -15,10 +15,11 @@ const LOCAL_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
 
 /**
  * The API, Next's own files, the icon, the ways in (sign-in, sign-up, a forgotten password, invitation links), share
- * links' pages, and the packed CLI (/cli/opsbench-cli.tgz: `npm install` sends no session cookie, and the CLI is no secret).
+ * links' pages, the packed CLI (/cli/opsbench-cli.tgz: `npm install` sends no session cookie, and the CLI is no secret)
+ * and /metrics (its route checks its own token or loopback rule).
  */
 const OPEN_PATHS =
-  /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|forgot-password|reset-password|invite\/|share\/[^/]+|cli\/opsbench-cli\.tgz$)/;
+  /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|forgot-password|reset-password|invite\/|share\/[^/]+|cli\/opsbench-cli\.tgz$|metrics$)/;
 
 export function proxy(request: NextRequest) {
   if (env.OPSBENCH_AUTH === "off") {

@@ -5,7 +5,9 @@
 // browser that signed in before is not held up by anyone else's failures, while the guesser waits longer each time.
 import { Redis } from "ioredis";
 import { beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
 import { SIGN_IN_BACKOFF, throttleAuth } from "../../apps/web/lib/server/auth-throttle";
+import { countInWindow, PER_MINUTE_SECONDS, rateKey } from "../../apps/web/lib/server/rate-window";
 import { fileServices, useWeb } from "../file-services";
 import { startSignedInWeb, type TestIdentity } from "../test-identity";
 import { type Answer, call } from "./auth-http";
@@ -152,5 +154,30 @@ describe("sign-in throttling", () => {
     // Another client behind the same proxy is its own.
     const other = await signIn("proxied-other@hostile.test", "wrong-password", { "x-forwarded-for": "192.0.2.8" });
     expect(other.status, other.text).toBe(401);
+  });
+});
+
+// Run creation counts through the sign-in throttle's limiter (rate-window.ts). It used clock-aligned minutes: three
+// creations at :59 and three more at :00 all passed a limit of three. Now the window starts at the first creation.
+describe("run creation's rate window", () => {
+  it("starts at the first creation, so a burst across a minute's turn gets the limit once", async () => {
+    const redis = new Redis(fileServices().redisUrl);
+    try {
+      const key = rateKey("run creations", `workspace-${randomUUID()}`);
+      const limit = { max: 3, windowSeconds: PER_MINUTE_SECONDS };
+      for (let i = 0; i < limit.max; i++) expect(await countInWindow(redis, key, limit)).toBeNull();
+      const retryAfter = await countInWindow(redis, key, limit);
+      // A clock-aligned window would end at the next minute's turn (60 s minus the seconds into this minute) and let
+      // the next three through then; this one ends a full window after the first creation, whenever that was.
+      expect(retryAfter).toBeGreaterThanOrEqual(PER_MINUTE_SECONDS - 2);
+      expect(retryAfter).toBeLessThanOrEqual(PER_MINUTE_SECONDS);
+      expect(await redis.ttl(key)).toBeGreaterThanOrEqual(PER_MINUTE_SECONDS - 2);
+      // Still refused on the next try, with the window counting down, not restarting.
+      const again = await countInWindow(redis, key, limit);
+      expect(again).not.toBeNull();
+      expect(again).toBeLessThanOrEqual(retryAfter ?? 0);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -4,6 +4,7 @@
 // OPSBENCH_AUTH_SECRET when the web app is given one.
 import { parseArgs } from "node:util";
 import { loadEnv } from "./env";
+import { withSecretFiles } from "@opsbench/core/local-services";
 import { createAuth, createDb, createFirstAccount, loadInstanceSettings, makeSetupToken, storedAuthSecret } from "@opsbench/db";
 
 export const ADMIN_USAGE = `  opsbench admin setup-link [--url URL]                      print a one-time link that makes the first account (the instance admin)
@@ -61,7 +62,7 @@ export async function adminCommand(args: string[], io: Io): Promise<number> {
       parseArgs({ args: rest, strict: true, options: { email: { type: "string" }, name: { type: "string" } } }),
     );
     if (!values.email) throw io.usageError("opsbench admin create needs --email EMAIL");
-    const password = process.env.OPSBENCH_ADMIN_PASSWORD ?? (await readStdin());
+    const password = withSecretFiles(process.env).OPSBENCH_ADMIN_PASSWORD ?? (await readStdin());
     if (password.length < 10) throw io.usageError("the password must have 10 characters or more");
     const db = createDb(databaseUrl(io), { max: 2 });
     try {
@@ -69,7 +70,7 @@ export async function adminCommand(args: string[], io: Io): Promise<number> {
         io.say("opsbench admin create: this server has its instance admin already; sign in, and invite people from Settings");
         return 2;
       }
-      const secret = process.env.OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(db));
+      const secret = withSecretFiles(process.env).OPSBENCH_AUTH_SECRET ?? (await storedAuthSecret(db));
       const auth = createAuth(db, { secret });
       await createFirstAccount(auth, db, { email: values.email, password, name: values.name });
       io.say(`${values.email} is the instance admin and owner of the "default" workspace; sign in with it.`);

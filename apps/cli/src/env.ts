@@ -2,7 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseProcessEnv, sharedEnvSchema } from "@opsbench/core";
-import { withLocalServiceUrls } from "@opsbench/core/local-services";
+import { resolveLocalEnv, withSecretFiles } from "@opsbench/core/local-services";
 import { z } from "zod";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -16,15 +16,17 @@ const cliEnvSchema = sharedEnvSchema.extend({
 
 export type CliEnv = z.input<typeof cliEnvSchema> & z.infer<typeof sharedEnvSchema>;
 
-export function loadEnv(): CliEnv {
-  // No DATABASE_URL / REDIS_URL: the local Postgres and Redis, with their passwords (scripts/local-services.mjs made them).
-  return parseProcessEnv(cliEnvSchema, withLocalServiceUrls(process.env, repoRoot), "opsbench");
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): CliEnv {
+  // Secrets from their *_FILE; no DATABASE_URL / REDIS_URL: the local Postgres and Redis on OPSBENCH_PG_PORT /
+  // OPSBENCH_REDIS_PORT, with their passwords (scripts/local-services.mjs made them).
+  return parseProcessEnv(cliEnvSchema, resolveLocalEnv(source, repoRoot), "opsbench");
 }
 
 /** The environment handed to the processes the CLI starts (worker, web). */
 export function childEnv(env: CliEnv): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    // Secrets read from their *_FILE already: a child given both VAR and VAR_FILE would refuse to start.
+    ...withSecretFiles(process.env),
     DATABASE_URL: env.DATABASE_URL,
     REDIS_URL: env.REDIS_URL,
     OPSBENCH_NEXT_DIST_DIR: env.OPSBENCH_NEXT_DIST_DIR,

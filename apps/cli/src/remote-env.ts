@@ -1,5 +1,7 @@
 // The CLI's settings in remote mode (OPSBENCH_URL + OPSBENCH_TOKEN): all the packed CLI reads of process.env.
 import { parseProcessEnv } from "@opsbench/core";
+// OPSBENCH_TOKEN_FILE / OPSBENCH_INGEST_TOKEN_FILE: a CI secret mounted as a file.
+import { withSecretFiles } from "@opsbench/core/local-services";
 import { z } from "zod";
 import type { Remote } from "./remote-client";
 
@@ -23,7 +25,7 @@ const remoteEnvSchema = z
 
 /** The server the CLI talks to instead of the database, when OPSBENCH_URL is set; retries are said on stderr. */
 export function loadRemote(): Remote | null {
-  const e = parseProcessEnv(remoteEnvSchema, process.env, "opsbench");
+  const e = parseProcessEnv(remoteEnvSchema, withSecretFiles(process.env), "opsbench");
   if (!e.OPSBENCH_URL || !e.OPSBENCH_TOKEN) return null;
   return {
     url: e.OPSBENCH_URL.replace(/\/+$/, ""),
@@ -43,5 +45,5 @@ const ingestEnvSchema = z.object({
 
 /** What `opsbench ingest` reads of the environment (no API token: the run's ingest token is its only key). */
 export function loadIngestEnv(): z.infer<typeof ingestEnvSchema> {
-  return parseProcessEnv(ingestEnvSchema, process.env, "opsbench ingest");
+  return parseProcessEnv(ingestEnvSchema, withSecretFiles(process.env), "opsbench ingest");
 }

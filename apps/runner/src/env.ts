@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseProcessEnv } from "@opsbench/core";
+import { SECRET_VARIABLES as SHARED_SECRET_VARIABLES } from "@opsbench/core/local-services";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { engineBuildInfo } from "../../../engine/build.mjs";
@@ -97,8 +98,11 @@ export const SECRET_VARIABLES = [
   "BETTER_AUTH_SECRET",
 ] as const;
 
+/** Every secret variable of any opsbench process, and each one's `_FILE` form (a path to the secret is as bad). */
+const REFUSED = [...new Set([...SECRET_VARIABLES, ...SHARED_SECRET_VARIABLES])].flatMap((k) => [k, `${k}_FILE`]);
+
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): RunnerEnv {
-  const held = SECRET_VARIABLES.filter((k) => source[k]);
+  const held = REFUSED.filter((k) => source[k]);
   if (held.length)
     throw new Error(
       `the runner executes users' k6 scripts and must hold no secret, but its environment has ${held.join(", ")}: start it without ${held.length > 1 ? "them" : "it"}`,

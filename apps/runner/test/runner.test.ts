@@ -53,6 +53,9 @@ describe("the runner holds no secret", () => {
       /must hold no secret.*OPSBENCH_SECRET_KEY, DATABASE_URL/,
     );
     expect(() => loadEnv({ REDIS_PASSWORD: "p" })).toThrow(/REDIS_PASSWORD/);
+    // A secret's file (Kubernetes and Docker secrets) is refused as the secret is, and so is any process's secret.
+    expect(() => loadEnv({ DATABASE_URL_FILE: "/run/secrets/db" })).toThrow(/must hold no secret.*DATABASE_URL_FILE/);
+    expect(() => loadEnv({ OPSBENCH_AUTH_SECRET: "s".repeat(32) })).toThrow(/OPSBENCH_AUTH_SECRET/);
     expect(loadEnv({ OPSBENCH_RUNNER_SOCKET: "/tmp/x.sock" }).OPSBENCH_RUNNER_SOCKET).toBe("/tmp/x.sock");
   });
 });

@@ -7,11 +7,12 @@ import {
   parseProcessEnv,
   sharedEnvSchema,
 } from "@opsbench/core";
+import { findRepoRoot, resolveLocalEnv } from "@opsbench/core/local-services";
 import { z } from "zod";
 import { parseTrustedProxies } from "./server/client-address";
 
 const webEnvSchema = sharedEnvSchema
-  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true, OPSBENCH_SECRET_KEY: true })
+  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_NEXT_DIST_DIR: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_METRICS_TOKEN: true })
   .extend({
     OPSBENCH_AUTH: sharedEnvSchema.shape.OPSBENCH_AUTH.unwrap().default("required"),
     /** Signs session cookies; without it a secret made once is kept in the database (instance_settings). */
@@ -90,7 +91,9 @@ export const env = parseProcessEnv(
           "OIDC sign-in needs OPSBENCH_PUBLIC_URL (the address users reach opsbench at; the redirect URI is <it>/api/auth/callback/oidc)",
       });
   }),
-  process.env,
+  // Secrets from their *_FILE; no DATABASE_URL / REDIS_URL: the local set-up's on OPSBENCH_PG_PORT / OPSBENCH_REDIS_PORT
+  // (with its passwords when this runs from a checkout), as the CLI and the worker resolve them.
+  resolveLocalEnv(process.env, findRepoRoot()),
   "web",
 );
 

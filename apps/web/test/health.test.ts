@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRunQueue, readWorkerHeartbeats } from "@opsbench/jobs";
@@ -12,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startWeb, WebPortTakenError } from "../../../apps/cli/src/processes";
 import type { CliEnv } from "../../../apps/cli/src/env";
 import { fileRunnerEnv, freePort, useRunner } from "../../../tests/file-services";
-import { testDatabaseUrl, testRedisUrl, testWebUrl } from "../../../tests/helpers";
+import { shortRamp, taewaTarget, testDatabaseUrl, testRedisUrl, testWebUrl, useWorker } from "../../../tests/helpers";
 import { containerOf, objectOf, renderOpsbenchChart, resolvedEnv } from "../../../tests/opsbench-chart";
 import { testStack } from "../../../tests/stack-env";
 
@@ -162,6 +163,117 @@ describe("the Helm chart's web and worker commands, with the chart's environment
         .toBe(true);
     } finally {
       redis.disconnect();
+
+// /metrics on both processes (docs/self-hosting.md "Metrics"): a run through the API moves the web app's request
+// counter and, on the worker's listener, its queue, phase, load-lock and ingest series. Here because this file
+// already has the web app and a worker; the worker is restarted once, with its listener on.
+describe("GET /metrics", () => {
+  /** The value of one series (name and labels exactly as Prometheus's text writes them), 0 when absent. */
+  const sample = (text: string, series: string) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+  const scrape = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(url, { headers });
+    return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
+  };
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${web}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return (await res.json()) as { id: string };
+  };
+
+  it("counts a run on the web app's /metrics and on the worker's listener, and answers only loopback without a token", async () => {
+    const port = await freePort();
+    const socket = path.join(os.tmpdir(), `opsbench-health-${process.pid}.sock`);
+    // An OTLP/HTTP stand-in on loopback: the worker's traces (tracing.ts), JSON as the exporter sends them.
+    const spans: string[] = [];
+    const otlp = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        if (req.url === "/v1/traces")
+          for (const rs of JSON.parse(body).resourceSpans ?? [])
+            for (const ss of rs.scopeSpans ?? []) for (const span of ss.spans ?? []) spans.push(span.name);
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => otlp.listen(0, "127.0.0.1", resolve));
+    // The SDK's batch delay (5 s by default), read from this process's environment: the in-process worker's.
+    process.env.OTEL_BSP_SCHEDULE_DELAY = "200";
+    await useWorker({
+      env: {
+        OPSBENCH_WORKER_METRICS_PORT: String(port),
+        OPSBENCH_WORKER_HEALTH_SOCKET: socket,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${(otlp.address() as AddressInfo).port}/v1/traces`,
+      },
+    });
+    const worker = `http://127.0.0.1:${port}`;
+    const workerBefore = (await scrape(`${worker}/metrics`)).text;
+    const runs = (route: string, status: string) => `opsbench_http_requests_total{route="${route}",method="POST",status="${status}"}`;
+    const webBefore = (await scrape(`${web}/metrics`)).text;
+
+    await post("/api/v1/targets", taewaTarget("metrics-taewa", { replicas: 1 }));
+    await post("/api/v1/workloads", shortRamp("metrics-ramp", { vus: 2, holdSeconds: 1 }));
+    const { id } = await post("/api/v1/runs", { target: "metrics-taewa", workload: "metrics-ramp" });
+    await expect
+      .poll(async () => ((await (await fetch(`${web}/api/v1/runs/${id}`)).json()) as { status: string }).status, {
+        timeout: 120_000,
+        interval: 500,
+      })
+      .toBe("SUCCEEDED");
+
+    const webAfter = await scrape(`${web}/metrics`);
+    expect(webAfter.status).toBe(200);
+    expect(webAfter.type).toContain("text/plain");
+    expect(sample(webAfter.text, runs("/api/v1/runs", "201"))).toBe(sample(webBefore, runs("/api/v1/runs", "201")) + 1);
+    // One series per route pattern, not per run id.
+    expect(sample(webAfter.text, 'opsbench_http_request_seconds_count{route="/api/v1/runs/{id}",method="GET"}')).toBeGreaterThanOrEqual(1);
+    expect(webAfter.text).not.toContain(`/api/v1/runs/${id}`);
+    expect(webAfter.text).toMatch(/^opsbench_queue_jobs\{queue="run-execute",state="waiting"\} \d+$/m);
+
+    const after = await scrape(`${worker}/metrics`);
+    expect(after.status).toBe(200);
+    const moved = (series: string) => sample(after.text, series) - sample(workerBefore, series);
+    expect(moved('opsbench_queue_processing_seconds_count{queue="run-execute",outcome="completed"}')).toBe(1);
+    expect(moved('opsbench_queue_wait_seconds_count{queue="run-execute"}')).toBe(1);
+    for (const phase of ["claim", "provision", "baseline", "load", "analyze", "teardown", "run"])
+      expect(moved(`opsbench_run_phase_seconds_count{phase="${phase}",outcome="ok"}`), phase).toBe(1);
+    expect(moved('opsbench_load_lock_wait_seconds_count{outcome="acquired"}')).toBe(1);
+    expect(moved('opsbench_ingest_rows_total{source="worker"}')).toBeGreaterThan(0);
+    expect((await scrape(`${worker}/health`)).status).toBe(200);
+    // The container's healthcheck: the plain-JavaScript probe on the worker's health socket (spawned without
+    // blocking: the worker answering it runs in this process).
+    const probe = (at: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ["packages/jobs/health-probe.mjs", "worker"], {
+          env: { ...process.env, OPSBENCH_WORKER_HEALTH_SOCKET: at },
+        });
+        let stderr = "";
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("close", (code) => resolve({ code, stderr }));
+      });
+    const healthy = await probe(socket);
+    expect(healthy.code, healthy.stderr).toBe(0);
+    const missing = await probe(`${socket}.none`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("worker does not answer");
+
+    // The run's job and its phases reached the OTLP stand-in as spans.
+    await expect
+      .poll(() => spans, { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(["job run-execute", "run claim", "run load", "run teardown"]));
+    otlp.close();
+
+    // Without OPSBENCH_METRICS_TOKEN only a loopback client that did not come through a proxy may read.
+    for (const url of [`${web}/metrics`, `${worker}/metrics`]) {
+      const proxied = await scrape(url, { "x-forwarded-for": "203.0.113.9" });
+      expect(proxied.status, url).toBe(403);
+      expect(proxied.text).toContain("OPSBENCH_METRICS_TOKEN");
     }
   });
 });

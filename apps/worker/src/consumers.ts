@@ -18,6 +18,7 @@ import { validateScriptJob } from "./script-validation-worker";
 import { executeSegment } from "./segments/generator";
 import type { Services } from "./services";
 import { executeStudy } from "./study-runner";
+import { inSpan } from "./tracing";
 import { handleScheduleTick } from "./schedule-worker";
 
 export interface Consumer<Schema extends z.ZodType = z.ZodType> {
@@ -175,7 +176,10 @@ export function consumerCatalog(config: WorkerConfig, services: Services, inFlig
 
 /** The one generic consumer: any catalog entry, on the worker's Redis. */
 function serve<Schema extends z.ZodType>(c: Consumer<Schema>, redisUrl: string, log: Logger): Worker {
-  const worker = startConsumer(c.queue, redisUrl, c.handle, {
+  // A job is one span when traces are on (tracing.ts); its run's phases are its children.
+  const handle: typeof c.handle = (payload, job) =>
+    inSpan(`job ${c.queue.name}`, { "opsbench.queue": c.queue.name, "opsbench.job_id": job.id ?? "" }, () => c.handle(payload, job));
+  const worker = startConsumer(c.queue, redisUrl, handle, {
     autorun: !c.afterStartUpPass,
     ...(c.backoffStrategy ? { backoffStrategy: c.backoffStrategy } : {}),
   });

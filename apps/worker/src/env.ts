@@ -8,7 +8,7 @@ import {
   parseProcessEnv,
   sharedEnvSchema,
 } from "@opsbench/core";
-import { withLocalServiceUrls } from "@opsbench/core/local-services";
+import { resolveLocalEnv } from "@opsbench/core/local-services";
 import { z } from "zod";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { helmBuildInfo } from "../helm-build/build.mjs";
@@ -16,8 +16,23 @@ import { helmBuildInfo } from "../helm-build/build.mjs";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 const workerEnvSchema = sharedEnvSchema
-  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_WEB_PORT: true })
+  .pick({ DATABASE_URL: true, REDIS_URL: true, OPSBENCH_SECRET_KEY: true, OPSBENCH_WEB_PORT: true, OPSBENCH_METRICS_TOKEN: true })
   .extend({
+    /**
+     * The port of the worker's metrics and health listener (GET /metrics, GET /health); unset: no listener. 0: any
+     * free port (tests). Off by default: a worker opens no port nobody asked for (docs/self-hosting.md "Metrics").
+     */
+    OPSBENCH_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** The address it listens on: loopback by default; 0.0.0.0 for a Prometheus in another container (with OPSBENCH_METRICS_TOKEN). */
+    OPSBENCH_WORKER_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+    /** The same listener on a unix socket (compose's healthcheck probes it: packages/jobs/health-probe.mjs); unset: none. */
+    OPSBENCH_WORKER_HEALTH_SOCKET: z.string().min(1).optional(),
+    /** OpenTelemetry traces (tracing.ts), by the standard variables: off unless an OTLP/HTTP endpoint is named. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    OTEL_TRACES_EXPORTER: z.string().min(1).optional(),
+    OTEL_SDK_DISABLED: z.string().min(1).optional(),
     /** An AWS API stand-in (moto on loopback) for every AWS call; only from here, never from a request or a spec. */
     OPSBENCH_AWS_ENDPOINT_URL: z.url().optional(),
     /** A Google Cloud API stand-in (the tests' fake) for every Google Cloud call; only from here. */
@@ -114,6 +129,7 @@ const workerEnvSchema = sharedEnvSchema
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  // No DATABASE_URL / REDIS_URL: the local Postgres and Redis, with their passwords (the one-machine install).
-  return parseProcessEnv(workerEnvSchema, withLocalServiceUrls(source, repoRoot), "worker");
+  // Secrets from their *_FILE; no DATABASE_URL / REDIS_URL: the local Postgres and Redis on the ports `source`
+  // names, with their passwords (the one-machine install).
+  return parseProcessEnv(workerEnvSchema, resolveLocalEnv(source, repoRoot), "worker");
 }

@@ -2,15 +2,11 @@
 // container's host name) wrote a heartbeat within WORKER_HEARTBEAT_STALE_MS, 1 otherwise.
 //   node --import tsx apps/worker/src/healthcheck.ts
 import os from "node:os";
-import { isHeartbeatFresh, readWorkerHeartbeats } from "@opsbench/jobs";
 import { Redis } from "ioredis";
 import { loadEnv } from "./env";
+import { ownHeartbeatAge } from "./heartbeat-age";
 
-/** The freshest heartbeat age (ms) of a worker on `host`, or null when there is none that is fresh. */
-export async function ownHeartbeatAge(redis: Redis, host: string, now = Date.now()): Promise<number | null> {
-  const mine = (await readWorkerHeartbeats(redis)).filter((b) => b.host === host && isHeartbeatFresh(b, now));
-  return mine.length === 0 ? null : Math.min(...mine.map((b) => now - Date.parse(b.at)));
-}
+export { ownHeartbeatAge } from "./heartbeat-age";
 
 async function main() {
   const env = loadEnv();

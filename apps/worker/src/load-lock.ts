@@ -19,6 +19,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Redis } from "ioredis";
+import { loadLockWaitSeconds } from "@opsbench/jobs";
 
 export type Release = () => Promise<void>;
 
@@ -147,6 +148,7 @@ export class LoadLock {
     if (signal?.aborted) throw abortError(signal);
     // `shareAs`: holders naming the same share hold the host together (the segments of one run on this host).
     const token = opts.shareAs ? `share:${opts.shareAs}` : randomUUID();
+    const waited = loadLockWaitSeconds.startTimer();
     const k = this.key;
     let failing = false;
     for (;;) {
@@ -176,14 +178,17 @@ export class LoadLock {
         const release = this.granted(token, answer[1]);
         if (signal?.aborted) {
           await release();
+          waited({ outcome: "aborted" });
           throw abortError(signal);
         }
+        waited({ outcome: "acquired" });
         return release;
       }
       try {
         await sleep(this.pollMs, signal);
       } catch (err) {
         await this.redis.eval(LEAVE, 2, k("queue"), k("alive"), token).catch(() => {});
+        waited({ outcome: "aborted" });
         throw err;
       }
     }

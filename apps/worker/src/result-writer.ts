@@ -17,6 +17,7 @@ import {
   type ValidityFlag,
 } from "@opsbench/core";
 import { retryWhileDown, type InfraRow, type ResultBatch, type RunStore } from "@opsbench/db";
+import { ingestRows } from "@opsbench/jobs";
 import type { Logger } from "./logger";
 
 export interface ResultWriterOptions {
@@ -163,6 +164,7 @@ export class ResultWriter {
           },
         });
         this.rows += batch.http.length;
+        ingestRows.inc({ source: "worker" }, batch.http.length);
         this.onFlushed();
       } catch (err) {
         this.error ??= err;

@@ -6,6 +6,7 @@
 // steps that need it; the run's context is read-only. See docs/architecture.md
 // ("The run pipeline", "A new step").
 import { runStore } from "@opsbench/db";
+import { runPhaseSeconds } from "@opsbench/jobs";
 import { providerFor } from "@opsbench/providers";
 import type { HostHold } from "./load-lock";
 import { ABORTED_BY_REQUEST, watchAbortRequest } from "./pipeline/abort-watch";
@@ -21,6 +22,7 @@ import { provision, type Provisioned } from "./pipeline/provision";
 import { type PipelineDeps, runContext } from "./pipeline/run-context";
 import { errorMessage, isExpectedFailure } from "./pipeline/run-failure";
 import { finishRun } from "./pipeline/teardown";
+import { phase } from "./tracing";
 import { runWorkload } from "./pipeline/workload";
 
 export type { PipelineDeps } from "./pipeline/run-context";
@@ -53,8 +55,9 @@ async function executeWatchedRun(
   abortRequested: () => boolean,
   options: RunOptions,
 ): Promise<void> {
+  const startedAt = Date.now();
   const ctx = runContext(runId, deps, signal, options.host);
-  const claimed = await claim(ctx);
+  const claimed = await phase("claim", runId, () => claim(ctx));
   if (!claimed) return;
   let failure: string | null = null;
   // Held in memory from the moment it exists: teardown uses it (and its credential) without reading the database.
@@ -63,23 +66,26 @@ async function executeWatchedRun(
     const provider = providerFor(claimed.target.kind);
     // Nothing is deployed before every check that can be made without deploying has passed (pipeline/before-deploy.ts);
     // the target is parsed there, once, and travels typed from here on.
-    const checked = await checkBeforeDeploy(ctx, provider, claimed);
+    const checked = await phase("check", runId, () => checkBeforeDeploy(ctx, provider, claimed));
     // Parsed and resolved once (a rate may name a measured run): the limits check, provision and load share it.
     const workload = await runWorkload(ctx.deps.db, claimed.run);
     const limits = await checkLimits(ctx, workload);
-    provisioned = await provision(ctx, provider, checked.target, workload);
+    provisioned = await phase("provision", runId, () => provision(ctx, provider, checked.target, workload));
     const { host } = await checkLoadHost(ctx, provider, provisioned, checked, claimed.run.targetId ?? "<target>");
-    await baseline(ctx, provider, provisioned, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS);
+    const deployed = provisioned;
+    await phase("baseline", runId, () => baseline(ctx, provider, deployed, options.baselineWaitMs ?? DEFAULT_BASELINE_WAIT_MS));
     await ctx.moveTo("RUNNING");
-    const k6 = await load(ctx, provider, provisioned, limits, host);
-    const appChecks = await collect(ctx, provider, provisioned);
+    const k6 = await phase("load", runId, () => load(ctx, provider, deployed, limits, host));
+    const appChecks = await phase("collect", runId, () => collect(ctx, provider, deployed));
     await ctx.moveTo("ANALYZING");
-    await analyze(ctx, { target: provisioned.target, k6, appChecks, workload: provisioned.workload });
+    await phase("analyze", runId, () => analyze(ctx, { target: deployed.target, k6, appChecks, workload: deployed.workload }));
   } catch (err) {
     failure = errorMessage(err);
     if (isExpectedFailure(err)) ctx.log.warn({ error: failure }, "run failed");
     else ctx.log.error({ err }, "run failed unexpectedly");
   } finally {
-    await finishRun(ctx, claimed.target, abortRequested() ? ABORTED_BY_REQUEST : failure, provisioned);
+    const outcome = abortRequested() ? ABORTED_BY_REQUEST : failure;
+    await phase("teardown", runId, () => finishRun(ctx, claimed.target, outcome, provisioned));
+    runPhaseSeconds.observe({ phase: "run", outcome: outcome === null ? "ok" : "failed" }, (Date.now() - startedAt) / 1000);
   }
 }

@@ -1,15 +1,20 @@
-// The variables several opsbench processes read, with their one set of defaults.
+// The variables several opsbench processes read, with their one set of defaults (the local set-up's ports and URLs
+// come from local-settings.mjs, which every process applies before this schema: docs/self-hosting.md "Variables").
 // In core because web, worker and cli all depend on it and it is a pure schema over a record (no I/O):
 // each process's env module passes in process.env, picks the keys it uses and adds its own.
 import { z } from "zod";
 import { withConnectionUrls } from "./connection-urls";
+import { LOCAL_DEFAULTS } from "./local-defaults.mjs";
 import { parseBlockedPorts, parseLoadHostAllowlist, parsePrivateRanges } from "./load-hosts/load-host-policy";
 
 export const sharedEnvSchema = z.object({
-  DATABASE_URL: z.url().default("postgresql://opsbench@127.0.0.1:55432/opsbench"),
-  REDIS_URL: z.url().default("redis://127.0.0.1:56379/0"),
+  // No default here: each process fills them in first from the one source of the local set-up's settings
+  // (local-settings.mjs resolveLocalEnv: OPSBENCH_PG_PORT / OPSBENCH_REDIS_PORT and the set-up's passwords), so no
+  // second, hard-coded default can point a process at another stack's database.
+  DATABASE_URL: z.url("a postgresql:// URL (or POSTGRES_HOST and its parts; unset: the local set-up's on OPSBENCH_PG_PORT)"),
+  REDIS_URL: z.url("a redis:// URL (or REDIS_HOST and its parts; unset: the local set-up's on OPSBENCH_REDIS_PORT)"),
   /** The port `opsbench` starts the web app on. */
-  OPSBENCH_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(3210),
+  OPSBENCH_WEB_PORT: z.coerce.number().int().min(1).max(65535).default(LOCAL_DEFAULTS.OPSBENCH_WEB_PORT),
   /** Where Next builds the web app (apps/web/<dir>); side-by-side builds use their own. */
   OPSBENCH_NEXT_DIST_DIR: z
     .string()
@@ -29,6 +34,11 @@ export const sharedEnvSchema = z.object({
     .string()
     .refine((k) => secretKeyBytes(k) !== null, "32 bytes as 64 hex digits or base64 (openssl rand -base64 32)")
     .optional(),
+  /**
+   * The bearer token /metrics asks for (the web app's and the worker's listener's). Unset: /metrics answers loopback
+   * clients only (docs/self-hosting.md "Metrics").
+   */
+  OPSBENCH_METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
 });
 
 /** A comma-separated setting read by `parse`, whose error (naming the bad entry) becomes the variable's. */

@@ -6,6 +6,7 @@ import { type Job, UnrecoverableError, Worker } from "bullmq";
 import type { z } from "zod";
 import { CREDENTIAL_CHECK_QUEUE, credentialCheckPayload } from "./credential-check";
 import { LOAD_QUEUE, segmentJobPayload } from "./load-segments";
+import { queueFailures, queueProcessingSeconds, queueWaitSeconds } from "./metrics";
 import { NOTIFICATION_QUEUE, notificationJobPayload } from "./notifications";
 import { EXPORT_QUEUE, exportJobPayload } from "./results-exports";
 import { queuePrefix, RUN_QUEUE, redisConnection, runJobPayload, STALLED_JOB_SETTINGS } from "./queues";
@@ -59,10 +60,23 @@ export function startConsumer<Schema extends z.ZodType, Result>(
   return new Worker<z.input<Schema>, Result>(
     queue.name,
     async (job) => {
-      const parsed = queue.payload.safeParse(job.data);
-      if (!parsed.success)
-        throw new UnrecoverableError(queue.revealIssues ? `bad job payload: ${parsed.error.message}` : `bad ${queue.name} payload`);
-      return handle(parsed.data, job);
+      // Every queue's wait, processing time and failures are recorded here, the one place jobs are taken.
+      const started = Date.now();
+      queueWaitSeconds.observe({ queue: queue.name }, Math.max(0, started - job.timestamp - (job.delay ?? 0)) / 1000);
+      const done = (outcome: "completed" | "failed") =>
+        queueProcessingSeconds.observe({ queue: queue.name, outcome }, (Date.now() - started) / 1000);
+      try {
+        const parsed = queue.payload.safeParse(job.data);
+        if (!parsed.success)
+          throw new UnrecoverableError(queue.revealIssues ? `bad job payload: ${parsed.error.message}` : `bad ${queue.name} payload`);
+        const result = await handle(parsed.data, job);
+        done("completed");
+        return result;
+      } catch (err) {
+        done("failed");
+        queueFailures.inc({ queue: queue.name });
+        throw err;
+      }
     },
     {
       connection: redisConnection(redisUrl),

@@ -17,3 +17,4 @@ export * from "./schedule-tick";
 export * from "./work-admission";
 export * from "./notifications";
 export * from "./results-exports";
+export * from "./metrics";

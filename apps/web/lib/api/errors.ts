@@ -2,6 +2,7 @@
 // every route handler goes through: contract -> member and role (auth) -> handler -> errors as JSON.
 import { randomUUID } from "node:crypto";
 import { ConflictError, NotFoundError, type WorkspaceScope } from "@opsbench/db";
+import { httpRequestSeconds, httpRequests } from "@opsbench/jobs";
 import { z } from "zod";
 import { authorize } from "@/lib/auth/authorize";
 import { log } from "@/lib/log";
@@ -89,6 +90,16 @@ export function parseQuery<S extends z.ZodType>(schema: S, request: Request): z.
   return parseInput(schema, Object.fromEntries(new URL(request.url).searchParams));
 }
 
+/**
+ * Counts an answered API request under its route's pattern (/api/v1/runs/{id}: one series per route, not per id);
+ * a path no contract names counts as "other", so a scanner's made-up paths cannot grow the series without bound.
+ */
+export function recordRequest(method: string, pathname: string, status: number, seconds: number): void {
+  const route = contractForRequest(method, pathname)?.path ?? "other";
+  httpRequests.inc({ route, method, status: String(status) });
+  httpRequestSeconds.observe({ route, method }, seconds);
+}
+
 export interface ApiContext<P> {
   request: Request;
   /** The calling member's workspace: every read and write goes through it. */
@@ -120,6 +131,7 @@ export function apiRoute<P extends Record<string, string | string[]> = Record<st
     const { pathname } = new URL(request.url);
     const where = `${request.method} ${pathname}`;
     const requestId = requestIdOf(request);
+    const started = performance.now();
     let response: Response;
     try {
       assertSafeMutation(request, bodyLimitOf(request));
@@ -129,6 +141,7 @@ export function apiRoute<P extends Record<string, string | string[]> = Record<st
     } catch (err) {
       response = toErrorResponse(err, where, requestId);
     }
+    recordRequest(request.method, pathname, response.status, (performance.now() - started) / 1000);
     try {
       response.headers.set("x-request-id", requestId);
     } catch {

@@ -13,6 +13,7 @@
 // imports and a test can drive it directly).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type Redis from "ioredis";
+import { countInWindow } from "./rate-window";
 
 interface Limit {
   what: string;
@@ -51,14 +52,9 @@ export interface KnownClientKey {
   secure: boolean;
 }
 
-/** Counts one attempt in a window that starts at the subject's first (a key with a TTL); the seconds left when over. */
-async function count(store: ThrottleStore, limit: Limit, subject: string): Promise<number | null> {
-  const key = `${store.prefix}:auth-throttle:${limit.what}:${subject}`;
-  const answer = await store.redis.multi().set(key, 0, "EX", limit.windowSeconds, "NX").incr(key).ttl(key).exec();
-  const n = Number(answer?.[1]?.[1] ?? 0);
-  const ttl = Number(answer?.[2]?.[1] ?? limit.windowSeconds);
-  return n > limit.max ? Math.max(1, ttl) : null;
-}
+/** Counts one attempt in the one limiter's window (rate-window.ts: it starts at the subject's first); the seconds left when over. */
+const count = (store: ThrottleStore, limit: Limit, subject: string): Promise<number | null> =>
+  countInWindow(store.redis, `${store.prefix}:auth-throttle:${limit.what}:${subject}`, limit);
 
 // Each try is charged as a failure before it is made (so parallel tries cannot all pass one free moment), and the
 // next try's earliest time set from the count; a success gives its charge back (settle). Redis's clock: every web

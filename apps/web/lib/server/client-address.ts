@@ -29,7 +29,9 @@ export async function stampPeerAddresses(): Promise<void> {
   proto.emit = function (this: Server, event: string, ...args: unknown[]) {
     if (event === "request") {
       const req = args[0] as IncomingMessage;
-      req.headers[PEER_HEADER] = `${nonce} ${plain(req.socket?.remoteAddress ?? "unknown")}`;
+      // The third field: whether the request came with a proxy's forwarding header (before Next adds its own).
+      const forwarded = req.headers["x-forwarded-for"] || req.headers.forwarded ? "forwarded" : "direct";
+      req.headers[PEER_HEADER] = `${nonce} ${plain(req.socket?.remoteAddress ?? "unknown")} ${forwarded}`;
     }
     return emit.call(this, event, ...args);
   };
@@ -40,6 +42,16 @@ export function peerAddress(headers: Headers): string | null {
   const nonce = globalThis.opsbenchPeerNonce;
   const [given, address] = (headers.get(PEER_HEADER) ?? "").split(" ");
   return nonce && given === nonce && address ? address : null;
+}
+
+/**
+ * Whether the request reached this server with X-Forwarded-For or Forwarded (a proxy's), as the server saw it before
+ * Next added its own; true when it carries no valid stamp (nothing is known of it).
+ */
+export function cameThroughProxy(headers: Headers): boolean {
+  const nonce = globalThis.opsbenchPeerNonce;
+  const [given, , forwarded] = (headers.get(PEER_HEADER) ?? "").split(" ");
+  return !(nonce && given === nonce && forwarded === "direct");
 }
 
 /** Parses OPSBENCH_TRUSTED_PROXIES (comma-separated IP addresses and CIDRs); throws naming a bad entry. */

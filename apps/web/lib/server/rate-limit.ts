@@ -1,10 +1,8 @@
-// Rate limits kept in Redis, so every web process counts together: run creations and script checks per workspace.
-// A window starts at a subject's first action and lasts a minute (the key's TTL), as the sign-in throttle's do: with
-// clock-aligned windows a burst across a boundary got twice the limit. Over it: 429 with Retry-After and a message.
+// Rate limits per workspace: run creations and script checks, a minute each, counted by the one limiter
+// (rate-window.ts, the sign-in throttle's too). Over it: 429 with Retry-After and a message.
 import { ApiError } from "@/lib/api/errors";
+import { countInWindow, PER_MINUTE_SECONDS, rateKey } from "./rate-window";
 import { getRateLimitRedis } from "./singletons";
-
-const WINDOW_SECONDS = 60;
 
 /** A 429 that says when to try again (Retry-After), beside the message. */
 class RateLimited extends ApiError {
@@ -26,11 +24,9 @@ class RateLimited extends ApiError {
  * `what` names the actions in the message (default: `name`).
  */
 export async function assertRate(name: string, subject: string, perMinute: number, what = `${name} a minute`): Promise<void> {
-  const key = `opsbench:rate:${name}:${subject}`;
-  const answer = await getRateLimitRedis().multi().set(key, 0, "EX", WINDOW_SECONDS, "NX").incr(key).ttl(key).exec();
-  const count = Number(answer?.[1]?.[1] ?? 0);
-  if (count > perMinute) {
-    const retryAfter = Math.max(1, Number(answer?.[2]?.[1] ?? WINDOW_SECONDS));
-    throw new RateLimited(`more than ${perMinute} ${what}; try again in ${retryAfter} s`, retryAfter);
-  }
+  const retryAfter = await countInWindow(getRateLimitRedis(), rateKey(name, subject), {
+    max: perMinute,
+    windowSeconds: PER_MINUTE_SECONDS,
+  });
+  if (retryAfter !== null) throw new RateLimited(`more than ${perMinute} ${what}; try again in ${retryAfter} s`, retryAfter);
 }

@@ -4,11 +4,12 @@
 // The connection is DATABASE_URL, or built from POSTGRES_HOST, POSTGRES_PORT, POSTGRES_USER,
 // POSTGRES_PASSWORD and POSTGRES_DB (any password works: it is URL-encoded).
 import { withConnectionUrls } from "@opsbench/core";
+import { withSecretFiles } from "@opsbench/core/local-services";
 import { ensureAppRole } from "./app-role";
 import { applyMigrations, defaultMigrationsDir } from "./migrate";
 
 async function main(): Promise<number> {
-  const env = withConnectionUrls(process.env);
+  const env = withConnectionUrls(withSecretFiles(process.env));
   const url = env.DATABASE_URL;
   if (!url) {
     console.error("migrate: set DATABASE_URL, or POSTGRES_HOST (with POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB)");

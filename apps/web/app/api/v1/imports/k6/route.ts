@@ -1,5 +1,5 @@
 import { importedRunOf } from "@opsbench/core";
-import { exportRun, notifyNewChanges } from "@opsbench/jobs";
+import { exportRun, ingestRows, notifyNewChanges } from "@opsbench/jobs";
 import { NextResponse } from "next/server";
 import { API_CONTRACTS } from "@/lib/api/contracts";
 import { apiRoute, parseBody } from "@/lib/api/errors";
@@ -19,7 +19,9 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute(async ({ request, scope }) => {
   const upload = await parseBody(API_CONTRACTS["POST /api/v1/imports/k6"].body, request);
   await admitNewWork(scope, await scope.limits.get());
-  const run = await scope.importRun(importedRunOf(upload));
+  const imported = importedRunOf(upload);
+  const run = await scope.importRun(imported);
+  ingestRows.inc({ source: "import" }, imported.cells.length);
   await audit(scope, request, {
     action: "run.import",
     subjectKind: "run",
