@@ -163,6 +163,9 @@ describe("the Helm chart's web and worker commands, with the chart's environment
         .toBe(true);
     } finally {
       redis.disconnect();
+    }
+  });
+});
 
 // /metrics on both processes (docs/self-hosting.md "Metrics"): a run through the API moves the web app's request
 // counter and, on the worker's listener, its queue, phase, load-lock and ingest series. Here because this file
