@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { SIGN_IN_BACKOFF, throttleAuth } from "../../apps/web/lib/server/auth-throttle";
-import { countInWindow, PER_MINUTE_SECONDS, rateKey } from "../../apps/web/lib/server/rate-window";
+import { countInWindow, PER_MINUTE_SECONDS, rateKey } from "@opsbench/jobs";
 import { fileServices, useWeb } from "../file-services";
 import { startSignedInWeb, type TestIdentity } from "../test-identity";
 import { type Answer, call } from "./auth-http";

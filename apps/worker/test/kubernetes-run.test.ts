@@ -120,7 +120,7 @@ describe("kubernetes runs through the worker", () => {
     expect(JSON.stringify(row, (_, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(tokenOf(cp.adminKubeconfig));
   });
 
-  it("the HPA scales on the stand-in's CPU: desired and ready replicas rise from 1 to 4 under load, utilisation above target on the timeline", async () => {
+  it("the HPA scales on the stand-in's CPU: desired and ready replicas rise from 1 under load (to 4 when the CPU shown asks for it), each rise after utilisation above target", async () => {
     metrics.measure(standIn.pid ?? null);
     try {
       // 100m requested a pod at a 50% target: the stand-in's CPU under load (a fraction of a core) asks for more than 4.
@@ -148,9 +148,19 @@ describe("kubernetes runs through the worker", () => {
       const detail = points.map((p) => p.detail);
       console.log(`[hpa] ready/desired/cpu%: ${detail.map((d) => `${d.ready}/${d.desired}/${d.hpaCurrentCpuPercent}`).join(" ")}`);
       expect(points[0]?.replicas).toBe(1);
-      expect(Math.max(...points.map((p) => p.replicas ?? 0))).toBe(4);
-      expect(Math.max(...detail.map((d) => d.desired ?? 0))).toBe(4);
-      expect(Math.max(...detail.map((d) => d.hpaCurrentCpuPercent ?? 0))).toBeGreaterThan(50);
+      // Judged against the CPU the HPA was shown, not against how much CPU this machine could give the stand-in (on a
+      // busy machine it reaches fewer pods): it scaled out, every rise of the desired count came after a reading above
+      // the target (50% plus the HPA's 10% tolerance), the ready pods followed the desired count, and the maximum holds.
+      const peakDesired = Math.max(...detail.map((d) => d.desired ?? 0));
+      const peak = Math.max(...points.map((p) => p.replicas ?? 0));
+      expect(peakDesired).toBeGreaterThanOrEqual(2);
+      expect(peakDesired).toBeLessThanOrEqual(4);
+      expect(peak).toBe(peakDesired);
+      for (let i = 1; i < detail.length; i++)
+        if ((detail[i]!.desired ?? 0) > (detail[i - 1]!.desired ?? 0))
+          expect(Math.max(...detail.slice(0, i + 1).map((d) => d.hpaCurrentCpuPercent ?? 0)), `the rise at point ${i}`).toBeGreaterThan(55);
+      // With the CPU shown at least four times the target, the HPA asks for the maximum.
+      if (Math.max(...detail.map((d) => d.hpaCurrentCpuPercent ?? 0)) >= 4 * 50 * 1.1) expect(peakDesired).toBe(4);
       const events = await stack.db.runEvent.findMany({ where: { runId }, orderBy: { ts: "asc" } });
       expect(
         events.some((e) =>
@@ -179,8 +189,8 @@ describe("kubernetes runs through the worker", () => {
       // The worker prices from k6's first sample, this sum from the run's loadStartedAt: they differ by k6's start-up,
       // which moves the one node change by under a second or so (each node-second moved is one second of 1 node vs 2).
       expect(Math.abs(cost.lines.find((l) => l.key === "nodes")!.billed - nodeSeconds)).toBeLessThan(1.5);
-      expect(cost.notes.join(" ")).toMatch(/priced by nodes: 2 pods per t3\.medium, at least 1 node\(s\); most nodes 2/);
-      // Fewer node-seconds than pod-seconds (the old per-pod-as-node price): 4 pods share 2 nodes.
+      expect(cost.notes.join(" ")).toContain(`priced by nodes: 2 pods per t3.medium, at least 1 node(s); most nodes ${Math.ceil(peak / 2)}`);
+      // Fewer node-seconds than pod-seconds (the old per-pod-as-node price): two pods share a node.
       expect(nodeSeconds).toBeLessThan(podSeconds);
     } finally {
       metrics.measure(null);

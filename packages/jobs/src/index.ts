@@ -14,6 +14,7 @@ export * from "./maintenance";
 export * from "./consumed-queues";
 export * from "./schedules";
 export * from "./schedule-tick";
+export * from "./rate-window";
 export * from "./work-admission";
 export * from "./notifications";
 export * from "./results-exports";

@@ -56,7 +56,7 @@ export async function runScheduleTick(deps: ScheduleTickDeps, scheduleId: string
     const limits = await scope.limits.get();
     const newRuns = what.kind === "run" ? 1 : studyRunCount(what.definition);
     const refused = await workRefusal(scope, limits, deps.redis, newRuns);
-    if (refused) return { ...base, outcome: "SKIPPED", reason: `the workspace's limits refuse it: ${refused}` };
+    if (refused) return { ...base, outcome: "SKIPPED", reason: `the workspace's limits refuse it: ${refused.reason}` };
     if (what.kind === "run") {
       const run = await startRun(scope, deps.runQueue, {
         targetName: what.target,

@@ -69,9 +69,12 @@ describe("local-service (real processes)", () => {
   });
 
   it("scales out under CPU load with the HPA rule, in after the stabilization window; reset() is back at min; teardown leaves nothing", async () => {
+    // A request of a tenth of a core: the rule is judged, not the machine. Even a replica starved to a tenth of a core
+    // by other work on the machine is above the 50% target, while an idle one (a few % of a core) is far below it.
     const { dep, ctx, events } = await deploy({
       minReplicas: 1,
       maxReplicas: 3,
+      resources: { cpuRequest: 0.1 },
       autoscaler: { targetCpuPercent: 50, syncPeriodMs: 500, scaleDownStabilizationMs: 1500 },
     });
     await localService.reset(dep, ctx);

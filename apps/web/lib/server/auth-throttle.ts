@@ -13,7 +13,7 @@
 // imports and a test can drive it directly).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type Redis from "ioredis";
-import { countInWindow } from "./rate-window";
+import { countInWindow } from "@opsbench/jobs";
 
 interface Limit {
   what: string;
@@ -52,7 +52,7 @@ export interface KnownClientKey {
   secure: boolean;
 }
 
-/** Counts one attempt in the one limiter's window (rate-window.ts: it starts at the subject's first); the seconds left when over. */
+/** Counts one attempt in the one limiter's window (packages/jobs rate-window.ts: it starts at the subject's first); the seconds left when over. */
 const count = (store: ThrottleStore, limit: Limit, subject: string): Promise<number | null> =>
   countInWindow(store.redis, `${store.prefix}:auth-throttle:${limit.what}:${subject}`, limit);
 

@@ -1,11 +1,11 @@
-// Rate limits per workspace: run creations and script checks, a minute each, counted by the one limiter
-// (rate-window.ts, the sign-in throttle's too). Over it: 429 with Retry-After and a message.
+// Rate limits per workspace a minute, counted by the one limiter (packages/jobs rate-window.ts, the sign-in throttle's
+// and run admission's too): script checks here. Over it: 429 with Retry-After and a message.
+import { countInWindow, PER_MINUTE_SECONDS, rateKey } from "@opsbench/jobs";
 import { ApiError } from "@/lib/api/errors";
-import { countInWindow, PER_MINUTE_SECONDS, rateKey } from "./rate-window";
 import { getRateLimitRedis } from "./singletons";
 
 /** A 429 that says when to try again (Retry-After), beside the message. */
-class RateLimited extends ApiError {
+export class RateLimited extends ApiError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,

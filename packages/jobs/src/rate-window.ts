@@ -1,9 +1,10 @@
-// The one Redis rate limiter of the web app: sign-in and sign-up throttling (auth-throttle.ts) and run creations and
-// script checks (rate-limit.ts) count through it. A window starts at a subject's first action and lasts
+// The one Redis rate limiter: the web app's sign-in and sign-up throttling (apps/web/lib/server/auth-throttle.ts), its
+// script checks (rate-limit.ts), and run creations, whether a request or a schedule's tick asks (work-admission.ts)
+// count through it. A window starts at a subject's first action and lasts
 // `windowSeconds` (the key's TTL), so every web process counts together and a burst cannot straddle a clock boundary:
 // with clock-aligned windows (a key per minute) run creation let 2x its limit through around each minute's turn.
-// No app imports: a test drives it with its own Redis.
-import type Redis from "ioredis";
+// A test drives it with its own Redis.
+import type { Redis } from "ioredis";
 
 export interface RateWindow {
   /** Actions allowed in one window. */
@@ -22,6 +23,6 @@ export async function countInWindow(redis: Redis, key: string, limit: RateWindow
   return Math.max(1, Number(answer?.[2]?.[1] ?? limit.windowSeconds));
 }
 
-/** The key and window of run creations in a workspace (rate-limit.ts assertRate("run creations", ...)). */
+/** The key of one kind of action (e.g. "run creations") of one subject (e.g. a workspace id). */
 export const rateKey = (name: string, subject: string) => `opsbench:rate:${name}:${subject}`;
 export const PER_MINUTE_SECONDS = 60;
