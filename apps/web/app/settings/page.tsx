@@ -12,6 +12,7 @@ import { redirect } from "next/navigation";
 import { InviteForm, NewTokenForm } from "@/features/settings/settings-forms";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { buttonSecondary, PageHeader, Panel, tableCell, tableHead } from "@/components/panel";
+import { RowButton } from "@/components/row-forms";
 import { fmtTime } from "@/lib/format";
 import { getAuth, getDb } from "@/lib/server/singletons";
 import { currentMember, requireMember, withScope } from "@/lib/server/workspace";
@@ -126,12 +127,7 @@ export default async function SettingsPage() {
                     {t.expiresAt ? fmtTime(t.expiresAt.toISOString()) : "never"}
                   </td>
                   <td className={tableCell}>
-                    <form action={revokeTokenAction}>
-                      <input type="hidden" name="id" value={t.id} />
-                      <button type="submit" className={buttonSecondary}>
-                        Revoke
-                      </button>
-                    </form>
+                    <RowButton action={revokeTokenAction} id={t.id} label="Revoke" />
                   </td>
                 </tr>
               ))}

@@ -1,7 +1,8 @@
 // The workspace's credentials for real platforms (owners only): names, kinds and dates, never a value.
 import type { WorkspaceScope } from "@opsbench/db";
 import { NewCredentialForm } from "@/features/settings/credential-form";
-import { buttonSecondary, Panel, tableCell, tableHead } from "@/components/panel";
+import { Panel, tableCell, tableHead } from "@/components/panel";
+import { RowButton, RowToggle } from "@/components/row-forms";
 import { fmtTime } from "@/lib/format";
 import { deleteCredentialAction, saveCredentialAction, setEditorsMayDeployAction } from "./credential-actions";
 
@@ -29,22 +30,17 @@ export async function CredentialsPanel({ scope }: { scope: WorkspaceScope }) {
               <td className={tableCell}>{fmtTime(c.createdAt)}</td>
               <td className={tableCell}>{c.checkedAt ? fmtTime(c.checkedAt) : "never"}</td>
               <td className={tableCell} data-testid="credential-editors">
-                <form action={setEditorsMayDeployAction} className="flex items-center gap-2">
-                  <input type="hidden" name="id" value={c.id} />
-                  <input type="hidden" name="editorsMayDeploy" value={c.editorsMayDeploy ? "false" : "true"} />
-                  <span>{c.editorsMayDeploy ? "yes" : "no (owners only)"}</span>
-                  <button type="submit" className={buttonSecondary}>
-                    {c.editorsMayDeploy ? "Close to editors" : "Open to editors"}
-                  </button>
-                </form>
+                <RowToggle
+                  action={setEditorsMayDeployAction}
+                  id={c.id}
+                  field="editorsMayDeploy"
+                  on={c.editorsMayDeploy}
+                  state={["yes", "no (owners only)"]}
+                  turn={["Close to editors", "Open to editors"]}
+                />
               </td>
               <td className={tableCell}>
-                <form action={deleteCredentialAction}>
-                  <input type="hidden" name="id" value={c.id} />
-                  <button type="submit" className={buttonSecondary}>
-                    Delete
-                  </button>
-                </form>
+                <RowButton action={deleteCredentialAction} id={c.id} label="Delete" />
               </td>
             </tr>
           ))}

@@ -2,7 +2,8 @@
 // (Prometheus remote write, OTLP over HTTP), and the log of the runs sent (each attempt's answer).
 import type { WorkspaceScope } from "@opsbench/db";
 import Link from "next/link";
-import { buttonSecondary, Panel, tableCell, tableHead } from "@/components/panel";
+import { Panel, tableCell, tableHead } from "@/components/panel";
+import { RowButton, RowToggle } from "@/components/row-forms";
 import { fmtTime } from "@/lib/format";
 import { createExporterAction, deleteExporterAction, setExporterEnabledAction } from "./exporter-actions";
 import { NewExporterForm } from "./exporter-form";
@@ -50,22 +51,17 @@ export async function ExportersPanel({ scope }: { scope: WorkspaceScope }) {
                 {e.username ? ` (${e.username})` : ""}
               </td>
               <td className={tableCell}>
-                <form action={setExporterEnabledAction} className="flex items-center gap-2">
-                  <input type="hidden" name="id" value={e.id} />
-                  <input type="hidden" name="enabled" value={e.enabled ? "false" : "true"} />
-                  <span>{e.enabled ? "yes" : "no"}</span>
-                  <button type="submit" className={buttonSecondary}>
-                    {e.enabled ? "Disable" : "Enable"}
-                  </button>
-                </form>
+                <RowToggle
+                  action={setExporterEnabledAction}
+                  id={e.id}
+                  field="enabled"
+                  on={e.enabled}
+                  state={["yes", "no"]}
+                  turn={["Disable", "Enable"]}
+                />
               </td>
               <td className={tableCell}>
-                <form action={deleteExporterAction}>
-                  <input type="hidden" name="id" value={e.id} />
-                  <button type="submit" className={buttonSecondary}>
-                    Delete
-                  </button>
-                </form>
+                <RowButton action={deleteExporterAction} id={e.id} label="Delete" />
               </td>
             </tr>
           ))}

@@ -3,6 +3,7 @@
 import { NOTIFICATION_EVENT_LABELS } from "@opsbench/core";
 import type { WorkspaceScope } from "@opsbench/db";
 import { buttonSecondary, Panel, tableCell, tableHead } from "@/components/panel";
+import { RowButton, RowToggle } from "@/components/row-forms";
 import { fmtTime } from "@/lib/format";
 import { NewWebhookForm, SendTestButton, SmtpForm } from "./notification-forms";
 import {
@@ -58,23 +59,18 @@ export async function NotificationsPanel({ scope }: { scope: WorkspaceScope }) {
               <td className={tableCell}>{w.events.map((e) => NOTIFICATION_EVENT_LABELS[e]).join(", ")}</td>
               <td className={tableCell}>{w.format === "slack" ? "Slack" : "JSON"}</td>
               <td className={tableCell}>
-                <form action={setWebhookEnabledAction} className="flex items-center gap-2">
-                  <input type="hidden" name="id" value={w.id} />
-                  <input type="hidden" name="enabled" value={w.enabled ? "false" : "true"} />
-                  <span>{w.enabled ? "yes" : "no"}</span>
-                  <button type="submit" className={buttonSecondary}>
-                    {w.enabled ? "Disable" : "Enable"}
-                  </button>
-                </form>
+                <RowToggle
+                  action={setWebhookEnabledAction}
+                  id={w.id}
+                  field="enabled"
+                  on={w.enabled}
+                  state={["yes", "no"]}
+                  turn={["Disable", "Enable"]}
+                />
               </td>
               <td className={`${tableCell} flex flex-wrap gap-2`}>
                 <SendTestButton action={testWebhookAction} id={w.id} />
-                <form action={deleteWebhookAction}>
-                  <input type="hidden" name="id" value={w.id} />
-                  <button type="submit" className={buttonSecondary}>
-                    Delete
-                  </button>
-                </form>
+                <RowButton action={deleteWebhookAction} id={w.id} label="Delete" />
               </td>
             </tr>
           ))}

@@ -1,7 +1,8 @@
 // The workspace's script secrets (owners only): names and dates, never a value. A run's script gets one as
 // __ENV.NAME when the run names it (`opsbench run --secret NAME`); run logs show it as ***.
 import type { WorkspaceScope } from "@opsbench/db";
-import { buttonSecondary, Panel, tableCell, tableHead } from "@/components/panel";
+import { Panel, tableCell, tableHead } from "@/components/panel";
+import { RowButton } from "@/components/row-forms";
 import { fmtTime } from "@/lib/format";
 import { deleteScriptSecretAction, saveScriptSecretAction } from "./script-secret-actions";
 import { NewScriptSecretForm } from "./script-secret-form";
@@ -30,12 +31,7 @@ export async function ScriptSecretsPanel({ scope }: { scope: WorkspaceScope }) {
                 <td className={tableCell}>{fmtTime(s.createdAt)}</td>
                 <td className={tableCell}>{fmtTime(s.updatedAt)}</td>
                 <td className={tableCell}>
-                  <form action={deleteScriptSecretAction}>
-                    <input type="hidden" name="id" value={s.id} />
-                    <button type="submit" className={buttonSecondary}>
-                      Delete
-                    </button>
-                  </form>
+                  <RowButton action={deleteScriptSecretAction} id={s.id} label="Delete" />
                 </td>
               </tr>
             ))}
