@@ -58,11 +58,17 @@ describe("mutations: same origin, JSON only, capped bodies", () => {
     expect((await post("/api/v1/runs", { target: "t", workload: "w" }, { authorization: "Bearer x", cookie: "a=b" })).status).toBe(422);
   });
 
-  it("refuses a body over 2 MiB with 413", async () => {
-    const big = JSON.stringify({ name: "big", spec: { kind: "script", source: "x".repeat(2 * 1024 * 1024 + 10) } });
-    const res = await post("/api/v1/workloads", big);
+  it("refuses a body over 2 MiB with 413; a workload's over 2 MiB plus room for the script files' cap", async () => {
+    const big = JSON.stringify({ name: "big", spec: { kind: "endpoint", url: `https://example.com/${"x".repeat(2 * 1024 * 1024 + 10)}` } });
+    const res = await post("/api/v1/targets", big);
     expect(res.status).toBe(413);
     expect((await errorOf(res)).code).toBe("payload_too_large");
+    // The workload route takes the script files' cap (OPSBENCH_MAX_SCRIPT_FILES_BYTES, 1,000,000 by default) as
+    // base64 on top of the 2 MiB: 3.4 MB here. Over that, the same 413.
+    const script = (bytes: number) => JSON.stringify({ name: "big", spec: { kind: "script", source: "x".repeat(bytes) } });
+    const over = await post("/api/v1/workloads", script(3_600_000));
+    expect(over.status).toBe(413);
+    expect((await errorOf(over)).code).toBe("payload_too_large");
   });
 
   it("sends the security headers on pages and API answers", async () => {

@@ -189,7 +189,9 @@ describe("kubernetes runs through the worker", () => {
       // The worker prices from k6's first sample, this sum from the run's loadStartedAt: they differ by k6's start-up,
       // which moves the one node change by under a second or so (each node-second moved is one second of 1 node vs 2).
       expect(Math.abs(cost.lines.find((l) => l.key === "nodes")!.billed - nodeSeconds)).toBeLessThan(1.5);
-      expect(cost.notes.join(" ")).toContain(`priced by nodes: 2 pods per t3.medium, at least 1 node(s); most nodes ${Math.ceil(peak / 2)}`);
+      expect(cost.notes.join(" ")).toContain(
+        `priced by nodes: 2 pods per t3.medium, at least 1 node(s); most nodes ${Math.ceil(peak / 2)}`,
+      );
       // Fewer node-seconds than pod-seconds (the old per-pod-as-node price): two pods share a node.
       expect(nodeSeconds).toBeLessThan(podSeconds);
     } finally {

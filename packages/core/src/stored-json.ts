@@ -16,6 +16,8 @@ import { targetDefinitionSchema, targetSnapshotSchema } from "./kinds/target-sch
 import { validityFlags } from "./runs/validity-flags";
 import { workloadSpec } from "./workloads/workload-spec";
 import { deliveryAttemptsSchema, notificationEventSchema } from "./notifications/notification-events";
+import { exportAttemptsSchema } from "./exports/export-series";
+import { scriptEnvSchema } from "./workloads/script-env";
 
 /** Any JSON value (what a JSON column can hold). */
 export const jsonValueSchema = z.json();
@@ -47,6 +49,7 @@ export const STORED_JSON_SCHEMAS = {
   "Run.k6Summary": k6SummarySchema,
   "Run.loadAdmission": loadAdmission,
   "Run.labels": provenanceLabelsSchema,
+  "Run.scriptEnv": scriptEnvSchema,
   "RunSegment.k6Summary": k6SummarySchema,
   "RunSegment.thresholds": thresholdSourcesSchema,
   "RunStep.detail": stepDetailSchema,
@@ -61,6 +64,7 @@ export const STORED_JSON_SCHEMAS = {
   "Schedule.studyDefinition": studyInput,
   "NotificationDelivery.payload": notificationEventSchema,
   "NotificationDelivery.attemptLog": deliveryAttemptsSchema,
+  "ResultsExport.attemptLog": exportAttemptsSchema,
 } as const;
 
 /** A stored value, or null when it does not match its schema (a bad row must not break a page; the reader decides what null means). */

@@ -75,6 +75,15 @@ const LOADERS: Array<{ match: RegExp; what: string; load: (file: string) => void
     load: (file) => void strict(workloadInput, json(file)),
   },
   {
+    match: /^grafana\/[^/]+\.json$/,
+    what: "a Grafana dashboard of the exported results (its queries are checked against the exporter's names in packages/core/test/grafana-dashboard.test.ts)",
+    load: (file) => {
+      const d = json(file) as { title?: unknown; panels?: unknown[] };
+      expect(typeof d.title, file).toBe("string");
+      expect(d.panels?.length ?? 0, `${file}: panels`).toBeGreaterThan(0);
+    },
+  },
+  {
     match: /\.sh$/,
     what: "a shell script",
     load: (file) => void execFileSync("sh", ["-n", path.join(infra, file)]),
