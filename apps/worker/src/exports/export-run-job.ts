@@ -10,7 +10,7 @@ import type { Logger } from "../logger";
 import { EgressRefused, type EgressPolicy } from "../notifications/egress";
 import type { SendOutcome } from "../notifications/webhook-send";
 import { OTLP_HEADERS, otlpMetricsBody } from "./otlp";
-import { authorization, type ExportCredential, postPinned } from "./post-pinned";
+import { authorization, type ExportCredential, postExport } from "./post-pinned";
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from "./remote-write";
 
 export interface ExportDeps {
@@ -66,7 +66,7 @@ export function exportRunJob(deps: ExportDeps) {
         exporter.kind === "prometheus-remote-write"
           ? [remoteWriteBody(series), REMOTE_WRITE_HEADERS]
           : [otlpMetricsBody(series), OTLP_HEADERS];
-      outcome = await postPinned(exporter.url, body, { ...headers, ...authorization(credential) }, deps.policy, {
+      outcome = await postExport(exporter.url, body, { ...headers, ...authorization(credential) }, deps.policy, {
         ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
       });
       if (!outcome.ok && outcome.code !== null && outcome.code >= 400 && outcome.code < 500 && outcome.code !== 429) final = true;
