@@ -5,6 +5,7 @@
 // the time went: each phase's wall time, the set-up's share and the slowest files (tests/setup/timing-reporter.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,6 +39,7 @@ const timings = path.join(root, ".data/test-timings.json");
 mkdirSync(path.dirname(report), { recursive: true });
 for (const f of [report, timings, ...globalSetupFiles()]) rmSync(f, { force: true });
 
+const cpuBefore = cpuTicks();
 const r = timed("vitest", () =>
   spawnSync(
     "npx",
@@ -53,7 +55,7 @@ const r = timed("vitest", () =>
     { cwd: root, stdio: "inherit", env },
   ),
 );
-printTimings();
+printTimings(cpuBefore && cpuTicks());
 
 let passed = 0;
 let failed = 0;
@@ -74,9 +76,25 @@ function globalSetupFiles() {
   return ["integration", "browser"].map((p) => path.join(root, `.data/test-global-setup-${p}.json`));
 }
 
-function printTimings() {
+/** The machine's CPU ticks so far, busy and all (Linux /proc/stat); null elsewhere. */
+function cpuTicks() {
+  try {
+    const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    const idle = fields[3] + fields[4]; // idle + iowait
+    return { busy: fields.reduce((a, b) => a + b, 0) - idle, all: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** `cpuAfter`: the machine's CPU ticks when vitest ended, for how busy the cores were meanwhile (are more slots worth it?). */
+function printTimings(cpuAfter) {
   const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(1)} s`);
   console.log(`\nwall time ${fmt((Date.now() - started) / 1000)}: ${phases.map(([n, s]) => `${n} ${fmt(s)}`).join(", ")}`);
+  if (cpuBefore && cpuAfter && cpuAfter.all > cpuBefore.all)
+    console.log(
+      `CPU busy during vitest: ${Math.round((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.all - cpuBefore.all))}% of ${os.cpus().length} cores`,
+    );
   for (const f of globalSetupFiles().filter((g) => existsSync(g))) {
     const g = JSON.parse(readFileSync(f, "utf8"));
     console.log(`global set-up of ${g.project}: ${fmt(g.seconds)} (${g.parts.map(([n, s]) => `${n} ${fmt(s)}`).join(", ")})`);

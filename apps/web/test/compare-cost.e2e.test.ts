@@ -68,6 +68,10 @@ describe("comparison with costs", () => {
     expect(be.capacityPerNodeRps === null).toBe(!be.capacity.known);
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 2600 } });
+    // The charts draw only after hydration: an error on the page is what a failure below should name.
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && pageErrors.push(m.text()));
     const query = new URLSearchParams([
       ["g", `service:${runIds["priced-service"]}`],
       ["g", `function:${runIds["priced-function"]}`],
@@ -91,8 +95,15 @@ describe("comparison with costs", () => {
     const cheapest = page.locator('[data-testid="cost-cell"][data-cheapest="true"]');
     expect(await cheapest.count()).toBeGreaterThanOrEqual(1);
     const chart = page.getByTestId("cmp-chart-break-even");
-    // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height.
-    await chart.locator("svg path.recharts-curve").first().waitFor({ state: "attached" });
+    // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height. Hydrating
+    // this page took more than 30 s once on a loaded 2-core machine (three browser files beside it), so 90 s.
+    await chart
+      .locator("svg path.recharts-curve")
+      .first()
+      .waitFor({ state: "attached", timeout: 90_000 })
+      .catch((err: Error) => {
+        throw new Error(`the break-even chart drew no line (page errors: ${pageErrors.join(" | ") || "none"}): ${err.message}`);
+      });
     expect(await chart.locator("path.recharts-curve").count()).toBe(2);
     expect(await page.getByTestId("break-even-verdict").textContent()).toMatch(
       /function (stops being cheaper at|stays cheaper up to|is never cheaper)/,
