@@ -157,11 +157,35 @@ function inspectImage(ref) {
 
 function imagesLocal() {
   // The engine and the stand-in base images (no registry needed), as `npm run check:compose` makes them.
-  say("starting a Docker engine and the stand-in base images (scripts/check-compose.mjs --only-standins)");
-  const standins = spawnSync(process.execPath, [path.join(root, "scripts/check-compose.mjs"), "--only-standins"], {
+  // An engine started here is kept for the builds (--keep-engine) and stopped after them: the host as it was.
+  const engineWasUp = spawnSync("docker", ["info"], { stdio: "ignore" }).status === 0;
+  say("starting a Docker engine and the stand-in base images (scripts/check-compose.mjs --only-standins --keep-engine)");
+  const standins = spawnSync(process.execPath, [path.join(root, "scripts/check-compose.mjs"), "--only-standins", "--keep-engine"], {
     stdio: ["ignore", "inherit", "inherit"],
   });
-  if (standins.status !== 0) say(`check-compose --only-standins exited ${standins.status} (it ends so when it stops after the stand-ins)`);
+  if (standins.status !== 0) fail(`check-compose --only-standins exited ${standins.status}: no engine or stand-in base images to build on`);
+  try {
+    return buildImages();
+  } finally {
+    if (!engineWasUp) stopEngine();
+  }
+}
+
+/** Stops the dockerd that check-compose started (its pid in .data/docker/dockerd.pid). */
+function stopEngine() {
+  const pidFile = path.join(root, ".data/docker/dockerd.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  try {
+    process.kill(pid, "SIGTERM");
+    for (let i = 0; i < 60 && spawnSync("docker", ["info"], { stdio: "ignore" }).status === 0; i++) spawnSync("sleep", ["1"]);
+    say(`stopped the Docker engine it started (pid ${pid})`);
+  } catch (err) {
+    say(`could not stop the Docker engine (pid ${pid}): ${err.message}`);
+  }
+}
+
+function buildImages() {
   const lines = [];
   for (const target of Object.keys(IMAGES)) {
     const meta = Object.fromEntries(imageMeta({ target, registry: "local" }).map((l) => l.split(/=(.*)/s)));

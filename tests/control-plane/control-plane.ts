@@ -60,8 +60,7 @@ export async function startControlPlane(
     return child;
   };
   const stop = async () => {
-    for (const c of children.reverse()) c.kill("SIGTERM");
-    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode ? null : new Promise((r) => c.once("exit", r)))));
+    await stopProcesses(children);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -174,6 +173,19 @@ export async function startControlPlane(
     await stop();
     throw err;
   }
+}
+
+/**
+ * Ends a throwaway cluster's processes, last started first: SIGTERM, then SIGKILL to those still running after 3 s
+ * (kube-apiserver's graceful shutdown alone took 21 s, in every Kubernetes file's afterAll; nothing here is kept).
+ */
+export async function stopProcesses(children: ChildProcess[]): Promise<void> {
+  const running = [...children].reverse().filter((c) => c.exitCode === null && !c.signalCode);
+  const exited = running.map((c) => new Promise((r) => c.once("exit", r)));
+  for (const c of running) c.kill("SIGTERM");
+  const killer = setTimeout(() => running.forEach((c) => c.exitCode === null && !c.signalCode && c.kill("SIGKILL")), 3_000);
+  await Promise.all(exited);
+  clearTimeout(killer);
 }
 
 /** A raw call with the admin token (the fixture's own set-up; the provider under test uses its own client). */

@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseAllDocuments } from "yaml";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { waitForKnativeBuild } from "./build.mjs";
-import { api, type ControlPlane } from "./control-plane";
+import { api, type ControlPlane, stopProcesses } from "./control-plane";
 import { freePort } from "../ports";
 
 export const KNATIVE_NAMESPACE = "knative-serving";
@@ -100,10 +100,7 @@ export async function startKnative(cp: ControlPlane, opts: { log?: (m: string) =
 
   const kubeconfig = path.join(cp.dir, "admin.kubeconfig");
   const children: ChildProcess[] = [];
-  const stop = async () => {
-    for (const c of children.reverse()) c.kill("SIGTERM");
-    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode ? null : new Promise((r) => c.once("exit", r)))));
-  };
+  const stop = () => stopProcesses(children);
   const start = async (name: string) => {
     const out = createWriteStream(path.join(cp.dir, `knative-${name}.log`));
     const env = {

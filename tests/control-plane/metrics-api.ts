@@ -155,7 +155,10 @@ export async function startMetricsApi(cp: ControlPlane): Promise<MetricsApi> {
     },
     stop: async () => {
       clearInterval(sampler);
-      await new Promise((resolve) => server.close(resolve));
+      // The API server keeps its connections alive: close them, or close() waits for their idle timeout.
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
