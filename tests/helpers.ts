@@ -2,7 +2,7 @@
 // worker (tests/file-services.ts), real k6, real processes.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { chromium, type Browser, type Locator } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import type { TargetInput, WorkloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, loadRunView, workspaceScope, type Db, type RunView } from "@opsbench/db";
 import { createRunQueue } from "@opsbench/jobs";
@@ -85,16 +85,23 @@ export const shortRamp = (
   },
 });
 
+/** Waits until the page's React has attached its handlers (`<html data-hydrated>`, components/hydration-mark.tsx). */
+export async function waitForHydration(page: Page, timeoutMs = 90_000): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: timeoutMs });
+}
+
 /**
- * Clicks `button` until `shows` is visible: a click before React has attached the page's handlers does nothing (a busy
- * machine hydrates seconds after the load event), so one click is not enough for a client-side control.
+ * Clicks `button` until `shows` is visible. A click before React has attached the page's handlers does nothing (a
+ * busy machine hydrates seconds after the load event), so it waits for hydration first; and it clicks again only
+ * while `shows` is hidden, so a toggle that opened late is not closed by the next click.
  */
 export async function clickUntilVisible(button: Locator, shows: Locator, timeoutMs = 90_000): Promise<void> {
   const until = Date.now() + timeoutMs;
+  await waitForHydration(button.page(), timeoutMs);
   for (;;) {
-    await button.click();
+    if (!(await shows.isVisible())) await button.click();
     try {
-      await shows.waitFor({ state: "visible", timeout: 5_000 });
+      await shows.waitFor({ state: "visible", timeout: 10_000 });
       return;
     } catch (err) {
       if (Date.now() > until) throw err;

@@ -183,7 +183,9 @@ export async function stopProcesses(children: ChildProcess[]): Promise<void> {
   const running = [...children].reverse().filter((c) => c.exitCode === null && !c.signalCode);
   const exited = running.map((c) => new Promise((r) => c.once("exit", r)));
   for (const c of running) c.kill("SIGTERM");
-  const killer = setTimeout(() => running.forEach((c) => c.exitCode === null && !c.signalCode && c.kill("SIGKILL")), 3_000);
+  const killer = setTimeout(() => {
+    for (const c of running) if (c.exitCode === null && !c.signalCode) c.kill("SIGKILL");
+  }, 3_000);
   await Promise.all(exited);
   clearTimeout(killer);
 }

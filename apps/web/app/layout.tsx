@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { AppNav } from "@/components/app-nav";
 import { RoleProvider } from "@/components/auth/role-gate";
+import { HydrationMark } from "@/components/hydration-mark";
 import { AppChrome } from "@/features/share/share-chrome";
 import { currentMember } from "@/lib/server/workspace";
 import "./globals.css";
@@ -22,6 +23,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <main id="main" className="mx-auto max-w-page px-4 py-5">
           <RoleProvider role={member?.role ?? null}>{children}</RoleProvider>
         </main>
+        <HydrationMark />
       </body>
     </html>
   );

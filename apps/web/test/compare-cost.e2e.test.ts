@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
 import { cpuLoopTarget, GKE_NODE_PRICES } from "../../../tests/cpu-loop-targets";
-import { openTestStack, shortRamp, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
+import { openTestStack, shortRamp, waitForFinal, launchBrowser, testWebUrl, waitForHydration } from "../../../tests/helpers";
 
 const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -97,6 +97,7 @@ describe("comparison with costs", () => {
     const chart = page.getByTestId("cmp-chart-break-even");
     // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height. Hydrating
     // this page took more than 30 s once on a loaded 2-core machine (three browser files beside it), so 90 s.
+    await waitForHydration(page);
     await chart
       .locator("svg path.recharts-curve")
       .first()

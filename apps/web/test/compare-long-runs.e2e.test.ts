@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHART_POINT_BUDGET, METRIC_CATALOG } from "@opsbench/core";
 import { createImportedRun, defaultWorkspaceId, runStore } from "@opsbench/db";
 import { readK6File } from "../../../apps/cli/src/read-k6-file";
-import { launchBrowser, openTestStack, testWebUrl } from "../../../tests/helpers";
+import { launchBrowser, openTestStack, testWebUrl, waitForHydration } from "../../../tests/helpers";
 
 const web = testWebUrl();
 const SECONDS = 30 * 60;
@@ -97,6 +97,7 @@ async function pathPoints(page: Page, testId: string, selector: string): Promise
 
 /** pathPoints once `count` paths are drawn: Recharts draws after hydration and measuring its container. */
 async function drawnPaths(page: Page, testId: string, selector: string, count: number): Promise<number[]> {
+  await waitForHydration(page);
   await expect.poll(async () => (await pathPoints(page, testId, selector)).length, { timeout: 30_000 }).toBe(count);
   return pathPoints(page, testId, selector);
 }
