@@ -3,7 +3,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "@opsbench/jobs";
-import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl } from "../../../tests/helpers";
+import { openTestStack, shortRamp, taewaTarget, waitForFinal, launchBrowser, testWebUrl, waitForHydration } from "../../../tests/helpers";
 
 const web = testWebUrl();
 let stack: Awaited<ReturnType<typeof openTestStack>>;
@@ -30,6 +30,9 @@ describe("run page", () => {
     await page.goto(`${web}/runs/${run.id}`);
     const initial = await page.getByTestId("run-status").textContent();
     expect(initial).not.toMatch(/SUCCEEDED/i);
+    // Live updates need a hydrated page. The run's own sandbox network appears as the page loads, and Chromium fails
+    // requests in flight on such a change (ERR_NETWORK_CHANGED): a page whose chunk failed so is loaded once more.
+    await waitForHydration(page);
     // No reload from here on: the page must reach the final state by itself.
     await page
       .getByTestId("run-status")
