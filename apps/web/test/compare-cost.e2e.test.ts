@@ -95,13 +95,13 @@ describe("comparison with costs", () => {
     const cheapest = page.locator('[data-testid="cost-cell"][data-cheapest="true"]');
     expect(await cheapest.count()).toBeGreaterThanOrEqual(1);
     const chart = page.getByTestId("cmp-chart-break-even");
-    // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height. Hydrating
-    // this page took more than 30 s once on a loaded 2-core machine (three browser files beside it), so 90 s.
+    // Attached, not visible: without a measured capacity the serverful line is flat, a path of no height. Recharts
+    // draws only on a hydrated page (waitForHydration loads again a page whose chunk failed).
     await waitForHydration(page);
     await chart
       .locator("svg path.recharts-curve")
       .first()
-      .waitFor({ state: "attached", timeout: 90_000 })
+      .waitFor({ state: "attached" })
       .catch((err: Error) => {
         throw new Error(`the break-even chart drew no line (page errors: ${pageErrors.join(" | ") || "none"}): ${err.message}`);
       });
