@@ -47,7 +47,8 @@ async function systemPackages() {
   // Its network part needs root, so without root they are not required (the worker then refuses runs unless allowed, and flags them).
   if (isRoot && !has("bwrap")) missing.push("bubblewrap");
   if (isRoot && !has("nft")) missing.push("nftables");
-  if (purpose === "test" && !existsSync("/usr/bin/chromium")) missing.push("chromium");
+  // The headless shell: the browser tests' Chromium (tests/helpers.ts launchBrowser), lighter than the full browser.
+  if (purpose === "test" && !existsSync("/usr/bin/chromium-headless-shell")) missing.push("chromium-headless-shell");
   // benchapps/apache (study 002's static app); its service is not started (the local engine runs it per replica).
   if (purpose === "test" && !existsSync("/usr/sbin/apache2")) missing.push("apache2");
   if (missing.length === 0) return "present";

@@ -2,7 +2,7 @@
 // three vitest projects (unit; integration and browser against real Postgres,
 // Redis, k6 and Chromium; vitest.config.ts). Ends with one plain line: "N passed, N failed".
 // Extra arguments go to vitest (e.g. `--project integration`, a file name). Before that last line it says where
-// the time went: each phase's wall time, the set-up's share and the slowest files (tests/setup/timing-reporter.ts).
+// the time went: each phase's wall time, the set-up's share and the costliest files (by CPU) (tests/setup/timing-reporter.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -106,13 +106,19 @@ function printTimings(cpuAfter) {
   console.log(
     `${rows.length} files: ${fmt(total)} summed over the parallel workers, of which per-file set-up (database, worker, web server) ${fmt(setup)} (${Math.round((100 * setup) / (total || 1))}%)`,
   );
+  // CPU, where the files noted it: the suite is CPU-bound, so a file's cost to the others is its CPU, not its wall time.
+  const cpuRows = rows.filter((f) => f.cpuSeconds != null);
+  if (cpuRows.length > 0)
+    console.log(
+      `CPU of the ${cpuRows.length} files with services (each file's process and all it started): ${fmt(cpuRows.reduce((s, f) => s + f.cpuSeconds, 0))}`,
+    );
   const slowest = rows
     .map((f) => ({ ...f, all: f.setupSeconds + f.collectSeconds + f.testSeconds }))
-    .sort((a, b) => b.all - a.all)
-    .slice(0, 12);
-  console.log("slowest files (seconds: all = set-up + import + tests):");
+    .sort((a, b) => (b.cpuSeconds ?? b.all) - (a.cpuSeconds ?? a.all))
+    .slice(0, 15);
+  console.log("costliest files (seconds: CPU of the file and all it started; wall = set-up + import + tests):");
   for (const f of slowest)
     console.log(
-      `  ${f.all.toFixed(0).padStart(4)}  (set-up ${f.setupSeconds.toFixed(0).padStart(3)})  ${f.project.padEnd(11)} ${f.file}${f.ok ? "" : "  FAILED"}`,
+      `  CPU ${(f.cpuSeconds == null ? "-" : f.cpuSeconds.toFixed(0)).padStart(4)}  wall ${f.all.toFixed(0).padStart(4)} (set-up ${f.setupSeconds.toFixed(0).padStart(3)})  ${f.project.padEnd(11)} ${f.file}${f.ok ? "" : "  FAILED"}`,
     );
 }

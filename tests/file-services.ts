@@ -4,7 +4,7 @@
 // asks, a worker and a web server bound to those two. So files run in parallel
 // without seeing each other's rows, jobs or workers. All of it goes after the file.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -16,7 +16,7 @@ import { shareMachine } from "./machine-share";
 import { freePort, reservePort, waitForPortClosed } from "./ports";
 
 export { freePort };
-import { testStack } from "./stack-env";
+import { fileCpuDir, testStack } from "./stack-env";
 import { cloneTemplate, dropDatabase } from "./test-databases";
 
 declare module "vitest" {
@@ -63,6 +63,10 @@ interface FileServices {
   /** The settings the file's worker was started with beyond the defaults (useWorker({ env })). */
   workerEnv: Record<string, string>;
   releaseMachine: () => Promise<void>;
+  /** The file, relative to the repository. */
+  file: string;
+  /** This process's CPU seconds when the file began (processCpuSeconds). */
+  cpuAtStart: number | null;
 }
 
 /**
@@ -111,7 +115,24 @@ function redisUrlWithPrefix(prefix: string): string {
   return url.toString();
 }
 
+/**
+ * CPU seconds of this process and of the children it has reaped (user + system, from /proc/self/stat), or null off
+ * Linux. A file's processes (its web server, runner, k6, Chromium) are its children, so the difference across the
+ * file is what the whole file cost the machine: the suite is CPU-bound, so this, not wall time, says what to make cheaper.
+ */
+function processCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime, stime, cutime, cstime: fields 14-17 of proc(5), counted from the state (field 3) here.
+    return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / 100;
+  } catch {
+    return null;
+  }
+}
+
 export async function openFileServices(): Promise<void> {
+  const cpuAtStart = processCpuSeconds();
   const file = path.relative(repoRoot, expect.getState().testPath ?? "");
   const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
   const name = `${inject("runTag")}_${randomBytes(4).toString("hex")}`;
@@ -129,6 +150,8 @@ export async function openFileServices(): Promise<void> {
     releaseWebPort: webPort.release,
     workerEnv: {},
     releaseMachine,
+    file,
+    cpuAtStart,
   };
   // Workers the file's tests spawn themselves (with process.env) get the same allowlist.
   process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ??= TEST_LOAD_ALLOWED_HOSTS;
@@ -281,4 +304,12 @@ export async function closeFileServices(): Promise<void> {
   await dropDatabase(s.name);
   await deleteRedisKeys(testStack.redisUrl, s.name);
   await s.releaseMachine();
+  const cpuAtEnd = processCpuSeconds();
+  if (s.cpuAtStart !== null && cpuAtEnd !== null) {
+    mkdirSync(fileCpuDir(inject("runTag")), { recursive: true });
+    writeFileSync(
+      path.join(fileCpuDir(inject("runTag")), `${s.name}.json`),
+      JSON.stringify({ file: s.file, cpuSeconds: cpuAtEnd - s.cpuAtStart }),
+    );
+  }
 }

@@ -129,12 +129,15 @@ export async function clickUntilVisible(button: Locator, shows: Locator, timeout
   }
 }
 
-/** Debian's Chromium driven by playwright-core, with the flags a closed network needs (never a downloaded browser). */
+/**
+ * Debian's Chromium headless shell driven by playwright-core, with the flags a closed network needs (never a downloaded
+ * browser). The shell, not the full browser in headless mode: the same engine at about a third of the CPU (measured
+ * side by side: 15 page loads and screenshots took 2.8 s of CPU against 8.0 s), and browser files are most of the suite.
+ */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: "/usr/bin/chromium-headless-shell",
     args: [
-      "--headless",
       "--no-sandbox",
       "--disable-gpu",
       "--disable-background-networking",

@@ -32,3 +32,6 @@ export function databaseUrlOf(name: string): string {
  */
 export const runTagOf = (pid: number) => `${runTagStem}${pid}`;
 export const runTagStem = `${stackName}_p`;
+
+/** Where each file of a run notes the CPU seconds it cost (file-services.ts), for the timing report (setup/timing-reporter.ts). */
+export const fileCpuDir = (runTag: string) => path.join(repoRoot, ".data/test-cpu", runTag);

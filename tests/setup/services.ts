@@ -8,7 +8,7 @@ import type { TestProject } from "vitest/node";
 import { ensureWebBuild } from "../../apps/cli/src/processes";
 import { childrenDir, deleteRedisKeys } from "../file-services";
 import { isAlive } from "../helpers";
-import { runTagOf, runTagStem, testStack } from "../stack-env";
+import { fileCpuDir, runTagOf, runTagStem, testStack } from "../stack-env";
 import { databasesStartingWith, dropDatabase, ensureTemplate, runsWithDatabases } from "../test-databases";
 
 const log = (m: string) => process.stderr.write(`[test services] ${m}\n`);
@@ -29,6 +29,7 @@ async function clearRun(runTag: string) {
     }
   }
   rmSync(childrenDir(runTag), { recursive: true, force: true });
+  rmSync(fileCpuDir(runTag), { recursive: true, force: true });
   for (const name of await databasesStartingWith(`${runTag}_`)) await dropDatabase(name);
   await deleteRedisKeys(testStack.redisUrl, `${runTag}_*`);
 }

@@ -1,9 +1,10 @@
 // A vitest reporter that keeps where the suite's time went: for each file, its project, how long its set-up
 // (tests/setup/*-file.ts: a database, a worker, a web server) and its own tests and hooks took. scripts/test.mjs
 // reads it at the end and prints the slowest files and the set-up's share (docs/testing.md).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
+import { fileCpuDir, runTagOf } from "../stack-env";
 
 /** One file's row in .data/test-timings.json. */
 export interface FileTiming {
@@ -15,6 +16,8 @@ export interface FileTiming {
   collectSeconds: number;
   /** Seconds in its tests and hooks (beforeAll starts its own stack, workers and runs). */
   testSeconds: number;
+  /** CPU seconds of the file's process and everything it started (integration and browser files; else null). */
+  cpuSeconds: number | null;
   ok: boolean;
 }
 
@@ -22,18 +25,39 @@ export const TIMINGS_FILE = path.resolve(import.meta.dirname, "../../.data/test-
 
 export default class TimingReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
+    const cpu = filesCpuSeconds();
     const rows: FileTiming[] = testModules.map((m) => {
       const d = m.diagnostic();
+      const file = path.relative(path.resolve(import.meta.dirname, "../.."), m.moduleId);
       return {
-        file: path.relative(path.resolve(import.meta.dirname, "../.."), m.moduleId),
+        file,
         project: m.project.name,
         setupSeconds: d.setupDuration / 1000,
         collectSeconds: d.collectDuration / 1000,
         testSeconds: d.duration / 1000,
+        cpuSeconds: cpu.get(file) ?? null,
         ok: m.ok(),
       };
     });
     mkdirSync(path.dirname(TIMINGS_FILE), { recursive: true });
     writeFileSync(TIMINGS_FILE, JSON.stringify(rows, null, 1));
   }
+}
+
+/** What each file of this run noted (tests/file-services.ts); the notes go once read. The global set-up runs in this process, so its run tag is ours. */
+function filesCpuSeconds(): Map<string, number> {
+  const dir = fileCpuDir(runTagOf(process.pid));
+  const out = new Map<string, number>();
+  let notes: string[] = [];
+  try {
+    notes = readdirSync(dir);
+  } catch {
+    return out; // no file of the run had services
+  }
+  for (const note of notes) {
+    const { file, cpuSeconds } = JSON.parse(readFileSync(path.join(dir, note), "utf8")) as { file: string; cpuSeconds: number };
+    out.set(file, (out.get(file) ?? 0) + cpuSeconds);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
 }

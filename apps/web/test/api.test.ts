@@ -38,6 +38,22 @@ describe("REST API /api/v1", () => {
     expect(notJson.status).toBe(422);
   });
 
+  it("refuses a NUL character anywhere in a body with 422 naming where, and writes nothing (schemathesis found a 500)", async () => {
+    const before = await stack.db.resultsExporter.count();
+    const res = await post("/api/v1/exporters", { name: "a\u0000b", kind: "otlp-http", url: "https://otlp.example.com/v1/metrics" });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body.error.issues).toEqual([{ path: "name", message: "cannot contain a NUL character" }]);
+    const nested = await post("/api/v1/targets", {
+      name: "api-nul",
+      kind: "local-service",
+      spec: { app: "cpu-loop/node-http", env: { A: ["x", "\u0000"] } },
+    });
+    expect(nested.status).toBe(422);
+    expect((await nested.json()).error.issues[0].path).toBe("spec.env.A.1");
+    expect(await stack.db.resultsExporter.count()).toBe(before);
+  });
+
   it("creates a valid target (201) and lists it", async () => {
     const res = await post("/api/v1/targets", {
       name: "api-good",

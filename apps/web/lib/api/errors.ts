@@ -58,19 +58,43 @@ export function requestIdOf(request: Request): string {
   return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-/** The request body as JSON; a missing or malformed body is a 422, not a 500; one too large a 413. */
+/** The path of the first key or string in a JSON value that holds a NUL character, or null when none does. */
+function nulPath(value: unknown, at: PropertyKey[] = []): PropertyKey[] | null {
+  if (typeof value === "string") return value.includes("\0") ? at : null;
+  if (typeof value !== "object" || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes("\0")) return [...at, key];
+    const found = nulPath(inner, [...at, Array.isArray(value) ? Number(key) : key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The request body as JSON; a missing or malformed body is a 422, not a 500; one too large a 413. A NUL character
+ * anywhere in it is a 422 too, for every route at once: Postgres keeps none in text or jsonb, so it would fail the write.
+ */
 export async function readJson(request: Request): Promise<unknown> {
   const text = await readCappedText(request, bodyLimitOf(request));
   if (text.trim() === "")
     throw new ApiError("invalid_input", "request body is empty; expected JSON", [{ path: "body", message: "expected a JSON body" }]);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     const detail = (err as Error).message;
     throw new ApiError("invalid_input", `request body is not valid JSON: ${detail}`, [
       { path: "body", message: `not valid JSON: ${detail}` },
     ]);
   }
+  const nul = nulPath(body);
+  if (nul) {
+    const where = dottedPath(nul) || "body";
+    throw new ApiError("invalid_input", `${where}: cannot contain a NUL character`, [
+      { path: where, message: "cannot contain a NUL character" },
+    ]);
+  }
+  return body;
 }
 
 /** Parses with a zod schema, turning failure into a 422 ApiError. */
