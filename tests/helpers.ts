@@ -65,10 +65,15 @@ export const taewaTarget = (name: string, extra: Partial<Extract<TargetInput, { 
   spec: { app: "cpu-loop/node-http", replicas: 2, env: {}, startTimeoutMs: 10_000, ...extra },
 });
 
-/** A short ramping-VU load: up to `vus` over 2 s, held for `holdSeconds`. */
+/**
+ * A short ramping-VU load: up to `vus` over 2 s, held for `holdSeconds`. Each VU pauses `thinkTime` (100 ms) after
+ * each request, so a run sends tens of requests a second, not as many as the machine can: without a pause the VUs
+ * take every core for the run's length, and the files beside it wait. `thinkTime: null` for a test that needs the
+ * target saturated.
+ */
 export const shortRamp = (
   name: string,
-  opts: { vus?: number; holdSeconds?: number; thresholds?: Record<string, string[]>; path?: string } = {},
+  opts: { vus?: number; holdSeconds?: number; thresholds?: Record<string, string[]>; path?: string; thinkTime?: string | null } = {},
 ): WorkloadInput => ({
   name,
   spec: {
@@ -81,6 +86,7 @@ export const shortRamp = (
     gracefulRampDown: "2s",
     requestTimeout: "10s",
     requests: [{ name: "taewa", method: "GET", path: opts.path ?? "/?n=2000", headers: {} }],
+    ...(opts.thinkTime === null ? {} : { thinkTime: opts.thinkTime ?? "100ms" }),
     thresholds: opts.thresholds ?? {},
   },
 });
