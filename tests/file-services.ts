@@ -25,6 +25,8 @@ declare module "vitest" {
     runTag: string;
     /** Files (relative to the repository) that need the machine to themselves (machine-share.ts). */
     aloneFiles: string[];
+    /** The folder of the CLI's, worker's and runner's bundles (setup/node-bundles.ts). */
+    nodeBundles: string;
   }
 }
 
@@ -155,6 +157,8 @@ export async function openFileServices(): Promise<void> {
   };
   // Workers the file's tests spawn themselves (with process.env) get the same allowlist.
   process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ??= TEST_LOAD_ALLOWED_HOSTS;
+  // Every worker, runner and CLI the file starts runs from its bundle (apps/cli/src/processes.ts nodeProgram).
+  process.env.OPSBENCH_NODE_BUNDLES = inject("nodeBundles");
 }
 
 const cliEnv = (s: FileServices, webPort = s.webPort, auth: AuthMode = "off") => ({

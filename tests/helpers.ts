@@ -154,7 +154,14 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-const opsbenchBin = path.resolve(import.meta.dirname, "../apps/cli/bin/opsbench.js");
+/**
+ * The `opsbench` command as the tests run it: the CLI's bundle (tests/setup/node-bundles.ts: the same sources, on half
+ * the CPU a start), or bin/opsbench.js where there is none. apps/cli/test/cli-help.test.ts runs bin/opsbench.js itself.
+ */
+export function opsbenchCommand(): string {
+  const bundles = process.env.OPSBENCH_NODE_BUNDLES;
+  return bundles ? path.join(bundles, "cli.mjs") : path.resolve(import.meta.dirname, "../apps/cli/bin/opsbench.js");
+}
 
 /** Runs the real `opsbench` command against the file's database and Redis; resolves with its exit code and output. */
 export function runOpsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -173,7 +180,7 @@ export function runOpsbenchIn(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [opsbenchBin, ...args], {
+    const child = spawn(process.execPath, [opsbenchCommand(), ...args], {
       cwd,
       env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), ...env },
     });

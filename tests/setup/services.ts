@@ -10,6 +10,7 @@ import { childrenDir, deleteRedisKeys } from "../file-services";
 import { isAlive } from "../helpers";
 import { fileCpuDir, runTagOf, runTagStem, testStack } from "../stack-env";
 import { databasesStartingWith, dropDatabase, ensureTemplate, runsWithDatabases } from "../test-databases";
+import { buildNodeBundles } from "./node-bundles";
 
 const log = (m: string) => process.stderr.write(`[test services] ${m}\n`);
 
@@ -59,6 +60,8 @@ export async function setup(project: TestProject) {
     await clearRun(runTagOf(pid));
   }
   await part("template database", () => ensureTemplate(log));
+  const nodeBundles = path.resolve(import.meta.dirname, "../../.data/test-bundles");
+  await part("CLI, worker and runner bundles", () => buildNodeBundles(nodeBundles));
   if (project.name === "browser") {
     await part("web build", () =>
       ensureWebBuild(
@@ -80,6 +83,7 @@ export async function setup(project: TestProject) {
   );
   const runTag = runTagOf(process.pid);
   project.provide("runTag", runTag);
+  project.provide("nodeBundles", nodeBundles);
   // Each file clears its own; this catches files that were cut short.
   return () => clearRun(runTag);
 }

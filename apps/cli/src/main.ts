@@ -15,7 +15,7 @@ import { WORKLOAD_USAGE, workloadCommand } from "./workload-command";
 import { studyCommand } from "./study-command";
 import { externalRunCommand } from "./external-run-command";
 import { INGEST_USAGE, ingestCommand } from "./ingest-command";
-import { ensureRunner, ensureWorker, type Managed } from "./processes";
+import { ensureRunner, ensureWorker, type Managed, nodeProgram } from "./processes";
 import { formatWindow, windowJson, isRemoteCommand, REMOTE_USAGE, remoteCommand, windowOf } from "./remote-main";
 import { asksForHelp, asksForVersion, helpText } from "./help";
 import { exitWith, parsing, UsageError } from "./usage-error";
@@ -107,7 +107,7 @@ async function workerCommand(args: string[]): Promise<number> {
   if (values.role !== "all" && values.role !== "load") throw new UsageError(`--role must be "all" or "load", not "${values.role}"`);
   // k6 runs on this machine's runner, beside the worker: started here unless one answers already.
   const runner = await ensureRunner(loadEnv(), (m) => console.error(m));
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts", "--role", values.role], {
+  const child = spawn(process.execPath, [...nodeProgram("worker"), "--role", values.role], {
     cwd: repoRoot,
     env: childEnv(loadEnv()),
     stdio: "inherit",

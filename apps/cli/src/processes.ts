@@ -135,6 +135,16 @@ function runnerAnswers(socketPath: string): Promise<boolean> {
 }
 
 /**
+ * The arguments that start one of our Node programs on this Node: its source through tsx, or, when
+ * OPSBENCH_NODE_BUNDLES names a folder of bundles built from the same sources (the test suite builds them:
+ * tests/setup/node-bundles.ts), its bundle, which starts on half the CPU.
+ */
+export function nodeProgram(name: "worker" | "runner"): string[] {
+  const bundles = process.env.OPSBENCH_NODE_BUNDLES;
+  return bundles ? [path.join(bundles, `${name}.mjs`)] : ["--import", "tsx", `apps/${name}/src/main.ts`];
+}
+
+/**
  * Starts the k6 runner (apps/runner) unless one answers on the socket already. It gets only
  * its own settings: no database or Redis address, no secret key (runnerEnv).
  */
@@ -143,7 +153,7 @@ export async function ensureRunner(env: CliEnv, log: (m: string) => void): Promi
   if (await runnerAnswers(socket)) return null;
   const { file: logFile, fd: out } = openLog("runner.log");
   log(`starting the k6 runner (log: ${path.relative(process.cwd(), logFile)})`);
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/runner/src/main.ts"], {
+  const child = spawn(process.execPath, nodeProgram("runner"), {
     cwd: repoRoot,
     env: runnerEnv(env),
     stdio: ["ignore", out, out],
@@ -172,7 +182,7 @@ export async function ensureWorker(
   const runner = await ensureRunner(env, log);
   const { file: logFile, fd: out } = openLog("worker.log");
   log(`starting a worker (log: ${path.relative(process.cwd(), logFile)})`);
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+  const child = spawn(process.execPath, nodeProgram("worker"), {
     cwd: repoRoot,
     env: { ...childEnv(env), ...extraEnv },
     stdio: ["ignore", out, out],

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { opsbenchCommand } from "../../../tests/helpers";
 
 const repo = path.resolve(import.meta.dirname, "../../..");
 const doc = readFileSync(path.join(repo, "docs/ci.md"), "utf8");
@@ -29,7 +30,7 @@ writeFileSync(path.join(work, "results.json"), `${JSON.stringify(k6Point)}\n`);
 // `opsbench` on PATH: the repository's CLI (the packed one is the same remote mode, packed-cli.test.ts).
 const bin = path.join(work, "bin");
 mkdirSync(bin);
-writeFileSync(path.join(bin, "opsbench"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(repo, "apps/cli/bin/opsbench.js")}" "$@"\n`);
+writeFileSync(path.join(bin, "opsbench"), `#!/bin/sh\nexec "${process.execPath}" "${opsbenchCommand()}" "$@"\n`);
 chmodSync(path.join(bin, "opsbench"), 0o755);
 const nowhere = {
   OPSBENCH_URL: "http://127.0.0.1:9",

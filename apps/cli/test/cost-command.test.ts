@@ -5,8 +5,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { opsbenchCommand } from "../../../tests/helpers";
 
-const bin = path.resolve(import.meta.dirname, "../bin/opsbench.js");
+const bin = opsbenchCommand();
 let dir: string;
 
 function opsbench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -11,11 +11,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper without types, shared with the setup script
 import { engineBuildInfo } from "../../../engine/build.mjs";
+import { opsbenchCommand } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
 const { web, owner } = await startSignedInWeb();
 const k6Binary = (engineBuildInfo() as { binary: string }).binary;
-const opsbench = path.resolve(import.meta.dirname, "../bin/opsbench.js");
+const opsbench = opsbenchCommand();
 let target: http.Server;
 
 beforeAll(async () => {

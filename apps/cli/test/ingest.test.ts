@@ -11,9 +11,10 @@ import { createDb, type Db } from "@opsbench/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileServices } from "../../../tests/file-services";
 import { startSignedInWeb } from "../../../tests/test-identity";
+import { opsbenchCommand } from "../../../tests/helpers";
 
 const { web, owner } = await startSignedInWeb();
-const opsbench = path.resolve(import.meta.dirname, "../bin/opsbench.js");
+const opsbench = opsbenchCommand();
 const standIn = path.resolve(import.meta.dirname, "../../../tests/stand-ins/k6-json-replay");
 const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-ingest-cli-"));
 const bin = path.join(dir, "bin");

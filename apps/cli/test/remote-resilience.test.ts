@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runOpsbenchWith, shortRamp, taewaTarget } from "../../../tests/helpers";
+import { opsbenchCommand, runOpsbenchWith, shortRamp, taewaTarget } from "../../../tests/helpers";
 import { startSignedInWeb } from "../../../tests/test-identity";
 
 const { web, owner } = await startSignedInWeb();
@@ -78,7 +78,7 @@ async function flakyProxy(fails: (method: string, path: string, nth: number) => 
 
 /** The repository's `opsbench` as a child process, its output collected as it comes. */
 function startOpsbench(env: Record<string, string>, ...args: string[]) {
-  const child: ChildProcess = spawn(process.execPath, [path.resolve(import.meta.dirname, "../bin/opsbench.js"), ...args], {
+  const child: ChildProcess = spawn(process.execPath, [opsbenchCommand(), ...args], {
     env: { ...process.env, ...env },
   });
   const out = { stdout: "", stderr: "" };

@@ -78,7 +78,10 @@ describe("run page: infra timeline, checks and custom metrics", () => {
     // Instances over time: one data point per observation, drawn as a line.
     const replicas = page.getByTestId("chart-replicas");
     expect(Number(await replicas.getAttribute("data-points"))).toBe(points.length);
-    await replicas.locator("path.recharts-line-curve").first().waitFor();
+    // Attached, not "visible": a count that never changed is a flat line, whose box has no height.
+    const line = replicas.locator("path.recharts-line-curve").first();
+    await line.waitFor({ state: "attached" });
+    expect(await line.getAttribute("d")).toMatch(/^M[\d.,]+L/);
     expect(await page.getByTestId("infra-peak").textContent()).toBe(String(Math.max(...points.map((p) => p.replicas))));
     // Cold starts: the total written out, and one bar per second that had any.
     expect(await page.getByTestId("infra-cold-starts").textContent()).toBe(String(coldStarts));

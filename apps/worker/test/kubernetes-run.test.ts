@@ -72,9 +72,10 @@ const target = (name: string, credential: string, extra: Record<string, unknown>
   },
 });
 
-async function run(t: TargetInput, holdSeconds = 6, vus = 3) {
+/** `saturate`: no pause between a VU's requests, for a test that needs the stand-in's CPU to rise. */
+async function run(t: TargetInput, holdSeconds = 6, vus = 3, { saturate = false } = {}) {
   await stack.scope.targets.put(t);
-  await stack.scope.workloads.put(shortRamp(`${t.name}-load`, { vus, holdSeconds }));
+  await stack.scope.workloads.put(shortRamp(`${t.name}-load`, { vus, holdSeconds, ...(saturate ? { thinkTime: null } : {}) }));
   const r = await startRun(stack.scope, stack.queue, { targetName: t.name, workloadName: `${t.name}-load` });
   return { runId: r.id, view: await waitForFinal(stack.db, r.id, 400_000) };
 }
@@ -138,7 +139,7 @@ describe("kubernetes runs through the worker", () => {
         resources: { cpuRequest: "100m", cpuLimit: "1" },
         costModel,
       });
-      const { runId, view } = await run(t, 25, 6);
+      const { runId, view } = await run(t, 25, 6, { saturate: true });
       expect(view.error).toBeNull();
       expect(view.status).toBe("SUCCEEDED");
       const points = (await stack.db.infraPoint.findMany({ where: { runId }, orderBy: { ts: "asc" } })).map((p) => ({

@@ -1,0 +1,70 @@
+// The CLI, the worker and the runner as one file each, bundled from their sources at the start of a test run, so the
+// many processes the suite starts skip tsx: a CLI start took 2.3 s of CPU through tsx and 1.0 s bundled (measured
+// side by side on `opsbench --help`), and the suite starts a few hundred of them. The sources are the same; what
+// node_modules holds stays outside the bundle, imported from where it is installed. processes.ts and the tests'
+// runOpsbench use them when OPSBENCH_NODE_BUNDLES names their folder (docs/testing.md).
+import { mkdirSync, readFileSync, renameSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/** Each bundle's name and its source entry point. */
+export const NODE_BUNDLES = {
+  cli: "apps/cli/src/main.ts",
+  worker: "apps/worker/src/main.ts",
+  runner: "apps/runner/src/main.ts",
+} as const;
+
+// Installed packages stay imports, resolved now to their files (a workspace's own node_modules included), so the
+// bundle works from any folder. Our packages (@opsbench/*) are sources: bundled.
+const installedPackagesOutside: Plugin = {
+  name: "installed-packages-outside",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.path.startsWith("node:")) return { path: args.path, external: true };
+      if (args.path.startsWith("@opsbench/") || args.kind === "entry-point" || args.pluginData === "resolving") return undefined;
+      const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: "resolving" });
+      if (found.errors.length > 0 || !found.path) return undefined;
+      return { path: found.path, external: true };
+    });
+  },
+};
+
+// A source that finds files beside it (import.meta.url, import.meta.dirname) still finds them from inside the bundle.
+const ownLocation: Plugin = {
+  name: "own-location",
+  setup(b) {
+    b.onLoad({ filter: /\.(ts|mts|mjs)$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const source = readFileSync(args.path, "utf8")
+        .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href))
+        .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(args.path)));
+      return { contents: source, loader: args.path.endsWith(".ts") || args.path.endsWith(".mts") ? "ts" : "js" };
+    });
+  },
+};
+
+/** Builds every bundle into `dir` (each written beside and renamed, so a reader never sees half of one). */
+export async function buildNodeBundles(dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, entry] of Object.entries(NODE_BUNDLES)) {
+    const out = path.join(dir, `${name}.mjs`);
+    const partial = `${out}.${process.pid}.partial`;
+    await build({
+      entryPoints: [path.join(repoRoot, entry)],
+      outfile: partial,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node24",
+      tsconfig: path.join(repoRoot, "tsconfig.base.json"),
+      plugins: [installedPackagesOutside, ownLocation],
+      // CommonJS code in the bundle still calls require() for Node's own modules.
+      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+      logLevel: "error",
+    });
+    renameSync(partial, out);
+  }
+}
