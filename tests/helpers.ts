@@ -140,8 +140,8 @@ export async function clickUntilVisible(button: Locator, shows: Locator, timeout
  * browser). The shell, not the full browser in headless mode: the same engine at about a third of the CPU (measured
  * side by side: 15 page loads and screenshots took 2.8 s of CPU against 8.0 s), and browser files are most of the suite.
  */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium-headless-shell",
     args: [
       "--no-sandbox",
@@ -152,6 +152,37 @@ export function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+  // Every page it opens navigates again when Chromium fails a navigation for a network change (gotoAgainOnNetworkChange).
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => gotoAgainOnNetworkChange(await newPage(...args));
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.on("page", gotoAgainOnNetworkChange);
+    return context;
+  };
+  return browser;
+}
+
+/**
+ * Chromium fails every request in flight with net::ERR_NETWORK_CHANGED when the machine's network changes, which each
+ * sandboxed run does (it adds and removes a network namespace's interfaces; docs/testing.md): a navigation caught in
+ * one is made again (up to three times in all), as a person would reload. Any other failure is the test's.
+ */
+function gotoAgainOnNetworkChange(page: Page): Page {
+  for (const method of ["goto", "reload"] as const) {
+    const original = page[method].bind(page) as (...args: unknown[]) => Promise<unknown>;
+    (page as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await original(...args);
+        } catch (err) {
+          if (attempt >= 3 || !String(err).includes("ERR_NETWORK_CHANGED")) throw err;
+        }
+      }
+    };
+  }
+  return page;
 }
 
 /**

@@ -61,6 +61,10 @@ export async function buildNodeBundles(dir: string): Promise<void> {
       target: "node24",
       tsconfig: path.join(repoRoot, "tsconfig.base.json"),
       plugins: [installedPackagesOutside, ownLocation],
+      // Installed packages resolved to the files Node itself would load: no "module" condition or field (esbuild's
+      // default, which picked @opentelemetry/api's ESM build, whose extensionless imports Node cannot follow).
+      conditions: ["node"],
+      mainFields: ["main"],
       // CommonJS code in the bundle still calls require() for Node's own modules.
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
       logLevel: "error",

@@ -13,6 +13,7 @@ import { localService } from "@opsbench/providers";
 import { openTestStack, waitForFinal, testDatabaseUrl, testRedisUrl, testSecretKey } from "../../../tests/helpers";
 import { fileServices, runnerSocketOf } from "../../../tests/file-services";
 import { loadEnv } from "../src/env";
+import { nodeProgram } from "../../cli/src/processes";
 
 let stack: Awaited<ReturnType<typeof openTestStack>>;
 let validator: ScriptValidator;
@@ -35,7 +36,8 @@ function workerPid(): number {
     if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
     try {
       const env = readFileSync(`/proc/${e}/environ`, "utf8").split("\0");
-      if (env.includes(`DATABASE_URL=${databaseUrl}`) && readFileSync(`/proc/${e}/cmdline`, "utf8").includes("main.ts")) return Number(e);
+      if (env.includes(`DATABASE_URL=${databaseUrl}`) && readFileSync(`/proc/${e}/cmdline`, "utf8").includes(nodeProgram("worker").at(-1)!))
+        return Number(e);
     } catch {
       /* gone, or a kernel thread */
     }
@@ -50,7 +52,7 @@ function runnerPid(): number {
     if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
     try {
       const env = readFileSync(`/proc/${e}/environ`, "utf8").split("\0");
-      if (env.includes(socket) && readFileSync(`/proc/${e}/cmdline`, "utf8").includes("apps/runner/src/main.ts")) return Number(e);
+      if (env.includes(socket) && readFileSync(`/proc/${e}/cmdline`, "utf8").includes(nodeProgram("runner").at(-1)!)) return Number(e);
     } catch {
       /* gone, or a kernel thread */
     }
