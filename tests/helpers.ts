@@ -170,19 +170,21 @@ export async function launchBrowser(): Promise<Browser> {
  * one is made again (up to three times in all), as a person would reload. Any other failure is the test's.
  */
 function gotoAgainOnNetworkChange(page: Page): Page {
-  for (const method of ["goto", "reload"] as const) {
-    const original = page[method].bind(page) as (...args: unknown[]) => Promise<unknown>;
-    (page as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await original(...args);
-        } catch (err) {
-          if (attempt >= 3 || !String(err).includes("ERR_NETWORK_CHANGED")) throw err;
-        }
-      }
-    };
-  }
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = (url, options) => againOnNetworkChange(() => goto(url, options));
+  page.reload = (options) => againOnNetworkChange(() => reload(options));
   return page;
+}
+
+async function againOnNetworkChange<T>(navigate: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await navigate();
+    } catch (err) {
+      if (attempt >= 3 || !String(err).includes("ERR_NETWORK_CHANGED")) throw err;
+    }
+  }
 }
 
 /**
