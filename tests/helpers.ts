@@ -93,26 +93,34 @@ export const shortRamp = (
 
 /**
  * Waits until the page's React has attached its handlers (`window.__opsbenchHydrated`, components/hydration-mark.tsx),
- * reloading a page that is not hydrated after 30 s; false when that did not happen within `timeoutMs`. It never
- * throws: a test goes on to wait for what it checks.
+ * reloading a page that lost a script or is not hydrated after 30 s; false when that did not happen within `timeoutMs`. It never
+ * throws: a test goes on to wait for what it checks. Pages of a launchBrowser browser do it after each goto and reload.
  * Why the reload: Chromium fails its requests in flight with net::ERR_NETWORK_CHANGED whenever the machine's network
  * changes, and every sandboxed run of the suite adds and removes a network namespace's interfaces. A page whose
  * script chunk failed so never hydrates (seen: compare-cost's chart drew nothing in 90 s); loaded again, it does.
  */
 export async function waitForHydration(page: Page, timeoutMs = 90_000): Promise<boolean> {
   const until = Date.now() + timeoutMs;
+  const reload = plainReload.get(page) ?? page.reload.bind(page);
+  let loadedAt = navigatedAt.get(page) ?? Date.now();
   for (;;) {
     const hydrated = await page
       .waitForFunction(() => (window as { __opsbenchHydrated?: boolean }).__opsbenchHydrated === true, undefined, {
-        timeout: Math.max(1, Math.min(30_000, until - Date.now())),
+        timeout: Math.max(1, Math.min(1_000, until - Date.now())),
         polling: 250, // not per animation frame: a starved page may draw few of them
       })
       .then(
         () => true,
         () => false,
       );
-    if (hydrated || Date.now() >= until) return hydrated;
-    await page.reload({ timeout: Math.max(1, until - Date.now()) }).catch(() => {});
+    // A script lost to a network change never runs, and the part of the page it holds never hydrates, though the rest
+    // may (seen: a run page hydrated but for its live status): load again now. Else a page may just be slow.
+    const lostScript = (scriptLostAt.get(page) ?? 0) >= loadedAt;
+    if ((hydrated && !lostScript) || Date.now() >= until) return hydrated && !lostScript;
+    if (lostScript || Date.now() - loadedAt >= 30_000) {
+      loadedAt = Date.now();
+      await reload({ timeout: Math.max(1, until - Date.now()) }).catch(() => null);
+    }
   }
 }
 
@@ -152,28 +160,48 @@ export async function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
-  // Every page it opens navigates again when Chromium fails a navigation for a network change (gotoAgainOnNetworkChange).
+  // Every page it opens navigates steadily: again on a network change, and hydrated before the test acts (steady).
   const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (...args) => gotoAgainOnNetworkChange(await newPage(...args));
+  browser.newPage = async (...args) => steady(await newPage(...args));
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args) => {
     const context = await newContext(...args);
-    context.on("page", gotoAgainOnNetworkChange);
+    context.on("page", steady);
     return context;
   };
   return browser;
 }
 
+/** Each steady page's own reload, for waitForHydration's reloads (the page's reload waits for hydration itself). */
+const plainReload = new WeakMap<Page, Page["reload"]>();
+/** When each steady page's last goto or reload began, and when it last lost a script to a network change. */
+const navigatedAt = new WeakMap<Page, number>();
+const scriptLostAt = new WeakMap<Page, number>();
+
 /**
- * Chromium fails every request in flight with net::ERR_NETWORK_CHANGED when the machine's network changes, which each
- * sandboxed run does (it adds and removes a network namespace's interfaces; docs/testing.md): a navigation caught in
- * one is made again (up to three times in all), as a person would reload. Any other failure is the test's.
+ * Makes a page's goto and reload steady, as a person would use them:
+ * - Chromium fails every request in flight with net::ERR_NETWORK_CHANGED when the machine's network changes, which
+ *   each sandboxed run does (it adds and removes a network namespace's interfaces; docs/testing.md): a navigation
+ *   caught in one is made again (up to three times in all), and a page that lost a script to one is loaded again
+ *   (waitForHydration). Any other failure is the test's.
+ * - A page of the web app resolves once hydrated (waitForHydration): on a busy machine it hydrates seconds after its
+ *   load event, and a click or a check before that is lost (seen: compare.e2e's four checked runs made no groups).
  */
-function gotoAgainOnNetworkChange(page: Page): Page {
+function steady(page: Page): Page {
+  if (plainReload.has(page)) return page; // browser.newPage opens its page in a context of newContext's
   const goto = page.goto.bind(page);
   const reload = page.reload.bind(page);
-  page.goto = (url, options) => againOnNetworkChange(() => goto(url, options));
-  page.reload = (options) => againOnNetworkChange(() => reload(options));
+  plainReload.set(page, reload);
+  page.on("requestfailed", (request) => {
+    if (request.resourceType() === "script" && request.failure()?.errorText.includes("ERR_NETWORK_CHANGED"))
+      scriptLostAt.set(page, Date.now());
+  });
+  const navigate = async <T>(how: () => Promise<T>) => {
+    navigatedAt.set(page, Date.now());
+    return hydratedIfApp(page, await againOnNetworkChange(how));
+  };
+  page.goto = (url, options) => navigate(() => goto(url, options));
+  page.reload = (options) => navigate(() => reload(options));
   return page;
 }
 
@@ -185,6 +213,13 @@ async function againOnNetworkChange<T>(navigate: () => Promise<T>): Promise<T> {
       if (attempt >= 3 || !String(err).includes("ERR_NETWORK_CHANGED")) throw err;
     }
   }
+}
+
+/** Waits for hydration when the document is one of the web app's pages (it loads Next's scripts); JSON and others pass. */
+async function hydratedIfApp<T>(page: Page, response: T): Promise<T> {
+  const isApp = await page.evaluate(() => document.querySelector('script[src*="/_next/static/"]') !== null).catch(() => false);
+  if (isApp) await waitForHydration(page, 60_000);
+  return response;
 }
 
 /**

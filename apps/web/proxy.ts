@@ -22,6 +22,8 @@ const OPEN_PATHS =
   /^\/(api\/|_next\/|icon\.svg$|favicon\.ico$|sign-in|sign-up|forgot-password|reset-password|invite\/|share\/[^/]+|cli\/opsbench-cli\.tgz$|metrics$)/;
 
 export function proxy(request: NextRequest) {
+  const malformed = malformedPath(request.nextUrl.pathname);
+  if (malformed) return malformed;
   if (env.OPSBENCH_AUTH === "off") {
     const host = request.headers.get("host") ?? "";
     if (LOCAL_HOST.test(host)) return NextResponse.next();
@@ -36,6 +38,22 @@ export function proxy(request: NextRequest) {
   if (OPEN_PATHS.test(path)) return NextResponse.next();
   if (SESSION_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next();
   return NextResponse.redirect(new URL("/sign-in", request.url));
+}
+
+/**
+ * A path whose percent-encoding decodes to no text (e.g. /api/v1/runs/%AD) names nothing: Next would answer it with a
+ * bare 500 when it decodes the route's parameters, so it is answered here. The API answers 404 with its error body
+ * (every operation with a path parameter documents it), a page 400.
+ */
+function malformedPath(path: string): NextResponse | null {
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    const message = `The path ${JSON.stringify(path.slice(0, 200))} has a malformed percent-encoding (no UTF-8 text): it names nothing here.`;
+    if (path.startsWith("/api/")) return NextResponse.json({ error: { code: "not_found", message } }, { status: 404 });
+    return new NextResponse(`400 Bad Request: ${message}\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
 }
 
 // Every path: the Host check above covers the API and Next's own files too.

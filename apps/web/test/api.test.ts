@@ -79,4 +79,24 @@ describe("REST API /api/v1", () => {
     expect((await fetch(`${web}/api/v1/runs/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
     expect((await fetch(`${web}/api/v1/runs/not-a-uuid`)).status).toBe(404);
   });
+
+  it("answers a path whose percent-encoding is no UTF-8 text with 404 naming it (Next alone answered a bare 500), a page with 400", async () => {
+    for (const path of ["/api/v1/runs/%AD%F2", "/api/v1/targets/%E0%A4%A/verification", "/api/v1/studies/%FF/tables"]) {
+      const res = await fetch(`${web}${path}`);
+      expect(res.status, path).toBe(404);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("not_found");
+      expect(body.error.message).toContain(path);
+      expect(body.error.message).toMatch(/malformed percent-encoding/);
+    }
+    const page = await fetch(`${web}/targets/%AD`);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toMatch(/^400 Bad Request: .*malformed percent-encoding/);
+    // Well-formed encodings still reach their routes.
+    for (const path of ["/api/v1/runs/no%20such%20run", `/api/v1/targets/${encodeURIComponent("tāwhiri")}/verification`]) {
+      const res = await fetch(`${web}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: { message: string } }).error.message).not.toMatch(/percent-encoding/);
+    }
+  });
 });

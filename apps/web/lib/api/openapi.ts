@@ -108,16 +108,27 @@ function parameters(contract: RouteContract, components: Components, id: string)
   return out;
 }
 
+/**
+ * What any operation may answer before its route runs: Node's HTTP server refuses a request whose request line and
+ * headers pass its 16 KB limit (a query that long, say) with an empty 431.
+ */
+const BEFORE_ANY_ROUTE = {
+  431: { description: "Request header fields too large: the request line and headers pass 16 KB (Node's HTTP server answers, no body)" },
+};
+
 function responses(contract: RouteContract, components: Components, id: string) {
-  return Object.fromEntries(
-    Object.entries(contract.responses).map(([status, body]) => {
-      const description = STATUS_TEXT[Number(status)] ?? `HTTP ${status}`;
-      const content = isNonJson(body)
-        ? Object.fromEntries(body.contentType.split(", ").map((t) => [t, { schema: {} }]))
-        : { "application/json": { schema: components.add(body, "output", `${id}${status}`) } };
-      return [status, { description, content }];
-    }),
-  );
+  return {
+    ...Object.fromEntries(
+      Object.entries(contract.responses).map(([status, body]) => {
+        const description = STATUS_TEXT[Number(status)] ?? `HTTP ${status}`;
+        const content = isNonJson(body)
+          ? Object.fromEntries(body.contentType.split(", ").map((t) => [t, { schema: {} }]))
+          : { "application/json": { schema: components.add(body, "output", `${id}${status}`) } };
+        return [status, { description, content }];
+      }),
+    ),
+    ...BEFORE_ANY_ROUTE,
+  };
 }
 
 export function openApiDocument() {
