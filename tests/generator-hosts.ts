@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import type { RunnerHealth } from "@opsbench/jobs";
 import { RunnerClient } from "../apps/worker/src/runner-client";
 import { makeRemoteHost, type RemoteHost } from "./remote-hosts";
+import { nodeProgram } from "../apps/cli/src/processes";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -99,7 +100,7 @@ export async function makeGeneratorHost(opts: {
     const workDir = path.join(dir, "runs");
     const logLevel = opts.logLevel ?? "warn";
     const pin = opts.core === undefined ? [] : ["taskset", "-c", String(opts.core)];
-    runnerChild = spawn("ip", ["netns", "exec", host.ns, ...pin, process.execPath, "--import", "tsx", "apps/runner/src/main.ts"], {
+    runnerChild = spawn("ip", ["netns", "exec", host.ns, ...pin, process.execPath, ...nodeProgram("runner")], {
       cwd: repoRoot,
       // The runner refuses secrets: a plain environment, its socket and work folder; its host id is its default.
       env: {
@@ -129,7 +130,7 @@ export async function makeGeneratorHost(opts: {
       databaseUrl,
       redisUrl,
       startWorker({ core, env } = {}) {
-        const command = [process.execPath, "--import", "tsx", "apps/worker/src/main.ts", "--role", "load"];
+        const command = [process.execPath, ...nodeProgram("worker"), "--role", "load"];
         workerChild = spawn("ip", ["netns", "exec", host.ns, ...(core === undefined ? [] : ["taskset", "-c", String(core)]), ...command], {
           cwd: repoRoot,
           env: {

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import type { TargetInput, WorkloadInput } from "@opsbench/core";
+import { isFinalRunStatus, type TargetInput, type WorkloadInput } from "@opsbench/core";
 import { createDb, defaultWorkspaceId, loadRunView, workspaceScope, type Db, type RunView } from "@opsbench/db";
 import { createRunQueue } from "@opsbench/jobs";
 import { fileServices, useWorker } from "./file-services";
@@ -42,9 +42,10 @@ export async function openTestStack({ worker = true }: { worker?: boolean | "pro
 export async function waitForFinal(db: Db, runId: string, timeoutMs = 150_000): Promise<RunView> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const view = await loadRunView(db, runId);
-    if (["SUCCEEDED", "FAILED", "ABORTED"].includes(view.status)) return view;
-    if (Date.now() > until) throw new Error(`run ${runId} still ${view.status} after ${timeoutMs} ms`);
+    // The status alone while it runs: the whole view of a running run merges every second's histograms so far.
+    const { status } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+    if (isFinalRunStatus(status)) return loadRunView(db, runId);
+    if (Date.now() > until) throw new Error(`run ${runId} still ${status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 300));
   }
 }

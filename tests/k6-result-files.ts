@@ -1,8 +1,11 @@
-// k6 result files a test writes itself, with every request's time, latency and outcome known, and imports through
-// the real `opsbench import k6` (apps/cli): the data behind tests whose right answer the test computes on its own.
+// k6 result files a test writes itself, with every request's time, latency and outcome known, and imports with the
+// code of `opsbench import k6` (apps/cli): the data behind tests whose right answer the test computes on its own.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { runOpsbench } from "./helpers";
+import { createDb } from "@opsbench/db";
+import { importUpload } from "../apps/cli/src/import-k6";
+import { readImportUpload } from "../apps/cli/src/import-k6-file";
+import { testDatabaseUrl, testRedisUrl } from "./helpers";
 
 /** One request of a written file: when it started (ms after the file's start), its latency, whether it succeeded. */
 export interface WrittenRequest {
@@ -54,13 +57,27 @@ export function k6JsonLines(requests: readonly WrittenRequest[], o: K6FileOption
   return `${lines.join("\n")}\n`;
 }
 
-/** Writes the file into `dir` and imports it with `opsbench import k6 FILE --name NAME [importArgs]`; the run's id. */
+/**
+ * Writes the file into `dir` and imports it as `opsbench import k6 FILE --name NAME [importArgs]` does, with the
+ * command's own code (its reading of the file and arguments, then importUpload) in this process; the run's id.
+ * In process because these files import a file to have a run: a CLI process a file took a second of CPU to start,
+ * and some files import dozens. The command itself, as a process, is import-k6.test.ts's and the packed CLI's.
+ */
 export async function importK6Requests(dir: string, name: string, requests: readonly WrittenRequest[], o: K6FileOptions): Promise<string> {
   const file = path.join(dir, `${name}.json`);
   await writeFile(file, k6JsonLines(requests, o));
-  const r = await runOpsbench("import", "k6", file, "--name", name, "--json", ...(o.importArgs ?? []));
-  if (r.code !== 0) throw new Error(`opsbench import k6 ${file} exited ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout).id as string;
+  const said: string[] = [];
+  const read = await readImportUpload([file, "--name", name, "--json", ...(o.importArgs ?? [])], {
+    say: (m) => said.push(m),
+    usageError: (m) => new Error(`opsbench import k6 ${file}: ${m}`),
+  });
+  if (typeof read === "number") throw new Error(`opsbench import k6 ${file} refused the file (exit ${read}): ${said.join("\n")}`);
+  const db = createDb(testDatabaseUrl(), { max: 1 });
+  try {
+    return (await importUpload(db, testRedisUrl(), read.upload)).id;
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /** k6's percentile of values: sorted, rank p*(n-1), linear interpolation. */

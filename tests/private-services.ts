@@ -10,6 +10,7 @@ import path from "node:path";
 import { applyMigrations, defaultMigrationsDir } from "@opsbench/db";
 import { localServices, redisServerArgs } from "../scripts/local-services.mjs";
 import { freePort, waitForPort } from "./ports";
+import { nodeProgram } from "../apps/cli/src/processes";
 
 const isRoot = process.getuid?.() === 0;
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -130,7 +131,7 @@ export function startWorkerChild(env: { DATABASE_URL: string; REDIS_URL: string 
   const out = openSync(logFile, "a");
   // The file's k6 runner (the worker waits for it at start).
   void useRunner();
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+  const child = spawn(process.execPath, nodeProgram("worker"), {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: "info", ...fileRunnerEnv(), ...env },
     stdio: ["ignore", out, out],

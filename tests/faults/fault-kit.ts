@@ -9,6 +9,7 @@ import { expect } from "vitest";
 import type { Db } from "@opsbench/db";
 import { fileRunnerEnv, useRunner } from "../file-services";
 import { testDatabaseUrl, testRedisUrl } from "../helpers";
+import { nodeProgram } from "../../apps/cli/src/processes";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -37,7 +38,7 @@ export function spawnWorker(name: string, env: Record<string, string> = {}): Wor
   const log = path.join(dir, `${name}-${process.pid}-${Date.now()}.log`);
   writeFileSync(log, "");
   const fd = openSync(log, "a");
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+  const child = spawn(process.execPath, nodeProgram("worker"), {
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL: testDatabaseUrl(), REDIS_URL: testRedisUrl(), LOG_LEVEL: "info", ...fileRunnerEnv(), ...env },
     stdio: ["ignore", fd, fd],

@@ -62,6 +62,10 @@ describe("two workers on one host", () => {
       const views = [];
       for (const id of runIds) views.push(await waitForFinal(db, id, 240_000));
       expect(views.map((v) => v.status)).toEqual(runIds.map(() => "SUCCEEDED"));
+      // A study ends a moment after its last run (its worker marks it then): seen still RUNNING right after.
+      const studiesEnded = async () =>
+        (await db.study.count({ where: { id: { in: [a.study.id, b.study.id] }, status: "SUCCEEDED" } })) === 2;
+      await waitFor("both studies SUCCEEDED", studiesEnded, 30_000);
 
       // Each study was executed by a different worker (both had runs to load at the same time).
       const ranStudy = (w: WorkerProcess, id: string) => lines(w).some((l) => l.msg === "study started" && l.studyId === id);

@@ -4,8 +4,8 @@
 // nothing is written until it has been read in full, and then in one transaction. With OPSBENCH_URL and
 // OPSBENCH_TOKEN the aggregate goes to that server's POST /api/v1/imports/k6 instead (remote-main.ts). The run goes to
 // the workspace's results exporters (docs/exports.md) as the API's import does: queued here, sent by a worker.
-import { importedRunOf, k6ImportUpload } from "@opsbench/core";
-import { createDb, createImportedRun, defaultWorkspaceId, loadRunView, recordRunExports } from "@opsbench/db";
+import { importedRunOf, type K6ImportUpload, k6ImportUpload } from "@opsbench/core";
+import { createDb, createImportedRun, type Db, defaultWorkspaceId, loadRunView, recordRunExports } from "@opsbench/db";
 import { createExportQueue, enqueueExports } from "@opsbench/jobs";
 import { loadEnv } from "./env";
 import { printImport, readImportUpload } from "./import-k6-file";
@@ -18,19 +18,27 @@ export async function importK6Command(args: string[], io: { say: (m: string) => 
   const env = loadEnv();
   const db = createDb(env.DATABASE_URL, { max: 2 });
   try {
-    const run = await createImportedRun(db, await defaultWorkspaceId(db), importedRunOf(k6ImportUpload.parse(upload)));
-    // Redis is opened only when an exporter wants the run: an import alone needs only Postgres.
-    const exports = await recordRunExports(db, run.id);
-    if (exports.length) {
-      const queue = createExportQueue(env.REDIS_URL);
-      try {
-        await enqueueExports(queue, exports);
-      } finally {
-        await queue.close();
-      }
-    }
+    const run = await importUpload(db, env.REDIS_URL, upload);
     return printImport(await loadRunView(db, run.id), upload, json);
   } finally {
     await db.$disconnect();
   }
+}
+
+/**
+ * A file read in full, as a run of the default workspace: made in one transaction, then queued to the workspace's
+ * results exporters. Redis is opened only when an exporter wants the run: an import alone needs only Postgres.
+ */
+export async function importUpload(db: Db, redisUrl: string, upload: K6ImportUpload): Promise<{ id: string }> {
+  const run = await createImportedRun(db, await defaultWorkspaceId(db), importedRunOf(k6ImportUpload.parse(upload)));
+  const exports = await recordRunExports(db, run.id);
+  if (exports.length) {
+    const queue = createExportQueue(redisUrl);
+    try {
+      await enqueueExports(queue, exports);
+    } finally {
+      await queue.close();
+    }
+  }
+  return run;
 }

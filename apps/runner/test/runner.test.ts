@@ -15,6 +15,7 @@ import { RunnerClient, RunnerUnavailable } from "../../worker/src/runner-client"
 import { loadEnv } from "../src/env";
 import { createLogger } from "../src/logger";
 import { loadNetworkNotes } from "../src/sweep-load-networks";
+import { nodeProgram } from "../../cli/src/processes";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 let target: http.Server;
@@ -125,7 +126,7 @@ describe("a runner killed mid-run", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "opsbench-runner-kill-"));
     const socket = path.join(dir, "runner.sock");
     const start = () =>
-      spawn(process.execPath, ["--import", "tsx", "apps/runner/src/main.ts"], {
+      spawn(process.execPath, nodeProgram("runner"), {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? "", OPSBENCH_RUNNER_SOCKET: socket, OPSBENCH_WORK_DIR: path.join(dir, "runs"), LOG_LEVEL: "warn" },
         stdio: "ignore",

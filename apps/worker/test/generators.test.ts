@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl, testRedisUrl, waitForFinal } from "../../../tests/helpers";
 import { startTestRunner } from "../../../tests/k6-runner";
 import { durations, expectMergedPercentiles, k6Requests, twoGeneratorWorkload } from "../../../tests/generators-support";
+import { nodeProgram } from "../../cli/src/processes";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const workDir = mkdtempSync(path.join(os.tmpdir(), "opsbench-generators-"));
@@ -20,25 +21,21 @@ const cores = os.cpus().length;
 
 /** A worker process pinned to one core (taskset), with k6's raw samples kept for the comparison. */
 function startWorker(core: number, role: "all" | "load"): ChildProcess {
-  const child = spawn(
-    "taskset",
-    ["-c", String(core % cores), process.execPath, "--import", "tsx", "apps/worker/src/main.ts", "--role", role],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATABASE_URL: testDatabaseUrl(),
-        REDIS_URL: testRedisUrl(),
-        OPSBENCH_WORK_DIR: workDir,
-        // Both workers share this machine's one runner, where k6 runs (and keeps its samples).
-        OPSBENCH_RUNNER_SOCKET: runner.socket,
-        OPSBENCH_K6_KEEP_SAMPLES: "1",
-        OPSBENCH_SEGMENT_READY_SECONDS: "60",
-        LOG_LEVEL: "warn",
-      },
-      stdio: ["ignore", "inherit", "inherit"],
+  const child = spawn("taskset", ["-c", String(core % cores), process.execPath, ...nodeProgram("worker"), "--role", role], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: testDatabaseUrl(),
+      REDIS_URL: testRedisUrl(),
+      OPSBENCH_WORK_DIR: workDir,
+      // Both workers share this machine's one runner, where k6 runs (and keeps its samples).
+      OPSBENCH_RUNNER_SOCKET: runner.socket,
+      OPSBENCH_K6_KEEP_SAMPLES: "1",
+      OPSBENCH_SEGMENT_READY_SECONDS: "60",
+      LOG_LEVEL: "warn",
     },
-  );
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   return child;
 }
 

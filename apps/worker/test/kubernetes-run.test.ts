@@ -17,6 +17,7 @@ import { openTestStack, shortRamp, testDatabaseUrl, testRedisUrl, testSecretKey,
 import { fileRunnerEnv, useRunner } from "../../../tests/file-services";
 import { type StandIn, startStandIn } from "../../../tests/control-plane/stand-in";
 import { freePort } from "../../../tests/ports";
+import { nodeProgram } from "../../cli/src/processes";
 
 /** The control plane listens on loopback: allowed as the test stack's workers allow it (tests/file-services.ts). */
 const testLoadHosts = () => parseLoadHostAllowlist(process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ?? "");
@@ -282,7 +283,7 @@ describe("kubernetes runs through the worker", () => {
     const queue = createRunQueue(redisUrl.toString());
     const startWorker = async () => {
       await useRunner();
-      const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+      const child = spawn(process.execPath, nodeProgram("worker"), {
         cwd: path.resolve(import.meta.dirname, "../../.."),
         env: {
           ...process.env,

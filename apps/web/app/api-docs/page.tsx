@@ -9,7 +9,8 @@ interface Operation {
   summary: string;
   parameters: Array<{ name: string; in: string; required: boolean }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
+  /** `content` is absent where the answer has no body (431, from Node before any route). */
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
 }
 
 const METHOD_COLOR: Record<string, string> = {
@@ -70,7 +71,8 @@ function OperationPanel({ method, path, op }: { method: string; path: string; op
                 <td className={`${tableCell} font-mono`}>{status}</td>
                 <td className={tableCell}>{r.description}</td>
                 <td className={tableCell}>
-                  {Object.entries(r.content).map(([type, c]) =>
+                  {r.content ? null : <span className="text-zinc-500">no body</span>}
+                  {Object.entries(r.content ?? {}).map(([type, c]) =>
                     type === "application/json" && c.schema && Object.keys(c.schema).length > 0 ? (
                       <SchemaBlock key={type} label={type} schema={c.schema} />
                     ) : (
