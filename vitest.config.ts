@@ -21,6 +21,7 @@ const unit = [
   "engine/test/**/*.test.ts",
   "engine/conformance/**/*.test.ts",
   "apps/runner/test/runner-imports.test.ts",
+  "apps/web/test/csv-cells.test.ts", // pure functions: no web server, worker or database for it
 ];
 // The CLI against a server needs the web build too.
 // The hostile-input suite (tests/hostile/) plays a stranger, a viewer, an editor and a user's script against a
@@ -88,6 +89,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: browser,
+          exclude: [...configDefaults.exclude, ...unit],
           globalSetup: ["tests/setup/services.ts"],
           setupFiles: ["tests/setup/browser-file.ts"],
           provide: { aloneFiles },

@@ -225,7 +225,7 @@ async function hydratedIfApp<T>(page: Page, response: T): Promise<T> {
 
 /**
  * The `opsbench` command as the tests run it: the CLI's bundle (tests/setup/node-bundles.ts: the same sources, on half
- * the CPU a start), or bin/opsbench.js where there is none. apps/cli/test/cli-help.test.ts runs bin/opsbench.js itself.
+ * the CPU a start), or bin/opsbench.js where there is none. apps/cli/test/cli-help.test.ts runs bin/opsbench.js too.
  */
 export function opsbenchCommand(): string {
   const bundles = process.env.OPSBENCH_NODE_BUNDLES;

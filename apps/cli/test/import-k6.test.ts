@@ -89,14 +89,18 @@ beforeAll(async () => {
   });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
 
-  // Two request names and some 404s, so names, classes and failures all show.
+  // Two request names and some 404s, so names, classes and failures all show. A 10 ms pause per iteration: a file of
+  // some thousand requests says all the tests check, where back-to-back VUs wrote tens of thousands (and each test
+  // reads the file again).
   await writeFile(
     path.join(dir, "script.js"),
     `import http from "k6/http";
+import { sleep } from "k6";
 export const options = { vus: 4, duration: "4s" };
 export default function () {
   http.get(__ENV.BASE + "/?n=2000", { tags: { name: "taewa" } });
   if (__ITER % 5 === 0) http.get(__ENV.BASE + "/missing");
+  sleep(0.01);
 }
 `,
   );
