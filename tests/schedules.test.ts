@@ -130,7 +130,7 @@ describe("a schedule's tick, in this process", () => {
     // The worker's start-up sync from the rows: one scheduler per schedule not paused, a stale one removed.
     const q = scheduleQueue();
     await upsertScheduleScheduler(q, { id: "00000000-0000-4000-8000-00000000dead", cron: "0 3 1 1 *", timeZone: "UTC" });
-    const r = await syncScheduleSchedulers(q, await scheduleTicks(db).active());
+    const r = await syncScheduleSchedulers(q, () => scheduleTicks(db).active());
     expect(r.removed).toBe(1);
     const keys = (await q.getJobSchedulers()).map((j) => j.key).sort();
     const active = (await db.schedule.findMany({ where: { paused: false } })).map((x) => schedulerIdOf(x.id)).sort();
@@ -142,7 +142,7 @@ describe("a schedule's tick, in this process", () => {
     const next = nextTicks("0 3 1 1 *", "UTC", 1)[0]!.toISOString();
     expect(delayed.map((j) => tickTimeOf(j).toISOString())).toEqual(delayed.map(() => next));
     // Nothing of this part is left to tick once the workers start.
-    await syncScheduleSchedulers(q, []);
+    await syncScheduleSchedulers(q, async () => []);
     expect(await q.getJobSchedulers()).toEqual([]);
     await db.schedule.deleteMany({});
   });

@@ -11,8 +11,7 @@ import type { Services } from "./services";
 /** Makes the schedules queue's job schedulers those of the schedules not paused; a failure is logged, not fatal. */
 export async function syncSchedules({ db, queues }: Services, log: Logger): Promise<void> {
   try {
-    const active = await scheduleTicks(db).active();
-    const r = await syncScheduleSchedulers(queues.schedule, active);
+    const r = await syncScheduleSchedulers(queues.schedule, () => scheduleTicks(db).active());
     log.info({ upserted: r.upserted, removed: r.removed }, "schedule schedulers in place");
     for (const f of r.failed) log.error({ scheduleId: f.id, err: f.error }, "a schedule's scheduler could not be written");
   } catch (err) {

@@ -57,16 +57,20 @@ export async function removeScheduleScheduler(queue: Queue, scheduleId: string):
  */
 export async function syncScheduleSchedulers(
   queue: Queue,
-  active: SchedulerSpec[],
+  loadActive: () => Promise<SchedulerSpec[]>,
 ): Promise<{ upserted: number; removed: number; failed: { id: string; error: string }[] }> {
-  const wanted = new Set(active.map((s) => schedulerIdOf(s.id)));
-  // Listed whole before any is removed (a removal would shift the pages).
-  const stale: string[] = [];
+  // Listed whole before any is removed (a removal would shift the pages), and before the rows are read: a schedule
+  // saved meanwhile has its row written before its scheduler, so its scheduler is either not listed or its row read.
+  // (Rows read first, a schedule saved between the two had its new scheduler removed: seen when a worker started.)
+  const listed: string[] = [];
   for (let start = 0; ; start += 100) {
     const page = await queue.getJobSchedulers(start, start + 99, true);
-    for (const s of page) if (s.key.startsWith(SCHEDULER_PREFIX) && !wanted.has(s.key)) stale.push(s.key);
+    for (const s of page) if (s.key.startsWith(SCHEDULER_PREFIX)) listed.push(s.key);
     if (page.length < 100) break;
   }
+  const active = await loadActive();
+  const wanted = new Set(active.map((s) => schedulerIdOf(s.id)));
+  const stale = listed.filter((key) => !wanted.has(key));
   for (const key of stale) await queue.removeJobScheduler(key);
   const removed = stale.length;
   // One schedule's scheduler that cannot be written (e.g. BullMQ refuses a job id still held by a finished tick)
