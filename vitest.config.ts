@@ -46,8 +46,9 @@ const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", 
 // integration or browser file does (tests/machine-share.ts).
 const aloneFiles = [
   "apps/worker/test/placement-comparison.test.ts", // isolated vs co-located latency
-  "apps/worker/test/local-engine.test.ts", // scale-out under a spike through the worker (study 000: half a core requested)
 ];
+// local-engine's spike shares the machine: it judges each scale-up against the CPU the autoscaler was shown, and
+// passed beside two CPU hogs; alone, it held two of the three slots idle for its minute.
 
 // Integration and browser files share this many parallel slots (measured on the 2-core machine:
 // load tests compare their numbers with k6's own summary, so contention does not fail them; docs/testing.md).
