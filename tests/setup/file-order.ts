@@ -1,12 +1,14 @@
 // The order files start in (vitest.config.ts `sequence.sequencer`). Integration and browser files share three slots
 // (one vitest group), so the order decides the suite's wall time: a long file that starts last runs on alone while
 // the other slots sit idle. So:
-//   1. the files that need the machine to themselves (aloneFiles) go first: each waits for the files already running
-//      to end (tests/machine-share.ts), and at the start nothing is running yet;
-//   2. then the longest first (longest-processing-time scheduling), by the seconds each file took in a full run:
+//   1. the longest first (longest-processing-time scheduling), by the seconds each file took in a full run:
 //      tests/setup/file-durations.json (committed, refreshed by `npm run test:durations` after a full run, so a fresh
 //      clone in CI gets the same order); for a file not in it, vitest's cache of this checkout's last run of it;
-//   3. a file in neither (a new one) counts as a long one, so it does not end up alone at the tail.
+//   2. a file in neither (a new one) counts as a long one, so it does not end up alone at the tail;
+//   3. the files that need the machine to themselves (aloneFiles) last: each waits for the files already running to
+//      end (tests/machine-share.ts), and at the tail those are the shortest. First, they raced the files that start
+//      beside them: in a fresh clone, kubernetes-run took the machine a moment before placement-comparison asked for
+//      it alone, which then waited its 148 s with a third file queued behind it: two slots idle for two and a half minutes.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -32,7 +34,7 @@ export class FileOrder extends BaseSequencer {
       const cached = this.ctx.cache.getFileTestResults(`${f.project.name}:${file}`);
       return cached && cached.duration > 0 ? cached.duration / 1000 : unknownSeconds;
     };
-    const rank = (f: TestSpecification) => (alone.has(path.relative(root, f.moduleId)) ? 1e9 : seconds(f));
+    const rank = (f: TestSpecification) => (alone.has(path.relative(root, f.moduleId)) ? -1 : seconds(f));
     const sorted = [...files].sort(
       (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(b) - rank(a),
     );
