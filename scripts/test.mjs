@@ -10,7 +10,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+// Node keeps the code it compiled on disk (NODE_COMPILE_CACHE): the suite starts about a thousand Node processes (its
+// files, web servers, CLIs, workers, runners, targets), each compiling the same modules; with the cache a bundled
+// CLI's start took 0.8 s of CPU instead of 1.0 s, and a web server's 2.7 s instead of 3.2 s (docs/testing.md).
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(root, ".data/node-compile-cache"),
+};
 const started = Date.now();
 /** Wall seconds of each phase, in order. */
 const phases = [];

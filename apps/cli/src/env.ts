@@ -59,6 +59,8 @@ const RUNNER_VARIABLES = [
   "OPSBENCH_K6_MEMORY_MB",
   "OPSBENCH_K6_INSPECT_MEMORY_MB",
   "OPSBENCH_K6_MAX_THREADS",
+  // Where Node keeps compiled code between starts (a cache folder, no secret): the tests set it.
+  "NODE_COMPILE_CACHE",
 ] as const;
 
 export function runnerEnv(env: CliEnv): NodeJS.ProcessEnv {
