@@ -64,7 +64,7 @@ export default defineConfig({
 
   test: {
     testTimeout: 180_000,
-    // Alone files first, then the longest first (tests/setup/file-order.ts).
+    // The longest first, the files that need the machine alone last (tests/setup/file-order.ts).
     sequence: { sequencer: FileOrder },
     hookTimeout: 300_000,
     projects: [
@@ -72,7 +72,7 @@ export default defineConfig({
         extends: true,
         // Pure code shares one module registry per worker (isolate: false): a fresh one per file cost each file a
         // second or more of CPU in imports alone (docs/testing.md).
-        test: { name: "unit", include: unit, maxWorkers: 2, isolate: false, sequence: { groupOrder: 0 } },
+        test: { name: "unit", include: unit, maxWorkers: 3, isolate: false, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
