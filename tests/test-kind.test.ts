@@ -27,6 +27,12 @@ function withEntry(file: string, imports: string, anchor: string, entry: string)
   return `${imports}\n${source.replace(anchor, `  ${entry}\n${anchor}`)}`;
 }
 
+/**
+ * The source files the three programs below share, parsed once (as an editor's language service keeps them): the web
+ * app's program reads about a thousand files, most of them declarations under node_modules.
+ */
+const parsed = new Map<string, ts.SourceFile>();
+
 /** The errors tsc reports for the provider registry and the web's kind forms with some files replaced or added. */
 function compileErrors(overlay: Map<string, string>): Array<{ file: string; message: string }> {
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -40,7 +46,13 @@ function compileErrors(overlay: Map<string, string>): Array<{ file: string; mess
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (file, language, ...rest) => {
     const text = overlay.get(path.resolve(file));
-    return text !== undefined ? ts.createSourceFile(file, text, language) : getSourceFile(file, language, ...rest);
+    if (text !== undefined) return ts.createSourceFile(file, text, language);
+    const key = `${file}|${JSON.stringify(language)}`;
+    const cached = parsed.get(key);
+    if (cached) return cached;
+    const source = getSourceFile(file, language, ...rest);
+    if (source) parsed.set(key, source);
+    return source;
   };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => overlay.has(path.resolve(file)) || fileExists(file);
