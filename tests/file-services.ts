@@ -16,7 +16,7 @@ import { shareMachine } from "./machine-share";
 import { freePort, reservePort, waitForPortClosed } from "./ports";
 
 export { freePort };
-import { fileCpuDir, testStack } from "./stack-env";
+import { fileCpuDir, testStack, webBuildStateOf } from "./stack-env";
 import { cloneTemplate, dropDatabase } from "./test-databases";
 
 declare module "vitest" {
@@ -283,6 +283,25 @@ export async function useWeb({
     noteChild(s.web.managed);
   }
   return s.web.url;
+}
+
+/**
+ * Waits for the run's web build, which the browser project's global set-up started beside the unit files
+ * (setup/services.ts), and fails the file with the build's own message when it failed.
+ */
+export async function waitForWebBuild(): Promise<void> {
+  const stateFile = webBuildStateOf(inject("runTag"));
+  for (;;) {
+    let state: { state: string; message?: string };
+    try {
+      state = JSON.parse(readFileSync(stateFile, "utf8"));
+    } catch {
+      return; // no build of this run to wait for (ensureWebBuild in startWeb builds if the sources changed)
+    }
+    if (state.state === "failed") throw new Error(`the web build of this test run failed: ${state.message}`);
+    if (state.state !== "building") return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 /** Deletes every Redis key under `prefix:` (SCAN, never FLUSHDB: other runs may share the database). */

@@ -35,3 +35,9 @@ export const runTagStem = `${stackName}_p`;
 
 /** Where each file of a run notes the CPU seconds it cost (file-services.ts), for the timing report (setup/timing-reporter.ts). */
 export const fileCpuDir = (runTag: string) => path.join(repoRoot, ".data/test-cpu", runTag);
+
+/**
+ * The web build of a run (setup/services.ts starts it beside the unit files; each browser file waits for it):
+ * `{ state: "building" | "built" | "failed", message? }`.
+ */
+export const webBuildStateOf = (runTag: string) => path.join(repoRoot, ".data/test-web-build", `${runTag}.json`);
