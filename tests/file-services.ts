@@ -69,6 +69,8 @@ interface FileServices {
   file: string;
   /** This process's CPU seconds when the file began (processCpuSeconds). */
   cpuAtStart: number | null;
+  /** When the file's set-up began (ms since the epoch): the run's timeline of which files ran together. */
+  startedAt: number;
 }
 
 /**
@@ -134,6 +136,7 @@ function processCpuSeconds(): number | null {
 }
 
 export async function openFileServices(): Promise<void> {
+  const startedAt = Date.now();
   const cpuAtStart = processCpuSeconds();
   const file = path.relative(repoRoot, expect.getState().testPath ?? "");
   const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
@@ -154,6 +157,7 @@ export async function openFileServices(): Promise<void> {
     releaseMachine,
     file,
     cpuAtStart,
+    startedAt,
   };
   // Workers the file's tests spawn themselves (with process.env) get the same allowlist.
   process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ??= TEST_LOAD_ALLOWED_HOSTS;
@@ -332,7 +336,7 @@ export async function closeFileServices(): Promise<void> {
     mkdirSync(fileCpuDir(inject("runTag")), { recursive: true });
     writeFileSync(
       path.join(fileCpuDir(inject("runTag")), `${s.name}.json`),
-      JSON.stringify({ file: s.file, cpuSeconds: cpuAtEnd - s.cpuAtStart }),
+      JSON.stringify({ file: s.file, cpuSeconds: cpuAtEnd - s.cpuAtStart, startedAt: s.startedAt, endedAt: Date.now() }),
     );
   }
 }

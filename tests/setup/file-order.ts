@@ -1,4 +1,4 @@
-// The order files start in (vitest.config.ts `sequence.sequencer`). Integration and browser files share three slots
+// The order files start in (vitest.config.ts `sequence.sequencer`). Integration and browser files share a few slots
 // (one vitest group), so the order decides the suite's wall time: a long file that starts last runs on alone while
 // the other slots sit idle. So:
 //   1. the longest first (longest-processing-time scheduling), by the seconds each file took in a full run:

@@ -18,6 +18,9 @@ export interface FileTiming {
   testSeconds: number;
   /** CPU seconds of the file's process and everything it started (integration and browser files; else null). */
   cpuSeconds: number | null;
+  /** When the file's services were opened and closed (ms since the epoch; integration and browser files; else null). */
+  startedAt: number | null;
+  endedAt: number | null;
   ok: boolean;
 }
 
@@ -35,7 +38,9 @@ export default class TimingReporter implements Reporter {
         setupSeconds: d.setupDuration / 1000,
         collectSeconds: d.collectDuration / 1000,
         testSeconds: d.duration / 1000,
-        cpuSeconds: cpu.get(file) ?? null,
+        cpuSeconds: cpu.get(file)?.cpuSeconds ?? null,
+        startedAt: cpu.get(file)?.startedAt ?? null,
+        endedAt: cpu.get(file)?.endedAt ?? null,
         ok: m.ok(),
       };
     });
@@ -44,10 +49,16 @@ export default class TimingReporter implements Reporter {
   }
 }
 
+interface FileNote {
+  cpuSeconds: number;
+  startedAt: number;
+  endedAt: number;
+}
+
 /** What each file of this run noted (tests/file-services.ts); the notes go once read. The global set-up runs in this process, so its run tag is ours. */
-function filesCpuSeconds(): Map<string, number> {
+function filesCpuSeconds(): Map<string, FileNote> {
   const dir = fileCpuDir(runTagOf(process.pid));
-  const out = new Map<string, number>();
+  const out = new Map<string, FileNote>();
   let notes: string[] = [];
   try {
     notes = readdirSync(dir);
@@ -55,8 +66,18 @@ function filesCpuSeconds(): Map<string, number> {
     return out; // no file of the run had services
   }
   for (const note of notes) {
-    const { file, cpuSeconds } = JSON.parse(readFileSync(path.join(dir, note), "utf8")) as { file: string; cpuSeconds: number };
-    out.set(file, (out.get(file) ?? 0) + cpuSeconds);
+    const { file, ...noted } = JSON.parse(readFileSync(path.join(dir, note), "utf8")) as FileNote & { file: string };
+    const before = out.get(file);
+    out.set(
+      file,
+      before
+        ? {
+            cpuSeconds: before.cpuSeconds + noted.cpuSeconds,
+            startedAt: Math.min(before.startedAt, noted.startedAt),
+            endedAt: Math.max(before.endedAt, noted.endedAt),
+          }
+        : noted,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   return out;
