@@ -33,7 +33,7 @@ export function databaseUrlOf(name: string): string {
 export const runTagOf = (pid: number) => `${runTagStem}${pid}`;
 export const runTagStem = `${stackName}_p`;
 
-/** Where each file of a run notes the CPU seconds it cost (file-services.ts), for the timing report (setup/timing-reporter.ts). */
+/** Where each file of a run notes the CPU seconds it cost and when it ran (file-services.ts), for the timing report (setup/timing-reporter.ts). */
 export const fileCpuDir = (runTag: string) => path.join(repoRoot, ".data/test-cpu", runTag);
 
 /**

@@ -28,19 +28,20 @@ export const TIMINGS_FILE = path.resolve(import.meta.dirname, "../../.data/test-
 
 export default class TimingReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
-    const cpu = filesCpuSeconds();
+    const notes = fileNotes();
     const rows: FileTiming[] = testModules.map((m) => {
       const d = m.diagnostic();
       const file = path.relative(path.resolve(import.meta.dirname, "../.."), m.moduleId);
+      const note = notes.get(file);
       return {
         file,
         project: m.project.name,
         setupSeconds: d.setupDuration / 1000,
         collectSeconds: d.collectDuration / 1000,
         testSeconds: d.duration / 1000,
-        cpuSeconds: cpu.get(file)?.cpuSeconds ?? null,
-        startedAt: cpu.get(file)?.startedAt ?? null,
-        endedAt: cpu.get(file)?.endedAt ?? null,
+        cpuSeconds: note?.cpuSeconds ?? null,
+        startedAt: note?.startedAt ?? null,
+        endedAt: note?.endedAt ?? null,
         ok: m.ok(),
       };
     });
@@ -56,7 +57,7 @@ interface FileNote {
 }
 
 /** What each file of this run noted (tests/file-services.ts); the notes go once read. The global set-up runs in this process, so its run tag is ours. */
-function filesCpuSeconds(): Map<string, FileNote> {
+function fileNotes(): Map<string, FileNote> {
   const dir = fileCpuDir(runTagOf(process.pid));
   const out = new Map<string, FileNote>();
   let notes: string[] = [];
