@@ -6,7 +6,10 @@ import { FileOrder } from "./tests/setup/file-order.ts";
 //   integration  each file gets a database cloned from a migrated template and a Redis key
 //                prefix of its own, and a worker of its own when it asks (openTestStack);
 //   browser      the same, plus a worker and a `next start` of one shared build per file.
-// A file belongs to the first project whose globs match it.
+// A file belongs to the first project whose globs match it. Each project's files share their processes (isolate:
+// false): a fresh module registry per file cost every file two seconds or more of CPU in imports (the worker, Prisma,
+// the web modules), 88 against 37 CPU-s for 22 small integration files (docs/testing.md). The file's services are
+// opened and closed around it all the same (tests/setup/), and process.env is put back after it.
 const unit = [
   "packages/core/test/**/*.test.ts",
   "tests/self-hosting.test.ts",
@@ -42,6 +45,11 @@ const browser = [
 ];
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 
+// Files that change what a process holds for good (a target kind registered at run time: the catalog closes at its
+// first read) and so run in a process of their own; every other integration and browser file shares its process with
+// the files before it (isolate: false below).
+const ownProcess = ["tests/test-kind.test.ts"];
+
 // Files that compare timings or need the CPU to themselves: each runs while no other
 // integration or browser file does (tests/machine-share.ts).
 const aloneFiles = [
@@ -50,11 +58,11 @@ const aloneFiles = [
 // local-engine's spike shares the machine: it judges each scale-up against the CPU the autoscaler was shown, and
 // passed beside two CPU hogs; alone, it held two of the three slots idle for its minute.
 
-// Integration and browser files share this many parallel slots: four on the 2-core machine, where many files mostly
-// wait (a deploy, a run's planned seconds) and three left the cores 79% busy (docs/testing.md). Load tests compare
-// their numbers with k6's own summary, so contention does not fail them.
+// Integration and browser files share this many parallel slots: five on the 2-core machine, where many files mostly
+// wait (a deploy, a run's planned seconds): with their processes shared, four left the cores 84% busy and five 88%
+// (docs/testing.md). Load tests compare their numbers with k6's own summary, so contention does not fail them.
 // OPSBENCH_TEST_SLOTS sets another number, e.g. on a bigger machine.
-const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 4;
+const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 5;
 
 export default defineConfig({
   // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
@@ -80,7 +88,20 @@ export default defineConfig({
         test: {
           name: "integration",
           include: everything,
-          exclude: [...configDefaults.exclude, ...unit, ...browser],
+          exclude: [...configDefaults.exclude, ...unit, ...browser, ...ownProcess],
+          globalSetup: ["tests/setup/services.ts"],
+          setupFiles: ["tests/setup/integration-file.ts"],
+          provide: { aloneFiles },
+          maxWorkers: SERVICE_WORKERS,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "own-process",
+          include: ownProcess,
           globalSetup: ["tests/setup/services.ts"],
           setupFiles: ["tests/setup/integration-file.ts"],
           provide: { aloneFiles },
@@ -98,6 +119,7 @@ export default defineConfig({
           setupFiles: ["tests/setup/browser-file.ts"],
           provide: { aloneFiles },
           maxWorkers: SERVICE_WORKERS,
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },

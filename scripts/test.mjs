@@ -1,5 +1,5 @@
 // Runs the checks on every change, fastest first: lint, type check, the Go licence check, then the
-// three vitest projects (unit; integration and browser against real Postgres,
+// vitest projects (unit; integration, own-process and browser against real Postgres,
 // Redis, k6 and Chromium; vitest.config.ts). Ends with one plain line: "N passed, N failed".
 // Extra arguments go to vitest (e.g. `--project integration`, a file name). Before that last line it says where
 // the time went: each phase's wall time, the set-up's share and the costliest files (by CPU) (tests/setup/timing-reporter.ts).

@@ -71,6 +71,8 @@ interface FileServices {
   cpuAtStart: number | null;
   /** When the file's set-up began (ms since the epoch): the run's timeline of which files ran together. */
   startedAt: number;
+  /** process.env as the file found it: restored after it, for the next file in the same process (isolate: false). */
+  envAtStart: NodeJS.ProcessEnv;
 }
 
 /**
@@ -137,6 +139,7 @@ function processCpuSeconds(): number | null {
 
 export async function openFileServices(): Promise<void> {
   const startedAt = Date.now();
+  const envAtStart = { ...process.env };
   const cpuAtStart = processCpuSeconds();
   const file = path.relative(repoRoot, expect.getState().testPath ?? "");
   const releaseMachine = await shareMachine(inject("aloneFiles").includes(file) ? "alone" : "shared");
@@ -158,6 +161,7 @@ export async function openFileServices(): Promise<void> {
     file,
     cpuAtStart,
     startedAt,
+    envAtStart,
   };
   // Workers the file's tests spawn themselves (with process.env) get the same allowlist.
   process.env.OPSBENCH_LOAD_ALLOWED_HOSTS ??= TEST_LOAD_ALLOWED_HOSTS;
@@ -320,6 +324,15 @@ export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise
   }
 }
 
+/**
+ * Puts process.env back as it was: a file that points this process's workers at its own stand-ins
+ * (OPSBENCH_AWS_ENDPOINT_URL) must not point the next file's there too.
+ */
+function restoreEnv(env: NodeJS.ProcessEnv) {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+  Object.assign(process.env, env);
+}
+
 export async function closeFileServices(): Promise<void> {
   const s = current;
   if (!s) return;
@@ -331,6 +344,7 @@ export async function closeFileServices(): Promise<void> {
   await dropDatabase(s.name);
   await deleteRedisKeys(testStack.redisUrl, s.name);
   await s.releaseMachine();
+  restoreEnv(s.envAtStart);
   const cpuAtEnd = processCpuSeconds();
   if (s.cpuAtStart !== null && cpuAtEnd !== null) {
     mkdirSync(fileCpuDir(inject("runTag")), { recursive: true });
