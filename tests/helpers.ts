@@ -178,6 +178,8 @@ const plainReload = new WeakMap<Page, Page["reload"]>();
 /** When each steady page's last goto or reload began, and when it last lost a script to a network change. */
 const navigatedAt = new WeakMap<Page, number>();
 const scriptLostAt = new WeakMap<Page, number>();
+/** The last document request of each steady page that failed: when, and Chromium's reason (net::ERR_...). */
+const documentFailed = new WeakMap<Page, { at: number; reason: string }>();
 
 /**
  * Makes a page's goto and reload steady, as a person would use them:
@@ -194,24 +196,36 @@ function steady(page: Page): Page {
   const reload = page.reload.bind(page);
   plainReload.set(page, reload);
   page.on("requestfailed", (request) => {
-    if (request.resourceType() === "script" && request.failure()?.errorText.includes("ERR_NETWORK_CHANGED"))
-      scriptLostAt.set(page, Date.now());
+    const reason = request.failure()?.errorText ?? "";
+    if (request.resourceType() === "document") documentFailed.set(page, { at: Date.now(), reason });
+    if (request.resourceType() === "script" && reason.includes("ERR_NETWORK_CHANGED")) scriptLostAt.set(page, Date.now());
   });
   const navigate = async <T>(how: () => Promise<T>) => {
     navigatedAt.set(page, Date.now());
-    return hydratedIfApp(page, await againOnNetworkChange(how));
+    return hydratedIfApp(page, await againOnNetworkChange(page, how));
   };
   page.goto = (url, options) => navigate(() => goto(url, options));
   page.reload = (options) => navigate(() => reload(options));
   return page;
 }
 
-async function againOnNetworkChange<T>(navigate: () => Promise<T>): Promise<T> {
+/**
+ * Makes the navigation again when a network change failed it. Playwright names the change in its error, or, when
+ * Chromium had already turned to its error page, says only "interrupted by another navigation to chrome-error://...";
+ * then the page's failed document request tells why (seen once in accessibility.e2e, in a fresh clone).
+ */
+async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    const began = Date.now();
     try {
       return await navigate();
     } catch (err) {
-      if (attempt >= 3 || !String(err).includes("ERR_NETWORK_CHANGED")) throw err;
+      const failed = documentFailed.get(page);
+      const reason = failed && failed.at >= began ? failed.reason : "";
+      if (attempt < 3 && `${err}${reason}`.includes("ERR_NETWORK_CHANGED")) continue;
+      // Playwright's message may not say why the document failed; Chromium's reason does.
+      if (reason && err instanceof Error && !err.message.includes(reason)) err.message += ` (the document's request failed: ${reason})`;
+      throw err;
     }
   }
 }

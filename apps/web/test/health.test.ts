@@ -239,6 +239,12 @@ describe("GET /metrics", () => {
     expect(webAfter.text).not.toContain(`/api/v1/runs/${id}`);
     expect(webAfter.text).toMatch(/^opsbench_queue_jobs\{queue="run-execute",state="waiting"\} \d+$/m);
 
+    // The run is final when its handler wrote it so; BullMQ counts the job completed once the handler has returned,
+    // a moment later (seen on a busy machine: the count had not moved yet).
+    const processed = 'opsbench_queue_processing_seconds_count{queue="run-execute",outcome="completed"}';
+    await expect
+      .poll(async () => sample((await scrape(`${worker}/metrics`)).text, processed) - sample(workerBefore, processed), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
     const after = await scrape(`${worker}/metrics`);
     expect(after.status).toBe(200);
     const moved = (series: string) => sample(after.text, series) - sample(workerBefore, series);
