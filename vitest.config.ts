@@ -6,10 +6,12 @@ import { FileOrder } from "./tests/setup/file-order.ts";
 //   integration  each file gets a database cloned from a migrated template and a Redis key
 //                prefix of its own, and a worker of its own when it asks (openTestStack);
 //   browser      the same, plus a worker and a `next start` of one shared build per file.
-// A file belongs to the first project whose globs match it. Each project's files share their processes (isolate:
-// false): a fresh module registry per file cost every file two seconds or more of CPU in imports (the worker, Prisma,
-// the web modules), 88 against 37 CPU-s for 22 small integration files (docs/testing.md). The file's services are
-// opened and closed around it all the same (tests/setup/), and process.env is put back after it.
+// A file belongs to the first project whose globs match it. The unit and integration files share their processes
+// (isolate: false): a fresh module registry per file cost every file two seconds or more of CPU in imports (the
+// worker, Prisma), 88 against 37 CPU-s for 22 small integration files (docs/testing.md). The file's services are
+// opened and closed around it all the same (tests/setup/), and process.env is put back after it. The browser files
+// keep a process each: shared, accessibility.e2e failed in two of three fresh clones (a page load that ended on
+// Chromium's error page), and passed in every fresh clone before.
 const unit = [
   "packages/core/test/**/*.test.ts",
   "tests/self-hosting.test.ts",
@@ -46,8 +48,8 @@ const browser = [
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 
 // Files that change what a process holds for good (a target kind registered at run time: the catalog closes at its
-// first read) and so run in a process of their own; every other integration and browser file shares its process with
-// the files before it (isolate: false below).
+// first read) and so run in a process of their own; every other integration file shares its process with the files
+// before it (isolate: false below).
 const ownProcess = ["tests/test-kind.test.ts"];
 
 // Files that compare timings or need the CPU to themselves: each runs while no other
@@ -58,11 +60,11 @@ const aloneFiles = [
 // local-engine's spike shares the machine: it judges each scale-up against the CPU the autoscaler was shown, and
 // passed beside two CPU hogs; alone, it held two of the three slots idle for its minute.
 
-// Integration and browser files share this many parallel slots: five on the 2-core machine, where many files mostly
-// wait (a deploy, a run's planned seconds): with their processes shared, four left the cores 84% busy and five 88%
+// Integration and browser files share this many parallel slots: four on the 2-core machine, where many files mostly
+// wait (a deploy, a run's planned seconds). In fresh clones five kept the cores 94-95% busy and were no faster
 // (docs/testing.md). Load tests compare their numbers with k6's own summary, so contention does not fail them.
 // OPSBENCH_TEST_SLOTS sets another number, e.g. on a bigger machine.
-const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 5;
+const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 4;
 
 export default defineConfig({
   // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
@@ -119,7 +121,6 @@ export default defineConfig({
           setupFiles: ["tests/setup/browser-file.ts"],
           provide: { aloneFiles },
           maxWorkers: SERVICE_WORKERS,
-          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
