@@ -222,7 +222,9 @@ async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): 
     } catch (err) {
       const failed = documentFailed.get(page);
       const reason = failed && failed.at >= began ? failed.reason : "";
-      if (attempt < 3 && `${err}${reason}`.includes("ERR_NETWORK_CHANGED")) continue;
+      // A load that ended on Chromium's error page names no reason at all (three fresh clones, browser files isolated
+      // or not): made again like a network change; a server that is down still fails it three times.
+      if (attempt < 3 && /ERR_NETWORK_CHANGED|chrome-error:\/\/chromewebdata/.test(`${err}${reason}`)) continue;
       // Playwright's message may not say why the document failed; Chromium's reason does.
       if (reason && err instanceof Error && !err.message.includes(reason)) err.message += ` (the document's request failed: ${reason})`;
       throw err;
