@@ -210,9 +210,9 @@ function steady(page: Page): Page {
 }
 
 /**
- * Makes the navigation again when a network change failed it. Playwright names the change in its error, or, when
- * Chromium had already turned to its error page, says only "interrupted by another navigation to chrome-error://...";
- * then the page's failed document request tells why (seen once in accessibility.e2e, in a fresh clone).
+ * Makes the navigation again (three attempts in all) when it failed at the network: a network change Playwright names,
+ * or a load that ended on Chromium's error page ("interrupted by another navigation to chrome-error://..."). Any other
+ * failure is thrown with Chromium's reason for the document's failed request, when it gave one.
  */
 async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -222,8 +222,7 @@ async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): 
     } catch (err) {
       const failed = documentFailed.get(page);
       const reason = failed && failed.at >= began ? failed.reason : "";
-      // A load that ended on Chromium's error page names no reason at all (three fresh clones, browser files isolated
-      // or not): made again like a network change; a server that is down still fails it three times.
+      // The error page names no reason (seen in three fresh clones); a server that is down still fails all three.
       if (attempt < 3 && /ERR_NETWORK_CHANGED|chrome-error:\/\/chromewebdata/.test(`${err}${reason}`)) continue;
       // Playwright's message may not say why the document failed; Chromium's reason does.
       if (reason && err instanceof Error && !err.message.includes(reason)) err.message += ` (the document's request failed: ${reason})`;
