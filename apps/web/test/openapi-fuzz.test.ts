@@ -56,7 +56,7 @@ describe("OpenAPI fuzz (schemathesis)", () => {
   // bound leaves room for one ten times as busy.
   it("finds no server error and no answer outside its documented schema", { timeout: 600_000 }, async () => {
     expect(existsSync(schemathesis), `${schemathesis} is missing: run node scripts/setup.mjs --for test`).toBe(true);
-    const { code, output } = await run([
+    const args = [
       "run",
       `${web}/api/v1/openapi.json`,
       "--checks",
@@ -88,7 +88,12 @@ describe("OpenAPI fuzz (schemathesis)", () => {
       "/events$|/ingest$",
       "--exclude-operation-id",
       "putApiV1Limits",
-    ]);
+    ];
+    let { code, output } = await run(args);
+    // CPython 3.11 (3.11.7 here) sometimes fails its own ast.parse deep in hypothesis (which describes a lambda
+    // strategy by parsing its source): "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905),
+    // a fault of the interpreter, not a finding about the server. Seen once in a full run; the fuzz is run once more.
+    if (code !== 0 && /SystemError: AST constructor recursion depth mismatch/.test(output)) ({ code, output } = await run(args));
     expect(code, output.slice(-8000)).toBe(0);
     expect(output).toMatch(/passed/i);
   });

@@ -47,8 +47,14 @@ export function spawnGroup(
   let exitInfo: { code: number | null; signal: string | null } | null = null;
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.once("exit", (code, signal) => {
-      exitInfo = { code, signal };
-      resolve(exitInfo);
+      // Node reports the exit before it has read the pipes to their end: a benchapp that printed why it stopped and
+      // exited at once had its reason missing from the tail ("no output", seen under load). So the pipes are given a
+      // moment to close; not forever, as a child the process left behind may hold them open.
+      const drained = [child.stdout!, child.stderr!].map((s) => (s.closed ? null : new Promise((r) => s.once("close", r))));
+      void Promise.race([Promise.all(drained), new Promise((r) => setTimeout(r, 500))]).then(() => {
+        exitInfo = { code, signal };
+        resolve(exitInfo);
+      });
     });
     child.once("error", () => {
       exitInfo = { code: -1, signal: null };
