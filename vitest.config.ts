@@ -3,15 +3,18 @@ import { FileOrder } from "./tests/setup/file-order.ts";
 
 // Three projects, each starting only what its files use:
 //   unit         pure code: no Postgres, Redis, worker, k6 or web build (`npm run test:unit`);
-//   integration  each file gets a database cloned from a migrated template and a Redis key
-//                prefix of its own, and a worker of its own when it asks (openTestStack);
-//   browser      the same, plus a worker and a `next start` of one shared build per file.
-// A file belongs to the first project whose globs match it. The unit and integration files share their processes
+//   services     each file gets a database cloned from a migrated template and a Redis key prefix of its own, and a
+//                worker of its own when it asks (openTestStack); the files in `webFiles` (browser tests, the CLI
+//                against a server, the hostile-input suite) also get a worker and a `next start` of the run's one
+//                web build before they begin (tests/setup/service-file.ts);
+//   own-process  the same, in a process of its own per file (below).
+// A file belongs to the first project whose globs match it. The unit and services files share their processes
 // (isolate: false): a fresh module registry per file cost every file two seconds or more of CPU in imports (the
 // worker, Prisma), 88 against 37 CPU-s for 22 small integration files (docs/testing.md). The file's services are
-// opened and closed around it all the same (tests/setup/), and process.env is put back after it. The browser files
-// keep a process each: shared, accessibility.e2e failed in two of three fresh clones (a page load that ended on
-// Chromium's error page), and passed in every fresh clone before.
+// opened and closed around it all the same (tests/setup/), and process.env is put back after it. The files with a
+// web app and those without are one project because vitest reuses a process only for the next file of the same
+// project: as two projects (browser, integration) whose files alternate in the queue, the 82 integration files of
+// a full run took 33 processes (docs/testing.md).
 const unit = [
   "packages/core/test/**/*.test.ts",
   "tests/self-hosting.test.ts",
@@ -28,10 +31,10 @@ const unit = [
   "apps/runner/test/runner-imports.test.ts",
   "apps/web/test/csv-cells.test.ts", // pure functions: no web server, worker or database for it
 ];
-// The CLI against a server needs the web build too.
-// The hostile-input suite (tests/hostile/) plays a stranger, a viewer, an editor and a user's script against a
-// running server, so its files get the web app and a worker too.
-const browser = [
+// The files that get the web app (and a worker) before they begin: the browser tests; the CLI against a server; the
+// hostile-input suite (tests/hostile/), which plays a stranger, a viewer, an editor and a user's script against a
+// running server.
+const webFiles = [
   "apps/web/test/**/*.test.ts",
   "tests/demo.test.ts",
   "tests/journey*.test.ts",
@@ -48,19 +51,19 @@ const browser = [
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 
 // Files that change what a process holds for good (a target kind registered at run time: the catalog closes at its
-// first read) and so run in a process of their own; every other integration file shares its process with the files
+// first read) and so run in a process of their own; every other services file shares its process with the files
 // before it (isolate: false below).
 const ownProcess = ["tests/test-kind.test.ts"];
 
 // Files that compare timings or need the CPU to themselves: each runs while no other
-// integration or browser file does (tests/machine-share.ts).
+// services file does (tests/machine-share.ts).
 const aloneFiles = [
   "apps/worker/test/placement-comparison.test.ts", // isolated vs co-located latency
 ];
 // local-engine's spike shares the machine: it judges each scale-up against the CPU the autoscaler was shown, and
 // passed beside two CPU hogs; alone, it held two of the three slots idle for its minute.
 
-// Integration and browser files share this many parallel slots: four on the 2-core machine, where many files mostly
+// Services files run in this many parallel slots: four on the 2-core machine, where many files mostly
 // wait (a deploy, a run's planned seconds). In fresh clones five kept the cores 94-95% busy and were no faster
 // (docs/testing.md). Load tests compare their numbers with k6's own summary, so contention does not fail them.
 // OPSBENCH_TEST_SLOTS sets another number, e.g. on a bigger machine.
@@ -88,12 +91,12 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "integration",
+          name: "services",
           include: everything,
-          exclude: [...configDefaults.exclude, ...unit, ...browser, ...ownProcess],
+          exclude: [...configDefaults.exclude, ...unit, ...ownProcess],
           globalSetup: ["tests/setup/services.ts"],
-          setupFiles: ["tests/setup/integration-file.ts"],
-          provide: { aloneFiles },
+          setupFiles: ["tests/setup/service-file.ts"],
+          provide: { aloneFiles, webFiles },
           maxWorkers: SERVICE_WORKERS,
           isolate: false,
           sequence: { groupOrder: 1 },
@@ -105,21 +108,8 @@ export default defineConfig({
           name: "own-process",
           include: ownProcess,
           globalSetup: ["tests/setup/services.ts"],
-          setupFiles: ["tests/setup/integration-file.ts"],
-          provide: { aloneFiles },
-          maxWorkers: SERVICE_WORKERS,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: "browser",
-          include: browser,
-          exclude: [...configDefaults.exclude, ...unit],
-          globalSetup: ["tests/setup/services.ts"],
-          setupFiles: ["tests/setup/browser-file.ts"],
-          provide: { aloneFiles },
+          setupFiles: ["tests/setup/service-file.ts"],
+          provide: { aloneFiles, webFiles },
           maxWorkers: SERVICE_WORKERS,
           sequence: { groupOrder: 1 },
         },

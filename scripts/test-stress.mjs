@@ -1,4 +1,4 @@
-// `npm run test:stress`: the integration (and own-process) and browser projects with a CPU-hogging process per core beside them,
+// `npm run test:stress`: the services and own-process projects with a CPU-hogging process per core beside them,
 // the busy machine a CI runner or a developer's laptop often is. A test that fails here and not in `npm test`
 // judges the machine's speed instead of what it says it tests (docs/testing.md). Extra arguments go to vitest
 // (e.g. a file name); `--hogs N` sets how many hogs (default: one per core).
@@ -28,11 +28,9 @@ for (const signal of ["SIGINT", "SIGTERM"])
     stopHogs();
     process.exit(130);
   });
-console.log(`test:stress: ${hogCount} CPU-hogging process${hogCount === 1 ? "" : "es"} beside the integration and browser projects`);
+console.log(`test:stress: ${hogCount} CPU-hogging process${hogCount === 1 ? "" : "es"} beside the services and own-process projects`);
 
-const projects = vitestArgs.some((a) => a.startsWith("--project"))
-  ? []
-  : ["--project", "integration", "--project", "own-process", "--project", "browser"];
+const projects = vitestArgs.some((a) => a.startsWith("--project")) ? [] : ["--project", "services", "--project", "own-process"];
 const r = spawnSync(process.execPath, [path.join(root, "scripts/test.mjs"), "--no-checks", ...projects, ...vitestArgs], {
   cwd: root,
   stdio: "inherit",

@@ -1,7 +1,7 @@
 // Runs the checks on every change, fastest first: lint, type check, the Go licence check, then the
-// vitest projects (unit; integration, own-process and browser against real Postgres,
+// vitest projects (unit; services and own-process against real Postgres,
 // Redis, k6 and Chromium; vitest.config.ts). Ends with one plain line: "N passed, N failed".
-// Extra arguments go to vitest (e.g. `--project integration`, a file name). Before that last line it says where
+// Extra arguments go to vitest (e.g. `--project services`, a file name). Before that last line it says where
 // the time went: each phase's wall time, the set-up's share and the costliest files (by CPU) (tests/setup/timing-reporter.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -80,7 +80,7 @@ process.exit(r.status === 0 && failed === 0 ? 0 : 1);
 
 /** What each project's global set-up wrote (tests/setup/services.ts): its seconds and what they went to. */
 function globalSetupFiles() {
-  return ["integration", "browser"].map((p) => path.join(root, `.data/test-global-setup-${p}.json`));
+  return ["services", "own-process"].map((p) => path.join(root, `.data/test-global-setup-${p}.json`));
 }
 
 /** The machine's CPU ticks so far, busy and all (Linux /proc/stat); null elsewhere. */

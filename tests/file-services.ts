@@ -1,6 +1,6 @@
 // The services one test file runs against, made for that file alone: a database
-// cloned from the migrated template and a Redis key prefix (the integration and
-// browser projects open them before each file: tests/setup/), and, when the file
+// cloned from the migrated template and a Redis key prefix (the services and
+// own-process projects open them before each file: tests/setup/), and, when the file
 // asks, a worker and a web server bound to those two. So files run in parallel
 // without seeing each other's rows, jobs or workers. All of it goes after the file.
 import { randomBytes } from "node:crypto";
@@ -25,6 +25,8 @@ declare module "vitest" {
     runTag: string;
     /** Files (relative to the repository) that need the machine to themselves (machine-share.ts). */
     aloneFiles: string[];
+    /** Globs of the files (relative to the repository) that get the web app before they begin (setup/service-file.ts). */
+    webFiles: string[];
     /** The folder of the CLI's, worker's and runner's bundles (setup/node-bundles.ts). */
     nodeBundles: string;
   }
@@ -104,11 +106,11 @@ async function stopChild(managed: Managed | null) {
     if (m.child.pid) rmSync(path.join(childrenDir(inject("runTag")), String(m.child.pid)), { force: true });
 }
 
-/** The file's services; only files of the integration and browser projects have them. */
+/** The file's services; only files of the services and own-process projects have them. */
 export function fileServices(): FileServices {
   if (!current) {
     throw new Error(
-      "this test file uses the test services, but its vitest project starts none: list it under integration or browser in vitest.config.ts",
+      "this test file uses the test services, but its vitest project starts none: list it under the services project in vitest.config.ts (not unit)",
     );
   }
   return current;
@@ -168,6 +170,9 @@ export async function openFileServices(): Promise<void> {
   // Every worker, runner and CLI the file starts runs from its bundle (apps/cli/src/processes.ts nodeProgram).
   process.env.OPSBENCH_NODE_BUNDLES = inject("nodeBundles");
 }
+
+/** Whether the file's web app is started before it begins: it matches one of vitest.config.ts's `webFiles`. */
+export const fileGetsWeb = (): boolean => inject("webFiles").some((glob) => path.matchesGlob(fileServices().file, glob));
 
 const cliEnv = (s: FileServices, webPort = s.webPort, auth: AuthMode = "off") => ({
   DATABASE_URL: s.databaseUrl,
@@ -251,7 +256,7 @@ async function stopWorker(worker: FileWorker | null) {
 }
 
 /**
- * Starts the file's web app (`next start` of the build the browser project made) and its worker. A file that
+ * Starts the file's web app (`next start` of the run's web build) and its worker. A file that
  * tests sign-in and roles asks for `{ auth: "required" }`; a web app already started in the other mode is replaced,
  * as is one started without the `env` (web settings, e.g. an OIDC provider) or `port` a file asks for.
  */
@@ -294,7 +299,7 @@ export async function useWeb({
 }
 
 /**
- * Waits for the run's web build, which the browser project's global set-up started beside the unit files
+ * Waits for the run's web build, which the services project's global set-up started beside the unit files
  * (setup/services.ts), and fails the file with the build's own message when it failed.
  */
 export async function waitForWebBuild(): Promise<void> {

@@ -1,4 +1,4 @@
-// Shared by the integration and browser tests: the file's own database, queue and
+// Shared by the services tests: the file's own database, queue and
 // worker (tests/file-services.ts), real k6, real processes.
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -14,7 +14,7 @@ export const testDatabaseUrl = () => fileServices().databaseUrl;
 export const testRedisUrl = () => fileServices().redisUrl;
 /** OPSBENCH_SECRET_KEY of the file's web app and worker (they seal and open credentials with it). */
 export const testSecretKey = () => fileServices().secretKey;
-/** The test file's web app (started before each file of the browser project). */
+/** The test file's web app (started before each file in vitest.config.ts's `webFiles`). */
 export function testWebUrl(): string {
   const web = fileServices().web;
   if (!web) throw new Error("this test file has no web app: list it under browser in vitest.config.ts");

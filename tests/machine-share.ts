@@ -1,4 +1,4 @@
-// Integration and browser files run in parallel, but a few compare timings or
+// Services files run in parallel, but a few compare timings or
 // need the CPU to themselves (a scale-out under CPU load, isolated vs co-located
 // latency). Every such file holds this lock alone; every other file holds it
 // shared. Postgres advisory locks queue a shared request behind a waiting

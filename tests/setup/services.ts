@@ -1,7 +1,7 @@
-// Global set-up of the projects that use services (integration, browser): the
+// Global set-up of the projects that use services (services, own-process): the
 // migrated template every test file's database is cloned from, the web app's
-// build for the browser project, and at the end (or at the next run, if this
-// one was killed) nothing left: no database, Redis key or process of the run.
+// build for the files that get a web server, and at the end (or at the next run,
+// if this one was killed) nothing left: no database, Redis key or process of the run.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -68,10 +68,11 @@ export async function setup(project: TestProject) {
   const writeSummary = () =>
     writeFileSync(summary, JSON.stringify({ project: project.name, seconds: (Date.now() - started) / 1000, parts }));
   mkdirSync(path.dirname(summary), { recursive: true });
-  if (project.name === "browser") {
+  if (project.name === "services") {
     // Vitest runs every project's global set-up before any file, and the unit files first and alone: they leave a
-    // core mostly idle for a minute, so the web build runs beside them, not before them. Each browser file waits for
-    // it (waitForWebBuild, file-services.ts).
+    // core mostly idle for a minute, so the web build runs beside them, not before them. Each file that gets a web
+    // server waits for it (waitForWebBuild, file-services.ts). It is a no-op when the sources have not changed since
+    // the last build (ensureWebBuild).
     const state = webBuildStateOf(runTag);
     mkdirSync(path.dirname(state), { recursive: true });
     writeFileSync(state, JSON.stringify({ state: "building" }));

@@ -16,9 +16,9 @@ export interface FileTiming {
   collectSeconds: number;
   /** Seconds in its tests and hooks (beforeAll starts its own stack, workers and runs). */
   testSeconds: number;
-  /** CPU seconds of the file's process and everything it started (integration and browser files; else null). */
+  /** CPU seconds of the file's process and everything it started (services and own-process files; else null). */
   cpuSeconds: number | null;
-  /** When the file's services were opened and closed (ms since the epoch; integration and browser files; else null). */
+  /** When the file's services were opened and closed (ms since the epoch; services and own-process files; else null). */
   startedAt: number | null;
   endedAt: number | null;
   ok: boolean;
