@@ -48,6 +48,23 @@ const webFiles = [
   "tests/hostile/**/*.test.ts",
   "tests/knative-study.test.ts", // the study's compare page, in a browser
 ];
+// Of those, the files whose web app requires sign-in from their start (startSignedInWeb or startWebWithoutAccounts,
+// tests/test-identity.ts): theirs is started that way at once, not as the sign-in-off one they would replace before
+// their first test (a `next start` of about 3 CPU-s for nothing, 16 files). A file missing here still passes.
+const signedInWebFiles = [
+  "apps/web/test/target-form.e2e.test.ts",
+  "apps/web/test/authorization-matrix.test.ts",
+  "apps/cli/test/ingest.test.ts",
+  "apps/cli/test/remote-resilience.test.ts",
+  "apps/cli/test/gate-verdicts.test.ts",
+  "apps/cli/test/pr-comment.test.ts",
+  "apps/cli/test/external-run.test.ts",
+  "tests/journey.e2e.test.ts",
+  "tests/hostile/auth-sign-up.test.ts",
+  "tests/hostile/auth-throttle.test.ts",
+  "tests/hostile/creds-editor.test.ts",
+  "tests/hostile/limits-*.test.ts",
+];
 const everything = ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "tests/**/*.test.ts"];
 
 // Files that change what a process holds for good (a target kind registered at run time: the catalog closes at its
@@ -63,11 +80,12 @@ const aloneFiles = [
 // local-engine's spike shares the machine: it judges each scale-up against the CPU the autoscaler was shown, and
 // passed beside two CPU hogs; alone, it held two of the three slots idle for its minute.
 
-// Services files run in this many parallel slots: four on the 2-core machine, where many files mostly
-// wait (a deploy, a run's planned seconds). In fresh clones five kept the cores 94-95% busy and were no faster
-// (docs/testing.md). Load tests compare their numbers with k6's own summary, so contention does not fail them.
-// OPSBENCH_TEST_SLOTS sets another number, e.g. on a bigger machine.
-const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 4;
+// Services files run in this many parallel slots: five on the 2-core machine, where many files mostly wait (a deploy,
+// a run's planned seconds). With four, a fresh clone's vitest kept the cores 84% busy once the files shared their
+// processes (before that, at 89-95%, five were no faster than four: docs/testing.md). Load tests compare their
+// numbers with k6's own summary, so contention does not fail them. OPSBENCH_TEST_SLOTS sets another number, e.g. on
+// a bigger machine.
+const SERVICE_WORKERS = Number(process.env.OPSBENCH_TEST_SLOTS) || 5;
 
 export default defineConfig({
   // Web modules import each other as "@/..." (apps/web/tsconfig.json); tests load the route contracts.
@@ -96,7 +114,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...unit, ...ownProcess],
           globalSetup: ["tests/setup/services.ts"],
           setupFiles: ["tests/setup/service-file.ts"],
-          provide: { aloneFiles, webFiles },
+          provide: { aloneFiles, webFiles, signedInWebFiles },
           maxWorkers: SERVICE_WORKERS,
           isolate: false,
           sequence: { groupOrder: 1 },
@@ -109,7 +127,7 @@ export default defineConfig({
           include: ownProcess,
           globalSetup: ["tests/setup/services.ts"],
           setupFiles: ["tests/setup/service-file.ts"],
-          provide: { aloneFiles, webFiles },
+          provide: { aloneFiles, webFiles, signedInWebFiles },
           maxWorkers: SERVICE_WORKERS,
           sequence: { groupOrder: 1 },
         },

@@ -27,6 +27,8 @@ declare module "vitest" {
     aloneFiles: string[];
     /** Globs of the files (relative to the repository) that get the web app before they begin (setup/service-file.ts). */
     webFiles: string[];
+    /** Globs of those whose web app requires sign-in from the start. */
+    signedInWebFiles: string[];
     /** The folder of the CLI's, worker's and runner's bundles (setup/node-bundles.ts). */
     nodeBundles: string;
   }
@@ -171,8 +173,15 @@ export async function openFileServices(): Promise<void> {
   process.env.OPSBENCH_NODE_BUNDLES = inject("nodeBundles");
 }
 
-/** Whether the file's web app is started before it begins: it matches one of vitest.config.ts's `webFiles`. */
-export const fileGetsWeb = (): boolean => inject("webFiles").some((glob) => path.matchesGlob(fileServices().file, glob));
+/**
+ * The web app the file gets before it begins: none unless it matches one of vitest.config.ts's `webFiles`; sign-in
+ * required for one of its `signedInWebFiles`.
+ */
+export function fileWebAuth(): AuthMode | null {
+  const matches = (globs: string[]) => globs.some((glob) => path.matchesGlob(fileServices().file, glob));
+  if (!matches(inject("webFiles"))) return null;
+  return matches(inject("signedInWebFiles")) ? "required" : "off";
+}
 
 const cliEnv = (s: FileServices, webPort = s.webPort, auth: AuthMode = "off") => ({
   DATABASE_URL: s.databaseUrl,
