@@ -364,7 +364,7 @@ export async function closeFileServices(): Promise<void> {
     mkdirSync(fileCpuDir(inject("runTag")), { recursive: true });
     writeFileSync(
       path.join(fileCpuDir(inject("runTag")), `${s.name}.json`),
-      JSON.stringify({ file: s.file, cpuSeconds: cpuAtEnd - s.cpuAtStart, startedAt: s.startedAt, endedAt: Date.now() }),
+      JSON.stringify({ file: s.file, cpuSeconds: cpuAtEnd - s.cpuAtStart, startedAt: s.startedAt, endedAt: Date.now(), pid: process.pid }),
     );
   }
 }

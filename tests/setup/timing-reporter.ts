@@ -1,5 +1,5 @@
 // A vitest reporter that keeps where the suite's time went: for each file, its project, how long its set-up
-// (tests/setup/*-file.ts: a database, a worker, a web server) and its own tests and hooks took. scripts/test.mjs
+// (tests/setup/service-file.ts: a database, a worker, a web server) and its own tests and hooks took. scripts/test.mjs
 // reads it at the end and prints the slowest files and the set-up's share (docs/testing.md).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -21,6 +21,11 @@ export interface FileTiming {
   /** When the file's services were opened and closed (ms since the epoch; services and own-process files; else null). */
   startedAt: number | null;
   endedAt: number | null;
+  /**
+   * The process the file ran in (services and own-process files; else null). Services files share theirs with the
+   * files before it (isolate: false): what a file left running shows in the next one, found by pid and time.
+   */
+  pid: number | null;
   ok: boolean;
 }
 
@@ -42,6 +47,7 @@ export default class TimingReporter implements Reporter {
         cpuSeconds: note?.cpuSeconds ?? null,
         startedAt: note?.startedAt ?? null,
         endedAt: note?.endedAt ?? null,
+        pid: note?.pid ?? null,
         ok: m.ok(),
       };
     });
@@ -54,6 +60,7 @@ interface FileNote {
   cpuSeconds: number;
   startedAt: number;
   endedAt: number;
+  pid: number;
 }
 
 /** What each file of this run noted (tests/file-services.ts); the notes go once read. The global set-up runs in this process, so its run tag is ours. */
@@ -76,6 +83,7 @@ function fileNotes(): Map<string, FileNote> {
             cpuSeconds: before.cpuSeconds + noted.cpuSeconds,
             startedAt: Math.min(before.startedAt, noted.startedAt),
             endedAt: Math.max(before.endedAt, noted.endedAt),
+            pid: noted.pid,
           }
         : noted,
     );
