@@ -80,10 +80,11 @@ async function leftOnCluster(runId: string) {
 }
 const nothingLeft = { namespaces: [], crd: false, clusterRole: false };
 
-/** Sets the Widget's Ready condition through the status subresource, as its controller would; answers when it was sent. */
-async function setWidgetReady(runId: string, status: "True" | "False", reason: string): Promise<number> {
+/** Sets the Widget's Ready condition through the status subresource, as its controller would; answers when it was sent, or null once `stop` is aborted. */
+async function setWidgetReady(runId: string, status: "True" | "False", reason: string, stop?: AbortSignal): Promise<number | null> {
   const p = `/apis/demo.opsbench.dev/v1/namespaces/opsbench-${runId}/widgets/demo`;
   for (let i = 0; ; i++) {
+    if (stop?.aborted) return null;
     try {
       const w = (await api(cp.server, cp.adminToken, "GET", p)) as Record<string, unknown>;
       const conditions = [{ type: "Ready", status, reason, message: "set by the test", lastTransitionTime: new Date().toISOString() }];
@@ -94,6 +95,26 @@ async function setWidgetReady(runId: string, status: "True" | "False", reason: s
       if (i > 100) throw err;
       await new Promise((r) => setTimeout(r, 200)); // not made yet
     }
+  }
+}
+
+/**
+ * Runs `controller` (the Widget's controller's part, setWidgetReady) beside `work` (a deploy), and stops and awaits it
+ * whatever the deploy does: left running after a failed deploy, it polled a control plane stopped with the file, and
+ * its rejection surfaced in the next file of the process. Resolves with the work's result and when the status was sent.
+ */
+async function besideController<T>(
+  controller: (stop: AbortSignal) => Promise<number | null>,
+  work: () => Promise<T>,
+): Promise<[T, number | null]> {
+  const stop = new AbortController();
+  const sent = controller(stop.signal);
+  try {
+    const result = await work();
+    return [result, await sent];
+  } finally {
+    stop.abort();
+    await sent.catch(() => null);
   }
 }
 
@@ -116,13 +137,14 @@ describe("a Helm chart with a CRD and cluster-scoped objects on a real control p
   it("with both permissions: CRD, ClusterRole, Widget and Deployment made, the Widget's Ready waited for; teardown removes them all", async () => {
     const runId = "77777777-7777-4777-8777-777777777777";
     const { ctx, states, events } = contextFor(runId, { customResources: true, clusterScoped: true });
-    const ready = new Promise<void>((r) => setTimeout(r, 4000)).then(() => setWidgetReady(runId, "True", "Reconciled"));
-    const dep = await kubernetes.deploy(spec(), ctx);
-    const deployedAt = Date.now();
-    const readySentAt = await ready;
+    const [[dep, deployedAt], readySentAt] = await besideController(
+      (stop) => new Promise<void>((r) => setTimeout(r, 4000)).then(() => setWidgetReady(runId, "True", "Reconciled", stop)),
+      async () => [await kubernetes.deploy(spec(), ctx), Date.now()] as const,
+    );
     try {
       // The deploy waited for the Widget's Ready condition, sent 4 s in: it cannot have seen it before.
-      expect(deployedAt).toBeGreaterThanOrEqual(readySentAt);
+      expect(readySentAt).not.toBeNull();
+      expect(deployedAt).toBeGreaterThanOrEqual(readySentAt ?? Number.POSITIVE_INFINITY);
       expect(dep.state).toMatchObject({ deployment: "app-web", hpa: null });
       const recorded = [
         { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", name: CRD },
@@ -156,11 +178,14 @@ describe("a Helm chart with a CRD and cluster-scoped objects on a real control p
   it("a custom resource whose Ready turns False with a terminal reason fails the deploy with it; teardown of the saved state cleans up", async () => {
     const runId = "88888888-8888-4888-8888-888888888888";
     const { ctx, states } = contextFor(runId, { customResources: true, clusterScoped: true });
-    const failing = setWidgetReady(runId, "False", "ProvisioningFailed");
-    await expect(kubernetes.deploy(spec(60_000), ctx)).rejects.toThrow(
+    await expect(
+      besideController(
+        (stop) => setWidgetReady(runId, "False", "ProvisioningFailed", stop),
+        () => kubernetes.deploy(spec(60_000), ctx),
+      ),
+    ).rejects.toThrow(
       "helm: document 4 (Widget demo, from crd-demo/templates/widget.yaml): Widget demo failed: Ready=False (ProvisioningFailed: set by the test)",
     );
-    await failing;
     await kubernetes.teardown({ state: states.at(-1) as Partial<KubernetesState> }, ctx);
     expect(await leftOnCluster(runId)).toEqual(nothingLeft);
   });
@@ -201,8 +226,10 @@ describe("a Helm chart with a CRD and cluster-scoped objects on a real control p
   it("the reaper finds a crashed run by its namespace and CRD, and deletes the CRD, the ClusterRole and the namespace", async () => {
     const runId = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa";
     const { ctx } = contextFor(runId, { customResources: true, clusterScoped: true });
-    void setWidgetReady(runId, "True", "Reconciled");
-    await kubernetes.deploy(spec(), ctx);
+    await besideController(
+      (stop) => setWidgetReady(runId, "True", "Reconciled", stop),
+      () => kubernetes.deploy(spec(), ctx),
+    );
     // The worker died here: no teardown. The reaper has only the credential.
     expect(await leftOnCluster(runId)).toEqual({ namespaces: [`opsbench-${runId}`], crd: true, clusterRole: true });
     const reaper = kubernetes.reaper;

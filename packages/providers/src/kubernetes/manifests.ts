@@ -460,6 +460,10 @@ export async function deleteClusterObjects(
     const obj = await readClusterObject(client, r);
     if (!obj || obj.metadata.labels?.[RUN_LABEL] !== runId) continue;
     try {
+      // Background: the object goes as soon as its own finalizers are done (a CRD's: its custom resources deleted).
+      // Foreground added the garbage collector's finalizer too, and a control plane's collector pauses while it
+      // resyncs after API changes (a CRD made and deleted moments before): a CRD with no dependents was still there
+      // 120 s after its deletion in a test on a busy machine. Whatever an object owns goes after it all the same.
       await kubeCall(client, `deleting ${refName(r)}`, () =>
         client.objects.delete(
           { apiVersion: r.apiVersion, kind: r.kind, metadata: { name: r.name } },
@@ -467,7 +471,7 @@ export async function deleteClusterObjects(
           undefined,
           undefined,
           undefined,
-          "Foreground",
+          "Background",
         ),
       );
     } catch (err) {
