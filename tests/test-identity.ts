@@ -1,15 +1,8 @@
 // The account a test file of sign-in and roles acts as: the first one in the file's own database, so the
 // instance admin and owner of the "default" workspace, made as the installer's `opsbench admin create` does
 // (a one-time setup secret made and used at once). API calls send its token, browser pages its session.
-import {
-  createApiToken,
-  createAuth,
-  createDb,
-  createFirstAccount,
-  defaultWorkspaceId,
-  makeSetupToken,
-  storedAuthSecret,
-} from "@opsbench/db";
+import { createApiToken, createDb, createFirstAccount, defaultWorkspaceId, makeSetupToken, storedAuthSecret } from "@opsbench/db";
+import { createAuth } from "@opsbench/db/auth";
 import { fileServices, useWeb } from "./file-services";
 
 export interface TestIdentity {

@@ -9,7 +9,6 @@
 import {
   API_TOKEN_DEFAULT_DAYS,
   createApiToken,
-  createAuth,
   createDb,
   createInvitationLink,
   type Db,
@@ -20,6 +19,7 @@ import {
   setSignUpWorkspace,
   storedAuthSecret,
 } from "@opsbench/db";
+import { createAuth } from "@opsbench/db/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileServices } from "../file-services";
 import { setupLinkPath, startWebWithoutAccounts } from "../test-identity";

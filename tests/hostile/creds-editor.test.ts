@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApiToken, createAuth, storedAuthSecret } from "@opsbench/db";
+import { createApiToken, storedAuthSecret } from "@opsbench/db";
+import { createAuth } from "@opsbench/db/auth";
 import { enqueueRun } from "@opsbench/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -1,7 +1,8 @@
 // The callers of the limits area's hostile tests: accounts made directly in the file's database (not through
 // sign-up, whose rules are another test's subject), each a member of a workspace with a role, calling the API with
 // an API token of that workspace.
-import { type Auth, createApiToken, createAuth, createDb, type Db, storedAuthSecret } from "@opsbench/db";
+import { type Auth, createApiToken, createDb, type Db, storedAuthSecret } from "@opsbench/db";
+import { createAuth } from "@opsbench/db/auth";
 import type { WorkspaceRole } from "@opsbench/core";
 import { testDatabaseUrl } from "../helpers";
 

@@ -3,7 +3,7 @@
 // side by side on `opsbench --help`), and the suite starts a few hundred of them. The sources are the same; what
 // node_modules holds stays outside the bundle, imported from where it is installed. processes.ts and the tests'
 // runOpsbench use them when OPSBENCH_NODE_BUNDLES names their folder (docs/testing.md).
-import { mkdirSync, readFileSync, renameSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -46,29 +46,34 @@ const ownLocation: Plugin = {
   },
 };
 
-/** Builds every bundle into `dir` (each written beside and renamed, so a reader never sees half of one). */
+/**
+ * Builds every bundle into `dir`, written beside it and moved into place whole, so a reader never sees half of one.
+ * Split into chunks: what a command imports only when it runs (`await import`, as the CLI's admin command does
+ * Better Auth) stays out of every other start; one bundle file would hoist its installed packages' imports to its top.
+ */
 export async function buildNodeBundles(dir: string): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, entry] of Object.entries(NODE_BUNDLES)) {
-    const out = path.join(dir, `${name}.mjs`);
-    const partial = `${out}.${process.pid}.partial`;
-    await build({
-      entryPoints: [path.join(repoRoot, entry)],
-      outfile: partial,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node24",
-      tsconfig: path.join(repoRoot, "tsconfig.base.json"),
-      plugins: [installedPackagesOutside, ownLocation],
-      // Installed packages resolved to the files Node itself would load: no "module" condition or field (esbuild's
-      // default, which picked @opentelemetry/api's ESM build, whose extensionless imports Node cannot follow).
-      conditions: ["node"],
-      mainFields: ["main"],
-      // CommonJS code in the bundle still calls require() for Node's own modules.
-      banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-      logLevel: "error",
-    });
-    renameSync(partial, out);
-  }
+  const partial = `${dir}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  await build({
+    entryPoints: Object.fromEntries(Object.entries(NODE_BUNDLES).map(([name, entry]) => [name, path.join(repoRoot, entry)])),
+    outdir: partial,
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
+    splitting: true,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node24",
+    tsconfig: path.join(repoRoot, "tsconfig.base.json"),
+    plugins: [installedPackagesOutside, ownLocation],
+    // Installed packages resolved to the files Node itself would load: no "module" condition or field (esbuild's
+    // default, which picked @opentelemetry/api's ESM build, whose extensionless imports Node cannot follow).
+    conditions: ["node"],
+    mainFields: ["main"],
+    // CommonJS code in the bundle still calls require() for Node's own modules.
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    logLevel: "error",
+  });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(partial, dir);
 }

@@ -4,7 +4,6 @@
 import {
   attachInvitationSecret,
   createApiToken,
-  createAuth,
   createDb,
   type Db,
   defaultWorkspaceId,
@@ -12,6 +11,7 @@ import {
   setOpenSignUp,
   storedAuthSecret,
 } from "@opsbench/db";
+import { createAuth } from "@opsbench/db/auth";
 import { roleAllows, type WorkspaceRole } from "@opsbench/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CONTRACTS, type RouteContract, type RouteKey } from "@/lib/api/contracts";

@@ -1,4 +1,5 @@
-// @opsbench/db, the only owner of the Prisma client; every importer uses this index. What is where in src/:
+// @opsbench/db, the only owner of the Prisma client; every importer uses this index (and @opsbench/db/auth, the
+// Better Auth instance, below). What is where in src/:
 //   auth/         accounts (Better Auth), API tokens, members and invitations, instance settings, the request's member
 //   comparisons/  runs or study cells side by side, the stored comparisons, a window of a comparison's series
 //   k6-ingest/    runs whose k6 ran elsewhere: a k6 result file imported, an external run's ingested lines
@@ -69,20 +70,21 @@ export {
 } from "./runs/run-recovery";
 export { priceCatalogStore, type PriceCatalogStore, type StoredPriceCatalog } from "./workspaces/price-catalogs";
 export type { AuditAction, AuditEntry } from "./scope/audit-scope";
+// The Better Auth instance (createAuth) is @opsbench/db/auth: loading Better Auth costs a process about 0.4 s of
+// CPU, and only the web app and `opsbench admin create` build one.
 export {
-  createAuth,
   API_TOKEN_DEFAULT_DAYS,
   API_TOKEN_PREFIX,
   CLIENT_ADDRESS_HEADER,
   DISABLED_AUTH_PATHS,
   INVITATION_HEADER,
   OIDC_PROVIDER_ID,
-  type Auth,
   type AuthMail,
   type AuthOptions,
   PASSWORD_RESET_SECONDS,
   type OidcOptions,
-} from "./auth/create-auth";
+} from "./auth/auth-options";
+export type { Auth } from "./auth/create-auth";
 export { authenticateRequest, tokenFromHeaders, type RequestMember } from "./auth/request-member";
 export { createApiToken, listApiTokens, revokeApiToken, type ApiTokenListItem } from "./auth/api-tokens";
 export {

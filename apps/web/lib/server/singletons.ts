@@ -1,7 +1,8 @@
 // The web server's long-lived objects (Postgres pool, queues, Redis connections), made on first use and kept on
 // globalThis so hot reloads in `next dev` reuse them instead of opening new pools and connections each time.
 // The one home for server singletons: add a field to ServerSingletons and a getter below.
-import { type Auth, createAuth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
+import { type Auth, createDb, type Db, defaultWorkspaceId, storedAuthSecret } from "@opsbench/db";
+import { createAuth } from "@opsbench/db/auth";
 import {
   type CredentialChecker,
   type ExportQueue,

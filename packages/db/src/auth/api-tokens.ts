@@ -1,7 +1,8 @@
 // API tokens per member and workspace (Better Auth's API-key plugin): hashed at rest, the key itself is
 // shown once at creation; revoking deletes it. A token acts as its member, in its workspace only. Tokens expire
 // (90 days by default; 1 to 90 days on request); only a workspace's owners may make one that never expires.
-import { API_TOKEN_DEFAULT_DAYS, type Auth } from "./create-auth";
+import { API_TOKEN_DEFAULT_DAYS } from "./auth-options";
+import type { Auth } from "./create-auth";
 import { type RequestMember, tokenMetadataSchema } from "./request-member";
 
 export interface ApiTokenListItem {
