@@ -90,12 +90,18 @@ describe("local-function (real processes)", () => {
       for await (const p of localFunction.observe(dep, { signal: stop.signal, intervalMs: 250 }, ctx)) observed.push(p);
     })();
 
-    const results = await Promise.all(Array.from({ length: 4 }, () => get(`${dep.endpoint}/?n=1000000`)));
+    // The most work a request may ask for (n up to 10^7): each holds the instance long enough for the others to
+    // find it busy, even when the test's process is descheduled between sending them.
+    const results = await Promise.all(Array.from({ length: 4 }, () => get(`${dep.endpoint}/?n=10000000`)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const s = await proxyStats(dep.state);
-    // One instance, one request at a time: the first waits for the cold start, the other three queue.
+    // One instance, one request at a time: the first waits for the cold start, and those that arrive while the
+    // instance is taken queue. Sent together, that is the other three; a busy machine (seen once: 1 of them) may
+    // deliver one after the instance came free, which then need not queue. Never a second instance.
+    const queued = s.queuedTotal - before.queuedTotal;
     expect(s.instances).toBe(1);
-    expect(s.queuedTotal - before.queuedTotal).toBe(3);
+    expect(queued).toBeGreaterThanOrEqual(1);
+    expect(queued).toBeLessThanOrEqual(3);
     expect(s.queueWaitMsMax).toBeGreaterThan(0);
     expect(s.queueTimeouts).toBe(0);
 
@@ -113,7 +119,7 @@ describe("local-function (real processes)", () => {
     const details = observed.map((p) => p.detail as Record<string, number | number[]>);
     expect(details.reduce((a, d) => a + (d.coldStarts as number), 0)).toBe(1);
     expect(details.flatMap((d) => d.coldStartMs as number[])).toHaveLength(1);
-    expect(details.reduce((a, d) => a + (d.queuedNew as number), 0)).toBe(3);
+    expect(details.reduce((a, d) => a + (d.queuedNew as number), 0)).toBe(queued);
     expect(details.reduce((a, d) => a + (d.billedMs as number), 0)).toBe(billed);
     expect(Math.max(...observed.map((p) => p.replicas))).toBe(1);
 
