@@ -211,8 +211,9 @@ function steady(page: Page): Page {
 
 /**
  * Makes the navigation again (three attempts in all) when it failed at the network: a network change Playwright names,
- * or a load that ended on Chromium's error page ("interrupted by another navigation to chrome-error://..."). Any other
- * failure is thrown with Chromium's reason for the document's failed request, when it gave one.
+ * a load that ended on Chromium's error page ("interrupted by another navigation to chrome-error://..."), or one the
+ * page itself replaced with a load of the same address. Any other failure is thrown with Chromium's reason for the
+ * document's failed request, when it gave one.
  */
 async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -224,11 +225,20 @@ async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): 
       const reason = failed && failed.at >= began ? failed.reason : "";
       // The error page names no reason (seen in three fresh clones); a server that is down still fails all three.
       if (attempt < 3 && /ERR_NETWORK_CHANGED|chrome-error:\/\/chromewebdata/.test(`${err}${reason}`)) continue;
+      // The page loaded the same address again itself before its load event (seen once in a fresh clone: journey's
+      // viewer going to "/"). Likely Next's router reloading after it lost a script to a network change; not confirmed.
+      if (attempt < 3 && sameAddressAgain(`${err}`)) continue;
       // Playwright's message may not say why the document failed; Chromium's reason does.
       if (reason && err instanceof Error && !err.message.includes(reason)) err.message += ` (the document's request failed: ${reason})`;
       throw err;
     }
   }
+}
+
+/** Whether a navigation failed as "interrupted by another navigation" to the very address it was going to. */
+function sameAddressAgain(message: string): boolean {
+  const m = /Navigation to "([^"]+)" is interrupted by another navigation to "([^"]+)"/.exec(message);
+  return m !== null && m[1] === m[2];
 }
 
 /** Waits for hydration when the document is one of the web app's pages (it loads Next's scripts); JSON and others pass. */
