@@ -1,6 +1,6 @@
 // What the accounts' rules are called and configured with, apart from Better Auth itself (create-auth.ts): the
 // worker, the CLI and every other importer of @opsbench/db read these without loading Better Auth, which costs a
-// Node process about 0.4 s of CPU to load. Only the web app and `opsbench admin create-account` build the instance
+// Node process about 0.4 s of CPU to load. Only the web app and `opsbench admin create` build the instance
 // (createAuth, exported as @opsbench/db/auth).
 export interface AuthOptions {
   secret: string;
