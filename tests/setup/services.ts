@@ -68,6 +68,8 @@ export async function setup(project: TestProject) {
   const writeSummary = () =>
     writeFileSync(summary, JSON.stringify({ project: project.name, seconds: (Date.now() - started) / 1000, parts }));
   mkdirSync(path.dirname(summary), { recursive: true });
+  let stopWebBuild = () => {};
+  let webBuildDone: Promise<unknown> = Promise.resolve();
   if (project.name === "services") {
     // Vitest runs every project's global set-up before any file, and the unit files first and alone: they leave a
     // core mostly idle for a minute, so the web build runs beside them, not before them. Each file that gets a web
@@ -77,7 +79,11 @@ export async function setup(project: TestProject) {
     mkdirSync(path.dirname(state), { recursive: true });
     writeFileSync(state, JSON.stringify({ state: "building" }));
     const t = Date.now();
-    ensureWebBuild(
+    const webBuild = new AbortController();
+    // A run that ends before the build does (one file, `npm run test:changed`) stops it: left running, it would
+    // write into the build directory the next run builds into.
+    stopWebBuild = () => webBuild.abort();
+    webBuildDone = ensureWebBuild(
       {
         DATABASE_URL: testStack.databaseUrl,
         REDIS_URL: testStack.redisUrl,
@@ -85,6 +91,7 @@ export async function setup(project: TestProject) {
         OPSBENCH_NEXT_DIST_DIR: testStack.nextDistDir,
       },
       log,
+      { signal: webBuild.signal },
     ).then(
       () => {
         parts.push(["web build (beside the unit files)", (Date.now() - t) / 1000]);
@@ -98,5 +105,9 @@ export async function setup(project: TestProject) {
   project.provide("runTag", runTag);
   project.provide("nodeBundles", nodeBundles);
   // Each file clears its own; this catches files that were cut short.
-  return () => clearRun(runTag);
+  return async () => {
+    stopWebBuild();
+    await webBuildDone;
+    await clearRun(runTag);
+  };
 }

@@ -242,8 +242,13 @@ export function tailOf(file: string, lines = 30): string {
   return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
 }
 
-/** Builds the web app when its sources changed since the last build; returns whether it built. */
-export async function ensureWebBuild(env: CliEnv, log: (m: string) => void): Promise<boolean> {
+/**
+ * Builds the web app when its sources changed since the last build; returns whether it built. `signal` stops a build
+ * under way (the tests' build beside their first files, when the run ends first): the build then runs in a process
+ * group of its own, and the promise rejects once every process of it is gone. Without one, the build stays in the
+ * caller's group, so a Ctrl-C in the terminal reaches it too.
+ */
+export async function ensureWebBuild(env: CliEnv, log: (m: string) => void, { signal }: { signal?: AbortSignal } = {}): Promise<boolean> {
   // Next builds into .next, or wherever OPSBENCH_NEXT_DIST_DIR says (side-by-side builds).
   const distDir = path.join(webDir, env.OPSBENCH_NEXT_DIST_DIR);
   const stamp = path.join(distDir, "opsbench-source-hash");
@@ -252,13 +257,28 @@ export async function ensureWebBuild(env: CliEnv, log: (m: string) => void): Pro
   const { file, fd } = openLog("web-build.log");
   const rel = path.relative(process.cwd(), file);
   log(`building the web app (about a minute; log: ${rel})`);
-  const child = spawn("npm", ["run", "build", "--silent"], { cwd: webDir, stdio: ["ignore", fd, fd], env: childEnv(env) });
+  const child = spawn("npm", ["run", "build", "--silent"], {
+    cwd: webDir,
+    stdio: ["ignore", fd, fd],
+    env: childEnv(env),
+    detached: signal !== undefined,
+  });
   closeSync(fd);
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping = manage("web build", child).stop();
+  };
+  signal?.addEventListener("abort", stop, { once: true });
   const code = await withSpinner(
     liveLine(),
     "building the web app",
     new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c))),
   );
+  signal?.removeEventListener("abort", stop);
+  if (stopping) {
+    await stopping;
+    throw new Error("the web build was stopped before it finished");
+  }
   if (code !== 0) throw new Error(`building the web app failed (exit ${code}); the end of ${rel}:\n${tailOf(file)}`);
   writeFileSync(stamp, want);
   return true;
