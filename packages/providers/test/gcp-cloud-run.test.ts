@@ -66,9 +66,10 @@ describe("gcp-cloud-run against the fake", () => {
     await gcpCloudRun.reset(dep, ctx);
 
     // observe's window opens in the minute it starts in: a minute ending between putting the series and that start
-    // would leave them outside it (seen once on a busy machine), so the last 20 s of a minute are waited out.
+    // would leave them outside it (seen once on a busy machine), so the last 20 s of a minute are waited out, to a
+    // second past its end: a timer may fire a millisecond before the clock reads the new minute.
     const msLeftInMinute = 60_000 - (Date.now() % 60_000);
-    if (msLeftInMinute < 20_000) await new Promise((resolve) => setTimeout(resolve, msLeftInMinute));
+    if (msLeftInMinute < 20_000) await new Promise((resolve) => setTimeout(resolve, msLeftInMinute + 1_000));
     const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     const short = dep.state.serviceName!.split("/").at(-1)!;
     await putCloudRunSeries(fake.url, credential(), short, minute, [
