@@ -68,7 +68,9 @@ export async function setup(project: TestProject) {
   const writeSummary = () =>
     writeFileSync(summary, JSON.stringify({ project: project.name, seconds: (Date.now() - started) / 1000, parts }));
   mkdirSync(path.dirname(summary), { recursive: true });
-  let stopWebBuild = () => {};
+  // A run that ends before the web build does (one file, `npm run test:changed`) stops it: left running, it would
+  // write into the build directory the next run builds into.
+  const webBuild = new AbortController();
   let webBuildDone: Promise<unknown> = Promise.resolve();
   if (project.name === "services") {
     // Vitest runs every project's global set-up before any file, and the unit files first and alone: they leave a
@@ -79,10 +81,6 @@ export async function setup(project: TestProject) {
     mkdirSync(path.dirname(state), { recursive: true });
     writeFileSync(state, JSON.stringify({ state: "building" }));
     const t = Date.now();
-    const webBuild = new AbortController();
-    // A run that ends before the build does (one file, `npm run test:changed`) stops it: left running, it would
-    // write into the build directory the next run builds into.
-    stopWebBuild = () => webBuild.abort();
     webBuildDone = ensureWebBuild(
       {
         DATABASE_URL: testStack.databaseUrl,
@@ -106,7 +104,7 @@ export async function setup(project: TestProject) {
   project.provide("nodeBundles", nodeBundles);
   // Each file clears its own; this catches files that were cut short.
   return async () => {
-    stopWebBuild();
+    webBuild.abort();
     await webBuildDone;
     await clearRun(runTag);
   };
