@@ -185,7 +185,7 @@ const documentFailed = new WeakMap<Page, { at: number; reason: string }>();
  * Makes a page's goto and reload steady, as a person would use them:
  * - Chromium fails every request in flight with net::ERR_NETWORK_CHANGED when the machine's network changes, which
  *   each sandboxed run does (it adds and removes a network namespace's interfaces; docs/testing.md): a navigation
- *   caught in one is made again (up to three times in all), and a page that lost a script to one is loaded again
+ *   caught in one is made again (up to six times in all), and a page that lost a script to one is loaded again
  *   (waitForHydration). Any other failure is the test's.
  * - A page of the web app resolves once hydrated (waitForHydration): on a busy machine it hydrates seconds after its
  *   load event, and a click or a check before that is lost (seen: compare.e2e's four checked runs made no groups).
@@ -210,12 +210,15 @@ function steady(page: Page): Page {
 }
 
 /**
- * Makes the navigation again (three attempts in all) when it failed at the network: a network change Playwright names,
- * a load that ended on Chromium's error page ("interrupted by another navigation to chrome-error://..."), or one the
- * page itself replaced with a load of the same address. Any other failure is thrown with Chromium's reason for the
- * document's failed request, when it gave one.
+ * Makes the navigation again (six attempts in all, a pause growing by half a second before each) when it failed at the
+ * network: a network change Playwright names, a load that ended on Chromium's error page ("interrupted by another
+ * navigation to chrome-error://..."), or one the page itself replaced with a load of the same address. Six, with
+ * pauses: network changes come in bursts while several sandboxed runs start at once, and a quiet fresh clone once saw
+ * three navigations in a row replaced, in two files (accessibility.e2e and studies.e2e). Any other failure is thrown
+ * with Chromium's reason for the document's failed request, when it gave one.
  */
 async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): Promise<T> {
+  const attempts = 6;
   for (let attempt = 1; ; attempt++) {
     const began = Date.now();
     try {
@@ -223,11 +226,14 @@ async function againOnNetworkChange<T>(page: Page, navigate: () => Promise<T>): 
     } catch (err) {
       const failed = documentFailed.get(page);
       const reason = failed && failed.at >= began ? failed.reason : "";
-      // The error page names no reason (seen in three fresh clones); a server that is down still fails all three.
-      if (attempt < 3 && /ERR_NETWORK_CHANGED|chrome-error:\/\/chromewebdata/.test(`${err}${reason}`)) continue;
-      // The page loaded the same address again itself before its load event (seen once in a fresh clone: journey's
-      // viewer going to "/"). Likely Next's router reloading after it lost a script to a network change; not confirmed.
-      if (attempt < 3 && sameAddressAgain(`${err}`)) continue;
+      // The error page names no reason (seen in three fresh clones); a server that is down still fails every attempt.
+      const atNetwork = /ERR_NETWORK_CHANGED|chrome-error:\/\/chromewebdata/.test(`${err}${reason}`);
+      // The page loaded the same address again itself before its load event (seen in fresh clones: journey's viewer
+      // going to "/"). Likely Next's router reloading after it lost a script to a network change; not confirmed.
+      if (attempt < attempts && (atNetwork || sameAddressAgain(`${err}`))) {
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        continue;
+      }
       // Playwright's message may not say why the document failed; Chromium's reason does.
       if (reason && err instanceof Error && !err.message.includes(reason)) err.message += ` (the document's request failed: ${reason})`;
       throw err;

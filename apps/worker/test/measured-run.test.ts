@@ -93,8 +93,14 @@ describe("a study's warm-up, a closed loop and a rate relative to a maximum (rea
     const totals = await afterWarmupTotals();
     expect(co.expectedIntervalMs!).toBeGreaterThan(10);
     expect(co.expectedIntervalMs!).toBeCloseTo(run.summary!.successLatencyMs!.p50 + 20 / (totals.requests / totals.iterations), 2);
-    // The correction only adds values below each recorded one: the tail never shrinks.
-    expect(co.correctedLatencyMs!.p99).toBeGreaterThanOrEqual(run.summary!.successLatencyMs!.p99 * 0.99);
+    // The correction adds, for each answer longer than twice the interval, values from the interval up to below that
+    // answer: the max stays, and a quantile under the interval (the median, by the interval's definition) cannot fall.
+    // A high quantile can fall when many answers a little over twice the interval gain values below it (CI saw the p99
+    // go from 37.7 to 36.9 ms), so it is not asserted here; packages/core/test/measured-cells.test.ts checks the
+    // correction's figures against a hand-built list.
+    const ok = run.summary!.successLatencyMs!;
+    expect(co.correctedLatencyMs!.max).toBeCloseTo(ok.max, 3);
+    expect(co.correctedLatencyMs!.p50).toBeGreaterThanOrEqual(ok.p50);
     // A closed loop is a caveat, not a broken measurement: it is judged.
     const view = await stack.scope.compare([{ runIds: [runId] }]);
     expect(view.verdictExclusions.excluded).toEqual([]);
